@@ -1,0 +1,44 @@
+"""Bootstrap over pages: seeded resamples with replacement, the same resamples for every column.
+
+A resample draws n pages uniformly with replacement; its weights (how often each page was drawn, adding up
+to n) follow Multinomial(n, 1/n, ..., 1/n). They are drawn as counts of uniform page indices (``integers`` +
+``bincount``, in fixed blocks of resamples), which has that distribution and is about four times faster than
+``Generator.multinomial`` at 10,000 pages. Every figure of every resample is then one matrix product
+``weights @ values``: all extractors summarised in one call share the same resamples (paired comparisons).
+
+Spread is the sample standard deviation over resamples (ddof=1, as ``statistics.stdev`` in the
+article-extraction-benchmark's evaluate.py).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+BLOCK = 128
+
+
+def resampled_sums(values: np.ndarray, resamples: int, seed: int) -> np.ndarray:
+    """(resamples x k) weighted column sums of ``values`` (pages x k), one row per bootstrap resample.
+
+    The same seed, page count and number of resamples give the same resamples, whatever ``values`` holds.
+    """
+    if resamples < 1:
+        raise ValueError(f"the number of bootstrap resamples must be positive, not {resamples}")
+    pages = values.shape[0]
+    rng = np.random.default_rng(seed)
+    sums = np.empty((resamples, values.shape[1]))
+    for start in range(0, resamples, BLOCK):
+        block = min(BLOCK, resamples - start)
+        picks = rng.integers(0, pages, size=(block, pages))
+        picks += np.arange(block)[:, None] * pages
+        weights = np.bincount(picks.ravel(), minlength=block * pages).reshape(block, pages)
+        sums[start : start + block] = weights.astype(float) @ values
+    return sums
+
+
+def spread(samples: np.ndarray) -> float | None:
+    """Sample standard deviation (ddof=1) of the defined (non-NaN) samples; None with fewer than two."""
+    defined = samples[~np.isnan(samples)]
+    if defined.size < 2:
+        return None
+    return float(np.std(defined, ddof=1))
