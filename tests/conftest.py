@@ -1,0 +1,84 @@
+"""Fixtures: app, client, runner and a session, on SQLite (default) or the database named by
+GOLDTEXT_TEST_DATABASE_URL (PostgreSQL in CI), always on a clean schema."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from sqlalchemy import text
+
+from webapp import create_app
+from webapp.db import dispose, make_engine, sessions
+from webapp.migrate import downgrade, upgrade
+
+TEST_DATABASE_URL = os.environ.get("GOLDTEXT_TEST_DATABASE_URL")
+CORPORA = Path(__file__).resolve().parents[2] / "shared" / "corpora"
+READABILITY_PAGES = CORPORA / "readability-test-pages"
+DATA = Path(__file__).resolve().parent / "data"
+
+
+@pytest.fixture(scope="session")
+def server_database() -> str | None:
+    """The shared test server's database, emptied once per run (None on SQLite)."""
+    if not TEST_DATABASE_URL:
+        return None
+    engine = make_engine(TEST_DATABASE_URL)
+    with engine.begin() as conn:
+        conn.execute(text("DROP SCHEMA public CASCADE"))
+        conn.execute(text("CREATE SCHEMA public"))
+    upgrade(engine)
+    engine.dispose()
+    return TEST_DATABASE_URL
+
+
+def _empty_tables(url: str) -> None:
+    from webapp.models import Base
+
+    engine = make_engine(url)
+    names = ", ".join(f'"{t.name}"' for t in Base.metadata.sorted_tables)
+    with engine.begin() as conn:
+        conn.execute(text(f"TRUNCATE {names} RESTART IDENTITY CASCADE"))
+    engine.dispose()
+
+
+@pytest.fixture
+def database_url(tmp_path, server_database) -> str:
+    if server_database:
+        _empty_tables(server_database)
+        return server_database
+    return f"sqlite:///{tmp_path / 'test.sqlite'}"
+
+
+@pytest.fixture
+def app(tmp_path, database_url):
+    instance = tmp_path / "instance"
+    instance.mkdir()
+    app = create_app(
+        {
+            "TESTING": True,
+            "INSTANCE_PATH": str(instance),
+            "DATABASE_URL": database_url,
+            "SECRET_KEY": "test-secret",
+            "EXTRACT_TIMEOUT": 60.0,
+        }
+    )
+    yield app
+    dispose(app)
+
+
+@pytest.fixture
+def session(app):
+    with sessions(app)() as session:
+        yield session
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture
+def runner(app):
+    return app.test_cli_runner()

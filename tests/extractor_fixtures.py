@@ -1,0 +1,54 @@
+"""Misbehaving extractors for the runner tests: module-level, so they pickle into workers."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import time
+
+from webapp.extractors.base import Extracted, Extractor
+
+
+def count_characters(html: str, url: str | None) -> Extracted:
+    return Extracted(text=f"{len(html)} characters from {url}", metadata={"url": url})
+
+
+def hang(html: str, url: str | None) -> Extracted:
+    time.sleep(1000)
+    raise AssertionError("unreachable")
+
+
+def crash(html: str, url: str | None) -> Extracted:
+    raise ValueError("broken page")
+
+
+def call_sys_exit(html: str, url: str | None) -> Extracted:
+    sys.exit(5)
+
+
+def exit_worker(html: str, url: str | None) -> Extracted:
+    os._exit(3)
+
+
+def kill_worker(html: str, url: str | None) -> Extracted:
+    os.kill(os.getpid(), signal.SIGKILL)
+    raise AssertionError("unreachable")
+
+
+def hog_memory(html: str, url: str | None) -> Extracted:
+    block = bytearray(3 * 1024**3)  # beyond the runner's default 2048 MB cap
+    return Extracted(text=str(len(block)), metadata={})
+
+
+def fixture(func) -> Extractor:
+    return Extractor(func.__name__.replace("_", "-"), "fixture 1", func, {}, "runner test fixture")
+
+
+COUNT = fixture(count_characters)
+HANG = fixture(hang)
+CRASH = fixture(crash)
+EXIT = fixture(exit_worker)
+SYS_EXIT = fixture(call_sys_exit)
+KILL = fixture(kill_worker)
+HOG = fixture(hog_memory)

@@ -1,0 +1,124 @@
+"""The runner: every job gives one result, whatever its extractor does to its worker."""
+
+from __future__ import annotations
+
+import multiprocessing
+from pathlib import Path
+
+import pytest
+from extractor_fixtures import COUNT, CRASH, EXIT, HANG, HOG, KILL, SYS_EXIT
+
+from webapp.extractors.registry import build_registry
+from webapp.extractors.runner import Job, Result, run_jobs
+from webapp.extractors.worker import INCOMPLETE_REASON
+
+DATA = Path(__file__).resolve().parent / "data" / "extractors"
+ARTICLE = (DATA / "article.html").read_text(encoding="utf-8")
+URL = "https://gazette.example/lighthouse"
+
+
+def by_key(results) -> dict:
+    return {result.key: result for result in results}
+
+
+def test_failures_are_recorded_and_the_real_extractors_finish():
+    registry = build_registry()
+    failing = [HANG, CRASH, SYS_EXIT, EXIT, KILL, HOG]
+    extractors = [*failing, registry["trafilatura"], registry["whole-page"], COUNT]
+    seen: list[Result] = []
+    jobs = [Job(extractor.name, extractor, ARTICLE, URL) for extractor in extractors]
+    results = by_key(run_jobs(jobs, workers=2, timeout=2, on_result=seen.append))
+
+    assert sorted(results) == sorted(e.name for e in extractors)
+    assert sorted(r.key for r in seen) == sorted(results)
+    errors = {key: result.error for key, result in results.items()}
+    assert errors == {
+        "hang": "timeout after 2 s",
+        "crash": "ValueError: broken page",
+        "call-sys-exit": "SystemExit: 5",
+        "exit-worker": "worker crashed (exit code 3)",
+        "kill-worker": "worker crashed (exit code -9, SIGKILL)",
+        "hog-memory": "MemoryError",
+        "trafilatura": None,
+        "whole-page": None,
+        "count-characters": None,
+    }
+    assert results["hang"].duration_ms == 2000
+    assert "For forty-one winters, Ezra Pendeen" in results["trafilatura"].text
+    assert results["trafilatura"].fingerprint == registry["trafilatura"].fingerprint
+    assert results["count-characters"].text == f"{len(ARTICLE)} characters from {URL}"
+    assert results["count-characters"].metadata == {"url": URL}
+    assert results["count-characters"].extractor_name == "count-characters"
+    assert not any(result.incomplete for result in results.values())
+    assert all(result.text == "" for key, result in results.items() if errors[key])
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_jobs_are_read_lazily_with_a_bounded_window(workers):
+    pulled = []
+
+    def jobs():
+        for number in range(40):
+            pulled.append(number)
+            yield Job(number, COUNT, "x" * number, None)
+
+    results = run_jobs(jobs(), workers=workers)
+    assert pulled == []  # a generator: nothing runs before iteration
+    first = next(results)
+    assert len(pulled) <= 4 * workers + 1
+    rest = list(results)
+    assert sorted(r.key for r in [first, *rest]) == list(range(40))
+    assert all(r.text == f"{r.key} characters from None" for r in [first, *rest])
+
+
+def test_leaving_early_kills_the_calls_in_flight():
+    jobs = [Job("count", COUNT, "x", None), Job("hang-1", HANG, "x", None), Job("hang-2", HANG, "x", None)]
+    results = run_jobs(jobs, workers=2, timeout=600)
+    assert next(results).key == "count"
+    results.close()
+    assert multiprocessing.active_children() == []
+
+
+def deep_page(depth: int) -> str:
+    return (
+        "<html><body><p>"
+        + "Before the deep part. " * 20
+        + "</p>"
+        + "<div>" * depth
+        + "deep"
+        + "</div>" * depth
+        + "<p>After the deep part.</p></body></html>"
+    )
+
+
+@pytest.mark.parametrize(
+    ("depth", "incomplete"),
+    [(200, False), (300_000, True)],
+)
+def test_libxml2_depth_truncation_marks_results_incomplete(depth, incomplete):
+    registry = build_registry()
+    jobs = [Job(name, registry[name], deep_page(depth), None) for name in ("whole-page", "trafilatura")]
+    results = by_key(run_jobs(jobs, workers=2))
+    for result in results.values():
+        assert result.error is None
+        assert result.incomplete is incomplete
+        assert ("incomplete_reason" in result.metadata) is incomplete
+    assert ("After the deep part." in results["whole-page"].text) is not incomplete
+    if incomplete:
+        assert results["whole-page"].metadata["incomplete_reason"] == INCOMPLETE_REASON
+
+
+@pytest.mark.slow
+def test_every_builtin_runs_over_the_real_corpus():
+    pages = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "readability-test-pages"
+    registry = build_registry()
+    jobs = (
+        Job((page.name, name), extractor, (page / "source.html").read_text(encoding="utf-8"), None)
+        for page in sorted(pages.iterdir())
+        if page.is_dir()
+        for name, extractor in registry.items()
+    )
+    errors = {result.key: result.error for result in run_jobs(jobs, workers=2) if result.error}
+    # boilerpy3's own parser gives up on some real pages; it is the only one allowed to.
+    assert {key: error for key, error in errors.items() if key[1] != "boilerpy3"} == {}
+    assert all(error.startswith("HTMLExtractionError") for error in errors.values())

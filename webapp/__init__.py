@@ -1,0 +1,42 @@
+"""Goldtext: a workbench for gold text and for scoring article extractors against it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+
+from . import config, db
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    instance_path = (test_config or {}).get("INSTANCE_PATH") or str(ROOT / "instance")
+    app = Flask(
+        __name__,
+        instance_path=instance_path,
+        instance_relative_config=True,
+        template_folder=str(ROOT / "templates"),
+        static_folder=str(ROOT / "static"),
+    )
+    base = config.defaults(app.instance_path)
+    app.config.from_mapping(base)
+    if test_config is None:
+        app.config.from_pyfile("config.py", silent=True)
+        app.config.update(config.from_environment(base))
+    else:
+        app.config.update(test_config)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = config.secret_key(app.instance_path)
+
+    db.init_app(app)
+    from .cli import register
+    from .security import init_security
+    from .views import register_blueprints
+
+    register(app)
+    init_security(app)
+    register_blueprints(app)
+    return app

@@ -1,0 +1,51 @@
+"""Default settings; `instance/config.py` and GOLDTEXT_* environment variables override them."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from typing import Any
+
+ENV_PREFIX = "GOLDTEXT_"
+
+
+def defaults(instance_path: str) -> dict[str, Any]:
+    return {
+        "DATABASE_URL": "sqlite:///" + str(Path(instance_path) / "goldtext.sqlite"),
+        "MAX_CONTENT_LENGTH": 512 * 2**20,
+        "IMPORT_MAX_BYTES": 20 * 2**20,
+        "IMPORT_ZIP_MAX_MEMBERS": 20_000,
+        "IMPORT_ZIP_MAX_TOTAL": 2 * 2**30,
+        "EXTRACT_TIMEOUT": 60.0,
+        "EXTRACT_MEMORY_MB": 2048,
+        "GUARD_MIN_CHARS": 500,
+        "GUARD_MIN_LONG_LINES": 2,
+        "GUARD_LONG_LINE_CHARS": 150,
+        "GUARD_MIN_RATIO": 0.01,
+        "DEFAULT_EXTRACTOR": "trafilatura",
+    }
+
+
+def from_environment(base: dict[str, Any]) -> dict[str, Any]:
+    """GOLDTEXT_<KEY> for every known key, parsed as the default's type."""
+    found: dict[str, Any] = {}
+    for key, default in base.items():
+        value = os.environ.get(ENV_PREFIX + key)
+        if value is None:
+            continue
+        try:
+            found[key] = type(default)(value)
+        except ValueError as exc:
+            raise ValueError(f"{ENV_PREFIX}{key}={value!r} is not a {type(default).__name__}") from exc
+    return found
+
+
+def secret_key(instance_path: str) -> str:
+    """The secret key kept in instance/secret_key, generated on first use, never a default."""
+    path = Path(instance_path) / "secret_key"
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(secrets.token_hex(32))
+        path.chmod(0o600)
+    return path.read_text().strip()

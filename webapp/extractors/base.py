@@ -1,0 +1,61 @@
+"""What every extractor is and returns: plain text, one paragraph per line, plus metadata."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from importlib.metadata import version
+from typing import Any
+
+# Options whose canonical JSON is longer than this (site rules, say) appear in the fingerprint
+# as a short sha256 instead of verbatim.
+MAX_INLINE_OPTIONS = 100
+
+
+@dataclass(frozen=True)
+class Extracted:
+    """An extractor's output: the text, one paragraph per line, and JSON-serialisable metadata."""
+
+    text: str
+    metadata: dict
+
+
+@dataclass(frozen=True)
+class Extractor:
+    """A named, versioned extractor: `func(html, url, **options)` returns an `Extracted`.
+
+    `func` must be a module-level function so that the extractor pickles into worker processes.
+    """
+
+    name: str
+    version: str
+    func: Callable[..., Extracted]
+    options: Mapping[str, Any]
+    description: str
+
+    def __call__(self, html: str, url: str | None = None) -> Extracted:
+        result = self.func(html, url, **self.options)
+        if not isinstance(result, Extracted):
+            kind = type(result).__name__
+            raise TypeError(f"extractor {self.name!r} returned {kind}, not Extracted")
+        return result
+
+    @property
+    def fingerprint(self) -> str:
+        """name|version|options: equal fingerprints promise equal output for the same page."""
+        options = canonical_json(self.options)
+        if len(options) > MAX_INLINE_OPTIONS:
+            options = "sha256:" + hashlib.sha256(options.encode()).hexdigest()[:16]
+        return f"{self.name}|{self.version}|{options}"
+
+
+def canonical_json(value: Any) -> str:
+    """Compact JSON with sorted keys: the same options always give the same string."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def package_version(distribution: str) -> str:
+    """'trafilatura 2.3.1': the installed version of the distribution that does the work."""
+    return f"{distribution} {version(distribution)}"

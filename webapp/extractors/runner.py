@@ -1,0 +1,124 @@
+"""Run extraction jobs in killable worker processes (pebble), with a timeout and a memory cap.
+
+`run_jobs` is a generator: nothing starts until it is iterated; results come in the order the
+calls finish, not the order of the jobs. Jobs are read lazily and at most 4 x workers are in
+flight, so a 100k-page run holds only those pages' HTML. Every job yields exactly one Result:
+an extractor that raises, hangs past the timeout, runs out of memory or takes its worker
+process down gives a Result with `error` set, and the run goes on. Leaving the loop early stops
+the pool and kills the calls in flight.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, wait
+from dataclasses import dataclass
+from itertools import islice
+from typing import Any
+
+from pebble import ProcessExpired, ProcessFuture, ProcessPool
+
+from webapp.extractors.base import Extractor
+from webapp.extractors.worker import Outcome, call_extractor, describe, start_worker
+
+IN_FLIGHT_PER_WORKER = 4
+
+
+@dataclass(frozen=True)
+class Job:
+    key: Any
+    extractor: Extractor
+    html: str
+    url: str | None
+
+
+@dataclass(frozen=True)
+class Result:
+    """One job's outcome. duration_ms is the call's own time; for a timeout, the timeout; for a
+    crashed worker (or a call that could not be sent or returned), the time since the job was
+    handed to the pool."""
+
+    key: Any
+    extractor_name: str
+    fingerprint: str
+    text: str
+    metadata: dict
+    duration_ms: float
+    error: str | None
+    incomplete: bool
+
+
+def crash_message(error: ProcessExpired) -> str:
+    """'worker crashed (exit code -11, SIGSEGV)'; the signal is named when one killed it."""
+    code = error.exitcode
+    if code is not None and code < 0:
+        try:
+            return f"worker crashed (exit code {code}, {signal.Signals(-code).name})"
+        except ValueError:
+            pass
+    return f"worker crashed (exit code {code})"
+
+
+def since(started: float) -> float:
+    return (time.monotonic() - started) * 1000
+
+
+def to_result(job: Job, future: ProcessFuture, submitted: float, timeout: float) -> Result:
+    """The Result for a finished future, whatever way it finished."""
+    try:
+        outcome: Outcome = future.result()
+    except TimeoutError:
+        outcome = Outcome("", {}, timeout * 1000, f"timeout after {timeout:g} s", False)
+    except ProcessExpired as error:
+        outcome = Outcome("", {}, since(submitted), crash_message(error), False)
+    except Exception as error:  # the call never ran or never came back, e.g. unpicklable data
+        outcome = Outcome("", {}, since(submitted), describe(error), False)
+    return Result(
+        key=job.key,
+        extractor_name=job.extractor.name,
+        fingerprint=job.extractor.fingerprint,
+        text=outcome.text,
+        metadata=outcome.metadata,
+        duration_ms=outcome.duration_ms,
+        error=outcome.error,
+        incomplete=outcome.incomplete,
+    )
+
+
+def run_jobs(
+    jobs: Iterable[Job],
+    *,
+    workers: int | None = None,
+    timeout: float = 60.0,
+    memory_mb: int = 2048,
+    on_result: Callable[[Result], None] | None = None,
+) -> Iterator[Result]:
+    """Yield one Result per job as calls finish; `on_result` sees each one just before."""
+    workers = workers or os.cpu_count() or 1
+    pending_jobs = iter(jobs)
+    in_flight: dict[ProcessFuture, tuple[Job, float]] = {}
+    pool = ProcessPool(max_workers=workers, initializer=start_worker, initargs=(memory_mb,))
+
+    def submit(count: int) -> None:
+        for job in islice(pending_jobs, count):
+            args = (job.extractor, job.html, job.url)
+            future = pool.schedule(call_extractor, args=args, timeout=timeout)
+            in_flight[future] = (job, time.monotonic())
+
+    try:
+        submit(IN_FLIGHT_PER_WORKER * workers)
+        while in_flight:
+            done, _ = wait(in_flight, return_when=FIRST_COMPLETED)
+            for future in done:
+                job, submitted = in_flight.pop(future)
+                submit(1)
+                result = to_result(job, future, submitted, timeout)
+                if on_result is not None:
+                    on_result(result)
+                yield result
+    finally:
+        pool.stop()
+        pool.join()

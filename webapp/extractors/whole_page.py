@@ -1,0 +1,20 @@
+"""The baseline: every visible word of the page, one block per line."""
+
+from __future__ import annotations
+
+from webapp.extractors.base import Extracted, Extractor, package_version
+from webapp.extractors.blocks import BLOCKS_VERSION, block_text, parse_html
+
+
+def run_whole_page(html: str, url: str | None) -> Extracted:
+    """All visible text of the page (the head and scripts left out)."""
+    return Extracted(text=block_text(parse_html(html)), metadata={})
+
+
+WHOLE_PAGE = Extractor(
+    name="whole-page",
+    version=f"{BLOCKS_VERSION}, {package_version('lxml')}",
+    func=run_whole_page,
+    options={},
+    description="baseline: all visible text of the page, boilerplate included",
+)

@@ -1,0 +1,76 @@
+"""What runs inside an extraction worker process: the memory cap, the timed call, and the
+libxml2 depth watch.
+
+libxml2 stops building a tree at depth 256 (2048 with huge_tree) and drops the rest of the
+document, reporting only "Excessive depth in document" to the parser's error log. lxml also
+copies every parser error to a per-thread global log; the worker replaces that log with one
+that notes the depth error, so a call is flagged incomplete exactly when the parser an
+extractor used (its own, whatever it is) truncated the page.
+"""
+
+from __future__ import annotations
+
+import resource
+import time
+from dataclasses import dataclass
+
+from lxml import etree
+
+from webapp.extractors.base import Extractor
+
+DEPTH_ERROR = "Excessive depth in document"
+INCOMPLETE_REASON = "libxml2 depth limit: document truncated"
+
+
+class DepthWatch(etree.PyErrorLog):
+    """A global lxml error log that only remembers whether a depth truncation happened."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.truncated = False
+
+    def receive(self, log_entry: etree._LogEntry) -> None:
+        if log_entry.message.startswith(DEPTH_ERROR):
+            self.truncated = True
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One call's result as it travels back from the worker."""
+
+    text: str
+    metadata: dict
+    duration_ms: float
+    error: str | None
+    incomplete: bool
+
+
+def start_worker(memory_mb: int) -> None:
+    """Pool initializer: cap the address space (an allocation beyond it raises MemoryError)."""
+    limit = memory_mb * 1024 * 1024
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+
+def describe(error: BaseException) -> str:
+    """'ValueError: message', or the bare type name when there is no message."""
+    message = str(error)
+    return f"{type(error).__name__}: {message}" if message else type(error).__name__
+
+
+def call_extractor(extractor: Extractor, html: str, url: str | None) -> Outcome:
+    """Run one extraction; an exception becomes the outcome's error, not the worker's death.
+
+    SystemExit is caught too: pebble would re-raise it in the parent and end the whole run.
+    """
+    watch = DepthWatch()
+    etree.use_global_python_log(watch)
+    started = time.perf_counter()
+    try:
+        extracted = extractor(html, url)
+        text, metadata, error = extracted.text, dict(extracted.metadata), None
+    except (Exception, SystemExit) as exc:  # the extractor's failure is the result recorded
+        text, metadata, error = "", {}, describe(exc)
+    duration_ms = (time.perf_counter() - started) * 1000
+    if watch.truncated:
+        metadata["incomplete_reason"] = INCOMPLETE_REASON
+    return Outcome(text, metadata, duration_ms, error, watch.truncated)

@@ -1,0 +1,165 @@
+"""Gold text service: every change appends a GoldRevision and bumps the gold's version.
+
+Saves from the workbench carry the version they edited (optimistic concurrency). A stale save is not
+applied, but its text is kept as a revision too, recorded with the version it edited: so in a page's
+history a revision is *applied* when its version is above every earlier revision's, and a *stale save*
+otherwise. A save carries a client save id; a retried save with the same id is answered from the revision
+it already made and stores nothing new.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from .kinds import GOLD_STATUSES, PAGE_KINDS
+from .models import Gold, GoldRevision, Page, utcnow
+
+
+def add_revision(
+    session: Session,
+    page: Page,
+    *,
+    text: str,
+    kind: str,
+    status: str,
+    author: str,
+    snippets: dict[str, Any] | None = None,
+    client_save_id: str | None = None,
+) -> Gold:
+    """Set the page's gold and record it as a new revision (version 1 for a new gold)."""
+    check_vocabulary(kind, status)
+    gold = page.gold
+    if gold is None:
+        gold = Gold(page_id=page.id, version=0, author=author)
+        page.gold = gold
+    gold.version += 1
+    gold.text, gold.kind, gold.status = text, kind, status
+    gold.snippets, gold.author, gold.updated_at = snippets, author, utcnow()
+    gold.revisions.append(
+        GoldRevision(
+            version=gold.version,
+            text=text,
+            kind=kind,
+            status=status,
+            snippets=snippets,
+            author=author,
+            client_save_id=client_save_id,
+        )
+    )
+    session.flush()
+    return gold
+
+
+def check_vocabulary(kind: str, status: str) -> None:
+    """ValueError unless kind and status are known ones."""
+    if kind not in PAGE_KINDS:
+        raise ValueError(f"unknown page kind {kind!r}; one of {', '.join(PAGE_KINDS)}")
+    if status not in GOLD_STATUSES:
+        raise ValueError(f"unknown status {status!r}; one of {', '.join(GOLD_STATUSES)}")
+
+
+@dataclass(frozen=True)
+class SaveOutcome:
+    """What a save did: ``revision`` is the one it made (or, for a retry, made before)."""
+
+    gold: Gold
+    revision: GoldRevision
+    conflict: bool  # the save edited a stale version: kept as a revision, not applied
+    replayed: bool  # a retry of a save already stored: nothing new was written
+
+
+def current_version(page: Page) -> int:
+    """The version of the page's gold, 0 when it has none yet."""
+    return page.gold.version if page.gold is not None else 0
+
+
+def lock_page(session: Session, page_id: int) -> Page | None:
+    """The page, its row locked for the rest of the transaction (PostgreSQL; SQLite's BEGIN IMMEDIATE
+    already serialises writers), so that two saves of one page never both pass the version check."""
+    session.execute(select(Page.id).where(Page.id == page_id).with_for_update())
+    return session.get(Page, page_id)
+
+
+def applied_flags(revisions: Sequence[GoldRevision]) -> list[bool]:
+    """For revisions in the order they were made: True for an applied save, False for a stale one."""
+    flags, highest = [], 0
+    for revision in revisions:
+        flags.append(revision.version > highest)
+        highest = max(highest, revision.version)
+    return flags
+
+
+def save_gold(
+    session: Session,
+    page: Page,
+    *,
+    base_version: int,
+    text: str,
+    kind: str,
+    status: str,
+    author: str,
+    client_save_id: str | None = None,
+    snippets: dict[str, Any] | None = None,
+) -> SaveOutcome:
+    """Apply a save that edited ``base_version`` of the page's gold, unless it is stale or a retry.
+
+    Lock the page first (``lock_page``). ``snippets=None`` keeps the gold's current snippets.
+    """
+    check_vocabulary(kind, status)
+    if not 0 <= base_version <= current_version(page):
+        raise ValueError(f"version {base_version} of this page's gold does not exist")
+    gold = page.gold
+    if gold is not None and client_save_id is not None:
+        earlier = _revision_with_save_id(gold, client_save_id)
+        if earlier is not None:
+            index = gold.revisions.index(earlier)
+            applied = applied_flags(gold.revisions)[index]
+            return SaveOutcome(gold, earlier, conflict=not applied, replayed=True)
+    if snippets is None and gold is not None:
+        snippets = gold.snippets
+    if gold is not None and base_version != gold.version:
+        revision = GoldRevision(
+            version=base_version,
+            text=text,
+            kind=kind,
+            status=status,
+            snippets=snippets,
+            author=author,
+            client_save_id=client_save_id,
+        )
+        gold.revisions.append(revision)
+        session.flush()
+        return SaveOutcome(gold, revision, conflict=True, replayed=False)
+    gold = add_revision(
+        session,
+        page,
+        text=text,
+        kind=kind,
+        status=status,
+        author=author,
+        snippets=snippets,
+        client_save_id=client_save_id,
+    )
+    return SaveOutcome(gold, gold.revisions[-1], conflict=False, replayed=False)
+
+
+def restore_revision(session: Session, page: Page, revision: GoldRevision, author: str) -> Gold:
+    """Make an old revision the page's gold again, as a new revision."""
+    return add_revision(
+        session,
+        page,
+        text=revision.text,
+        kind=revision.kind,
+        status=revision.status,
+        author=author,
+        snippets=revision.snippets,
+    )
+
+
+def _revision_with_save_id(gold: Gold, client_save_id: str) -> GoldRevision | None:
+    return next((r for r in gold.revisions if r.client_save_id == client_save_id), None)

@@ -1,0 +1,208 @@
+"""The stored data: sites, import batches, pages, extractions, gold and its revisions.
+
+SQLAlchemy 2.0 typed models; no Flask here. Raw page bytes are kept exactly as imported and never
+rewritten: decoding and extraction are recorded, repeatable steps on top of them.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    Float,
+    ForeignKey,
+    Integer,
+    LargeBinary,
+    MetaData,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+NAMING = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING)
+    type_annotation_map = {dict[str, Any]: JSON, list[Any]: JSON}
+
+
+class Site(Base):
+    __tablename__ = "site"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    host: Mapped[str] = mapped_column(String(255), unique=True)
+
+    pages: Mapped[list[Page]] = relationship(back_populates="site")
+    rule: Mapped[SiteRule | None] = relationship(back_populates="site", cascade="all, delete-orphan")
+
+
+class SiteRule(Base):
+    """CSS rules of the `site-rules` extractor for one site."""
+
+    __tablename__ = "site_rule"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    site_id: Mapped[int] = mapped_column(ForeignKey("site.id", ondelete="CASCADE"), unique=True)
+    body: Mapped[str] = mapped_column(Text)
+    drop: Mapped[list[Any]] = mapped_column(default=list)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, onupdate=utcnow)
+
+    site: Mapped[Site] = relationship(back_populates="rule")
+
+
+class ImportBatch(Base):
+    __tablename__ = "import_batch"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    source: Mapped[str] = mapped_column(Text)
+    format: Mapped[str] = mapped_column(String(32))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    imported: Mapped[int] = mapped_column(default=0)
+    duplicates: Mapped[int] = mapped_column(default=0)
+    rejected: Mapped[int] = mapped_column(default=0)
+    report: Mapped[list[Any]] = mapped_column(default=list)
+
+    pages: Mapped[list[Page]] = relationship(back_populates="batch")
+
+
+class Page(Base):
+    __tablename__ = "page"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    url: Mapped[str | None] = mapped_column(Text)
+    site_id: Mapped[int] = mapped_column(ForeignKey("site.id"), index=True)
+    batch_id: Mapped[int] = mapped_column(ForeignKey("import_batch.id"), index=True)
+    source_name: Mapped[str] = mapped_column(Text)
+    raw: Mapped[bytes] = mapped_column(LargeBinary)
+    sha256: Mapped[str] = mapped_column(String(64), unique=True)
+    encoding: Mapped[str] = mapped_column(String(64))
+    encoding_source: Mapped[str] = mapped_column(String(16))
+    html: Mapped[str] = mapped_column(Text)
+    signals: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    site: Mapped[Site] = relationship(back_populates="pages")
+    batch: Mapped[ImportBatch] = relationship(back_populates="pages")
+    extractions: Mapped[list[Extraction]] = relationship(
+        back_populates="page", cascade="all, delete-orphan"
+    )
+    gold: Mapped[Gold | None] = relationship(back_populates="page", cascade="all, delete-orphan")
+
+
+class Extraction(Base):
+    """One extractor's output on one page, unique per (page, extractor fingerprint)."""
+
+    __tablename__ = "extraction"
+    __table_args__ = (UniqueConstraint("page_id", "fingerprint"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    page_id: Mapped[int] = mapped_column(ForeignKey("page.id", ondelete="CASCADE"), index=True)
+    extractor: Mapped[str] = mapped_column(String(100), index=True)
+    fingerprint: Mapped[str] = mapped_column(String(255), index=True)
+    text: Mapped[str] = mapped_column(Text, default="")
+    meta: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    duration_ms: Mapped[float] = mapped_column(Float, default=0.0)
+    error: Mapped[str | None] = mapped_column(Text)
+    incomplete: Mapped[bool] = mapped_column(Boolean, default=False)
+    accepted: Mapped[bool] = mapped_column(Boolean, default=False)
+    guard_reason: Mapped[str | None] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    page: Mapped[Page] = relationship(back_populates="extractions")
+
+
+class Gold(Base):
+    """The current gold of a page; every save also appends a GoldRevision."""
+
+    __tablename__ = "gold"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    page_id: Mapped[int] = mapped_column(ForeignKey("page.id", ondelete="CASCADE"), unique=True)
+    text: Mapped[str] = mapped_column(Text, default="")
+    kind: Mapped[str] = mapped_column(String(32), default="article")
+    status: Mapped[str] = mapped_column(String(16), default="done")
+    snippets: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
+    author: Mapped[str] = mapped_column(String(100))
+    version: Mapped[int] = mapped_column(Integer, default=1)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    page: Mapped[Page] = relationship(back_populates="gold")
+    revisions: Mapped[list[GoldRevision]] = relationship(
+        back_populates="gold", cascade="all, delete-orphan", order_by="GoldRevision.id"
+    )
+
+
+class GoldRevision(Base):
+    __tablename__ = "gold_revision"
+    __table_args__ = (UniqueConstraint("gold_id", "client_save_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    gold_id: Mapped[int] = mapped_column(ForeignKey("gold.id", ondelete="CASCADE"), index=True)
+    version: Mapped[int] = mapped_column(Integer)
+    text: Mapped[str] = mapped_column(Text, default="")
+    kind: Mapped[str] = mapped_column(String(32))
+    status: Mapped[str] = mapped_column(String(16))
+    snippets: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
+    author: Mapped[str] = mapped_column(String(100))
+    client_save_id: Mapped[str | None] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    gold: Mapped[Gold] = relationship(back_populates="revisions")
+
+
+class Score(Base):
+    """Cached per-page counts of one metric for one extraction against the page's gold.
+
+    Valid while the gold's version and the metric's definition version are the ones recorded here;
+    a re-extraction deletes the extraction's rows.
+    """
+
+    __tablename__ = "score"
+    __table_args__ = (UniqueConstraint("extraction_id", "metric"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    extraction_id: Mapped[int] = mapped_column(
+        ForeignKey("extraction.id", ondelete="CASCADE"), index=True
+    )
+    page_id: Mapped[int] = mapped_column(ForeignKey("page.id", ondelete="CASCADE"), index=True)
+    metric: Mapped[str] = mapped_column(String(32))
+    metric_version: Mapped[int] = mapped_column(Integer)
+    gold_version: Mapped[int] = mapped_column(Integer)
+    counts: Mapped[dict[str, Any]] = mapped_column()
+
+
+class ScoreEpoch(Base):
+    """One row: a counter bumped by every transaction that changes pages' scores or gold.
+
+    Writers update it first, which takes a row lock until they commit, so epochs commit in order and
+    in-process caches catch up by reading the ScoreChange rows of the epochs they have not seen.
+    """
+
+    __tablename__ = "score_epoch"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    value: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class ScoreChange(Base):
+    __tablename__ = "score_change"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    epoch: Mapped[int] = mapped_column(Integer, index=True)
+    page_id: Mapped[int] = mapped_column(Integer)

@@ -1,0 +1,52 @@
+"""Page signals recorded on import: what the page says about itself (og:type, JSON-LD @type,
+<html lang>) and trafilatura's metadata (title, author, date, sitename)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import lxml.html
+import trafilatura
+from lxml import etree
+
+
+def jsonld_types(tree: Any) -> list[str]:
+    """Every JSON-LD @type in the page, in document order, without duplicates."""
+    found: list[str] = []
+
+    def walk(node: Any) -> None:
+        if isinstance(node, list):
+            for item in node:
+                walk(item)
+        elif isinstance(node, dict):
+            kind = node.get("@type")
+            for name in kind if isinstance(kind, list) else [kind]:
+                if isinstance(name, str) and name not in found:
+                    found.append(name)
+            for value in node.values():
+                if isinstance(value, (dict, list)):
+                    walk(value)
+
+    for script in tree.xpath('//script[@type="application/ld+json"]'):
+        try:
+            walk(json.loads(script.text_content() or "null"))
+        except ValueError:
+            continue
+    return found
+
+
+def page_signals(html: str, url: str | None) -> dict[str, Any]:
+    signals: dict[str, Any] = {"og_type": None, "jsonld_types": [], "lang": None}
+    try:
+        tree = lxml.html.document_fromstring(html)
+    except (etree.ParserError, ValueError):
+        return signals
+    og = tree.xpath('//meta[@property="og:type"]/@content')
+    signals["og_type"] = og[0].strip() if og else None
+    signals["jsonld_types"] = jsonld_types(tree)
+    signals["lang"] = (tree.get("lang") or tree.get("xml:lang") or "").strip() or None
+    meta = trafilatura.extract_metadata(tree, default_url=url)
+    for field in ("title", "author", "date", "sitename"):
+        signals[field] = getattr(meta, field, None) if meta is not None else None
+    return signals
