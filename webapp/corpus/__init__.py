@@ -1,0 +1,1 @@
+"""Corpus readers (folder, zip, WARC, JSONL, Readability test pages) and byte decoding."""

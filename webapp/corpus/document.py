@@ -1,0 +1,37 @@
+"""What the readers yield: a document's raw bytes with what its layout says about it, or a rejection."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class RawDocument:
+    """One page as stored in its source, before any decoding."""
+
+    item: str  # name of the item within its source, for the per-item report
+    data: bytes  # raw bytes exactly as stored in the source
+    source: str  # the path given by the user (file, folder, archive)
+    url: str | None = None
+    charset: str | None = None  # transport charset (HTTP Content-Type header / WARC), if any
+    gold: str | None = None  # gold text if the layout carries it
+    kind: str | None = None  # page kind (webapp.kinds.PAGE_KINDS key) if the layout carries it
+    folder: str | None = None  # sub-folder the item came from, relative to the given root
+
+
+@dataclass(frozen=True)
+class Rejected:
+    """An item that was not read as a document, with a reason a person can act on."""
+
+    item: str
+    source: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Caps that keep a hostile or broken input from exhausting memory."""
+
+    max_bytes: int = 20 * 2**20  # per document
+    zip_max_members: int = 20_000
+    zip_max_total: int = 2 * 2**30  # total uncompressed bytes read from one zip

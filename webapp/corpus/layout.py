@@ -1,0 +1,169 @@
+"""The folder layout, wherever its files live (a folder on disk or a zip archive).
+
+In each folder: `NAME.html` / `NAME.htm` pages, optional `NAME.gold.txt` (gold text) and `NAME.url`
+(one URL) beside them, and optionally an `index.csv` (columns name,url[,kind], header row optional)
+or `index.json` (`{"NAME": "url"}` or `{"NAME": {"url": ..., "kind": ...}}`) for the pages of that
+folder. NAME is the page's file name without .html; a `NAME.url` file wins over the index.
+
+Nothing is half-imported: when a folder's index is unreadable its pages are rejected (a page stored
+without its URL could not be fixed by importing again: same bytes, a duplicate). Gold, URL and index
+entries that match no page are reported, so a misspelt name does not pass unseen.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+
+from ..kinds import PAGE_KINDS
+from .document import RawDocument, Rejected
+from .streams import Unreadable, read_utf8
+
+PAGE_SUFFIXES = (".html", ".htm")
+GOLD_SUFFIX = ".gold.txt"
+URL_SUFFIX = ".url"
+INDEX_NAMES = ("index.csv", "index.json")
+
+Loader = Callable[[str], bytes]  # relative path -> bytes, raising Unreadable
+Namer = Callable[[str], str]  # relative path -> item name in the report
+
+
+@dataclass(frozen=True)
+class IndexEntry:
+    url: str | None
+    kind: str | None
+
+
+def page_stem(name: str) -> str | None:
+    """NAME for a page file name NAME.html / NAME.htm (any case), else None."""
+    lower = name.lower()
+    for suffix in PAGE_SUFFIXES:
+        if lower.endswith(suffix) and len(name) > len(suffix):
+            return name[: -len(suffix)]
+    return None
+
+
+def read_layout(
+    names: Iterable[str], load: Loader, item_of: Namer, source: str
+) -> Iterator[RawDocument | Rejected]:
+    """Documents of the pages among names (relative POSIX paths), folder by folder in name order."""
+    folders: dict[str, set[str]] = defaultdict(set)
+    for name in names:
+        path = PurePosixPath(name)
+        folders[str(path.parent)].add(path.name)
+    for folder, files in sorted(folders.items()):
+        yield from _Folder(None if folder == "." else folder, files, load, item_of, source).read()
+
+
+@dataclass(frozen=True)
+class _Folder:
+    """One folder of the layout: its file names and how to load and name them."""
+
+    folder: str | None
+    files: set[str]
+    load: Loader
+    item_of: Namer
+    source: str
+
+    def path_of(self, name: str) -> str:
+        return name if self.folder is None else f"{self.folder}/{name}"
+
+    def reject(self, name: str, reason: str) -> Rejected:
+        return Rejected(self.item_of(self.path_of(name)), self.source, reason)
+
+    def read(self) -> Iterator[RawDocument | Rejected]:
+        index: dict[str, IndexEntry] = {}
+        broken: str | None = None
+        for index_name in INDEX_NAMES:
+            if index_name in self.files:
+                try:
+                    index |= parse_index(index_name, self.load(self.path_of(index_name)))
+                except Unreadable as err:
+                    broken = index_name
+                    yield self.reject(index_name, str(err))
+        pages = sorted(name for name in self.files if page_stem(name) is not None)
+        for name in pages:
+            if broken is not None:
+                yield self.reject(name, f"not read: the {broken} beside it is unreadable")
+                continue
+            try:
+                yield self.document(name, index)
+            except Unreadable as err:
+                yield self.reject(name, str(err))
+        stems = {page_stem(name) for name in pages}
+        for stem in sorted(index.keys() - stems):
+            yield self.reject(stem, f"listed in the index, but no {stem}.html")
+        for name in sorted(self.files):
+            for suffix, what in ((GOLD_SUFFIX, "gold text"), (URL_SUFFIX, "URL file")):
+                stem = name[: -len(suffix)]
+                if name.endswith(suffix) and stem not in stems:
+                    yield self.reject(name, f"{what} with no {stem}.html beside it")
+
+    def document(self, name: str, index: dict[str, IndexEntry]) -> RawDocument:
+        stem = page_stem(name) or name
+        entry = index.get(stem, IndexEntry(None, None))
+        if entry.kind is not None and entry.kind not in PAGE_KINDS:
+            known = ", ".join(PAGE_KINDS)
+            raise Unreadable(f"unknown kind {entry.kind!r} in the index (known: {known})")
+        data = self.load(self.path_of(name))
+        gold = self.text(stem + GOLD_SUFFIX)
+        url = _first_line(self.text(stem + URL_SUFFIX) or "") or entry.url
+        return RawDocument(self.item_of(self.path_of(name)), data, self.source, url=url, gold=gold,
+                           kind=entry.kind, folder=self.folder)
+
+    def text(self, name: str) -> str | None:
+        """The UTF-8 text of the file name in this folder, None when there is none."""
+        return read_utf8(self.load(self.path_of(name)), name) if name in self.files else None
+
+
+def _first_line(text: str) -> str | None:
+    return next((line.strip() for line in text.splitlines() if line.strip()), None)
+
+
+def parse_index(name: str, data: bytes) -> dict[str, IndexEntry]:
+    """NAME -> url and kind from an index.csv or index.json; Unreadable when it is malformed.
+
+    Kinds are checked per page, so one unknown kind rejects that page, not its whole folder.
+    """
+    text = read_utf8(data, name)
+    rows = _json_rows(text) if name.endswith(".json") else _csv_rows(text)
+    return {page_stem(stem) or stem: IndexEntry(url or None, kind or None) for stem, url, kind in rows}
+
+
+def _csv_rows(text: str) -> list[tuple[str, str | None, str | None]]:
+    try:
+        table = list(csv.reader(io.StringIO(text)))
+    except csv.Error as err:
+        raise Unreadable(f"index.csv is not valid CSV ({err})") from err
+    rows = []
+    for number, row in enumerate(table, start=1):
+        cells = [cell.strip() for cell in row]
+        if not any(cells) or (number == 1 and [c.lower() for c in cells[:2]] == ["name", "url"]):
+            continue
+        if len(cells) not in (2, 3):
+            raise Unreadable(f"index.csv row {number}: expected name,url[,kind], got {len(cells)} cells")
+        rows.append((cells[0], cells[1], cells[2] if len(cells) == 3 else None))
+    return rows
+
+
+def _json_rows(text: str) -> list[tuple[str, str | None, str | None]]:
+    try:
+        mapping = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise Unreadable(f"index.json is not valid JSON ({err.msg}, line {err.lineno})") from err
+    if not isinstance(mapping, dict):
+        raise Unreadable("index.json must be an object mapping NAME to a URL or to {url, kind}")
+    rows = []
+    for stem, value in mapping.items():
+        fields = {"url": value} if value is None or isinstance(value, str) else value
+        if not isinstance(fields, dict) or not all(
+            isinstance(fields.get(key), (str, type(None))) for key in ("url", "kind")
+        ):
+            raise Unreadable(f"index.json entry {stem!r}: expected a URL or {{url, kind}} strings")
+        rows.append((stem, fields.get("url"), fields.get("kind")))
+    return rows

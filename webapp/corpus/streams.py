@@ -1,0 +1,52 @@
+"""Reading bytes with a cap: never more than the cap plus one byte is held for one document."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import BinaryIO
+
+CHUNK = 2**16
+
+
+class Unreadable(Exception):
+    """An item that cannot be read; the message is the reason shown in the import report."""
+
+
+def over_cap(size: int | None, cap: int) -> str:
+    """The reason for a document over the size cap; size None when reading stopped at the cap."""
+    if size is None:
+        return f"over the size cap (more than {cap:,} bytes)"
+    return f"over the size cap ({size:,} > {cap:,} bytes)"
+
+
+def read_capped(stream: BinaryIO, cap: int) -> bytes:
+    """All of stream, in chunks; Unreadable as soon as more than cap bytes have come."""
+    chunks: list[bytes] = []
+    size = 0
+    while chunk := stream.read(min(CHUNK, cap + 1 - size)):
+        chunks.append(chunk)
+        size += len(chunk)
+        if size > cap:
+            raise Unreadable(over_cap(None, cap))
+    return b"".join(chunks)
+
+
+def read_file(path: Path, cap: int) -> bytes:
+    """A file's bytes; Unreadable if it is over the cap (its size checked before and while reading)."""
+    try:
+        size = path.stat().st_size
+        if size > cap:
+            raise Unreadable(over_cap(size, cap))
+        with path.open("rb") as stream:
+            return read_capped(stream, cap)
+    except OSError as err:
+        raise Unreadable(f"cannot read the file ({err.strerror or err})") from err
+
+
+def read_utf8(data: bytes, what: str) -> str:
+    """A small text file (gold text, URL, index) as UTF-8, a BOM allowed, line ends made \\n."""
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        raise Unreadable(f"{what} is not UTF-8 text (byte {err.start})") from err
+    return text.replace("\r\n", "\n").replace("\r", "\n")

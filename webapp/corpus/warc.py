@@ -1,0 +1,116 @@
+"""Reader for WARC and ARC files (gzipped or not): the HTML responses, streamed record by record.
+
+Only `response` records whose HTTP Content-Type is HTML are items; other records are skipped
+silently. Each payload is read once, dechunked and decompressed, and never past the size cap.
+Non-200 responses and truncated records are rejected. A file cut short or corrupt ends with a
+rejection of the record it cuts, so a lost record never passes unseen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from itertools import count
+from typing import TypeVar
+
+from warcio.archiveiterator import ArchiveIterator
+from warcio.recordloader import ArcWarcRecord
+
+from .decoding import charset_param
+from .document import Limits, RawDocument, Rejected
+from .streams import Unreadable, read_capped
+
+HTML_TYPES = ("text/html", "application/xhtml+xml")
+TAIL = 64  # bytes looked at past the last whole record: anything but blank lines is a cut record
+
+T = TypeVar("T")
+
+
+def read_warc(source: str, limits: Limits) -> Iterator[RawDocument | Rejected]:
+    """The HTML responses in the WARC (or ARC) file at source."""
+    position = "warc record 1"
+    try:
+        with open(source, "rb") as stream:
+            records = ArchiveIterator(stream, arc2warc=True)
+            iterator = iter(records)
+            for number in count(1):
+                position = f"warc record {number}"
+                record = _warcio(lambda: next(iterator, None))
+                if record is None:
+                    break
+                item = _item(position, record)
+                document = _malformed(record, item, source) or _document(record, item, source, limits)
+                if document is None:  # skipped: still, the file must not end inside it
+                    _warcio(records.read_to_end)
+                    if cut := _cut(record):
+                        document = Rejected(item, source, f"truncated record ({cut})")
+                if document is not None:
+                    yield document
+            stream.seek(records.offset)
+            if stream.read(TAIL).strip():
+                raise Unreadable("the file ends inside this record (truncated or corrupt WARC)")
+    except (Unreadable, OSError) as err:
+        yield Rejected(position, source, str(err))
+
+
+def _warcio(call: Callable[[], T], failure: str = "unreadable from here on") -> T:
+    """call's result; any error warcio raises on corrupt input as Unreadable(failure (error))."""
+    try:
+        return call()
+    except Unreadable:
+        raise
+    except Exception as err:  # warcio has no error hierarchy: broken input raises anything at all
+        raise Unreadable(f"{failure} ({type(err).__name__}: {err})") from err
+
+
+def _item(position: str, record: ArcWarcRecord) -> str:
+    url = record.rec_headers.get_header("WARC-Target-URI")
+    return f"{position} {url}" if url else position
+
+
+def _document(
+    record: ArcWarcRecord, item: str, source: str, limits: Limits
+) -> RawDocument | Rejected | None:
+    """The record as a document or a rejection, or None when it is not an HTML response."""
+    headers = record.http_headers
+    if record.rec_type != "response" or headers is None:
+        return None
+    content_type = headers.get_header("Content-Type") or ""
+    if content_type.split(";")[0].strip().lower() not in HTML_TYPES:
+        return None
+    if headers.get_statuscode() != "200":
+        return Rejected(item, source, f"HTTP {headers.get_statuscode()}")
+    if truncated := record.rec_headers.get_header("WARC-Truncated"):
+        return Rejected(item, source, f"truncated record (WARC-Truncated: {truncated})")
+    try:
+        data = _warcio(lambda: read_capped(record.content_stream(), limits.max_bytes), "corrupt record")
+    except Unreadable as err:
+        return Rejected(item, source, str(err))
+    if shortfall := _cut(record) or _http_shortfall(record):
+        return Rejected(item, source, f"truncated record ({shortfall})")
+    url = record.rec_headers.get_header("WARC-Target-URI")
+    return RawDocument(item, data, source, url=url, charset=charset_param(content_type))
+
+
+def _malformed(record: ArcWarcRecord, item: str, source: str) -> Rejected | None:
+    """The rejection of a record whose header has no valid length (WARC Content-Length, ARC length)."""
+    declared = record.rec_headers.get_header("Content-Length") or record.rec_headers.get_header("length")
+    if (declared or "").strip().isdigit():
+        return None
+    return Rejected(item, source, "record without a valid Content-Length (truncated or corrupt WARC)")
+
+
+def _cut(record: ArcWarcRecord) -> str | None:
+    """How far the record, read to its end, fell short of its WARC Content-Length, or None."""
+    missing = getattr(record.raw_stream, "limit", 0)
+    return f"payload ends {missing:,} bytes before the record's Content-Length" if missing else None
+
+
+def _http_shortfall(record: ArcWarcRecord) -> str | None:
+    """How the HTTP body fell short of its HTTP Content-Length (not chunked), or None."""
+    declared = (record.http_headers.get_header("Content-Length") or "").strip()
+    chunked = (record.http_headers.get_header("Transfer-Encoding") or "").lower() == "chunked"
+    if not declared.isdigit() or chunked or record.payload_length < 0:
+        return None
+    if record.payload_length < int(declared):
+        return f"payload of {record.payload_length:,} bytes, HTTP Content-Length {int(declared):,}"
+    return None
