@@ -94,7 +94,7 @@ def summarize_many(
     fields = {name: page_fields(rows, metric.fields) for name, rows in table.items()}
     figures = corpus_figures(aggregation, fields, pages, bootstrap, seed)
     return {
-        name: _summary(metric.name, average_name, pages, errors[name], figures[name])
+        name: summary_of(metric.name, average_name, pages, errors[name], figures[name])
         for name in table
     }
 
@@ -117,7 +117,7 @@ def per_page_scores(metric_name: str, counts: Row) -> tuple[float, float, float]
     return float(precision[0]), float(recall[0]), float(f1[0])
 
 
-def _summary(metric: str, average: str, pages: int, errors: int, figures: CorpusFigures) -> Summary:
+def summary_of(metric: str, average: str, pages: int, errors: int, figures: CorpusFigures) -> Summary:
     point, resampled = figures.point, figures.resampled
     accuracy = None if point.accuracy is None else number(point.accuracy[0])
     spreads = (None, None, None)

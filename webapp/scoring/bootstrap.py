@@ -12,28 +12,32 @@ article-extraction-benchmark's evaluate.py).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import numpy as np
 
 BLOCK = 128
 
 
-def resampled_sums(values: np.ndarray, resamples: int, seed: int) -> np.ndarray:
-    """(resamples x k) weighted column sums of ``values`` (pages x k), one row per bootstrap resample.
+def weight_blocks(pages: int, resamples: int, seed: int) -> Iterator[np.ndarray]:
+    """The resamples' page weights, in blocks of at most BLOCK rows (block x pages integer counts).
 
-    The same seed, page count and number of resamples give the same resamples, whatever ``values`` holds.
+    The same seed, page count and number of resamples give the same weights.
     """
     if resamples < 1:
         raise ValueError(f"the number of bootstrap resamples must be positive, not {resamples}")
-    pages = values.shape[0]
     rng = np.random.default_rng(seed)
-    sums = np.empty((resamples, values.shape[1]))
     for start in range(0, resamples, BLOCK):
         block = min(BLOCK, resamples - start)
         picks = rng.integers(0, pages, size=(block, pages))
         picks += np.arange(block)[:, None] * pages
-        weights = np.bincount(picks.ravel(), minlength=block * pages).reshape(block, pages)
-        sums[start : start + block] = weights.astype(float) @ values
-    return sums
+        yield np.bincount(picks.ravel(), minlength=block * pages).reshape(block, pages)
+
+
+def resampled_sums(values: np.ndarray, resamples: int, seed: int) -> np.ndarray:
+    """(resamples x k) weighted column sums of ``values`` (pages x k), one row per bootstrap resample."""
+    blocks = [w.astype(float) @ values for w in weight_blocks(values.shape[0], resamples, seed)]
+    return np.vstack(blocks)
 
 
 def spread(samples: np.ndarray) -> float | None:

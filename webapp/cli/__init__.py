@@ -1,0 +1,23 @@
+"""The `goldtext` command: the Flask CLI group of create_app, with Goldtext's commands."""
+
+from __future__ import annotations
+
+from flask import Flask
+from flask.cli import FlaskGroup
+
+
+def register(app: Flask) -> None:
+    from . import corpus, database, demo, extract, scores
+
+    for module in (corpus, database, demo, extract, scores):
+        for command in module.COMMANDS:
+            app.cli.add_command(command)
+
+
+def _create_app() -> Flask:
+    from .. import create_app
+
+    return create_app()
+
+
+main = FlaskGroup(create_app=_create_app, help="Goldtext: gold text and extractor scores.")

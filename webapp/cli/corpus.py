@@ -1,0 +1,65 @@
+"""`goldtext import`: pages in, with a progress bar and a per-item report."""
+
+from __future__ import annotations
+
+import click
+from flask import current_app
+
+from ..corpus.document import Limits
+from ..corpus.importer import SITE_FROM, import_documents, start_batch
+from ..corpus.readers import FORMATS, iter_documents
+from ..db import sessions
+from ..models import ImportBatch
+
+
+def limits_from_config() -> Limits:
+    cfg = current_app.config
+    return Limits(
+        max_bytes=cfg["IMPORT_MAX_BYTES"],
+        zip_max_members=cfg["IMPORT_ZIP_MAX_MEMBERS"],
+        zip_max_total=cfg["IMPORT_ZIP_MAX_TOTAL"],
+    )
+
+
+def run_import(paths: list[str], fmt: str, site_from: str, label: str) -> ImportBatch:
+    """Import PATHS in one transaction, showing progress; returns the committed batch."""
+    with sessions()() as session:
+        batch = start_batch(session, ", ".join(paths), fmt)
+        outcomes = import_documents(
+            session, batch, iter_documents(paths, fmt, limits_from_config()), site_from
+        )
+        with click.progressbar(
+            outcomes, label=label, item_show_func=lambda o: o.item[-40:] if o else None
+        ) as bar:
+            for _ in bar:
+                pass
+        session.commit()
+        return batch
+
+
+def echo_report(batch: ImportBatch) -> None:
+    click.echo(
+        f"batch {batch.id}: {batch.imported} imported, {batch.duplicates} duplicate, "
+        f"{batch.rejected} rejected"
+    )
+    for row in batch.report:
+        if row["status"] != "imported":
+            click.echo(f"  {row['status']}: {row['item']}: {row.get('reason', '')}")
+
+
+@click.command("import")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
+@click.option(
+    "--format", "fmt", type=click.Choice(FORMATS), default="auto", show_default=True,
+    help="Layout of the input; auto detects it per path.",
+)
+@click.option(
+    "--site-from", type=click.Choice(SITE_FROM), default="url", show_default=True,
+    help="Take each page's site from its URL's host, or from its sub-folder's name.",
+)
+def import_command(paths: tuple[str, ...], fmt: str, site_from: str) -> None:
+    """Import saved pages (folder, zip, WARC, JSONL, Readability test pages)."""
+    echo_report(run_import(list(paths), fmt, site_from, "importing"))
+
+
+COMMANDS = [import_command]

@@ -1,0 +1,59 @@
+"""`goldtext demo`: load the bundled demo corpus (once), extract it, and start the app."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+from flask.cli import run_command
+from sqlalchemy import delete
+
+from ..db import sessions
+from ..models import ImportBatch, SiteRule
+from ..sites import site_named
+from .corpus import echo_report, run_import
+from .extract import run_extraction
+
+DEMO = Path(__file__).resolve().parent.parent / "demo_corpus"
+
+
+def load_demo_rules() -> int:
+    """Store the demo's site rules for sites that have none yet; returns how many were added."""
+    added = 0
+    with sessions()() as session:
+        for host, rule in json.loads((DEMO / "rules.json").read_text()).items():
+            site = site_named(session, host)
+            if site.rule is None:
+                site.rule = SiteRule(body=rule["body"], drop=rule.get("drop", []))
+                added += 1
+        session.commit()
+    return added
+
+
+def load_demo() -> None:
+    batch = run_import([str(DEMO / "pages")], "folder", "url", "loading the demo corpus")
+    if batch.imported == 0:
+        with sessions()() as session:
+            session.execute(delete(ImportBatch).where(ImportBatch.id == batch.id))
+            session.commit()
+        click.echo("demo corpus already loaded")
+    else:
+        echo_report(batch)
+    load_demo_rules()
+    run_extraction()
+
+
+@click.command("demo")
+@click.option("--serve/--no-serve", default=True, help="Start the app afterwards (default) or stop.")
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=5000, show_default=True)
+@click.pass_context
+def demo_command(ctx: click.Context, serve: bool, host: str, port: int) -> None:
+    """Load the bundled demo corpus (idempotent), extract it, and start the app."""
+    load_demo()
+    if serve:
+        ctx.invoke(run_command, host=host, port=port, reload=False, debugger=False)
+
+
+COMMANDS = [demo_command]

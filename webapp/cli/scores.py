@@ -1,0 +1,164 @@
+"""`goldtext score` and `goldtext compare`: the metrics' figures in a table, JSON or CSV."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from typing import Any
+
+import click
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from ..db import sessions
+from ..extraction import current_extractors
+from ..extractors.registry import UnknownExtractor, build_registry
+from ..leaderboard import GROUPINGS, Filters, ScoreCache, head_to_head, leaderboard
+from ..models import Extraction
+from ..scores import refresh_scores
+from ..scoring import METRICS
+
+FIGURES = ("precision", "recall", "f1", "accuracy", "precision_std", "recall_std", "f1_std", "pages", "errors")
+
+
+def metric_option(func):
+    return click.option(
+        "--metric", type=click.Choice(list(METRICS)), default="tokens", show_default=True,
+        help="Which metric (see the README for each one's definition).",
+    )(func)
+
+
+def common_options(func):
+    for option in reversed(
+        [
+            click.option("--average", type=click.Choice(["micro", "macro"]), default=None,
+                         help="micro pools counts over pages, macro averages per-page figures "
+                              "(default: the metric's own)."),
+            click.option("--site", "sites", multiple=True, metavar="HOST", help="Only this site (repeatable)."),
+            click.option("--bootstrap", type=click.IntRange(min=0), default=1000, show_default=True,
+                         help="Bootstrap resamples of pages for the spread (0: none)."),
+            click.option("--seed", type=int, default=0, show_default=True, help="Seed of the resamples."),
+            click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table",
+                         show_default=True),
+        ]
+    ):
+        func = option(func)
+    return metric_option(func)
+
+
+def prepare(session: Session, metric: str) -> ScoreCache:
+    """Bring the metric's cached counts up to date (showing progress for slow metrics) and load them."""
+    if not METRICS[metric].available:
+        raise click.ClickException(f"metric {metric} is unavailable: {METRICS[metric].unavailable_reason}")
+    refresh_scores(session, metrics=[metric])
+    session.commit()
+    cache = ScoreCache()
+    cache.sync(session)
+    return cache
+
+
+def fingerprints(session: Session, names: tuple[str, ...]) -> dict[str, str]:
+    """Display name -> current fingerprint, for the named extractors (default: all registered)."""
+    try:
+        return {e.name: e.fingerprint for e in current_extractors(session, build_registry(), names)}
+    except UnknownExtractor as exc:
+        raise click.UsageError(str(exc)) from exc
+
+
+def one_fingerprint(session: Session, ref: str) -> tuple[str, str]:
+    """An extractor name (its current fingerprint) or a stored fingerprint, as (display name, fingerprint)."""
+    stored = session.execute(
+        select(Extraction.extractor).where(Extraction.fingerprint == ref).limit(1)
+    ).scalar_one_or_none()
+    if stored is not None:
+        return ref, ref
+    return next(iter(fingerprints(session, (ref,)).items()))
+
+
+def rows_of(result: dict[str, Any]) -> list[dict[str, Any]]:
+    rows = [{"group": "", "extractor": n, **f} for n, f in result["extractors"].items()]
+    for group, sub in result.get("groups", {}).items():
+        rows += [{"group": group, "extractor": n, **f} for n, f in sub["extractors"].items()]
+    return rows
+
+
+def cell(value: Any) -> str:
+    if value is None:
+        return "-"
+    return f"{value:.4f}" if isinstance(value, float) else str(value)
+
+
+def echo_table(rows: list[dict[str, Any]], columns: list[str]) -> None:
+    widths = {c: max(len(c), *(len(cell(r.get(c))) for r in rows)) for c in columns} if rows else {}
+    click.echo("  ".join(c.ljust(widths.get(c, len(c))) for c in columns))
+    for row in rows:
+        click.echo("  ".join(cell(row.get(c)).ljust(widths[c]) for c in columns))
+
+
+def echo_csv(rows: list[dict[str, Any]], columns: list[str]) -> None:
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, columns, extrasaction="ignore", lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    click.echo(buffer.getvalue(), nl=False)
+
+
+@click.command("score")
+@common_options
+@click.option("--by", type=click.Choice(GROUPINGS), default=None, help="Break the figures down by group.")
+@click.option("--extractor", "names", multiple=True, metavar="NAME",
+              help="Only this extractor (repeatable); default: every registered one.")
+def score_command(metric, average, sites, bootstrap, seed, fmt, by, names) -> None:
+    """Score every extractor against the gold (done, article pages)."""
+    with sessions()() as session:
+        cache = prepare(session, metric)
+        named = fingerprints(session, names)
+    try:
+        result = leaderboard(cache, metric, named, average=average, filters=Filters(sites=sites),
+                             by=by, bootstrap=bootstrap, seed=seed)
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from exc
+    if fmt == "json":
+        click.echo(json.dumps(result, indent=1))
+        return
+    columns = (["group"] if by else []) + ["extractor", *FIGURES]
+    (echo_csv if fmt == "csv" else echo_table)(rows_of(result), columns)
+    if fmt == "table":
+        click.echo(f"{result['metric']} ({result['average']}), {result['pages']} pages")
+
+
+@click.command("compare")
+@click.argument("a")
+@click.argument("b")
+@common_options
+@click.option("--top", type=click.IntRange(min=0), default=20, show_default=True,
+              help="How many of the most changed pages to list.")
+def compare_command(a, b, metric, average, sites, bootstrap, seed, fmt, top) -> None:
+    """Head-to-head of A and B (extractor names, or stored fingerprints): wins, losses, ties and
+    the paired bootstrap difference of F1 (A - B)."""
+    with sessions()() as session:
+        cache = prepare(session, metric)
+        first, second = one_fingerprint(session, a), one_fingerprint(session, b)
+    try:
+        result = head_to_head(cache, metric, first, second, average=average, filters=Filters(sites=sites),
+                              bootstrap=bootstrap, seed=seed, top=top)
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from exc
+    if fmt == "json":
+        click.echo(json.dumps(result, indent=1))
+        return
+    if fmt == "csv":
+        echo_csv(result["changed"], ["page_id", "f1_a", "f1_b", "difference"])
+        return
+    summary = {k: result[k] for k in ("pages", "wins", "losses", "ties", "f1_a", "f1_b",
+                                      "difference", "difference_mean", "difference_std", "share_a_better")}
+    click.echo(f"{result['metric']} ({result['average']}): A = {first[0]}, B = {second[0]}")
+    for key, value in summary.items():
+        click.echo(f"  {key:16} {cell(value)}")
+    if result["changed"]:
+        click.echo("pages that changed most:")
+        echo_table(result["changed"], ["page_id", "f1_a", "f1_b", "difference"])
+
+
+COMMANDS = [score_command, compare_command]

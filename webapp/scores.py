@@ -1,0 +1,131 @@
+"""Cached per-page counts: computed once per (extraction, metric, gold version, metric version).
+
+`refresh_scores` recomputes only what is missing or stale: a gold save refreshes its page, a new
+extraction its own rows, a bumped metric version every row of that metric. Every write is recorded in
+the score change log (see ScoreEpoch) so in-process leaderboards update only the pages that changed.
+Services take a session and never commit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from sqlalchemy import and_, delete, func, insert, or_, select, update
+from sqlalchemy.orm import Session
+
+from .kinds import ARTICLE
+from .models import Extraction, Gold, Score, ScoreChange, ScoreEpoch
+from .scoring import METRICS, Metric
+
+SCORED_STATUS = "done"
+EAGER_METRICS = ("tokens", "shingles", "snippets")
+"""Metrics computed as soon as gold or extraction changes; the others (ROUGE: slow pure-Python LCS)
+are computed when asked for."""
+
+
+def scorable(metric: Metric):
+    """The SQL condition for a gold that this metric scores: done, an article, with the gold it needs."""
+    condition = and_(Gold.status == SCORED_STATUS, Gold.kind == ARTICLE)
+    if metric.needs == "snippets":
+        return and_(condition, Gold.snippets.is_not(None))
+    return and_(condition, Gold.text != "")
+
+
+def gold_for(metric: Metric, text: str, snippets: dict | None):
+    if metric.needs == "snippets":
+        return {"with": list((snippets or {}).get("with", [])), "without": list((snippets or {}).get("without", []))}
+    return text
+
+
+def note_changes(session: Session, page_ids: Iterable[int]) -> None:
+    """Record that these pages' scores or gold changed, under a new epoch (locks the epoch row)."""
+    pages = sorted(set(page_ids))
+    if not pages:
+        return
+    epoch = session.execute(
+        update(ScoreEpoch).where(ScoreEpoch.id == 1).values(value=ScoreEpoch.value + 1)
+        .returning(ScoreEpoch.value)
+    ).scalar_one()
+    session.execute(insert(ScoreChange), [{"epoch": epoch, "page_id": p} for p in pages])
+
+
+def refresh_scores(
+    session: Session,
+    page_ids: Sequence[int] | None = None,
+    metrics: Sequence[str] = EAGER_METRICS,
+    changed: Iterable[int] = (),
+) -> int:
+    """Compute the missing and stale counts (of these pages, or all); returns how many were written.
+
+    `changed` names pages whose gold changed even if no count needs recomputing (a new kind or status).
+    """
+    touched: set[int] = set(changed)
+    written = 0
+    for name in metrics:
+        metric = METRICS[name]
+        if not metric.available:
+            raise RuntimeError(f"metric {name} is unavailable: {metric.unavailable_reason}")
+        query = (
+            select(
+                Extraction.id, Extraction.page_id, Extraction.text, Extraction.error,
+                Gold.text, Gold.snippets, Gold.version, Score.id,
+            )
+            .join(Gold, Gold.page_id == Extraction.page_id)
+            .outerjoin(Score, and_(Score.extraction_id == Extraction.id, Score.metric == name))
+            .where(scorable(metric))
+            .where(
+                or_(
+                    Score.id.is_(None),
+                    Score.gold_version != Gold.version,
+                    Score.metric_version != metric.version,
+                )
+            )
+        )
+        if page_ids is not None:
+            query = query.where(Extraction.page_id.in_(page_ids))
+        stale, fresh = [], []
+        for ext_id, page_id, text, error, gold_text, snippets, version, score_id in session.execute(query):
+            if score_id is not None:
+                stale.append(score_id)
+            counts = metric.counts(text, gold_for(metric, gold_text, snippets), errored=error is not None)
+            fresh.append(
+                {
+                    "extraction_id": ext_id, "page_id": page_id, "metric": name,
+                    "metric_version": metric.version, "gold_version": version, "counts": counts,
+                }
+            )
+            touched.add(page_id)
+        if stale:
+            session.execute(delete(Score).where(Score.id.in_(stale)))
+        if fresh:
+            session.execute(insert(Score), fresh)
+        written += len(fresh)
+    note_changes(session, touched)
+    return written
+
+
+def current_epoch(session: Session) -> int:
+    return session.scalar(select(ScoreEpoch.value).where(ScoreEpoch.id == 1)) or 0
+
+
+def changed_since(session: Session, epoch: int) -> tuple[int, set[int]]:
+    """(the newest epoch, the pages changed after `epoch`)."""
+    rows = session.execute(
+        select(ScoreChange.epoch, ScoreChange.page_id).where(ScoreChange.epoch > epoch)
+    ).all()
+    newest = max((e for e, _ in rows), default=epoch)
+    return newest, {page for _, page in rows}
+
+
+def stale_count(session: Session, metric_name: str) -> int:
+    """How many scorable extractions lack a current count of this metric (0 when all are cached)."""
+    metric = METRICS[metric_name]
+    return session.scalar(
+        select(func.count(Extraction.id))
+        .join(Gold, Gold.page_id == Extraction.page_id)
+        .outerjoin(Score, and_(Score.extraction_id == Extraction.id, Score.metric == metric_name))
+        .where(scorable(metric))
+        .where(
+            or_(Score.id.is_(None), Score.gold_version != Gold.version, Score.metric_version != metric.version)
+        )
+    ) or 0

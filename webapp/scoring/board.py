@@ -1,0 +1,80 @@
+"""A leaderboard kept up to date page by page: when one page's counts change, every extractor's point
+figures and bootstrap figures are corrected by that page's difference alone.
+
+A resample's weighted sums are ``weights @ values``; changing row i of ``values`` by ``delta`` changes
+them by ``weights[:, i] * delta``. So the board keeps the resamples' weights (the same draws
+``summarize_many`` makes with the same seed) and the current sums, and an update costs
+O(resamples x figures) per extractor instead of re-reading and re-aggregating the corpus.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+
+import numpy as np
+
+from .aggregate import CorpusFigures, Row, Summary, summary_of
+from .bootstrap import weight_blocks
+from .metric import page_fields
+from .registry import get_metric
+
+
+class Board:
+    """Figures of several extractors over one fixed, aligned set of pages."""
+
+    def __init__(
+        self,
+        metric_name: str,
+        table: Mapping[str, Sequence[Row]],
+        page_ids: Sequence[Hashable],
+        average: str | None = None,
+        bootstrap: int = 1000,
+        seed: int = 0,
+    ) -> None:
+        self.metric = get_metric(metric_name)
+        self.average, self.aggregation = self.metric.aggregation(average)
+        self.page_ids = tuple(page_ids)
+        self.index = {page_id: i for i, page_id in enumerate(self.page_ids)}
+        self.values = {
+            name: self.aggregation.values(page_fields(rows, self.metric.fields))
+            for name, rows in table.items()
+        }
+        self.errored = {
+            name: np.array([bool(row.get("errored", False)) for row in rows], dtype=bool)
+            for name, rows in table.items()
+        }
+        self.point = {name: v.sum(axis=0, keepdims=True) for name, v in self.values.items()}
+        self.weights: np.ndarray | None = None
+        self.resampled: dict[str, np.ndarray] = {}
+        if bootstrap and self.page_ids:
+            blocks = list(weight_blocks(len(self.page_ids), bootstrap, seed))
+            self.weights = np.vstack(blocks).astype(np.uint16)
+            for name, v in self.values.items():
+                self.resampled[name] = np.vstack([w.astype(float) @ v for w in blocks])
+
+    def update(self, page_id: Hashable, rows: Mapping[str, Row]) -> None:
+        """Replace one page's counts for the named extractors (the page must be on the board)."""
+        i = self.index[page_id]
+        for name, row in rows.items():
+            new = self.aggregation.values(page_fields([row], self.metric.fields))[0]
+            delta = new - self.values[name][i]
+            self.values[name][i] = new
+            self.errored[name][i] = bool(row.get("errored", False))
+            self.point[name] += delta
+            if self.weights is not None:
+                self.resampled[name] += self.weights[:, i : i + 1].astype(float) * delta
+
+    def summaries(self) -> dict[str, Summary]:
+        pages = len(self.page_ids)
+        result = {}
+        for name in self.values:
+            if pages == 0:
+                result[name] = Summary(self.metric.name, self.average, 0, 0, *[None] * 7)
+                continue
+            figures = CorpusFigures(
+                self.aggregation.figures(self.point[name], pages),
+                self.aggregation.figures(self.resampled[name], pages) if self.resampled else None,
+            )
+            errors = int(self.errored[name].sum())
+            result[name] = summary_of(self.metric.name, self.average, pages, errors, figures)
+        return result
