@@ -37,9 +37,10 @@ def _empty_tables(url: str) -> None:
     from webapp.models import Base
 
     engine = make_engine(url)
-    names = ", ".join(f'"{t.name}"' for t in Base.metadata.sorted_tables)
+    names = ", ".join(f'"{t.name}"' for t in Base.metadata.sorted_tables if t.name != "score_epoch")
     with engine.begin() as conn:
         conn.execute(text(f"TRUNCATE {names} RESTART IDENTITY CASCADE"))
+        conn.execute(text("UPDATE score_epoch SET value = 0"))
     engine.dispose()
 
 

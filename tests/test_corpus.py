@@ -1,4 +1,4 @@
-"""Corpus readers: what each layout yields, what is rejected and why, and the caps that keep inputs safe."""
+"""Corpus readers: what each layout yields, what it rejects and why, the caps on hostile input."""
 
 from __future__ import annotations
 
@@ -33,12 +33,11 @@ def by_item(results: list) -> dict[str, RawDocument | Rejected]:
     return {result.item: result for result in results}
 
 
-def write_files(root: Path, files: dict[str, bytes | str]) -> Path:
+def write_files(root: Path, files: dict[str, bytes | str]) -> None:
     for name, content in files.items():
         path = root / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(content.encode() if isinstance(content, str) else content)
-    return root
 
 
 # --- common checks ---------------------------------------------------------------------------
@@ -75,11 +74,13 @@ def test_a_nul_byte_after_the_first_8_kib_is_not_taken_for_binary():
 
 
 def test_every_reader_applies_the_common_checks(tmp_path):
-    write_files(tmp_path, {"photo.html": b"\x89PNG\r\n\x1a\nrest", "blank.html": b"", "ok.html": PAGE})
+    write_files(tmp_path, {"photo.html": b"\x89PNG\r\n\x1a\nrest", "blank.html": b"",
+                           "ok.html": PAGE})
     lines = [json.dumps({"url": None, "html": html}) for html in ("", "<p>ok</p>")]
     (tmp_path / "pages.jsonl").write_text("\n".join(lines))
     folder = by_item(read(tmp_path, fmt="folder"))
-    assert folder["photo.html"] == Rejected("photo.html", str(tmp_path), "binary file (PNG signature)")
+    assert folder["photo.html"] == Rejected("photo.html", str(tmp_path),
+                                            "binary file (PNG signature)")
     assert folder["blank.html"].reason == "empty payload"
     assert isinstance(folder["ok.html"], RawDocument)
     jsonl = read(tmp_path / "pages.jsonl")
@@ -115,7 +116,8 @@ def test_readability_layout_fixture():
         "Weekdays: 6:40\nSundays: 8:10\nTickets are sold on board.",
         kind="article",
     )
-    assert (results["menu"].kind, results["menu"].gold, results["menu"].url) == ("not-article", None, None)
+    menu = results["menu"]
+    assert (menu.kind, menu.gold, menu.url) == ("not-article", None, None)
 
 
 def test_readability_page_with_broken_metadata_is_rejected(tmp_path):
@@ -154,11 +156,14 @@ def test_folder_layout(tmp_path):
         "a.html": PAGE,
         "a.gold.txt": b"\xef\xbb\xbfGold of a\r\nsecond line",
         "a.url": "\n  https://a.example/1  \n",
-        "site-b/index.csv": "name,url,kind\nb,https://b.example/b,listing\nc.htm,https://b.example/c,\n",
+        "site-b/index.csv": "name,url,kind\n"
+                            "b,https://b.example/b,listing\n"
+                            "c.htm,https://b.example/c,\n",
         "site-b/b.htm": PAGE + b"b",
         "site-b/c.HTM": PAGE + b"c",
         "site-b/deeper/d.html": PAGE + b"d",
-        "site-b/deeper/index.json": json.dumps({"d": {"url": "https://d.example/", "kind": "wall"}}),
+        "site-b/deeper/index.json": json.dumps({"d": {"url": "https://d.example/",
+                                                      "kind": "wall"}}),
         "site-b/image.png": b"\x89PNG",
         ".hidden/e.html": PAGE,
         ".f.html": PAGE,
@@ -169,7 +174,8 @@ def test_folder_layout(tmp_path):
                     gold="Gold of a\nsecond line"),
         RawDocument("site-b/b.htm", PAGE + b"b", source, url="https://b.example/b", kind="listing",
                     folder="site-b"),
-        RawDocument("site-b/c.HTM", PAGE + b"c", source, url="https://b.example/c", folder="site-b"),
+        RawDocument("site-b/c.HTM", PAGE + b"c", source, url="https://b.example/c",
+                    folder="site-b"),
         RawDocument("site-b/deeper/d.html", PAGE + b"d", source, url="https://d.example/",
                     kind="wall", folder="site-b/deeper"),
     ]
@@ -183,6 +189,20 @@ def test_index_csv_without_header_and_json_with_plain_urls(tmp_path):
         "y/b.html": PAGE + b"b",
     })
     assert [r.url for r in read(tmp_path)] == ["https://a.example/", "https://b.example/"]
+
+
+def test_a_windows_internet_shortcut_gives_its_url(tmp_path):
+    write_files(tmp_path, {"a.html": PAGE,
+                           "a.url": "[InternetShortcut]\r\nIDList=\r\nURL=https://a.example/x\r\n"})
+    assert [r.url for r in read(tmp_path)] == ["https://a.example/x"]
+
+
+def test_companion_files_match_whatever_their_case(tmp_path):
+    write_files(tmp_path, {"Page.HTML": PAGE, "page.Gold.txt": "gold",
+                           "INDEX.CSV": "PAGE,https://p.example/\n"})
+    assert read(tmp_path) == [
+        RawDocument("Page.HTML", PAGE, str(tmp_path), url="https://p.example/", gold="gold")
+    ]
 
 
 def test_a_url_file_wins_over_the_index(tmp_path):
@@ -214,7 +234,7 @@ def test_an_unreadable_index_rejects_itself_and_the_pages_of_its_folder(tmp_path
 def test_an_unknown_kind_in_the_index_rejects_that_page_only(tmp_path):
     write_files(tmp_path, {"index.csv": "a,,recipe\nb,,listing\n", "a.html": PAGE, "b.html": PAGE})
     results = by_item(read(tmp_path))
-    assert results["a.html"].reason.startswith("unknown kind 'recipe' in the index (known: article,")
+    assert results["a.html"].reason.startswith("unknown kind 'recipe' in the index (known: ")
     assert results["b.html"].kind == "listing"
 
 
@@ -291,7 +311,8 @@ def test_zip_members_that_could_escape_are_rejected(tmp_path):
 
 
 def test_zip_member_over_the_cap_is_stopped_while_reading(tmp_path):
-    path = make_zip(tmp_path / "bomb.zip", {"bomb.html": b"<p>" + b"0" * 10_000_000, "ok.html": PAGE})
+    bomb = b"<p>" + b"0" * 10_000_000  # deflates to about 10 KB
+    path = make_zip(tmp_path / "bomb.zip", {"bomb.html": bomb, "ok.html": PAGE})
     results = by_item(read(path, limits=Limits(max_bytes=1000)))
     assert results["zip:bomb.zip/bomb.html"].reason == "over the size cap (more than 1,000 bytes)"
     assert isinstance(results["zip:bomb.zip/ok.html"], RawDocument)
@@ -300,7 +321,7 @@ def test_zip_member_over_the_cap_is_stopped_while_reading(tmp_path):
 def test_zip_members_past_the_member_cap_are_rejected(tmp_path):
     path = make_zip(tmp_path / "many.zip", {f"p{i}.html": PAGE + bytes([65 + i]) for i in range(4)})
     results = read(path, limits=Limits(zip_max_members=2))
-    assert [type(r).__name__ for r in results] == ["Rejected", "Rejected", "RawDocument", "RawDocument"]
+    assert [type(r) for r in results] == [Rejected, Rejected, RawDocument, RawDocument]
     assert {r.item for r in results[:2]} == {"zip:many.zip/p2.html", "zip:many.zip/p3.html"}
     assert results[0].reason == "not read: the zip holds more than 2 members (zip bomb guard)"
 
@@ -385,12 +406,15 @@ def test_warc_payloads_are_dechunked_and_decompressed(tmp_path):
 def test_arc_gz_responses(tmp_path):
     http = b"HTTP/1.0 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n\r\n<p>arc page</p>"
     version = b"1 0 Example\nURL IP-address Archive-date Content-type Archive-length\n"
-    filedesc = b"filedesc://t.arc 0.0.0.0 20200101000000 text/plain %d\n%s\n" % (len(version), version)
+    filedesc = b"filedesc://t.arc 0.0.0.0 20200101000000 text/plain %d\n%s\n" % (
+        len(version), version)
     record = b"http://a.example/ 1.2.3.4 20200101000000 text/html %d\n%s\n" % (len(http), http)
     path = tmp_path / "t.arc.gz"
     path.write_bytes(gzip.compress(filedesc) + gzip.compress(record))
-    assert read(path) == [RawDocument("warc record 2 http://a.example/", b"<p>arc page</p>", str(path),
-                                      url="http://a.example/", charset="utf-8")]
+    assert read(path) == [
+        RawDocument("warc record 2 http://a.example/", b"<p>arc page</p>", str(path),
+                    url="http://a.example/", charset="utf-8")
+    ]
 
 
 @pytest.mark.parametrize(
@@ -419,7 +443,8 @@ def test_a_warc_cut_short_rejects_the_cut_record(tmp_path):
     first, second = read(path)
     assert first.url == "https://a.example/"
     assert second.item == "warc record 2 https://b.example/"
-    assert second.reason.startswith("truncated record (payload ends 18 bytes before")  # </p></body></html>
+    # the cut took "</p></body></html>", 18 bytes
+    assert second.reason.startswith("truncated record (payload ends 18 bytes before")
 
 
 @pytest.mark.parametrize("gzipped", [False, True])
@@ -444,8 +469,8 @@ def test_a_warc_cut_anywhere_never_loses_a_page_silently(tmp_path, gzipped):
 @pytest.mark.parametrize(
     ("name", "content", "reason"),
     [
-        ("notes.warc", b"just some notes\n", "unreadable from here on (ArchiveLoadFailed: Unknown archive"),
-        ("notes.warc.gz", gzip.compress(b"just some notes\n"), "unreadable from here on (ArchiveLoadF"),
+        ("notes.warc", b"just some notes\n", "unreadable from here on (ArchiveLoadFailed: Unknown"),
+        ("notes.warc.gz", gzip.compress(b"notes\n"), "unreadable from here on (ArchiveLoadFailed"),
         ("notes.warc", b"five words make an ARC header\n", "record without a valid Content-Length"),
     ],
 )
@@ -471,7 +496,7 @@ def test_jsonl(tmp_path):
         {"html": "<p>\ud800</p>"},
     ]
     path = tmp_path / "pages.jsonl"
-    path.write_text("\n".join(line if isinstance(line, str) else json.dumps(line) for line in lines))
+    path.write_text("\n".join(x if isinstance(x, str) else json.dumps(x) for x in lines))
     source = str(path)
     assert read(path) == [
         RawDocument("line 1", "<p>café</p>".encode(), source, url="https://a.example/",
@@ -481,10 +506,11 @@ def test_jsonl(tmp_path):
                                    "quotes at column 2)"),
         Rejected("line 5", source, "no html field"),
         Rejected("line 6", source, "url is not a string"),
-        Rejected("line 7", source, "unknown kind 'recipe' (known: article, listing, js-shell, wall, "
-                                   "not-article, other)"),
+        Rejected("line 7", source, "unknown kind 'recipe' (known: article, listing, js-shell, "
+                                   "wall, not-article, other)"),
         Rejected("line 8", source, "not a JSON object"),
-        Rejected("line 9", source, "html holds a lone surrogate escape (\\ud800-\\udfff), not text"),
+        Rejected("line 9", source,
+                 "html holds a lone surrogate escape (\\ud800-\\udfff), not text"),
     ]
 
 
@@ -522,7 +548,8 @@ def test_unknown_inputs_are_rejected_and_the_rest_read(tmp_path):
     write_files(tmp_path, {"notes.txt": "hi", "a.html": PAGE})
     results = read(tmp_path / "notes.txt", tmp_path / "nothing-here", tmp_path / "a.html")
     assert results == [
-        Rejected("notes.txt", str(tmp_path / "notes.txt"), "unknown format for 'notes.txt'; pass --format"),
+        Rejected("notes.txt", str(tmp_path / "notes.txt"),
+                 "unknown format for 'notes.txt'; pass --format"),
         Rejected("nothing-here", str(tmp_path / "nothing-here"), "no such file or folder"),
         RawDocument("a.html", PAGE, str(tmp_path / "a.html")),
     ]

@@ -1,4 +1,4 @@
-"""Decoding: bytes -> text in the HTML standard's order, with the encoding and the deciding step recorded."""
+"""Decoding: bytes -> text in the HTML standard's order, the encoding and deciding step recorded."""
 
 from __future__ import annotations
 
@@ -68,8 +68,10 @@ def test_a_transport_charset_that_fails_strictly_falls_through():
     [
         ('<meta charset="windows-1251">', "windows-1251"),
         ("<META CHARSET=windows-1251>", "windows-1251"),
-        ("<meta http-equiv='Content-Type' content='text/html; charset=windows-1251'>", "windows-1251"),
-        ('<meta content="text/html;charset=windows-1251" http-equiv="content-type">', "windows-1251"),
+        ("<meta http-equiv='Content-Type' content='text/html; charset=windows-1251'>",
+         "windows-1251"),
+        ('<meta content="text/html;charset=windows-1251" http-equiv="content-type">',
+         "windows-1251"),
         ('<!-- <meta charset="koi8-r"> --><meta charset="windows-1251">', "windows-1251"),
         ('<meta name="viewport" content="width=device-width"><meta charset="windows-1251">',
          "windows-1251"),

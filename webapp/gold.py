@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session
 
 from .kinds import GOLD_STATUSES, PAGE_KINDS
 from .models import Gold, GoldRevision, Page, utcnow
+from .scores import refresh_scores
 
 
 def add_revision(
@@ -30,8 +31,13 @@ def add_revision(
     author: str,
     snippets: dict[str, Any] | None = None,
     client_save_id: str | None = None,
+    rescore: bool = True,
 ) -> Gold:
-    """Set the page's gold and record it as a new revision (version 1 for a new gold)."""
+    """Set the page's gold and record it as a new revision (version 1 for a new gold).
+
+    With `rescore` (the default) the page's cached scores are recomputed at once; the importer turns it
+    off, since a page it has just stored has no extraction to score yet.
+    """
     check_vocabulary(kind, status)
     gold = page.gold
     if gold is None:
@@ -52,6 +58,8 @@ def add_revision(
         )
     )
     session.flush()
+    if rescore:
+        refresh_scores(session, [page.id], changed=[page.id])
     return gold
 
 

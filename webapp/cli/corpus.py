@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import click
+from flask.cli import with_appcontext
 from flask import current_app
 
 from ..corpus.document import Limits
@@ -48,6 +49,7 @@ def echo_report(batch: ImportBatch) -> None:
 
 
 @click.command("import")
+@with_appcontext
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
 @click.option(
     "--format", "fmt", type=click.Choice(FORMATS), default="auto", show_default=True,

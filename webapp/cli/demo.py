@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import click
-from flask.cli import run_command
+from flask.cli import run_command, with_appcontext
 from sqlalchemy import delete
 
 from ..db import sessions
@@ -45,6 +45,7 @@ def load_demo() -> None:
 
 
 @click.command("demo")
+@with_appcontext
 @click.option("--serve/--no-serve", default=True, help="Start the app afterwards (default) or stop.")
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=5000, show_default=True)

@@ -7,7 +7,7 @@ from collections import Counter
 
 import click
 from flask import current_app
-from flask.cli import AppGroup
+from flask.cli import AppGroup, with_appcontext
 from sqlalchemy import select
 
 from ..db import sessions
@@ -15,6 +15,7 @@ from ..extraction import RunSettings, current_extractors, extract, plan
 from ..extractors.guard import GuardThresholds
 from ..extractors.registry import UnknownExtractor, build_registry
 from ..models import Site, SiteRule
+from ..scores import refresh_scores
 from ..sites import site_named
 
 COMMIT_EVERY = 200
@@ -58,16 +59,20 @@ def run_extraction(
                     session.commit()
                 bar.update(1)
         session.commit()
+        scored = refresh_scores(session)
+        session.commit()
     elapsed = time.perf_counter() - started
     click.echo(
         f"{len(pairs)} extractions in {elapsed:.1f} s: {len(pairs) - sum(errors.values())} done, "
-        f"{sum(errors.values())} errors, {incomplete} incomplete (libxml2 depth limit)"
+        f"{sum(errors.values())} errors, {incomplete} incomplete (libxml2 depth limit); "
+        f"{scored} scores cached"
     )
     for reason, count in errors.most_common():
         click.echo(f"  {count} x {reason}")
 
 
 @click.command("extract")
+@with_appcontext
 @click.option(
     "--extractor", "names", multiple=True, metavar="NAME",
     help="Run only this extractor (repeatable); default: every registered extractor.",
@@ -84,6 +89,7 @@ def extract_command(names: tuple[str, ...], site: str | None, force: bool, jobs:
 
 
 @click.command("extractors")
+@with_appcontext
 def extractors_command() -> None:
     """List the registered extractors with their fingerprints."""
     for extractor in build_registry().values():

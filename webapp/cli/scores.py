@@ -8,12 +8,14 @@ import json
 from typing import Any
 
 import click
+from flask.cli import with_appcontext
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ..db import sessions
 from ..extraction import current_extractors
 from ..extractors.registry import UnknownExtractor, build_registry
+from ..guard_report import CELLS, guard_report
 from ..leaderboard import GROUPINGS, Filters, ScoreCache, head_to_head, leaderboard
 from ..models import Extraction
 from ..scores import refresh_scores
@@ -105,6 +107,7 @@ def echo_csv(rows: list[dict[str, Any]], columns: list[str]) -> None:
 
 
 @click.command("score")
+@with_appcontext
 @common_options
 @click.option("--by", type=click.Choice(GROUPINGS), default=None, help="Break the figures down by group.")
 @click.option("--extractor", "names", multiple=True, metavar="NAME",
@@ -129,6 +132,7 @@ def score_command(metric, average, sites, bootstrap, seed, fmt, by, names) -> No
 
 
 @click.command("compare")
+@with_appcontext
 @click.argument("a")
 @click.argument("b")
 @common_options
@@ -161,4 +165,25 @@ def compare_command(a, b, metric, average, sites, bootstrap, seed, fmt, top) -> 
         echo_table(result["changed"], ["page_id", "f1_a", "f1_b", "difference"])
 
 
-COMMANDS = [score_command, compare_command]
+@click.command("guard")
+@with_appcontext
+@click.option("--extractor", "names", multiple=True, metavar="NAME",
+              help="Only this extractor (repeatable); default: every registered one.")
+@click.option("--site", "sites", multiple=True, metavar="HOST", help="Only this site (repeatable).")
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
+def guard_command(names, sites, fmt) -> None:
+    """The accept guard against the gold page kinds: confusion matrix per extractor, and the
+    acceptance rate per site and per import batch."""
+    with sessions()() as session:
+        report = guard_report(session, fingerprints(session, names), sites)
+    if fmt == "json":
+        click.echo(json.dumps(report, indent=1))
+        return
+    rows = [{"extractor": name, **entry["confusion"]} for name, entry in report.items()]
+    echo_table(rows, ["extractor", *CELLS])
+    for name, entry in report.items():
+        rates = ", ".join(f"{site} {cell(v['rate'])} ({v['pages']})" for site, v in entry["acceptance_by_site"].items())
+        click.echo(f"{name}: accepted by site: {rates}")
+
+
+COMMANDS = [score_command, compare_command, guard_command]

@@ -90,7 +90,7 @@ def decode(data: bytes, transport_charset: str | None = None) -> Decoded:
 
 
 def codec_for(label: str | None) -> str | None:
-    """The codec a charset label stands for on the web, or None when Python has no such text codec."""
+    """The codec a charset label stands for on the web, or None if Python has no such text codec."""
     if not label:
         return None
     label = label.strip().strip("\"'").lower()
@@ -109,7 +109,8 @@ def meta_charset(data: bytes) -> str | None:
     """The charset label of the first `<meta>` declaring one within the first 1024 bytes.
 
     `<meta charset>` or `<meta http-equiv="Content-Type" content="...; charset=...">`; comments are
-    skipped, and a UTF-16 label means UTF-8 (ASCII-readable bytes cannot be UTF-16), as the standard says.
+    skipped, and a UTF-16 label means UTF-8 (ASCII-readable bytes cannot be UTF-16), as the HTML
+    standard says.
     """
     head = COMMENT.sub("", data[:META_WINDOW].decode("latin-1"))
     for tag in META.finditer(head):

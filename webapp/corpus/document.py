@@ -1,4 +1,4 @@
-"""What the readers yield: a document's raw bytes with what its layout says about it, or a rejection."""
+"""What the readers yield: a document's raw bytes and what its layout says of it, or a rejection."""
 
 from __future__ import annotations
 

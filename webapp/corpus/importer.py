@@ -101,6 +101,7 @@ def _import_one(
             kind=doc.kind or "article",
             status="done",
             author=IMPORT_AUTHOR,
+            rescore=False,
         )
     outcome = Outcome(doc.item, "imported", page_id=page.id)
     session.expunge(page)

@@ -34,7 +34,8 @@ def read_jsonl(source: str, limits: Limits) -> Iterator[RawDocument | Rejected]:
                     except Unreadable as err:
                         yield Rejected(item, source, str(err))
     except OSError as err:
-        yield Rejected(f"line {number + 1}", source, f"cannot read the file ({err.strerror or err})")
+        reason = f"cannot read the file ({err.strerror or err})"
+        yield Rejected(f"line {number + 1}", source, reason)
 
 
 def _lines(stream: BinaryIO, cap: int) -> Iterator[bytes | None]:

@@ -1,9 +1,10 @@
 """The folder layout, wherever its files live (a folder on disk or a zip archive).
 
-In each folder: `NAME.html` / `NAME.htm` pages, optional `NAME.gold.txt` (gold text) and `NAME.url`
-(one URL) beside them, and optionally an `index.csv` (columns name,url[,kind], header row optional)
-or `index.json` (`{"NAME": "url"}` or `{"NAME": {"url": ..., "kind": ...}}`) for the pages of that
-folder. NAME is the page's file name without .html; a `NAME.url` file wins over the index.
+In each folder: `NAME.html` / `NAME.htm` pages, optional `NAME.gold.txt` (gold text) and
+`NAME.url` (one URL, or a Windows Internet Shortcut) beside them, and optionally an `index.csv`
+(columns name,url[,kind], header row optional) or `index.json` (`{"NAME": "url"}` or
+`{"NAME": {"url": ..., "kind": ...}}`) for the pages of that folder. NAME is the page's file name
+without .html; a `NAME.url` file wins over the index. Names match whatever their case.
 
 Nothing is half-imported: when a folder's index is unreadable its pages are rejected (a page stored
 without its URL could not be fixed by importing again: same bytes, a duplicate). Gold, URL and index
@@ -52,20 +53,21 @@ def read_layout(
     names: Iterable[str], load: Loader, item_of: Namer, source: str
 ) -> Iterator[RawDocument | Rejected]:
     """Documents of the pages among names (relative POSIX paths), folder by folder in name order."""
-    folders: dict[str, set[str]] = defaultdict(set)
+    folders: dict[str, dict[str, str]] = defaultdict(dict)
     for name in names:
         path = PurePosixPath(name)
-        folders[str(path.parent)].add(path.name)
+        folders[str(path.parent)][path.name.lower()] = path.name
     for folder, files in sorted(folders.items()):
         yield from _Folder(None if folder == "." else folder, files, load, item_of, source).read()
 
 
 @dataclass(frozen=True)
 class _Folder:
-    """One folder of the layout: its file names and how to load and name them."""
+    """One folder of the layout: its files, matched case-insensitively (as Windows and macOS do),
+    and how to load and name them."""
 
     folder: str | None
-    files: set[str]
+    files: dict[str, str]  # lower-case name -> name
     load: Loader
     item_of: Namer
     source: str
@@ -77,16 +79,17 @@ class _Folder:
         return Rejected(self.item_of(self.path_of(name)), self.source, reason)
 
     def read(self) -> Iterator[RawDocument | Rejected]:
-        index: dict[str, IndexEntry] = {}
+        index: dict[str, tuple[str, IndexEntry]] = {}  # lower-case NAME -> NAME, entry
         broken: str | None = None
         for index_name in INDEX_NAMES:
             if index_name in self.files:
                 try:
-                    index |= parse_index(index_name, self.load(self.path_of(index_name)))
+                    data = self.load(self.path_of(self.files[index_name]))
+                    index |= {k.lower(): (k, e) for k, e in parse_index(index_name, data).items()}
                 except Unreadable as err:
                     broken = index_name
-                    yield self.reject(index_name, str(err))
-        pages = sorted(name for name in self.files if page_stem(name) is not None)
+                    yield self.reject(self.files[index_name], str(err))
+        pages = sorted(name for name in self.files.values() if page_stem(name) is not None)
         for name in pages:
             if broken is not None:
                 yield self.reject(name, f"not read: the {broken} beside it is unreadable")
@@ -95,34 +98,37 @@ class _Folder:
                 yield self.document(name, index)
             except Unreadable as err:
                 yield self.reject(name, str(err))
-        stems = {page_stem(name) for name in pages}
-        for stem in sorted(index.keys() - stems):
+        stems = {(page_stem(name) or name).lower() for name in pages}
+        for stem in sorted(index[key][0] for key in index.keys() - stems):
             yield self.reject(stem, f"listed in the index, but no {stem}.html")
-        for name in sorted(self.files):
+        for lower, name in sorted(self.files.items()):
             for suffix, what in ((GOLD_SUFFIX, "gold text"), (URL_SUFFIX, "URL file")):
-                stem = name[: -len(suffix)]
-                if name.endswith(suffix) and stem not in stems:
-                    yield self.reject(name, f"{what} with no {stem}.html beside it")
+                if lower.endswith(suffix) and lower[: -len(suffix)] not in stems:
+                    yield self.reject(name, f"{what} with no {name[: -len(suffix)]}.html beside it")
 
-    def document(self, name: str, index: dict[str, IndexEntry]) -> RawDocument:
+    def document(self, name: str, index: dict[str, tuple[str, IndexEntry]]) -> RawDocument:
         stem = page_stem(name) or name
-        entry = index.get(stem, IndexEntry(None, None))
+        _, entry = index.get(stem.lower(), (stem, IndexEntry(None, None)))
         if entry.kind is not None and entry.kind not in PAGE_KINDS:
             known = ", ".join(PAGE_KINDS)
             raise Unreadable(f"unknown kind {entry.kind!r} in the index (known: {known})")
         data = self.load(self.path_of(name))
         gold = self.text(stem + GOLD_SUFFIX)
-        url = _first_line(self.text(stem + URL_SUFFIX) or "") or entry.url
+        url = _url_in(self.text(stem + URL_SUFFIX) or "") or entry.url
         return RawDocument(self.item_of(self.path_of(name)), data, self.source, url=url, gold=gold,
                            kind=entry.kind, folder=self.folder)
 
     def text(self, name: str) -> str | None:
-        """The UTF-8 text of the file name in this folder, None when there is none."""
-        return read_utf8(self.load(self.path_of(name)), name) if name in self.files else None
+        """The UTF-8 text of the file name in this folder (any case), None when there is none."""
+        actual = self.files.get(name.lower())
+        return None if actual is None else read_utf8(self.load(self.path_of(actual)), actual)
 
 
-def _first_line(text: str) -> str | None:
-    return next((line.strip() for line in text.splitlines() if line.strip()), None)
+def _url_in(text: str) -> str | None:
+    """A NAME.url file's URL: its first line, or the URL= line of a Windows Internet Shortcut."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    shortcut = next((line[4:].strip() for line in lines if line.lower().startswith("url=")), None)
+    return shortcut or next(iter(lines), None)
 
 
 def parse_index(name: str, data: bytes) -> dict[str, IndexEntry]:
@@ -132,7 +138,9 @@ def parse_index(name: str, data: bytes) -> dict[str, IndexEntry]:
     """
     text = read_utf8(data, name)
     rows = _json_rows(text) if name.endswith(".json") else _csv_rows(text)
-    return {page_stem(stem) or stem: IndexEntry(url or None, kind or None) for stem, url, kind in rows}
+    return {
+        page_stem(stem) or stem: IndexEntry(url or None, kind or None) for stem, url, kind in rows
+    }
 
 
 def _csv_rows(text: str) -> list[tuple[str, str | None, str | None]]:
@@ -146,7 +154,9 @@ def _csv_rows(text: str) -> list[tuple[str, str | None, str | None]]:
         if not any(cells) or (number == 1 and [c.lower() for c in cells[:2]] == ["name", "url"]):
             continue
         if len(cells) not in (2, 3):
-            raise Unreadable(f"index.csv row {number}: expected name,url[,kind], got {len(cells)} cells")
+            raise Unreadable(
+                f"index.csv row {number}: expected name,url[,kind], got {len(cells)} cells"
+            )
         rows.append((cells[0], cells[1], cells[2] if len(cells) == 3 else None))
     return rows
 

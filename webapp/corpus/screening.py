@@ -21,7 +21,7 @@ NUL_WINDOW = 8 * 1024
 def binary_reason(data: bytes, charset: str | None = None) -> str | None:
     """Why data is a binary file posing as HTML, or None.
 
-    UTF-16 text holds NUL bytes, so a UTF-16 BOM or a UTF-16/32 transport charset exempts the NUL test.
+    UTF-16 text holds NUL bytes: a UTF-16 BOM or a UTF-16/32 transport charset exempts the NUL test.
     """
     for magic, name in SIGNATURES:
         if data.startswith(magic):

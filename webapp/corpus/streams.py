@@ -32,7 +32,7 @@ def read_capped(stream: BinaryIO, cap: int) -> bytes:
 
 
 def read_file(path: Path, cap: int) -> bytes:
-    """A file's bytes; Unreadable if it is over the cap (its size checked before and while reading)."""
+    """A file's bytes; Unreadable if over the cap (its size checked before and while reading)."""
     try:
         size = path.stat().st_size
         if size > cap:

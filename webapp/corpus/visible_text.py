@@ -1,4 +1,4 @@
-"""The visible text of an HTML fragment, one block per line: how a gold text is read from gold HTML."""
+"""The visible text of an HTML fragment, one block per line: gold text read from gold HTML."""
 
 from __future__ import annotations
 
@@ -12,10 +12,10 @@ INVISIBLE = frozenset({"head", "script", "style", "template", "noscript"})
 
 
 def block_lines(html: str) -> str:
-    """Each block element's text on its own line, whitespace inside a block collapsed, no empty lines.
+    """Each block element's text on its own line, whitespace in a block collapsed, no empty lines.
 
-    A block's text stops where a nested block starts and resumes on a new line after it ends, so a
-    div that directly holds text gets a line of its own while a div that only wraps blocks adds none.
+    A block's text stops where a nested block starts and resumes on a new line after it ends, so
+    a div that directly holds text gets a line of its own, a div that only wraps blocks adds none.
     """
     if not html.strip():
         return ""

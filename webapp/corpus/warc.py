@@ -37,14 +37,9 @@ def read_warc(source: str, limits: Limits) -> Iterator[RawDocument | Rejected]:
                 record = _warcio(lambda: next(iterator, None))
                 if record is None:
                     break
-                item = _item(position, record)
-                document = _malformed(record, item, source) or _document(record, item, source, limits)
-                if document is None:  # skipped: still, the file must not end inside it
-                    _warcio(records.read_to_end)
-                    if cut := _cut(record):
-                        document = Rejected(item, source, f"truncated record ({cut})")
-                if document is not None:
-                    yield document
+                outcome = _outcome(record, records, _item(position, record), source, limits)
+                if outcome is not None:
+                    yield outcome
             stream.seek(records.offset)
             if stream.read(TAIL).strip():
                 raise Unreadable("the file ends inside this record (truncated or corrupt WARC)")
@@ -60,6 +55,18 @@ def _warcio(call: Callable[[], T], failure: str = "unreadable from here on") -> 
         raise
     except Exception as err:  # warcio has no error hierarchy: broken input raises anything at all
         raise Unreadable(f"{failure} ({type(err).__name__}: {err})") from err
+
+
+def _outcome(
+    record: ArcWarcRecord, records: ArchiveIterator, item: str, source: str, limits: Limits
+) -> RawDocument | Rejected | None:
+    """The record's document or rejection; None for a whole record that is not an HTML response."""
+    outcome = _malformed(record, item, source) or _document(record, item, source, limits)
+    if outcome is None:  # skipped, but the file must not end inside it
+        _warcio(records.read_to_end)
+        cut = _cut(record)
+        outcome = Rejected(item, source, f"truncated record ({cut})") if cut else None
+    return outcome
 
 
 def _item(position: str, record: ArcWarcRecord) -> str:
@@ -82,7 +89,9 @@ def _document(
     if truncated := record.rec_headers.get_header("WARC-Truncated"):
         return Rejected(item, source, f"truncated record (WARC-Truncated: {truncated})")
     try:
-        data = _warcio(lambda: read_capped(record.content_stream(), limits.max_bytes), "corrupt record")
+        data = _warcio(
+            lambda: read_capped(record.content_stream(), limits.max_bytes), "corrupt record"
+        )
     except Unreadable as err:
         return Rejected(item, source, str(err))
     if shortfall := _cut(record) or _http_shortfall(record):
@@ -92,11 +101,13 @@ def _document(
 
 
 def _malformed(record: ArcWarcRecord, item: str, source: str) -> Rejected | None:
-    """The rejection of a record whose header has no valid length (WARC Content-Length, ARC length)."""
-    declared = record.rec_headers.get_header("Content-Length") or record.rec_headers.get_header("length")
-    if (declared or "").strip().isdigit():
+    """The rejection of a record with no valid length (WARC Content-Length, ARC length), or None."""
+    headers = record.rec_headers
+    declared = headers.get_header("Content-Length") or headers.get_header("length") or ""
+    if declared.strip().isdigit():
         return None
-    return Rejected(item, source, "record without a valid Content-Length (truncated or corrupt WARC)")
+    reason = "record without a valid Content-Length (truncated or corrupt WARC)"
+    return Rejected(item, source, reason)
 
 
 def _cut(record: ArcWarcRecord) -> str | None:

@@ -1,9 +1,10 @@
 """Reader for the folder layout inside a zip archive, member by member, as streams with caps.
 
-Nothing is extracted to disk. Members with an absolute path, a '..' in their path, or a symbolic link
-are rejected; each member is read in chunks and stopped past the per-document cap (its header's size
-is not trusted); past the member count cap or the total uncompressed bytes cap, the remaining members
-are rejected (zip bomb guard). Hidden members (a path part starting with a dot, __MACOSX) are left out.
+Nothing is extracted to disk. Members with an absolute path, a '..' in their path, or a symbolic
+link are rejected; each member is read in chunks and stopped past the per-document cap (its
+header's size is not trusted); past the member count cap or the total uncompressed bytes cap, the
+remaining members are rejected (zip bomb guard). Hidden members (a path part starting with a dot,
+__MACOSX) are left out.
 """
 
 from __future__ import annotations

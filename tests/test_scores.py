@@ -1,0 +1,240 @@
+"""The score cache and the leaderboard on the real database: only stale counts are recomputed, the
+figures equal a fresh aggregation of the texts, and `goldtext score|compare|guard` print them."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+
+import pytest
+from sqlalchemy import select, update
+
+from webapp.db import sessions
+from webapp.extraction import store
+from webapp.extractors.guard import GuardThresholds
+from webapp.extractors.runner import Result
+from webapp.gold import add_revision
+from webapp.leaderboard import Filters, ScoreCache, leaderboard
+from webapp.models import Extraction, Gold, ImportBatch, Page, Score, Site
+from webapp.scores import refresh_scores
+from webapp.scoring import METRICS, summarize_many
+
+GOLDS = {
+    "a.example": ["the night train leaves at ten and arrives at six", "compost heats up in a week"],
+    "b.example": ["slate roofs last a century, or more", "a quiet reading room"],
+}
+CANDIDATES = {
+    "good": ["the night train leaves at ten", "compost heats up in a week", "slate roofs last a century", "a quiet room"],
+    "noisy": ["menu the night train leaves at ten and arrives at six login", "", "slate slate roofs", "a quiet reading room"],
+}
+
+
+def seed(session) -> list[int]:
+    """Four gold pages on two sites, each extracted by "good" and "noisy"."""
+    batch = ImportBatch(source="test", format="jsonl")
+    session.add(batch)
+    session.flush()
+    page_ids = []
+    texts = [t for host in GOLDS for t in GOLDS[host]]
+    hosts = [host for host in GOLDS for _ in GOLDS[host]]
+    for i, (host, gold) in enumerate(zip(hosts, texts)):
+        site = session.scalars(select(Site).where(Site.host == host)).one_or_none() or Site(host=host)
+        page = Page(url=f"https://{host}/{i}", site=site, batch=batch, source_name=f"p{i}", raw=b"<p>x</p>",
+                    sha256=f"{i:064d}", encoding="utf-8", encoding_source="bom", html="<p>x</p>" * 50)
+        session.add(page)
+        session.flush()
+        add_revision(session, page, text=gold, kind="article", status="done", author=f"ann{i % 2}")
+        for name, candidates in CANDIDATES.items():
+            session.add(Extraction(page_id=page.id, extractor=name, fingerprint=f"{name}|1|{{}}",
+                                   text=candidates[i], meta={}))
+        page_ids.append(page.id)
+    session.flush()
+    refresh_scores(session)
+    session.commit()
+    return page_ids
+
+
+NAMED = {"good": "good|1|{}", "noisy": "noisy|1|{}"}
+
+
+def fresh_table(metric: str, golds: list[str]) -> dict[str, list[dict]]:
+    return {
+        name: [METRICS[metric].counts(c, g) for c, g in zip(cands, golds)]
+        for name, cands in CANDIDATES.items()
+    }
+
+
+def all_golds() -> list[str]:
+    return [t for host in GOLDS for t in GOLDS[host]]
+
+
+def score_rows(session) -> dict[tuple[int, str], tuple[int, int]]:
+    """(extraction, metric) -> (score id, gold version)."""
+    return {
+        (s.extraction_id, s.metric): (s.id, s.gold_version) for s in session.scalars(select(Score))
+    }
+
+
+def test_refresh_caches_every_eager_metric_once(session):
+    seed(session)
+    rows = score_rows(session)
+    assert len(rows) == 4 * 2 * 2  # 4 pages x 2 extractors x (tokens, shingles); no snippet gold
+    assert refresh_scores(session) == 0
+    assert score_rows(session) == rows
+
+
+def test_gold_save_recomputes_only_that_page(session):
+    pages = seed(session)
+    before = score_rows(session)
+    page = session.get(Page, pages[1])
+    add_revision(session, page, text="compost heats", kind="article", status="done", author="ann")
+    session.commit()
+    after = score_rows(session)
+    own = {e.id for e in page.extractions}
+    assert {k for k in after if after[k] != before[k]} == {k for k in after if k[0] in own}
+    assert all(after[k][1] == 2 for k in after if k[0] in own)
+
+
+def test_reextraction_recomputes_only_its_own_rows(session):
+    pages = seed(session)
+    before = score_rows(session)
+    result = Result(key=(pages[0], 400), extractor_name="good", fingerprint="good|1|{}", text="night train",
+                    metadata={}, duration_ms=1.0, error=None, incomplete=False)
+    row = store(session, result, GuardThresholds())
+    assert refresh_scores(session) == 2
+    after = score_rows(session)
+    assert {k for k in after if after.get(k) != before.get(k)} == {(row.id, "tokens"), (row.id, "shingles")}
+
+
+def test_metric_version_change_recomputes_that_metric(session):
+    seed(session)
+    session.execute(update(Score).where(Score.metric == "shingles").values(metric_version=0))
+    assert refresh_scores(session) == 8
+    assert {s.metric_version for s in session.scalars(select(Score))} == {1}
+
+
+@pytest.mark.parametrize("metric", ["tokens", "shingles"])
+@pytest.mark.parametrize("average", [None, "micro"])
+def test_leaderboard_equals_fresh_aggregation(session, metric, average):
+    seed(session)
+    cache = ScoreCache()
+    cache.sync(session)
+    if metric == "shingles" and average == "micro":
+        with pytest.raises(ValueError, match="fixed average"):
+            leaderboard(cache, metric, NAMED, average=average)
+        return
+    board = leaderboard(cache, metric, NAMED, average=average, bootstrap=100, seed=3)
+    expected = summarize_many(metric, fresh_table(metric, all_golds()), average, bootstrap=100, seed=3)
+    for name in NAMED:
+        assert board["extractors"][name]["f1"] == pytest.approx(expected[name].f1)
+        assert board["extractors"][name]["f1_std"] == pytest.approx(expected[name].f1_std)
+    assert board["pages"] == 4
+
+
+def test_leaderboard_follows_a_gold_save_made_elsewhere(app, session):
+    pages = seed(session)
+    cache = ScoreCache()
+    cache.sync(session)
+    leaderboard(cache, "tokens", NAMED, bootstrap=50)
+    session.rollback()  # the request that read the scores has ended
+    with sessions(app)() as other:
+        add_revision(other, other.get(Page, pages[2]), text="slate roofs", kind="article", status="done",
+                     author="other")
+        other.commit()
+    cache.sync(session)
+    board = leaderboard(cache, "tokens", NAMED, bootstrap=50)
+    golds = all_golds()
+    golds[2] = "slate roofs"
+    expected = summarize_many("tokens", fresh_table("tokens", golds), bootstrap=50)
+    assert board["extractors"]["noisy"]["f1"] == pytest.approx(expected["noisy"].f1)
+    assert board["extractors"]["noisy"]["f1_std"] == pytest.approx(expected["noisy"].f1_std)
+
+
+def test_non_articles_and_unfinished_gold_leave_the_leaderboard(session):
+    pages = seed(session)
+    add_revision(session, session.get(Page, pages[0]), text="", kind="listing", status="done", author="x")
+    add_revision(session, session.get(Page, pages[1]), text="draft text", kind="article", status="draft", author="x")
+    session.commit()
+    cache = ScoreCache()
+    cache.sync(session)
+    assert leaderboard(cache, "tokens", NAMED, bootstrap=0)["pages"] == 2
+
+
+def test_filters_and_groups(session):
+    seed(session)
+    cache = ScoreCache()
+    cache.sync(session)
+    only_b = leaderboard(cache, "tokens", NAMED, filters=Filters(sites=("b.example",)), bootstrap=0)
+    grouped = leaderboard(cache, "tokens", NAMED, by="site", bootstrap=0)
+    assert only_b["pages"] == 2
+    assert grouped["groups"]["b.example"]["extractors"] == only_b["extractors"]
+    by_annotator = leaderboard(cache, "tokens", NAMED, by="annotator", bootstrap=0)
+    assert set(by_annotator["groups"]) == {"ann0", "ann1"}
+
+
+def seed_overlap(extracted: str, gold: str) -> tuple[float, float]:
+    """The seed's overlap(), written out independently: multiset overlap of lower-cased \\w+ tokens."""
+    ext_tokens = re.findall(r"\w+", extracted.lower())
+    gold_tokens = re.findall(r"\w+", gold.lower())
+    common = Counter(ext_tokens) & Counter(gold_tokens)
+    hit = sum(common.values())
+    return hit / max(len(ext_tokens), 1), hit / max(len(gold_tokens), 1)
+
+
+def test_tokens_metric_matches_the_seed_overlap_on_every_demo_page(runner, session):
+    result = runner.invoke(args=["demo", "--no-serve"])
+    assert result.exit_code == 0, result.output
+    checked = 0
+    for extraction, gold in session.execute(
+        select(Extraction, Gold).join(Gold, Gold.page_id == Extraction.page_id).where(Gold.text != "")
+    ):
+        score = session.scalars(
+            select(Score).where(Score.extraction_id == extraction.id, Score.metric == "tokens")
+        ).one()
+        counts = score.counts
+        precision = counts["hit"] / max(counts["extracted"], 1)
+        recall = counts["hit"] / max(counts["gold"], 1)
+        assert (precision, recall) == pytest.approx(seed_overlap(extraction.text, gold.text))
+        checked += 1
+    assert checked == 10 * 10  # 10 demo articles with gold x 10 built-in extractors
+
+
+def test_unknown_extractor_is_a_usage_error_naming_it(runner, session):
+    seed(session)
+    result = runner.invoke(args=["score", "--extractor", "nope"])
+    assert result.exit_code == 2 and "nope" in result.output
+
+
+def test_score_command_json_has_the_documented_shape(runner):
+    assert runner.invoke(args=["demo", "--no-serve"]).exit_code == 0
+    result = runner.invoke(args=["score", "--metric", "shingles", "--format", "json", "--bootstrap", "100",
+                                 "--by", "site", "--extractor", "trafilatura", "--extractor", "whole-page"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert (data["metric"], data["average"], data["pages"]) == ("shingles", "macro", 10)
+    figures = data["extractors"]["trafilatura"]
+    assert set(figures) == {"precision", "recall", "f1", "accuracy", "precision_std", "recall_std",
+                            "f1_std", "pages", "errors"}
+    assert 0 < figures["f1"] <= 1 and figures["f1_std"] > 0
+    assert sum(g["pages"] for g in data["groups"].values()) == 10
+    assert data["extractors"]["whole-page"]["recall"] > data["extractors"]["whole-page"]["precision"]
+
+    table = runner.invoke(args=["score", "--bootstrap", "0"])
+    assert "trafilatura-precision" in table.output and "tokens (macro), 10 pages" in table.output
+    micro = runner.invoke(args=["score", "--metric", "shingles", "--average", "micro"])
+    assert micro.exit_code == 2 and "fixed average" in micro.output
+
+    compared = runner.invoke(args=["compare", "trafilatura", "whole-page", "--format", "json", "--bootstrap", "200"])
+    data = json.loads(compared.output)
+    assert data["wins"] + data["losses"] + data["ties"] == 10
+    assert data["wins"] > data["losses"] and 0 <= data["share_a_better"] <= 1
+    assert data["b"]["fingerprint"].startswith("whole-page|")
+
+    guard = json.loads(runner.invoke(args=["guard", "--format", "json", "--extractor", "whole-page"]).output)
+    confusion = guard["whole-page"]["confusion"]
+    assert sum(confusion.values()) == 15
+    assert confusion["accepted_article"] + confusion["rejected_article"] == 10
+    assert set(guard["whole-page"]["acceptance_by_site"]) == {
+        "transit-times.example", "garden-ledger.example", "quarry-review.example"
+    }

@@ -1,0 +1,60 @@
+"""The accept guard against the gold page kinds: per extractor, the confusion matrix, and the
+acceptance rate per site and per import batch."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from .kinds import is_article
+from .models import Extraction, Gold, Page, Site
+from .scores import SCORED_STATUS
+
+CELLS = ("accepted_article", "rejected_article", "accepted_non_article", "rejected_non_article")
+
+
+def rate(accepted: int, total: int) -> float | None:
+    return accepted / total if total else None
+
+
+def guard_report(session: Session, named: Mapping[str, str], sites: tuple[str, ...] = ()) -> dict[str, Any]:
+    """For each extractor (display name -> fingerprint): confusion against done gold kinds, and
+    acceptance rates over all its pages by site and by batch (gold or not)."""
+    by_fp = {fp: name for name, fp in named.items()}
+    query = (
+        select(Extraction.fingerprint, Extraction.accepted, Site.host, Page.batch_id, Gold.kind, Gold.status)
+        .join(Page, Page.id == Extraction.page_id)
+        .join(Site, Site.id == Page.site_id)
+        .outerjoin(Gold, Gold.page_id == Page.id)
+        .where(Extraction.fingerprint.in_(list(by_fp)))
+    )
+    if sites:
+        query = query.where(Site.host.in_(sites))
+    confusion = {name: dict.fromkeys(CELLS, 0) for name in named}
+    tallies: dict[str, dict[str, dict[str, list[int]]]] = {
+        name: {"site": defaultdict(lambda: [0, 0]), "batch": defaultdict(lambda: [0, 0])} for name in named
+    }
+    for fp, accepted, host, batch, kind, status in session.execute(query):
+        name = by_fp[fp]
+        if kind is not None and status == SCORED_STATUS:
+            cell = ("accepted_" if accepted else "rejected_") + ("article" if is_article(kind) else "non_article")
+            confusion[name][cell] += 1
+        for by, key in (("site", host), ("batch", str(batch))):
+            tallies[name][by][key][0] += int(accepted)
+            tallies[name][by][key][1] += 1
+    return {
+        name: {
+            "confusion": confusion[name],
+            **{
+                f"acceptance_by_{by}": {
+                    key: {"accepted": a, "pages": n, "rate": rate(a, n)} for key, (a, n) in sorted(groups.items())
+                }
+                for by, groups in tallies[name].items()
+            },
+        }
+        for name in named
+    }
