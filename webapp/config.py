@@ -24,15 +24,19 @@ def defaults(instance_path: str) -> dict[str, Any]:
         "GUARD_LONG_LINE_CHARS": 150,
         "GUARD_MIN_RATIO": 0.01,
         "DEFAULT_EXTRACTOR": "trafilatura",
+        "UPLOAD_EXTRACTORS": [],
     }
 
 
 def from_environment(base: dict[str, Any]) -> dict[str, Any]:
-    """GOLDTEXT_<KEY> for every known key, parsed as the default's type."""
+    """GOLDTEXT_<KEY> for every known key, parsed as the default's type (lists: comma-separated)."""
     found: dict[str, Any] = {}
     for key, default in base.items():
         value = os.environ.get(ENV_PREFIX + key)
         if value is None:
+            continue
+        if isinstance(default, list):
+            found[key] = [item.strip() for item in value.split(",") if item.strip()]
             continue
         try:
             found[key] = type(default)(value)

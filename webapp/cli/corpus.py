@@ -4,22 +4,12 @@ from __future__ import annotations
 
 import click
 from flask.cli import with_appcontext
-from flask import current_app
 
-from ..corpus.document import Limits
 from ..corpus.importer import SITE_FROM, import_documents, start_batch
 from ..corpus.readers import FORMATS, iter_documents
 from ..db import sessions
 from ..models import ImportBatch
-
-
-def limits_from_config() -> Limits:
-    cfg = current_app.config
-    return Limits(
-        max_bytes=cfg["IMPORT_MAX_BYTES"],
-        zip_max_members=cfg["IMPORT_ZIP_MAX_MEMBERS"],
-        zip_max_total=cfg["IMPORT_ZIP_MAX_TOTAL"],
-    )
+from ..settings import import_limits
 
 
 def run_import(paths: list[str], fmt: str, site_from: str, label: str) -> ImportBatch:
@@ -27,7 +17,7 @@ def run_import(paths: list[str], fmt: str, site_from: str, label: str) -> Import
     with sessions()() as session:
         batch = start_batch(session, ", ".join(paths), fmt)
         outcomes = import_documents(
-            session, batch, iter_documents(paths, fmt, limits_from_config()), site_from
+            session, batch, iter_documents(paths, fmt, import_limits()), site_from
         )
         with click.progressbar(
             outcomes, label=label, item_show_func=lambda o: o.item[-40:] if o else None

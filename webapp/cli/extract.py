@@ -6,34 +6,18 @@ import time
 from collections import Counter
 
 import click
-from flask import current_app
 from flask.cli import AppGroup, with_appcontext
 from sqlalchemy import select
 
 from ..db import sessions
-from ..extraction import RunSettings, current_extractors, extract, plan
-from ..extractors.guard import GuardThresholds
+from ..extraction import current_extractors, extract, plan
 from ..extractors.registry import UnknownExtractor, build_registry
 from ..models import Site, SiteRule
 from ..scores import refresh_scores
+from ..settings import run_settings
 from ..sites import site_named
 
 COMMIT_EVERY = 200
-
-
-def settings_from_config(jobs: int | None) -> RunSettings:
-    cfg = current_app.config
-    return RunSettings(
-        workers=jobs,
-        timeout=cfg["EXTRACT_TIMEOUT"],
-        memory_mb=cfg["EXTRACT_MEMORY_MB"],
-        guard=GuardThresholds(
-            min_chars=cfg["GUARD_MIN_CHARS"],
-            min_long_lines=cfg["GUARD_MIN_LONG_LINES"],
-            long_line_chars=cfg["GUARD_LONG_LINE_CHARS"],
-            min_ratio=cfg["GUARD_MIN_RATIO"],
-        ),
-    )
 
 
 def run_extraction(
@@ -51,7 +35,7 @@ def run_extraction(
         errors: Counter[str] = Counter()
         incomplete = 0
         with click.progressbar(length=len(pairs), label="extracting") as bar:
-            for done, row in enumerate(extract(session, pairs, settings_from_config(jobs)), 1):
+            for done, row in enumerate(extract(session, pairs, run_settings(jobs)), 1):
                 if row.error:
                     errors[f"{row.extractor}: {row.error.splitlines()[0][:80]}"] += 1
                 incomplete += row.incomplete

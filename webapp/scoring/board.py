@@ -49,8 +49,12 @@ class Board:
         if bootstrap and self.page_ids:
             blocks = list(weight_blocks(len(self.page_ids), bootstrap, seed))
             self.weights = np.vstack(blocks).astype(np.uint16)
+            matrix = np.hstack(list(self.values.values()))
+            sums = np.vstack([w.astype(float) @ matrix for w in blocks])
+            start = 0
             for name, v in self.values.items():
-                self.resampled[name] = np.vstack([w.astype(float) @ v for w in blocks])
+                self.resampled[name] = sums[:, start : start + v.shape[1]].copy()
+                start += v.shape[1]
 
     def update(self, page_id: Hashable, rows: Mapping[str, Row]) -> None:
         """Replace one page's counts for the named extractors (the page must be on the board)."""

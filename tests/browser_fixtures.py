@@ -1,0 +1,67 @@
+"""Fixtures of the browser tests: the app on a real local server, and Debian's Chromium via Playwright.
+
+Without /usr/bin/chromium the browser tests are skipped locally, and fail when CI=true.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from werkzeug.serving import make_server
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+    "--disable-sync", "--no-first-run", "--disable-quic",
+]
+
+
+def serve(app) -> Iterator[str]:
+    """Serve the WSGI app on 127.0.0.1 at a free port in a thread; yields its base URL."""
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        thread.join()
+
+
+@pytest.fixture
+def live_server(app) -> Iterator[str]:
+    yield from serve(app)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not CHROMIUM.exists():
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{CHROMIUM} is missing: the browser tests must run in CI")
+        pytest.skip(f"{CHROMIUM} is missing")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def context(browser):
+    context = browser.new_context()
+    yield context
+    context.close()
+
+
+def signed_in(context, base: str, name: str = "Ann"):
+    """A new tab of the context whose session has an annotator's name."""
+    page = context.new_page()
+    page.goto(f"{base}/annotator")
+    page.fill("input[name=name]", name)
+    page.click("button[type=submit]")
+    return page

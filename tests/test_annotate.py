@@ -1,0 +1,225 @@
+"""The annotate view, the gold save API (versions, conflicts, retries), history and restore, the name."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from sqlalchemy import select
+
+from webapp.gold import add_revision
+from webapp.models import Extraction, GoldRevision, Page
+from workbench import csrf, make_page, sign_in
+
+
+@pytest.fixture
+def page_id(session):
+    return make_page(
+        session,
+        url="https://news.example/a",
+        candidates={"density": "Dense text", "trafilatura": "Prefilled text", "boilerpy3": "Boiler"},
+    ).id
+
+
+def page_data(response) -> dict:
+    text = response.get_data(as_text=True)
+    return json.loads(re.search(r'id="page-data"[^>]*>(.*?)</script>', text, re.S).group(1))
+
+
+def save(client, token, page_id, text="Gold", version=0, save_id="s1", **extra):
+    body = {"text": text, "kind": "article", "status": "done", "version": version, "client_save_id": save_id}
+    return client.post(f"/api/pages/{page_id}/gold", json=body | extra, headers={"X-CSRF-Token": token})
+
+
+def test_the_annotate_view_asks_for_a_name_first(client, page_id):
+    response = client.get(f"/pages/{page_id}")
+    assert response.status_code == 302 and response.location.startswith("/annotator?next=")
+    token = csrf(client)
+    answered = client.post("/annotator", data={"name": "  Ann   Lee ", "csrf_token": token,
+                                                "next": f"/pages/{page_id}"})
+    assert answered.location == f"/pages/{page_id}"
+    assert "Ann Lee" in client.get(f"/pages/{page_id}").get_data(as_text=True)
+
+
+@pytest.mark.parametrize("target", ["//evil.example/", "https://evil.example/", "/\\evil.example"])
+def test_the_name_form_redirects_only_within_the_site(client, target):
+    token = csrf(client)
+    response = client.post("/annotator", data={"name": "Ann", "csrf_token": token, "next": target})
+    assert response.location == "/"
+
+
+def test_an_empty_name_is_asked_again(client):
+    token = csrf(client)
+    response = client.post("/annotator", data={"name": "   ", "csrf_token": token})
+    assert response.status_code == 200 and "Please give a name" in response.get_data(as_text=True)
+
+
+def test_first_visit_is_prefilled_from_the_default_extractor(client, page_id):
+    sign_in(client)
+    data = page_data(client.get(f"/pages/{page_id}"))
+    assert [c["name"] for c in data["candidates"]] == ["trafilatura", "boilerpy3", "density"]
+    assert data["editor"] == {"text": "Prefilled text", "kind": "article", "status": "done", "version": 0,
+                              "prefilled_from": "trafilatura"}
+
+
+def test_the_default_extractor_is_configurable_and_an_errored_one_does_not_prefill(app, client, session, page_id):
+    sign_in(client)
+    app.config["DEFAULT_EXTRACTOR"] = "density"
+    assert page_data(client.get(f"/pages/{page_id}"))["editor"]["text"] == "Dense text"
+    session.scalars(select(Extraction).where(Extraction.extractor == "density")).one().error = "boom"
+    session.commit()
+    editor = page_data(client.get(f"/pages/{page_id}"))["editor"]
+    assert editor["text"] == "" and editor["prefilled_from"] is None
+
+
+def test_a_page_with_gold_shows_the_gold(client, session, page_id):
+    add_revision(session, session.get(Page, page_id), text="Saved", kind="listing", status="draft", author="Bob")
+    session.commit()
+    sign_in(client)
+    editor = page_data(client.get(f"/pages/{page_id}"))["editor"]
+    assert (editor["text"], editor["kind"], editor["status"], editor["version"]) == ("Saved", "listing", "draft", 1)
+
+
+def test_the_newest_extraction_of_an_extractor_is_the_candidate(client, session, page_id):
+    session.add(Extraction(page_id=page_id, extractor="trafilatura", fingerprint="trafilatura|2|{}",
+                           text="Newer"))
+    session.commit()
+    sign_in(client)
+    data = page_data(client.get(f"/pages/{page_id}"))
+    assert [c["text"] for c in data["candidates"] if c["name"] == "trafilatura"] == ["Newer"]
+
+
+def test_unknown_page_is_404(client):
+    sign_in(client)
+    assert client.get("/pages/999").status_code == 404
+    assert client.get("/pages/999/history").status_code == 404
+
+
+def revisions(session, page_id):
+    """(text, author, version, client save id) of the page's revisions, read in a transaction that ends
+    at once (every SQLite transaction takes the write lock)."""
+    session.expire_all()
+    found = [(r.text, r.author, r.version, r.client_save_id) for r in session.get(Page, page_id).gold.revisions]
+    session.rollback()
+    return found
+
+
+def gold_text(session, page_id):
+    text = session.get(Page, page_id).gold.text
+    session.rollback()
+    return text
+
+
+def test_save_applies_and_bumps_the_version(client, session, page_id):
+    token = sign_in(client, "Ann")
+    first = save(client, token, page_id, "One", version=0, save_id="a")
+    second = save(client, token, page_id, "Two", version=1, save_id="b", kind="listing", status="draft")
+    assert (first.status_code, first.json["version"]) == (200, 1)
+    assert (second.status_code, second.json["version"]) == (200, 2)
+    gold = session.get(Page, page_id).gold
+    session.refresh(gold)
+    assert (gold.text, gold.kind, gold.status, gold.author, gold.version) == ("Two", "listing", "draft", "Ann", 2)
+    assert [(r[0], r[3]) for r in revisions(session, page_id)] == [("One", "a"), ("Two", "b")]
+
+
+def test_a_retried_save_is_applied_once(client, session, page_id):
+    token = sign_in(client)
+    first = save(client, token, page_id, "Once", save_id="retry-me")
+    again = save(client, token, page_id, "Once", save_id="retry-me")
+    assert first.status_code == again.status_code == 200
+    assert again.json["replayed"] is True and again.json["version"] == 1
+    assert len(revisions(session, page_id)) == 1
+
+
+def test_a_stale_save_gets_409_with_the_other_text_and_both_are_kept(app, session, page_id):
+    ann, bob = app.test_client(), app.test_client()
+    ann_token, bob_token = sign_in(ann, "Ann"), sign_in(bob, "Bob")
+    assert save(ann, ann_token, page_id, "Ann's text", version=0, save_id="ann").status_code == 200
+    stale = save(bob, bob_token, page_id, "Bob's text", version=0, save_id="bob")
+    assert stale.status_code == 409
+    assert stale.json["current"]["text"] == "Ann's text" and stale.json["current"]["version"] == 1
+    assert stale.json["current"]["author"] == "Ann"
+    assert [r[:2] for r in revisions(session, page_id)] == [("Ann's text", "Ann"), ("Bob's text", "Bob")]
+    assert gold_text(session, page_id) == "Ann's text"
+    assert save(bob, bob_token, page_id, "Bob's text", version=0, save_id="bob").status_code == 409
+    kept = save(bob, bob_token, page_id, "Bob's text", version=1, save_id="bob-2")
+    assert kept.status_code == 200 and kept.json["version"] == 2
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"text": None}, {"text": 3}, {"version": "1"}, {"version": True}, {"kind": "poem"}, {"status": "lost"},
+        {"client_save_id": ""}, {"client_save_id": "x" * 65}, {"version": 5}, {"version": -1},
+    ],
+)
+def test_a_malformed_save_is_400_and_stores_nothing(client, session, page_id, change):
+    token = sign_in(client)
+    body = {"text": "t", "kind": "article", "status": "done", "version": 0, "client_save_id": "c"} | change
+    response = client.post(f"/api/pages/{page_id}/gold", json=body, headers={"X-CSRF-Token": token})
+    assert response.status_code == 400 and response.json["message"]
+    assert session.get(Page, page_id).gold is None
+
+
+def test_a_save_that_is_not_json_is_400(client, page_id):
+    token = sign_in(client)
+    response = client.post(f"/api/pages/{page_id}/gold", data="text", headers={"X-CSRF-Token": token})
+    assert response.status_code == 400
+
+
+def test_a_save_without_a_name_is_400(client, page_id):
+    token = csrf(client)
+    assert save(client, token, page_id).status_code == 400
+
+
+def test_a_save_to_a_missing_page_is_404(client):
+    token = sign_in(client)
+    response = save(client, token, 999)
+    assert response.status_code == 404 and response.json["error"] == "Not Found"
+
+
+def test_a_non_article_needs_no_text(client, session, page_id):
+    token = sign_in(client)
+    assert save(client, token, page_id, "", kind="wall").status_code == 200
+    assert session.get(Page, page_id).gold.kind == "wall"
+
+
+def test_read_gold(client, page_id):
+    token = sign_in(client)
+    assert client.get(f"/api/pages/{page_id}/gold").json["version"] == 0
+    save(client, token, page_id, "Read me")
+    assert client.get(f"/api/pages/{page_id}/gold").json["text"] == "Read me"
+    assert client.get("/api/pages/999/gold").status_code == 404
+
+
+def test_history_lists_revisions_and_marks_stale_saves(app, client, page_id):
+    token = sign_in(client, "Ann")
+    save(client, token, page_id, "First", version=0, save_id="1")
+    save(client, token, page_id, "Late", version=0, save_id="2")
+    text = client.get(f"/pages/{page_id}/history").get_data(as_text=True)
+    data = json.loads(re.search(r'id="revisions"[^>]*>(.*?)</script>', text, re.S).group(1))
+    assert [(r["text"], r["applied"]) for r in data] == [("Late", False), ("First", True)]
+    assert "stale save" in text
+
+
+def test_restore_makes_an_old_revision_current_as_a_new_one(client, session, page_id):
+    token = sign_in(client, "Ann")
+    save(client, token, page_id, "Old", version=0, save_id="1")
+    save(client, token, page_id, "New", version=1, save_id="2")
+    old = session.scalars(select(GoldRevision.id).where(GoldRevision.text == "Old")).one()
+    session.rollback()
+    response = client.post(f"/pages/{page_id}/history/{old}/restore", data={"csrf_token": token})
+    assert response.status_code == 302
+    assert [(r[0], r[2]) for r in revisions(session, page_id)] == [("Old", 1), ("New", 2), ("Old", 3)]
+    assert gold_text(session, page_id) == "Old"
+
+
+def test_restore_of_another_pages_revision_is_404(client, session, page_id):
+    token = sign_in(client)
+    other = make_page(session, html="<p>other</p>")
+    save(client, token, other.id, "Other", save_id="o")
+    rev = session.scalars(select(GoldRevision.id)).one()
+    session.rollback()
+    assert client.post(f"/pages/{page_id}/history/{rev}/restore", data={"csrf_token": token}).status_code == 404
+    assert client.post(f"/pages/{page_id}/history/999/restore", data={"csrf_token": token}).status_code == 404

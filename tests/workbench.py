@@ -1,0 +1,56 @@
+"""Helpers shared by the workbench tests: pages made straight with the models, a named annotator."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from itertools import count
+
+from flask.testing import FlaskClient
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from webapp.models import Extraction, ImportBatch, Page, Site
+
+_serial = count()
+TOKEN = re.compile(r'name="csrf-token" content="([^"]+)"')
+
+
+def make_page(
+    session: Session,
+    html: str = "<html><body><p>Hello</p></body></html>",
+    url: str | None = None,
+    host: str = "news.example",
+    candidates: dict[str, str] | None = None,
+) -> Page:
+    """A stored page of `host` with one extraction per (extractor name -> text)."""
+    site = session.scalars(select(Site).where(Site.host == host)).one_or_none() or Site(host=host)
+    batch = ImportBatch(source="tests", format="folder")
+    session.add_all([site, batch])
+    session.flush()
+    raw = html.encode() + f"<!-- {next(_serial)} -->".encode()
+    page = Page(
+        url=url, site_id=site.id, batch_id=batch.id, source_name="page.html", raw=raw,
+        sha256=hashlib.sha256(raw).hexdigest(), encoding="utf-8", encoding_source="meta", html=html,
+        signals={},
+    )
+    session.add(page)
+    session.flush()
+    for name, text in (candidates or {}).items():
+        session.add(Extraction(page_id=page.id, extractor=name, fingerprint=f"{name}|1|{{}}", text=text,
+                               accepted=True))
+    session.commit()
+    return page
+
+
+def csrf(client: FlaskClient) -> str:
+    """The session's CSRF token, read from a page the way the browser gets it."""
+    return TOKEN.search(client.get("/annotator").get_data(as_text=True)).group(1)
+
+
+def sign_in(client: FlaskClient, name: str = "Ann") -> str:
+    """Give the annotator's name; returns the CSRF token."""
+    token = csrf(client)
+    response = client.post("/annotator", data={"name": name, "csrf_token": token})
+    assert response.status_code == 302
+    return token

@@ -1,0 +1,75 @@
+"""The security baseline: CSRF tokens, a nonce-based CSP and the protective headers on every response.
+
+CSRF: one random token per session; every POST/PUT/PATCH/DELETE must carry it, forms in the hidden field
+``csrf_token``, JSON requests in the ``X-CSRF-Token`` header. Missing or wrong -> 400.
+CSP: the app's own pages allow scripts only from the app with the request's nonce (no inline scripts);
+a view that sets its own Content-Security-Policy (the raw page route) keeps it.
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+
+from flask import Flask, Response, abort, g, request, session
+
+CSRF_FIELD = "csrf_token"
+CSRF_HEADER = "X-CSRF-Token"
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "TRACE"})
+
+# The raw route's policy (DESIGN.md, "Settings that keep data safe"): nothing of the saved page runs or loads.
+RAW_PAGE_CSP = (
+    "sandbox allow-same-origin; default-src 'none'; img-src data:; style-src 'unsafe-inline'; "
+    "font-src data:; form-action 'none'; base-uri 'none'; frame-src 'none'"
+)
+
+
+def app_csp(nonce: str) -> str:
+    """The policy of the app's own pages: scripts from the app carrying the nonce, nothing remote."""
+    return (
+        f"default-src 'self'; script-src 'self' 'nonce-{nonce}'; style-src 'self'; "
+        "img-src 'self' data:; font-src 'self'; connect-src 'self'; frame-src 'self'; "
+        "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'self'"
+    )
+
+
+def csrf_token() -> str:
+    """The session's CSRF token, made on first use."""
+    token = session.get(CSRF_FIELD)
+    if token is None:
+        token = session[CSRF_FIELD] = secrets.token_urlsafe(32)
+    return token
+
+
+def csp_nonce() -> str:
+    """This request's script nonce."""
+    if "csp_nonce" not in g:
+        g.csp_nonce = secrets.token_urlsafe(16)
+    return g.csp_nonce
+
+
+def check_csrf() -> None:
+    """Abort with 400 unless a state-changing request carries the session's token."""
+    if request.method in SAFE_METHODS:
+        return
+    expected = session.get(CSRF_FIELD)
+    sent = request.headers.get(CSRF_HEADER) or request.form.get(CSRF_FIELD)
+    if not expected or not sent or not hmac.compare_digest(expected, sent):
+        abort(400, description="Missing or wrong CSRF token: reload the page and try again.")
+
+
+def secure_headers(response: Response) -> Response:
+    """CSP (unless the view set its own), frame, sniffing and referrer headers on every response."""
+    response.headers.setdefault("Content-Security-Policy", app_csp(csp_nonce()))
+    response.headers.setdefault("X-Frame-Options", "SAMEORIGIN")
+    response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    response.headers.setdefault("Referrer-Policy", "same-origin")
+    return response
+
+
+def init_security(app: Flask) -> None:
+    if app.config.get("SESSION_COOKIE_SAMESITE") is None:
+        app.config["SESSION_COOKIE_SAMESITE"] = "Lax"
+    app.before_request(check_csrf)
+    app.after_request(secure_headers)
+    app.jinja_env.globals.update(csrf_token=csrf_token, csp_nonce=csp_nonce)

@@ -1,0 +1,145 @@
+"""The annotate view (rendered page | candidates | gold editor), the history of a page's gold, and the
+annotator's name."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlsplit
+
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from sqlalchemy import select
+from sqlalchemy.orm import Session, defer
+from werkzeug.wrappers import Response
+
+from ..db import get_or_404, get_session
+from ..gold import applied_flags, lock_page, restore_revision
+from ..kinds import GOLD_STATUSES, PAGE_KINDS
+from ..models import Extraction, GoldRevision, Page
+from .common import ANNOTATOR, annotator, filter_args
+
+bp = Blueprint("annotate", __name__)
+
+NAME_MAX = 100
+
+
+def candidates(session: Session, page_id: int, default: str) -> list[dict[str, Any]]:
+    """The newest extraction of each extractor, the default extractor first, then by name."""
+    newest: dict[str, Extraction] = {}
+    for row in session.scalars(
+        select(Extraction).where(Extraction.page_id == page_id).order_by(Extraction.id)
+    ):
+        newest[row.extractor] = row
+    ordered = sorted(newest.values(), key=lambda e: (e.extractor != default, e.extractor))
+    return [
+        {
+            "name": e.extractor,
+            "text": e.text,
+            "accepted": e.accepted,
+            "guard_reason": e.guard_reason,
+            "duration_ms": round(e.duration_ms, 1),
+            "error": e.error,
+            "incomplete": e.incomplete,
+        }
+        for e in ordered
+    ]
+
+
+def editor_state(page: Page, found: list[dict[str, Any]], default: str) -> dict[str, Any]:
+    """What the gold editor starts from: the gold, or on a first visit the default extractor's text."""
+    gold = page.gold
+    if gold is not None:
+        return {"text": gold.text, "kind": gold.kind, "status": gold.status, "version": gold.version,
+                "prefilled_from": None}
+    prefill = next((c for c in found if c["name"] == default and not c["error"]), None)
+    return {"text": prefill["text"] if prefill else "", "kind": "article", "status": "done", "version": 0,
+            "prefilled_from": default if prefill else None}
+
+
+def safe_link(url: str | None) -> str | None:
+    """The URL if it may be rendered as a link (http or https), else None."""
+    if url and urlsplit(url).scheme.lower() in ("http", "https"):
+        return url
+    return None
+
+
+@bp.get("/pages/<int:page_id>")
+def page(page_id: int) -> Response | str:
+    if annotator() is None:
+        return redirect(url_for("annotate.name", next=request.full_path))
+    session = get_session()
+    found = session.scalars(
+        select(Page).where(Page.id == page_id).options(defer(Page.raw), defer(Page.html))
+    ).one_or_none()
+    if found is None:
+        abort(404)
+    default = current_app.config["DEFAULT_EXTRACTOR"]
+    cands = candidates(session, page_id, default)
+    return render_template(
+        "annotate/page.html",
+        page=found,
+        link=safe_link(found.url),
+        candidates=cands,
+        editor=editor_state(found, cands, default),
+        kinds=PAGE_KINDS,
+        statuses=GOLD_STATUSES,
+        args=filter_args(request.args),
+    )
+
+
+@bp.get("/pages/<int:page_id>/history")
+def history(page_id: int) -> str:
+    session = get_session()
+    found = get_or_404(session, Page, page_id)
+    revisions = found.gold.revisions if found.gold is not None else []
+    rows = [
+        {"id": r.id, "version": r.version, "author": r.author, "created_at": r.created_at.isoformat(),
+         "kind": r.kind, "status": r.status, "text": r.text, "applied": applied}
+        for r, applied in zip(revisions, applied_flags(revisions))
+    ]
+    return render_template("annotate/history.html", page=found, revisions=rows[::-1])
+
+
+@bp.post("/pages/<int:page_id>/history/<int:revision_id>/restore")
+def restore(page_id: int, revision_id: int) -> Response:
+    author = annotator()
+    if author is None:
+        abort(400, description="Give your name first.")
+    session = get_session()
+    found = lock_page(session, page_id)
+    revision = session.get(GoldRevision, revision_id)
+    if found is None or revision is None or found.gold is None or revision.gold_id != found.gold.id:
+        abort(404)
+    gold = restore_revision(session, found, revision, author)
+    session.commit()
+    flash(f"Revision {revision.id} restored as version {gold.version}.")
+    return redirect(url_for("annotate.history", page_id=page_id))
+
+
+def _local(target: str | None) -> str | None:
+    """Only a path on this site may be a redirect target."""
+    if target and target.startswith("/") and not target.startswith("//") and "\\" not in target:
+        return target
+    return None
+
+
+@bp.route("/annotator", methods=["GET", "POST"])
+def name() -> Response | str:
+    """Ask the annotator's name once; every revision records it."""
+    target = _local(request.values.get("next")) or url_for("queue.index")
+    if request.method == "POST":
+        given = " ".join(request.form.get("name", "").split())[:NAME_MAX]
+        if given:
+            session[ANNOTATOR] = given
+            return redirect(target)
+        flash("Please give a name: every saved revision records it.")
+    return render_template("annotate/name.html", target=target, current=annotator())

@@ -1,0 +1,95 @@
+"""JSON API of the workbench: read and save a page's gold (optimistic concurrency, idempotent retries)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, abort, jsonify, request
+from werkzeug.exceptions import HTTPException
+from werkzeug.wrappers import Response
+
+from ..db import get_or_404, get_session
+from ..gold import current_version, lock_page, save_gold
+from ..models import Gold, Page
+from .common import annotator
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+SAVE_ID_MAX = 64
+
+
+@bp.errorhandler(HTTPException)
+def json_error(error: HTTPException) -> tuple[Response, int]:
+    return jsonify(error=error.name, message=error.description), error.code or 500
+
+
+def gold_json(gold: Gold | None) -> dict[str, Any]:
+    if gold is None:
+        return {"version": 0, "text": "", "kind": None, "status": None, "author": None, "updated_at": None}
+    return {
+        "version": gold.version,
+        "text": gold.text,
+        "kind": gold.kind,
+        "status": gold.status,
+        "author": gold.author,
+        "updated_at": gold.updated_at.isoformat(),
+    }
+
+
+def _save_request() -> dict[str, Any]:
+    """The save's fields, or 400 naming what is wrong."""
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict):
+        abort(400, description="Send a JSON object.")
+    types = {"text": str, "kind": str, "status": str, "version": int, "client_save_id": str}
+    for key, kind in types.items():
+        value = body.get(key)
+        if not isinstance(value, kind) or isinstance(value, bool):
+            abort(400, description=f"{key!r} must be a {kind.__name__}.")
+    if not 0 < len(body["client_save_id"]) <= SAVE_ID_MAX:
+        abort(400, description=f"'client_save_id' must have 1 to {SAVE_ID_MAX} characters.")
+    return body
+
+
+@bp.get("/pages/<int:page_id>/gold")
+def read_gold(page_id: int) -> Response:
+    return jsonify(gold_json(get_or_404(get_session(), Page, page_id).gold))
+
+
+@bp.post("/pages/<int:page_id>/gold")
+def write_gold(page_id: int) -> tuple[Response, int]:
+    """Save: 200 when applied (or already applied), 409 with the current gold when the edit was stale."""
+    author = annotator()
+    if author is None:
+        abort(400, description="Give your name first (every revision records it).")
+    body = _save_request()
+    session = get_session()
+    page = lock_page(session, page_id)
+    if page is None:
+        abort(404)
+    try:
+        outcome = save_gold(
+            session,
+            page,
+            base_version=body["version"],
+            text=body["text"],
+            kind=body["kind"],
+            status=body["status"],
+            author=author,
+            client_save_id=body["client_save_id"],
+        )
+    except ValueError as error:
+        abort(400, description=str(error))
+    session.commit()
+    if outcome.conflict:
+        return jsonify(conflict=True, revision=outcome.revision.id, current=gold_json(outcome.gold)), 409
+    return (
+        jsonify(
+            conflict=False,
+            revision=outcome.revision.id,
+            version=outcome.revision.version,
+            replayed=outcome.replayed,
+            current_version=current_version(page),
+        ),
+        200,
+    )

@@ -1,0 +1,51 @@
+"""The queue: the pages to annotate, filtered and in queue order, with progress per site."""
+
+from __future__ import annotations
+
+from flask import Blueprint, redirect, render_template, request, url_for
+from sqlalchemy import select
+from werkzeug.wrappers import Response
+
+from ..db import get_session
+from ..kinds import PAGE_KINDS
+from ..models import ImportBatch, Site
+from ..queue import STATUS_FILTERS, progress_by_site, queue_rows, step, totals
+from .common import disagreement_cache, filter_args, queue_filter
+
+bp = Blueprint("queue", __name__)
+
+PAGE_SIZE = 500
+
+
+@bp.get("/")
+def index() -> str:
+    session = get_session()
+    rows = queue_rows(session, disagreement_cache(), queue_filter(request.args))
+    offset = max(request.args.get("offset", 0, type=int), 0)
+    progress = progress_by_site(session)
+    return render_template(
+        "queue/index.html",
+        rows=rows[offset : offset + PAGE_SIZE],
+        matching=len(rows),
+        offset=offset,
+        page_size=PAGE_SIZE,
+        progress=progress,
+        total=totals(progress.values()),
+        sites=session.scalars(select(Site).order_by(Site.host)).all(),
+        batches=session.scalars(select(ImportBatch).order_by(ImportBatch.id.desc())).all(),
+        kinds=PAGE_KINDS,
+        statuses=STATUS_FILTERS,
+        args=filter_args(request.args),
+    )
+
+
+@bp.get("/queue/step/<int:page_id>")
+def go(page_id: int) -> Response:
+    """Redirect to the next (``?dir=next``) or previous (``?dir=prev``) page in queue order."""
+    rows = queue_rows(get_session(), disagreement_cache(), queue_filter(request.args))
+    direction = -1 if request.args.get("dir") == "prev" else 1
+    target = step(rows, page_id, direction)
+    args = filter_args(request.args)
+    if target is None:
+        return redirect(url_for("queue.index", **args))
+    return redirect(url_for("annotate.page", page_id=target, **args))
