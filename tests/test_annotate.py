@@ -223,3 +223,13 @@ def test_restore_of_another_pages_revision_is_404(client, session, page_id):
     session.rollback()
     assert client.post(f"/pages/{page_id}/history/{rev}/restore", data={"csrf_token": token}).status_code == 404
     assert client.post(f"/pages/{page_id}/history/999/restore", data={"csrf_token": token}).status_code == 404
+
+
+def test_candidates_carry_their_cached_scores_against_the_saved_gold(client, session, page_id):
+    token = sign_in(client)
+    assert save(client, token, page_id, text="Dense text here").status_code == 200
+    candidates = {c["name"]: c for c in page_data(client.get(f"/pages/{page_id}"))["candidates"]}
+    tokens = candidates["density"]["saved_scores"]["tokens"]
+    # "dense text" against "dense text here": hit 2, precision 2/2, recall 2/3
+    assert tokens["precision"] == 1.0 and tokens["recall"] == pytest.approx(2 / 3)
+    assert candidates["boilerpy3"]["saved_scores"]["tokens"]["f1"] == 0.0

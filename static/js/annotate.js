@@ -51,6 +51,14 @@ function showInfo(candidate) {
   const verdict = candidate.accepted ? "accepted by the guard" : `rejected by the guard: ${candidate.guard_reason || "?"}`;
   info.append(`${candidate.name}: ${verdict}; ${candidate.duration_ms} ms`);
   if (candidate.incomplete) info.append("; incomplete (document truncated)");
+  const saved = Object.entries(candidate.saved_scores || {});
+  if (saved.length) {
+    const line = document.createElement("div");
+    line.className = "saved-scores";
+    line.textContent = "against the saved gold: " +
+      saved.map(([metric, s]) => `${metric} P ${percent(s.precision)} R ${percent(s.recall)} F1 ${percent(s.f1)}`).join(" · ");
+    info.append(line);
+  }
   if (candidate.error) {
     const error = document.createElement("span");
     error.className = "error";

@@ -24,6 +24,7 @@ from werkzeug.wrappers import Response
 from ..db import get_or_404, get_session
 from ..gold import applied_flags, lock_page, restore_revision
 from ..kinds import GOLD_STATUSES, PAGE_KINDS
+from ..leaderboard import page_scores
 from ..models import Extraction, GoldRevision, Page
 from .common import ANNOTATOR, annotator, filter_args
 
@@ -33,13 +34,15 @@ NAME_MAX = 100
 
 
 def candidates(session: Session, page_id: int, default: str) -> list[dict[str, Any]]:
-    """The newest extraction of each extractor, the default extractor first, then by name."""
+    """The newest extraction of each extractor, the default extractor first, then by name, with its
+    cached per-page scores against the saved gold."""
     newest: dict[str, Extraction] = {}
     for row in session.scalars(
         select(Extraction).where(Extraction.page_id == page_id).order_by(Extraction.id)
     ):
         newest[row.extractor] = row
     ordered = sorted(newest.values(), key=lambda e: (e.extractor != default, e.extractor))
+    saved = page_scores(session, page_id)
     return [
         {
             "name": e.extractor,
@@ -49,6 +52,7 @@ def candidates(session: Session, page_id: int, default: str) -> list[dict[str, A
             "duration_ms": round(e.duration_ms, 1),
             "error": e.error,
             "incomplete": e.incomplete,
+            "saved_scores": saved.get(e.fingerprint, {}).get("metrics", {}),
         }
         for e in ordered
     ]
