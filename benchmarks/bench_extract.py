@@ -1,0 +1,116 @@
+"""Import and extract the shared corpus through the app, and time the bare extractor calls in one process.
+
+    python benchmarks/bench_extract.py [CORPUS] [--jobs N]
+
+The app's run is what `goldtext import CORPUS` then `goldtext extract` do, on a temporary instance
+(SQLite in a temporary folder): reading, decoding, signals, storing, the worker pool, the guard, the
+score cache. The bare run calls every built-in extractor directly on the same decoded pages, one after
+the other in this process. The ratio (app wall time) / (bare time) is what the worker pool buys on this
+machine, net of everything the app does around the calls. The last line is one JSON object of figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+from webapp import create_app
+from webapp.cli.corpus import run_import
+from webapp.cli.extract import run_extraction
+from webapp.corpus.decoding import decode
+from webapp.corpus.document import RawDocument
+from webapp.corpus.readers import iter_documents
+from webapp.extractors.registry import build_registry
+
+CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "readability-test-pages"
+RATIO_TARGET = 0.65
+
+
+def app_run(corpus: Path, jobs: int | None) -> tuple[float, float]:
+    """(import seconds, extract seconds) of a fresh instance importing and extracting the corpus."""
+    with tempfile.TemporaryDirectory() as folder:
+        app = create_app({
+            "INSTANCE_PATH": folder,
+            "DATABASE_URL": f"sqlite:///{folder}/bench.sqlite",
+            "SECRET_KEY": "benchmark",
+        })
+        with app.app_context():
+            started = time.perf_counter()
+            run_import([str(corpus)], "auto", "url", "importing")
+            imported = time.perf_counter()
+            run_extraction(jobs=jobs)
+            return imported - started, time.perf_counter() - imported
+
+
+def bare_run(corpus: Path) -> tuple[int, dict[str, float], Counter[str]]:
+    """(pages, seconds per extractor, errors per extractor) of every built-in called directly."""
+    pages = [
+        (decode(doc.data, doc.charset).text, doc.url)
+        for doc in iter_documents([corpus])
+        if isinstance(doc, RawDocument)
+    ]
+    seconds: dict[str, float] = {}
+    errors: Counter[str] = Counter()
+    for name, extractor in build_registry().items():
+        extractor("<html><body><p>warm up</p></body></html>", None)  # imports and caches, not timed
+        started = time.perf_counter()
+        for html, url in pages:
+            try:
+                extractor(html, url)
+            except Exception:  # an extractor's own failure (boilerpy3 gives up on some pages)
+                errors[name] += 1
+        seconds[name] = time.perf_counter() - started
+    return len(pages), seconds, errors
+
+
+def peak_memory_mb() -> float:
+    """Peak resident memory of this process plus that of its largest child (Linux reports KiB)."""
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return (own + children) / 1024
+
+
+def figure(value: float, unit: str, target: str | None = None, met: bool | None = None) -> dict:
+    return {"value": round(value, 3), "unit": unit, "target": target, "met": met}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("corpus", nargs="?", type=Path, default=CORPUS)
+    parser.add_argument("--jobs", type=int, default=None, help="worker processes (default: one per core)")
+    args = parser.parse_args()
+
+    import_s, extract_s = app_run(args.corpus, args.jobs)
+    pages, bare, errors = bare_run(args.corpus)
+    bare_s = sum(bare.values())
+    app_s = import_s + extract_s
+    ratio = app_s / bare_s
+
+    print(f"\n{pages} pages, {len(bare)} extractors")
+    print(f"app: import {import_s:.1f} s + extract {extract_s:.1f} s = {app_s:.1f} s "
+          f"({pages / app_s:.2f} pages/s)")
+    print(f"bare, one process: {bare_s:.1f} s ({pages / bare_s:.2f} pages/s)")
+    for name, seconds in sorted(bare.items(), key=lambda item: -item[1]):
+        failed = f", {errors[name]} errors" if errors[name] else ""
+        print(f"  {name:24} {seconds:6.1f} s  {seconds / pages * 1000:7.1f} ms/page{failed}")
+    print(f"ratio app / bare: {ratio:.3f} (target <= {RATIO_TARGET})")
+    print(f"peak memory (parent + largest child): {peak_memory_mb():.0f} MB")
+    print(json.dumps({
+        "app_pages_per_second": figure(pages / app_s, "pages/s"),
+        "bare_pages_per_second": figure(pages / bare_s, "pages/s"),
+        "import_seconds": figure(import_s, "s"),
+        "extract_seconds": figure(extract_s, "s"),
+        "bare_seconds": figure(bare_s, "s"),
+        "app_over_bare_ratio": figure(ratio, "ratio", f"<= {RATIO_TARGET}", ratio <= RATIO_TARGET),
+        "peak_memory": figure(peak_memory_mb(), "MB"),
+    }))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

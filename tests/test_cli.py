@@ -1,0 +1,258 @@
+"""The `goldtext` commands beyond import: extractors, extract, rules, demo and db, on the real database."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from sqlalchemy import func, inspect, select
+
+from webapp.db import make_engine
+from webapp.extractors.registry import build_registry
+from webapp.models import Base, Extraction, ImportBatch, Page
+
+BUILTINS = ["trafilatura", "trafilatura-precision", "trafilatura-recall", "trafilatura-fast", "density",
+            "readability", "justext", "boilerpy3", "whole-page", "site-rules"]
+PARAGRAPH = ("The harbour board met on Tuesday to settle the timetable of the night ferry, which will sail "
+             "again from Monday after a winter of repairs to its engines, its galley and its cabins. ")
+STORY = (
+    "<html><head><title>{title}</title></head><body><nav><a href='/'>Home</a> <a href='/news'>News</a></nav>"
+    "<article><h1>{title}</h1>"
+    + "".join(f"<p>{PARAGRAPH * 2}Paragraph {n}.</p>" for n in range(4))
+    + "</article><footer>Copyright Harbour Gazette</footer></body></html>"
+)
+PAGES = {
+    "ferry.html": STORY.format(title="Night ferry returns"),
+    "quay.html": STORY.format(title="The quay is rebuilt"),
+    "short.html": "<html><body><p>Closed today.</p></body></html>",
+    "index.json": json.dumps({"ferry": "https://gazette.example/ferry", "quay": "https://gazette.example/quay",
+                              "short": "https://notices.example/short"}),
+}
+
+
+@pytest.fixture
+def cli(runner, session):
+    """Run `goldtext ARGS`; the test's session lets go of the database first (SQLite's BEGIN IMMEDIATE)."""
+
+    def invoke(*args: str):
+        session.rollback()
+        return runner.invoke(args=list(args))
+
+    return invoke
+
+
+@pytest.fixture
+def pages(cli, tmp_path) -> Path:
+    root = tmp_path / "pages"
+    root.mkdir()
+    for name, content in PAGES.items():
+        (root / name).write_text(content)
+    result = cli("import", str(root))
+    assert result.exit_code == 0 and "3 imported" in result.output, result.output
+    return root
+
+
+def extractions(session) -> dict[tuple[str, str], Extraction]:
+    """(page file, extractor) -> its extraction."""
+    session.expire_all()
+    rows = session.execute(select(Page.source_name, Extraction).join(Extraction.page)).all()
+    return {(name.removesuffix(".html"), row.extractor): row for name, row in rows}
+
+
+def count(session, model) -> int:
+    return session.scalar(select(func.count()).select_from(model))
+
+
+def succeed(result) -> str:
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+# --- extractors ----------------------------------------------------------------------------------
+
+
+def test_extractors_lists_every_builtin_with_its_version(cli):
+    output = succeed(cli("extractors"))
+    listed = [line.split()[0] for line in output.splitlines()]
+    assert listed == BUILTINS
+    for extractor in build_registry().values():
+        assert f"{extractor.name:24} {extractor.version}" in output
+
+
+# --- extract -------------------------------------------------------------------------------------
+
+
+def test_extract_stores_one_extraction_per_page_and_extractor_with_the_guard_verdict(cli, session, pages):
+    output = succeed(cli("extract", "--extractor", "whole-page", "--extractor", "density"))
+    assert "6 extractions in " in output and "6 done, 0 errors" in output
+    rows = extractions(session)
+    assert set(rows) == {(p, e) for p in ("ferry", "quay", "short") for e in ("whole-page", "density")}
+    verdicts = {key: (row.accepted, row.guard_reason, row.error) for key, row in rows.items()}
+    assert verdicts == {
+        **{(p, e): (True, None, None) for p in ("ferry", "quay") for e in ("whole-page", "density")},
+        ("short", "whole-page"): (False, "too short", None),
+        ("short", "density"): (False, "too short", None),
+    }
+    assert rows["ferry", "density"].fingerprint == build_registry()["density"].fingerprint
+    assert "Home News" in rows["ferry", "whole-page"].text.splitlines()
+    assert "Home News" not in rows["ferry", "density"].text
+
+
+def test_every_builtin_runs_by_default(cli, session, pages):
+    output = succeed(cli("extract"))
+    assert f"{3 * len(BUILTINS)} extractions in " in output
+    assert set(extractions(session)) == {(p, e) for p in ("ferry", "quay", "short") for e in BUILTINS}
+
+
+def test_a_second_run_computes_nothing_and_force_recomputes(cli, session, pages):
+    succeed(cli("extract", "--extractor", "density"))
+    before = {key: (row.id, row.created_at) for key, row in extractions(session).items()}
+    assert "0 extractions in " in succeed(cli("extract", "--extractor", "density"))
+    assert {key: (row.id, row.created_at) for key, row in extractions(session).items()} == before
+    assert "3 extractions in " in succeed(cli("extract", "--extractor", "density", "--force"))
+    assert {key: row.id for key, row in extractions(session).items()} == {k: v[0] for k, v in before.items()}
+    assert count(session, Extraction) == 3
+
+
+def test_site_restricts_to_that_hosts_pages(cli, session, pages):
+    output = succeed(cli("extract", "--extractor", "whole-page", "--site", "notices.example"))
+    assert "1 extractions in " in output
+    assert set(extractions(session)) == {("short", "whole-page")}
+
+
+def test_jobs_sets_the_worker_count(cli, session, pages):
+    assert "3 extractions in " in succeed(cli("extract", "--extractor", "whole-page", "--jobs", "1"))
+    assert cli("extract", "--jobs", "0").exit_code == 2
+
+
+def test_an_unknown_extractor_is_a_usage_error(cli, session, pages):
+    result = cli("extract", "--extractor", "density", "--extractor", "goose3")
+    assert result.exit_code == 2
+    assert "Error: unknown extractor: goose3 (known: " in result.output
+    assert all(name in result.output for name in BUILTINS)
+    assert count(session, Extraction) == 0
+
+
+@pytest.fixture
+def misbehaving(tmp_path, monkeypatch):
+    """Install a distribution whose entry points register extractor_fixtures' hang, crash and kill-worker."""
+    dist_info = tmp_path / "plugins" / "goldtext_misbehaving-1.0.dist-info"
+    dist_info.mkdir(parents=True)
+    (dist_info / "METADATA").write_text("Metadata-Version: 2.1\nName: goldtext-misbehaving\nVersion: 1.0\n")
+    (dist_info / "entry_points.txt").write_text(
+        "[goldtext.extractors]\nhang = extractor_fixtures:HANG\ncrash = extractor_fixtures:CRASH\n"
+        "kill-worker = extractor_fixtures:KILL\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path / "plugins"))
+
+
+def test_hanging_and_crashing_extractors_are_stored_as_errors_while_the_others_finish(
+    app, cli, session, pages, misbehaving
+):
+    app.config["EXTRACT_TIMEOUT"] = 1.0
+    names = ("hang", "crash", "kill-worker", "whole-page")
+    output = succeed(cli("extract", *(arg for name in names for arg in ("--extractor", name))))
+    assert "12 extractions in " in output and "3 done, 9 errors" in output
+    for line in ("  3 x hang: timeout after 1 s", "  3 x crash: ValueError: broken page",
+                 "  3 x kill-worker: worker crashed (exit code -9, SIGKILL)"):
+        assert line in output.splitlines()
+    rows = extractions(session)
+    assert len(rows) == 12
+    for page in ("ferry", "quay", "short"):
+        assert rows[page, "hang"].error == "timeout after 1 s"
+        assert rows[page, "crash"].error == "ValueError: broken page"
+        assert rows[page, "kill-worker"].error.startswith("worker crashed")
+        assert [(rows[page, n].accepted, rows[page, n].guard_reason, rows[page, n].text)
+                for n in ("hang", "crash", "kill-worker")] == [(False, "error", "")] * 3
+        assert rows[page, "whole-page"].error is None
+    assert "timeout" not in succeed(cli("extract", *(arg for name in names for arg in ("--extractor", name))))
+
+
+# --- rules ---------------------------------------------------------------------------------------
+
+
+def test_rules_set_list_and_delete(cli):
+    assert succeed(cli("rules", "list")) == ""
+    assert "rule for Gazette.example saved" in succeed(
+        cli("rules", "set", "Gazette.example", "--body", "article", "--drop", "nav", "--drop", ".ad"))
+    succeed(cli("rules", "set", "notices.example", "--body", "main"))
+    assert succeed(cli("rules", "list")).splitlines() == [
+        "gazette.example: --body 'article' --drop 'nav' --drop '.ad'",
+        "notices.example: --body 'main'",
+    ]
+    succeed(cli("rules", "set", "notices.example", "--body", "#content"))
+    assert "rule for notices.example deleted" in succeed(cli("rules", "delete", "notices.example"))
+    assert succeed(cli("rules", "list")).splitlines() == [
+        "gazette.example: --body 'article' --drop 'nav' --drop '.ad'"]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--body", "article["], "invalid CSS selector 'article['"),
+        (["--body", "article", "--drop", "p:nth-child("], "invalid CSS selector 'p:nth-child('"),
+        ([], "Missing option '--body'"),
+    ],
+)
+def test_an_invalid_rule_is_refused_and_nothing_stored(cli, args, message):
+    result = cli("rules", "set", "gazette.example", *args)
+    assert result.exit_code == 2
+    assert message in result.output
+    assert succeed(cli("rules", "list")) == ""
+
+
+def test_deleting_a_missing_rule_is_an_error(cli):
+    result = cli("rules", "delete", "nowhere.example")
+    assert (result.exit_code, result.output.strip()) == (1, "Error: no rule for nowhere.example")
+
+
+def test_a_rule_edit_changes_the_site_rules_fingerprint_so_extract_recomputes(cli, session, pages):
+    succeed(cli("extract", "--extractor", "site-rules"))
+    paths = {key[0]: row.meta["path"] for key, row in extractions(session).items()}
+    assert paths == {"ferry": "fallback", "quay": "fallback", "short": "fallback"}
+
+    succeed(cli("rules", "set", "gazette.example", "--body", "article", "--drop", "h1"))
+    assert "3 extractions in " in succeed(cli("extract", "--extractor", "site-rules"))
+    assert "0 extractions in " in succeed(cli("extract", "--extractor", "site-rules"))
+    session.expire_all()
+    newest = {}
+    for name, row in session.execute(select(Page.source_name, Extraction).join(Extraction.page)
+                                     .order_by(Extraction.id)):
+        newest[name.removesuffix(".html")] = row
+    assert count(session, Extraction) == 6
+    assert {page: row.meta["path"] for page, row in newest.items()} == {
+        "ferry": "rules", "quay": "rules", "short": "fallback"}
+    assert newest["ferry"].text.startswith(PARAGRAPH.strip())  # the h1 dropped, the nav not in the body
+    assert len({row.fingerprint for row in newest.values()}) == 1
+
+    succeed(cli("rules", "delete", "gazette.example"))
+    assert "0 extractions in " in succeed(cli("extract", "--extractor", "site-rules"))  # back to the first
+
+
+# --- demo and db -----------------------------------------------------------------------------------
+
+
+def test_demo_loads_and_extracts_once(cli, session):
+    first = succeed(cli("demo", "--no-serve"))
+    assert "15 imported, 0 duplicate, 0 rejected" in first
+    assert f"{15 * len(BUILTINS)} extractions in " in first
+    batches, stored = count(session, ImportBatch), count(session, Extraction)
+    assert (batches, count(session, Page), stored) == (1, 15, 15 * len(BUILTINS))
+
+    second = succeed(cli("demo", "--no-serve"))
+    assert "demo corpus already loaded" in second
+    assert "0 extractions in " in second
+    assert (count(session, ImportBatch), count(session, Page), count(session, Extraction)) == (1, 15, stored)
+
+
+def test_db_downgrade_and_upgrade(cli, database_url):
+    engine = make_engine(database_url)
+    tables = {t.name for t in Base.metadata.sorted_tables}
+    try:
+        assert "schema at base" in succeed(cli("db", "downgrade", "base"))
+        assert not tables & set(inspect(engine).get_table_names())
+    finally:
+        assert "schema at head" in succeed(cli("db", "upgrade"))
+    assert tables <= set(inspect(engine).get_table_names())
+    engine.dispose()

@@ -1,0 +1,395 @@
+"""`goldtext import` end to end: every layout through the command, into the database.
+
+The readers' own cases are in test_corpus.py; here it is what a user sees after the command: the
+pages, URLs, sites, gold and kinds stored, the per-item report printed and kept on the batch.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import stat
+import zipfile
+from pathlib import Path
+
+import pytest
+from sqlalchemy import func, select
+from warcio.statusandheaders import StatusAndHeaders
+from warcio.warcwriter import WARCWriter
+
+from webapp.models import Gold, ImportBatch, Page, Site
+
+PAGE = "<html><body><p>Page {}.</p></body></html>"
+
+
+def page(name: str) -> bytes:
+    """A small, distinct HTML page."""
+    return PAGE.format(name).encode()
+
+
+def write_files(root: Path, files: dict[str, bytes | str]) -> Path:
+    for name, content in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(content.encode() if isinstance(content, str) else content)
+    return root
+
+
+def make_zip(path: Path, members: dict[str, bytes | str], symlinks: tuple[str, ...] = ()) -> Path:
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, content in members.items():
+            info = zipfile.ZipInfo(name)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            if name in symlinks:
+                info.external_attr = (stat.S_IFLNK | 0o777) << 16
+            archive.writestr(info, content)
+    return path
+
+
+def write_warc(path: Path, records: list[dict]) -> Path:
+    """HTML response records: url, body, content_type, headers (HTTP), warc (record headers)."""
+    buffer = io.BytesIO()
+    writer = WARCWriter(buffer, gzip=path.name.endswith(".gz"))
+    for spec in records:
+        headers = [("Content-Type", spec.get("content_type", "text/html")), *spec.get("headers", [])]
+        http = StatusAndHeaders("200 OK", headers, protocol="HTTP/1.1")
+        record = writer.create_warc_record(
+            spec["url"], "response", payload=io.BytesIO(spec["body"]), http_headers=http,
+            warc_headers_dict=spec.get("warc", {}),
+        )
+        writer.write_record(record)
+    path.write_bytes(buffer.getvalue())
+    return path
+
+
+@pytest.fixture
+def run_import(runner, session):
+    """`goldtext import ARGS`'s output; the test's session lets go of the database first (on SQLite a
+    read transaction holds the write lock: BEGIN IMMEDIATE)."""
+
+    def invoke(*args: str | Path) -> str:
+        session.rollback()
+        result = runner.invoke(args=["import", *map(str, args)])
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    return invoke
+
+
+def stored(session) -> dict[str, Page]:
+    """Every stored page by its item name."""
+    session.expire_all()
+    return {p.source_name: p for p in session.scalars(select(Page))}
+
+
+def last_batch(session) -> ImportBatch:
+    session.expire_all()
+    return session.scalars(select(ImportBatch).order_by(ImportBatch.id.desc())).first()
+
+
+def gold_of(p: Page) -> tuple[str, str] | None:
+    return (p.gold.text, p.gold.kind) if p.gold else None
+
+
+# --- layouts -------------------------------------------------------------------------------------
+
+FOLDER = {
+    "a.html": page("a"),
+    "a.gold.txt": "Gold of a.",
+    "a.url": "https://www.harbour.example/a\n",
+    "news/index.csv": "name,url,kind\nb,https://news.example/b,listing\n",
+    "news/b.html": page("b"),
+    "blog/index.json": json.dumps({"c": {"url": "https://blog.example/c", "kind": "article"}}),
+    "blog/c.html": page("c"),
+    "blog/c.gold.txt": "Gold of c.",
+}
+EXPECTED = {  # item -> (url, gold (text, kind), site from the URL, site from the folder)
+    "a.html": ("https://www.harbour.example/a", ("Gold of a.", "article"), "www.harbour.example", "unknown"),
+    "news/b.html": ("https://news.example/b", ("", "listing"), "news.example", "news"),
+    "blog/c.html": ("https://blog.example/c", ("Gold of c.", "article"), "blog.example", "blog"),
+}
+
+
+@pytest.mark.parametrize("site_from", ["url", "folder"])
+@pytest.mark.parametrize("container", ["folder", "zip"])
+def test_folder_layout_stores_pages_urls_sites_gold_and_kinds(run_import, session, tmp_path, site_from, container):
+    root = write_files(tmp_path / "pages", FOLDER)
+    prefix = ""
+    if container == "zip":
+        root = make_zip(tmp_path / "pages.zip", FOLDER)
+        prefix = "zip:pages.zip/"
+    output = run_import(root, "--site-from", site_from)
+    assert "batch 1: 3 imported, 0 duplicate, 0 rejected" in output
+    pages = stored(session)
+    assert set(pages) == {prefix + item for item in EXPECTED}
+    for item, (url, gold, url_site, folder_site) in EXPECTED.items():
+        p = pages[prefix + item]
+        assert (p.url, gold_of(p)) == (url, gold)
+        assert p.site.host == (url_site if site_from == "url" else folder_site)
+        assert p.raw == FOLDER[item]
+        assert p.gold.revisions[0].author == "import"
+    batch = last_batch(session)
+    assert (batch.format, batch.source) == ("auto", str(root))
+    assert {p.batch_id for p in pages.values()} == {batch.id}
+
+
+@pytest.mark.parametrize("name", ["crawl.warc", "crawl.warc.gz"])
+def test_warc_responses_with_their_charset_and_bad_records_rejected(run_import, session, tmp_path, name):
+    body = "<html><body><p>Caf\u00e9 cr\u00e8me \u2013 \u201cna\u00efve\u201d</p></body></html>"
+    path = write_warc(tmp_path / name, [
+        {"url": "https://a.example/caf", "body": body.encode("windows-1252"),
+         "content_type": "text/html; charset=windows-1252"},
+        {"url": "https://a.example/empty", "body": b""},
+        {"url": "https://a.example/cut", "body": page("cut"), "warc": {"WARC-Truncated": "length"}},
+        {"url": "https://a.example/short", "body": page("short"), "headers": [("Content-Length", "900")]},
+        {"url": "https://b.example/ok", "body": page("ok")},
+    ])
+    output = run_import(path)
+    assert "batch 1: 2 imported, 0 duplicate, 3 rejected" in output
+    reasons = {
+        "warc record 2 https://a.example/empty": "empty payload",
+        "warc record 3 https://a.example/cut": "truncated record (WARC-Truncated: length)",
+        "warc record 4 https://a.example/short":
+            f"truncated record (payload of {len(page('short'))} bytes, HTTP Content-Length 900)",
+    }
+    for item, reason in reasons.items():
+        assert f"  rejected: {item}: {reason}\n" in output
+    pages = stored(session)
+    assert set(pages) == {"warc record 1 https://a.example/caf", "warc record 5 https://b.example/ok"}
+    cafe = pages["warc record 1 https://a.example/caf"]
+    assert (cafe.encoding, cafe.encoding_source, cafe.html) == ("windows-1252", "transport", body)
+    assert (cafe.url, cafe.site.host) == ("https://a.example/caf", "a.example")
+    assert session.scalar(select(func.count(Page.id)).where(Page.raw == b"")) == 0
+
+
+def test_jsonl_lines_with_url_gold_and_kind(run_import, session, tmp_path):
+    lines = [
+        {"url": "https://j.example/1", "html": "<p>J\u00f8rgen's page</p>", "gold": "J\u00f8rgen's page",
+         "kind": "article"},
+        {"url": "https://j.example/wall", "html": "<p>Accept cookies</p>", "kind": "wall"},
+        {"url": None, "html": "<p>no url</p>"},
+        {"url": "https://j.example/bad", "html": "<p>bad kind</p>", "kind": "recipe"},
+    ]
+    path = tmp_path / "pages.jsonl"
+    path.write_text("\n".join(json.dumps(line) for line in lines))
+    output = run_import(path)
+    assert "batch 1: 3 imported, 0 duplicate, 1 rejected" in output
+    assert "  rejected: line 4: unknown kind 'recipe'" in output
+    pages = stored(session)
+    assert {item: (p.url, p.site.host, gold_of(p), p.encoding) for item, p in pages.items()} == {
+        "line 1": ("https://j.example/1", "j.example", ("J\u00f8rgen's page", "article"), "utf-8"),
+        "line 2": ("https://j.example/wall", "j.example", ("", "wall"), "utf-8"),
+        "line 3": (None, "unknown", None, "utf-8"),
+    }
+    assert pages["line 1"].raw == "<p>J\u00f8rgen's page</p>".encode()
+
+
+def test_readability_layout_with_gold_from_expected_html(run_import, session, tmp_path):
+    root = write_files(tmp_path / "mozilla", {
+        "story/source.html": page("story"),
+        "story/expected.html": "<div><h1>Title</h1><p>First  paragraph.</p><p>Second.</p></div>",
+        "story/expected-metadata.json": json.dumps({"url": "https://r.example/story", "readerable": True}),
+        "menu/source.html": page("menu"),
+        "menu/expected-metadata.json": json.dumps({"readerable": False}),
+    })
+    output = run_import(root)
+    assert "batch 1: 2 imported, 0 duplicate, 0 rejected" in output
+    pages = stored(session)
+    assert (pages["story"].url, gold_of(pages["story"])) == (
+        "https://r.example/story", ("Title\nFirst paragraph.\nSecond.", "article"))
+    assert (pages["menu"].url, gold_of(pages["menu"])) == (None, ("", "not-article"))
+    assert last_batch(session).format == "auto"
+
+
+def test_a_forced_format_reads_what_auto_would_not(run_import, session, tmp_path):
+    (tmp_path / "dump.txt").write_text(json.dumps({"url": "https://f.example/", "html": "<p>f</p>"}))
+    assert "1 rejected" in run_import(tmp_path / "dump.txt")
+    assert "1 imported" in run_import(tmp_path / "dump.txt", "--format", "jsonl")
+    assert last_batch(session).format == "jsonl"
+
+
+# --- report, duplicates ----------------------------------------------------------------------------
+
+
+def test_report_is_printed_and_stored_and_a_second_import_adds_nothing(run_import, session, tmp_path):
+    root = write_files(tmp_path / "pages", {"a.html": page("a"), "b.html": page("b"), "empty.html": b""})
+    first = run_import(root)
+    assert first.splitlines()[-2:] == ["batch 1: 2 imported, 0 duplicate, 1 rejected",
+                                       "  rejected: empty.html: empty payload"]
+    ids = {item: p.id for item, p in stored(session).items()}
+    batch = last_batch(session)
+    assert (batch.imported, batch.duplicates, batch.rejected) == (2, 0, 1)
+    assert batch.report == [
+        {"item": "a.html", "status": "imported", "page_id": ids["a.html"]},
+        {"item": "b.html", "status": "imported", "page_id": ids["b.html"]},
+        {"item": "empty.html", "status": "rejected", "reason": "empty payload"},
+    ]
+
+    second = run_import(root)
+    assert "batch 2: 0 imported, 2 duplicate, 1 rejected" in second
+    assert f"  duplicate: a.html: same bytes as page {ids['a.html']}" in second
+    assert stored(session).keys() == ids.keys()
+    again = last_batch(session)
+    assert (again.id, again.imported, again.duplicates) == (2, 0, 2)
+    assert again.report[1] == {"item": "b.html", "status": "duplicate",
+                               "reason": f"same bytes as page {ids['b.html']}", "page_id": ids["b.html"]}
+
+
+def test_the_same_bytes_under_another_name_or_layout_are_a_duplicate(run_import, session, tmp_path):
+    write_files(tmp_path, {"one/a.html": page("a"), "two/copy.html": page("a")})
+    path = tmp_path / "a.jsonl"
+    path.write_text(json.dumps({"url": "https://x.example/", "html": PAGE.format("a")}))
+    output = run_import(tmp_path / "one", tmp_path / "two", path)
+    assert "batch 1: 1 imported, 2 duplicate, 0 rejected" in output
+    assert session.scalar(select(func.count(Page.id))) == 1
+
+
+# --- rejections ----------------------------------------------------------------------------------
+
+
+def test_every_rejection_gives_its_reason_and_the_rest_imports(app, run_import, session, tmp_path):
+    app.config["IMPORT_MAX_BYTES"] = 200
+    root = write_files(tmp_path / "pages", {
+        "png.html": b"\x89PNG\r\n\x1a\n<html></html>",
+        "pdf.html": b"%PDF-1.7\n<html></html>",
+        "zip.html": b"PK\x03\x04<html></html>",
+        "nul.html": b"<html>\x00</html>",
+        "empty.html": b"",
+        "blank.html": b"  \n\t",
+        "big.html": b"<p>" + b"x" * 300 + b"</p>",
+        "ok.html": page("ok"),
+    })
+    output = run_import(root)
+    assert "batch 1: 1 imported, 0 duplicate, 7 rejected" in output
+    reasons = {
+        "png.html": "binary file (PNG signature)",
+        "pdf.html": "binary file (PDF signature)",
+        "zip.html": "binary file (ZIP signature)",
+        "nul.html": "binary file (NUL byte at offset 6)",
+        "empty.html": "empty payload",
+        "blank.html": "empty payload",
+        "big.html": "over the size cap (307 > 200 bytes)",
+    }
+    assert {r["item"]: r.get("reason") for r in last_batch(session).report} == {**reasons, "ok.html": None}
+    for item, reason in reasons.items():
+        assert f"  rejected: {item}: {reason}\n" in output
+    assert list(stored(session)) == ["ok.html"]
+
+
+def test_unsafe_zip_members_are_rejected_and_the_rest_imports(run_import, session, tmp_path):
+    path = make_zip(tmp_path / "evil.zip", {
+        "../up.html": page("up"), "/etc/abs.html": page("abs"), "link.html": "/etc/passwd",
+        "fine.html": page("fine"),
+    }, symlinks=("link.html",))
+    output = run_import(path)
+    assert "batch 1: 1 imported, 0 duplicate, 3 rejected" in output
+    assert {r["item"]: r.get("reason") for r in last_batch(session).report} == {
+        "zip:evil.zip/../up.html": "zip member with '..' in its path",
+        "zip:evil.zip//etc/abs.html": "zip member with an absolute path",
+        "zip:evil.zip/link.html": "zip member that is a symbolic link",
+        "zip:evil.zip/fine.html": None,
+    }
+    assert list(stored(session)) == ["zip:evil.zip/fine.html"]
+
+
+@pytest.mark.parametrize(
+    ("setting", "value", "members", "reason"),
+    [
+        ("IMPORT_MAX_BYTES", 1000, {"bomb.html": b"<p>" + b"0" * 5_000_000, "ok.html": page("ok")},
+         {"zip:bomb.zip/bomb.html": "over the size cap (more than 1,000 bytes)"}),
+        ("IMPORT_ZIP_MAX_MEMBERS", 2, {f"p{i}.html": page(str(i)) for i in range(4)},
+         {f"zip:bomb.zip/p{i}.html": "not read: the zip holds more than 2 members (zip bomb guard)"
+          for i in (2, 3)}),
+        ("IMPORT_ZIP_MAX_TOTAL", 100, {f"p{i}.html": b"<p>" + bytes([65 + i]) * 57 for i in range(3)},
+         {f"zip:bomb.zip/p{i}.html": "not read: over 100 uncompressed bytes read from this zip "
+          "(zip bomb guard)" for i in (1, 2)}),
+    ],
+)
+def test_zip_bomb_caps_come_from_the_settings(app, run_import, session, tmp_path, setting, value, members, reason):
+    app.config[setting] = value
+    output = run_import(make_zip(tmp_path / "bomb.zip", members))
+    rejected = {r["item"]: r["reason"] for r in last_batch(session).report if r["status"] == "rejected"}
+    assert rejected == reason
+    assert f"{len(members) - len(reason)} imported, 0 duplicate, {len(reason)} rejected" in output
+    assert len(stored(session)) == len(members) - len(reason)
+
+
+def test_a_warc_cut_short_rejects_its_last_record(run_import, session, tmp_path):
+    whole = write_warc(tmp_path / "whole.warc", [{"url": "https://a.example/", "body": page("a")},
+                                                 {"url": "https://b.example/", "body": page("b")}])
+    cut = tmp_path / "cut.warc"
+    cut.write_bytes(whole.read_bytes()[:-60])
+    output = run_import(cut)
+    assert "batch 1: 1 imported, 0 duplicate, 1 rejected" in output
+    assert "  rejected: warc record 2 https://b.example/: truncated record" in output
+    assert [p.url for p in stored(session).values()] == ["https://a.example/"]
+
+
+# --- decoding and signals ----------------------------------------------------------------------
+
+
+WINDOWS_1252 = (
+    "<html><head><title>Menu</title></head><body><p>The caf\u00e9\u2019s cr\u00e8me br\u00fbl\u00e9e "
+    "\u2014 \u201cna\u00efve\u201d r\u00e9sum\u00e9 of the day \u2014 costs 5\u20ac.</p></body></html>"
+)
+
+
+@pytest.mark.parametrize(
+    ("data", "encoding", "source"),
+    [
+        (WINDOWS_1252.encode("windows-1252"), "windows-1252", "detected"),
+        (WINDOWS_1252.replace("<head>", '<head><meta charset="utf-8">').encode(), "utf-8", "meta"),
+        (b"\xef\xbb\xbf" + WINDOWS_1252.encode(), "utf-8", "bom"),
+    ],
+)
+def test_the_encoding_used_is_recorded(run_import, session, tmp_path, data, encoding, source):
+    write_files(tmp_path / "pages", {"menu.html": data})
+    run_import(tmp_path / "pages")
+    [stored_page] = stored(session).values()
+    assert (stored_page.encoding, stored_page.encoding_source) == (encoding, source)
+    assert "caf\u00e9\u2019s cr\u00e8me br\u00fbl\u00e9e \u2014 \u201cna\u00efve\u201d" in stored_page.html
+    assert stored_page.raw == data
+
+
+ARTICLE = """<!DOCTYPE html>
+<html lang="en-GB"><head>
+<title>Night ferry returns | Harbour Gazette</title>
+<meta property="og:type" content="article">
+<meta property="og:site_name" content="Harbour Gazette">
+<meta property="og:title" content="Night ferry returns">
+<meta name="author" content="Mara Quell">
+<meta property="article:published_time" content="2024-03-05T08:00:00Z">
+<script type="application/ld+json">
+{"@context": "https://schema.org", "@graph": [
+  {"@type": "NewsArticle", "headline": "Night ferry returns", "author": {"@type": "Person", "name": "Mara Quell"}},
+  {"@type": ["WebPage", "NewsArticle"]}]}
+</script>
+</head><body><article><h1>Night ferry returns</h1><p>The night ferry sails again from Monday.</p></article>
+</body></html>"""
+
+
+def test_page_signals_are_stored(run_import, session, tmp_path):
+    write_files(tmp_path / "pages", {"ferry.html": ARTICLE, "ferry.url": "https://gazette.example/ferry",
+                                     "bare.html": "<p>Just a fragment.</p>"})
+    run_import(tmp_path / "pages")
+    pages = stored(session)
+    assert pages["ferry.html"].signals == {
+        "og_type": "article",
+        "jsonld_types": ["NewsArticle", "Person", "WebPage"],
+        "lang": "en-GB",
+        "title": "Night ferry returns",
+        "author": "Mara Quell",
+        "date": "2024-03-05",
+        "sitename": "Harbour Gazette",
+    }
+    bare = pages["bare.html"].signals
+    assert (bare["og_type"], bare["jsonld_types"], bare["lang"], bare["author"]) == (None, [], None, None)
+
+
+def test_sites_are_shared_between_pages_and_batches(run_import, session, tmp_path):
+    write_files(tmp_path / "one", {"a.html": page("a"), "a.url": "https://Gazette.example/a"})
+    write_files(tmp_path / "two", {"b.html": page("b"), "b.url": "https://gazette.example/b"})
+    run_import(tmp_path / "one")
+    run_import(tmp_path / "two")
+    assert list(session.scalars(select(Site.host))) == ["gazette.example"]
+    assert session.scalar(select(func.count(Gold.id))) == 0
