@@ -77,14 +77,19 @@ def _jobs(session: Session, pairs: Sequence[tuple[int, Extractor]]) -> Iterator[
         yield Job(key=(page_id, len(loaded[1])), extractor=extractor, html=loaded[1], url=loaded[2])
 
 
-def store(session: Session, result: Result, thresholds: GuardThresholds) -> Extraction:
-    """Insert or replace the extraction of (page, fingerprint); replacing drops its cached scores."""
+def store(
+    session: Session, result: Result, thresholds: GuardThresholds, replace: bool = True
+) -> Extraction:
+    """Insert the extraction of (page, fingerprint), or with `replace` update the stored one (dropping
+    its cached scores). Not flushed: the caller's next query or commit writes it."""
     page_id, html_length = result.key
-    row = session.scalars(
-        select(Extraction).where(
-            Extraction.page_id == page_id, Extraction.fingerprint == result.fingerprint
-        )
-    ).one_or_none()
+    row = None
+    if replace:
+        row = session.scalars(
+            select(Extraction).where(
+                Extraction.page_id == page_id, Extraction.fingerprint == result.fingerprint
+            )
+        ).one_or_none()
     if row is None:
         row = Extraction(page_id=page_id, fingerprint=result.fingerprint)
         session.add(row)
@@ -99,14 +104,17 @@ def store(session: Session, result: Result, thresholds: GuardThresholds) -> Extr
     row.incomplete = result.incomplete
     row.accepted = verdict.accepted and not result.error
     row.guard_reason = "error" if result.error else verdict.reason
-    session.flush()
     return row
 
 
 def extract(
-    session: Session, pairs: Sequence[tuple[int, Extractor]], settings: RunSettings
+    session: Session,
+    pairs: Sequence[tuple[int, Extractor]],
+    settings: RunSettings,
+    replace: bool = False,
 ) -> Iterator[Extraction]:
-    """Run the planned pairs and store each result as it arrives."""
+    """Run the planned pairs and store each result as it arrives (`replace`: some may exist already,
+    as after a forced plan)."""
     results = run_jobs(
         _jobs(session, pairs),
         workers=settings.workers,
@@ -114,4 +122,4 @@ def extract(
         memory_mb=settings.memory_mb,
     )
     for result in results:
-        yield store(session, result, settings.guard)
+        yield store(session, result, settings.guard, replace)

@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from .extraction import RunSettings, extract
 from .extractors.base import Extractor
+from .scores import refresh_scores
 
 COMMIT_EVERY = 10
 
@@ -53,6 +54,8 @@ def _run(
                 job.done += 1
                 if job.done % COMMIT_EVERY == 0:
                     session.commit()
+            session.commit()
+            refresh_scores(session)
             session.commit()
     except Exception as error:  # noqa: BLE001 -- the job's report is the only place it can go
         job.failure = f"{type(error).__name__}: {error}"

@@ -1,5 +1,8 @@
 """Page signals recorded on import: what the page says about itself (og:type, JSON-LD @type,
-<html lang>) and trafilatura's metadata (title, author, date, sitename)."""
+<html lang>) and trafilatura's metadata (title, author, date, sitename).
+
+The date comes from htmldate's fast search (markup and URL), not its extensive free-text search: that
+search costs most of an import's time and its extra finds are often guesses (a copyright year)."""
 
 from __future__ import annotations
 
@@ -46,7 +49,7 @@ def page_signals(html: str, url: str | None) -> dict[str, Any]:
     signals["og_type"] = og[0].strip() if og else None
     signals["jsonld_types"] = jsonld_types(tree)
     signals["lang"] = (tree.get("lang") or tree.get("xml:lang") or "").strip() or None
-    meta = trafilatura.extract_metadata(tree, default_url=url)
+    meta = trafilatura.extract_metadata(tree, default_url=url, extensive=False)
     for field in ("title", "author", "date", "sitename"):
         signals[field] = getattr(meta, field, None) if meta is not None else None
     return signals

@@ -20,6 +20,15 @@ from ..sites import site_named
 COMMIT_EVERY = 200
 
 
+def cache_scores() -> None:
+    """Compute the cached counts the new extractions need (eager metrics only)."""
+    started = time.perf_counter()
+    with sessions()() as session:
+        written = refresh_scores(session)
+        session.commit()
+    click.echo(f"{written} scores cached in {time.perf_counter() - started:.1f} s")
+
+
 def run_extraction(
     names: tuple[str, ...] = (), site: str | None = None, force: bool = False, jobs: int | None = None
 ) -> None:
@@ -35,7 +44,7 @@ def run_extraction(
         errors: Counter[str] = Counter()
         incomplete = 0
         with click.progressbar(length=len(pairs), label="extracting") as bar:
-            for done, row in enumerate(extract(session, pairs, run_settings(jobs)), 1):
+            for done, row in enumerate(extract(session, pairs, run_settings(jobs), replace=force), 1):
                 if row.error:
                     errors[f"{row.extractor}: {row.error.splitlines()[0][:80]}"] += 1
                 incomplete += row.incomplete
@@ -43,13 +52,10 @@ def run_extraction(
                     session.commit()
                 bar.update(1)
         session.commit()
-        scored = refresh_scores(session)
-        session.commit()
     elapsed = time.perf_counter() - started
     click.echo(
         f"{len(pairs)} extractions in {elapsed:.1f} s: {len(pairs) - sum(errors.values())} done, "
-        f"{sum(errors.values())} errors, {incomplete} incomplete (libxml2 depth limit); "
-        f"{scored} scores cached"
+        f"{sum(errors.values())} errors, {incomplete} incomplete (libxml2 depth limit)"
     )
     for reason, count in errors.most_common():
         click.echo(f"  {count} x {reason}")
@@ -68,8 +74,10 @@ def run_extraction(
     help="Worker processes; default: one per core.",
 )
 def extract_command(names: tuple[str, ...], site: str | None, force: bool, jobs: int | None) -> None:
-    """Run extractors on the stored pages (only what is missing for their current fingerprints)."""
+    """Run extractors on the stored pages (only what is missing for their current fingerprints),
+    then cache the new extractions' scores against the gold."""
     run_extraction(names, site, force, jobs)
+    cache_scores()
 
 
 @click.command("extractors")
