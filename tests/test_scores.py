@@ -238,3 +238,18 @@ def test_score_command_json_has_the_documented_shape(runner):
     assert set(guard["whole-page"]["acceptance_by_site"]) == {
         "transit-times.example", "garden-ledger.example", "quarry-review.example"
     }
+
+
+def test_score_filters_combine(runner):
+    assert runner.invoke(args=["demo", "--no-serve"]).exit_code == 0
+
+    def pages(*options: str) -> int:
+        result = runner.invoke(args=["score", "--format", "json", "--bootstrap", "0", *options])
+        assert result.exit_code == 0, result.output
+        return json.loads(result.output)["pages"]
+
+    assert pages() == 10
+    # garden-ledger.example has four articles with gold (compost-heat, seed-swap-cafe, frost-dates, rhubarb-forcing)
+    assert pages("--site", "garden-ledger.example", "--kind", "article", "--annotator", "import") == 4
+    assert pages("--site", "garden-ledger.example", "--annotator", "nobody") == 0
+    assert pages("--batch", "1", "--kind", "listing") == 0

@@ -38,6 +38,11 @@ def common_options(func):
                          help="micro pools counts over pages, macro averages per-page figures "
                               "(default: the metric's own)."),
             click.option("--site", "sites", multiple=True, metavar="HOST", help="Only this site (repeatable)."),
+            click.option("--kind", "kinds", multiple=True, metavar="KIND", help="Only this gold page kind (repeatable)."),
+            click.option("--batch", "batches", multiple=True, type=int, metavar="ID",
+                         help="Only pages of this import batch (repeatable)."),
+            click.option("--annotator", "annotators", multiple=True, metavar="NAME",
+                         help="Only pages whose gold this annotator saved last (repeatable)."),
             click.option("--bootstrap", type=click.IntRange(min=0), default=1000, show_default=True,
                          help="Bootstrap resamples of pages for the spread (0: none)."),
             click.option("--seed", type=int, default=0, show_default=True, help="Seed of the resamples."),
@@ -112,13 +117,13 @@ def echo_csv(rows: list[dict[str, Any]], columns: list[str]) -> None:
 @click.option("--by", type=click.Choice(GROUPINGS), default=None, help="Break the figures down by group.")
 @click.option("--extractor", "names", multiple=True, metavar="NAME",
               help="Only this extractor (repeatable); default: every registered one.")
-def score_command(metric, average, sites, bootstrap, seed, fmt, by, names) -> None:
+def score_command(metric, average, sites, kinds, batches, annotators, bootstrap, seed, fmt, by, names) -> None:
     """Score every extractor against the gold (done, article pages)."""
     with sessions()() as session:
         cache = prepare(session, metric)
         named = fingerprints(session, names)
     try:
-        result = leaderboard(cache, metric, named, average=average, filters=Filters(sites=sites),
+        result = leaderboard(cache, metric, named, average=average, filters=Filters(sites, kinds, batches, annotators),
                              by=by, bootstrap=bootstrap, seed=seed)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from exc
@@ -138,14 +143,14 @@ def score_command(metric, average, sites, bootstrap, seed, fmt, by, names) -> No
 @common_options
 @click.option("--top", type=click.IntRange(min=0), default=20, show_default=True,
               help="How many of the most changed pages to list.")
-def compare_command(a, b, metric, average, sites, bootstrap, seed, fmt, top) -> None:
+def compare_command(a, b, metric, average, sites, kinds, batches, annotators, bootstrap, seed, fmt, top) -> None:
     """Head-to-head of A and B (extractor names, or stored fingerprints): wins, losses, ties and
     the paired bootstrap difference of F1 (A - B)."""
     with sessions()() as session:
         cache = prepare(session, metric)
         first, second = one_fingerprint(session, a), one_fingerprint(session, b)
     try:
-        result = head_to_head(cache, metric, first, second, average=average, filters=Filters(sites=sites),
+        result = head_to_head(cache, metric, first, second, average=average, filters=Filters(sites, kinds, batches, annotators),
                               bootstrap=bootstrap, seed=seed, top=top)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from exc
