@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import stat
 import zipfile
 from pathlib import Path
@@ -242,6 +243,21 @@ def test_the_same_bytes_under_another_name_or_layout_are_a_duplicate(run_import,
     output = run_import(tmp_path / "one", tmp_path / "two", path)
     assert "batch 1: 1 imported, 2 duplicate, 0 rejected" in output
     assert session.scalar(select(func.count(Page.id))) == 1
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_worker_processes_keep_the_report_in_order_and_catch_duplicates_in_flight(run_import, session, tmp_path, jobs):
+    titled = '<html lang="fr"><head><title>Page {0}</title></head><body><p>Page {0}.</p></body></html>'
+    pages = {f"p{i:02}.html": titled.format(i).encode() for i in range(12)} | {"p99.html": titled.format(3).encode()}
+    write_files(tmp_path, pages)
+    output = run_import(tmp_path, "--jobs", jobs)
+    assert "batch 1: 12 imported, 1 duplicate, 0 rejected" in output
+    assert re.search(r"duplicate: p99.html: same bytes as (page 4|p03.html in this batch)\n", output)
+    batch = session.scalars(select(ImportBatch)).one()
+    assert [row["item"] for row in batch.report] == sorted(pages)
+    stored = {p.source_name: p for p in session.scalars(select(Page))}
+    assert stored["p05.html"].signals["lang"] == "fr" and stored["p05.html"].signals["title"] == "Page 5"
+    assert stored["p05.html"].html.startswith('<html lang="fr">') and stored["p05.html"].encoding
 
 
 # --- rejections ----------------------------------------------------------------------------------

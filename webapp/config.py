@@ -25,6 +25,8 @@ def defaults(instance_path: str) -> dict[str, Any]:
         "GUARD_MIN_RATIO": 0.01,
         "DEFAULT_EXTRACTOR": "trafilatura",
         "UPLOAD_EXTRACTORS": [],
+        "LEADERBOARD_MIN_SITE_PAGES": 5,
+        "DRIFT_THRESHOLD_POINTS": 30.0,
     }
 
 

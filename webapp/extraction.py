@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
 from .extractors.base import Extractor
@@ -61,9 +61,11 @@ def missing_page_ids(
 def plan(
     session: Session, extractors: Iterable[Extractor], site: str | None = None, force: bool = False
 ) -> list[tuple[int, Extractor]]:
-    """(page id, extractor) pairs to compute, page by page so a page's HTML is loaded once."""
+    """(page id, extractor) pairs to compute, page by page so a page's HTML is loaded once, the
+    largest pages first: the slowest calls start early instead of leaving one worker busy at the end."""
     pairs = [(pid, e) for e in extractors for pid in missing_page_ids(session, e, site, force)]
-    return sorted(pairs, key=lambda pair: pair[0])
+    sizes = dict(session.execute(select(Page.id, func.length(Page.html))).all()) if pairs else {}
+    return sorted(pairs, key=lambda pair: (-sizes.get(pair[0], 0), pair[0]))
 
 
 def _jobs(session: Session, pairs: Sequence[tuple[int, Extractor]]) -> Iterator[Job]:

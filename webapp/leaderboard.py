@@ -50,6 +50,8 @@ class CachedRow:
     kind: str
     batch: int
     annotator: str
+    accepted: bool = True
+    duration_ms: float = 0.0
 
     def group(self, by: str) -> str:
         return str(getattr(self, by))
@@ -83,6 +85,7 @@ class ScoreCache:
             select(
                 Score.page_id, Score.metric, Score.metric_version, Score.counts,
                 Extraction.fingerprint, Site.host, Gold.kind, Page.batch_id, Gold.author,
+                Extraction.accepted, Extraction.duration_ms,
             )
             .join(Extraction, Extraction.id == Score.extraction_id)
             .join(Page, Page.id == Score.page_id)
@@ -95,9 +98,9 @@ class ScoreCache:
             for by_page in self.rows.values():
                 for page in pages:
                     by_page.pop(page, None)
-        for page, metric, version, counts, fp, site, kind, batch, author in session.execute(query):
+        for page, metric, version, counts, fp, site, kind, batch, author, accepted, ms in session.execute(query):
             if metric in METRICS and METRICS[metric].version == version:
-                row = CachedRow(page, fp, counts, site, kind, batch, author)
+                row = CachedRow(page, fp, counts, site, kind, batch, author, accepted, ms)
                 self.rows[metric].setdefault(page, {})[fp] = row
 
     def changed_after(self, epoch: int) -> set[int] | None:

@@ -7,9 +7,9 @@ from flask.cli import FlaskGroup
 
 
 def register(app: Flask) -> None:
-    from . import corpus, database, demo, extract, scores
+    from . import corpus, database, demo, export, extract, scores
 
-    for module in (corpus, database, demo, extract, scores):
+    for module in (corpus, database, demo, export, extract, scores):
         for command in module.COMMANDS:
             app.cli.add_command(command)
 

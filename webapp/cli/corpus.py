@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import click
 from flask.cli import with_appcontext
 
@@ -12,12 +14,15 @@ from ..models import ImportBatch
 from ..settings import import_limits
 
 
-def run_import(paths: list[str], fmt: str, site_from: str, label: str) -> ImportBatch:
+def run_import(
+    paths: list[str], fmt: str, site_from: str, label: str, jobs: int | None = None
+) -> ImportBatch:
     """Import PATHS in one transaction, showing progress; returns the committed batch."""
     with sessions()() as session:
         batch = start_batch(session, ", ".join(paths), fmt)
         outcomes = import_documents(
-            session, batch, iter_documents(paths, fmt, import_limits()), site_from
+            session, batch, iter_documents(paths, fmt, import_limits()), site_from,
+            workers=jobs or os.cpu_count() or 1,
         )
         with click.progressbar(
             outcomes, label=label, item_show_func=lambda o: o.item[-40:] if o else None
@@ -49,9 +54,13 @@ def echo_report(batch: ImportBatch) -> None:
     "--site-from", type=click.Choice(SITE_FROM), default="url", show_default=True,
     help="Take each page's site from its URL's host, or from its sub-folder's name.",
 )
-def import_command(paths: tuple[str, ...], fmt: str, site_from: str) -> None:
+@click.option(
+    "--jobs", type=click.IntRange(min=1), default=None,
+    help="Processes decoding pages and reading their signals; default: one per core.",
+)
+def import_command(paths: tuple[str, ...], fmt: str, site_from: str, jobs: int | None) -> None:
     """Import saved pages (folder, zip, WARC, JSONL, Readability test pages)."""
-    echo_report(run_import(list(paths), fmt, site_from, "importing"))
+    echo_report(run_import(list(paths), fmt, site_from, "importing", jobs))
 
 
 COMMANDS = [import_command]

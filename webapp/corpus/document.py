@@ -17,6 +17,8 @@ class RawDocument:
     gold: str | None = None  # gold text if the layout carries it
     kind: str | None = None  # page kind (webapp.kinds.PAGE_KINDS key) if the layout carries it
     folder: str | None = None  # sub-folder the item came from, relative to the given root
+    snippets: dict[str, list[str]] | None = None  # snippet gold {"with": [...], "without": [...]}
+    status: str | None = None  # gold status (webapp.kinds.GOLD_STATUSES key); "done" when not given
 
 
 @dataclass(frozen=True)

@@ -16,10 +16,9 @@ from sqlalchemy.orm import Session
 from ..gold import add_revision
 from ..kinds import PAGE_KINDS
 from ..models import ImportBatch, Page
-from ..signals import page_signals
 from ..sites import host_of, site_named
-from .decoding import decode
 from .document import RawDocument, Rejected
+from .preparation import Prepared, in_order
 
 SITE_FROM = ("url", "folder")
 UNKNOWN_SITE = "unknown"
@@ -49,13 +48,17 @@ def import_documents(
     batch: ImportBatch,
     documents: Iterable[RawDocument | Rejected],
     site_from: str = "url",
+    workers: int = 1,
 ) -> Iterator[Outcome]:
-    """Store each document, yielding its outcome; the batch's counts and report are kept up to date."""
+    """Store each document, yielding its outcome; the batch's counts and report are kept up to date.
+
+    Decoding and signals run on `workers` processes; duplicates are found before that work.
+    """
     if site_from not in SITE_FROM:
         raise ValueError(f"--site-from must be one of {', '.join(SITE_FROM)}, not {site_from!r}")
     report: list[dict] = []
-    for doc in documents:
-        outcome = _import_one(session, batch, doc, site_from)
+    for screened, prepared in in_order(_screen(session, documents), workers):
+        outcome = screened if isinstance(screened, Outcome) else _store(session, batch, *screened, prepared, site_from)
         report.append(outcome.as_dict())
         setattr(batch, _COUNTER[outcome.status], getattr(batch, _COUNTER[outcome.status]) + 1)
         yield outcome
@@ -66,18 +69,33 @@ def import_documents(
 _COUNTER = {"imported": "imported", "duplicate": "duplicates", "rejected": "rejected"}
 
 
-def _import_one(
-    session: Session, batch: ImportBatch, doc: RawDocument | Rejected, site_from: str
+def _screen(
+    session: Session, documents: Iterable[RawDocument | Rejected]
+) -> Iterator[tuple[Outcome | tuple[RawDocument, str], tuple | None]]:
+    """Each document's outcome if it is settled without decoding it (rejected, duplicate), else the
+    document with its digest and the arguments of `prepare`."""
+    seen: dict[str, str] = {}
+    for doc in documents:
+        if isinstance(doc, Rejected):
+            yield Outcome(doc.item, "rejected", doc.reason), None
+            continue
+        if doc.kind is not None and doc.kind not in PAGE_KINDS:
+            yield Outcome(doc.item, "rejected", f"unknown page kind {doc.kind!r}"), None
+            continue
+        digest = hashlib.sha256(doc.data).hexdigest()
+        existing = session.scalars(select(Page.id).where(Page.sha256 == digest)).first()
+        if existing is not None:
+            yield Outcome(doc.item, "duplicate", f"same bytes as page {existing}", existing), None
+        elif digest in seen:
+            yield Outcome(doc.item, "duplicate", f"same bytes as {seen[digest]} in this batch"), None
+        else:
+            seen[digest] = doc.item
+            yield (doc, digest), (doc.data, doc.charset, doc.url)
+
+
+def _store(
+    session: Session, batch: ImportBatch, doc: RawDocument, digest: str, prepared: Prepared, site_from: str
 ) -> Outcome:
-    if isinstance(doc, Rejected):
-        return Outcome(doc.item, "rejected", doc.reason)
-    if doc.kind is not None and doc.kind not in PAGE_KINDS:
-        return Outcome(doc.item, "rejected", f"unknown page kind {doc.kind!r}")
-    digest = hashlib.sha256(doc.data).hexdigest()
-    existing = session.scalars(select(Page.id).where(Page.sha256 == digest)).first()
-    if existing is not None:
-        return Outcome(doc.item, "duplicate", f"same bytes as page {existing}", existing)
-    decoded = decode(doc.data, doc.charset)
     host = (host_of(doc.url) if site_from == "url" else doc.folder) or UNKNOWN_SITE
     page = Page(
         url=doc.url,
@@ -86,21 +104,22 @@ def _import_one(
         source_name=doc.item,
         raw=doc.data,
         sha256=digest,
-        encoding=decoded.encoding,
-        encoding_source=decoded.source,
-        html=decoded.text,
-        signals=page_signals(decoded.text, doc.url),
+        encoding=prepared.decoded.encoding,
+        encoding_source=prepared.decoded.source,
+        html=prepared.decoded.text,
+        signals=prepared.signals,
     )
     session.add(page)
     session.flush()
-    if doc.gold is not None or doc.kind is not None:
+    if doc.gold is not None or doc.kind is not None or doc.snippets is not None:
         add_revision(
             session,
             page,
             text=doc.gold or "",
             kind=doc.kind or "article",
-            status="done",
+            status=doc.status or "done",
             author=IMPORT_AUTHOR,
+            snippets=doc.snippets,
             rescore=False,
         )
     outcome = Outcome(doc.item, "imported", page_id=page.id)

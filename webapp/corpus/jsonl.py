@@ -1,20 +1,28 @@
 """Reader for JSON Lines: one object per line, `{"url", "html", "gold"?, "kind"?}`.
 
-The html string becomes the document's bytes as UTF-8 (charset "utf-8"). url may be null. Blank
-lines are skipped; a line that is not such an object is rejected, named by its line number.
+The html string becomes the document's bytes as UTF-8 (charset "utf-8"), or in the line's `encoding`
+when it names one; `html_base64`, when present, holds the exact bytes instead (Goldtext's export
+writes it for pages whose bytes the text cannot give back). Optional `status` and `snippets`
+(`{"with": [...], "without": [...]}`) are the gold's status and snippet gold; other fields (those of
+Goldtext's export) are ignored. url may be null. Blank lines are skipped; a line that is not such an
+object is rejected, named by its line number.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
 from collections.abc import Iterator
 from typing import BinaryIO
 
 from ..kinds import PAGE_KINDS
+from .decoding import codec_for
 from .document import Limits, RawDocument, Rejected
+from .gold_fields import snippets_of, status_of
 from .streams import CHUNK, Unreadable, over_cap
 
-FIELDS = ("url", "html", "gold", "kind")
+FIELDS = ("url", "html", "gold", "kind", "encoding", "html_base64", "status")
 ESCAPE_ROOM = 6  # JSON escapes (\uXXXX) can make a line up to six times its text's UTF-8 size
 
 
@@ -69,9 +77,26 @@ def _document(line: bytes, item: str, source: str) -> RawDocument:
     kind = record.get("kind")
     if kind is not None and kind not in PAGE_KINDS:
         raise Unreadable(f"unknown kind {kind!r} (known: {', '.join(PAGE_KINDS)})")
-    data = record["html"].encode("utf-8")
-    return RawDocument(item, data, source, url=record.get("url"), charset="utf-8",
-                       gold=record.get("gold"), kind=kind)
+    charset = record.get("encoding") or "utf-8"
+    return RawDocument(item, _bytes(record, charset), source, url=record.get("url"), charset=charset,
+                       gold=record.get("gold"), kind=kind, snippets=snippets_of(record.get("snippets")),
+                       status=status_of(record.get("status")))
+
+
+def _bytes(record: dict, charset: str) -> bytes:
+    """The page's bytes: html_base64 decoded, else the html text in its encoding."""
+    if record.get("html_base64") is not None:
+        try:
+            return base64.b64decode(record["html_base64"], validate=True)
+        except binascii.Error as err:
+            raise Unreadable(f"html_base64 is not base64 ({err})") from err
+    codec = codec_for(charset)
+    if codec is None:
+        raise Unreadable(f"unknown encoding {charset!r}")
+    try:
+        return record["html"].encode(codec)
+    except UnicodeEncodeError as err:
+        raise Unreadable(f"html has characters that {charset} cannot encode (at {err.start})") from err
 
 
 def _encodable(text: str) -> bool:

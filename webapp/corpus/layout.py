@@ -1,10 +1,12 @@
 """The folder layout, wherever its files live (a folder on disk or a zip archive).
 
 In each folder: `NAME.html` / `NAME.htm` pages, optional `NAME.gold.txt` (gold text) and
-`NAME.url` (one URL, or a Windows Internet Shortcut) beside them, and optionally an `index.csv`
+`NAME.url` (one URL, or a Windows Internet Shortcut) and `NAME.json` (metadata, as Goldtext's folder
+export writes it: `url`, `kind`, `status`, `snippets`, and `gold_exact: true` when NAME.gold.txt is the
+gold byte for byte, UTF-8 with its line ends kept) beside them, and optionally an `index.csv`
 (columns name,url[,kind], header row optional) or `index.json` (`{"NAME": "url"}` or
 `{"NAME": {"url": ..., "kind": ...}}`) for the pages of that folder. NAME is the page's file name
-without .html; a `NAME.url` file wins over the index. Names match whatever their case.
+without .html; a `NAME.url` file wins over NAME.json, which wins over the index. Names match whatever their case.
 
 Nothing is half-imported: when a folder's index is unreadable its pages are rejected (a page stored
 without its URL could not be fixed by importing again: same bytes, a duplicate). Gold, URL and index
@@ -23,11 +25,13 @@ from pathlib import PurePosixPath
 
 from ..kinds import PAGE_KINDS
 from .document import RawDocument, Rejected
+from .gold_fields import snippets_of, status_of
 from .streams import Unreadable, read_utf8
 
 PAGE_SUFFIXES = (".html", ".htm")
 GOLD_SUFFIX = ".gold.txt"
 URL_SUFFIX = ".url"
+META_SUFFIX = ".json"
 INDEX_NAMES = ("index.csv", "index.json")
 
 Loader = Callable[[str], bytes]  # relative path -> bytes, raising Unreadable
@@ -113,15 +117,42 @@ class _Folder:
             known = ", ".join(PAGE_KINDS)
             raise Unreadable(f"unknown kind {entry.kind!r} in the index (known: {known})")
         data = self.load(self.path_of(name))
-        gold = self.text(stem + GOLD_SUFFIX)
-        url = _url_in(self.text(stem + URL_SUFFIX) or "") or entry.url
+        meta = self.metadata(stem)
+        gold = self.text(stem + GOLD_SUFFIX, exact=meta.get("gold_exact") is True)
+        url = _url_in(self.text(stem + URL_SUFFIX) or "") or meta.get("url") or entry.url
+        kind = meta.get("kind") or entry.kind
+        if kind is not None and kind not in PAGE_KINDS:
+            raise Unreadable(f"unknown kind {kind!r} in {stem}{META_SUFFIX}")
         return RawDocument(self.item_of(self.path_of(name)), data, self.source, url=url, gold=gold,
-                           kind=entry.kind, folder=self.folder)
+                           kind=kind, folder=self.folder, snippets=snippets_of(meta.get("snippets")),
+                           status=status_of(meta.get("status")))
 
-    def text(self, name: str) -> str | None:
-        """The UTF-8 text of the file name in this folder (any case), None when there is none."""
+    def metadata(self, stem: str) -> dict:
+        """The page's NAME.json metadata ({} when there is none; index.json is the folder's index)."""
+        name = stem + META_SUFFIX
+        if name.lower() in INDEX_NAMES:
+            return {}
+        text = self.text(name)
+        if text is None:
+            return {}
+        try:
+            meta = json.loads(text)
+        except json.JSONDecodeError as err:
+            raise Unreadable(f"{name} is not valid JSON ({err.msg}, line {err.lineno})") from err
+        if not isinstance(meta, dict) or not all(
+            isinstance(meta.get(key), (str, type(None))) for key in ("url", "kind", "status")
+        ):
+            raise Unreadable(f"{name} must be an object whose url, kind and status are strings")
+        return meta
+
+    def text(self, name: str, exact: bool = False) -> str | None:
+        """The UTF-8 text of the file name in this folder (any case), None when there is none; exact
+        keeps a leading U+FEFF and the line ends as they are."""
         actual = self.files.get(name.lower())
-        return None if actual is None else read_utf8(self.load(self.path_of(actual)), actual)
+        if actual is None:
+            return None
+        data = self.load(self.path_of(actual))
+        return read_exact_utf8(data, actual) if exact else read_utf8(data, actual)
 
 
 def _url_in(text: str) -> str | None:
@@ -177,3 +208,11 @@ def _json_rows(text: str) -> list[tuple[str, str | None, str | None]]:
             raise Unreadable(f"index.json entry {stem!r}: expected a URL or {{url, kind}} strings")
         rows.append((stem, fields.get("url"), fields.get("kind")))
     return rows
+
+
+def read_exact_utf8(data: bytes, what: str) -> str:
+    """A file's UTF-8 text exactly as written."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise Unreadable(f"{what} is not UTF-8 text (byte {err.start})") from err

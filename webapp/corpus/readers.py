@@ -13,6 +13,8 @@ from .folder import read_folder
 from .jsonl import read_jsonl
 from .readability_pages import is_readability_layout, read_readability
 from .screening import screen
+from .scrapinghub import is_scrapinghub_layout, read_scrapinghub
+from .trafilatura_eval import is_trafilatura_eval_layout, read_trafilatura_eval
 from .warc import read_warc
 from .ziparchive import read_zip
 
@@ -24,6 +26,8 @@ READERS: dict[str, Reader] = {
     "warc": read_warc,
     "jsonl": read_jsonl,
     "readability": read_readability,
+    "scrapinghub": read_scrapinghub,
+    "trafilatura-eval": read_trafilatura_eval,
 }
 FORMATS = ("auto", *READERS)
 SUFFIXES: tuple[tuple[str, str], ...] = (
@@ -41,6 +45,10 @@ SUFFIXES: tuple[tuple[str, str], ...] = (
 def detect_format(path: Path) -> str | None:
     """The layout of path judged by its shape and name, or None when it is not recognised."""
     if path.is_dir():
+        if is_scrapinghub_layout(path):
+            return "scrapinghub"
+        if is_trafilatura_eval_layout(path):
+            return "trafilatura-eval"
         return "readability" if is_readability_layout(path) else "folder"
     name = path.name.lower()
     return next((fmt for suffix, fmt in SUFFIXES if name.endswith(suffix)), None)

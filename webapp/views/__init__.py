@@ -5,13 +5,16 @@ from __future__ import annotations
 from flask import Flask
 
 from ..queue import DisagreementCache
-from . import annotate, api, pages, queue, upload
+from ..standings import SharedScores
+from . import annotate, api, leaderboard, pages, queue, sites, upload
 from .common import DISAGREEMENT
+from .figures import SHARED
 from .upload import JOBS
 
 
 def register_blueprints(app: Flask) -> None:
     app.extensions[DISAGREEMENT] = DisagreementCache()
     app.extensions[JOBS] = {}
-    for module in (queue, annotate, pages, api, upload):
+    app.extensions[SHARED] = SharedScores()
+    for module in (queue, annotate, pages, api, upload, leaderboard, sites):
         app.register_blueprint(module.bp)

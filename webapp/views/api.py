@@ -10,7 +10,9 @@ from werkzeug.wrappers import Response
 
 from ..db import get_or_404, get_session
 from ..gold import current_version, lock_page, save_gold
+from ..leaderboard import page_scores
 from ..models import Gold, Page
+from . import figures
 from .common import annotator
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -93,3 +95,52 @@ def write_gold(page_id: int) -> tuple[Response, int]:
         ),
         200,
     )
+
+
+@bp.get("/leaderboard")
+def leaderboard_json() -> Response:
+    """`goldtext score --format json` (same options) plus extras and drift; ETag, 304 when unchanged."""
+    return figures.conditional(figures.leaderboard_of(figures.board_query()))
+
+
+@bp.get("/leaderboard/pages")
+def leaderboard_pages_json() -> Response:
+    """One extractor's pages worst first (`extractor`: a name or a stored fingerprint)."""
+    ref = request.args.get("extractor") or abort(400, description="Name an extractor.")
+    limit = figures.int_arg("limit", 100, 1, 10_000)
+    return figures.conditional(figures.pages_of(figures.board_query(bootstrap=0), ref, limit))
+
+
+@bp.get("/sites")
+def sites_json() -> Response:
+    """`goldtext score --by site --format json` plus one row per site (judged, best, heat)."""
+    return figures.conditional(figures.sites_of(figures.board_query(bootstrap=0)))
+
+
+@bp.get("/compare")
+def compare_json() -> Response:
+    """`goldtext compare A B --format json` (same options) plus both texts of each listed page."""
+    a, b = request.args.get("a"), request.args.get("b")
+    if not a or not b:
+        abort(400, description="Name two extractors or fingerprints: a and b.")
+    top = figures.int_arg("top", 20, 0, figures.TOP_MAX)
+    return figures.conditional(figures.compare_of(figures.board_query(), a, b, top))
+
+
+@bp.get("/guard")
+def guard_json() -> Response:
+    """`goldtext guard --format json` plus acceptance per site per batch and the drift flags."""
+    return figures.conditional(figures.guard_of(figures.board_query(bootstrap=0)))
+
+
+@bp.get("/site-rules")
+def site_rules_json() -> Response:
+    return figures.conditional(figures.rules_of(figures.board_query(bootstrap=0)))
+
+
+@bp.get("/pages/<int:page_id>/scores")
+def page_scores_json(page_id: int) -> Response:
+    """The page's cached per-page precision, recall and F1, by fingerprint then metric."""
+    session = get_session()
+    get_or_404(session, Page, page_id)
+    return jsonify(page_scores(session, page_id))
