@@ -101,6 +101,23 @@ def test_windows_1252_without_declaration_is_detected():
     assert decode(FRENCH_1252) == expected
 
 
+@pytest.mark.parametrize(
+    "text, codec",
+    [
+        ("<p>Déjà à l'aube, les pêcheurs réparent leurs filets … et boivent un thé brûlant près du quai.</p>",
+         "windows-1252"),
+        ("<p>Über den Fluss führt eine schöne Brücke, und die Straßenbahn fährt täglich bis spät.</p>",
+         "windows-1252"),
+        ("<p>Zażółć gęślą jaźń. W Łodzi pada deszcz, a ludzie śpieszą się do pracy przez mokre ulice.</p>",
+         "windows-1250"),
+        ("<p>Příliš žluťoučký kůň úpěl ďábelské ódy. Večer jsme šli do kavárny na náměstí.</p>",
+         "windows-1250"),
+    ],
+)
+def test_undeclared_single_byte_pages_are_read_in_their_own_encoding(text, codec):
+    assert decode(text.encode(codec)) == Decoded(text, codec, "detected")
+
+
 def test_meta_saying_utf8_over_windows_1252_bytes_is_overruled_by_detection():
     data = b'<meta charset="utf-8">' + FRENCH_1252
     result = decode(data)

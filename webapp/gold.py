@@ -20,6 +20,8 @@ from .kinds import GOLD_STATUSES, PAGE_KINDS
 from .models import Gold, GoldRevision, Page, utcnow
 from .scores import refresh_scores
 
+SNIPPET_KINDS = ("with", "without")  # must-include and must-exclude snippets
+
 
 def add_revision(
     session: Session,
@@ -116,7 +118,8 @@ def save_gold(
 ) -> SaveOutcome:
     """Apply a save that edited ``base_version`` of the page's gold, unless it is stale or a retry.
 
-    Lock the page first (``lock_page``). ``snippets=None`` keeps the gold's current snippets.
+    Lock the page first (``lock_page``). ``snippets=None`` keeps the gold's current snippets; lists
+    with no snippet left after ``clean_snippets`` remove them.
     """
     check_vocabulary(kind, status)
     if not 0 <= base_version <= current_version(page):
@@ -128,8 +131,7 @@ def save_gold(
             index = gold.revisions.index(earlier)
             applied = applied_flags(gold.revisions)[index]
             return SaveOutcome(gold, earlier, conflict=not applied, replayed=True)
-    if snippets is None and gold is not None:
-        snippets = gold.snippets
+    snippets = gold.snippets if snippets is None and gold is not None else clean_snippets(snippets)
     if gold is not None and base_version != gold.version:
         revision = GoldRevision(
             version=base_version,
@@ -154,6 +156,15 @@ def save_gold(
         client_save_id=client_save_id,
     )
     return SaveOutcome(gold, gold.revisions[-1], conflict=False, replayed=False)
+
+
+def clean_snippets(snippets: dict[str, Any] | None) -> dict[str, list[str]] | None:
+    """Snippet gold as stored: each snippet stripped, blank and repeated ones dropped; None when none is left."""
+    if snippets is None:
+        return None
+    cleaned = {key: list(dict.fromkeys(s.strip() for s in snippets.get(key, ()) if s.strip()))
+               for key in SNIPPET_KINDS}
+    return cleaned if any(cleaned.values()) else None
 
 
 def restore_revision(session: Session, page: Page, revision: GoldRevision, author: str) -> Gold:

@@ -135,15 +135,19 @@ def charset_param(content_type: str) -> str | None:
 def detected_codec(data: bytes) -> str | None:
     """charset-normalizer's best guess among the web's encodings, or None.
 
-    Short texts often fit several single-byte encodings equally well; on such a tie windows-1252,
-    the web's default for undeclared pages, is taken when it is among the best.
+    Short texts often fit several single-byte encodings about as well; windows-1252, the web's
+    default for undeclared pages, is taken when its chaos is within CHAOS_MARGIN of the best guess's
+    (a French page otherwise comes out as windows-1257: "à" read as "ą").
     """
     matches = from_bytes(data, cp_isolation=WEB_ENCODINGS)
     best = matches.best()
     if best is None:
         return None
     codec = codec_for(best.encoding)
-    tied = [m for m in matches if (m.chaos, m.coherence) == (best.chaos, best.coherence)]
-    if codec != "utf-8" and any("cp1252" in m.could_be_from_charset for m in tied):
+    close = [m for m in matches if m.chaos <= best.chaos + CHAOS_MARGIN]
+    if codec != "utf-8" and any("cp1252" in m.could_be_from_charset for m in close):
         return DEFAULT
     return codec
+
+
+CHAOS_MARGIN = 0.1

@@ -6,7 +6,7 @@ from flask import Flask
 
 from ..queue import DisagreementCache
 from ..standings import SharedScores
-from . import annotate, api, leaderboard, pages, queue, sites, upload
+from . import annotate, api, exports, leaderboard, pages, queue, sites, upload
 from .common import DISAGREEMENT
 from .figures import SHARED
 from .upload import JOBS
@@ -16,5 +16,5 @@ def register_blueprints(app: Flask) -> None:
     app.extensions[DISAGREEMENT] = DisagreementCache()
     app.extensions[JOBS] = {}
     app.extensions[SHARED] = SharedScores()
-    for module in (queue, annotate, pages, api, upload, leaderboard, sites):
+    for module in (queue, annotate, pages, api, upload, leaderboard, sites, exports):
         app.register_blueprint(module.bp)

@@ -9,7 +9,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
 
 from ..db import get_or_404, get_session
-from ..gold import current_version, lock_page, save_gold
+from ..gold import SNIPPET_KINDS, current_version, lock_page, save_gold
 from ..leaderboard import page_scores
 from ..models import Gold, Page
 from . import figures
@@ -27,7 +27,8 @@ def json_error(error: HTTPException) -> tuple[Response, int]:
 
 def gold_json(gold: Gold | None) -> dict[str, Any]:
     if gold is None:
-        return {"version": 0, "text": "", "kind": None, "status": None, "author": None, "updated_at": None}
+        return {"version": 0, "text": "", "kind": None, "status": None, "author": None, "updated_at": None,
+                "snippets": None}
     return {
         "version": gold.version,
         "text": gold.text,
@@ -35,6 +36,7 @@ def gold_json(gold: Gold | None) -> dict[str, Any]:
         "status": gold.status,
         "author": gold.author,
         "updated_at": gold.updated_at.isoformat(),
+        "snippets": gold.snippets,
     }
 
 
@@ -50,6 +52,12 @@ def _save_request() -> dict[str, Any]:
             abort(400, description=f"{key!r} must be a {kind.__name__}.")
     if not 0 < len(body["client_save_id"]) <= SAVE_ID_MAX:
         abort(400, description=f"'client_save_id' must have 1 to {SAVE_ID_MAX} characters.")
+    snippets = body.get("snippets")
+    if snippets is not None and not (
+        isinstance(snippets, dict) and set(snippets) <= set(SNIPPET_KINDS)
+        and all(isinstance(v, list) and all(isinstance(s, str) for s in v) for v in snippets.values())
+    ):
+        abort(400, description="'snippets' must be an object of \"with\" and \"without\" lists of strings.")
     return body
 
 
@@ -79,6 +87,7 @@ def write_gold(page_id: int) -> tuple[Response, int]:
             status=body["status"],
             author=author,
             client_save_id=body["client_save_id"],
+            snippets=body.get("snippets"),
         )
     except ValueError as error:
         abort(400, description=str(error))
