@@ -11,7 +11,7 @@ from sqlalchemy import text
 
 from webapp import create_app
 from webapp.db import dispose, make_engine, sessions
-from webapp.migrate import downgrade, upgrade
+from webapp.migrate import upgrade
 
 TEST_DATABASE_URL = os.environ.get("GOLDTEXT_TEST_DATABASE_URL")
 CORPORA = Path(__file__).resolve().parents[2] / "shared" / "corpora"

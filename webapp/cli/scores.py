@@ -9,17 +9,15 @@ from typing import Any
 
 import click
 from flask.cli import with_appcontext
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ..db import sessions
-from ..extraction import current_extractors
 from ..extractors.registry import UnknownExtractor, build_registry
 from ..guard_report import CELLS, guard_report
 from ..leaderboard import GROUPINGS, Filters, ScoreCache, head_to_head, leaderboard
-from ..models import Extraction
 from ..scores import refresh_scores
 from ..scoring import METRICS
+from ..standings import current_named, resolve_ref
 
 FIGURES = ("precision", "recall", "f1", "accuracy", "precision_std", "recall_std", "f1_std", "pages", "errors")
 
@@ -68,19 +66,17 @@ def prepare(session: Session, metric: str) -> ScoreCache:
 def fingerprints(session: Session, names: tuple[str, ...]) -> dict[str, str]:
     """Display name -> current fingerprint, for the named extractors (default: all registered)."""
     try:
-        return {e.name: e.fingerprint for e in current_extractors(session, build_registry(), names)}
+        return current_named(session, build_registry(), names)
     except UnknownExtractor as exc:
         raise click.UsageError(str(exc)) from exc
 
 
 def one_fingerprint(session: Session, ref: str) -> tuple[str, str]:
     """An extractor name (its current fingerprint) or a stored fingerprint, as (display name, fingerprint)."""
-    stored = session.execute(
-        select(Extraction.extractor).where(Extraction.fingerprint == ref).limit(1)
-    ).scalar_one_or_none()
-    if stored is not None:
-        return ref, ref
-    return next(iter(fingerprints(session, (ref,)).items()))
+    try:
+        return resolve_ref(session, build_registry(), ref)
+    except UnknownExtractor as exc:
+        raise click.UsageError(str(exc)) from exc
 
 
 def rows_of(result: dict[str, Any]) -> list[dict[str, Any]]:
