@@ -115,7 +115,9 @@ def leaderboard_json() -> Response:
 @bp.get("/leaderboard/pages")
 def leaderboard_pages_json() -> Response:
     """One extractor's pages worst first (`extractor`: a name or a stored fingerprint)."""
-    ref = request.args.get("extractor") or abort(400, description="Name an extractor.")
+    ref = request.args.get("extractor")
+    if not ref:
+        abort(400, description="Name an extractor: a name or a stored fingerprint.")
     limit = figures.int_arg("limit", 100, 1, 10_000)
     return figures.conditional(figures.pages_of(figures.board_query(bootstrap=0), ref, limit))
 

@@ -1,0 +1,78 @@
+"""The live leaderboard in Chromium: a gold save in one tab changes the row in another, without a reload."""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+
+from browser_fixtures import browser, context, live_server, signed_in  # noqa: F401 -- fixtures
+from test_browser_workbench import until
+from webapp.extraction import current_extractors
+from webapp.extractors.registry import build_registry
+from webapp.gold import add_revision
+from webapp.models import Extraction, ImportBatch, Page, Site
+from webapp.scores import refresh_scores
+
+pytestmark = pytest.mark.browser
+
+F1 = "document.querySelector('tr[data-extractor=\"trafilatura\"] td[data-key=\"f1\"]').dataset.value"
+
+
+def seed(session) -> int:
+    """One gold page: trafilatura found half of it (tokens F1 2/3), density all of it."""
+    fingerprints = {e.name: e.fingerprint for e in current_extractors(session, build_registry(),
+                                                                       ("trafilatura", "density"))}
+    batch, site = ImportBatch(source="tests", format="folder"), Site(host="news.example")
+    raw = b"<p>alpha beta gamma delta</p>"
+    page = Page(url="https://news.example/1", site=site, batch=batch, source_name="p.html", raw=raw,
+                sha256=hashlib.sha256(raw).hexdigest(), encoding="utf-8", encoding_source="meta",
+                html=raw.decode())
+    session.add(page)
+    session.flush()
+    add_revision(session, page, text="alpha beta gamma delta", kind="article", status="done", author="ann",
+                 rescore=False)
+    for name, text in (("trafilatura", "alpha beta"), ("density", "alpha beta gamma delta")):
+        session.add(Extraction(page_id=page.id, extractor=name, fingerprint=fingerprints[name], text=text,
+                               accepted=True))
+    session.flush()
+    refresh_scores(session)
+    session.commit()
+    return page.id
+
+
+def test_a_gold_save_in_one_tab_changes_the_leaderboard_in_another(session, live_server, context):
+    page_id = seed(session)
+    board = context.new_page()
+    board.goto(f"{live_server}/leaderboard")
+    assert float(board.evaluate(F1)) == pytest.approx(2 / 3)
+    board.evaluate("window.notReloaded = true")
+    until(board, "Number(document.getElementById('board').dataset.refreshes || 0) >= 1")
+
+    editor = signed_in(context, live_server)
+    editor.goto(f"{live_server}/pages/{page_id}")
+    editor.fill("#editor", "alpha beta")
+    editor.click("#save")
+    until(editor, "document.getElementById('save-state').textContent.startsWith('Saved version 2')")
+
+    until(board, f"Number({F1}) === 1")
+    assert board.evaluate("window.notReloaded") is True
+    assert float(board.evaluate(
+        "document.querySelector('tr[data-extractor=\"density\"] td[data-key=\"f1\"]').dataset.value"
+    )) == pytest.approx(2 / 3)
+
+
+def test_sorting_survives_a_refresh(session, live_server, context):
+    page_id = seed(session)
+    board = context.new_page()
+    board.goto(f"{live_server}/leaderboard")
+    names = "[...document.querySelectorAll('#board tbody tr')].map((r) => r.dataset.extractor).join()"
+    assert board.evaluate(names) == "density,trafilatura"  # by F1, best first
+    board.click("th[data-key=extractor]")
+    board.click("th[data-key=extractor]")
+    assert board.evaluate(names) == "trafilatura,density"  # by name, descending
+    with session.begin():
+        add_revision(session, session.get(Page, page_id), text="alpha beta", kind="article", status="done",
+                     author="bob")
+    until(board, f"Number({F1}) === 1")
+    assert board.evaluate(names) == "trafilatura,density"

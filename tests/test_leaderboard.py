@@ -1,0 +1,277 @@
+"""The leaderboard views on small hand-made corpora: live refresh by ETag, figures read from the cached
+counts, the sites table, drill-down, head-to-head, the drift flag, site rules, and the SVG charts."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from itertools import count
+
+import pytest
+from sqlalchemy import select, update
+
+from webapp.charts import f1_boxes, precision_recall
+from webapp.drift import BatchRate, drift_flags
+from webapp.extraction import current_extractors, store
+from webapp.extractors.guard import GuardThresholds
+from webapp.extractors.registry import build_registry
+from webapp.extractors.runner import Result
+from webapp.extractors.with_trafilatura import TRAFILATURA
+from webapp.gold import add_revision
+from webapp.models import Extraction, ImportBatch, Page, Site, SiteRule
+from webapp.site_table import site_rows
+from webapp.scores import refresh_scores
+from workbench import sign_in
+
+_serial = count()
+
+
+def fingerprint(session, name: str) -> str:
+    return current_extractors(session, build_registry(), (name,))[0].fingerprint
+
+
+def add_page(session, host: str, batch: ImportBatch, gold: str | None, texts: dict[str, str],
+             html: str = "<p>x</p>", meta: dict | None = None, accepted: bool = True) -> Page:
+    """A page of `host` in `batch` with (optionally) done article gold and one extraction per extractor."""
+    site = session.scalars(select(Site).where(Site.host == host)).one_or_none() or Site(host=host)
+    raw = f"{html}<!-- {next(_serial)} -->".encode()
+    page = Page(url=f"https://{host}/{next(_serial)}", site=site, batch=batch, source_name="p.html", raw=raw,
+                sha256=hashlib.sha256(raw).hexdigest(), encoding="utf-8", encoding_source="meta", html=html)
+    session.add(page)
+    session.flush()
+    if gold is not None:
+        add_revision(session, page, text=gold, kind="article", status="done", author="ann", rescore=False)
+    for name, text in texts.items():
+        session.add(Extraction(page_id=page.id, extractor=name, fingerprint=fingerprint(session, name), text=text,
+                               meta=meta or {}, accepted=accepted, duration_ms=10.0 * (1 + len(text))))
+    session.flush()
+    return page
+
+
+def new_batch(session) -> ImportBatch:
+    batch = ImportBatch(source="tests", format="folder")
+    session.add(batch)
+    session.flush()
+    return batch
+
+
+@pytest.fixture
+def board(session) -> list[int]:
+    """Two pages of one site: trafilatura half right on the first, density right on both.
+
+    tokens F1: trafilatura page 1: P 1, R 2/4 -> 2/3; page 2: 1. density: 1 and 1.
+    """
+    batch = new_batch(session)
+    first = add_page(session, "news.example", batch, "alpha beta gamma delta",
+                     {"trafilatura": "alpha beta", "density": "alpha beta gamma delta"})
+    second = add_page(session, "news.example", batch, "one two",
+                      {"trafilatura": "one two", "density": "one two"})
+    refresh_scores(session)
+    session.commit()
+    return [first.id, second.id]
+
+
+def figures(client, **args) -> dict:
+    return client.get("/api/leaderboard", query_string={"bootstrap": 0, **args}).get_json()
+
+
+def test_the_leaderboard_shows_hand_computed_figures(client, board):
+    data = figures(client)
+    assert data["pages"] == 2
+    assert data["extractors"]["trafilatura"]["f1"] == pytest.approx((2 / 3 + 1) / 2)
+    assert data["extractors"]["density"]["f1"] == pytest.approx(1.0)
+    assert data["extractors"]["density"]["accuracy"] == pytest.approx(1.0)
+    extras = data["extras"]["trafilatura"]
+    assert extras["acceptance"] == 1.0
+    assert extras["median_ms"] == pytest.approx((110 + 80) / 2)  # 10 ms x (1 + characters)
+    micro = figures(client, average="micro")["extractors"]["trafilatura"]
+    assert micro["recall"] == pytest.approx(4 / 6)  # 2 + 2 of 4 + 2 gold tokens
+
+
+def test_unchanged_figures_are_304_and_a_gold_save_changes_them(client, board):
+    first = client.get("/api/leaderboard", query_string={"bootstrap": 0})
+    tag = first.headers["ETag"]
+    again = client.get("/api/leaderboard", query_string={"bootstrap": 0}, headers={"If-None-Match": tag})
+    assert again.status_code == 304 and again.data == b""
+
+    token = sign_in(client)
+    saved = client.post(f"/api/pages/{board[0]}/gold", headers={"X-CSRF-Token": token},
+                        json={"text": "alpha beta", "kind": "article", "status": "done", "version": 1,
+                              "client_save_id": "s1"})
+    assert saved.status_code == 200
+    after = client.get("/api/leaderboard", query_string={"bootstrap": 0}, headers={"If-None-Match": tag})
+    assert after.status_code == 200 and after.headers["ETag"] != tag
+    assert after.get_json()["extractors"]["trafilatura"]["f1"] == pytest.approx(1.0)
+    assert after.get_json()["extractors"]["density"]["f1"] == pytest.approx((2 / 3 + 1) / 2)
+
+
+def test_the_table_fragment_the_page_polls_is_conditional_too(client, board):
+    first = client.get("/leaderboard/table")
+    assert 'data-extractor="trafilatura"' in first.get_data(as_text=True)
+    assert client.get("/leaderboard/table", headers={"If-None-Match": first.headers["ETag"]}).status_code == 304
+
+
+def test_figures_come_from_the_cached_counts_not_the_texts(client, session, board):
+    before = figures(client)["extractors"]
+    session.execute(update(Extraction).values(text=""))
+    session.commit()
+    assert figures(client)["extractors"] == before
+
+
+def test_the_cache_is_one_per_app_and_synced_by_the_change_log(app, client, session, board):
+    figures(client)
+    shared = app.extensions["goldtext.scores"]
+    epoch = shared.cache.epoch
+    add_revision(session, session.get(Page, board[1]), text="one two three four", kind="article", status="done",
+                 author="bob")
+    session.commit()
+    data = figures(client)
+    assert app.extensions["goldtext.scores"] is shared and shared.cache.epoch > epoch
+    assert data["extractors"]["density"]["recall"] == pytest.approx((1 + 0.5) / 2)
+
+
+def test_drill_down_lists_pages_worst_first_linking_to_the_candidate(client, board):
+    data = client.get("/api/leaderboard/pages", query_string={"extractor": "trafilatura"}).get_json()
+    assert [(r["page_id"], round(r["f1"], 4)) for r in data["rows"]] == [(board[0], 0.6667), (board[1], 1.0)]
+    assert data["rows"][0]["precision"] == 1.0 and data["rows"][0]["recall"] == 0.5
+    html = client.get("/leaderboard/pages?extractor=trafilatura").get_data(as_text=True)
+    assert f'href="/pages/{board[0]}#candidate=trafilatura"' in html
+    assert html.index(f'data-page="{board[0]}"') < html.index(f'data-page="{board[1]}"')
+
+
+def test_head_to_head_counts_wins_and_shows_both_texts(client, board):
+    data = client.get("/api/compare", query_string={"a": "density", "b": "trafilatura", "bootstrap": 0}).get_json()
+    assert (data["wins"], data["losses"], data["ties"]) == (1, 0, 1)
+    assert data["difference"] == pytest.approx(1 - (2 / 3 + 1) / 2)
+    [change] = data["changed"]
+    assert (change["page_id"], change["text_a"], change["text_b"]) == (board[0], "alpha beta gamma delta", "alpha beta")
+    html = client.get("/leaderboard/compare?a=density&b=trafilatura").get_data(as_text=True)
+    assert "A wins 1, loses 0, ties 1" in html and 'id="compare-data"' in html
+
+
+@pytest.mark.parametrize(("gold_pages", "judged"), [(4, False), (5, True)])
+def test_a_site_with_too_few_gold_pages_is_marked_not_ranked(client, session, gold_pages, judged):
+    batch = new_batch(session)
+    for i in range(gold_pages):
+        add_page(session, "few.example", batch, f"word{i} shared", {"trafilatura": f"word{i} shared",
+                                                                    "density": "shared"})
+    add_page(session, "empty.example", batch, None, {"trafilatura": "x", "density": "y"})
+    refresh_scores(session)
+    session.commit()
+    sites = {row["site"]: row for row in client.get("/api/sites").get_json()["sites"]}
+    assert sites["few.example"]["pages"] == gold_pages
+    assert sites["few.example"]["judged"] is judged
+    assert sites["few.example"]["best"] == (["trafilatura"] if judged else [])
+    assert sites["few.example"]["f1"]["density"] == pytest.approx(2 / 3)  # P 1, R 1/2
+    assert sites["empty.example"] == {"site": "empty.example", "pages": 0, "judged": False, "best": [],
+                                      "f1": {}, "heat": {}}
+    html = client.get("/sites").get_data(as_text=True)
+    row = re.search(r'<tr data-site="few.example".*?</tr>', html, re.S).group(0)
+    assert ("too few to judge" in row) is not judged
+    assert ("★" in row) is judged
+
+
+def test_the_minimum_of_gold_pages_is_a_setting():
+    by_site = {"groups": {"a.example": {"pages": 2, "extractors": {"x": {"f1": 0.5}, "y": {"f1": 0.9}}}}}
+    assert site_rows(by_site, ["a.example"], 2)[0]["best"] == ["y"]
+    assert site_rows(by_site, ["a.example"], 3)[0]["best"] == []
+    assert site_rows(by_site, ["a.example"], 2)[0]["heat"] == {"x": 5, "y": 9}
+
+
+ARTICLE = "<html><body><article>{}</article></body></html>"
+SHELL = '<html><head><script src="/app.js"></script></head><body><div id="root"></div></body></html>'
+
+
+def paragraphs(n: int) -> str:
+    sentence = "The river ferry crossed at dawn while the harbour master counted every crate twice over. "
+    return "".join(f"<p>{sentence * 4}Paragraph {n}-{i}.</p>" for i in range(4))
+
+
+def extract_with_the_guard(session, page: Page) -> None:
+    """trafilatura's real output on the page, stored with the real accept guard's verdict."""
+    text = TRAFILATURA(page.html, page.url).text
+    store(session, Result(key=(page.id, len(page.html)), extractor_name="trafilatura",
+                          fingerprint=fingerprint(session, "trafilatura"), text=text, metadata={},
+                          duration_ms=1.0, error=None, incomplete=False), GuardThresholds())
+
+
+def test_drift_flags_a_site_whose_second_batch_is_javascript_shells_and_not_a_stable_site(app, client, session):
+    first, second = new_batch(session), new_batch(session)
+    for batch, shifty in ((first, ARTICLE), (second, SHELL)):
+        for i in range(3):
+            for host, html in (("shifty.example", shifty.format(paragraphs(i))),
+                               ("steady.example", ARTICLE.format(paragraphs(10 + i)))):
+                extract_with_the_guard(session, add_page(session, host, batch, None, {}, html=html))
+    session.commit()
+    data = client.get("/api/guard").get_json()
+    rates = data["acceptance_by_site_batch"]["trafilatura"]
+    assert [r["rate"] for r in rates["steady.example"]] == [1.0, 1.0]
+    assert [r["rate"] for r in rates["shifty.example"]] == [1.0, 0.0]
+    assert [(f["site"], f["from_batch"], f["to_batch"], f["drop"]) for f in data["drift"]] == [
+        ("shifty.example", first.id, second.id, 100.0)
+    ]
+    board = client.get("/leaderboard").get_data(as_text=True)
+    assert 'data-site="shifty.example"' in board and 'data-site="steady.example"' not in board
+    app.config["DRIFT_THRESHOLD_POINTS"] = 100
+    assert client.get("/api/guard").get_json()["drift"] == []
+
+
+@pytest.mark.parametrize(
+    ("rates", "threshold", "flagged"),
+    [
+        ([(10, 10), (6, 10)], 30, [40.0]),
+        ([(4, 4), (3, 4)], 30, []),  # 25 points
+        ([(8, 10), (5, 10)], 30, []),  # exactly 30 points is not more than 30
+        ([(10, 10), (6, 10), (1, 10)], 30, [40.0, 50.0]),
+        ([(1, 10), (10, 10)], 30, []),  # a rise is no drift
+        ([(10, 10), (6, 10)], 50, []),
+    ],
+)
+def test_drift_flags_falls_of_more_than_the_threshold(rates, threshold, flagged):
+    batches = [BatchRate(i + 1, accepted, pages) for i, (accepted, pages) in enumerate(rates)]
+    flags = drift_flags({"x": {"a.example": batches}}, threshold)
+    assert [pytest.approx(f.drop) for f in flags] == flagged
+
+
+def test_site_rules_report_counts_paths_and_compares_rule_and_fallback(client, session):
+    site = Site(host="ruled.example")
+    session.add(site)
+    session.flush()
+    session.add(SiteRule(site_id=site.id, body="article", drop=[]))
+    session.flush()
+    batch = new_batch(session)
+    paths = [{"path": "rules", "host": "ruled.example"}, {"path": "rules", "host": "ruled.example"},
+             {"path": "fallback", "reason": "no rule"}, {"path": "failed", "reason": "SelectorError: x"}]
+    for i, meta in enumerate(paths):
+        page = add_page(session, "ruled.example", batch, "a b c d", {"trafilatura": "a b"}, meta=meta)
+        session.add(Extraction(page_id=page.id, extractor="site-rules", meta=meta, text="a b c d" if i < 2 else "a b",
+                               fingerprint=fingerprint(session, "site-rules")))
+    refresh_scores(session)
+    session.commit()
+    [row] = client.get("/api/site-rules").get_json()["sites"]
+    assert row["paths"] == {"rules": 2, "fallback": 1, "failed": 1} and row["has_rule"]
+    assert row["gold_pages"] == 4
+    assert row["rule_f1"] == pytest.approx((1 + 1 + 2 / 3 + 2 / 3) / 4)
+    assert row["fallback_f1"] == pytest.approx(2 / 3)
+    assert "ruled.example" in client.get("/sites/rules").get_data(as_text=True)
+
+
+def test_every_view_renders_under_the_apps_csp(client, board):
+    for url in ("/leaderboard", "/sites", "/sites/guard", "/sites/rules", "/leaderboard/compare",
+                "/leaderboard/pages"):
+        response = client.get(url)
+        assert response.status_code == 200, url
+        html = response.get_data(as_text=True)
+        assert not re.search(r"<script(?![^>]*nonce=)", html), url
+        assert " style=" not in html, url
+
+
+def test_charts_escape_names_and_draw_one_mark_per_extractor():
+    svg = precision_recall([
+        {"name": "<b>bold</b>", "precision": 0.9, "recall": 0.8, "precision_std": 0.01, "recall_std": None},
+        {"name": "plain", "precision": 0.5, "recall": 0.7, "precision_std": None, "recall_std": None},
+    ])
+    assert "<b>" not in svg and "&lt;b&gt;bold&lt;/b&gt;" in svg
+    assert svg.count("<circle") == 2
+    boxes = f1_boxes({"a": [0.0, 0.5, 1.0], "b": []})
+    assert boxes.count("<rect") == 1 and "median 0.500" in boxes

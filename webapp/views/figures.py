@@ -1,0 +1,233 @@
+"""The figures the leaderboard and sites views show and the JSON API serves: the query string parsed
+into the options of `goldtext score`, the shared score cache read under its lock, and the ETag of the
+live refresh (change-log epoch + extraction state + query), answered with 304 before any work."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from flask import abort, current_app, jsonify, request
+from sqlalchemy.orm import Session
+from werkzeug.wrappers import Response
+
+from ..db import get_session, sessions
+from ..drift import acceptance_by_site_batch, drift_flags
+from ..extraction import SITE_RULES, stored_rules
+from ..extractors.base import Extractor
+from ..extractors.registry import build_registry
+from ..guard_report import guard_report
+from ..leaderboard import Filters, ScoreCache, head_to_head, leaderboard
+from ..rule_report import rule_report
+from ..scoring import METRICS
+from ..site_table import site_rows
+from ..standings import (
+    Query,
+    SharedScores,
+    current_named,
+    extraction_state,
+    filter_choices,
+    resolve_ref,
+    shown,
+    standings,
+    texts_of,
+    worst_pages,
+)
+
+SHARED = "goldtext.scores"
+REGISTRY = "goldtext.registry"
+BOOTSTRAP_MAX = 10_000
+TOP_MAX = 200
+FALLBACK = "trafilatura"
+
+Compute = Callable[[Session, ScoreCache], dict[str, Any]]
+
+
+def shared_scores() -> SharedScores:
+    return current_app.extensions[SHARED]
+
+
+def registry() -> Mapping[str, Extractor]:
+    """The app's extractor registry, built once (read-only)."""
+    if current_app.extensions.get(REGISTRY) is None:
+        current_app.extensions[REGISTRY] = build_registry()
+    return current_app.extensions[REGISTRY]
+
+
+def int_arg(name: str, default: int, low: int = 0, high: int | None = None) -> int:
+    value = request.args.get(name)
+    if value in (None, ""):
+        return default
+    try:
+        number = int(value)
+    except ValueError:
+        abort(400, description=f"{name!r} must be a whole number.")
+    if number < low or (high is not None and number > high):
+        abort(400, description=f"{name!r} must be between {low} and {high}.")
+    return number
+
+
+def board_query(bootstrap: int = 1000) -> Query:
+    """The query string's metric, average, filters, extractors, bootstrap and seed (400 when invalid)."""
+    args = request.args
+    metric = args.get("metric") or "tokens"
+    if metric not in METRICS:
+        abort(400, description=f"unknown metric {metric!r}; one of {', '.join(METRICS)}")
+    try:
+        batches = tuple(int(b) for b in args.getlist("batch") if b)
+    except ValueError:
+        abort(400, description="'batch' must be an import batch id.")
+    return Query(
+        metric=metric,
+        average=args.get("average") or None,
+        filters=Filters(
+            tuple(s for s in args.getlist("site") if s),
+            tuple(k for k in args.getlist("kind") if k),
+            batches,
+            tuple(a for a in args.getlist("annotator") if a),
+        ),
+        extractors=tuple(e for e in args.getlist("extractor") if e),
+        bootstrap=int_arg("bootstrap", bootstrap, 0, BOOTSTRAP_MAX),
+        seed=int_arg("seed", 0),
+    )
+
+
+def computed(compute: Compute) -> dict[str, Any]:
+    """compute(session, cache) with the cache synced and locked; a ValueError (an unknown extractor,
+    an average the metric lacks) is the client's mistake: 400."""
+    session = get_session()
+    with shared_scores().synced(session) as cache:
+        try:
+            return compute(session, cache)
+        except ValueError as error:
+            abort(400, description=str(error))
+
+
+def live_tag(session: Session, cache: ScoreCache) -> str:
+    """Changes whenever a figure this query shows may have: scores, extractions, or the query."""
+    state = f"{cache.epoch}|{extraction_state(session)}|{request.full_path}"
+    return hashlib.sha256(state.encode()).hexdigest()[:32]
+
+
+def conditional(compute: Compute, render: Callable[[dict[str, Any]], Response] = jsonify) -> Response:
+    """The rendered figures with their ETag, or 304 Not Modified (nothing computed) when unchanged."""
+    session = get_session()
+    with shared_scores().synced(session) as cache:
+        tag = live_tag(session, cache)
+        if request.if_none_match.contains(tag):
+            response = Response(status=304)
+            data = None
+        else:
+            try:
+                data = compute(session, cache)
+            except ValueError as error:
+                abort(400, description=str(error))
+    if data is not None:
+        response = render(data)
+    response.set_etag(tag)
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+def named_for(session: Session, query: Query) -> dict[str, str]:
+    named = current_named(session, registry(), query.extractors)
+    return shown(shared_scores(), query.metric, named, bool(query.extractors))
+
+
+def drift(session: Session, query: Query) -> list[dict[str, Any]]:
+    """The drift flags of the extractors asked for (all registered ones by default), scored or not."""
+    named = current_named(session, registry(), query.extractors)
+    rates = shared_scores().remembered(("rates", tuple(named.items())),
+                                       lambda: acceptance_by_site_batch(session, named),
+                                       (extraction_state(session), shared_scores().cache.epoch))
+    return [flag.as_dict() for flag in drift_flags(rates, current_app.config["DRIFT_THRESHOLD_POINTS"])]
+
+
+def leaderboard_of(query: Query) -> Compute:
+    """`goldtext score --format json` plus "extras", "fingerprints", "drift" and "pending"."""
+
+    def compute(session: Session, cache: ScoreCache) -> dict[str, Any]:
+        named = named_for(session, query)
+        result = standings(shared_scores(), query, named)
+        result["drift"] = drift(session, query)
+        result["pending"] = shared_scores().pending(session, sessions(), query.metric)
+        return result
+
+    return compute
+
+
+def sites_of(query: Query) -> Compute:
+    """`goldtext score --by site` plus one row per site: judged or not, best extractor, heat steps."""
+
+    def compute(session: Session, cache: ScoreCache) -> dict[str, Any]:
+        named = named_for(session, query)
+        by_site = leaderboard(cache, query.metric, named, average=query.average, filters=query.filters,
+                              by="site", bootstrap=query.bootstrap, seed=query.seed)
+        hosts = filter_choices(session)["sites"]
+        min_pages = current_app.config["LEADERBOARD_MIN_SITE_PAGES"]
+        by_site["min_pages"] = min_pages
+        by_site["sites"] = site_rows(by_site, hosts, min_pages)
+        by_site["drift"] = drift(session, query)
+        return by_site
+
+    return compute
+
+
+def compare_of(query: Query, a: str, b: str, top: int) -> Compute:
+    """`goldtext compare A B --format json` plus both texts of every listed page."""
+
+    def compute(session: Session, cache: ScoreCache) -> dict[str, Any]:
+        first, second = resolve_ref(session, registry(), a), resolve_ref(session, registry(), b)
+        result = head_to_head(cache, query.metric, first, second, average=query.average,
+                              filters=query.filters, bootstrap=query.bootstrap, seed=query.seed, top=top)
+        texts = texts_of(session, [c["page_id"] for c in result["changed"]], [first[1], second[1]])
+        for change in result["changed"]:
+            found = texts.get(change["page_id"], {})
+            change["text_a"], change["text_b"] = found.get(first[1], ""), found.get(second[1], "")
+        return result
+
+    return compute
+
+
+def pages_of(query: Query, ref: str, limit: int) -> Compute:
+    """One extractor's pages under the filters, worst F1 first."""
+
+    def compute(session: Session, cache: ScoreCache) -> dict[str, Any]:
+        name, fp = resolve_ref(session, registry(), ref)
+        found = worst_pages(cache, query.metric, fp, query.filters, limit)
+        return {"metric": query.metric, "extractor": name, "fingerprint": fp, **found}
+
+    return compute
+
+
+def guard_of(query: Query) -> Compute:
+    """`goldtext guard --format json` plus acceptance per site per batch and the drift flags."""
+
+    def compute(session: Session, cache: ScoreCache) -> dict[str, Any]:
+        named = current_named(session, registry(), query.extractors)
+        rates = acceptance_by_site_batch(session, named)
+        return {
+            "threshold": current_app.config["DRIFT_THRESHOLD_POINTS"],
+            "guard": guard_report(session, named, query.filters.sites),
+            "acceptance_by_site_batch": {
+                name: {site: [{"batch": r.batch, "accepted": r.accepted, "pages": r.pages, "rate": r.rate}
+                              for r in batches] for site, batches in sites.items()}
+                for name, sites in rates.items()
+            },
+            "drift": [f.as_dict() for f in drift_flags(rates, current_app.config["DRIFT_THRESHOLD_POINTS"])],
+        }
+
+    return compute
+
+
+def rules_of(query: Query) -> Compute:
+    """Per site: site-rules' paths (rule, fallback, failed) and its F1 against the fallback's."""
+
+    def compute(session: Session, cache: ScoreCache) -> dict[str, Any]:
+        named = current_named(session, registry(), (SITE_RULES, FALLBACK))
+        rows = rule_report(session, cache, query.metric, (SITE_RULES, named[SITE_RULES]),
+                           (FALLBACK, named[FALLBACK]), set(stored_rules(session)))
+        return {"metric": query.metric, "fingerprint": named[SITE_RULES], "sites": rows}
+
+    return compute
