@@ -48,6 +48,15 @@ def open_page(tab, base, page_id):
     return tab
 
 
+def test_a_candidate_named_in_the_link_opens_first(session, live_server, context):
+    page_id = make_page(session, url="https://news.example/drill", candidates=DIFFER).id
+    tab = signed_in(context, live_server)
+    tab.goto(f"{live_server}/pages/{page_id}#candidate=density")
+    tab.wait_for_selector("#tabs .tab.active")
+    assert "density" in tab.inner_text("#tabs .tab.active")
+    assert "Omega" in tab.inner_text("#diff")
+
+
 def test_the_whole_flow_queue_candidates_edit_save_next(session, live_server, context):
     first = make_page(session, url="https://news.example/1", candidates=DIFFER).id
     second = make_page(session, url="https://news.example/2", candidates=AGREE).id
@@ -136,7 +145,7 @@ def test_every_shortcut_in_the_help_overlay_does_what_it_says(session, live_serv
     tab.keyboard.press("?")
     assert tab.is_visible("#help")
     listed = tab.locator("#help-table tr").all_inner_texts()
-    assert len(listed) == 11
+    assert len(listed) == 13
     tab.keyboard.press("Escape")
     assert not tab.is_visible("#help")
     tab.keyboard.press("2")

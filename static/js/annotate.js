@@ -3,6 +3,7 @@
 import { attachBlocks, toggleLine } from "./blocks.js";
 import { clearDraft, loadDraft, storeDraft } from "./drafts.js";
 import { bindShortcuts, renderHelp } from "./keys.js";
+import { selectionIn, snippetEditor } from "./snippets.js";
 import { debounce, newSaveId, postJson } from "./net.js";
 import { bag, scores } from "./tokens.js";
 import { diff, render, words } from "./worddiff.js";
@@ -13,10 +14,12 @@ const editor = $("editor"), kind = $("kind"), status = $("status");
 const tabs = [...document.querySelectorAll("#tabs .tab")];
 const candidates = data.candidates.map((c) => ({ ...c, bag: bag(c.text), words: words(c.text) }));
 const RETRY_MS = 3000;
+const snippets = snippetEditor({ with: $("snippets-with"), without: $("snippets-without") }, data.snippets,
+  () => afterEdit());
 
 const state = {
   version: data.editor.version,
-  saved: { text: data.editor.text, kind: data.editor.kind, status: data.editor.status },
+  saved: { text: data.editor.text, kind: data.editor.kind, status: data.editor.status, snippets: snippets.value() },
   active: 0,
   pending: null, // {id, body} of the save in flight or waiting for a retry
   frame: null,
@@ -115,12 +118,15 @@ function useCandidate() {
 
 // --- drafts -----------------------------------------------------------------------------------------
 function current() {
-  return { text: editor.value, kind: kind.value, status: status.value };
+  return { text: editor.value, kind: kind.value, status: status.value, snippets: snippets.value() };
 }
+
+const sameSnippets = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
 function dirty() {
   const now = current();
-  return now.text !== state.saved.text || now.kind !== state.saved.kind || now.status !== state.saved.status;
+  return now.text !== state.saved.text || now.kind !== state.saved.kind || now.status !== state.saved.status ||
+    !sameSnippets(now.snippets, state.saved.snippets);
 }
 
 function keepDraft() {
@@ -131,19 +137,22 @@ function keepDraft() {
 function restoreDraft() {
   const draft = loadDraft(data.pageId);
   if (!draft || typeof draft.text !== "string") return;
-  const same = draft.text === editor.value && draft.kind === kind.value && draft.status === status.value;
+  const same = draft.text === editor.value && draft.kind === kind.value && draft.status === status.value &&
+    (!draft.snippets || sameSnippets(draft.snippets, snippets.value()));
   if (same) { clearDraft(data.pageId); return; }
   const server = { ...state.saved, version: state.version };
   editor.value = draft.text;
   kind.value = draft.kind;
   status.value = draft.status;
   state.version = draft.version;
+  if (draft.snippets) snippets.set(draft.snippets);
   const when = new Date(draft.savedAt).toLocaleString();
   notice(`Restored your unsaved draft from ${when} (it edited version ${draft.version}).`, {
     label: "Discard draft",
     run: () => {
       clearDraft(data.pageId);
       editor.value = server.text; kind.value = server.kind; status.value = server.status;
+      snippets.set(server.snippets);
       state.version = server.version;
       afterEdit();
     },
@@ -168,7 +177,7 @@ async function save() {
   if (state.pending?.id === id) state.pending = null;
   if (reply.status === 200) {
     state.version = reply.data.version;
-    state.saved = { text: body.text, kind: body.kind, status: body.status };
+    state.saved = { text: body.text, kind: body.kind, status: body.status, snippets: body.snippets };
     hideConflict();
     keepDraft();
     setSaveState(`Saved version ${reply.data.version}.`);
@@ -212,7 +221,8 @@ $("keep-theirs").addEventListener("click", () => {
   kind.value = theirs.kind;
   status.value = theirs.status;
   state.version = theirs.version;
-  state.saved = { text: theirs.text, kind: theirs.kind, status: theirs.status };
+  snippets.set(theirs.snippets);
+  state.saved = { text: theirs.text, kind: theirs.kind, status: theirs.status, snippets: snippets.value() };
   hideConflict();
   afterEdit();
   setSaveState(`Showing version ${state.version} by ${$("conflict-who").textContent}.`);
@@ -273,6 +283,21 @@ kind.addEventListener("change", afterEdit);
 status.addEventListener("change", afterEdit);
 $("save").addEventListener("click", save);
 $("use-candidate").addEventListener("click", useCandidate);
+
+// --- snippet gold -----------------------------------------------------------------------------------
+function addSnippet(which) {
+  const text = selectionIn(frame.contentDocument, document);
+  if (!text) {
+    setSaveState("Select some text in the page or a candidate first, then add it as a snippet.", true);
+    return;
+  }
+  if (snippets.add(which, text)) setSaveState(`Added a ${which === "with" ? "must-include" : "must-exclude"} snippet (not saved yet).`);
+}
+
+$("add-with").addEventListener("mousedown", (event) => event.preventDefault());
+$("add-without").addEventListener("mousedown", (event) => event.preventDefault());
+$("add-with").addEventListener("click", () => addSnippet("with"));
+$("add-without").addEventListener("click", () => addSnippet("without"));
 tabs.forEach((tab, index) => tab.addEventListener("click", () => selectTab(index)));
 window.addEventListener("pagehide", keepDraft);
 
@@ -292,6 +317,8 @@ const SHORTCUTS = [
   { keys: ["s"], label: "skip: mark skipped and save", run: () => setStatusAndSave("skipped") },
   { keys: ["a"], label: "page kind: article", run: () => { kind.value = "article"; afterEdit(); } },
   { keys: ["x"], label: "page kind: not an article", run: () => { kind.value = "not-article"; afterEdit(); } },
+  { keys: ["i"], label: "add the selected text as a must-include snippet", run: () => addSnippet("with") },
+  { keys: ["e"], label: "add the selected text as a must-exclude snippet", run: () => addSnippet("without") },
   { keys: ["?"], label: "show or hide this help", run: () => toggleHelp() },
   { keys: ["Escape"], label: "close this help", run: () => toggleHelp(false) },
 ];
@@ -299,5 +326,7 @@ renderHelp(SHORTCUTS, $("help-table"));
 const onKey = bindShortcuts(SHORTCUTS);
 
 restoreDraft();
-selectTab(0);
+// A link such as /pages/7#candidate=density (from the leaderboard's drill-down) opens that candidate.
+const wanted = new URLSearchParams(window.location.hash.slice(1)).get("candidate");
+selectTab(Math.max(0, candidates.findIndex((c) => c.name === wanted)));
 if (frame.contentDocument?.readyState === "complete") setupFrame();

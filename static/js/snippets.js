@@ -1,0 +1,63 @@
+// Snippet gold: must-include ("with") and must-exclude ("without") snippets, taken from a text selection in
+// the rendered page or a candidate, listed, editable and removable. The `snippets` metric scores them.
+export const KINDS = ["with", "without"];
+const LABELS = { with: "must-include", without: "must-exclude" };
+
+const tidy = (text) => text.replace(/\s+/g, " ").trim();
+
+// The first non-empty text selection among the documents (the saved page's frame, the app page).
+export function selectionIn(...docs) {
+  for (const doc of docs) {
+    const text = tidy(doc?.getSelection?.()?.toString() || "");
+    if (text) return text;
+  }
+  return "";
+}
+
+// lists: {with: <ul>, without: <ul>}; onChange runs after every edit. Returns the editor's handle.
+export function snippetEditor(lists, initial, onChange) {
+  const items = { with: [], without: [] };
+
+  function row(kind, text, index) {
+    const li = document.createElement("li");
+    const input = document.createElement("input");
+    input.type = "text";
+    input.className = "snippet-text";
+    input.value = text;
+    input.setAttribute("aria-label", `${LABELS[kind]} snippet ${index + 1}`);
+    input.addEventListener("input", () => { items[kind][index] = input.value; onChange(); });
+    const remove = document.createElement("button");
+    remove.type = "button";
+    remove.className = "snippet-remove";
+    remove.textContent = "Remove";
+    remove.setAttribute("aria-label", `remove ${LABELS[kind]} snippet ${index + 1}`);
+    remove.addEventListener("click", () => { items[kind].splice(index, 1); render(); onChange(); });
+    li.append(input, remove);
+    return li;
+  }
+
+  function render() {
+    for (const kind of KINDS) lists[kind].replaceChildren(...items[kind].map((text, i) => row(kind, text, i)));
+  }
+
+  function set(value) {
+    for (const kind of KINDS) items[kind] = [...(value?.[kind] || [])];
+    render();
+  }
+
+  set(initial);
+  return {
+    set,
+    // What a save sends: trimmed, blank ones left out (no snippet left clears the snippet gold).
+    value: () => Object.fromEntries(KINDS.map((kind) => [kind, items[kind].map((s) => s.trim()).filter(Boolean)])),
+    // Add a snippet of that kind; false when it is empty or already listed.
+    add(kind, text) {
+      const snippet = tidy(text);
+      if (!snippet || items[kind].includes(snippet)) return false;
+      items[kind].push(snippet);
+      render();
+      onChange();
+      return true;
+    },
+  };
+}

@@ -1,0 +1,205 @@
+"""`goldtext export`: the demo corpus in every format, re-imported into an emptied database, comes back
+the same; the scrapinghub export scores as `goldtext score` does; the card and checksums hold."""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+from sqlalchemy import delete, select
+
+from webapp.gold import add_revision
+from webapp.models import Gold, ImportBatch, Page, Site, SiteRule
+from webapp.scoring import METRICS, summarize
+
+SNIPPETS = {"with": ["Skarvik", "royal hunting lodge"], "without": ["Most read", "cookies"]}
+SHINGLES = METRICS["shingles"]
+
+
+@pytest.fixture
+def cli(runner, session):
+    def invoke(*args: str) -> str:
+        session.rollback()
+        result = runner.invoke(args=list(args))
+        assert result.exit_code == 0, result.output + repr(result.exception)
+        return result.output
+
+    return invoke
+
+
+@pytest.fixture
+def demo(cli, session) -> dict[str, tuple]:
+    """The demo corpus with snippet gold on two pages, a draft, CRLF and awkward characters in a gold;
+    returns its snapshot."""
+    cli("demo", "--no-serve")
+    pages = session.scalars(select(Page).join(Gold).order_by(Page.id)).all()
+    first, second, third = pages[0], pages[1], pages[2]
+    add_revision(session, first, text=first.gold.text, kind="article", status="done", author="Bea", snippets=SNIPPETS)
+    add_revision(session, second, text="", kind="article", status="done", author="Cy",
+                 snippets={"with": ["a\u2028b"], "without": []})
+    add_revision(session, third, text="Line one\r\nמשפט \u202eעברי\U0001F600\n\u0007tab\there", kind="listing",
+                 status="draft", author="Bea")
+    session.commit()
+    return snapshot(session)
+
+
+def snapshot(session) -> dict[str, tuple]:
+    """sha256 -> (url, gold text, kind, snippets, status) of every page (None fields without gold)."""
+    rows = session.execute(
+        select(Page.sha256, Page.url, Gold.text, Gold.kind, Gold.snippets, Gold.status).outerjoin(Gold)
+    ).all()
+    session.rollback()
+    return {row[0]: tuple(row[1:]) for row in rows}
+
+
+def jsonl_records(path: Path) -> list[dict]:
+    """The objects of a JSON Lines file, split at \\n only (as JSON Lines readers do)."""
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").split("\n") if line]
+
+
+def empty_database(session) -> None:
+    for model in (Page, ImportBatch, SiteRule, Site):
+        session.execute(delete(model))
+    session.commit()
+
+
+# format, extra options, the snapshot fields it carries (url, text, kind, snippets, status), which pages
+CASES = [
+    ("jsonl", [], (0, 1, 2, 3, 4), "all"),
+    ("jsonl", ["--with-extractions"], (0, 1, 2, 3, 4), "all"),
+    ("folder", [], (0, 1, 2, 3, 4), "all"),
+    ("folder", ["--with-extractions"], (0, 1, 2, 3, 4), "all"),
+    ("scrapinghub", ["--predictions"], (0, 1, 2, 3, 4), "gold"),
+    ("trafilatura-eval", [], (0, 2, 3, 4), "snippets"),
+]
+
+
+@pytest.mark.parametrize("fmt, options, fields, which", CASES)
+def test_export_then_import_into_an_empty_database_reproduces_the_pages(
+    cli, session, demo, tmp_path, fmt, options, fields, which
+):
+    out = tmp_path / "export"
+    cli("export", "--format", fmt, "--out", str(out), *options)
+    empty_database(session)
+    cli("import", str(out / "pages.jsonl" if fmt == "jsonl" else out))
+    expected = {
+        sha: tuple(row[i] for i in fields)
+        for sha, row in demo.items()
+        if which == "all" or (which == "gold" and row[1] is not None) or (which == "snippets" and row[3])
+    }
+    got = {sha: tuple(row[i] for i in fields) for sha, row in snapshot(session).items()}
+    assert got == expected
+    assert len(expected) == {"all": 15, "gold": 15, "snippets": 2}[which]
+
+
+def test_status_site_and_kind_narrow_the_export(cli, demo, tmp_path):
+    out = tmp_path / "export"
+    cli("export", "--format", "jsonl", "--out", str(out), "--status", "done", "--kind", "article",
+        "--site", "garden-ledger.example", "--without-html")
+    records = jsonl_records(out / "pages.jsonl")
+    expected = sorted((row[0] or "") for row in demo.values()
+                      if row[0] and "garden-ledger.example" in row[0] and row[2] == "article" and row[4] == "done")
+    assert sorted(r["url"] for r in records) == expected and len(records) == 4
+    assert all("html" not in r for r in records)
+
+
+def test_jsonl_lines_share_one_schema_for_datasets(cli, demo, tmp_path):
+    out = tmp_path / "export"
+    cli("export", "--format", "jsonl", "--out", str(out), "--with-extractions")
+    records = jsonl_records(out / "pages.jsonl")
+    assert {frozenset(r) for r in records} == {frozenset(records[0])}
+    for key in records[0]:
+        assert len({type(r[key]).__name__ for r in records if r[key] is not None}) <= 1, key
+    first = records[0]
+    assert first["annotators"] == ["import", "Bea"] and first["revisions"] == 2
+    assert first["snippets"] == SNIPPETS
+    assert {e["extractor"] for e in first["extractions"]} >= {"trafilatura", "readability"}
+
+
+def test_scrapinghub_export_scores_as_goldtext_score_does(cli, demo, tmp_path):
+    out = tmp_path / "bench"
+    cli("export", "--format", "scrapinghub", "--out", str(out), "--predictions", "--status", "done",
+        "--kind", "article")
+    truth = json.loads((out / "ground-truth.json").read_text())
+    for key, entry in truth.items():
+        raw = gzip.decompress((out / "html" / f"{key}.html.gz").read_bytes())
+        assert hashlib.sha256(raw).hexdigest() == key and set(entry) == {"articleBody", "url"}
+    scored = {k for k, v in truth.items() if v["articleBody"]}
+    board = json.loads(cli("score", "--metric", "shingles", "--format", "json", "--bootstrap", "0"))
+    outputs = sorted((out / "output").glob("*.json"))
+    assert sorted(p.stem for p in outputs) == sorted(board["extractors"])
+    for path in outputs:
+        predicted = json.loads(path.read_text())
+        assert predicted.keys() == truth.keys()
+        rows = [SHINGLES.counts(predicted[k]["articleBody"], truth[k]["articleBody"]) for k in sorted(scored)]
+        summary = summarize("shingles", rows, bootstrap=0)
+        figures = board["extractors"][path.stem]
+        assert (summary.precision, summary.recall, summary.f1) == pytest.approx(
+            (figures["precision"], figures["recall"], figures["f1"]), abs=1e-9), path.stem
+    assert board["pages"] == len(scored) == 8  # 10 done articles, less one emptied and one made a draft listing
+
+
+def test_every_export_has_a_card_and_checksums_that_verify(cli, demo, tmp_path):
+    out = tmp_path / "export"
+    cli("export", "--format", "folder", "--out", str(out), "--status", "done")
+    card = (out / "README.md").read_text(encoding="utf-8")
+    assert "goldtext export --format folder --out" in card and "--status done" in card
+    assert "| transit-times.example | 4 |" in card
+    assert "| article | 9 |" in card and "| wall | 1 |" in card  # the draft listing is left out
+    assert "| Bea | 1 |" in card and "| import | 14 |" in card
+    assert "- pages: 14" in card and "Goldtext version: " in card
+    lines = (out / "SHA256SUMS").read_text().splitlines()
+    files = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file() and p.name != "SHA256SUMS")
+    assert sorted(line.split("  ", 1)[1] for line in lines) == files
+    for line in lines:
+        digest, name = line.split("  ", 1)
+        assert hashlib.sha256((out / name).read_bytes()).hexdigest() == digest
+
+
+def test_folder_export_writes_raw_bytes_exactly(cli, session, demo, tmp_path):
+    out = tmp_path / "export"
+    cli("export", "--format", "folder", "--out", str(out))
+    for page in session.scalars(select(Page)):
+        assert (out / f"{page.id}.html").read_bytes() == page.raw
+        meta = json.loads((out / f"{page.id}.json").read_text())
+        assert (meta["sha256"], meta["encoding"]) == (page.sha256, page.encoding)
+
+
+def test_csv_export_has_a_row_per_page_extraction_and_metric(cli, session, demo, tmp_path):
+    import csv
+
+    out = tmp_path / "scores"
+    cli("export", "--format", "csv", "--out", str(out))
+    with (out / "scores.csv").open(newline="", encoding="utf-8") as stream:
+        rows = list(csv.DictReader(stream))
+    metrics = {row["metric"] for row in rows}
+    assert metrics == {"tokens", "shingles", "snippets"}
+    snippet_rows = [r for r in rows if r["metric"] == "snippets"]
+    assert len(snippet_rows) == 20  # two pages with snippet gold (done, article) x 10 extractors
+    whole = next(r for r in snippet_rows if r["extractor"] == "whole-page")
+    assert float(whole["recall"]) == 1.0
+
+
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        (["--format", "folder", "--without-html"], "--without-html applies to the jsonl format only"),
+        (["--format", "csv", "--with-extractions"], "--with-extractions applies to the jsonl and folder formats"),
+        (["--format", "jsonl", "--predictions"], "--predictions applies to the scrapinghub format"),
+    ],
+)
+def test_options_that_do_not_fit_the_format_are_usage_errors(runner, tmp_path, options, message):
+    result = runner.invoke(args=["export", "--out", str(tmp_path / "x"), *options])
+    assert result.exit_code == 2 and message in result.output
+
+
+def test_a_non_empty_out_folder_is_refused(runner, tmp_path):
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "keep.txt").write_text("mine")
+    result = runner.invoke(args=["export", "--format", "jsonl", "--out", str(mine)])
+    assert result.exit_code == 1 and "is not an empty folder" in result.output
+    assert [p.name for p in mine.iterdir()] == ["keep.txt"]

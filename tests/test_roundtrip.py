@@ -1,0 +1,55 @@
+"""Property: any gold text, snippets, kind, status and raw bytes written by the jsonl and folder writers
+come back from their readers exactly (no database: writer -> files -> reader)."""
+
+from __future__ import annotations
+
+import tempfile
+from datetime import datetime, timezone
+from pathlib import Path
+
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from webapp.corpus.document import Limits, RawDocument
+from webapp.corpus.readers import READERS
+from webapp.exports.folder import FolderWriter
+from webapp.exports.jsonl import FILE, JsonlWriter
+from webapp.exports.selection import ExportedPage, GoldRecord
+from webapp.exports.writer import WriterOptions
+from webapp.kinds import GOLD_STATUSES, PAGE_KINDS
+
+WHEN = datetime(2026, 1, 2, tzinfo=timezone.utc)
+texts = st.text(st.characters(exclude_categories=("Cs",), exclude_characters="\x00"))
+snippet_gold = st.none() | st.fixed_dictionaries({"with": st.lists(texts, max_size=3), "without": st.lists(texts, max_size=3)})
+ENCODINGS = ("utf-8", "windows-1252", "utf-16-le", "cp932", "iso-8859-7")
+
+
+def exported(gold: str, snippets, kind: str, status: str, raw: bytes, encoding: str, url: str | None) -> ExportedPage:
+    record = GoldRecord(gold, kind, status, snippets, ("Ann",), 1, WHEN)
+    return ExportedPage(7, url, "site.example", "0" * 64, encoding, WHEN, raw, record, ())
+
+
+def round_trip(writer, reader: str, page: ExportedPage, path: str) -> RawDocument:
+    with tempfile.TemporaryDirectory() as folder:
+        out = Path(folder)
+        target = writer(out, WriterOptions())
+        target.add(page)
+        target.close()
+        (document,) = list(READERS[reader](str(out / path), Limits()))
+    assert isinstance(document, RawDocument), document
+    return document
+
+
+@settings(max_examples=60, deadline=None)
+@given(gold=texts, snippets=snippet_gold, kind=st.sampled_from(list(PAGE_KINDS)),
+       status=st.sampled_from(list(GOLD_STATUSES)), raw=st.binary(min_size=1), encoding=st.sampled_from(ENCODINGS),
+       url=st.none() | st.just("https://site.example/a?b=1#c"))
+@example(gold="a\r\nb\u2028c\u2029\x85\u202eשלום 😀\ufeff\x07", snippets={"with": ["\u2028"], "without": []},
+         kind="article", status="draft", raw="<p>é\r\n</p>".encode("cp1252"), encoding="windows-1252", url=None)
+@example(gold="", snippets=None, kind="wall", status="done", raw=b"\xef\xbb\xbf<p>\xc3", encoding="utf-8", url=None)
+def test_jsonl_and_folder_give_back_exactly_what_they_wrote(gold, snippets, kind, status, raw, encoding, url):
+    page = exported(gold, snippets, kind, status, raw, encoding, url)
+    for writer, reader, path in ((JsonlWriter, "jsonl", FILE), (FolderWriter, "folder", "")):
+        document = round_trip(writer, reader, page, path)
+        got = (document.data, document.gold, document.snippets, document.kind, document.status, document.url)
+        assert got == (raw, gold, snippets, kind, status, url), reader

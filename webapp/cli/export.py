@@ -1,0 +1,56 @@
+"""`goldtext export`: gold datasets out, in the layouts `goldtext import` reads."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+from flask.cli import with_appcontext
+
+from ..db import sessions
+from ..exports.service import FORMATS, ExportRequest, run_export
+from ..kinds import GOLD_STATUSES, PAGE_KINDS
+from ..scores import refresh_scores
+from .scores import fingerprints
+
+
+@click.command("export")
+@with_appcontext
+@click.option("--format", "fmt", type=click.Choice(FORMATS), required=True, help="Layout of the export.")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True,
+              help="Folder to write (new, or empty).")
+@click.option("--status", "statuses", multiple=True, type=click.Choice(list(GOLD_STATUSES)),
+              help="Only pages whose gold has this status (repeatable).")
+@click.option("--site", "sites", multiple=True, metavar="HOST", help="Only this site (repeatable).")
+@click.option("--kind", "kinds", multiple=True, type=click.Choice(list(PAGE_KINDS)),
+              help="Only pages whose gold has this kind (repeatable).")
+@click.option("--with-html/--without-html", default=True, show_default=True,
+              help="jsonl: include each page's HTML.")
+@click.option("--with-extractions", is_flag=True, help="jsonl, folder: include every extraction with its fingerprint.")
+@click.option("--predictions", is_flag=True,
+              help="scrapinghub: also write output/EXTRACTOR.json for every registered extractor.")
+def export_command(fmt, out, statuses, sites, kinds, with_html, with_extractions, predictions) -> None:
+    """Export pages and their gold (jsonl, folder, scrapinghub, trafilatura-eval) or scores (csv)."""
+    request = ExportRequest(fmt, statuses, sites, kinds, with_html, with_extractions, predictions)
+    try:
+        request.check()
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from exc
+    with sessions()() as session:
+        if fmt == "csv":
+            refresh_scores(session)
+            session.commit()
+        named = fingerprints(session, ()) if predictions else {}
+        with click.progressbar(length=1, label=f"exporting {fmt}") as bar:
+            def progress(done: int, total: int) -> None:
+                bar.length = total
+                bar.update(done - bar.pos)
+
+            try:
+                tally = run_export(session, request, out, predictions=named, progress=progress)
+            except ValueError as exc:
+                raise click.ClickException(str(exc)) from exc
+    click.echo(f"{tally.pages} pages exported to {out} ({fmt}); see {out / 'README.md'}")
+
+
+COMMANDS = [export_command]

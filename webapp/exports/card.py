@@ -1,0 +1,74 @@
+"""The dataset card (README.md of every export): what it holds, how many pages per site, kind and
+annotator, the extractor fingerprints, when and by which Goldtext version and command it was made."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from .selection import ExportedPage
+
+FILE = "README.md"
+
+LAYOUTS = {
+    "jsonl": "`pages.jsonl`: one JSON object per page (Goldtext's canonical layout).",
+    "folder": "`ID.html` (raw bytes as imported), `ID.gold.txt` (gold text, UTF-8) and `ID.json` (metadata) per page.",
+    "scrapinghub": "`ground-truth.json` and `html/ID.html.gz` (the article-extraction-benchmark layout; "
+                   "`output/EXTRACTOR.json` with predictions; `goldtext.json` keeps kinds, statuses and snippets).",
+    "trafilatura-eval": "`evaldata.json` and the HTML files of the pages with snippet gold (trafilatura's evaluation layout).",
+    "csv": "`scores.csv`: per-page precision, recall and F1 per extraction and metric.",
+}
+
+
+@dataclass
+class Tally:
+    """Counts gathered while the pages stream past."""
+
+    pages: int = 0
+    sites: Counter[str] = field(default_factory=Counter)
+    kinds: Counter[str] = field(default_factory=Counter)
+    annotators: Counter[str] = field(default_factory=Counter)
+    fingerprints: dict[str, str] = field(default_factory=dict)  # fingerprint -> extractor
+
+    def count(self, page: ExportedPage) -> None:
+        self.pages += 1
+        self.sites[page.site] += 1
+        self.kinds[page.gold.kind if page.gold else "(no gold)"] += 1
+        for name in page.gold.annotators if page.gold else ("(no gold)",):
+            self.annotators[name] += 1
+        for extraction in page.extractions:
+            self.fingerprints[extraction.fingerprint] = extraction.extractor
+
+
+def _table(title: str, counts: Counter[str]) -> list[str]:
+    rows = [f"| {name} | {n} |" for name, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))]
+    return [f"### Pages per {title}", "", f"| {title} | pages |", "| --- | --- |", *rows, ""]
+
+
+def dataset_card(fmt: str, tally: Tally, command: str, version: str, made: datetime) -> str:
+    """The card's Markdown."""
+    fingerprints = [f"- `{fp}` ({name})" for fp, name in sorted(tally.fingerprints.items(), key=lambda kv: (kv[1], kv[0]))]
+    lines = [
+        "# Goldtext gold dataset",
+        "",
+        f"Format `{fmt}`: {LAYOUTS[fmt]}",
+        "",
+        f"- pages: {tally.pages}",
+        f"- exported: {made.isoformat(timespec='seconds')}",
+        f"- Goldtext version: {version}",
+        f"- command: `{command}`",
+        "- checksums: `SHA256SUMS` (check with `sha256sum -c SHA256SUMS`)",
+        "",
+        f"Import it again with `goldtext import {'pages.jsonl' if fmt == 'jsonl' else 'FOLDER'}` (the layout is detected)."
+        if fmt != "csv" else "Scores only: this layout is not imported.",
+        "",
+        *_table("site", tally.sites),
+        *_table("kind", tally.kinds),
+        *_table("annotator", tally.annotators),
+        "### Extractor fingerprints",
+        "",
+        *(fingerprints or ["None: this export holds no extraction."]),
+        "",
+    ]
+    return "\n".join(lines)

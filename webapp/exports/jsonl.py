@@ -1,0 +1,72 @@
+"""`jsonl` (canonical): one JSON object per page in pages.jsonl.
+
+Fields: id, url, site, sha256, encoding, kind, gold, snippets, status, annotators, revisions,
+created_at, updated_at; with the HTML (default) `html` (the raw bytes as text in the recorded
+encoding, a byte order mark kept as U+FEFF) and `html_base64` (the exact bytes, only for a page whose
+bytes that text cannot give back; otherwise null); with extractions, `extractions` (extractor,
+fingerprint, text, error, accepted). Every line has the same fields with the same types (null where
+empty), so `datasets.load_dataset("json", data_files=...)` loads it.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from pathlib import Path
+from typing import Any
+
+from .selection import ExportedPage, extraction_dicts, page_meta
+from .writer import WriterOptions
+
+FILE = "pages.jsonl"
+LINE_BREAKING = {"\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"}  # line ends to str.splitlines
+
+
+def html_fields(raw: bytes, encoding: str) -> dict[str, str | None]:
+    """{"html", "html_base64"}: the text, and the bytes only when encoding the text would not give them."""
+    try:
+        text = raw.decode(encoding)
+        if text.encode(encoding) == raw:
+            return {"html": text, "html_base64": None}
+    except (UnicodeError, LookupError):
+        pass
+    text = raw.decode(encoding, "replace") if _known(encoding) else raw.decode("utf-8", "replace")
+    return {"html": text, "html_base64": base64.b64encode(raw).decode("ascii")}
+
+
+def _known(encoding: str) -> bool:
+    try:
+        b"".decode(encoding)
+    except LookupError:
+        return False
+    return True
+
+
+def one_line(record: dict[str, Any]) -> str:
+    """The record as JSON on one line, UTF-8 text kept, with every character that some readers take for
+    a line end escaped (they can only occur inside strings)."""
+    line = json.dumps(record, ensure_ascii=False)
+    for char, escape in LINE_BREAKING.items():
+        line = line.replace(char, escape)
+    return line
+
+
+class JsonlWriter:
+    def __init__(self, out: Path, options: WriterOptions) -> None:
+        self._file = (out / FILE).open("w", encoding="utf-8", newline="\n")
+        self._options = options
+
+    def record(self, page: ExportedPage) -> dict[str, Any]:
+        record = page_meta(page)
+        record["gold"] = page.gold.text if page.gold else None
+        if self._options.with_html and page.raw is not None:
+            record |= html_fields(page.raw, page.encoding)
+        if self._options.with_extractions:
+            record["extractions"] = extraction_dicts(page)
+        return record
+
+    def add(self, page: ExportedPage) -> None:
+        self._file.write(one_line(self.record(page)) + "\n")
+
+    def close(self) -> None:
+        self._file.close()

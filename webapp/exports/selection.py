@@ -1,0 +1,179 @@
+"""Which pages an export holds, read from the database in chunks so that memory stays flat."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Select, and_, func, select
+from sqlalchemy.orm import Session
+
+from ..models import Extraction, Gold, GoldRevision, Page, Score, Site
+from ..scoring import METRICS, per_page_scores
+
+CHUNK = 100
+
+
+@dataclass(frozen=True)
+class Selection:
+    """Filters (empty: no filter) and what each page must have: "gold", "snippets" or nothing."""
+
+    statuses: tuple[str, ...] = ()
+    sites: tuple[str, ...] = ()
+    kinds: tuple[str, ...] = ()
+    requires: str | None = None
+
+
+@dataclass(frozen=True)
+class GoldRecord:
+    text: str
+    kind: str
+    status: str
+    snippets: dict[str, list[str]] | None
+    annotators: tuple[str, ...]  # every author of a revision, in the order they first saved
+    revisions: int
+    updated_at: datetime
+
+
+@dataclass(frozen=True)
+class ExtractionRecord:
+    extractor: str
+    fingerprint: str
+    text: str
+    error: str | None
+    accepted: bool
+    scores: dict[str, tuple[float, float, float]] = field(default_factory=dict)  # metric -> (P, R, F1)
+
+
+@dataclass(frozen=True)
+class ExportedPage:
+    id: int
+    url: str | None
+    site: str
+    sha256: str
+    encoding: str
+    created_at: datetime
+    raw: bytes | None
+    gold: GoldRecord | None
+    extractions: tuple[ExtractionRecord, ...]
+
+
+@dataclass(frozen=True)
+class Loading:
+    """What to read besides the page's row and gold."""
+
+    raw: bool = True
+    extractions: bool = False
+    scores: bool = False
+    fingerprints: tuple[str, ...] = ()  # only these extractions (empty: all)
+
+
+def _filtered(query: Select, selection: Selection) -> Select:
+    query = query.join(Site, Site.id == Page.site_id).outerjoin(Gold, Gold.page_id == Page.id)
+    if selection.sites:
+        query = query.where(Site.host.in_(selection.sites))
+    if selection.statuses:
+        query = query.where(Gold.status.in_(selection.statuses))
+    if selection.kinds:
+        query = query.where(Gold.kind.in_(selection.kinds))
+    if selection.requires == "gold":
+        query = query.where(Gold.id.is_not(None))
+    if selection.requires == "snippets":
+        query = query.where(Gold.snippets.is_not(None))
+    return query
+
+
+def count_pages(session: Session, selection: Selection) -> int:
+    return session.scalar(_filtered(select(func.count(Page.id)), selection)) or 0
+
+
+def iter_pages(session: Session, selection: Selection, loading: Loading = Loading()) -> Iterator[ExportedPage]:
+    """The selected pages in id order, CHUNK at a time (plain rows: nothing stays in the session)."""
+    raw = Page.raw if loading.raw else None
+    columns = [Page.id, Page.url, Site.host, Page.sha256, Page.encoding, Page.created_at, Gold.id,
+               Gold.text, Gold.kind, Gold.status, Gold.snippets, Gold.updated_at]
+    last = 0
+    while True:
+        query = _filtered(select(*columns, *([raw] if raw is not None else [])), selection)
+        rows = session.execute(query.where(Page.id > last).order_by(Page.id).limit(CHUNK)).all()
+        if not rows:
+            return
+        last = rows[-1][0]
+        gold_ids = [row[6] for row in rows if row[6] is not None]
+        authors = _authors(session, gold_ids)
+        found = _extractions(session, [row[0] for row in rows], loading)
+        for row in rows:
+            gold = None
+            if row[6] is not None:
+                names, count = authors.get(row[6], ((), 0))
+                gold = GoldRecord(row[7], row[8], row[9], row[10], names, count, row[11])
+            yield ExportedPage(row[0], row[1], row[2], row[3], row[4], row[5],
+                               row[12] if raw is not None else None, gold, tuple(found.get(row[0], ())))
+
+
+def _authors(session: Session, gold_ids: Sequence[int]) -> dict[int, tuple[tuple[str, ...], int]]:
+    """gold id -> (distinct authors in order of their first revision, number of revisions)."""
+    authors: dict[int, dict[str, None]] = defaultdict(dict)
+    counts: dict[int, int] = defaultdict(int)
+    query = select(GoldRevision.gold_id, GoldRevision.author).where(GoldRevision.gold_id.in_(gold_ids))
+    for gold_id, author in session.execute(query.order_by(GoldRevision.id)):
+        authors[gold_id][author] = None
+        counts[gold_id] += 1
+    return {gold_id: (tuple(authors[gold_id]), counts[gold_id]) for gold_id in counts}
+
+
+def _extractions(session: Session, page_ids: Sequence[int], loading: Loading) -> dict[int, list[ExtractionRecord]]:
+    if not (loading.extractions or loading.scores):
+        return {}
+    query = select(Extraction.id, Extraction.page_id, Extraction.extractor, Extraction.fingerprint,
+                   Extraction.text, Extraction.error, Extraction.accepted).where(Extraction.page_id.in_(page_ids))
+    if loading.fingerprints:
+        query = query.where(Extraction.fingerprint.in_(loading.fingerprints))
+    scores = _scores(session, page_ids) if loading.scores else {}
+    found: dict[int, list[ExtractionRecord]] = defaultdict(list)
+    for row in session.execute(query.order_by(Extraction.page_id, Extraction.extractor, Extraction.id)):
+        found[row.page_id].append(ExtractionRecord(row.extractor, row.fingerprint, row.text, row.error,
+                                                   row.accepted, scores.get(row.id, {})))
+    return found
+
+
+def _scores(session: Session, page_ids: Sequence[int]) -> dict[int, dict[str, tuple[float, float, float]]]:
+    """extraction id -> metric -> per-page (P, R, F1), from the cached counts that are current."""
+    query = (
+        select(Score.extraction_id, Score.metric, Score.metric_version, Score.counts)
+        .join(Gold, and_(Gold.page_id == Score.page_id, Gold.version == Score.gold_version))
+        .where(Score.page_id.in_(page_ids))
+        .order_by(Score.extraction_id, Score.metric)
+    )
+    result: dict[int, dict[str, tuple[float, float, float]]] = defaultdict(dict)
+    for extraction_id, metric, version, counts in session.execute(query):
+        if metric in METRICS and METRICS[metric].version == version:
+            result[extraction_id][metric] = per_page_scores(metric, counts)
+    return result
+
+
+def page_meta(page: ExportedPage) -> dict[str, Any]:
+    """The page's metadata as JSON-able fields, shared by the jsonl and folder layouts."""
+    gold = page.gold
+    return {
+        "id": page.id,
+        "url": page.url,
+        "site": page.site,
+        "sha256": page.sha256,
+        "encoding": page.encoding,
+        "kind": gold.kind if gold else None,
+        "status": gold.status if gold else None,
+        "snippets": gold.snippets if gold else None,
+        "annotators": list(gold.annotators) if gold else [],
+        "revisions": gold.revisions if gold else 0,
+        "created_at": page.created_at.isoformat(),
+        "updated_at": gold.updated_at.isoformat() if gold else None,
+    }
+
+
+def extraction_dicts(page: ExportedPage) -> list[dict[str, Any]]:
+    return [{"extractor": e.extractor, "fingerprint": e.fingerprint, "text": e.text, "error": e.error,
+             "accepted": e.accepted} for e in page.extractions]

@@ -1,0 +1,132 @@
+"""Export service: selected pages -> a format's files, the dataset card and SHA256SUMS in a folder.
+
+Pages stream from the database in chunks and each is written at once, so neither a large corpus nor
+its HTML is ever held in memory. Takes a session and never commits.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+
+from sqlalchemy.orm import Session
+
+from .card import FILE as CARD, Tally, dataset_card
+from .checksums import write_checksums
+from .csv_scores import CsvWriter
+from .folder import FolderWriter
+from .jsonl import JsonlWriter
+from .scrapinghub import ScrapinghubWriter
+from .selection import Loading, Selection, count_pages, iter_pages
+from .trafilatura_eval import TrafilaturaEvalWriter
+from .writer import WriterFactory, WriterOptions
+
+WRITERS: Mapping[str, WriterFactory] = {
+    "jsonl": JsonlWriter,
+    "folder": FolderWriter,
+    "scrapinghub": ScrapinghubWriter,
+    "trafilatura-eval": TrafilaturaEvalWriter,
+    "csv": CsvWriter,
+}
+FORMATS = tuple(WRITERS)
+REQUIRES = {"scrapinghub": "gold", "trafilatura-eval": "snippets"}
+
+Progress = Callable[[int, int], None]  # (pages done, pages in all)
+
+
+@dataclass(frozen=True)
+class ExportRequest:
+    """What to export; the same fields as `goldtext export`'s options."""
+
+    fmt: str
+    statuses: tuple[str, ...] = ()
+    sites: tuple[str, ...] = ()
+    kinds: tuple[str, ...] = ()
+    with_html: bool = True
+    with_extractions: bool = False
+    predictions: bool = False
+
+    def check(self) -> None:
+        """ValueError naming the first option that does not apply to the format."""
+        if self.fmt not in WRITERS:
+            raise ValueError(f"format must be one of {', '.join(FORMATS)}, not {self.fmt!r}")
+        if not self.with_html and self.fmt != "jsonl":
+            raise ValueError("--without-html applies to the jsonl format only (the others are made of HTML files)")
+        if self.with_extractions and self.fmt not in ("jsonl", "folder"):
+            raise ValueError("--with-extractions applies to the jsonl and folder formats")
+        if self.predictions and self.fmt != "scrapinghub":
+            raise ValueError("--predictions applies to the scrapinghub format")
+
+    def selection(self) -> Selection:
+        return Selection(self.statuses, self.sites, self.kinds, REQUIRES.get(self.fmt))
+
+    def command(self, out: str) -> str:
+        """The `goldtext export` command line that makes this export."""
+        words = ["goldtext", "export", "--format", self.fmt, "--out", out]
+        for option, values in (("--status", self.statuses), ("--site", self.sites), ("--kind", self.kinds)):
+            for value in values:
+                words += [option, value]
+        words += [] if self.with_html else ["--without-html"]
+        words += ["--with-extractions"] if self.with_extractions else []
+        words += ["--predictions"] if self.predictions else []
+        return shlex.join(words)
+
+
+def goldtext_version() -> str:
+    try:
+        return version("goldtext")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def prepare_folder(out: Path) -> None:
+    """Create out, or accept it when it is an empty folder; ValueError otherwise."""
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        raise ValueError(f"{out} exists and is not an empty folder")
+    out.mkdir(parents=True, exist_ok=True)
+
+
+def run_export(
+    session: Session,
+    request: ExportRequest,
+    out: Path,
+    *,
+    predictions: Mapping[str, str] | None = None,
+    command: str | None = None,
+    progress: Progress | None = None,
+) -> Tally:
+    """Write the export into out (created; it must be new or empty); returns what it counted.
+
+    ``predictions`` (extractor name -> current fingerprint) names scrapinghub's output files.
+    """
+    request.check()
+    prepare_folder(out)
+    selection = request.selection()
+    total = count_pages(session, selection)
+    options = WriterOptions(request.with_html, request.with_extractions,
+                            dict(predictions or {}) if request.predictions else None)
+    loading = Loading(
+        raw=request.fmt != "csv" and request.with_html,
+        extractions=request.with_extractions or request.predictions,
+        scores=request.fmt == "csv",
+        fingerprints=tuple((predictions or {}).values()) if request.predictions and not request.with_extractions else (),
+    )
+    writer = WRITERS[request.fmt](out, options)
+    tally = Tally()
+    try:
+        for page in iter_pages(session, selection, loading):
+            writer.add(page)
+            tally.count(page)
+            if progress is not None:
+                progress(tally.pages, total)
+    finally:
+        writer.close()
+    card = dataset_card(request.fmt, tally, command or request.command(str(out)), goldtext_version(),
+                        datetime.now(timezone.utc))
+    (out / CARD).write_text(card, encoding="utf-8")
+    write_checksums(out)
+    return tally
