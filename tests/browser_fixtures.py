@@ -37,8 +37,10 @@ def live_server(app) -> Iterator[str]:
     yield from serve(app)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
+    """One Chromium per test module: each module imports this fixture, so a session-wide one would
+    be defined once per module and start a second Playwright while the first still runs."""
     if not CHROMIUM.exists():
         if os.environ.get("CI") == "true":
             pytest.fail(f"{CHROMIUM} is missing: the browser tests must run in CI")
