@@ -23,6 +23,13 @@ from .scores import refresh_scores
 SNIPPET_KINDS = ("with", "without")  # must-include and must-exclude snippets
 
 
+def append_revision(gold: Gold, version: int, **fields: Any) -> GoldRevision:
+    """Record a revision (text, kind, status, snippets, author, client_save_id) of the gold."""
+    revision = GoldRevision(version=version, **fields)
+    gold.revisions.append(revision)
+    return revision
+
+
 def add_revision(
     session: Session,
     page: Page,
@@ -48,17 +55,8 @@ def add_revision(
     gold.version += 1
     gold.text, gold.kind, gold.status = text, kind, status
     gold.snippets, gold.author, gold.updated_at = snippets, author, utcnow()
-    gold.revisions.append(
-        GoldRevision(
-            version=gold.version,
-            text=text,
-            kind=kind,
-            status=status,
-            snippets=snippets,
-            author=author,
-            client_save_id=client_save_id,
-        )
-    )
+    append_revision(gold, gold.version, text=text, kind=kind, status=status, snippets=snippets,
+                    author=author, client_save_id=client_save_id)
     session.flush()
     if rescore:
         refresh_scores(session, [page.id], changed=[page.id])
@@ -133,16 +131,8 @@ def save_gold(
             return SaveOutcome(gold, earlier, conflict=not applied, replayed=True)
     snippets = gold.snippets if snippets is None and gold is not None else clean_snippets(snippets)
     if gold is not None and base_version != gold.version:
-        revision = GoldRevision(
-            version=base_version,
-            text=text,
-            kind=kind,
-            status=status,
-            snippets=snippets,
-            author=author,
-            client_save_id=client_save_id,
-        )
-        gold.revisions.append(revision)
+        revision = append_revision(gold, base_version, text=text, kind=kind, status=status,
+                                   snippets=snippets, author=author, client_save_id=client_save_id)
         session.flush()
         return SaveOutcome(gold, revision, conflict=True, replayed=False)
     gold = add_revision(

@@ -1,17 +1,10 @@
-// The import report: poll the background extraction's progress until it has finished.
-const box = document.getElementById("extraction");
+// The import report: follow the background extraction's progress until it has finished.
+import { followProgress } from "./progress.js";
+
 const bar = document.getElementById("extraction-bar");
 const text = document.getElementById("extraction-text");
-const POLL_MS = 1000;
 
-async function poll() {
-  let progress;
-  try {
-    progress = await (await fetch(box.dataset.progress, { credentials: "same-origin" })).json();
-  } catch {
-    setTimeout(poll, POLL_MS * 3);
-    return;
-  }
+followProgress(document.getElementById("extraction").dataset.progress, (progress) => {
   if (progress.total) {
     bar.max = progress.total;
     bar.value = progress.done;
@@ -21,7 +14,4 @@ async function poll() {
   }
   if (progress.failure) text.textContent += ` — stopped: ${progress.failure}`;
   else if (progress.finished) text.textContent += " — finished";
-  if (!progress.finished) setTimeout(poll, POLL_MS);
-}
-
-poll();
+});
