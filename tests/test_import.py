@@ -202,6 +202,18 @@ def test_readability_layout_with_gold_from_expected_html(run_import, session, tm
     assert last_batch(session).format == "auto"
 
 
+def test_readability_layout_inside_a_zip(run_import, session, tmp_path):
+    archive = tmp_path / "mozilla.zip"
+    with zipfile.ZipFile(archive, "w") as zf:
+        zf.writestr("story/source.html", page("story"))
+        zf.writestr("story/expected.html", "<div><p>Only the story.</p></div>")
+        zf.writestr("story/expected-metadata.json", json.dumps({"readerable": True}))
+    output = run_import(archive)
+    assert "batch 1: 1 imported, 0 duplicate, 0 rejected" in output  # expected.html is gold, not a page
+    pages = stored(session)
+    assert gold_of(pages["zip:mozilla.zip/story"]) == ("Only the story.", "article")
+
+
 def test_a_forced_format_reads_what_auto_would_not(run_import, session, tmp_path):
     (tmp_path / "dump.txt").write_text(json.dumps({"url": "https://f.example/", "html": "<p>f</p>"}))
     assert "1 rejected" in run_import(tmp_path / "dump.txt")

@@ -1,5 +1,5 @@
 """Reader for Mozilla Readability's test-page layout: SLUG/source.html, SLUG/expected.html,
-SLUG/expected-metadata.json.
+SLUG/expected-metadata.json, in a folder or inside a zip archive.
 
 The gold text is the visible text of expected.html, one block per line. A page whose metadata says
 `"readerable": false` is kind "not-article" with no gold text; `true` makes it an "article". The URL
@@ -9,8 +9,8 @@ is the metadata's "url" when it has one.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from pathlib import Path
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path, PurePosixPath
 
 from .decoding import decode
 from .document import Limits, RawDocument, Rejected
@@ -27,35 +27,52 @@ def is_readability_layout(path: Path) -> bool:
     return path.is_dir() and any(path.glob(f"*/{SOURCE}"))
 
 
+def page_folders(names: Iterable[str]) -> list[str]:
+    """The folders (posix paths) that hold a source.html, sorted: one page each."""
+    return sorted(str(PurePosixPath(n).parent) for n in names if PurePosixPath(n).name == SOURCE
+                  and str(PurePosixPath(n).parent) != ".")
+
+
 def read_readability(source: str, limits: Limits) -> Iterator[RawDocument | Rejected]:
     """One document per SLUG folder holding a source.html, in SLUG order."""
-    for page in sorted(Path(source).glob(f"*/{SOURCE}")):
-        slug = page.parent.name
+    root = Path(source)
+    names = {p.relative_to(root).as_posix() for p in root.glob("*/*") if p.is_file()}
+    yield from read_pages(names, lambda name: read_file(root / name, limits.max_bytes),
+                          lambda slug: slug, source)
+
+
+def read_pages(
+    names: set[str], read: Callable[[str], bytes], item_of: Callable[[str], str], source: str
+) -> Iterator[RawDocument | Rejected]:
+    """The layout's pages among `names` (posix paths), each file read through `read`: a folder on
+    disk or the members of a zip archive."""
+    for folder in page_folders(names):
+        item = item_of(PurePosixPath(folder).name)
         try:
-            yield _document(page.parent, slug, source, limits)
+            yield _document(names, read, folder, item, source)
         except Unreadable as err:
-            yield Rejected(slug, source, str(err))
+            yield Rejected(item, source, str(err))
 
 
-def _document(folder: Path, slug: str, source: str, limits: Limits) -> RawDocument:
-    data = read_file(folder / SOURCE, limits.max_bytes)
-    metadata = _metadata(folder / METADATA, limits)
+def _document(
+    names: set[str], read: Callable[[str], bytes], folder: str, item: str, source: str
+) -> RawDocument:
+    data = read(f"{folder}/{SOURCE}")
+    metadata = _metadata(read(f"{folder}/{METADATA}")) if f"{folder}/{METADATA}" in names else {}
     readerable = metadata.get("readerable")
     url = metadata.get("url") if isinstance(metadata.get("url"), str) else None
     if readerable is False:
-        return RawDocument(slug, data, source, url=url, kind="not-article")
+        return RawDocument(item, data, source, url=url, kind="not-article")
     gold = None
-    if (folder / EXPECTED).is_file():
-        gold = block_lines(decode(read_file(folder / EXPECTED, limits.max_bytes)).text) or None
+    if f"{folder}/{EXPECTED}" in names:
+        gold = block_lines(decode(read(f"{folder}/{EXPECTED}")).text) or None
     kind = "article" if readerable is True else None
-    return RawDocument(slug, data, source, url=url, gold=gold, kind=kind)
+    return RawDocument(item, data, source, url=url, gold=gold, kind=kind)
 
 
-def _metadata(path: Path, limits: Limits) -> dict:
-    if not path.is_file():
-        return {}
+def _metadata(data: bytes) -> dict:
     try:
-        metadata = json.loads(read_utf8(read_file(path, limits.max_bytes), METADATA))
+        metadata = json.loads(read_utf8(data, METADATA))
     except json.JSONDecodeError as err:
         raise Unreadable(f"{METADATA} is not valid JSON ({err.msg}, line {err.lineno})") from err
     if not isinstance(metadata, dict):

@@ -1,4 +1,5 @@
-"""Reader for the folder layout inside a zip archive, member by member, as streams with caps.
+"""Reader for the folder layout (or the Readability test-page layout, when the zip holds
+SLUG/source.html folders) inside a zip archive, member by member, as streams with caps.
 
 Nothing is extracted to disk. Members with an absolute path, a '..' in their path, or a symbolic
 link are rejected; each member is read in chunks and stopped past the per-document cap (its
@@ -18,6 +19,7 @@ from pathlib import Path, PurePosixPath
 
 from .document import Limits, RawDocument, Rejected
 from .layout import read_layout
+from .readability_pages import page_folders, read_pages
 from .streams import Unreadable, read_capped
 
 DRIVE = re.compile(r"^[A-Za-z]:")
@@ -50,7 +52,14 @@ def read_zip(source: str, limits: Limits) -> Iterator[RawDocument | Rejected]:
             elif not _hidden(name):
                 members[PurePosixPath(name).as_posix()] = info
         budget = _Budget(archive, limits)
-        yield from read_layout(members, lambda name: budget.read(members[name]), item_of, source)
+
+        def read(name: str) -> bytes:
+            return budget.read(members[name])
+
+        if page_folders(members):
+            yield from read_pages(set(members), read, item_of, source)
+        else:
+            yield from read_layout(members, read, item_of, source)
 
 
 def unsafe_reason(info: zipfile.ZipInfo, name: str) -> str | None:
