@@ -119,6 +119,19 @@ def test_jsonl_lines_share_one_schema_for_datasets(cli, demo, tmp_path):
     assert {e["extractor"] for e in first["extractions"]} >= {"trafilatura", "readability"}
 
 
+def test_jsonl_export_loads_with_datasets(cli, demo, tmp_path, monkeypatch):
+    monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
+    monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))
+    import datasets  # a test dependency: the export must load with the library people train from
+    out = tmp_path / "export"
+    cli("export", "--format", "jsonl", "--out", str(out), "--with-extractions")
+    loaded = datasets.load_dataset("json", data_files=str(out / "pages.jsonl"), split="train",
+                                   cache_dir=str(tmp_path / "cache"))
+    records = jsonl_records(out / "pages.jsonl")
+    assert loaded.num_rows == len(records) == 15
+    assert loaded[0]["gold"] == records[0]["gold"] and loaded[0]["sha256"] == records[0]["sha256"]
+
+
 def test_scrapinghub_export_scores_as_goldtext_score_does(cli, demo, tmp_path):
     out = tmp_path / "bench"
     cli("export", "--format", "scrapinghub", "--out", str(out), "--predictions", "--status", "done",
