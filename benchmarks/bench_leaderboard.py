@@ -90,6 +90,12 @@ def median_ms(client, url: str, headers: dict | None = None, expect: int = 200) 
     return statistics.median(times)
 
 
+def figure(value: float, unit: str, at_most: float | None = None) -> dict:
+    """One figure as the benchmarks print it; `at_most` is its target, if it has one."""
+    return {"value": round(value, 1), "unit": unit, "target": None if at_most is None else f"<= {at_most:g}",
+            "met": None if at_most is None else value <= at_most}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--pages", type=int, default=10_000)
@@ -107,12 +113,12 @@ def main() -> None:
     assert first.get_json()["pages"] == pages
     client.get("/leaderboard")
     figures = {
-        "pages": pages,
-        "extractors": len(fingerprints),
-        "cold_api_ms": round(cold, 1),
-        "api_leaderboard_ms": round(median_ms(client, "/api/leaderboard"), 1),
-        "leaderboard_page_ms": round(median_ms(client, "/leaderboard"), 1),
-        "poll_304_ms": round(median_ms(client, "/api/leaderboard", {"If-None-Match": first.headers["ETag"]}, 304), 1),
+        "cold_api_ms": figure(cold, "ms"),
+        "api_leaderboard_ms": figure(median_ms(client, "/api/leaderboard"), "ms", 200),
+        "leaderboard_page_ms": figure(median_ms(client, "/leaderboard"), "ms", 200),
+        "poll_304_ms": figure(
+            median_ms(client, "/api/leaderboard", {"If-None-Match": first.headers["ETag"]}, 304), "ms"
+        ),
     }
     token = sign_in(client)
     delays = []
@@ -127,9 +133,11 @@ def main() -> None:
         delays.append(1000 * (time.perf_counter() - start))
         assert fresh.status_code == 200
         tag = fresh.headers["ETag"]
-    figures["save_to_refreshed_ms"] = round(statistics.median(delays), 1)
+    # the page polls every second, so a save shows within 1 s plus this delay: the issue asks for 2 s
+    figures["save_to_refreshed_ms"] = figure(statistics.median(delays), "ms", 1000)
+    print(f"{pages} pages x {len(fingerprints)} extractors")
     for key, value in figures.items():
-        print(f"{key:24} {value}")
+        print(f"{key:24} {value['value']} {value['unit']}")
     print(json.dumps(figures))
     dispose(app)
 
