@@ -216,6 +216,22 @@ def test_drift_flags_a_site_whose_second_batch_is_javascript_shells_and_not_a_st
     assert client.get("/api/guard").get_json()["drift"] == []
 
 
+def test_drift_follows_a_re_extraction_in_place(client, session):
+    first, second = new_batch(session), new_batch(session)
+    pages = [add_page(session, "shifty.example", batch, None, {}, html=ARTICLE.format(paragraphs(i)))
+             for i, batch in enumerate((first, second))]
+    for page in pages:
+        extract_with_the_guard(session, page)
+    session.commit()
+    assert client.get("/api/leaderboard").get_json()["drift"] == []
+    rejected = Result(key=(pages[1].id, len(pages[1].html)), extractor_name="trafilatura",
+                      fingerprint=fingerprint(session, "trafilatura"), text="", metadata={},
+                      duration_ms=1.0, error=None, incomplete=False)
+    store(session, rejected, GuardThresholds())  # the same row, recomputed: no new extraction, no gold
+    session.commit()
+    assert [f["drop"] for f in client.get("/api/leaderboard").get_json()["drift"]] == [100.0]
+
+
 @pytest.mark.parametrize(
     ("rates", "threshold", "flagged"),
     [

@@ -17,7 +17,7 @@ from .extractors.base import Extractor
 from .extractors.guard import GuardThresholds, judge
 from .extractors.registry import resolve
 from .extractors.runner import Job, Result, run_jobs
-from .models import Extraction, Page, Score, Site, SiteRule
+from .models import Extraction, Page, Score, Site, SiteRule, utcnow
 
 SITE_RULES = "site-rules"
 
@@ -97,6 +97,7 @@ def store(
         session.add(row)
     else:
         session.execute(delete(Score).where(Score.extraction_id == row.id))
+        row.created_at = utcnow()
     verdict = judge("" if result.error else result.text, html_length, thresholds)
     row.extractor = result.extractor_name
     row.text = result.text

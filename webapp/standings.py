@@ -211,10 +211,13 @@ def texts_of(session: Session, page_ids: Sequence[int], fingerprints: Sequence[s
     return result
 
 
-def extraction_state(session: Session) -> tuple[int, int]:
-    """(count, newest id) of the extractions: changes when extractions are added or removed."""
-    count, newest = session.execute(select(func.count(Extraction.id), func.max(Extraction.id))).one()
-    return count, newest or 0
+def extraction_state(session: Session) -> tuple[int, int, str]:
+    """(count, newest id, newest time) of the extractions: changes when extractions are added, removed
+    or recomputed in place (a re-extraction stamps its row's created_at anew)."""
+    count, newest, latest = session.execute(
+        select(func.count(Extraction.id), func.max(Extraction.id), func.max(Extraction.created_at))
+    ).one()
+    return count, newest or 0, str(latest)
 
 
 def filter_choices(session: Session) -> dict[str, list]:

@@ -140,7 +140,7 @@ def drift(session: Session, query: Query) -> list[dict[str, Any]]:
     named = current_named(session, registry(), query.extractors)
     rates = shared_scores().remembered(("rates", tuple(named.items())),
                                        lambda: acceptance_by_site_batch(session, named),
-                                       (extraction_state(session), shared_scores().cache.epoch))
+                                       extraction_state(session))
     return [flag.as_dict() for flag in drift_flags(rates, current_app.config["DRIFT_THRESHOLD_POINTS"])]
 
 
