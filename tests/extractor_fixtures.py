@@ -41,6 +41,11 @@ def hog_memory(html: str, url: str | None) -> Extracted:
     return Extracted(text=str(len(block)), metadata={})
 
 
+def use_memory(html: str, url: str | None) -> Extracted:
+    block = bytearray(256 * 1024**2)  # well within the runner's default 2048 MB cap
+    return Extracted(text=str(len(block)), metadata={})
+
+
 def fixture(func) -> Extractor:
     return Extractor(func.__name__.replace("_", "-"), "fixture 1", func, {}, "runner test fixture")
 
@@ -52,3 +57,4 @@ EXIT = fixture(exit_worker)
 SYS_EXIT = fixture(call_sys_exit)
 KILL = fixture(kill_worker)
 HOG = fixture(hog_memory)
+MODEST = fixture(use_memory)

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import mmap
 import multiprocessing
 from pathlib import Path
 
 import pytest
-from extractor_fixtures import COUNT, CRASH, EXIT, HANG, HOG, KILL, SYS_EXIT
+from extractor_fixtures import COUNT, CRASH, EXIT, HANG, HOG, KILL, MODEST, SYS_EXIT
 
 from webapp.extractors.registry import build_registry
 from webapp.extractors.runner import Job, Result, run_jobs
@@ -51,6 +52,17 @@ def test_failures_are_recorded_and_the_real_extractors_finish():
     assert results["count-characters"].extractor_name == "count-characters"
     assert not any(result.incomplete for result in results.values())
     assert all(result.text == "" for key, result in results.items() if errors[key])
+
+
+def test_the_memory_cap_comes_on_top_of_what_the_parent_already_maps():
+    reserved = mmap.mmap(-1, 3 * 1024**3)  # address space only, as a library's allocator arena reserves
+    try:
+        jobs = [Job("modest", MODEST, ARTICLE, URL), Job("hog", HOG, ARTICLE, URL)]
+        results = by_key(run_jobs(jobs, workers=1, timeout=30))
+    finally:
+        reserved.close()
+    assert (results["modest"].error, results["modest"].text) == (None, str(256 * 1024**2))
+    assert results["hog"].error == "MemoryError"
 
 
 @pytest.mark.parametrize("workers", [1, 2])

@@ -10,9 +10,11 @@ extractor used (its own, whatever it is) truncated the page.
 
 from __future__ import annotations
 
+import os
 import resource
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 from lxml import etree
 
@@ -45,9 +47,21 @@ class Outcome:
     incomplete: bool
 
 
+def address_space() -> int:
+    """This process's virtual size in bytes (0 where /proc is not there to tell)."""
+    try:
+        pages = int(Path("/proc/self/statm").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 0
+    return pages * os.sysconf("SC_PAGE_SIZE")
+
+
 def start_worker(memory_mb: int) -> None:
-    """Pool initializer: cap the address space (an allocation beyond it raises MemoryError)."""
-    limit = memory_mb * 1024 * 1024
+    """Pool initializer: cap the address space at what the worker has now plus `memory_mb`, so an
+    allocation beyond that raises MemoryError. Relative, because a forked worker inherits its
+    parent's mappings: a parent that loaded a library reserving gigabytes of virtual memory would
+    otherwise leave the calls no room at all."""
+    limit = address_space() + memory_mb * 1024 * 1024
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
 
