@@ -5,15 +5,14 @@ from __future__ import annotations
 import gzip
 import io
 import json
-import stat
-import zipfile
+from functools import partial
 from pathlib import Path
 
 import pytest
 from warcio.archiveiterator import ArchiveIterator
-from warcio.statusandheaders import StatusAndHeaders
-from warcio.warcwriter import WARCWriter
 
+from fixture_files import make_zip, write_files
+from fixture_files import warc_bytes as shared_warc_bytes
 from webapp.corpus.document import Limits, RawDocument, Rejected
 from webapp.corpus.readers import FORMATS, detect_format, iter_documents
 from webapp.corpus.screening import problem
@@ -31,13 +30,6 @@ def read(*paths: Path, fmt: str = "auto", limits: Limits = Limits()) -> list:
 
 def by_item(results: list) -> dict[str, RawDocument | Rejected]:
     return {result.item: result for result in results}
-
-
-def write_files(root: Path, files: dict[str, bytes | str]) -> None:
-    for name, content in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(content.encode() if isinstance(content, str) else content)
 
 
 # --- common checks ---------------------------------------------------------------------------
@@ -271,17 +263,6 @@ def test_a_file_over_the_cap_is_rejected_with_its_size(tmp_path):
 # --- zip ---------------------------------------------------------------------------------------
 
 
-def make_zip(path: Path, members: dict[str, bytes | str], symlinks: tuple[str, ...] = ()) -> Path:
-    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, content in members.items():
-            info = zipfile.ZipInfo(name)
-            info.compress_type = zipfile.ZIP_DEFLATED
-            if name in symlinks:
-                info.external_attr = (stat.S_IFLNK | 0o777) << 16
-            archive.writestr(info, content)
-    return path
-
-
 def test_zip_holds_the_folder_layout(tmp_path):
     path = make_zip(tmp_path / "pages.zip", {
         "a.html": PAGE, "a.gold.txt": "gold a",
@@ -356,20 +337,7 @@ def test_a_corrupt_zip_member_is_rejected_and_the_rest_read(tmp_path):
 # --- WARC --------------------------------------------------------------------------------------
 
 
-def warc_bytes(records: list[dict], gzipped: bool = False) -> bytes:
-    """A WARC of response (or other) records: url, body, status, content_type, headers, warc."""
-    buffer = io.BytesIO()
-    writer = WARCWriter(buffer, gzip=gzipped)
-    for spec in records:
-        headers = [("Content-Type", spec.get("content_type", "text/html; charset=windows-1252")),
-                   *spec.get("headers", [])]
-        http = StatusAndHeaders(spec.get("status", "200 OK"), headers, protocol="HTTP/1.1")
-        record = writer.create_warc_record(
-            spec["url"], spec.get("type", "response"), payload=io.BytesIO(spec.get("body", PAGE)),
-            http_headers=http, warc_headers_dict=spec.get("warc", {}),
-        )
-        writer.write_record(record)
-    return buffer.getvalue()
+warc_bytes = partial(shared_warc_bytes, content_type="text/html; charset=windows-1252", body=PAGE)
 
 
 @pytest.mark.parametrize(("name", "gzipped"), [("crawl.warc", False), ("crawl.warc.gz", True)])

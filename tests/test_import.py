@@ -6,18 +6,15 @@ pages, URLs, sites, gold and kinds stored, the per-item report printed and kept 
 
 from __future__ import annotations
 
-import io
 import json
 import re
-import stat
 import zipfile
 from pathlib import Path
 
 import pytest
 from sqlalchemy import func, select
-from warcio.statusandheaders import StatusAndHeaders
-from warcio.warcwriter import WARCWriter
 
+from fixture_files import make_zip, warc_bytes, write_files
 from webapp.models import Gold, ImportBatch, Page, Site
 
 PAGE = "<html><body><p>Page {}.</p></body></html>"
@@ -28,38 +25,8 @@ def page(name: str) -> bytes:
     return PAGE.format(name).encode()
 
 
-def write_files(root: Path, files: dict[str, bytes | str]) -> Path:
-    for name, content in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(content.encode() if isinstance(content, str) else content)
-    return root
-
-
-def make_zip(path: Path, members: dict[str, bytes | str], symlinks: tuple[str, ...] = ()) -> Path:
-    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, content in members.items():
-            info = zipfile.ZipInfo(name)
-            info.compress_type = zipfile.ZIP_DEFLATED
-            if name in symlinks:
-                info.external_attr = (stat.S_IFLNK | 0o777) << 16
-            archive.writestr(info, content)
-    return path
-
-
 def write_warc(path: Path, records: list[dict]) -> Path:
-    """HTML response records: url, body, content_type, headers (HTTP), warc (record headers)."""
-    buffer = io.BytesIO()
-    writer = WARCWriter(buffer, gzip=path.name.endswith(".gz"))
-    for spec in records:
-        headers = [("Content-Type", spec.get("content_type", "text/html")), *spec.get("headers", [])]
-        http = StatusAndHeaders("200 OK", headers, protocol="HTTP/1.1")
-        record = writer.create_warc_record(
-            spec["url"], "response", payload=io.BytesIO(spec["body"]), http_headers=http,
-            warc_headers_dict=spec.get("warc", {}),
-        )
-        writer.write_record(record)
-    path.write_bytes(buffer.getvalue())
+    path.write_bytes(warc_bytes(records, gzipped=path.name.endswith(".gz")))
     return path
 
 

@@ -204,6 +204,8 @@ def test_unknown_extractor_is_a_usage_error_naming_it(runner, session):
     seed(session)
     result = runner.invoke(args=["score", "--extractor", "nope"])
     assert result.exit_code == 2 and "nope" in result.output
+    compared = runner.invoke(args=["compare", "good|1|{}", "nope"])
+    assert compared.exit_code == 2 and "unknown extractor: nope" in compared.output
 
 
 def test_score_command_json_has_the_documented_shape(runner):

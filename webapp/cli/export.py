@@ -9,9 +9,10 @@ from flask.cli import with_appcontext
 
 from ..db import sessions
 from ..exports.service import FORMATS, ExportRequest, run_export
+from ..extractors.registry import build_registry
 from ..kinds import GOLD_STATUSES, PAGE_KINDS
 from ..scores import refresh_scores
-from .scores import fingerprints
+from ..standings import current_named
 
 
 @click.command("export")
@@ -40,7 +41,7 @@ def export_command(fmt, out, statuses, sites, kinds, with_html, with_extractions
         if fmt == "csv":
             refresh_scores(session)
             session.commit()
-        named = fingerprints(session, ()) if predictions else {}
+        named = current_named(session, build_registry()) if predictions else {}
         with click.progressbar(length=1, label=f"exporting {fmt}") as bar:
             def progress(done: int, total: int) -> None:
                 bar.length = total

@@ -5,6 +5,8 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import click
@@ -12,7 +14,7 @@ from flask.cli import with_appcontext
 from sqlalchemy.orm import Session
 
 from ..db import sessions
-from ..extractors.registry import UnknownExtractor, build_registry
+from ..extractors.registry import build_registry
 from ..guard_report import CELLS, guard_report
 from ..leaderboard import GROUPINGS, Filters, ScoreCache, head_to_head, leaderboard
 from ..scores import refresh_scores
@@ -63,19 +65,13 @@ def prepare(session: Session, metric: str) -> ScoreCache:
     return cache
 
 
-def fingerprints(session: Session, names: tuple[str, ...]) -> dict[str, str]:
-    """Display name -> current fingerprint, for the named extractors (default: all registered)."""
+@contextmanager
+def usage_errors() -> Iterator[None]:
+    """Report a ValueError of the services (an unknown extractor, an average the metric lacks) as the
+    command's usage error."""
     try:
-        return current_named(session, build_registry(), names)
-    except UnknownExtractor as exc:
-        raise click.UsageError(str(exc)) from exc
-
-
-def one_fingerprint(session: Session, ref: str) -> tuple[str, str]:
-    """An extractor name (its current fingerprint) or a stored fingerprint, as (display name, fingerprint)."""
-    try:
-        return resolve_ref(session, build_registry(), ref)
-    except UnknownExtractor as exc:
+        yield
+    except ValueError as exc:
         raise click.UsageError(str(exc)) from exc
 
 
@@ -115,14 +111,12 @@ def echo_csv(rows: list[dict[str, Any]], columns: list[str]) -> None:
               help="Only this extractor (repeatable); default: every registered one.")
 def score_command(metric, average, sites, kinds, batches, annotators, bootstrap, seed, fmt, by, names) -> None:
     """Score every extractor against the gold (done, article pages)."""
-    with sessions()() as session:
-        cache = prepare(session, metric)
-        named = fingerprints(session, names)
-    try:
+    with usage_errors():
+        with sessions()() as session:
+            cache = prepare(session, metric)
+            named = current_named(session, build_registry(), names)
         result = leaderboard(cache, metric, named, average=average, filters=Filters(sites, kinds, batches, annotators),
                              by=by, bootstrap=bootstrap, seed=seed)
-    except ValueError as exc:
-        raise click.UsageError(str(exc)) from exc
     if fmt == "json":
         click.echo(json.dumps(result, indent=1))
         return
@@ -142,14 +136,13 @@ def score_command(metric, average, sites, kinds, batches, annotators, bootstrap,
 def compare_command(a, b, metric, average, sites, kinds, batches, annotators, bootstrap, seed, fmt, top) -> None:
     """Head-to-head of A and B (extractor names, or stored fingerprints): wins, losses, ties and
     the paired bootstrap difference of F1 (A - B)."""
-    with sessions()() as session:
-        cache = prepare(session, metric)
-        first, second = one_fingerprint(session, a), one_fingerprint(session, b)
-    try:
+    with usage_errors():
+        with sessions()() as session:
+            cache = prepare(session, metric)
+            registry = build_registry()
+            first, second = resolve_ref(session, registry, a), resolve_ref(session, registry, b)
         result = head_to_head(cache, metric, first, second, average=average, filters=Filters(sites, kinds, batches, annotators),
                               bootstrap=bootstrap, seed=seed, top=top)
-    except ValueError as exc:
-        raise click.UsageError(str(exc)) from exc
     if fmt == "json":
         click.echo(json.dumps(result, indent=1))
         return
@@ -175,8 +168,8 @@ def compare_command(a, b, metric, average, sites, kinds, batches, annotators, bo
 def guard_command(names, sites, fmt) -> None:
     """The accept guard against the gold page kinds: confusion matrix per extractor, and the
     acceptance rate per site and per import batch."""
-    with sessions()() as session:
-        report = guard_report(session, fingerprints(session, names), sites)
+    with sessions()() as session, usage_errors():
+        report = guard_report(session, current_named(session, build_registry(), names), sites)
     if fmt == "json":
         click.echo(json.dumps(report, indent=1))
         return
