@@ -6,18 +6,11 @@ from fractions import Fraction
 
 import pytest
 
-import webapp.queue as queue_service
+from webapp.disagreement import mean_pairwise_f1
+from webapp.extraction import refresh_derived
 from webapp.gold import add_revision
-from webapp.models import Extraction
-from webapp.queue import (
-    DisagreementCache,
-    QueueFilter,
-    QueueRow,
-    mean_pairwise_f1,
-    progress_by_site,
-    queue_rows,
-    step,
-)
+from webapp.models import Extraction, Page
+from webapp.queue import QueueFilter, QueueRow, progress_by_site, queue_rows, step
 from workbench import make_page
 
 
@@ -62,7 +55,7 @@ def pages(session):
 
 
 def order(session, **filters):
-    return [row.page_id for row in queue_rows(session, DisagreementCache(), QueueFilter(**filters))]
+    return [row.page_id for row in queue_rows(session, QueueFilter(**filters))]
 
 
 def test_default_order_is_no_gold_first_then_most_disagreement(session, pages):
@@ -97,19 +90,18 @@ def test_site_batch_and_verdict_filters(session, pages):
     assert page.id not in order(session, verdict="accepted")
 
 
-def test_disagreement_is_computed_once_and_again_only_for_a_changed_page(session, pages, monkeypatch):
-    cache = DisagreementCache()
-    queue_rows(session, cache)
-    computed = []
-    real = queue_service.mean_pairwise_f1
-    monkeypatch.setattr(queue_service, "mean_pairwise_f1", lambda texts: computed.append(texts) or real(texts))
-    queue_rows(session, cache)
-    assert computed == []
-    session.add(Extraction(page_id=pages["todo_single"], extractor="density", fingerprint="d2", text="x"))
+def test_disagreement_is_stored_by_the_run_that_changed_the_extractions(session, pages):
+    single = session.get(Page, pages["todo_single"])
+    assert single.disagreement is None  # one candidate: nothing to disagree with
+    other = session.get(Page, pages["todo_agree"])
+    other.disagreement = 0.5  # a value the next run must leave alone: its page is not in the run
+    session.add(Extraction(page_id=single.id, extractor="density", fingerprint="d2", text="x"))
     session.commit()
-    rows = {row.page_id: row for row in queue_rows(session, cache)}
-    assert computed == [["x", "x"]]
+    refresh_derived(session, [])  # a page never measured is measured by any run
+    session.commit()
+    rows = {row.page_id: row for row in queue_rows(session)}
     assert rows[pages["todo_single"]].disagreement == 1.0
+    assert rows[pages["todo_agree"]].disagreement == 0.5
 
 
 def row(page_id, status):
@@ -172,10 +164,11 @@ def test_step_route_past_the_end_goes_back_to_the_queue(client, pages):
 
 
 def test_a_re_run_extraction_updates_the_disagreement(session, pages):
-    cache = DisagreementCache()
-    queue_rows(session, cache)
+    assert {row.page_id: row for row in queue_rows(session)}[pages["todo_agree"]].disagreement == 1.0
     rerun = session.get(Extraction, 4)  # todo_agree's density: now says something else
-    rerun.text, rerun.duration_ms = "nine ten eleven twelve", 12.5
+    rerun.text = "nine ten eleven twelve"
     session.commit()
-    rows = {row.page_id: row for row in queue_rows(session, cache)}
+    refresh_derived(session, [pages["todo_agree"]])
+    session.commit()
+    rows = {row.page_id: row for row in queue_rows(session)}
     assert rows[pages["todo_agree"]].disagreement == 0.0

@@ -10,6 +10,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from webapp.disagreement import refresh_disagreement
 from webapp.models import Extraction, ImportBatch, Page, Site
 
 _serial = count()
@@ -39,6 +40,8 @@ def make_page(
     for name, text in (candidates or {}).items():
         session.add(Extraction(page_id=page.id, extractor=name, fingerprint=f"{name}|1|{{}}", text=text,
                                accepted=True))
+    session.flush()
+    refresh_disagreement(session, [page.id])  # as the extraction run that stores candidates does
     session.commit()
     return page
 

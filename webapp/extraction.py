@@ -13,11 +13,13 @@ from dataclasses import dataclass, replace
 from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
+from .disagreement import refresh_disagreement
 from .extractors.base import Extractor
 from .extractors.guard import GuardThresholds, judge
 from .extractors.registry import resolve
 from .extractors.runner import Job, Result, run_jobs
 from .models import Extraction, Page, Score, Site, SiteRule, utcnow
+from .scores import refresh_scores
 
 SITE_RULES = "site-rules"
 
@@ -126,3 +128,12 @@ def extract(
     )
     for result in results:
         yield store(session, result, settings.guard, replace)
+
+
+def refresh_derived(session: Session, page_ids: Iterable[int]) -> tuple[int, int]:
+    """What follows an extraction run over these pages: the new extractions' cached scores, and the
+    disagreement of these pages and of any never measured. Returns (scores written, pages measured)."""
+    unmeasured = session.scalars(select(Page.id).where(Page.disagreement.is_(None)))
+    measured = sorted(set(page_ids) | set(unmeasured))
+    refresh_disagreement(session, measured)
+    return refresh_scores(session), len(measured)

@@ -13,9 +13,8 @@ from dataclasses import dataclass, field
 
 from sqlalchemy.orm import Session, sessionmaker
 
-from .extraction import RunSettings, extract
+from .extraction import RunSettings, extract, refresh_derived
 from .extractors.base import Extractor
-from .scores import refresh_scores
 
 COMMIT_EVERY = 10
 
@@ -55,7 +54,7 @@ def _run(
                 if job.done % COMMIT_EVERY == 0:
                     session.commit()
             session.commit()
-            refresh_scores(session)
+            refresh_derived(session, {page_id for page_id, _ in pairs})
             session.commit()
     except Exception as error:  # noqa: BLE001 -- the job's report is the only place it can go
         job.failure = f"{type(error).__name__}: {error}"

@@ -95,6 +95,7 @@ class Page(Base):
     encoding_source: Mapped[str] = mapped_column(String(16))
     html: Mapped[str] = mapped_column(Text)
     signals: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    disagreement: Mapped[float | None] = mapped_column(Float)  # see webapp/disagreement.py
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
     site: Mapped[Site] = relationship(back_populates="pages")

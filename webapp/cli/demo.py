@@ -13,7 +13,7 @@ from ..db import sessions
 from ..models import ImportBatch, SiteRule
 from ..sites import site_named
 from .corpus import echo_report, run_import
-from .extract import cache_scores, run_extraction
+from .extract import derive, run_extraction
 
 DEMO = Path(__file__).resolve().parent.parent / "demo_corpus"
 
@@ -41,8 +41,7 @@ def load_demo() -> None:
     else:
         echo_report(batch)
     load_demo_rules()
-    run_extraction()
-    cache_scores()
+    derive(run_extraction())
 
 
 @click.command("demo")

@@ -10,29 +10,30 @@ from flask.cli import AppGroup, with_appcontext
 from sqlalchemy import select
 
 from ..db import sessions
-from ..extraction import current_extractors, extract, plan
+from ..extraction import current_extractors, extract, plan, refresh_derived
 from ..extractors.registry import UnknownExtractor, build_registry
 from ..models import Site, SiteRule
-from ..scores import refresh_scores
 from ..settings import run_settings
 from ..sites import site_named
 
 COMMIT_EVERY = 200
 
 
-def cache_scores() -> None:
-    """Compute the cached counts the new extractions need (eager metrics only)."""
+def derive(page_ids: list[int]) -> None:
+    """After a run: cache the new extractions' scores and measure the pages' disagreement."""
     started = time.perf_counter()
     with sessions()() as session:
-        written = refresh_scores(session)
+        written, measured = refresh_derived(session, page_ids)
         session.commit()
-    click.echo(f"{written} scores cached in {time.perf_counter() - started:.1f} s")
+    click.echo(f"{written} scores cached, disagreement of {measured} pages measured "
+               f"in {time.perf_counter() - started:.1f} s")
 
 
 def run_extraction(
     names: tuple[str, ...] = (), site: str | None = None, force: bool = False, jobs: int | None = None
-) -> None:
-    """Compute the missing extractions with a progress bar, committing as it goes; print a summary."""
+) -> list[int]:
+    """Compute the missing extractions with a progress bar, committing as it goes; print a summary.
+    Returns the pages extracted."""
     started = time.perf_counter()
     with sessions()() as session:
         try:
@@ -59,6 +60,7 @@ def run_extraction(
     )
     for reason, count in errors.most_common():
         click.echo(f"  {count} x {reason}")
+    return sorted({page_id for page_id, _ in pairs})
 
 
 @click.command("extract")
@@ -75,9 +77,8 @@ def run_extraction(
 )
 def extract_command(names: tuple[str, ...], site: str | None, force: bool, jobs: int | None) -> None:
     """Run extractors on the stored pages (only what is missing for their current fingerprints),
-    then cache the new extractions' scores against the gold."""
-    run_extraction(names, site, force, jobs)
-    cache_scores()
+    then cache the new extractions' scores against the gold and measure the pages' disagreement."""
+    derive(run_extraction(names, site, force, jobs))
 
 
 @click.command("extractors")

@@ -4,16 +4,13 @@ from __future__ import annotations
 
 from flask import Flask
 
-from ..queue import DisagreementCache
 from ..standings import SharedScores
 from . import annotate, api, exports, leaderboard, pages, queue, sites, upload
-from .common import DISAGREEMENT
 from .figures import SHARED
 from .upload import JOBS
 
 
 def register_blueprints(app: Flask) -> None:
-    app.extensions[DISAGREEMENT] = DisagreementCache()
     app.extensions[JOBS] = {}
     app.extensions[SHARED] = SharedScores()
     for module in (queue, annotate, pages, api, upload, leaderboard, sites, exports):

@@ -4,22 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from flask import current_app, session
+from flask import session
 
-from ..queue import STATUS_FILTERS, VERDICT_FILTERS, DisagreementCache, QueueFilter
+from ..queue import STATUS_FILTERS, VERDICT_FILTERS, QueueFilter
 
 ANNOTATOR = "annotator"
-DISAGREEMENT = "goldtext.disagreement"
 FILTER_ARGS = ("site", "status", "kind", "batch", "annotator", "verdict", "q")
 
 
 def annotator() -> str | None:
     """The annotator's name kept in the session (until accounts exist)."""
     return session.get(ANNOTATOR)
-
-
-def disagreement_cache() -> DisagreementCache:
-    return current_app.extensions[DISAGREEMENT]
 
 
 def _int_or_none(value: str | None) -> int | None:

@@ -10,7 +10,7 @@ from ..db import get_session
 from ..kinds import PAGE_KINDS
 from ..models import ImportBatch, Site
 from ..queue import STATUS_FILTERS, progress_by_site, queue_rows, step, totals
-from .common import disagreement_cache, filter_args, queue_filter
+from .common import filter_args, queue_filter
 
 bp = Blueprint("queue", __name__)
 
@@ -20,7 +20,7 @@ PAGE_SIZE = 500
 @bp.get("/")
 def index() -> str:
     session = get_session()
-    rows = queue_rows(session, disagreement_cache(), queue_filter(request.args))
+    rows = queue_rows(session, queue_filter(request.args))
     offset = max(request.args.get("offset", 0, type=int), 0)
     progress = progress_by_site(session)
     return render_template(
@@ -42,7 +42,7 @@ def index() -> str:
 @bp.get("/queue/step/<int:page_id>")
 def go(page_id: int) -> Response:
     """Redirect to the next (``?dir=next``) or previous (``?dir=prev``) page in queue order."""
-    rows = queue_rows(get_session(), disagreement_cache(), queue_filter(request.args))
+    rows = queue_rows(get_session(), queue_filter(request.args))
     direction = -1 if request.args.get("dir") == "prev" else 1
     target = step(rows, page_id, direction)
     args = filter_args(request.args)
