@@ -92,9 +92,7 @@ def test_clicking_a_block_adds_its_text_in_document_order_and_clicking_again_rem
     until(tab, "document.getElementById('editor').value === 'Second para'")
     frame.locator("text=First para").click()
     until(tab, "document.getElementById('editor').value === 'First para\\nSecond para'")
-    until(tab, 
-        "document.getElementById('frame').contentDocument.querySelectorAll('.goldtext-in').length === 2"
-    )
+    until(tab, "document.getElementById('frame').contentDocument.querySelectorAll('.goldtext-in').length === 2")
     frame.locator("text=Second para").click()
     until(tab, "document.getElementById('editor').value === 'First para'")
 

@@ -50,6 +50,15 @@ def test_a_browser_export_is_a_zip_attachment_with_card_and_checksums(app, clien
     assert sorted(n.split("/", 1)[1] for n in names) == ["README.md", "SHA256SUMS", "pages.jsonl"]
 
 
+def test_a_browser_scrapinghub_export_carries_every_extractor_s_predictions(app, client, pages):
+    token = sign_in(client)
+    job_id, job = run_job(app, client, token, format="scrapinghub", predictions="on")
+    assert job.failure is None
+    archive = zipfile.ZipFile(io.BytesIO(client.get(f"/exports/{job_id}/download").get_data()))
+    outputs = {n.rsplit("/", 1)[-1] for n in archive.namelist() if "/output/" in n}
+    assert {"trafilatura.json", "density.json", "whole-page.json"} <= outputs
+
+
 def test_the_csv_export_neutralises_formula_cells(app, client, pages):
     token = sign_in(client)
     job_id, _ = run_job(app, client, token, format="csv")

@@ -11,10 +11,10 @@ from werkzeug.wrappers import Response
 from ..db import get_session, sessions
 from ..exports.job import ExportJob, start_export
 from ..exports.service import FORMATS, ExportRequest
-from ..extraction import current_extractors
 from ..extractors.registry import build_registry
 from ..kinds import GOLD_STATUSES, PAGE_KINDS
 from ..models import Site
+from ..standings import current_named
 
 bp = Blueprint("exports", __name__)
 
@@ -62,9 +62,7 @@ def form() -> str:
 @bp.post("/exports")
 def start() -> Response:
     export = request_from_form()
-    named = {}
-    if export.predictions:
-        named = {e.name: e.fingerprint for e in current_extractors(get_session(), build_registry())}
+    named = current_named(get_session(), build_registry()) if export.predictions else {}
     root = Path(current_app.instance_path) / EXPORTS
     job = start_export(export, sessions(), root, named)
     export_jobs()[job.id] = job
