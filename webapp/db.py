@@ -1,35 +1,63 @@
-"""Database wiring: one engine and sessionmaker per app, one session per request.
+"""Database wiring: one engine per app and two sessionmakers on it, one session per request.
 
-The engine is made on first use, and the schema is brought to the newest migration then (a cheap
-version check once per process), so `goldtext run` on a fresh instance just works.
-SQLite gets WAL, a busy timeout, foreign keys, and BEGIN IMMEDIATE transactions so that several
-workers queue for the write lock instead of failing with "database is locked".
+`sessions()` opens write sessions, `readers()` read-only ones; a request's session (`get_session`) is a
+reader for GET and HEAD, a writer otherwise. On SQLite a writer's transaction begins with
+`BEGIN IMMEDIATE` (it queues for the write lock at once, instead of failing with "database is locked"
+when a read turns into a write), a reader's with a plain deferred `BEGIN`, which in WAL mode never takes
+the write lock. WAL, a busy timeout and foreign keys are set on every connection.
+
+The engine is made on first use, and the schema is brought to the newest migration then, once per
+process and under a lock shared by every process on the database (see `migrate.upgrade_once`). A forked
+child (gunicorn's web processes, the extractor worker processes) never reuses a connection of its parent:
+the pool is discarded in the child right after the fork.
 """
 
 from __future__ import annotations
 
+import os
+import weakref
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
-from flask import Flask, abort, current_app, g
+from flask import Flask, abort, current_app, g, has_request_context, request
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.orm import Session, sessionmaker
 
-from .migrate import upgrade
+from .migrate import upgrade_once
 
 EXTENSION = "goldtext.db"
+WRITES = "goldtext_writes"
+READ_METHODS = ("GET", "HEAD", "OPTIONS")
 T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Database:
+    engine: Engine
+    writer: sessionmaker[Session]
+    reader: sessionmaker[Session]
+
+
+def sqlite_path(url: str) -> str | None:
+    """The file of an SQLite URL, None for any other database or an in-memory one."""
+    if not url.startswith("sqlite"):
+        return None
+    path = url.split("///", 1)[-1]
+    return path if path and path != ":memory:" else None
 
 
 def make_engine(url: str) -> Engine:
     if url.startswith("sqlite"):
-        path = url.split("///", 1)[-1]
-        if path and path != ":memory:":
+        path = sqlite_path(url)
+        if path:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         engine = create_engine(url, connect_args={"timeout": 30})
         _sqlite_pragmas(engine)
-        return engine
-    return create_engine(url, pool_pre_ping=True)
+    else:
+        engine = create_engine(url, pool_pre_ping=True)
+    _discard_pool_after_fork(engine)
+    return engine
 
 
 def _sqlite_pragmas(engine: Engine) -> None:
@@ -44,7 +72,21 @@ def _sqlite_pragmas(engine: Engine) -> None:
 
     @event.listens_for(engine, "begin")
     def on_begin(connection) -> None:
-        connection.exec_driver_sql("BEGIN IMMEDIATE")
+        writes = connection.get_execution_options().get(WRITES, True)
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if writes else "BEGIN")
+
+
+def _discard_pool_after_fork(engine: Engine) -> None:
+    """A child process gets a fresh pool: sharing a connection across fork corrupts it (SQLAlchemy's
+    advice: dispose with close=False in the child, leaving the parent's connections alone)."""
+    ref = weakref.ref(engine)
+
+    def after_fork() -> None:
+        alive = ref()
+        if alive is not None:
+            alive.dispose(close=False)
+
+    os.register_at_fork(after_in_child=after_fork)
 
 
 def init_app(app: Flask) -> None:
@@ -52,21 +94,38 @@ def init_app(app: Flask) -> None:
     app.teardown_appcontext(close_session)
 
 
-def sessions(app: Flask | None = None) -> sessionmaker[Session]:
-    """The app's sessionmaker; the first call makes the engine and upgrades the schema."""
+def database(app: Flask | None = None) -> Database:
+    """The app's engine and sessionmakers; the first call makes the engine and upgrades the schema."""
     app = app or current_app._get_current_object()
-    maker = app.extensions[EXTENSION]
-    if maker is None:
+    found = app.extensions[EXTENSION]
+    if found is None:
         engine = make_engine(app.config["DATABASE_URL"])
-        upgrade(engine)
-        maker = sessionmaker(engine, expire_on_commit=False)
-        app.extensions[EXTENSION] = maker
-    return maker
+        reading = engine.execution_options(**{WRITES: False})
+        upgrade_once(engine, reading)
+        found = Database(
+            engine,
+            writer=sessionmaker(engine.execution_options(**{WRITES: True}), expire_on_commit=False),
+            reader=sessionmaker(reading, expire_on_commit=False),
+        )
+        app.extensions[EXTENSION] = found
+    return found
+
+
+def sessions(app: Flask | None = None) -> sessionmaker[Session]:
+    """Sessions that may write (BEGIN IMMEDIATE on SQLite)."""
+    return database(app).writer
+
+
+def readers(app: Flask | None = None) -> sessionmaker[Session]:
+    """Sessions that only read (never the write lock on SQLite)."""
+    return database(app).reader
 
 
 def get_session() -> Session:
+    """The request's session: a reader for GET and HEAD, a writer for the methods that change state."""
     if "db_session" not in g:
-        g.db_session = sessions()()
+        maker = readers() if has_request_context() and request.method in READ_METHODS else sessions()
+        g.db_session = maker()
     return g.db_session
 
 
@@ -77,9 +136,9 @@ def close_session(_exc: BaseException | None = None) -> None:
 
 
 def dispose(app: Flask) -> None:
-    maker = app.extensions.get(EXTENSION)
-    if maker is not None:
-        maker.kw["bind"].dispose()
+    found = app.extensions.get(EXTENSION)
+    if found is not None:
+        found.engine.dispose()
         app.extensions[EXTENSION] = None
 
 

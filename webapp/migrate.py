@@ -1,14 +1,26 @@
-"""Schema migrations with Alembic, driven from code (no alembic.ini needed)."""
+"""Schema migrations with Alembic, driven from code (no alembic.ini needed).
+
+`upgrade_once` is what every process calls on first use of the database: a cheap check of the stored
+revision, and only when it is behind, the upgrade, under a lock that every process on the same database
+shares (a PostgreSQL advisory lock; on SQLite an exclusive lock on a file beside the database), so that
+web processes started together never run the schema upgrade at once.
+"""
 
 from __future__ import annotations
 
+import fcntl
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import Engine, text
 
 SCRIPTS = Path(__file__).resolve().parent / "migrations"
+ADVISORY_LOCK = 7_404_117  # any fixed number: the PostgreSQL advisory lock key of Goldtext's upgrades
 
 
 def alembic_config(engine: Engine) -> Config:
@@ -24,3 +36,47 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
 
 def downgrade(engine: Engine, revision: str) -> None:
     command.downgrade(alembic_config(engine), revision)
+
+
+def is_current(engine: Engine) -> bool:
+    """Whether the database's schema is at the newest migration."""
+    heads = set(ScriptDirectory.from_config(alembic_config(engine)).get_heads())
+    with engine.connect() as connection:
+        stored = set(MigrationContext.configure(connection).get_current_heads())
+        connection.rollback()
+    return stored == heads
+
+
+@contextmanager
+def upgrade_lock(engine: Engine) -> Iterator[None]:
+    """Held by one process at a time across every process using this database."""
+    if engine.dialect.name == "postgresql":
+        with engine.connect() as connection:
+            connection.execute(text("SELECT pg_advisory_lock(:key)"), {"key": ADVISORY_LOCK})
+            connection.commit()
+            try:
+                yield
+            finally:
+                connection.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": ADVISORY_LOCK})
+                connection.commit()
+        return
+    database = engine.url.database
+    if not database or database == ":memory:":
+        yield
+        return
+    with open(f"{database}.upgrade-lock", "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def upgrade_once(engine: Engine, reader: Engine | None = None) -> None:
+    """Bring the schema to the newest migration unless it is there already; one process at a time.
+    `reader`: the same database for the check, opened so that it takes no write lock (SQLite)."""
+    if is_current(reader or engine):
+        return
+    with upgrade_lock(engine):
+        if not is_current(reader or engine):
+            upgrade(engine)
