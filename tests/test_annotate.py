@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 import re
 
@@ -233,3 +234,104 @@ def test_candidates_carry_their_cached_scores_against_the_saved_gold(client, ses
     # "dense text" against "dense text here": hit 2, precision 2/2, recall 2/3
     assert tokens["precision"] == 1.0 and tokens["recall"] == pytest.approx(2 / 3)
     assert candidates["boilerpy3"]["saved_scores"]["tokens"]["f1"] == 0.0
+
+
+OLDER = re.compile(r'<a rel="next" href="([^"]+)">Older revisions</a>')
+
+
+def history_of(client, url):
+    """(text, version, applied) of the revisions a history page shows, its "Older revisions" link (or
+    None), and its text."""
+    text = client.get(url).get_data(as_text=True)
+    found = re.search(r'id="revisions"[^>]*>(.*?)</script>', text, re.S)
+    rows = json.loads(found.group(1)) if found else []
+    older = OLDER.search(text)
+    shown = [(r["text"], r["version"], r["applied"]) for r in rows]
+    return shown, html.unescape(older.group(1)) if older else None, text
+
+
+def stale_marks(text):
+    return text.count("<td>stale save</td>")
+
+
+@pytest.mark.parametrize("count, sizes", [(50, [50]), (51, [50, 1]), (101, [50, 50, 1])])
+def test_history_is_paged_newest_first_50_at_a_time(client, session, page_id, count, sizes):
+    page = session.get(Page, page_id)
+    for n in range(1, count + 1):
+        add_revision(session, page, text=f"r{n}", kind="article", status="done", author="Ann", rescore=False)
+    session.commit()
+    url, shown, pages = f"/pages/{page_id}/history", [], []
+    while url is not None:
+        rows, older, text = history_of(client, url)
+        assert ("Newest revisions" in text) == bool(pages)  # every page but the first leads back
+        pages.append(len(rows))
+        shown += rows
+        if older is not None:
+            assert older == f"/pages/{page_id}/history?before={rev_id(session, rows[-1][0])}"
+        url = older
+    assert pages == sizes
+    assert shown == [(f"r{n}", n, True) for n in range(count, 0, -1)]
+
+
+def rev_id(session, text):
+    found = session.scalars(select(GoldRevision.id).where(GoldRevision.text == text)).one()
+    session.rollback()
+    return found
+
+
+def test_a_stale_save_is_shown_as_not_applied_on_whichever_history_page_it_lands(app, client, page_id):
+    ann, bob = client, app.test_client()
+    ann_token, bob_token = sign_in(ann, "Ann"), sign_in(bob, "Bob")
+    version = 0
+
+    def applied(n):
+        nonlocal version
+        assert save(ann, ann_token, page_id, f"r{n}", version=version, save_id=f"a{n}").status_code == 200
+        version += 1
+
+    for n in range(1, 5):
+        applied(n)  # revisions 1-4: versions 1-4
+    assert save(bob, bob_token, page_id, "stale-old", version=2, save_id="b1").status_code == 409  # revision 5
+    for n in range(6, 11):
+        applied(n)  # revisions 6-10: versions 5-9
+    assert save(bob, bob_token, page_id, "stale-new", version=3, save_id="b2").status_code == 409  # revision 11
+    for n in range(12, 61):
+        applied(n)  # revisions 12-60: versions 10-58
+    newest, older, text = history_of(client, f"/pages/{page_id}/history")
+    assert len(newest) == 50 and newest[-1] == ("stale-new", 3, False)  # stale against versions on the next page
+    assert all(flag for _, _, flag in newest[:-1]) and newest[-2] == ("r12", 10, True)
+    assert stale_marks(text) == 1 and "edited v3" in text
+    rest, last, text = history_of(client, older)
+    assert last is None and len(rest) == 10
+    assert [(t, flag) for t, _, flag in rest] == (
+        [(f"r{n}", True) for n in range(10, 5, -1)]
+        + [("stale-old", False)]
+        + [(f"r{n}", True) for n in range(4, 0, -1)]
+    )
+    assert rest[5] == ("stale-old", 2, False) and stale_marks(text) == 1 and "edited v2" in text
+
+
+def test_a_retried_save_after_many_revisions_answers_from_the_revision_it_made(app, client, session, page_id):
+    ann, bob = client, app.test_client()
+    ann_token, bob_token = sign_in(ann, "Ann"), sign_in(bob, "Bob")
+    early = save(ann, ann_token, page_id, "Early", version=0, save_id="early")
+    for n in range(1, 61):
+        assert save(ann, ann_token, page_id, f"r{n}", version=n, save_id=f"a{n}").status_code == 200
+    stale = save(bob, bob_token, page_id, "Stale", version=30, save_id="stale")
+    for n in range(61, 66):
+        assert save(ann, ann_token, page_id, f"r{n}", version=n, save_id=f"a{n}").status_code == 200
+    stored = len(revisions(session, page_id))
+    assert stored == 67 and stale.status_code == 409
+
+    again = save(ann, ann_token, page_id, "Early", version=0, save_id="early")
+    assert again.status_code == 200
+    assert again.json["replayed"] is True and again.json["version"] == 1
+    assert again.json["revision"] == early.json["revision"] and again.json["current_version"] == 66
+    stale_again = save(bob, bob_token, page_id, "Stale", version=30, save_id="stale")
+    assert stale_again.status_code == 409 and stale_again.json["revision"] == stale.json["revision"]
+    assert stale_again.json["current"]["text"] == "r65" and stale_again.json["current"]["version"] == 66
+    middle = save(ann, ann_token, page_id, "r30", version=30, save_id="a30")
+    assert middle.status_code == 200 and middle.json["version"] == 31 and middle.json["replayed"] is True
+
+    assert len(revisions(session, page_id)) == stored
+    assert gold_text(session, page_id) == "r65"

@@ -5,15 +5,19 @@ applied, but its text is kept as a revision too, recorded with the version it ed
 history a revision is *applied* when its version is above every earlier revision's, and a *stale save*
 otherwise. A save carries a client save id; a retried save with the same id is answered from the revision
 it already made and stores nothing new.
+
+A save reads and writes O(1) revisions whatever the page's history: the retried save is found by its
+client save id, "applied" is decided for that one revision by a query, and a new revision is added to
+the session, never appended to the loaded collection `Gold.revisions`. The history is read a page at a
+time (`history_page`), newest first, each revision's applied flag computed by the database.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, inspect, select
 from sqlalchemy.orm import Session
 
 from .kinds import GOLD_STATUSES, PAGE_KINDS
@@ -23,10 +27,13 @@ from .scores import refresh_scores
 SNIPPET_KINDS = ("with", "without")  # must-include and must-exclude snippets
 
 
-def append_revision(gold: Gold, version: int, **fields: Any) -> GoldRevision:
-    """Record a revision (text, kind, status, snippets, author, client_save_id) of the gold."""
-    revision = GoldRevision(version=version, **fields)
-    gold.revisions.append(revision)
+def append_revision(session: Session, gold: Gold, version: int, **fields: Any) -> GoldRevision:
+    """Record a revision (text, kind, status, snippets, author, client_save_id) of a stored gold,
+    without loading its other revisions."""
+    revision = GoldRevision(gold_id=gold.id, version=version, **fields)
+    session.add(revision)
+    if "revisions" not in inspect(gold).unloaded:
+        session.expire(gold, ["revisions"])  # a collection loaded earlier would miss the new revision
     return revision
 
 
@@ -41,8 +48,9 @@ def add_revision(
     snippets: dict[str, Any] | None = None,
     client_save_id: str | None = None,
     rescore: bool = True,
-) -> Gold:
-    """Set the page's gold and record it as a new revision (version 1 for a new gold).
+) -> GoldRevision:
+    """Set the page's gold (`page.gold`) and record it as a new revision (version 1 for a new gold);
+    returns the revision.
 
     With `rescore` (the default) the page's cached scores are recomputed at once; the importer turns it
     off, since a page it has just stored has no extraction to score yet.
@@ -55,12 +63,14 @@ def add_revision(
     gold.version += 1
     gold.text, gold.kind, gold.status = text, kind, status
     gold.snippets, gold.author, gold.updated_at = snippets, author, utcnow()
-    append_revision(gold, gold.version, text=text, kind=kind, status=status, snippets=snippets,
-                    author=author, client_save_id=client_save_id)
+    if gold.id is None:
+        session.flush()  # the new gold's id, for its first revision
+    revision = append_revision(session, gold, gold.version, text=text, kind=kind, status=status,
+                               snippets=snippets, author=author, client_save_id=client_save_id)
     session.flush()
     if rescore:
         refresh_scores(session, [page.id], changed=[page.id])
-    return gold
+    return revision
 
 
 def check_vocabulary(kind: str, status: str) -> None:
@@ -93,13 +103,52 @@ def lock_page(session: Session, page_id: int) -> Page | None:
     return session.get(Page, page_id)
 
 
-def applied_flags(revisions: Sequence[GoldRevision]) -> list[bool]:
-    """For revisions in the order they were made: True for an applied save, False for a stale one."""
-    flags, highest = [], 0
-    for revision in revisions:
-        flags.append(revision.version > highest)
-        highest = max(highest, revision.version)
-    return flags
+def is_applied(session: Session, revision: GoldRevision) -> bool:
+    """Whether the revision was an applied save: its version is above every earlier revision's (earlier:
+    a smaller id), one aggregate query."""
+    highest = session.scalar(
+        select(func.max(GoldRevision.version))
+        .where(GoldRevision.gold_id == revision.gold_id, GoldRevision.id < revision.id)
+    )
+    return revision.version > (highest or 0)
+
+
+HISTORY_PAGE = 50
+
+
+@dataclass(frozen=True)
+class HistoryPage:
+    """Revisions newest first, each with its applied flag; ``older`` is the ``before`` of the next page
+    (None on the last)."""
+
+    revisions: list[tuple[GoldRevision, bool]]
+    older: int | None
+
+
+def history_page(session: Session, gold_id: int, before: int | None = None,
+                 limit: int = HISTORY_PAGE) -> HistoryPage:
+    """The gold's newest ``limit`` revisions with an id below ``before`` (keyset paging on the id).
+
+    A revision's applied flag is its version compared with the highest version of the revisions before
+    it, a window function over the gold's earlier revisions' ids and versions only (the texts are read
+    for the rows shown).
+    """
+    earlier = func.max(GoldRevision.version).over(order_by=GoldRevision.id, rows=(None, -1))
+    flags = select(
+        GoldRevision.id.label("id"),
+        (GoldRevision.version > func.coalesce(earlier, 0)).label("applied"),
+    ).where(GoldRevision.gold_id == gold_id)
+    if before is not None:
+        flags = flags.where(GoldRevision.id < before)
+    flagged = flags.subquery()
+    found = session.execute(
+        select(GoldRevision, flagged.c.applied)
+        .join(flagged, flagged.c.id == GoldRevision.id)
+        .order_by(GoldRevision.id.desc())
+        .limit(limit + 1)
+    ).all()
+    shown = [(revision, bool(applied)) for revision, applied in found[:limit]]
+    return HistoryPage(shown, shown[-1][0].id if len(found) > limit else None)
 
 
 def save_gold(
@@ -124,28 +173,18 @@ def save_gold(
         raise ValueError(f"version {base_version} of this page's gold does not exist")
     gold = page.gold
     if gold is not None and client_save_id is not None:
-        earlier = _revision_with_save_id(gold, client_save_id)
+        earlier = _revision_with_save_id(session, gold, client_save_id)
         if earlier is not None:
-            index = gold.revisions.index(earlier)
-            applied = applied_flags(gold.revisions)[index]
-            return SaveOutcome(gold, earlier, conflict=not applied, replayed=True)
+            return SaveOutcome(gold, earlier, conflict=not is_applied(session, earlier), replayed=True)
     snippets = gold.snippets if snippets is None and gold is not None else clean_snippets(snippets)
     if gold is not None and base_version != gold.version:
-        revision = append_revision(gold, base_version, text=text, kind=kind, status=status,
+        revision = append_revision(session, gold, base_version, text=text, kind=kind, status=status,
                                    snippets=snippets, author=author, client_save_id=client_save_id)
         session.flush()
         return SaveOutcome(gold, revision, conflict=True, replayed=False)
-    gold = add_revision(
-        session,
-        page,
-        text=text,
-        kind=kind,
-        status=status,
-        author=author,
-        snippets=snippets,
-        client_save_id=client_save_id,
-    )
-    return SaveOutcome(gold, gold.revisions[-1], conflict=False, replayed=False)
+    revision = add_revision(session, page, text=text, kind=kind, status=status, author=author,
+                            snippets=snippets, client_save_id=client_save_id)
+    return SaveOutcome(page.gold, revision, conflict=False, replayed=False)
 
 
 def clean_snippets(snippets: dict[str, Any] | None) -> dict[str, list[str]] | None:
@@ -157,8 +196,8 @@ def clean_snippets(snippets: dict[str, Any] | None) -> dict[str, list[str]] | No
     return cleaned if any(cleaned.values()) else None
 
 
-def restore_revision(session: Session, page: Page, revision: GoldRevision, author: str) -> Gold:
-    """Make an old revision the page's gold again, as a new revision."""
+def restore_revision(session: Session, page: Page, revision: GoldRevision, author: str) -> GoldRevision:
+    """Make an old revision the page's gold again, as a new revision (returned)."""
     return add_revision(
         session,
         page,
@@ -170,5 +209,9 @@ def restore_revision(session: Session, page: Page, revision: GoldRevision, autho
     )
 
 
-def _revision_with_save_id(gold: Gold, client_save_id: str) -> GoldRevision | None:
-    return next((r for r in gold.revisions if r.client_save_id == client_save_id), None)
+def _revision_with_save_id(session: Session, gold: Gold, client_save_id: str) -> GoldRevision | None:
+    """The gold's revision made by the save with this id (unique per gold), if any."""
+    return session.scalars(
+        select(GoldRevision)
+        .where(GoldRevision.gold_id == gold.id, GoldRevision.client_save_id == client_save_id)
+    ).one_or_none()

@@ -2,7 +2,9 @@
 
 Default order: pages without gold first; within each group the pages on which the extractors disagree
 most first (the lowest stored mean pairwise token F1, see webapp/disagreement.py); pages with fewer than
-two candidates come after the others; then by page id.
+two candidates come after the others; then by page id. Filtering, ordering and paging are done by
+the database (`queue_rows`, `queue_counts`), and so is the step to a neighbour (`step`): no request loads
+the whole queue.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import Select, exists, func, select
+from sqlalchemy import ColumnElement, Select, and_, exists, func, or_, select
 from sqlalchemy.orm import Session
 
 from .models import Extraction, Gold, GoldRevision, Page, Site
@@ -18,6 +20,13 @@ from .models import Extraction, Gold, GoldRevision, Page, Site
 TODO = "todo"
 STATUS_FILTERS = ("todo", "done", "draft", "skipped")
 VERDICT_FILTERS = ("accepted", "rejected")
+
+# Within each segment (no gold, then gold): most disagreement (lowest mean F1) first, pages without a
+# value after those with one, then by id. The index ix_page_queue_order on page ((disagreement IS
+# NULL), disagreement, id) serves the order and the keyset steps (see benchmarks/bench_queue.py for the figures at 100,000 pages).
+ORDER = (Page.disagreement.is_(None), Page.disagreement, Page.id)
+ROW_COLUMNS = (Page.id, Page.url, Page.source_name, Site.host, Gold.status, Gold.kind, Gold.author,
+               Page.disagreement)
 
 
 @dataclass(frozen=True)
@@ -55,7 +64,7 @@ def _filtered(query: Select, f: QueueFilter) -> Select:
     if f.batch_id is not None:
         query = query.where(Page.batch_id == f.batch_id)
     if f.status == TODO:
-        query = query.where(Gold.id.is_(None))
+        query = query.where(Gold.page_id.is_(None))
     elif f.status:
         query = query.where(Gold.status == f.status)
     if f.kind:
@@ -74,58 +83,132 @@ def _filtered(query: Select, f: QueueFilter) -> Select:
     return query
 
 
-def queue_rows(session: Session, f: QueueFilter = QueueFilter()) -> list[QueueRow]:
-    """The filtered pages in queue order."""
-    query = _filtered(
-        select(
-            Page.id, Page.url, Page.source_name, Site.host, Gold.status, Gold.kind, Gold.author,
-            Page.disagreement,
-        )
+def _segment(columns: Sequence, f: QueueFilter, has_gold: bool) -> Select:
+    """The filtered pages with gold (``has_gold``) or without: the queue is the second after the first."""
+    query = select(*columns).select_from(Page)
+    if has_gold:
+        query = query.join(Gold, Gold.page_id == Page.id)
+    else:
+        # IS NULL on the join column: PostgreSQL plans it as an anti-join (on gold.id it does not)
+        query = query.outerjoin(Gold, Gold.page_id == Page.id).where(Gold.page_id.is_(None))
+    return _filtered(query, f)
+
+
+def _rows(session: Session, f: QueueFilter, has_gold: bool, offset: int = 0,
+          limit: int | None = None) -> list[QueueRow]:
+    query = (
+        _segment(ROW_COLUMNS, f, has_gold)
         .join(Site, Page.site_id == Site.id)
-        .outerjoin(Gold, Gold.page_id == Page.id),
-        f,
+        .order_by(*ORDER)
+        .offset(offset or None)
+        .limit(limit)
     )
-    rows = [
+    return [
         QueueRow(pid, url, name, host, status or TODO, kind, author, disagreement)
         for pid, url, name, host, status, kind, author, disagreement in session.execute(query)
     ]
-    rows.sort(key=_order_key)
+
+
+def queue_counts(session: Session, f: QueueFilter = QueueFilter()) -> tuple[int, int]:
+    """(pages without gold, pages with gold) that pass the filter. Unfiltered: two counts of whole
+    tables, which the databases answer from an index, not a join over every page."""
+    if f == QueueFilter():
+        pages = session.scalar(select(func.count()).select_from(Page)) or 0
+        with_gold = session.scalar(select(func.count()).select_from(Gold)) or 0
+        return pages - with_gold, with_gold
+    query = _filtered(
+        select(func.count(Page.id), func.count(Gold.id)).select_from(Page)
+        .outerjoin(Gold, Gold.page_id == Page.id),
+        f,
+    )
+    total, with_gold = session.execute(query).one()
+    return total - with_gold, with_gold
+
+
+def queue_rows(
+    session: Session, f: QueueFilter = QueueFilter(), offset: int = 0, limit: int | None = None,
+    counts: tuple[int, int] | None = None,
+) -> list[QueueRow]:
+    """The filtered pages in queue order, ``limit`` of them from ``offset`` (all with ``limit=None``).
+
+    The order and the paging are SQL's: the pages without gold, then those with gold, each segment
+    ordered by ``ORDER``. ``counts`` (from ``queue_counts``) spares counting again to find where the
+    second segment starts.
+    """
+    if offset == 0 and limit is None:
+        return _rows(session, f, False) + _rows(session, f, True)
+    todo, _ = counts if counts is not None else queue_counts(session, f)
+    rows = _rows(session, f, False, offset, limit) if offset < todo else []
+    rest = None if limit is None else limit - len(rows)
+    if rest is None or rest > 0:
+        rows += _rows(session, f, True, max(offset - todo, 0), rest)
     return rows
 
 
-def _order_key(row: QueueRow) -> tuple:
-    return (row.has_gold, row.disagreement is None, row.disagreement or 0.0, row.page_id)
+def _first(session: Session, f: QueueFilter, has_gold: bool, direction: int = 1,
+           beyond: ColumnElement[bool] | None = None) -> int | None:
+    query = _segment([Page.id], f, has_gold)
+    if beyond is not None:
+        query = query.where(beyond)
+    order = ORDER if direction > 0 else [key.desc() for key in ORDER]
+    return session.scalars(query.order_by(*order).limit(1)).first()
 
 
-def step(rows: Sequence[QueueRow], page_id: int, direction: int) -> int | None:
-    """The page to go to from ``page_id`` (+1 next, -1 previous) in queue order.
+def _beyond(disagreement: float | None, page_id: int, direction: int) -> ColumnElement[bool]:
+    """Pages after (``direction`` > 0) or before the key (disagreement, page id) in ``ORDER``, within
+    one segment: a keyset comparison spelled out, since NULL disagreements sort last."""
+    value, pid = Page.disagreement, Page.id
+    if direction > 0:
+        if disagreement is None:
+            return and_(value.is_(None), pid > page_id)
+        return or_(value > disagreement, and_(value == disagreement, pid > page_id), value.is_(None))
+    if disagreement is None:
+        return or_(value.is_not(None), pid < page_id)
+    return or_(value < disagreement, and_(value == disagreement, pid < page_id))
+
+
+def step(session: Session, page_id: int, direction: int, f: QueueFilter = QueueFilter()) -> int | None:
+    """The page to go to from ``page_id`` (+1 next, -1 previous) in queue order; the first page of the
+    queue when ``page_id`` is not in it; None past either end.
 
     Going forward from a page that has gold while pages without gold remain leads to the first of those
-    (the page just saved has moved down the queue; the work left is at its head).
+    (the page just saved has moved down the queue; the work left is at its head). Found by keyset
+    queries on the queue order, never by loading the queue.
     """
-    ids = [row.page_id for row in rows]
-    if page_id not in ids:
-        return ids[0] if ids else None
-    index = ids.index(page_id)
-    head = rows[0]
-    if direction > 0 and rows[index].has_gold and not head.has_gold:
-        return head.page_id
-    target = index + direction
-    return ids[target] if 0 <= target < len(ids) else None
+    current = session.execute(
+        _filtered(select(Gold.id, Page.disagreement).outerjoin(Gold, Gold.page_id == Page.id), f)
+        .where(Page.id == page_id)
+    ).first()
+    if current is None:
+        return _first(session, f, False) or _first(session, f, True)
+    has_gold = current[0] is not None
+    beyond = _beyond(current[1], page_id, direction)
+    if direction > 0:
+        if has_gold:
+            return _first(session, f, False) or _first(session, f, True, beyond=beyond)
+        return _first(session, f, False, beyond=beyond) or _first(session, f, True)
+    found = _first(session, f, has_gold, -1, beyond)
+    if found is None and has_gold:
+        found = _first(session, f, False, -1)
+    return found
 
 
 def progress_by_site(session: Session) -> dict[str, dict[str, int]]:
-    """Per site host: how many pages are done, draft, skipped and still to do."""
-    found: dict[str, dict[str, int]] = {}
-    query = (
-        select(Site.host, Gold.status, func.count(Page.id))
-        .join(Site, Page.site_id == Site.id)
-        .outerjoin(Gold, Gold.page_id == Page.id)
-        .group_by(Site.host, Gold.status)
-        .order_by(Site.host)
-    )
-    for host, status, count in session.execute(query):
-        found.setdefault(host, dict.fromkeys(STATUS_FILTERS, 0))[status or TODO] += count
+    """Per site host: how many pages are done, draft, skipped and still to do. Pages are counted per
+    site from the site index and gold per site and status; "to do" is the difference (no join of
+    every page with the gold)."""
+    hosts = dict(session.execute(select(Site.id, Site.host)).all())
+    pages = session.execute(select(Page.site_id, func.count()).group_by(Page.site_id)).all()
+    golds = session.execute(
+        select(Page.site_id, Gold.status, func.count()).join(Page, Page.id == Gold.page_id)
+        .group_by(Page.site_id, Gold.status)
+    ).all()
+    found = {hosts[site]: dict.fromkeys(STATUS_FILTERS, 0) for site, _ in sorted(pages, key=lambda r: hosts[r[0]])}
+    for site, count in pages:
+        found[hosts[site]][TODO] += count
+    for site, status, count in golds:
+        found[hosts[site]][status] += count
+        found[hosts[site]][TODO] -= count
     return found
 
 

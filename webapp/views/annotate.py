@@ -18,14 +18,14 @@ from flask import (
     url_for,
 )
 from sqlalchemy import select
-from sqlalchemy.orm import Session, defer
+from sqlalchemy.orm import Session
 from werkzeug.wrappers import Response
 
 from ..db import get_or_404, get_session
-from ..gold import applied_flags, lock_page, restore_revision
+from ..gold import HistoryPage, history_page, lock_page, restore_revision
 from ..kinds import GOLD_STATUSES, PAGE_KINDS
 from ..leaderboard import page_scores
-from ..models import Extraction, GoldRevision, Page
+from ..models import Extraction, Gold, GoldRevision, Page
 from .common import ANNOTATOR, annotator, filter_args
 
 bp = Blueprint("annotate", __name__)
@@ -81,11 +81,7 @@ def page(page_id: int) -> Response | str:
     if annotator() is None:
         return redirect(url_for("annotate.name", next=request.full_path))
     session = get_session()
-    found = session.scalars(
-        select(Page).where(Page.id == page_id).options(defer(Page.raw), defer(Page.html))
-    ).one_or_none()
-    if found is None:
-        abort(404)
+    found = get_or_404(session, Page, page_id)  # raw and html are deferred: the frame loads them
     default = current_app.config["DEFAULT_EXTRACTOR"]
     cands = candidates(session, page_id, default)
     return render_template(
@@ -102,15 +98,19 @@ def page(page_id: int) -> Response | str:
 
 @bp.get("/pages/<int:page_id>/history")
 def history(page_id: int) -> str:
+    """The revisions newest first, HISTORY_PAGE at a time: ``?before=<revision id>`` shows older ones."""
     session = get_session()
     found = get_or_404(session, Page, page_id)
-    revisions = found.gold.revisions if found.gold is not None else []
+    before = request.args.get("before", type=int)
+    gold_id = session.scalar(select(Gold.id).where(Gold.page_id == page_id))
+    shown = history_page(session, gold_id, before) if gold_id is not None else HistoryPage([], None)
     rows = [
         {"id": r.id, "version": r.version, "author": r.author, "created_at": r.created_at.isoformat(),
          "kind": r.kind, "status": r.status, "text": r.text, "applied": applied}
-        for r, applied in zip(revisions, applied_flags(revisions))
+        for r, applied in shown.revisions
     ]
-    return render_template("annotate/history.html", page=found, revisions=rows[::-1])
+    return render_template("annotate/history.html", page=found, revisions=rows, older=shown.older,
+                           newer=before is not None)
 
 
 @bp.post("/pages/<int:page_id>/history/<int:revision_id>/restore")
@@ -123,9 +123,9 @@ def restore(page_id: int, revision_id: int) -> Response:
     revision = session.get(GoldRevision, revision_id)
     if found is None or revision is None or found.gold is None or revision.gold_id != found.gold.id:
         abort(404)
-    gold = restore_revision(session, found, revision, author)
+    restored = restore_revision(session, found, revision, author)
     session.commit()
-    flash(f"Revision {revision.id} restored as version {gold.version}.")
+    flash(f"Revision {revision.id} restored as version {restored.version}.")
     return redirect(url_for("annotate.history", page_id=page_id))
 
 

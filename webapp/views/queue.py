@@ -9,24 +9,26 @@ from werkzeug.wrappers import Response
 from ..db import get_session
 from ..kinds import PAGE_KINDS
 from ..models import ImportBatch, Site
-from ..queue import STATUS_FILTERS, progress_by_site, queue_rows, step, totals
+from ..queue import STATUS_FILTERS, progress_by_site, queue_counts, queue_rows, step, totals
 from .common import filter_args, queue_filter
 
 bp = Blueprint("queue", __name__)
 
-PAGE_SIZE = 500
+PAGE_SIZE = 100  # rows of the queue per page; the database pages with LIMIT/OFFSET
 
 
 @bp.get("/")
 def index() -> str:
     session = get_session()
-    rows = queue_rows(session, queue_filter(request.args))
+    wanted = queue_filter(request.args)
     offset = max(request.args.get("offset", 0, type=int), 0)
+    counts = queue_counts(session, wanted)
+    rows = queue_rows(session, wanted, offset=offset, limit=PAGE_SIZE, counts=counts)
     progress = progress_by_site(session)
     return render_template(
         "queue/index.html",
-        rows=rows[offset : offset + PAGE_SIZE],
-        matching=len(rows),
+        rows=rows,
+        matching=sum(counts),
         offset=offset,
         page_size=PAGE_SIZE,
         progress=progress,
@@ -42,9 +44,8 @@ def index() -> str:
 @bp.get("/queue/step/<int:page_id>")
 def go(page_id: int) -> Response:
     """Redirect to the next (``?dir=next``) or previous (``?dir=prev``) page in queue order."""
-    rows = queue_rows(get_session(), queue_filter(request.args))
     direction = -1 if request.args.get("dir") == "prev" else 1
-    target = step(rows, page_id, direction)
+    target = step(get_session(), page_id, direction, queue_filter(request.args))
     args = filter_args(request.args)
     if target is None:
         return redirect(url_for("queue.index", **args))
