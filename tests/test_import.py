@@ -7,6 +7,7 @@ pages, URLs, sites, gold and kinds stored, the per-item report printed and kept 
 from __future__ import annotations
 
 import json
+import os
 import re
 import zipfile
 from pathlib import Path
@@ -35,10 +36,10 @@ def run_import(runner, session):
     """`goldtext import ARGS`'s output; the test's session lets go of the database first (on SQLite a
     read transaction holds the write lock: BEGIN IMMEDIATE)."""
 
-    def invoke(*args: str | Path) -> str:
+    def invoke(*args: str | Path, exit_code: int = 0) -> str:
         session.rollback()
         result = runner.invoke(args=["import", *map(str, args)])
-        assert result.exit_code == 0, result.output
+        assert result.exit_code == exit_code, result.output
         return result.output
 
     return invoke
@@ -183,9 +184,33 @@ def test_readability_layout_inside_a_zip(run_import, session, tmp_path):
 
 def test_a_forced_format_reads_what_auto_would_not(run_import, session, tmp_path):
     (tmp_path / "dump.txt").write_text(json.dumps({"url": "https://f.example/", "html": "<p>f</p>"}))
-    assert "1 rejected" in run_import(tmp_path / "dump.txt")
+    assert "1 rejected" in run_import(tmp_path / "dump.txt", exit_code=1)
     assert "1 imported" in run_import(tmp_path / "dump.txt", "--format", "jsonl")
     assert last_batch(session).format == "jsonl"
+
+
+def test_an_import_that_reads_only_rejects_or_nothing_exits_non_zero(run_import, tmp_path):
+    (tmp_path / "empty").mkdir()
+    assert "Error: the import read nothing: no page was imported" in run_import(tmp_path / "empty", exit_code=1)
+    (tmp_path / "bad.html").write_bytes(b"")
+    output = run_import(tmp_path / "bad.html", exit_code=1)
+    assert "0 imported, 0 duplicate, 1 rejected" in output
+    assert "Error: the import read only rejected items" in output
+
+
+def test_a_second_import_of_the_same_pages_is_not_a_failure(run_import, tmp_path):
+    root = write_files(tmp_path / "pages", {"a.html": page("a")})
+    run_import(root)
+    assert "0 imported, 1 duplicate" in run_import(root)
+
+
+@pytest.mark.parametrize("where", ["given", "inside a folder"])
+def test_a_fifo_is_rejected_and_never_read(run_import, tmp_path, where):
+    root = write_files(tmp_path / "pages", {"a.html": page("a")})
+    fifo = root / "pipe.html"
+    os.mkfifo(fifo)  # opening it for reading would block the import forever
+    output = run_import(fifo if where == "given" else root, exit_code=1 if where == "given" else 0)
+    assert "rejected: pipe.html: a FIFO, not a regular file: not read" in output
 
 
 # --- report, duplicates ----------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 
 import click
 from flask.cli import with_appcontext
@@ -14,21 +15,29 @@ from ..models import ImportBatch
 from ..settings import import_limits
 
 
+COMMIT_SECONDS = 0.25  # the write lock is held at most about this long at a time
+
+
 def run_import(
     paths: list[str], fmt: str, site_from: str, label: str, jobs: int | None = None
 ) -> ImportBatch:
-    """Import PATHS in one transaction, showing progress; returns the committed batch."""
+    """Import PATHS, showing progress, committing every COMMIT_SECONDS so that web requests and workers
+    writing meanwhile never wait long; returns the committed batch."""
     with sessions()() as session:
         batch = start_batch(session, ", ".join(paths), fmt)
+        session.commit()
         outcomes = import_documents(
             session, batch, iter_documents(paths, fmt, import_limits()), site_from,
             workers=jobs or os.cpu_count() or 1,
         )
+        committed = time.monotonic()
         with click.progressbar(
             outcomes, label=label, item_show_func=lambda o: o.item[-40:] if o else None
         ) as bar:
             for _ in bar:
-                pass
+                if time.monotonic() - committed >= COMMIT_SECONDS:
+                    session.commit()
+                    committed = time.monotonic()
         session.commit()
         return batch
 
@@ -59,8 +68,13 @@ def echo_report(batch: ImportBatch) -> None:
     help="Processes decoding pages and reading their signals; default: one per core.",
 )
 def import_command(paths: tuple[str, ...], fmt: str, site_from: str, jobs: int | None) -> None:
-    """Import saved pages (folder, zip, WARC, JSONL, Readability test pages)."""
-    echo_report(run_import(list(paths), fmt, site_from, "importing", jobs))
+    """Import saved pages (folder, zip, WARC, JSONL, Readability test pages). Exits with status 1 when
+    nothing was read, or when everything read was rejected."""
+    batch = run_import(list(paths), fmt, site_from, "importing", jobs)
+    echo_report(batch)
+    if batch.imported + batch.duplicates == 0:
+        what = "only rejected items" if batch.rejected else "nothing"
+        raise click.ClickException(f"the import read {what}: no page was imported")
 
 
 COMMANDS = [import_command]

@@ -13,6 +13,7 @@ from .folder import read_folder
 from .jsonl import read_jsonl
 from .readability_pages import is_readability_layout, read_readability
 from .screening import screen
+from .streams import not_regular
 from .scrapinghub import is_scrapinghub_layout, read_scrapinghub
 from .trafilatura_eval import is_trafilatura_eval_layout, read_trafilatura_eval
 from .warc import read_warc
@@ -65,6 +66,9 @@ def iter_documents(
         path = Path(source)
         if not path.exists():
             yield Rejected(path.name or source, source, "no such file or folder")
+            continue
+        if (reason := not_regular(path)) is not None:
+            yield Rejected(path.name, source, reason)
             continue
         chosen = detect_format(path) if fmt == "auto" else fmt
         if chosen is None:

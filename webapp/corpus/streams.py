@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import stat
 from pathlib import Path
 from typing import BinaryIO
 
@@ -31,9 +32,23 @@ def read_capped(stream: BinaryIO, cap: int) -> bytes:
     return b"".join(chunks)
 
 
+def not_regular(path: Path) -> str | None:
+    """Why path is not a regular file (a FIFO, a device, a socket: reading it could block forever or
+    never end), or None. Symbolic links are followed."""
+    mode = path.stat().st_mode
+    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+        return None
+    kind = ("a FIFO" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode)
+            else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a regular file")
+    return f"{kind}, not a regular file: not read"
+
+
 def read_file(path: Path, cap: int) -> bytes:
-    """A file's bytes; Unreadable if over the cap (its size checked before and while reading)."""
+    """A regular file's bytes; Unreadable if it is not a regular file, or over the cap (its size checked
+    before and while reading)."""
     try:
+        if (reason := not_regular(path)) is not None:
+            raise Unreadable(reason)
         size = path.stat().st_size
         if size > cap:
             raise Unreadable(over_cap(size, cap))
