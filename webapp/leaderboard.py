@@ -8,7 +8,7 @@ and the JSON API all call `leaderboard()` and `head_to_head()`.
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -17,12 +17,15 @@ from sqlalchemy import and_, select
 from sqlalchemy.orm import Session
 
 from .models import Extraction, Gold, Page, Score, Site
-from .scores import SCORED_STATUS, changed_since, current_epoch
+from .scores import SCORED_STATUS, changed_since, current_epoch, pruned_floor
 from .scoring import METRICS, compare, per_page_scores
 from .scoring.board import Board
 
 GROUPINGS = ("site", "kind", "batch", "annotator")
 LOG_LIMIT = 2000
+BOARDS_KEPT = 8
+"""Boards kept per process, least recently used dropped first: a board holds its bootstrap weights
+(about 19 MiB at 10,000 pages and 1,000 resamples)."""
 
 
 @dataclass(frozen=True)
@@ -58,16 +61,27 @@ class CachedRow:
 
 
 class ScoreCache:
-    """Current per-page counts, by metric then page then fingerprint, synced from the change log."""
+    """Current per-page counts, by metric then page then fingerprint, synced from the change log at
+    every request, so that a save made through any process shows in every other at its next request.
+    Boards are kept for the BOARDS_KEPT most recently used queries."""
 
-    def __init__(self) -> None:
+    def __init__(self, boards_kept: int = BOARDS_KEPT) -> None:
         self.epoch = -1
         self.rows: dict[str, dict[int, dict[str, CachedRow]]] = defaultdict(dict)
         self.log: list[tuple[int, set[int]]] = []
         self.log_floor = -1
-        self.boards: dict[tuple, tuple[int, Board]] = {}
+        self.boards: OrderedDict[tuple, tuple[int, Board]] = OrderedDict()
+        self.boards_kept = boards_kept
+
+    def keep_board(self, key: tuple, board: Board) -> None:
+        self.boards[key] = (self.epoch, board)
+        self.boards.move_to_end(key)
+        while len(self.boards) > self.boards_kept:
+            self.boards.popitem(last=False)
 
     def sync(self, session: Session) -> None:
+        if self.epoch >= 0 and self.epoch < pruned_floor(session):
+            self.__init__(self.boards_kept)  # the log no longer reaches back to this cache: start over
         if self.epoch < 0:
             self.epoch = current_epoch(session)
             self._load(session, None)
@@ -147,12 +161,12 @@ def _board(
             if all((page in now) == (page in board.index) for page in changed):
                 for page, rows in now.items():
                     board.update(page, {name: row.counts for name, row in zip(named, rows)})
-                cache.boards[key] = (cache.epoch, board)
+                cache.keep_board(key, board)
                 return board
     aligned = cache.aligned(metric, fps, filters)
     table = {name: [rows[i].counts for _, rows in aligned] for i, name in enumerate(named)}
     board = Board(metric, table, [page for page, _ in aligned], average, bootstrap, seed)
-    cache.boards[key] = (cache.epoch, board)
+    cache.keep_board(key, board)
     return board
 
 

@@ -37,16 +37,35 @@ def gold_for(metric: Metric, text: str, snippets: dict | None):
     return text
 
 
+EPOCH, PRUNED = 1, 2  # the rows of score_epoch: the newest epoch; the newest epoch pruned from the log
+KEEP_EPOCHS = 10_000  # epochs of the change log kept; a cache further behind reloads every count
+PRUNE_EVERY = 500
+
+
 def note_changes(session: Session, page_ids: Iterable[int]) -> None:
-    """Record that these pages' scores or gold changed, under a new epoch (locks the epoch row)."""
+    """Record that these pages' scores or gold changed, under a new epoch (locks the epoch row); every
+    PRUNE_EVERY epochs, drop the log's entries older than KEEP_EPOCHS."""
     pages = sorted(set(page_ids))
     if not pages:
         return
     epoch = session.execute(
-        update(ScoreEpoch).where(ScoreEpoch.id == 1).values(value=ScoreEpoch.value + 1)
+        update(ScoreEpoch).where(ScoreEpoch.id == EPOCH).values(value=ScoreEpoch.value + 1)
         .returning(ScoreEpoch.value)
     ).scalar_one()
     session.execute(insert(ScoreChange), [{"epoch": epoch, "page_id": p} for p in pages])
+    if epoch % PRUNE_EVERY == 0 and epoch > KEEP_EPOCHS:
+        prune_changes(session, epoch - KEEP_EPOCHS)
+
+
+def prune_changes(session: Session, floor: int) -> None:
+    """Drop the change log's entries up to epoch `floor`; caches older than that reload everything."""
+    session.execute(delete(ScoreChange).where(ScoreChange.epoch <= floor))
+    session.execute(update(ScoreEpoch).where(ScoreEpoch.id == PRUNED).values(value=floor))
+
+
+def pruned_floor(session: Session) -> int:
+    """The newest epoch whose log entries were pruned (0: none)."""
+    return session.scalar(select(ScoreEpoch.value).where(ScoreEpoch.id == PRUNED)) or 0
 
 
 def refresh_scores(
@@ -105,7 +124,7 @@ def refresh_scores(
 
 
 def current_epoch(session: Session) -> int:
-    return session.scalar(select(ScoreEpoch.value).where(ScoreEpoch.id == 1)) or 0
+    return session.scalar(select(ScoreEpoch.value).where(ScoreEpoch.id == EPOCH)) or 0
 
 
 def changed_since(session: Session, epoch: int) -> tuple[int, set[int]]:

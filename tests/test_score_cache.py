@@ -1,0 +1,236 @@
+"""The in-process ScoreCache on the real database: it keeps at most BOARDS_KEPT boards (least recently
+used dropped first), two caches (two web processes) see each other's gold saves at their next sync, and a
+cache older than the change log's pruning floor reloads every count; the log prunes itself every
+PRUNE_EVERY epochs once it is older than KEEP_EPOCHS."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import pytest
+from sqlalchemy import func, select, update
+
+from webapp.db import readers
+from webapp.gold import add_revision, lock_page, save_gold
+from webapp.leaderboard import BOARDS_KEPT, Filters, ScoreCache, leaderboard
+from webapp.models import Extraction, ImportBatch, Page, ScoreChange, ScoreEpoch, Site
+from webapp.scores import EPOCH, KEEP_EPOCHS, PRUNE_EVERY, current_epoch, prune_changes, pruned_floor
+
+GOLDS = [
+    ("a.example", "the night train leaves at ten and arrives at six"),
+    ("a.example", "compost heats up in a week"),
+    ("b.example", "slate roofs last a century, or more"),
+    ("b.example", "a quiet reading room"),
+]
+CANDIDATES = {
+    "good": ["the night train leaves at ten", "compost heats up in a week", "slate roofs last a century",
+             "a quiet room"],
+    "noisy": ["menu the night train leaves at ten and arrives at six login", "", "slate slate roofs",
+              "a quiet reading room"],
+}
+NAMED = {name: f"{name}|1|{{}}" for name in CANDIDATES}
+BOOTSTRAP = 20
+
+
+def seed(session) -> list[int]:
+    """Four pages with done article gold on two sites, each extracted by "good" and "noisy", scored."""
+    batch = ImportBatch(source="test", format="jsonl")
+    session.add(batch)
+    session.flush()
+    page_ids = []
+    for i, (host, gold) in enumerate(GOLDS):
+        site = session.scalars(select(Site).where(Site.host == host)).one_or_none() or Site(host=host)
+        page = Page(url=f"https://{host}/{i}", site=site, batch=batch, source_name=f"p{i}", raw=b"<p>x</p>",
+                    sha256=f"{i:064d}", encoding="utf-8", encoding_source="bom", html="<p>x</p>")
+        session.add(page)
+        session.flush()
+        for name, texts in CANDIDATES.items():
+            session.add(Extraction(page_id=page.id, extractor=name, fingerprint=NAMED[name], text=texts[i], meta={}))
+        session.flush()
+        add_revision(session, page, text=gold, kind="article", status="done", author=f"ann{i % 2}")
+        page_ids.append(page.id)
+    session.commit()
+    return page_ids
+
+
+def figures(app, cache: ScoreCache, **query: Any) -> dict[str, Any]:
+    """One request of a web process: a reader session, the cache synced, the leaderboard read."""
+    query = {"bootstrap": BOOTSTRAP, **query}
+    with readers(app)() as session:
+        cache.sync(session)
+        return leaderboard(cache, "tokens", NAMED, **query)
+
+
+def fresh(app, **query: Any) -> dict[str, Any]:
+    return figures(app, ScoreCache(), **query)
+
+
+def newest_board(cache: ScoreCache):
+    """The board of the query asked last (the most recently used one)."""
+    return next(reversed(cache.boards.values()))[1]
+
+
+def assert_same_figures(got: Any, expected: Any, where: str = "leaderboard") -> None:
+    """Equal structure and values, floats to 1e-9 (a corrected board adds differences to sums)."""
+    if isinstance(expected, Mapping):
+        assert isinstance(got, Mapping) and set(got) == set(expected), f"{where}: {got!r} != {expected!r}"
+        for key in expected:
+            assert_same_figures(got[key], expected[key], f"{where}[{key!r}]")
+    elif isinstance(expected, float) and not isinstance(got, bool):
+        assert got == pytest.approx(expected, rel=1e-9, abs=1e-12), where
+    else:
+        assert got == expected, where
+
+
+def change_rows(session) -> list[tuple[int, int]]:
+    return sorted((epoch, page) for epoch, page in session.execute(select(ScoreChange.epoch, ScoreChange.page_id)))
+
+
+# --- 1. at most BOARDS_KEPT boards, least recently used dropped first ---------------------------------
+
+
+def test_the_cache_keeps_the_boards_kept_most_recently_used_boards(app, session):
+    seed(session)
+    kept_count = BOARDS_KEPT
+    queries = [{"seed": s} for s in range(kept_count)] + [
+        {"seed": 100, "filters": Filters(sites=("a.example",))},
+        {"seed": 101, "average": "micro"},
+        {"seed": 102, "filters": Filters(annotators=("ann1",))},
+    ]
+    assert len(queries) == kept_count + 3
+    cache = ScoreCache()
+    boards: dict[int, Any] = {}
+    results: dict[int, dict] = {}
+
+    for q in range(kept_count):
+        results[q] = figures(app, cache, **queries[q])
+        boards[q] = newest_board(cache)
+    assert len(cache.boards) == kept_count
+    assert len({id(b) for b in boards.values()}) == kept_count  # one board per query
+
+    assert_same_figures(figures(app, cache, **queries[0]), results[0])
+    assert newest_board(cache) is boards[0]  # a recent query reuses its board, which becomes the newest
+
+    for q in range(kept_count, kept_count + 3):
+        results[q] = figures(app, cache, **queries[q])
+        boards[q] = newest_board(cache)
+
+    order = [*range(1, kept_count), 0]  # least recently used first, after query 0 was asked again
+    dropped, kept = order[:3], [*order[3:], kept_count, kept_count + 1, kept_count + 2]
+    assert len(cache.boards) == kept_count
+    assert [board for _, board in cache.boards.values()] == [boards[q] for q in kept]
+    assert all(all(board is not boards[q] for _, board in cache.boards.values()) for q in dropped)
+
+    for q in kept:  # each kept board is reused, not rebuilt
+        assert_same_figures(figures(app, cache, **queries[q]), results[q])
+        assert newest_board(cache) is boards[q]
+    gone = dropped[0]
+    assert_same_figures(figures(app, cache, **queries[gone]), results[gone])
+    assert newest_board(cache) is not boards[gone]  # a dropped board is built again
+    assert len(cache.boards) == kept_count
+
+    for q, query in enumerate(queries):
+        assert_same_figures(results[q], fresh(app, **query), f"query {q}")
+    assert results[0] != results[1] and results[kept_count]["pages"] == 2  # the queries differ
+
+
+# --- 2. two processes: a save through one shows in the other at its next sync --------------------------
+
+
+def test_a_gold_save_through_one_process_shows_in_the_other_at_its_next_sync(app, session):
+    pages = seed(session)
+    first, second = ScoreCache(), ScoreCache()
+    before = figures(app, first)
+    assert_same_figures(figures(app, second), before)
+    by_site_before = figures(app, first, filters=Filters(sites=("b.example",)))
+
+    page = lock_page(session, pages[2])  # the second process saves page 2's gold, as the workbench does
+    outcome = save_gold(session, page, base_version=1, text="slate roofs", kind="article", status="done",
+                        author="other", client_save_id="save-1")
+    session.commit()
+    assert not outcome.conflict and outcome.gold.version == 2
+
+    expected = fresh(app)
+    assert expected["extractors"]["noisy"]["f1"] != pytest.approx(before["extractors"]["noisy"]["f1"])
+    assert_same_figures(figures(app, second), expected)
+    assert_same_figures(figures(app, first), expected)  # the other process, at its next sync
+    assert_same_figures(figures(app, first, filters=Filters(sites=("b.example",))),
+                        fresh(app, filters=Filters(sites=("b.example",))))
+    assert first.epoch == second.epoch == current_epoch(session)
+    assert figures(app, first, filters=Filters(sites=("b.example",))) != by_site_before
+
+    page = lock_page(session, pages[0])  # a page leaves the leaderboard: no longer an article
+    save_gold(session, page, base_version=1, text="", kind="listing", status="done", author="other",
+              client_save_id="save-2")
+    session.commit()
+    expected = fresh(app)
+    assert expected["pages"] == 3
+    assert_same_figures(figures(app, first), expected)
+    assert_same_figures(figures(app, second), expected)
+
+
+# --- 3. pruning the change log ------------------------------------------------------------------------
+
+
+def test_a_cache_older_than_the_pruned_floor_reloads_every_count(app, session):
+    pages = seed(session)
+    cache = ScoreCache()
+    before = figures(app, cache)
+    synced_at = cache.epoch
+    assert synced_at == current_epoch(session) > 0
+
+    # a change the cache has not seen, whose log entry the pruning then removes
+    add_revision(session, session.get(Page, pages[2]), text="slate roofs", kind="article", status="done",
+                 author="other")
+    session.commit()
+    floor = current_epoch(session)
+    assert floor > synced_at
+    prune_changes(session, floor)
+    session.commit()
+    assert pruned_floor(session) == floor
+    assert all(epoch > floor for epoch, _ in change_rows(session))
+    assert session.scalar(select(func.count()).select_from(ScoreChange).where(ScoreChange.epoch <= floor)) == 0
+
+    # and one made after the pruning
+    add_revision(session, session.get(Page, pages[3]), text="a reading room", kind="article", status="done",
+                 author="other")
+    session.commit()
+    assert [epoch for epoch, _ in change_rows(session)] == [floor + 1]
+
+    after = figures(app, cache)
+    assert cache.epoch == current_epoch(session) == floor + 1
+    assert_same_figures(after, fresh(app))
+    assert after["extractors"]["noisy"]["f1"] != pytest.approx(before["extractors"]["noisy"]["f1"])
+
+
+def test_the_log_prunes_itself_every_prune_every_epochs_beyond_keep_epochs(app, session):
+    pages = seed(session)
+    cache = ScoreCache()
+    figures(app, cache)
+    point = (KEEP_EPOCHS // PRUNE_EVERY + 1) * PRUNE_EVERY  # the first multiple above KEEP_EPOCHS
+    floor = point - KEEP_EPOCHS
+    assert cache.epoch < floor - 1  # the seed's epochs are all below the floor
+
+    session.add_all(ScoreChange(epoch=e, page_id=pages[0]) for e in (floor - 1, floor, floor + 1, point - 2))
+    session.execute(update(ScoreEpoch).where(ScoreEpoch.id == EPOCH).values(value=point - 2))
+    session.commit()
+    seeded = change_rows(session)
+
+    add_revision(session, session.get(Page, pages[1]), text="compost heats", kind="article", status="done",
+                 author="other")  # epoch point - 1: not a pruning point
+    session.commit()
+    assert current_epoch(session) == point - 1
+    assert pruned_floor(session) == 0
+    assert change_rows(session) == sorted([*seeded, (point - 1, pages[1])])
+
+    add_revision(session, session.get(Page, pages[2]), text="slate roofs", kind="article", status="done",
+                 author="other")  # epoch point: prunes everything at or below point - KEEP_EPOCHS
+    session.commit()
+    assert current_epoch(session) == point
+    assert pruned_floor(session) == floor
+    assert change_rows(session) == [(floor + 1, pages[0]), (point - 2, pages[0]), (point - 1, pages[1]),
+                                    (point, pages[2])]
+
+    assert_same_figures(figures(app, cache), fresh(app))  # the old cache reloaded, both saves included
+    assert cache.epoch == point
