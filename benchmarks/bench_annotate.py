@@ -28,7 +28,8 @@ from webapp import create_app  # noqa: E402
 from webapp.corpus.importer import import_documents, start_batch  # noqa: E402
 from webapp.corpus.readers import iter_documents  # noqa: E402
 from webapp.db import dispose, sessions  # noqa: E402
-from webapp.extraction import RunSettings, current_extractors, extract  # noqa: E402
+from webapp.cli.extract import run_extraction  # noqa: E402
+from webapp.extraction import current_extractors  # noqa: E402
 from webapp.extractors.registry import build_registry  # noqa: E402
 
 CORPUS = ROOT.parent / "shared" / "corpora" / "readability-test-pages"
@@ -56,9 +57,9 @@ def annotate_view_ms(app) -> float:
         batch = start_batch(session, str(source), "folder")
         (outcome,) = list(import_documents(session, batch, iter_documents([source], "folder"), "url"))
         extractors = current_extractors(session, build_registry())
-        for _ in extract(session, [(outcome.page_id, e) for e in extractors], RunSettings()):
-            pass
         session.commit()
+    with app.app_context():
+        run_extraction()
     client = app.test_client()
     with client.session_transaction() as flask_session:
         flask_session["annotator"] = "bench"

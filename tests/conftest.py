@@ -11,6 +11,7 @@ from sqlalchemy import text
 
 from webapp import create_app
 from webapp.db import dispose, make_engine, sessions
+from webapp.jobs.workers import drain
 from webapp.migrate import upgrade
 
 TEST_DATABASE_URL = os.environ.get("GOLDTEXT_TEST_DATABASE_URL")
@@ -67,6 +68,13 @@ def app(tmp_path, database_url):
     )
     yield app
     dispose(app)
+
+
+@pytest.fixture
+def run_jobs(app):
+    """Run every queued job to its end in the test's process, with the workers' own code; returns the
+    jobs run."""
+    return lambda: drain(app)
 
 
 @pytest.fixture

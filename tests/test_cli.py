@@ -166,7 +166,25 @@ def test_hanging_and_crashing_extractors_are_stored_as_errors_while_the_others_f
         assert [(rows[page, n].accepted, rows[page, n].guard_reason, rows[page, n].text)
                 for n in ("hang", "crash", "kill-worker")] == [(False, "error", "")] * 3
         assert rows[page, "whole-page"].error is None
-    assert "timeout" not in succeed(cli("extract", *(arg for name in names for arg in ("--extractor", name))))
+
+
+def test_calls_that_crashed_or_timed_out_are_retried_up_to_three_attempts_then_kept(
+    app, cli, session, pages, misbehaving
+):
+    app.config["EXTRACT_TIMEOUT"] = 1.0
+    args = [arg for name in ("hang", "crash", "kill-worker", "whole-page") for arg in ("--extractor", name)]
+    assert "12 extractions in " in succeed(cli("extract", *args))
+    for attempt in (2, 3):
+        output = succeed(cli("extract", *args))
+        assert "6 extractions in " in output  # hang and kill-worker again; a raising extractor is not retried
+        assert "3 x crash" not in output
+        session.expire_all()
+        rows = extractions(session)
+        assert {rows[p, n].attempts for p in ("ferry", "quay", "short") for n in ("hang", "kill-worker")} == {attempt}
+        assert {rows[p, n].attempts for p in ("ferry", "quay", "short") for n in ("crash", "whole-page")} == {1}
+    assert "0 extractions in " in succeed(cli("extract", *args))
+    session.expire_all()
+    assert extractions(session)["ferry", "hang"].error == "timeout after 1 s"
 
 
 # --- rules ---------------------------------------------------------------------------------------

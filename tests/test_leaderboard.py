@@ -8,7 +8,7 @@ import re
 from itertools import count
 
 import pytest
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 
 from webapp.charts import f1_boxes, precision_recall
 from webapp.drift import BatchRate, drift_flags
@@ -18,7 +18,7 @@ from webapp.extractors.registry import build_registry
 from webapp.extractors.runner import Result
 from webapp.extractors.with_trafilatura import TRAFILATURA
 from webapp.gold import add_revision
-from webapp.models import Extraction, ImportBatch, Page, Site, SiteRule
+from webapp.models import Extraction, ImportBatch, Job, Page, Site, SiteRule
 from webapp.site_table import site_rows
 from webapp.scores import refresh_scores
 from workbench import sign_in
@@ -128,6 +128,24 @@ def test_the_cache_is_one_per_app_and_synced_by_the_change_log(app, client, sess
     data = figures(client)
     assert app.extensions["goldtext.scores"] is shared and shared.cache.epoch > epoch
     assert data["extractors"]["density"]["recall"] == pytest.approx((1 + 0.5) / 2)
+
+
+def test_a_slow_metric_is_computed_by_one_refresh_job_then_shown(client, session, board, run_jobs):
+    session.rollback()
+    first = figures(client, metric="rouge-lsum")
+    assert first["pending"] == 4 and first["pages"] == 0
+    assert figures(client, metric="rouge-lsum")["pending"] == 4
+    jobs = session.scalars(select(Job).where(Job.kind == "refresh")).all()
+    assert [(job.params, job.status) for job in jobs] == [({"metric": "rouge-lsum"}, "queued")]  # one, reused
+    session.rollback()  # the test's session writes (BEGIN IMMEDIATE on SQLite): let go before the worker runs
+    assert run_jobs() == [jobs[0].id]
+    done = figures(client, metric="rouge-lsum")
+    assert done["pending"] == 0 and done["pages"] == 2
+    assert done["extractors"]["density"]["f1"] == pytest.approx(1.0)
+    assert session.get(Job, jobs[0].id, populate_existing=True).status == "done"
+    session.rollback()
+    figures(client, metric="rouge-lsum")
+    assert session.scalar(select(func.count(Job.id))) == 1  # nothing missing: no new job
 
 
 def test_drill_down_lists_pages_worst_first_linking_to_the_candidate(client, board):

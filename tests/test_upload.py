@@ -1,4 +1,10 @@
-"""Import from the browser: the import service's per-item report, extraction in the background."""
+"""Import from the browser: the request stores the files and queues an upload job; a worker imports
+them with the same service as `goldtext import`, extracts the new pages, and the report page follows
+the job.
+
+Jobs only run when the test calls `run_jobs()` (the workers' own code, in the test's process), so the
+state before the worker ran is asserted too.
+"""
 
 from __future__ import annotations
 
@@ -8,12 +14,12 @@ import zipfile
 import pytest
 from sqlalchemy import func, select
 
-from webapp.models import Extraction, Gold, Page
-from webapp.views.upload import JOBS
+from webapp.models import Extraction, Gold, ImportBatch, Job, JobChunk, JobFile, Page
 from workbench import csrf
 
 ARTICLE = (b"<html><head><title>Upload</title></head><body><nav>Menu</nav><article><h1>Harbour news</h1>"
            b"<p>The harbour opened a new quay for ferries this week.</p></article></body></html>")
+NO_WORKER = "no worker is running: start one with `goldtext worker` (or `goldtext run`)"
 
 
 def upload(client, files, fmt="auto", token=None):
@@ -22,62 +28,149 @@ def upload(client, files, fmt="auto", token=None):
     return client.post("/upload", data=data, content_type="multipart/form-data")
 
 
-def finish_jobs(app):
-    for job in app.extensions[JOBS].values():
-        job.thread.join(timeout=120)
-    return app.extensions[JOBS]
-
-
-def counted(session, model):
+def counted(session, model) -> int:
     found = session.scalar(select(func.count()).select_from(model))
-    session.rollback()
+    session.rollback()  # let go of the database (SQLite: the next writer must not wait for us)
     return found
+
+
+def stored_files(session, job_id: int) -> list[str]:
+    names = list(session.scalars(select(JobFile.name).where(JobFile.job_id == job_id).distinct()
+                                 .order_by(JobFile.name)))
+    session.rollback()
+    return names
+
+
+def job_json(client, job_id: int) -> dict:
+    response = client.get(f"/api/jobs/{job_id}")
+    assert response.status_code == 200
+    return response.get_json()
 
 
 @pytest.fixture
 def quick(app):
     app.config["UPLOAD_EXTRACTORS"] = ["whole-page"]
+    app.config["EXTRACT_WORKERS"] = 1
     return app
 
 
-def test_upload_imports_pages_with_their_gold_and_extracts_them_in_the_background(quick, client, session):
+def test_the_upload_request_stores_the_files_and_imports_nothing_until_its_job_runs(quick, client, session):
     response = upload(client, [("harbour.html", ARTICLE), ("harbour.gold.txt", b"Harbour news\n"),
                                ("notes.txt", b"not a page")])
     assert response.status_code == 302 and response.location == "/upload/1"
+
+    batch = session.get(ImportBatch, 1)
+    assert (batch.source, batch.format, batch.imported, batch.duplicates, batch.rejected, batch.report) == (
+        "harbour.html, harbour.gold.txt, notes.txt", "auto", 0, 0, 0, [])
+    session.rollback()
+    assert counted(session, Page) == 0
+    assert counted(session, Extraction) == 0
+    # loose layout files are kept together, anything else on its own, numbered by its place in the form
+    assert stored_files(session, 1) == ["2-notes.txt", "pages/harbour.gold.txt", "pages/harbour.html"]
+    chunks = session.execute(select(JobChunk.step, JobChunk.status).where(JobChunk.job_id == 1)).all()
+    session.rollback()
+    assert chunks == [("import", "queued")]
+
+    job = job_json(client, 1)
+    assert {key: job[key] for key in ("id", "kind", "status", "stage", "done", "total", "errors", "error",
+                                      "result", "finished", "started_at", "stalled")} == {
+        "id": 1, "kind": "upload", "status": "queued", "stage": "", "done": 0, "total": None, "errors": 0,
+        "error": None, "result": {}, "finished": False, "started_at": None, "stalled": NO_WORKER}
+
     report = client.get("/upload/1").get_data(as_text=True)
-    assert "1 imported" in report and "1 rejected" in report and "unknown format" in report
-    (job,) = finish_jobs(quick).values()
-    assert (job.total, job.done, job.errors, job.failure, job.finished) == (1, 1, 0, None, True)
-    assert client.get("/upload/1/progress").json == {"batch": 1, "total": 1, "done": 1, "errors": 0,
-                                                     "failure": None, "finished": True}
-    text = session.scalars(select(Extraction.text)).one()
-    assert "Harbour news" in text and "Menu" in text
+    assert "0 imported, 0 duplicate,\n  0 rejected." in report
+    assert '<div class="job" id="job" data-progress="/api/jobs/1" data-status="queued"' in report
+    assert f"Stalled: {NO_WORKER}" in report
+    assert '<a href="/jobs/1">Job 1</a>' in report
+
+
+def test_upload_imports_pages_with_their_gold_and_extracts_them_in_the_background(
+    quick, client, session, run_jobs
+):
+    upload(client, [("harbour.html", ARTICLE), ("harbour.gold.txt", b"Harbour news\n"),
+                    ("notes.txt", b"not a page")])
+    assert run_jobs() == [1]
+
+    report = client.get("/upload/1").get_data(as_text=True)
+    assert "1 imported, 0 duplicate,\n  1 rejected." in report
+    assert '<td><a href="/pages/1">harbour.html</a></td>' in report
+    assert "unknown format for &#39;2-notes.txt&#39;" in report
+    assert '<div class="job" id="job" data-progress="/api/jobs/1" data-status="done"' in report
+
+    job = job_json(client, 1)
+    assert (job["kind"], job["status"], job["finished"], job["error"], job["errors"], job["stalled"]) == (
+        "upload", "done", True, None, 0, None)
+    # one page x one extractor extracted, its two scores (tokens, shingles) cached, one page measured
+    assert job["result"] == {"extracted": 1, "errors": 0, "scores": 2, "measured": 1}
+    chunks = session.execute(select(JobChunk.step, JobChunk.status, JobChunk.work)
+                             .where(JobChunk.job_id == 1).order_by(JobChunk.id)).all()
+    session.rollback()
+    assert chunks == [("import", "done", []), ("pairs", "done", [[1, "whole-page"]]), ("derive", "done", [])]
+
+    (extraction,) = session.scalars(select(Extraction)).all()
+    assert (extraction.page_id, extraction.extractor, extraction.error) == (1, "whole-page", None)
+    assert "Harbour news" in extraction.text and "Menu" in extraction.text
     assert session.scalars(select(Gold.text)).one().strip() == "Harbour news"
     session.rollback()
 
 
-def test_a_zip_upload_uses_the_same_reader_and_reports_duplicates(quick, client, session):
+def test_an_upload_s_stored_files_are_dropped_once_imported(quick, client, session, run_jobs):
+    upload(client, [("harbour.html", ARTICLE), ("harbour.gold.txt", b"Harbour news\n")])
+    upload(client, [("quay.html", ARTICLE.replace(b"Harbour", b"Quay"))])
+    assert stored_files(session, 1) == ["pages/harbour.gold.txt", "pages/harbour.html"]
+    assert stored_files(session, 2) == ["pages/quay.html"]
+    stored = session.scalar(select(func.sum(func.length(JobFile.data))).where(JobFile.job_id == 1))
+    session.rollback()
+    assert stored == len(ARTICLE) + len(b"Harbour news\n")
+
+    assert run_jobs() == [1, 2]
+    assert counted(session, JobFile) == 0
+    assert counted(session, Page) == 2
+
+
+def test_a_zip_upload_uses_the_same_reader_and_reports_duplicates(quick, client, session, run_jobs):
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive:
         archive.writestr("a.html", ARTICLE)
         archive.writestr("../evil.html", ARTICLE + b" ")
     upload(client, [("pages.zip", buffer.getvalue())])
+    assert stored_files(session, 1) == ["0-pages.zip"]
+    assert run_jobs() == [1]
     report = client.get("/upload/1").get_data(as_text=True)
-    assert "zip:0-pages.zip/a.html" in report and ".." in report and "1 rejected" in report
+    assert '<a href="/pages/1">zip:0-pages.zip/a.html</a>' in report
+    assert "zip:0-pages.zip/../evil.html" in report and "zip member with &#39;..&#39; in its path" in report
+    assert "1 imported, 0 duplicate,\n  1 rejected." in report
+
     upload(client, [("again.html", ARTICLE)])
-    assert "1 duplicate" in client.get("/upload/2").get_data(as_text=True)
-    finish_jobs(quick)
+    assert run_jobs() == [2]
+    report = client.get("/upload/2").get_data(as_text=True)
+    assert "0 imported, 1 duplicate,\n  0 rejected." in report
+    assert "same bytes as page 1" in report
+    assert job_json(client, 2)["status"] == "done"
     assert counted(session, Page) == 1
+    assert counted(session, Extraction) == 1  # the duplicate is not extracted again
+    steps = session.execute(select(JobChunk.step).where(JobChunk.job_id == 2).order_by(JobChunk.id)).scalars().all()
+    session.rollback()
+    assert steps == ["import", "derive"]
 
 
-def test_upload_without_files_asks_again(client):
+def test_an_upload_of_only_duplicates_says_it_extracted_nothing(quick, client, session, run_jobs):
+    upload(client, [("a.html", ARTICLE)])
+    upload(client, [("again.html", ARTICLE)])
+    assert run_jobs() == [1, 2]
+    assert job_json(client, 2)["result"]["extracted"] == 0
+
+
+def test_upload_without_files_asks_again(client, session):
     response = upload(client, [])
     assert response.status_code == 302 and response.location == "/upload"
     assert "Choose at least one file" in client.get("/upload").get_data(as_text=True)
+    assert (counted(session, ImportBatch), counted(session, Job)) == (0, 0)
 
 
-def test_unknown_format_is_400(client):
+def test_unknown_format_is_400(client, session):
     assert upload(client, [("a.html", ARTICLE)], fmt="pdf").status_code == 400
+    assert (counted(session, ImportBatch), counted(session, Job), counted(session, JobFile)) == (0, 0, 0)
 
 
 def test_an_upload_over_the_size_cap_is_413(app, client, session):
@@ -86,19 +179,36 @@ def test_an_upload_over_the_size_cap_is_413(app, client, session):
     response = upload(client, [("big.html", b"<p>" + b"x" * 5000 + b"</p>")], token=token)
     assert response.status_code == 413
     assert counted(session, Page) == 0
+    assert (counted(session, ImportBatch), counted(session, Job), counted(session, JobFile)) == (0, 0, 0)
 
 
-def test_progress_of_a_batch_without_a_job_comes_from_the_database(quick, client, app):
+def test_an_upload_needs_the_csrf_token(quick, client, session):
+    response = client.post("/upload", data={"format": "auto", "files": [(io.BytesIO(ARTICLE), "a.html")]},
+                           content_type="multipart/form-data")
+    assert response.status_code == 400
+    assert "Missing or wrong CSRF token" in response.get_data(as_text=True)
+    assert (counted(session, ImportBatch), counted(session, Job), counted(session, JobFile)) == (0, 0, 0)
+
+
+def test_an_unknown_batch_or_job_is_not_found_and_the_old_progress_endpoint_is_gone(
+    quick, client, run_jobs
+):
     upload(client, [("a.html", ARTICLE)])
-    finish_jobs(quick)
-    app.extensions[JOBS].clear()  # as after a restart
-    assert client.get("/upload/1/progress").json["done"] == 1
-    assert client.get("/upload/9/progress").status_code == 404
+    run_jobs()
     assert client.get("/upload/9").status_code == 404
+    unknown = client.get("/api/jobs/9")
+    assert unknown.status_code == 404
+    assert unknown.get_json() == {"error": "Not Found", "message": "no job 9", "finished": True, "unknown": True}
+    assert client.get("/upload/1/progress").status_code == 404
 
 
-def test_an_unknown_upload_extractor_imports_but_says_why_nothing_is_extracted(app, client):
+def test_an_unknown_upload_extractor_is_a_server_error_before_anything_is_stored(app, client, session):
+    """UPLOAD_EXTRACTORS is the operator's setting: a name no extractor has is the server's fault, said
+    at once, instead of importing pages that the job could never extract."""
     app.config["UPLOAD_EXTRACTORS"] = ["no-such-extractor"]
-    upload(client, [("a.html", ARTICLE)])
-    assert "not extracted" in client.get("/upload/1").get_data(as_text=True)
-    assert app.extensions[JOBS] == {}
+    response = upload(client, [("a.html", ARTICLE)])
+    assert response.status_code == 500
+    assert "UPLOAD_EXTRACTORS names an unknown extractor: unknown extractor: no-such-extractor (known: " in (
+        response.get_data(as_text=True))
+    assert (counted(session, ImportBatch), counted(session, Job), counted(session, JobFile),
+            counted(session, Page)) == (0, 0, 0, 0)

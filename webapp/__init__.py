@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +14,11 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
-    instance_path = (test_config or {}).get("INSTANCE_PATH") or str(ROOT / "instance")
+    instance_path = (
+        (test_config or {}).get("INSTANCE_PATH")
+        or (None if test_config is not None else os.environ.get(config.ENV_PREFIX + "INSTANCE_PATH"))
+        or str(ROOT / "instance")
+    )
     app = Flask(
         __name__,
         instance_path=instance_path,

@@ -27,6 +27,12 @@ def defaults(instance_path: str) -> dict[str, Any]:
         "UPLOAD_EXTRACTORS": [],
         "LEADERBOARD_MIN_SITE_PAGES": 5,
         "DRIFT_THRESHOLD_POINTS": 30.0,
+        "BROKER_URL": "",
+        "WORKER_CONCURRENCY": 2,
+        "EXTRACT_WORKERS": 0,
+        "JOB_LEASE_SECONDS": 30.0,
+        "JOB_MAX_ATTEMPTS": 3,
+        "JOB_CHUNK_PAIRS": 24,
     }
 
 

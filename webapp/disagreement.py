@@ -8,7 +8,7 @@ where extractions change (after an extraction run or an upload's background job)
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from itertools import combinations
 
 import numpy as np
@@ -37,16 +37,24 @@ def mean_pairwise_f1(texts: Sequence[str]) -> float | None:
     return float(page_scores(fields)[2].mean())
 
 
-def refresh_disagreement(session: Session, page_ids: Sequence[int]) -> None:
-    """Recompute and store the disagreement of these pages (the caller commits)."""
+def refresh_disagreement(
+    session: Session, page_ids: Sequence[int], *, fingerprints: Collection[str] | None = None
+) -> None:
+    """Recompute and store the disagreement of these pages (the caller commits).
+
+    Every stored extraction of a page counts, unless ``fingerprints`` is given: then only the
+    extractions made by those extractor fingerprints (the current ones, say) do.
+    """
+    wanted = None if fingerprints is None else list(fingerprints)
     for start in range(0, len(page_ids), CHUNK):
         chunk = list(page_ids[start : start + CHUNK])
         texts: dict[int, list[str]] = {page_id: [] for page_id in chunk}
-        for page_id, text in session.execute(
-            select(Extraction.page_id, Extraction.text)
-            .where(Extraction.page_id.in_(chunk), Extraction.error.is_(None))
-            .order_by(Extraction.id)
-        ):
+        query = select(Extraction.page_id, Extraction.text).where(
+            Extraction.page_id.in_(chunk), Extraction.error.is_(None)
+        )
+        if wanted is not None:
+            query = query.where(Extraction.fingerprint.in_(wanted))
+        for page_id, text in session.execute(query.order_by(Extraction.id)):
             texts[page_id].append(text)
         session.execute(
             update(Page),

@@ -1,27 +1,34 @@
 """The extraction service: which (page, extractor fingerprint) pairs are missing, run them in
 killable workers, store each result with its accept-guard verdict.
 
-Database functions take a session and never commit; `extract` yields each stored result so the
-caller (CLI, background job) can show progress and commit as it likes.
+A pair is missing when it has no stored extraction, or when its stored extraction failed because its
+worker process crashed or timed out and has been tried fewer than `MAX_ATTEMPTS` times: such failures
+are retried by the next run without `--force`; after that they are kept with their reason.
+
+Database functions take a session and never commit; the job steps (webapp/jobs/extraction_steps.py)
+run the pairs in chunks and commit each batch of results.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, func, or_, select
 from sqlalchemy.orm import Session
 
 from .disagreement import refresh_disagreement
 from .extractors.base import Extractor
 from .extractors.guard import GuardThresholds, judge
 from .extractors.registry import resolve
-from .extractors.runner import Job, Result, run_jobs
+from .extractors.runner import Result
 from .models import Extraction, Page, Score, Site, SiteRule, utcnow
 from .scores import refresh_scores
 
 SITE_RULES = "site-rules"
+RETRYABLE = ("timeout after", "worker crashed")
+"""Errors that say the call did not finish (not that the extractor failed on the page): retried."""
+MAX_ATTEMPTS = 3
 
 
 @dataclass(frozen=True)
@@ -48,37 +55,41 @@ def current_extractors(
     ]
 
 
+def retryable(error: str | None) -> bool:
+    return error is not None and error.startswith(RETRYABLE)
+
+
 def missing_page_ids(
-    session: Session, extractor: Extractor, site: str | None = None, force: bool = False
+    session: Session, extractor: Extractor, site: str | None = None, force: bool = False,
+    page_ids: Sequence[int] | None = None,
 ) -> list[int]:
+    """Pages (of a site, or of `page_ids`) whose extraction by this fingerprint is missing or is a
+    retryable failure with attempts left."""
     query = select(Page.id).order_by(Page.id)
     if site:
         query = query.join(Page.site).where(Site.host == site)
+    if page_ids is not None:
+        query = query.where(Page.id.in_(list(page_ids)))
     if not force:
-        done = select(Extraction.page_id).where(Extraction.fingerprint == extractor.fingerprint)
+        done = select(Extraction.page_id).where(
+            Extraction.fingerprint == extractor.fingerprint,
+            ~(Extraction.error.is_not(None)
+              & or_(*(Extraction.error.startswith(prefix) for prefix in RETRYABLE))
+              & (Extraction.attempts < MAX_ATTEMPTS)),
+        )
         query = query.where(Page.id.not_in(done))
     return list(session.scalars(query))
 
 
 def plan(
-    session: Session, extractors: Iterable[Extractor], site: str | None = None, force: bool = False
+    session: Session, extractors: Iterable[Extractor], site: str | None = None, force: bool = False,
+    page_ids: Sequence[int] | None = None,
 ) -> list[tuple[int, Extractor]]:
     """(page id, extractor) pairs to compute, page by page so a page's HTML is loaded once, the
     largest pages first: the slowest calls start early instead of leaving one worker busy at the end."""
-    pairs = [(pid, e) for e in extractors for pid in missing_page_ids(session, e, site, force)]
+    pairs = [(pid, e) for e in extractors for pid in missing_page_ids(session, e, site, force, page_ids)]
     sizes = dict(session.execute(select(Page.id, func.length(Page.html))).all()) if pairs else {}
     return sorted(pairs, key=lambda pair: (-sizes.get(pair[0], 0), pair[0]))
-
-
-def _jobs(session: Session, pairs: Sequence[tuple[int, Extractor]]) -> Iterator[Job]:
-    loaded: tuple[int, str, str | None] | None = None
-    for page_id, extractor in pairs:
-        if loaded is None or loaded[0] != page_id:
-            html, url = session.execute(
-                select(Page.html, Page.url).where(Page.id == page_id)
-            ).one()
-            loaded = (page_id, html, url)
-        yield Job(key=(page_id, len(loaded[1])), extractor=extractor, html=loaded[1], url=loaded[2])
 
 
 def store(
@@ -100,6 +111,7 @@ def store(
     else:
         session.execute(delete(Score).where(Score.extraction_id == row.id))
         row.created_at = utcnow()
+        row.attempts = row.attempts + 1 if retryable(row.error) else 1
     verdict = judge("" if result.error else result.text, html_length, thresholds)
     row.extractor = result.extractor_name
     row.text = result.text
@@ -112,28 +124,16 @@ def store(
     return row
 
 
-def extract(
-    session: Session,
-    pairs: Sequence[tuple[int, Extractor]],
-    settings: RunSettings,
-    replace: bool = False,
-) -> Iterator[Extraction]:
-    """Run the planned pairs and store each result as it arrives (`replace`: some may exist already,
-    as after a forced plan)."""
-    results = run_jobs(
-        _jobs(session, pairs),
-        workers=settings.workers,
-        timeout=settings.timeout,
-        memory_mb=settings.memory_mb,
-    )
-    for result in results:
-        yield store(session, result, settings.guard, replace)
-
-
-def refresh_derived(session: Session, page_ids: Iterable[int]) -> tuple[int, int]:
-    """What follows an extraction run over these pages: the new extractions' cached scores, and the
-    disagreement of these pages and of any never measured. Returns (scores written, pages measured)."""
+def pages_to_derive(session: Session, page_ids: Iterable[int]) -> list[int]:
+    """The pages whose scores and disagreement an extraction run over page_ids refreshes: those, and
+    any page whose disagreement was never measured."""
     unmeasured = session.scalars(select(Page.id).where(Page.disagreement.is_(None)))
-    measured = sorted(set(page_ids) | set(unmeasured))
-    refresh_disagreement(session, measured)
-    return refresh_scores(session), len(measured)
+    return sorted(set(page_ids) | set(unmeasured))
+
+
+def refresh_derived(session: Session, page_ids: Sequence[int], fingerprints: Collection[str]) -> int:
+    """What follows an extraction run over these pages: their extractions' cached scores, and their
+    disagreement over the candidates an annotator sees (the current fingerprints). Returns the scores
+    written."""
+    refresh_disagreement(session, page_ids, fingerprints=fingerprints)
+    return refresh_scores(session, page_ids)

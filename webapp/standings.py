@@ -1,7 +1,7 @@
 """The web leaderboard's figures, read from one shared ScoreCache (never from texts).
 
-`SharedScores` is the app's single cache, synced and read under a lock (Boards are corrected in place,
-and the dev server is threaded). `standings()` is what `goldtext score` prints plus, per extractor, its
+`SharedScores` is the process's single cache, synced and read under a lock (Boards are corrected in
+place, and web processes are threaded). Lazy metrics are computed by refresh jobs (webapp/jobs). `standings()` is what `goldtext score` prints plus, per extractor, its
 fingerprint, the guard's acceptance rate and the median extraction time over the same pages.
 Services take a session and never commit; nothing here knows Flask.
 """
@@ -17,19 +17,16 @@ from typing import Any
 
 import numpy as np
 from sqlalchemy import func, select
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm import Session
 
 from .extraction import current_extractors
 from .extractors.base import Extractor
 from .leaderboard import Filters, ScoreCache, leaderboard
 from .models import Extraction, Gold, ImportBatch, Site
-from .scores import EAGER_METRICS, refresh_scores, stale_count
 from .scoring import METRICS
 from .scoring.metric import page_fields
 
 MEMO_LIMIT = 256
-REFRESH_CHUNK = 50
-"""Pages per transaction when a lazy metric's counts are computed in the background."""
 
 
 @dataclass(frozen=True)
@@ -46,12 +43,11 @@ class Query:
 
 @dataclass
 class SharedScores:
-    """The app's one ScoreCache, its lock, and the background jobs computing lazy metrics."""
+    """The process's one ScoreCache, its lock, and figures remembered per version of the data."""
 
     cache: ScoreCache = field(default_factory=ScoreCache)
     lock: threading.Lock = field(default_factory=threading.Lock)
     memo: dict[tuple, tuple[int, Any]] = field(default_factory=dict)
-    jobs: dict[str, threading.Thread] = field(default_factory=dict)
 
     @contextmanager
     def synced(self, session: Session) -> Iterator[ScoreCache]:
@@ -71,29 +67,6 @@ class SharedScores:
         value = compute()
         self.memo[key] = (version, value)
         return value
-
-    def pending(self, session: Session, maker: sessionmaker[Session], metric: str) -> int:
-        """How many extractions lack this metric's counts; a lazy metric's are then computed in a
-        background thread (eager metrics are kept current by saves and extraction runs)."""
-        if metric in EAGER_METRICS:
-            return 0
-        missing = stale_count(session, metric)
-        running = self.jobs.get(metric)
-        if missing and (running is None or not running.is_alive()):
-            thread = threading.Thread(target=_refresh, args=(maker, metric), name=f"score-{metric}", daemon=True)
-            self.jobs[metric] = thread
-            thread.start()
-        return missing
-
-
-def _refresh(maker: sessionmaker[Session], metric: str) -> None:
-    """Compute a metric's missing counts a few pages per transaction (short write locks)."""
-    with maker() as session:
-        pages = sorted(set(session.scalars(select(Extraction.page_id))))
-        session.rollback()
-        for start in range(0, len(pages), REFRESH_CHUNK):
-            refresh_scores(session, pages[start : start + REFRESH_CHUNK], metrics=[metric])
-            session.commit()
 
 
 def current_named(session: Session, registry: Mapping[str, Extractor], names: Sequence[str] = ()) -> dict[str, str]:

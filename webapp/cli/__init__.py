@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from flask import Flask
-from flask.cli import FlaskGroup
+from flask.cli import FlaskGroup, routes_command, shell_command
 
 
 def register(app: Flask) -> None:
-    from . import corpus, database, demo, export, extract, scores
+    from . import corpus, database, demo, export, extract, jobs, scores, serve
 
-    for module in (corpus, database, demo, export, extract, scores):
+    for module in (corpus, database, demo, export, extract, jobs, scores, serve):
         for command in module.COMMANDS:
             app.cli.add_command(command)
 
@@ -20,4 +20,7 @@ def _create_app() -> Flask:
     return create_app()
 
 
-main = FlaskGroup(create_app=_create_app, help="Goldtext: gold text and extractor scores.")
+main = FlaskGroup(create_app=_create_app, add_default_commands=False, add_version_option=False,
+                  help="Goldtext: gold text and extractor scores.")
+main.add_command(shell_command)
+main.add_command(routes_command)

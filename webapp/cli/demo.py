@@ -6,14 +6,16 @@ import json
 from pathlib import Path
 
 import click
-from flask.cli import run_command, with_appcontext
+from flask import current_app
+from flask.cli import with_appcontext
 from sqlalchemy import delete
 
 from ..db import sessions
 from ..models import ImportBatch, SiteRule
 from ..sites import site_named
 from .corpus import echo_report, run_import
-from .extract import derive, run_extraction
+from .extract import run_extraction
+from .serve import serve_development
 
 DEMO = Path(__file__).resolve().parent.parent / "demo_corpus"
 
@@ -41,7 +43,7 @@ def load_demo() -> None:
     else:
         echo_report(batch)
     load_demo_rules()
-    derive(run_extraction())
+    run_extraction()
 
 
 @click.command("demo")
@@ -49,12 +51,12 @@ def load_demo() -> None:
 @click.option("--serve/--no-serve", default=True, help="Start the app afterwards (default) or stop.")
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=5000, show_default=True)
-@click.pass_context
-def demo_command(ctx: click.Context, serve: bool, host: str, port: int) -> None:
-    """Load the bundled demo corpus (idempotent), extract it, and start the app."""
+def demo_command(serve: bool, host: str, port: int) -> None:
+    """Load the bundled demo corpus (idempotent), extract it, and start the app (with the embedded
+    worker unless a broker is configured)."""
     load_demo()
     if serve:
-        ctx.invoke(run_command, host=host, port=port, reload=False, debugger=False)
+        serve_development(current_app._get_current_object(), host, port, None)
 
 
 COMMANDS = [demo_command]

@@ -2,65 +2,103 @@
 
 from __future__ import annotations
 
+import sys
 import time
 from collections import Counter
 
 import click
+from flask import current_app
 from flask.cli import AppGroup, with_appcontext
 from sqlalchemy import select
 
-from ..db import sessions
-from ..extraction import current_extractors, extract, plan, refresh_derived
+from ..db import readers, sessions
+from ..extraction import current_extractors
 from ..extractors.registry import UnknownExtractor, build_registry
-from ..models import Site, SiteRule
-from ..settings import run_settings
+from ..jobs.broker import describe_broker
+from ..jobs.records import FINISHED
+from ..jobs.start import dispatch, new_job
+from ..jobs.workers import run_here
+from ..models import Extraction, Job, Site, SiteRule
 from ..sites import site_named
 
-COMMIT_EVERY = 200
 
 
-def derive(page_ids: list[int]) -> None:
-    """After a run: cache the new extractions' scores and measure the pages' disagreement."""
-    started = time.perf_counter()
+def start_extraction(names: tuple[str, ...] = (), site: str | None = None, force: bool = False) -> int:
+    """Create the extraction job (usage error for an unknown extractor name); returns its id."""
+    app = current_app._get_current_object()
     with sessions()() as session:
-        written, measured = refresh_derived(session, page_ids)
+        try:
+            current_extractors(session, build_registry(), names)
+        except UnknownExtractor as exc:
+            raise click.UsageError(str(exc)) from exc
+        job = new_job(session, app, "extract", {"extractors": list(names), "site": site, "force": force}, "cli")
         session.commit()
-    click.echo(f"{written} scores cached, disagreement of {measured} pages measured "
-               f"in {time.perf_counter() - started:.1f} s")
+        return job.id
 
 
 def run_extraction(
     names: tuple[str, ...] = (), site: str | None = None, force: bool = False, jobs: int | None = None
-) -> list[int]:
-    """Compute the missing extractions with a progress bar, committing as it goes; print a summary.
-    Returns the pages extracted."""
+) -> int:
+    """Run an extraction job in this process with a progress bar, then print a summary; returns the
+    job's id. `jobs`: extractor processes (default EXTRACT_WORKERS, one per core)."""
+    app = current_app._get_current_object()
+    if jobs:
+        app.config["EXTRACT_WORKERS"] = jobs
     started = time.perf_counter()
-    with sessions()() as session:
-        try:
-            extractors = current_extractors(session, build_registry(), names)
-        except UnknownExtractor as exc:
-            raise click.UsageError(str(exc)) from exc
-        pairs = plan(session, extractors, site, force)
-        session.commit()
-        errors: Counter[str] = Counter()
-        incomplete = 0
-        with click.progressbar(length=len(pairs), label="extracting") as bar:
-            for done, row in enumerate(extract(session, pairs, run_settings(jobs), replace=force), 1):
-                if row.error:
-                    errors[f"{row.extractor}: {row.error.splitlines()[0][:80]}"] += 1
-                incomplete += row.incomplete
-                if done % COMMIT_EVERY == 0:
-                    session.commit()
-                bar.update(1)
-        session.commit()
-    elapsed = time.perf_counter() - started
+    job_id = start_extraction(names, site, force)
+    status = run_here(app, job_id, on_progress=ProgressBars())
+    summarise(job_id, status, time.perf_counter() - started)
+    return job_id
+
+
+class ProgressBars:
+    """One progress bar per stage of the job (extracting, scoring), on standard error."""
+
+    def __init__(self) -> None:
+        self.stage = ""
+        self.bar = None
+        self.shown = 0
+
+    def __call__(self, status: str, done: int, total: int | None, stage: str) -> None:
+        if stage != self.stage or status in FINISHED:
+            self.close()
+            self.stage = stage
+        if self.bar is None and total is not None and status not in FINISHED:
+            self.bar = click.progressbar(length=total, label=stage, file=sys.stderr)
+            self.bar.__enter__()
+        if self.bar is not None:
+            self.bar.update(done - self.shown)
+            self.shown = done
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(None, None, None)
+        self.bar, self.shown = None, 0
+
+
+def summarise(job_id: int, status: str, elapsed: float) -> None:
+    """The run's counts, its errors grouped by extractor and reason, and what the scoring step did."""
+    with readers()() as session:
+        job = session.get(Job, job_id)
+        rows = session.execute(
+            select(Extraction.extractor, Extraction.error, Extraction.incomplete)
+            .where(Extraction.created_at >= job.created_at)
+        ).all()
+        result = dict(job.result)
+        failure = job.error
+    errors = Counter(f"{name}: {error.splitlines()[0][:80]}" for name, error, _ in rows if error)
+    incomplete = sum(bool(flag) for _, _, flag in rows)
+    total = len(rows)
     click.echo(
-        f"{len(pairs)} extractions in {elapsed:.1f} s: {len(pairs) - sum(errors.values())} done, "
+        f"{total} extractions in {elapsed:.1f} s: {total - sum(errors.values())} done, "
         f"{sum(errors.values())} errors, {incomplete} incomplete (libxml2 depth limit)"
     )
     for reason, count in errors.most_common():
         click.echo(f"  {count} x {reason}")
-    return sorted({page_id for page_id, _ in pairs})
+    if "scores" in result:
+        click.echo(f"{result['scores']} scores cached, disagreement of {result['measured']} pages measured")
+    if status != "done":
+        raise click.ClickException(f"job {job_id} {status}" + (f": {failure}" if failure else ""))
 
 
 @click.command("extract")
@@ -73,12 +111,24 @@ def run_extraction(
 @click.option("--force", is_flag=True, help="Recompute even what is already stored.")
 @click.option(
     "--jobs", type=click.IntRange(min=1), default=None,
-    help="Worker processes; default: one per core.",
+    help="Extractor processes; default: one per core.",
 )
-def extract_command(names: tuple[str, ...], site: str | None, force: bool, jobs: int | None) -> None:
-    """Run extractors on the stored pages (only what is missing for their current fingerprints),
-    then cache the new extractions' scores against the gold and measure the pages' disagreement."""
-    derive(run_extraction(names, site, force, jobs))
+@click.option("--background", is_flag=True,
+              help="Enqueue the run for the workers and print its job id (last line) instead of running it here.")
+def extract_command(names: tuple[str, ...], site: str | None, force: bool, jobs: int | None,
+                    background: bool) -> None:
+    """Run extractors on the stored pages (only what is missing for their current fingerprints, and
+    calls that crashed or timed out, up to 3 attempts), then cache the new extractions' scores against
+    the gold and measure the pages' disagreement."""
+    if not background:
+        run_extraction(names, site, force, jobs)
+        return
+    app = current_app._get_current_object()
+    job_id = start_extraction(names, site, force)
+    with readers()() as session:
+        dispatch(app, session, session.get(Job, job_id))
+    click.echo(f"extraction queued for the workers ({describe_broker(app)}); follow it with `goldtext jobs`")
+    click.echo(job_id)
 
 
 @click.command("extractors")

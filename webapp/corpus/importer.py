@@ -57,7 +57,7 @@ def import_documents(
     if site_from not in SITE_FROM:
         raise ValueError(f"--site-from must be one of {', '.join(SITE_FROM)}, not {site_from!r}")
     report: list[dict] = []
-    for screened, prepared in in_order(_screen(session, documents), workers):
+    for screened, prepared in in_order(_screen(session, batch.id, documents), workers):
         outcome = screened if isinstance(screened, Outcome) else _store(session, batch, *screened, prepared, site_from)
         report.append(outcome.as_dict())
         setattr(batch, _COUNTER[outcome.status], getattr(batch, _COUNTER[outcome.status]) + 1)
@@ -70,10 +70,11 @@ _COUNTER = {"imported": "imported", "duplicate": "duplicates", "rejected": "reje
 
 
 def _screen(
-    session: Session, documents: Iterable[RawDocument | Rejected]
+    session: Session, batch_id: int, documents: Iterable[RawDocument | Rejected]
 ) -> Iterator[tuple[Outcome | tuple[RawDocument, str], tuple | None]]:
     """Each document's outcome if it is settled without decoding it (rejected, duplicate), else the
-    document with its digest and the arguments of `prepare`."""
+    document with its digest and the arguments of `prepare`. A page this batch stored already (the
+    batch's import is being run again after a crash) counts as imported."""
     seen: dict[str, str] = {}
     for doc in documents:
         if isinstance(doc, Rejected):
@@ -83,11 +84,16 @@ def _screen(
             yield Outcome(doc.item, "rejected", f"unknown page kind {doc.kind!r}"), None
             continue
         digest = hashlib.sha256(doc.data).hexdigest()
-        existing = session.scalars(select(Page.id).where(Page.sha256 == digest)).first()
-        if existing is not None:
-            yield Outcome(doc.item, "duplicate", f"same bytes as page {existing}", existing), None
-        elif digest in seen:
+        existing, existing_batch = session.execute(
+            select(Page.id, Page.batch_id).where(Page.sha256 == digest)
+        ).first() or (None, None)
+        if digest in seen:
             yield Outcome(doc.item, "duplicate", f"same bytes as {seen[digest]} in this batch"), None
+        elif existing is not None and existing_batch == batch_id:
+            seen[digest] = doc.item
+            yield Outcome(doc.item, "imported", page_id=existing), None
+        elif existing is not None:
+            yield Outcome(doc.item, "duplicate", f"same bytes as page {existing}", existing), None
         else:
             seen[digest] = doc.item
             yield (doc, digest), (doc.data, doc.charset, doc.url)

@@ -88,6 +88,50 @@ def to_result(job: Job, future: ProcessFuture, submitted: float, timeout: float)
     )
 
 
+class ExtractorPool:
+    """Killable worker processes shared by every run started on them (a job worker's chunks, say):
+    `run` may be called from several threads at once, each call yielding its own jobs' results."""
+
+    def __init__(self, workers: int | None = None, timeout: float = 60.0, memory_mb: int = 2048) -> None:
+        self.workers = workers or os.cpu_count() or 1
+        self.timeout = timeout
+        self.pool = ProcessPool(max_workers=self.workers, initializer=start_worker, initargs=(memory_mb,))
+
+    def run(self, jobs: Iterable[Job], in_flight_limit: int | None = None) -> Iterator[Result]:
+        """Yield one Result per job as calls finish; leaving the loop early cancels this run's calls
+        in flight (their worker processes are killed) and nobody else's."""
+        pending_jobs = iter(jobs)
+        in_flight: dict[ProcessFuture, tuple[Job, float]] = {}
+
+        def submit(count: int) -> None:
+            for job in islice(pending_jobs, count):
+                args = (job.extractor, job.html, job.url)
+                future = self.pool.schedule(call_extractor, args=args, timeout=self.timeout)
+                in_flight[future] = (job, time.monotonic())
+
+        try:
+            submit(in_flight_limit or IN_FLIGHT_PER_WORKER * self.workers)
+            while in_flight:
+                done, _ = wait(in_flight, return_when=FIRST_COMPLETED)
+                for future in done:
+                    job, submitted = in_flight.pop(future)
+                    submit(1)
+                    yield to_result(job, future, submitted, self.timeout)
+        finally:
+            for future in in_flight:
+                future.cancel()
+
+    def close(self) -> None:
+        self.pool.stop()
+        self.pool.join()
+
+    def __enter__(self) -> ExtractorPool:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
+
+
 def run_jobs(
     jobs: Iterable[Job],
     *,
@@ -96,29 +140,9 @@ def run_jobs(
     memory_mb: int = 2048,
     on_result: Callable[[Result], None] | None = None,
 ) -> Iterator[Result]:
-    """Yield one Result per job as calls finish; `on_result` sees each one just before."""
-    workers = workers or os.cpu_count() or 1
-    pending_jobs = iter(jobs)
-    in_flight: dict[ProcessFuture, tuple[Job, float]] = {}
-    pool = ProcessPool(max_workers=workers, initializer=start_worker, initargs=(memory_mb,))
-
-    def submit(count: int) -> None:
-        for job in islice(pending_jobs, count):
-            args = (job.extractor, job.html, job.url)
-            future = pool.schedule(call_extractor, args=args, timeout=timeout)
-            in_flight[future] = (job, time.monotonic())
-
-    try:
-        submit(IN_FLIGHT_PER_WORKER * workers)
-        while in_flight:
-            done, _ = wait(in_flight, return_when=FIRST_COMPLETED)
-            for future in done:
-                job, submitted = in_flight.pop(future)
-                submit(1)
-                result = to_result(job, future, submitted, timeout)
-                if on_result is not None:
-                    on_result(result)
-                yield result
-    finally:
-        pool.stop()
-        pool.join()
+    """Yield one Result per job as calls finish, on a pool of its own; `on_result` sees each one just before."""
+    with ExtractorPool(workers, timeout, memory_mb) as pool:
+        for result in pool.run(jobs):
+            if on_result is not None:
+                on_result(result)
+            yield result

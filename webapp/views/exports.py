@@ -1,37 +1,24 @@
-"""Exports from the browser: a form, a background job with a progress bar, and the zip as a download."""
+"""Exports from the browser: a form, a job with a progress bar, and the zip as a download (served by
+the jobs blueprint from the database, so whichever web process answers can send it)."""
 
 from __future__ import annotations
 
-from pathlib import Path
+from dataclasses import asdict
 
-from flask import Blueprint, abort, current_app, jsonify, redirect, render_template, request, send_file, url_for
+from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
 from sqlalchemy import select
 from werkzeug.wrappers import Response
 
-from ..db import get_session, sessions
-from ..exports.job import ExportJob, start_export
+from ..db import get_session
 from ..exports.service import FORMATS, ExportRequest
 from ..extractors.registry import build_registry
+from ..jobs.start import dispatch, new_job
 from ..kinds import GOLD_STATUSES, PAGE_KINDS
 from ..models import Site
 from ..standings import current_named
+from .common import annotator
 
 bp = Blueprint("exports", __name__)
-
-EXPORT_JOBS = "goldtext.export_jobs"
-EXPORTS = "exports"
-
-
-def export_jobs() -> dict[str, ExportJob]:
-    return current_app.extensions.setdefault(EXPORT_JOBS, {})
-
-
-def job_or_404(job_id: str) -> ExportJob:
-    job = export_jobs().get(job_id)
-    if job is None:
-        abort(404)
-    return job
-
 
 def request_from_form() -> ExportRequest:
     """The export the form asks for, or 400 naming what does not fit."""
@@ -62,31 +49,10 @@ def form() -> str:
 @bp.post("/exports")
 def start() -> Response:
     export = request_from_form()
-    named = current_named(get_session(), build_registry()) if export.predictions else {}
-    root = Path(current_app.instance_path) / EXPORTS
-    job = start_export(export, sessions(), root, named)
-    export_jobs()[job.id] = job
-    return redirect(url_for("exports.status", job_id=job.id))
-
-
-@bp.get("/exports/<job_id>")
-def status(job_id: str) -> str:
-    return render_template("exports/status.html", job=job_or_404(job_id))
-
-
-@bp.get("/exports/<job_id>/progress")
-def progress(job_id: str) -> Response:
-    return jsonify(job_or_404(job_id).as_dict())
-
-
-@bp.get("/exports/<job_id>/download")
-def download(job_id: str) -> Response:
-    """The export's zip, always as an attachment (never rendered)."""
-    job = job_or_404(job_id)
-    if not job.ready:
-        abort(409, description="The export is not finished yet.")
-    response = send_file(job.archive, mimetype="application/zip", as_attachment=True,
-                         download_name=job.archive.name, max_age=0)
-    response.headers["X-Content-Type-Options"] = "nosniff"
-    response.headers["Cache-Control"] = "no-store"
-    return response
+    session = get_session()
+    named = current_named(session, build_registry()) if export.predictions else {}
+    job = new_job(session, current_app, "export", {"request": asdict(export), "predictions": named},
+                  (annotator() or "browser")[:100])
+    session.commit()
+    dispatch(current_app, session, job)
+    return redirect(url_for("jobs.show", job_id=job.id))

@@ -15,11 +15,13 @@ from werkzeug.wrappers import Response
 from ..db import get_session, sessions
 from ..drift import acceptance_by_site_batch, drift_flags
 from ..extraction import SITE_RULES, stored_rules
+from ..jobs.start import dispatch, refresh_job
 from ..extractors.base import Extractor
 from ..extractors.registry import build_registry
 from ..guard_report import guard_report
 from ..leaderboard import Filters, ScoreCache, head_to_head, leaderboard
 from ..rule_report import rule_report
+from ..scores import EAGER_METRICS, stale_count
 from ..scoring import METRICS
 from ..site_table import site_rows
 from ..standings import (
@@ -151,10 +153,25 @@ def leaderboard_of(query: Query) -> Compute:
         named = named_for(session, query)
         result = standings(shared_scores(), query, named)
         result["drift"] = drift(session, query)
-        result["pending"] = shared_scores().pending(session, sessions(), query.metric)
+        result["pending"] = pending(session, query.metric)
         return result
 
     return compute
+
+
+def pending(session: Session, metric: str) -> int:
+    """How many extractions lack this metric's counts; for a lazy metric, a refresh job computes them
+    (started once: an open one is reused)."""
+    if metric in EAGER_METRICS:
+        return 0
+    missing = stale_count(session, metric)
+    if missing:
+        with sessions()() as writer:
+            job, created = refresh_job(writer, current_app, metric, "leaderboard")
+            writer.commit()
+            if created:
+                dispatch(current_app, writer, job)
+    return missing
 
 
 def sites_of(query: Query) -> Compute:

@@ -1,0 +1,99 @@
+"""`goldtext run` (the development server, with the embedded worker) and `goldtext serve` (gunicorn
+with several web processes, for a team)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from typing import Any
+
+import click
+from flask import Flask, current_app
+from flask.cli import with_appcontext
+
+from ..db import database, dispose
+from ..jobs.broker import describe_broker
+from ..jobs.workers import EmbeddedWorker
+
+WORKER_COMMAND = [sys.executable, "-c", "from webapp.cli import main; main()", "worker"]
+
+
+def embedded_wanted(app: Flask, choice: bool | None) -> bool:
+    """The embedded worker runs when asked, and by default when no broker is configured."""
+    return (not app.config["BROKER_URL"]) if choice is None else choice
+
+
+def serve_development(app: Flask, host: str, port: int, worker: bool | None) -> None:
+    """Flask's threaded development server, with the embedded worker unless told otherwise."""
+    from werkzeug.serving import run_simple
+
+    database(app)
+    embedded = EmbeddedWorker(app, int(app.config["WORKER_CONCURRENCY"])) if embedded_wanted(app, worker) else None
+    if embedded is not None:
+        click.echo(f"embedded worker: {app.config['WORKER_CONCURRENCY']} at once, broker {describe_broker(app)}")
+    try:
+        run_simple(host, port, app, threaded=True, use_reloader=False, use_debugger=False)
+    finally:
+        if embedded is not None:
+            embedded.stop()
+
+
+@click.command("run")
+@with_appcontext
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=5000, show_default=True)
+@click.option("--worker/--no-worker", default=None,
+              help="Run the embedded worker in this process (default: only when no BROKER_URL is set).")
+def run_command(host: str, port: int, worker: bool | None) -> None:
+    """Start the app on what is stored (development server, one process)."""
+    serve_development(current_app._get_current_object(), host, port, worker)
+
+
+class Gunicorn:
+    """gunicorn's application interface for an already created app (the schema is brought up to date
+    before the fork, once, and no connection crosses it)."""
+
+    def __init__(self, app: Flask, options: dict[str, Any]) -> None:
+        from gunicorn.app.base import BaseApplication
+
+        class Application(BaseApplication):
+            def load_config(inner) -> None:
+                for key, value in options.items():
+                    inner.cfg.set(key, value)
+
+            def load(inner) -> Flask:
+                return app
+
+        self.application = Application()
+
+    def run(self) -> None:
+        self.application.run()
+
+
+@click.command("serve")
+@with_appcontext
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=8000, show_default=True)
+@click.option("--workers", "processes", type=click.IntRange(min=1), default=2, show_default=True,
+              help="Web processes (gunicorn workers, 4 threads each).")
+@click.option("--worker/--no-worker", default=None,
+              help="Also start one job worker process (default: only when no BROKER_URL is set).")
+def serve_command(host: str, port: int, processes: int, worker: bool | None) -> None:
+    """Serve the app with gunicorn: several web processes, for a team (see the Deployment guide)."""
+    app = current_app._get_current_object()
+    database(app)
+    dispose(app)
+    child = subprocess.Popen(WORKER_COMMAND) if embedded_wanted(app, worker) else None
+    try:
+        Gunicorn(app, {"bind": f"{host}:{port}", "workers": processes, "threads": 4, "worker_class": "gthread",
+                       "timeout": 120, "graceful_timeout": 30, "accesslog": "-",
+                       # gunicorn's control socket defaults to one path per user: two servers on a
+                       # machine would remove each other's; Goldtext does not use it
+                       "control_socket_disable": True}).run()
+    finally:
+        if child is not None:
+            child.terminate()
+            child.wait(timeout=60)
+
+
+COMMANDS = [run_command, serve_command]

@@ -1,0 +1,17 @@
+"""One job system for every long task: extraction runs, browser uploads, exports, metric refreshes.
+
+A job is a row (`models.Job`) split into chunks (`models.JobChunk`). The database holds all of a job's
+state, so any web process can show its progress and any worker can take over its chunks; the broker
+(Huey: an SQLite file in the instance folder by default, Redis with `BROKER_URL`) only carries "run
+chunk N" messages to the workers.
+
+A worker runs a chunk under a lease that its heartbeat renews (`leases`). A worker killed mid-chunk
+stops renewing; when the lease expires the reaper hands the chunk to another worker, which computes only
+what is still missing. A message is therefore only a wake-up call: running the same chunk twice, or a
+chunk that is already done, does nothing.
+
+Modules: `records` (job rows, progress, cancel, stalled), `leases` (claims, heartbeats, the reaper),
+`broker` (the Huey adapter), `steps` (what each step of each kind of job does), `files` (uploads and
+export archives kept in the database), `runner` (running one chunk), `workers` (the `goldtext worker`
+consumer and the embedded one).
+"""

@@ -1,0 +1,97 @@
+"""The task-queue adapter: Huey carries "run chunk N" messages from whoever creates work to the workers.
+
+With no `BROKER_URL`, the broker is an SQLite file in the instance folder (`queue.sqlite`): nothing
+to install, and every process on the machine shares it. With `BROKER_URL=redis://host:6379/0`, Redis
+carries the messages to workers on any machine. Huey takes a message off the queue when a worker
+starts it (no late acknowledgement), so a message is only a wake-up call: the chunk's lease in the
+database is what makes a killed worker's chunk run again (see leases.reap).
+
+One Broker per app and process, made on first use (a web process forked by gunicorn makes its own).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from flask import Flask
+from huey import RedisHuey, SqliteHuey
+from huey.api import Huey, TaskWrapper
+
+from .runner import Runner
+
+EXTENSION = "goldtext.broker"
+RUNNER = "goldtext.runner"
+QUEUE_FILE = "queue.sqlite"
+
+
+@dataclass
+class Broker:
+    huey: Huey
+    task: TaskWrapper
+    pid: int
+
+    def send(self, chunk_ids: Sequence[int]) -> None:
+        for chunk_id in chunk_ids:
+            self.task(chunk_id)
+
+    def idle(self) -> bool:
+        """No message waits: a queued chunk older than its grace lost its message."""
+        return self.huey.pending_count() == 0
+
+    def reachable(self) -> bool:
+        self.huey.pending_count()
+        return True
+
+
+def describe_broker(app: Flask) -> str:
+    url = app.config["BROKER_URL"]
+    return _redacted(url) if url else f"embedded (SQLite, {queue_path(app)})"
+
+
+def queue_path(app: Flask) -> Path:
+    return Path(app.instance_path) / QUEUE_FILE
+
+
+def _redacted(url: str) -> str:
+    """The URL without its password, for messages and /health."""
+    if "@" not in url:
+        return url
+    scheme, rest = url.split("://", 1)
+    return f"{scheme}://***@{rest.split('@', 1)[1]}"
+
+
+def make_huey(app: Flask) -> Huey:
+    url = app.config["BROKER_URL"]
+    if not url:
+        queue_path(app).parent.mkdir(parents=True, exist_ok=True)
+        return SqliteHuey("goldtext", filename=str(queue_path(app)), results=False, utc=True)
+    if url.startswith(("redis://", "rediss://", "unix://")):
+        return RedisHuey("goldtext", url=url, results=False, utc=True)
+    raise ValueError(f"BROKER_URL must be a redis:// URL (or empty for the embedded broker), not {_redacted(url)!r}")
+
+
+def broker(app: Flask) -> Broker:
+    """This process's broker for the app (made again in a forked child)."""
+    found: Broker | None = app.extensions.get(EXTENSION)
+    if found is None or found.pid != os.getpid():
+        huey = make_huey(app)
+
+        @huey.task(name="goldtext.run_chunk")
+        def run_chunk(chunk_id: int) -> None:
+            runner: Runner | None = app.extensions.get(RUNNER)
+            if runner is None:
+                raise RuntimeError("a chunk message reached a process that runs no worker")
+            broker(app).send(runner.run_chunk(chunk_id) or [])
+
+        found = Broker(huey, run_chunk, os.getpid())
+        app.extensions[EXTENSION] = found
+    return found
+
+
+def send(app: Flask, chunk_ids: Sequence[int]) -> None:
+    """Send the chunks to the workers (call after the transaction that created them committed)."""
+    if chunk_ids:
+        broker(app).send(chunk_ids)

@@ -1,0 +1,67 @@
+"""What a step sees while it runs one chunk: the job's parameters, the chunk's work, sessions, the
+worker's extractor pool, and the checks that stop it when its job is cancelled or its lease is lost."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from flask import Flask
+from sqlalchemy.orm import Session, sessionmaker
+
+from ..extractors.runner import ExtractorPool
+from .leases import holds
+from .records import add_progress, count_progress, set_stage
+
+PROGRESS_EVERY = 0.5  # seconds between progress writes of a step that counts many small things
+
+
+class Stopped(Exception):
+    """The chunk's job was cancelled, or another worker took the chunk over: stop, store nothing more."""
+
+
+@dataclass
+class Context:
+    app: Flask
+    writer: sessionmaker[Session]
+    reader: sessionmaker[Session]
+    job_id: int
+    chunk_id: int
+    worker: str
+    kind: str
+    params: dict[str, Any]
+    work: Any
+    started_by: str
+    pool: Callable[[], ExtractorPool]
+    _last_progress: float = field(default=0.0, repr=False)
+
+    @property
+    def config(self) -> dict[str, Any]:
+        return self.app.config
+
+    def check(self, session: Session) -> None:
+        """Raise Stopped unless this worker still holds the chunk of an open job (call inside the
+        transaction that is about to write)."""
+        if not holds(session, self.chunk_id, self.worker):
+            raise Stopped
+
+    def progress(self, done: int = 0, errors: int = 0, session: Session | None = None) -> None:
+        """Count finished work: inside `session`'s transaction (the one storing the work), or in a
+        short transaction of its own."""
+        if session is not None:
+            count_progress(session, self.job_id, done, errors)
+        else:
+            add_progress(self.writer, self.job_id, done, errors)
+
+    def stage(self, name: str, total: int | None = None) -> None:
+        set_stage(self.writer, self.job_id, name, total)
+
+    def due(self) -> bool:
+        """True at most every PROGRESS_EVERY seconds: for steps that report progress as they go."""
+        now = time.monotonic()
+        if now - self._last_progress < PROGRESS_EVERY:
+            return False
+        self._last_progress = now
+        return True

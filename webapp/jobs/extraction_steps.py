@@ -1,0 +1,158 @@
+"""The steps of an extraction job: `plan` (which pairs are missing, cut into chunks), `pairs` (compute
+one chunk of (page, extractor) pairs), `derive` (the new extractions' scores and the pages'
+disagreement). An upload's job reuses `pairs` and `derive` after its import.
+
+`pairs` reads its pages' HTML in a short read transaction, runs the calls with no transaction open,
+and stores the results a few at a time, each batch in a short write transaction that first checks the
+chunk is still this worker's and the job still open. A rerun of a chunk (its worker was killed) skips
+every pair stored meanwhile: only what is missing is computed.
+"""
+
+from __future__ import annotations
+
+import time
+from datetime import datetime, timezone
+from collections.abc import Sequence
+from itertools import groupby
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from ..extraction import current_extractors, pages_to_derive, plan, refresh_derived, retryable, store
+from ..extraction import MAX_ATTEMPTS
+from ..extractors.base import Extractor
+from ..extractors.registry import build_registry
+from ..extractors.runner import Job as Call
+from ..extractors.runner import Result
+from ..models import Extraction, Job, Page
+from ..settings import run_settings
+from .context import Context
+
+FLUSH_RESULTS = 8  # results stored per write transaction at most
+FLUSH_SECONDS = 0.5  # ... or after this long
+DERIVE_PAGES = 200  # pages per transaction when scores and disagreement are refreshed
+
+Follow = list[tuple[str, Any]]
+
+
+def chunk_pairs(pairs: Sequence[tuple[int, Extractor]], size: int) -> list[list[list[Any]]]:
+    """[[page id, extractor name], ...] chunks of about `size` pairs; a page's pairs stay together."""
+    chunks: list[list[list[Any]]] = [[]]
+    for page_id, group in groupby(pairs, key=lambda pair: pair[0]):
+        names = [[page_id, extractor.name] for _, extractor in group]
+        if chunks[-1] and len(chunks[-1]) + len(names) > size:
+            chunks.append([])
+        chunks[-1].extend(names)
+    return [chunk for chunk in chunks if chunk]
+
+
+def plan_pairs(ctx: Context, session: Session, page_ids: Sequence[int] | None = None) -> Follow:
+    """The job's missing pairs as `pairs` chunks; the job's total is set to their number."""
+    params = ctx.params
+    extractors = current_extractors(session, build_registry(), params.get("extractors") or ())
+    pairs = plan(session, extractors, params.get("site"), bool(params.get("force")), page_ids)
+    ctx.stage("extracting", len(pairs))
+    return [("pairs", chunk) for chunk in chunk_pairs(pairs, int(ctx.config["JOB_CHUNK_PAIRS"]))]
+
+
+def plan_step(ctx: Context) -> Follow:
+    with ctx.reader() as session:
+        return plan_pairs(ctx, session)
+
+
+def _wanted(ctx: Context, session: Session, work: list[list[Any]]) -> list[tuple[int, Extractor]]:
+    """The chunk's pairs that still need computing, with the extractors as they stand now."""
+    names = sorted({name for _, name in work})
+    extractors = {e.name: e for e in current_extractors(session, build_registry(), names)}
+    page_ids = sorted({page_id for page_id, _ in work})
+    fingerprints = [e.fingerprint for e in extractors.values()]
+    stored = {
+        (page_id, fp): (error, attempts, created_at)
+        for page_id, fp, error, attempts, created_at in session.execute(
+            select(Extraction.page_id, Extraction.fingerprint, Extraction.error, Extraction.attempts,
+                   Extraction.created_at)
+            .where(Extraction.page_id.in_(page_ids), Extraction.fingerprint.in_(fingerprints))
+        )
+    }
+    force_since = None
+    if ctx.params.get("force"):
+        force_since = session.scalar(select(Job.created_at).where(Job.id == ctx.job_id))
+    wanted = []
+    for page_id, name in work:
+        extractor = extractors[name]
+        found = stored.get((page_id, extractor.fingerprint))
+        if found is not None:
+            error, attempts, created_at = found
+            if force_since is not None:
+                if _naive(created_at) >= _naive(force_since):
+                    continue  # recomputed by this forced job already
+            elif not (retryable(error) and attempts < MAX_ATTEMPTS):
+                continue
+        wanted.append((page_id, extractor))
+    return wanted
+
+
+def _naive(value: datetime) -> datetime:
+    """As naive UTC: SQLite returns naive UTC datetimes, PostgreSQL aware ones in its own time zone."""
+    return value.astimezone(timezone.utc).replace(tzinfo=None) if value.tzinfo else value
+
+
+def pairs_step(ctx: Context) -> Follow:
+    with ctx.reader() as session:
+        wanted = _wanted(ctx, session, ctx.work)
+        pages = {
+            page_id: (html, url)
+            for page_id, html, url in session.execute(
+                select(Page.id, Page.html, Page.url).where(Page.id.in_(sorted({p for p, _ in wanted})))
+            )
+        }
+    settings = run_settings()
+    calls = [Call(key=(page_id, len(pages[page_id][0])), extractor=extractor, html=pages[page_id][0],
+                  url=pages[page_id][1]) for page_id, extractor in wanted]
+    buffer: list[Result] = []
+    flushed = time.monotonic()
+    for result in ctx.pool().run(calls):
+        buffer.append(result)
+        if len(buffer) >= FLUSH_RESULTS or time.monotonic() - flushed >= FLUSH_SECONDS:
+            _flush(ctx, buffer, settings)
+            buffer, flushed = [], time.monotonic()
+    _flush(ctx, buffer, settings)
+    return []
+
+
+def _flush(ctx: Context, results: list[Result], settings) -> None:
+    if not results:
+        return
+    with ctx.writer() as session:
+        ctx.check(session)
+        for result in results:
+            store(session, result, settings.guard, replace=True)
+        ctx.progress(len(results), sum(result.error is not None for result in results), session)
+        session.commit()
+
+
+def derive_step(ctx: Context) -> Follow:
+    """Cache the scores of the pages this job extracted and measure their disagreement over the
+    current candidates, a few hundred pages per transaction."""
+    with ctx.reader() as session:
+        started = session.scalar(select(Job.created_at).where(Job.id == ctx.job_id))
+        touched = session.scalars(select(Extraction.page_id).where(Extraction.created_at >= started).distinct())
+        page_ids = pages_to_derive(session, touched)
+        fingerprints = [e.fingerprint for e in current_extractors(session, build_registry())]
+        job = session.get(Job, ctx.job_id)
+        extracted = {"extracted": job.done, "errors": job.errors}
+    ctx.stage("scoring", len(page_ids))
+    written = 0
+    for start in range(0, len(page_ids), DERIVE_PAGES):
+        part = page_ids[start : start + DERIVE_PAGES]
+        with ctx.writer() as session:
+            ctx.check(session)
+            written += refresh_derived(session, part, fingerprints)
+            ctx.progress(len(part), session=session)
+            session.commit()
+    with ctx.writer() as session:
+        job = session.get(Job, ctx.job_id)
+        job.result = {**job.result, **extracted, "scores": written, "measured": len(page_ids)}
+        session.commit()
+    return []

@@ -1,0 +1,175 @@
+"""Who runs which chunk: claims under a lease, the workers' heartbeat, the reaper, completion.
+
+A worker claims a chunk with one conditional UPDATE (queued, or running under a lease that has
+expired), so two workers never hold the same chunk. Its heartbeat renews the leases of every chunk it
+holds; a worker killed with SIGKILL stops renewing, and the reaper hands its chunk back to the queue
+(at most `max_attempts` times, then the job fails with the reason). Completing a chunk locks its job
+row, so the step that follows the last chunk is added exactly once.
+
+Every function takes a session and never commits: the worker's runner owns those transactions and
+keeps each one short.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import delete, func, select, update
+from sqlalchemy.orm import Session
+
+from ..models import Job, JobChunk, JobFile, WorkerBeat, utcnow
+from .records import FINISHED, OPEN
+
+
+@dataclass(frozen=True)
+class Lease:
+    """How long a claim lasts without renewal, and how many workers may lose a chunk before it fails."""
+
+    seconds: float = 30.0
+    max_attempts: int = 3
+
+    def until(self, now: datetime | None = None) -> datetime:
+        return (now or utcnow()) + timedelta(seconds=self.seconds)
+
+
+def claim(session: Session, chunk_id: int, worker: str, lease: Lease) -> JobChunk | None:
+    """Take the chunk if it is free (queued, or its holder's lease expired) and its job is open. A worker
+    never takes a chunk it holds itself: its lease lapsed (a heartbeat held up), but another of its threads
+    still runs it, and `holds` could not tell the two apart."""
+    now = utcnow()
+    taken = session.execute(
+        update(JobChunk)
+        .where(
+            JobChunk.id == chunk_id,
+            (JobChunk.status == "queued")
+            | ((JobChunk.status == "running") & (JobChunk.lease_until < now) & (JobChunk.worker != worker)),
+            JobChunk.attempts < lease.max_attempts,
+            JobChunk.job_id.in_(select(Job.id).where(Job.status.in_(OPEN))),
+        )
+        .values(status="running", worker=worker, lease_until=lease.until(now), attempts=JobChunk.attempts + 1)
+        .execution_options(synchronize_session=False)
+    ).rowcount
+    if not taken:
+        return None
+    chunk = session.get(JobChunk, chunk_id, populate_existing=True)
+    session.execute(
+        update(Job).where(Job.id == chunk.job_id, Job.status == "queued")
+        .values(status="running", started_at=now, heartbeat_at=now)
+    )
+    return chunk
+
+
+def holds(session: Session, chunk_id: int, worker: str) -> bool:
+    """Whether this worker still holds the chunk and its job is still open (checked before each write)."""
+    row = session.execute(
+        select(JobChunk.status, JobChunk.worker, Job.status)
+        .join(Job, Job.id == JobChunk.job_id)
+        .where(JobChunk.id == chunk_id)
+    ).first()
+    return row is not None and row[0] == "running" and row[1] == worker and row[2] in OPEN
+
+
+def beat(session: Session, name: str, host: str, pid: int, concurrency: int, lease: Lease) -> None:
+    """The worker is alive: note it, and renew the lease of every chunk it holds."""
+    now = utcnow()
+    seen = session.execute(update(WorkerBeat).where(WorkerBeat.name == name).values(seen_at=now)).rowcount
+    if not seen:
+        session.add(WorkerBeat(name=name, host=host, pid=pid, concurrency=concurrency, started_at=now, seen_at=now))
+    session.execute(
+        update(JobChunk).where(JobChunk.worker == name, JobChunk.status == "running")
+        .values(lease_until=lease.until(now))
+    )
+
+
+def leave(session: Session, name: str) -> None:
+    """A worker stopping cleanly: forget its heartbeat and give its chunks back at once."""
+    session.execute(
+        update(JobChunk).where(JobChunk.worker == name, JobChunk.status == "running")
+        .values(status="queued", worker=None, lease_until=utcnow())
+    )
+    session.execute(WorkerBeat.__table__.delete().where(WorkerBeat.name == name))
+
+
+def reap(session: Session, lease: Lease, broker_idle: bool) -> list[int]:
+    """Chunks to send to the workers again: those whose worker stopped renewing its lease (or failed
+    them, past `max_attempts`), and, when the broker holds no message at all, queued chunks whose
+    message was lost (popped by a worker that died before claiming, or a crash right after a commit)."""
+    now = utcnow()
+    again: list[int] = []
+    lapsed = session.execute(
+        select(JobChunk.id, JobChunk.job_id, JobChunk.attempts, JobChunk.worker)
+        .where(JobChunk.status == "running", JobChunk.lease_until < now)
+    ).all()
+    for chunk_id, job_id, attempts, worker in lapsed:
+        if attempts >= lease.max_attempts:
+            fail(session, chunk_id, f"chunk {chunk_id} was taken by {attempts} workers and each stopped "
+                                    f"before finishing it (killed or crashed; the last was {worker})")
+            continue
+        moved = session.execute(
+            update(JobChunk).where(JobChunk.id == chunk_id, JobChunk.status == "running", JobChunk.lease_until < now)
+            .values(status="queued", worker=None, lease_until=lease.until(now))
+        ).rowcount
+        if moved:
+            again.append(chunk_id)
+    if broker_idle:
+        lost = list(session.scalars(
+            select(JobChunk.id).join(Job, Job.id == JobChunk.job_id)
+            .where(JobChunk.status == "queued", JobChunk.lease_until < now, Job.status.in_(OPEN))
+        ))
+        if lost:
+            session.execute(update(JobChunk).where(JobChunk.id.in_(lost)).values(lease_until=lease.until(now)))
+            again.extend(lost)
+    return again
+
+
+def complete(
+    session: Session, chunk_id: int, worker: str, follow: Sequence[tuple[str, Any]], final_step: str | None,
+    queued_until: datetime, computed: int = 0,
+) -> list[int]:
+    """Mark the chunk done and queue the chunks that follow it; after the job's last open chunk, its
+    final step (once), or the job is done. Returns the new chunks' ids (to enqueue after the commit).
+    A worker that no longer holds the chunk (its lease was taken over) completes nothing."""
+    job = session.scalars(select(Job).where(Job.id == JobChunk.job_id, JobChunk.id == chunk_id)
+                          .with_for_update(of=Job)).one()
+    chunk = session.get(JobChunk, chunk_id, populate_existing=True)
+    if chunk.status != "running" or chunk.worker != worker:
+        return []
+    chunk.status, chunk.computed = "done", chunk.computed + computed
+    if job.status in FINISHED:
+        return []
+    added = [JobChunk(job_id=job.id, step=step, work=work, status="queued", lease_until=queued_until)
+             for step, work in follow]
+    session.add_all(added)
+    session.flush()
+    still_open = session.scalar(
+        select(func.count(JobChunk.id)).where(JobChunk.job_id == job.id, JobChunk.status.in_(OPEN))
+    )
+    if not still_open:
+        has_final = final_step is not None and session.scalar(
+            select(func.count(JobChunk.id)).where(JobChunk.job_id == job.id, JobChunk.step == final_step)
+        )
+        if final_step is not None and not has_final:
+            final = JobChunk(job_id=job.id, step=final_step, work=[], status="queued", lease_until=queued_until)
+            session.add(final)
+            session.flush()
+            added.append(final)
+        else:
+            job.status, job.finished_at = "done", utcnow()
+    return [c.id for c in added]
+
+
+def fail(session: Session, chunk_id: int, error: str) -> None:
+    """The chunk failed for good: so does its job, with the reason; its other queued chunks and its
+    files are dropped."""
+    chunk = session.get(JobChunk, chunk_id, populate_existing=True)
+    chunk.status = "failed"
+    job = session.scalars(select(Job).where(Job.id == chunk.job_id).with_for_update()).one()
+    if job.status not in FINISHED:
+        job.status, job.error, job.finished_at = "failed", f"{chunk.step}: {error}", utcnow()
+    session.execute(
+        update(JobChunk).where(JobChunk.job_id == job.id, JobChunk.status == "queued").values(status="cancelled")
+    )
+    session.execute(delete(JobFile).where(JobFile.job_id == job.id))

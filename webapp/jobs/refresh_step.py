@@ -1,0 +1,28 @@
+"""The step of a metric refresh job: compute a slow metric's missing counts (`rouge-lsum`), a few
+pages per transaction, so the leaderboard can show it."""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+
+from ..models import Extraction
+from ..scores import refresh_scores
+from .context import Context
+from .extraction_steps import Follow
+
+PAGES = 50  # pages per transaction
+
+
+def refresh_step(ctx: Context) -> Follow:
+    metric = ctx.params["metric"]
+    with ctx.reader() as session:
+        pages = sorted(set(session.scalars(select(Extraction.page_id).distinct())))
+    ctx.stage("scoring", len(pages))
+    for start in range(0, len(pages), PAGES):
+        part = pages[start : start + PAGES]
+        with ctx.writer() as session:
+            ctx.check(session)
+            refresh_scores(session, part, metrics=[metric])
+            ctx.progress(len(part), session=session)
+            session.commit()
+    return []

@@ -1,0 +1,61 @@
+"""The first step of a browser upload's job: import the stored files, then plan their extraction.
+
+The request only stored the files (in the database, so a worker on any machine can read them) and
+created the empty import batch. The step unpacks the files into a temporary folder, imports them with
+the same service as `goldtext import`, committing every few pages, drops the stored files, and hands on
+to the extraction steps (`pairs` chunks for the new pages, then `derive`). A rerun after a crash finds
+the pages it already stored for this batch and counts them as imported, never as duplicates.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+from sqlalchemy import select
+
+from ..corpus.importer import import_documents
+from ..corpus.readers import iter_documents
+from ..models import ImportBatch, Page
+from ..settings import import_limits
+from .context import Context
+from .extraction_steps import Follow, plan_pairs
+from .files import drop_files, unpack
+
+PAGES = "pages"  # loose files of the folder layout are stored under this folder, read together
+COMMIT_SECONDS = 0.25
+
+
+def upload_paths(folder: Path, names: list[str]) -> list[str]:
+    """The paths to import: the loose layout files' folder first, then each archive."""
+    archives = [str(folder / name) for name in names if not name.startswith(PAGES + "/")]
+    return ([str(folder / PAGES)] if (folder / PAGES).is_dir() else []) + archives
+
+
+def import_step(ctx: Context) -> Follow:
+    batch_id = int(ctx.params["batch"])
+    ctx.stage("importing")
+    with tempfile.TemporaryDirectory(prefix=f"goldtext-job-{ctx.job_id}-") as tmp:
+        folder = Path(tmp)
+        written = unpack(ctx.reader, ctx.job_id, folder)
+        paths = upload_paths(folder, [p.relative_to(folder).as_posix() for p in written])
+        documents = iter_documents(paths, ctx.params.get("format", "auto"), import_limits())
+        with ctx.writer() as session:
+            ctx.check(session)
+            batch = session.get(ImportBatch, batch_id)
+            batch.imported = batch.duplicates = batch.rejected = 0
+            pending = 0
+            for _ in import_documents(session, batch, documents, ctx.params.get("site_from", "url")):
+                pending += 1
+                if ctx.due():
+                    ctx.check(session)
+                    ctx.progress(pending, session=session)
+                    session.commit()
+                    pending = 0
+            ctx.check(session)
+            drop_files(session, ctx.job_id)
+            ctx.progress(pending, session=session)
+            session.commit()
+    with ctx.reader() as session:
+        page_ids = list(session.scalars(select(Page.id).where(Page.batch_id == batch_id)))
+        return plan_pairs(ctx, session, page_ids)  # no new page: nothing to extract, said as such

@@ -1,0 +1,138 @@
+"""Ways to run workers: `goldtext worker` (Huey's consumer, in the foreground, until SIGINT or SIGTERM),
+the embedded worker of `goldtext run` and `goldtext demo` (the same consumer in threads of the app's
+process), and a foreground command working through its own job (`goldtext extract` without
+`--background`).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+
+from flask import Flask
+from huey.consumer import Consumer
+from sqlalchemy import select
+
+from ..db import database
+from ..models import Job, JobChunk, utcnow
+from .broker import RUNNER, broker
+from .records import FINISHED, OPEN
+from .runner import Runner
+
+log = logging.getLogger(__name__)
+POLL_SECONDS = 0.2
+
+
+def _runner(app: Flask, concurrency: int) -> Runner:
+    found = broker(app)
+    runner = Runner(app, concurrency, send=found.send, broker_idle=found.idle)
+    app.extensions[RUNNER] = runner
+    return runner.start()
+
+
+def run_worker(app: Flask, concurrency: int) -> None:
+    """Consume chunk messages with `concurrency` threads until stopped (SIGINT/SIGTERM: finish the
+    running chunks first; a second signal stops at once)."""
+    runner = _runner(app, concurrency)
+    try:
+        consumer = broker(app).huey.create_consumer(workers=concurrency, worker_type="thread", periodic=False,
+                                                    max_delay=1.0, check_worker_health=True)
+        consumer.run()
+    finally:
+        runner.close()
+        app.extensions.pop(RUNNER, None)
+
+
+class _QuietConsumer(Consumer):
+    """Huey's consumer for a thread of another program: it leaves the process's signals alone."""
+
+    def _set_signal_handlers(self) -> None:
+        return None
+
+
+class EmbeddedWorker:
+    """The app's own worker (no broker configured): Huey's consumer threads inside this process."""
+
+    def __init__(self, app: Flask, concurrency: int) -> None:
+        self.runner = _runner(app, concurrency)
+        self.app = app
+        self.consumer = _QuietConsumer(broker(app).huey, workers=concurrency, worker_type="thread",
+                                       periodic=False, max_delay=1.0)
+        self.consumer.start()
+
+    def stop(self) -> None:
+        self.consumer.stop(graceful=True)
+        self.runner.close()
+        self.app.extensions.pop(RUNNER, None)
+
+
+def _next_chunk(app: Flask, job_id: int) -> int | None:
+    """A chunk of the job this process may claim: queued, or running under a lapsed lease."""
+    with database(app).reader() as session:
+        return session.scalar(
+            select(JobChunk.id)
+            .where(JobChunk.job_id == job_id,
+                   (JobChunk.status == "queued")
+                   | ((JobChunk.status == "running") & (JobChunk.lease_until < utcnow())))
+            .order_by(JobChunk.id).limit(1)
+        )
+
+
+def job_state(app: Flask, job_id: int) -> tuple[str, int, int | None, int, str]:
+    """(status, done, total, errors, stage) of a job, read in a short transaction."""
+    with database(app).reader() as session:
+        job = session.get(Job, job_id)
+        return job.status, job.done, job.total, job.errors, job.stage
+
+
+def run_here(app: Flask, job_id: int, threads: int = 2,
+             on_progress: Callable[[str, int, int | None, str], None] | None = None) -> str:
+    """Work through one job in this process with `threads` chunks at a time (one extractor pool),
+    calling on_progress(status, done, total, stage) as it moves; returns the job's final status.
+    Chunks it cannot claim (another worker runs them) are waited for."""
+    runner = Runner(app, threads).start()
+    stop = threading.Event()
+
+    def work() -> None:
+        while not stop.is_set():
+            chunk_id = _next_chunk(app, job_id)
+            if chunk_id is None:
+                if job_state(app, job_id)[0] in FINISHED:
+                    return
+                stop.wait(POLL_SECONDS)
+                continue
+            if runner.run_chunk(chunk_id) is None:
+                stop.wait(POLL_SECONDS)  # taken meanwhile, or still ours under a lapsed lease
+
+    crew = [threading.Thread(target=work, name=f"job-{job_id}-{n}", daemon=True) for n in range(threads)]
+    for thread in crew:
+        thread.start()
+    try:
+        while True:
+            status, done, total, _errors, stage = job_state(app, job_id)
+            if on_progress is not None:
+                on_progress(status, done, total, stage)
+            if status in FINISHED:
+                break
+            time.sleep(POLL_SECONDS)
+    finally:
+        stop.set()
+        for thread in crew:
+            thread.join()
+        runner.close()
+    return status
+
+
+def drain(app: Flask, threads: int = 1) -> list[int]:
+    """Run every open job to its end in this process, oldest first (tests, and a machine with no
+    worker running); returns the jobs run."""
+    ran = []
+    while True:
+        with database(app).reader() as session:
+            job_id = session.scalar(select(Job.id).where(Job.status.in_(OPEN)).order_by(Job.id).limit(1))
+        if job_id is None or job_id in ran:
+            return ran
+        run_here(app, job_id, threads)
+        ran.append(job_id)

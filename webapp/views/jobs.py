@@ -1,0 +1,94 @@
+"""Jobs in the browser: the list, one job's page, its progress as JSON (read from the job's row, so
+any web process answers), cancelling, an export's download, and the health check for load balancers."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, current_app, jsonify, redirect, render_template, request, url_for
+from sqlalchemy import text
+from werkzeug.wrappers import Response
+
+from ..db import get_or_404, get_session, readers
+from ..jobs.broker import broker, describe_broker
+from ..jobs.files import file_size, iter_file
+from ..jobs.records import STATUSES, cancel_job, describe, list_jobs, live_workers
+from ..models import Job
+
+bp = Blueprint("jobs", __name__)
+
+
+@bp.get("/jobs")
+def index() -> str:
+    session = get_session()
+    status = request.args.get("status")
+    rows = [describe(session, job) for job in list_jobs(session, status if status in STATUSES else None)]
+    return render_template("jobs/index.html", jobs=rows, workers=live_workers(session), statuses=STATUSES,
+                           status=status, broker=describe_broker(current_app))
+
+
+@bp.get("/jobs/<int:job_id>")
+def show(job_id: int) -> str:
+    session = get_session()
+    job = get_or_404(session, Job, job_id)
+    return render_template("jobs/show.html", job=describe(session, job))
+
+
+@bp.get("/api/jobs/<int:job_id>")
+def progress(job_id: int) -> Response:
+    """The job's row as JSON: status, stage, done, total, errors, error, stalled (a reason, or null)."""
+    session = get_session()
+    job = session.get(Job, job_id)
+    if job is None:
+        return jsonify(error="Not Found", message=f"no job {job_id}", finished=True, unknown=True), 404
+    response = jsonify(describe(session, job))
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.post("/jobs/<int:job_id>/cancel")
+def cancel(job_id: int) -> Response:
+    session = get_session()
+    get_or_404(session, Job, job_id)
+    try:
+        cancel_job(session, job_id)
+    except ValueError as error:
+        abort(409, description=str(error))
+    session.commit()
+    return redirect(url_for("jobs.show", job_id=job_id))
+
+
+@bp.get("/jobs/<int:job_id>/download")
+def download(job_id: int) -> Response:
+    """A finished export's zip, streamed from the database a part at a time, always as an attachment."""
+    session = get_session()
+    job = get_or_404(session, Job, job_id)
+    name = (job.result or {}).get("file")
+    if job.kind != "export" or job.status != "done" or not name:
+        abort(409, description=f"Job {job_id} has no finished export to download (status: {job.status}).")
+    size = file_size(session, job_id, name)
+    if size is None:
+        abort(410, description=f"The archive of job {job_id} is no longer stored.")
+    session.close()
+    response = Response(iter_file(readers(), job_id, name), mimetype="application/zip")
+    response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
+    response.headers["Content-Length"] = str(size)
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.get("/health")
+def health() -> tuple[Response, int]:
+    """200 when the database and the broker answer, 503 naming what does not."""
+    checks: dict[str, str] = {}
+    try:
+        get_session().execute(text("SELECT 1"))
+        checks["database"] = "ok"
+    except Exception as error:  # noqa: BLE001 -- reported, not raised: this is the health check
+        checks["database"] = f"unreachable: {type(error).__name__}"
+    try:
+        broker(current_app).reachable()
+        checks["broker"] = "ok"
+    except Exception as error:  # noqa: BLE001
+        checks["broker"] = f"unreachable: {type(error).__name__}"
+    healthy = all(value == "ok" for value in checks.values())
+    return jsonify(status="ok" if healthy else "failing", **checks), 200 if healthy else 503
