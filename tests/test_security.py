@@ -142,3 +142,25 @@ def test_a_request_over_the_size_cap_is_413(app, client):
         headers={"X-CSRF-Token": token},
     )
     assert response.status_code == 413
+
+
+def _key_when_released(instance: str, barrier) -> str:
+    from webapp.config import secret_key
+
+    barrier.wait()
+    return secret_key(instance)
+
+
+def test_processes_started_together_agree_on_one_secret_key(tmp_path):
+    """Web processes and workers started at once on a new instance must sign sessions with the same key,
+    or a CSRF token issued by one process is refused by the next."""
+    import multiprocessing
+
+    context = multiprocessing.get_context("fork")
+    barrier = context.Manager().Barrier(8)
+    with context.Pool(8) as pool:
+        keys = pool.starmap(_key_when_released, [(str(tmp_path), barrier)] * 8)
+    assert len(set(keys)) == 1 and len(keys[0]) == 64
+    assert (tmp_path / "secret_key").read_text() == keys[0]
+    assert [p.name for p in tmp_path.iterdir()] == ["secret_key"]  # no temporary file left behind
+    assert (tmp_path / "secret_key").stat().st_mode & 0o777 == 0o600

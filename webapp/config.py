@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -54,10 +55,23 @@ def from_environment(base: dict[str, Any]) -> dict[str, Any]:
 
 
 def secret_key(instance_path: str) -> str:
-    """The secret key kept in instance/secret_key, generated on first use, never a default."""
+    """The secret key kept in instance/secret_key, generated on first use, never a default.
+
+    Processes started together (several web processes, a worker) must agree on it: the key is written
+    to a temporary file and linked into place, which fails if another process got there first, and
+    then every process reads the one that won."""
     path = Path(instance_path) / "secret_key"
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(secrets.token_hex(32))
-        path.chmod(0o600)
+        fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=".secret_key.")
+        try:
+            os.write(fd, secrets.token_hex(32).encode())
+            os.close(fd)
+            os.chmod(temporary, 0o600)
+            try:
+                os.link(temporary, path)
+            except FileExistsError:
+                pass
+        finally:
+            os.unlink(temporary)
     return path.read_text().strip()
