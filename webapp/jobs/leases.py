@@ -39,6 +39,7 @@ def claim(session: Session, chunk_id: int, worker: str, lease: Lease) -> JobChun
     """Take the chunk if it is free (queued, or its holder's lease expired) and its job is open. A worker
     never takes a chunk it holds itself: its lease lapsed (a heartbeat held up), but another of its threads
     still runs it, and `holds` could not tell the two apart."""
+    session.connection()  # begin first (on SQLite: wait for the write lock), then read the clock
     now = utcnow()
     taken = session.execute(
         update(JobChunk)
@@ -74,6 +75,9 @@ def holds(session: Session, chunk_id: int, worker: str) -> bool:
 
 def beat(session: Session, name: str, host: str, pid: int, concurrency: int, lease: Lease) -> None:
     """The worker is alive: note it, and renew the lease of every chunk it holds."""
+    # begin first (on SQLite: wait for the write lock), then read the clock: a renewal dated before a
+    # long wait for the lock would already have lapsed, and `reap` would take the worker's own chunks
+    session.connection()
     now = utcnow()
     seen = session.execute(update(WorkerBeat).where(WorkerBeat.name == name).values(seen_at=now)).rowcount
     if not seen:
