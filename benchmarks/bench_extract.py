@@ -25,6 +25,8 @@ from pathlib import Path
 from webapp import create_app
 from webapp.cli.corpus import run_import
 from webapp.cli.extract import run_extraction
+from webapp.db import readers
+from webapp.models import Job
 from webapp.corpus.decoding import decode
 from webapp.corpus.document import RawDocument
 from webapp.corpus.readers import iter_documents
@@ -35,7 +37,10 @@ RATIO_TARGET = 0.65
 
 
 def app_run(corpus: Path, jobs: int | None) -> tuple[float, float]:
-    """(import seconds, extract seconds) of a fresh instance importing and extracting the corpus."""
+    """(import seconds, extract seconds) of a fresh instance importing and extracting the corpus. The
+    extraction job's own clock splits its time into extracting (compared with the bare calls) and the
+    step that follows, caching scores and measuring disagreement (printed, not compared: the bare calls
+    score nothing)."""
     with tempfile.TemporaryDirectory() as folder:
         app = create_app({
             "INSTANCE_PATH": folder,
@@ -46,8 +51,13 @@ def app_run(corpus: Path, jobs: int | None) -> tuple[float, float]:
             started = time.perf_counter()
             run_import([str(corpus)], "auto", "url", "importing")
             imported = time.perf_counter()
-            run_extraction(jobs=jobs)
-            return imported - started, time.perf_counter() - imported
+            job_id = run_extraction(jobs=jobs)
+            whole = time.perf_counter() - imported
+            with readers()() as session:
+                result = session.get(Job, job_id).result
+            print(f"extraction job: {whole:.1f} s = extracting {result['extract_seconds']:.1f} s "
+                  f"+ scores and disagreement {result['derive_seconds']:.1f} s (not compared)")
+            return imported - started, result["extract_seconds"]
 
 
 def bare_run(corpus: Path) -> tuple[int, dict[str, float], Counter[str]]:

@@ -25,12 +25,12 @@ from ..extractors.base import Extractor
 from ..extractors.registry import build_registry
 from ..extractors.runner import Job as Call
 from ..extractors.runner import Result
-from ..models import Extraction, Job, Page
+from ..models import Extraction, Job, Page, utcnow
 from ..settings import run_settings
 from .context import Context
 
-FLUSH_RESULTS = 8  # results stored per write transaction at most
-FLUSH_SECONDS = 0.5  # ... or after this long
+FLUSH_RESULTS = 16  # results stored per write transaction at most
+FLUSH_SECONDS = 1.0  # ... or after this long (a killed worker loses at most this much work)
 DERIVE_PAGES = 200  # pages per transaction when scores and disagreement are refreshed
 
 Follow = list[tuple[str, Any]]
@@ -98,6 +98,10 @@ def _naive(value: datetime) -> datetime:
     return value.astimezone(timezone.utc).replace(tzinfo=None) if value.tzinfo else value
 
 
+def _seconds_since(moment: datetime) -> float:
+    return (_naive(utcnow()) - _naive(moment)).total_seconds()
+
+
 def pairs_step(ctx: Context) -> Follow:
     with ctx.reader() as session:
         wanted = _wanted(ctx, session, ctx.work)
@@ -141,7 +145,9 @@ def derive_step(ctx: Context) -> Follow:
         page_ids = pages_to_derive(session, touched)
         fingerprints = [e.fingerprint for e in current_extractors(session, build_registry())]
         job = session.get(Job, ctx.job_id)
-        extracted = {"extracted": job.done, "errors": job.errors}
+        extracted = {"extracted": job.done, "errors": job.errors,
+                     "extract_seconds": round(_seconds_since(job.started_at or job.created_at), 3)}
+    deriving = time.monotonic()
     ctx.stage("scoring", len(page_ids))
     written = 0
     for start in range(0, len(page_ids), DERIVE_PAGES):
@@ -153,6 +159,7 @@ def derive_step(ctx: Context) -> Follow:
             session.commit()
     with ctx.writer() as session:
         job = session.get(Job, ctx.job_id)
-        job.result = {**job.result, **extracted, "scores": written, "measured": len(page_ids)}
+        job.result = {**job.result, **extracted, "scores": written, "measured": len(page_ids),
+                      "derive_seconds": round(time.monotonic() - deriving, 3)}
         session.commit()
     return []
