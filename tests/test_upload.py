@@ -101,7 +101,9 @@ def test_upload_imports_pages_with_their_gold_and_extracts_them_in_the_backgroun
     assert (job["kind"], job["status"], job["finished"], job["error"], job["errors"], job["stalled"]) == (
         "upload", "done", True, None, 0, None)
     # one page x one extractor extracted, its two scores (tokens, shingles) cached, one page measured
-    assert job["result"] == {"extracted": 1, "errors": 0, "scores": 2, "measured": 1}
+    assert {key: job["result"][key] for key in ("extracted", "errors", "scores", "measured")} == {
+        "extracted": 1, "errors": 0, "scores": 2, "measured": 1}
+    assert job["result"]["extract_seconds"] >= 0 and job["result"]["derive_seconds"] >= 0
     chunks = session.execute(select(JobChunk.step, JobChunk.status, JobChunk.work)
                              .where(JobChunk.job_id == 1).order_by(JobChunk.id)).all()
     session.rollback()
@@ -126,6 +128,24 @@ def test_an_upload_s_stored_files_are_dropped_once_imported(quick, client, sessi
     assert run_jobs() == [1, 2]
     assert counted(session, JobFile) == 0
     assert counted(session, Page) == 2
+
+
+def test_two_files_of_the_same_name_are_both_imported(quick, client, session, run_jobs):
+    """Two `source.html` picked from two folders (the Readability layout's file name) are two pages."""
+    other = ARTICLE.replace(b"Harbour", b"Lighthouse")
+    response = upload(client, [("source.html", ARTICLE), ("source.gold.txt", b"Harbour news\n"),
+                               ("source.html", other), ("source.gold.txt", b"Lighthouse news\n"),
+                               ("source.html", ARTICLE)])
+    assert response.status_code == 302
+    assert stored_files(session, 1) == ["pages/source.gold.txt", "pages/source.html", "pages/source~2.gold.txt",
+                                        "pages/source~2.html", "pages/source~3.html"]
+    run_jobs()
+    session.expire_all()
+    batch = session.get(ImportBatch, 1)
+    assert (batch.imported, batch.duplicates, batch.rejected) == (2, 1, 0)
+    golds = {raw: text for raw, text in session.execute(select(Page.raw, Gold.text).join(Gold, Gold.page_id == Page.id))}
+    assert golds == {ARTICLE: "Harbour news\n", other: "Lighthouse news\n"}
+    session.rollback()
 
 
 def test_a_zip_upload_uses_the_same_reader_and_reports_duplicates(quick, client, session, run_jobs):

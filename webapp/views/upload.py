@@ -4,6 +4,8 @@ report page follows the job's progress, read from its row by whichever web proce
 
 from __future__ import annotations
 
+from collections import Counter
+
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
 from sqlalchemy import select
 from werkzeug.datastructures import FileStorage
@@ -32,10 +34,34 @@ def is_layout_file(name: str) -> bool:
             or lower in INDEX_NAMES)
 
 
-def stored_name(number: int, upload: FileStorage) -> str:
-    """Where the job keeps an uploaded file: loose layout files together under pages/, archives alone."""
-    name = secure_filename(upload.filename or "") or f"upload-{number}"
-    return f"{PAGES}/{name}" if is_layout_file(name) else f"{number}-{name}"
+def stored_names(files: list[FileStorage]) -> list[str]:
+    """Where the job keeps each uploaded file: loose layout files together under pages/, archives alone.
+    A loose file whose name came earlier in the upload (two `source.html` picked from two folders) is
+    kept as its k-th occurrence, `source~2.html`, so both are imported; `source.gold.txt` picked twice
+    becomes `source~2.gold.txt` the same way, so each gold stays with the page of its occurrence."""
+    names: list[str] = []
+    seen: Counter[str] = Counter()
+    for number, upload in enumerate(files):
+        name = secure_filename(upload.filename or "") or f"upload-{number}"
+        if not is_layout_file(name):
+            names.append(f"{number}-{name}")
+            continue
+        seen[name] += 1
+        names.append(f"{PAGES}/{occurrence(name, seen[name])}")
+    return names
+
+
+def occurrence(name: str, k: int) -> str:
+    """NAME~k.SUFFIX for the k-th file of this name (k > 1), keeping the layout's suffix whole."""
+    if k == 1:
+        return name
+    lower = name.lower()
+    suffix = next((s for s in (GOLD_SUFFIX, URL_SUFFIX) if lower.endswith(s)), None)
+    if suffix is None:
+        stem = page_stem(name)
+        suffix = name[len(stem):] if stem is not None else ""
+    stem = name[: len(name) - len(suffix)]
+    return f"{stem}~{k}{suffix}"
 
 
 def job_of_batch(batch_id: int) -> Job | None:
@@ -72,8 +98,8 @@ def receive() -> Response:
     job = new_job(session, current_app, "upload",
                   {"batch": batch.id, "format": fmt, "site_from": site_from, "extractors": list(names)},
                   (annotator() or "browser")[:100])
-    for number, upload in enumerate(files):
-        store_file(session, job.id, stored_name(number, upload), upload.stream)
+    for name, upload in zip(stored_names(files), files):
+        store_file(session, job.id, name, upload.stream)
     session.commit()
     dispatch(current_app, session, job)
     return redirect(url_for("upload.report", batch_id=batch.id))
