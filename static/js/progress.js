@@ -70,6 +70,11 @@ export function followProgress(url, show, options = {}) {
 
 export function describeJob(job) {
   if (job.unknown) return "This job is not known to the server (it may have been removed).";
+  const result = job.result ?? {};
+  if (job.status === "done" && result.extracted !== undefined) {
+    const errors = result.errors ? `, ${result.errors} errors` : "";
+    return `done: ${result.extracted} extractions${errors}; scores cached for ${result.measured} pages`;
+  }
   const count = job.total === null || job.total === undefined ? `${job.done}` : `${job.done} / ${job.total}`;
   let text = `${job.status}${job.stage ? `, ${job.stage}` : ""}: ${count}`;
   if (job.errors) text += `, ${job.errors} errors`;

@@ -278,3 +278,13 @@ test("describeJob: a job with an error message", () => {
 test("describeJob: an unknown job", () => {
   assert.match(describeJob({ unknown: true, finished: true, status: "unknown", done: 0, total: null }), /not known/);
 });
+
+test("describeJob: a finished extraction says what it did, not its last stage's count", () => {
+  const result = { extracted: 20, errors: 2, scores: 40, measured: 2 };
+  assert.equal(describeJob({ status: "done", stage: "scoring", done: 2, total: 2, result }),
+    "done: 20 extractions, 2 errors; scores cached for 2 pages");
+  assert.equal(describeJob({ status: "done", stage: "scoring", done: 2, total: 2, result: { ...result, errors: 0 } }),
+    "done: 20 extractions; scores cached for 2 pages");
+  assert.equal(describeJob({ status: "done", stage: "exporting", done: 4, total: 4, result: { file: "x.zip" } }),
+    "done, exporting: 4 / 4");
+});
