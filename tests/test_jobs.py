@@ -186,7 +186,7 @@ def test_a_lapsed_lease_lets_another_worker_take_over_and_the_reaper_requeues_th
     session.rollback()
 
     # the worker that lost the chunk wakes up and finishes: it completes nothing
-    assert complete(session, chunk_id, "worker-a", [("pairs", [[2, "density"]])], "derive", LEASE.until()) == []
+    assert complete(session, chunk_id, "worker-a", [("pairs", [[2, "density"]])], "derive", LEASE) == []
     session.commit()
     chunk = fresh(session, JobChunk, chunk_id)
     assert (chunk.status, chunk.worker) == ("running", "worker-b")
@@ -242,18 +242,18 @@ def test_completing_the_last_chunk_adds_the_final_derive_step_exactly_once_then_
     session.commit()
 
     # a chunk that hands on work: the job is not over while that work is open
-    (more,) = complete(session, first, "worker-a", [("pairs", [[3, "density"]])], "derive", LEASE.until())
+    (more,) = complete(session, first, "worker-a", [("pairs", [[3, "density"]])], "derive", LEASE)
     session.commit()
-    assert complete(session, second, "worker-a", [], "derive", LEASE.until()) == []  # not worker-a's chunk
-    assert complete(session, second, "worker-b", [], "derive", LEASE.until()) == []  # `more` is still open
+    assert complete(session, second, "worker-a", [], "derive", LEASE) == []  # not worker-a's chunk
+    assert complete(session, second, "worker-b", [], "derive", LEASE) == []  # `more` is still open
     session.commit()
     assert chunks_of(session, job_id) == [("pairs", "done"), ("pairs", "done"), ("pairs", "queued")]
 
     claim(session, more, "worker-a", LEASE)
     session.commit()
-    (derive,) = complete(session, more, "worker-a", [], "derive", LEASE.until())
+    (derive,) = complete(session, more, "worker-a", [], "derive", LEASE)
     session.commit()
-    assert complete(session, more, "worker-a", [], "derive", LEASE.until()) == []  # completing again adds nothing
+    assert complete(session, more, "worker-a", [], "derive", LEASE) == []  # completing again adds nothing
     session.commit()
     assert chunks_of(session, job_id) == [("pairs", "done")] * 3 + [("derive", "queued")]
     assert chunk_ids(session, job_id, "derive") == [derive]
@@ -261,7 +261,7 @@ def test_completing_the_last_chunk_adds_the_final_derive_step_exactly_once_then_
 
     claim(session, derive, "worker-b", LEASE)
     session.commit()
-    assert complete(session, derive, "worker-b", [], "derive", LEASE.until()) == []
+    assert complete(session, derive, "worker-b", [], "derive", LEASE) == []
     session.commit()
     job = fresh(session, Job, job_id)
     assert (job.status, job.finished_at is not None) == ("done", True)
@@ -288,6 +288,27 @@ def test_an_extraction_job_stores_every_page_and_extractor_pair_exactly_once(cli
     assert fresh(session, Job, again).result["extracted"] == 0
     assert chunks_of(session, again) == [("plan", "done"), ("derive", "done")]
     assert extraction_pairs(session) == sorted(PAIRS)
+
+
+def test_a_scoring_step_run_again_after_its_worker_was_killed_keeps_the_extraction_counts(
+    app, cli, session, pages, run_jobs
+):
+    job_id = background(cli, *CHEAP)
+    assert run_jobs() == [job_id]
+    (derive,) = chunk_ids(session, job_id, "derive")
+    # the worker that ran the scoring step is killed before its end: the step runs again elsewhere
+    session.execute(update(Job).where(Job.id == job_id).values(status="running", finished_at=None))
+    session.execute(update(JobChunk).where(JobChunk.id == derive).values(status="running", worker="killed"))
+    session.commit()
+    lapse(session, derive)
+    survivor = Runner(app, name="survivor")
+    try:
+        assert survivor.run_chunk(derive) == []
+    finally:
+        survivor.close()
+    job = fresh(session, Job, job_id)
+    assert job.status == "done"
+    assert (job.result["extracted"], job.result["errors"], job.result["measured"]) == (6, 0, 3)
 
 
 def test_a_chunk_run_again_after_its_worker_was_killed_computes_only_the_missing_pairs(

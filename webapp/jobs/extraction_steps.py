@@ -138,15 +138,20 @@ def _flush(ctx: Context, results: list[Result], settings) -> None:
 
 def derive_step(ctx: Context) -> Follow:
     """Cache the scores of the pages this job extracted and measure their disagreement over the
-    current candidates, a few hundred pages per transaction."""
-    with ctx.reader() as session:
-        started = session.scalar(select(Job.created_at).where(Job.id == ctx.job_id))
-        touched = session.scalars(select(Extraction.page_id).where(Extraction.created_at >= started).distinct())
-        page_ids = pages_to_derive(session, touched)
-        fingerprints = [e.fingerprint for e in current_extractors(session, build_registry())]
+    current candidates, a few hundred pages per transaction. What the extracting stage did is kept in
+    the job's result as the stage ends (once: a rerun of this step finds it there)."""
+    with ctx.writer() as session:
+        ctx.check(session)
         job = session.get(Job, ctx.job_id)
-        extracted = {"extracted": job.done, "errors": job.errors,
-                     "extract_seconds": round(_seconds_since(job.started_at or job.created_at), 3)}
+        if "extracted" not in job.result:
+            job.result = {**job.result, "extracted": job.done, "errors": job.errors,
+                          "extract_seconds": round(_seconds_since(job.started_at or job.created_at), 3)}
+        touched = session.scalars(
+            select(Extraction.page_id).where(Extraction.created_at >= job.created_at).distinct())
+        page_ids = pages_to_derive(session, touched)
+        session.commit()
+    with ctx.reader() as session:
+        fingerprints = [e.fingerprint for e in current_extractors(session, build_registry())]
     deriving = time.monotonic()
     ctx.stage("scoring", len(page_ids))
     written = 0
@@ -158,8 +163,9 @@ def derive_step(ctx: Context) -> Follow:
             ctx.progress(len(part), session=session)
             session.commit()
     with ctx.writer() as session:
+        ctx.check(session)
         job = session.get(Job, ctx.job_id)
-        job.result = {**job.result, **extracted, "scores": written, "measured": len(page_ids),
+        job.result = {**job.result, "scores": written, "measured": len(page_ids),
                       "derive_seconds": round(time.monotonic() - deriving, 3)}
         session.commit()
     return []

@@ -64,11 +64,14 @@ def claim(session: Session, chunk_id: int, worker: str, lease: Lease) -> JobChun
 
 
 def holds(session: Session, chunk_id: int, worker: str) -> bool:
-    """Whether this worker still holds the chunk and its job is still open (checked before each write)."""
+    """Whether this worker still holds the chunk and its job is still open (checked before each write).
+    The chunk's row stays locked until the caller's transaction ends (PostgreSQL; SQLite's write lock
+    does the same), so no other worker can take the chunk over between this check and the commit."""
     row = session.execute(
         select(JobChunk.status, JobChunk.worker, Job.status)
         .join(Job, Job.id == JobChunk.job_id)
         .where(JobChunk.id == chunk_id)
+        .with_for_update(of=JobChunk)
     ).first()
     return row is not None and row[0] == "running" and row[1] == worker and row[2] in OPEN
 
@@ -131,13 +134,14 @@ def reap(session: Session, lease: Lease, broker_idle: bool) -> list[int]:
 
 def complete(
     session: Session, chunk_id: int, worker: str, follow: Sequence[tuple[str, Any]], final_step: str | None,
-    queued_until: datetime, computed: int = 0,
+    lease: Lease, computed: int = 0,
 ) -> list[int]:
     """Mark the chunk done and queue the chunks that follow it; after the job's last open chunk, its
     final step (once), or the job is done. Returns the new chunks' ids (to enqueue after the commit).
     A worker that no longer holds the chunk (its lease was taken over) completes nothing."""
     job = session.scalars(select(Job).where(Job.id == JobChunk.job_id, JobChunk.id == chunk_id)
                           .with_for_update(of=Job)).one()
+    queued_until = lease.until()  # read after the lock was taken: a follow-up chunk is not born lapsed
     chunk = session.get(JobChunk, chunk_id, populate_existing=True)
     if chunk.status != "running" or chunk.worker != worker:
         return []

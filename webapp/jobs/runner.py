@@ -142,7 +142,7 @@ class Runner:
                 session.commit()
             return []
         with db.writer() as session:
-            ids = complete(session, chunk_id, self.name, follow, FINAL_STEP.get(ctx.kind), self.lease.until())
+            ids = complete(session, chunk_id, self.name, follow, FINAL_STEP.get(ctx.kind), self.lease)
             session.commit()
         return ids
 
