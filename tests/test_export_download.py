@@ -152,7 +152,7 @@ def test_an_export_cancelled_after_its_zip_was_written_is_never_downloadable(app
     db = database(app)
     with app.app_context():
         ctx = Context(app, db.writer, db.reader, job_id, chunk_id, "export-worker", "export", params,
-                      [], "Ann", lambda: None)
+                      [], lambda: None)
         assert export_step(ctx) == []  # the worker's step ran; completing its chunk is still to come
     assert stored_files(session, job_id) == [f"goldtext-jsonl-{job_id}.zip"]
     running = job_json(client, job_id)

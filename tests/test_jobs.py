@@ -328,7 +328,7 @@ def test_a_chunk_run_again_after_its_worker_was_killed_computes_only_the_missing
     db = database(app)
     with app.app_context(), ExtractorPool(1, 60.0) as pool:
         ctx = Context(app, db.writer, db.reader, job_id, pairs_chunk, "killed-worker", "extract",
-                      dict(job.params), work[:2], "cli", lambda: pool)
+                      dict(job.params), work[:2], lambda: pool)
         assert pairs_step(ctx) == []
     first = {(row.page_id, row.extractor): (row.id, row.created_at) for row in session.scalars(select(Extraction))}
     session.rollback()
@@ -392,7 +392,7 @@ def test_a_running_chunk_of_a_cancelled_job_stores_nothing_more(app, cli, sessio
     db = database(app)
     with app.app_context(), ExtractorPool(1, 60.0) as pool:
         ctx = Context(app, db.writer, db.reader, job_id, pairs_chunk, "busy-worker", "extract",
-                      dict(job.params), work, "cli", lambda: pool)
+                      dict(job.params), work, lambda: pool)
         with pytest.raises(Stopped):
             pairs_step(ctx)
     assert count(session, Extraction) == 0

@@ -259,7 +259,6 @@ class JobChunk(Base):
     lease_until: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     worker: Mapped[str | None] = mapped_column(String(200))
     attempts: Mapped[int] = mapped_column(Integer, default=0)
-    computed: Mapped[int] = mapped_column(Integer, default=0)
 
     job: Mapped[Job] = relationship(back_populates="chunks")
 

@@ -33,7 +33,6 @@ class Context:
     kind: str
     params: dict[str, Any]
     work: Any
-    started_by: str
     pool: Callable[[], ExtractorPool]
     _last_progress: float = field(default=0.0, repr=False)
 

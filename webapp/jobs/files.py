@@ -75,11 +75,9 @@ def unpack(maker: sessionmaker[Session], job_id: int, folder: Path) -> list[Path
     return written
 
 
-def drop_files(session: Session, job_id: int, name: str | None = None) -> None:
-    query = delete(JobFile).where(JobFile.job_id == job_id)
-    if name is not None:
-        query = query.where(JobFile.name == name)
-    session.execute(query)
+def drop_files(session: Session, job_id: int) -> None:
+    """Forget every file of the job (imported, or its job cancelled or failed)."""
+    session.execute(delete(JobFile).where(JobFile.job_id == job_id))
 
 
 def store_path(maker: sessionmaker[Session], job_id: int, name: str, path: Path) -> int:

@@ -17,10 +17,11 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
-from ..models import Job, JobChunk, JobFile, WorkerBeat, utcnow
+from ..models import Job, JobChunk, WorkerBeat, utcnow
+from .files import drop_files
 from .records import FINISHED, OPEN
 
 
@@ -134,7 +135,7 @@ def reap(session: Session, lease: Lease, broker_idle: bool) -> list[int]:
 
 def complete(
     session: Session, chunk_id: int, worker: str, follow: Sequence[tuple[str, Any]], final_step: str | None,
-    lease: Lease, computed: int = 0,
+    lease: Lease,
 ) -> list[int]:
     """Mark the chunk done and queue the chunks that follow it; after the job's last open chunk, its
     final step (once), or the job is done. Returns the new chunks' ids (to enqueue after the commit).
@@ -145,7 +146,7 @@ def complete(
     chunk = session.get(JobChunk, chunk_id, populate_existing=True)
     if chunk.status != "running" or chunk.worker != worker:
         return []
-    chunk.status, chunk.computed = "done", chunk.computed + computed
+    chunk.status = "done"
     if job.status in FINISHED:
         return []
     added = [JobChunk(job_id=job.id, step=step, work=work, status="queued", lease_until=queued_until)
@@ -180,4 +181,4 @@ def fail(session: Session, chunk_id: int, error: str) -> None:
     session.execute(
         update(JobChunk).where(JobChunk.job_id == job.id, JobChunk.status == "queued").values(status="cancelled")
     )
-    session.execute(delete(JobFile).where(JobFile.job_id == job.id))
+    drop_files(session, job.id)

@@ -10,10 +10,11 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session, sessionmaker
 
-from ..models import Job, JobChunk, JobFile, WorkerBeat, utcnow
+from ..models import Job, JobChunk, WorkerBeat, utcnow
+from .files import drop_files
 
 STATUSES = ("queued", "running", "done", "failed", "cancelled")
 FINISHED = ("done", "failed", "cancelled")
@@ -136,7 +137,7 @@ def cancel_job(session: Session, job_id: int) -> Job:
     session.execute(
         update(JobChunk).where(JobChunk.job_id == job_id, JobChunk.status == "queued").values(status="cancelled")
     )
-    session.execute(delete(JobFile).where(JobFile.job_id == job_id))  # an upload's files, an export's zip
+    drop_files(session, job_id)  # an upload's files, an export's zip
     return job
 
 

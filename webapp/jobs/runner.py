@@ -127,7 +127,7 @@ class Runner:
                 return None
             job = session.get(Job, chunk.job_id)
             ctx = Context(self.app, db.writer, db.reader, job.id, chunk.id, self.name, job.kind, dict(job.params),
-                          chunk.work, job.started_by, self.pool)
+                          chunk.work, self.pool)
             step = chunk.step
             session.commit()
         try:

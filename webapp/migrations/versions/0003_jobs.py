@@ -46,7 +46,6 @@ def upgrade() -> None:
         sa.Column('lease_until', sa.DateTime(timezone=True), nullable=False),
         sa.Column('worker', sa.String(length=200), nullable=True),
         sa.Column('attempts', sa.Integer(), nullable=False),
-        sa.Column('computed', sa.Integer(), nullable=False),
         sa.ForeignKeyConstraint(['job_id'], ['job.id'], name=op.f('fk_job_chunk_job_id_job'), ondelete='CASCADE'),
         sa.PrimaryKeyConstraint('id', name=op.f('pk_job_chunk')),
     )
