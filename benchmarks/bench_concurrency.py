@@ -217,7 +217,7 @@ class Client:
                 response = conn.getresponse()
                 data = response.read()
                 answer = Answer(response.status, response.headers, data, 1000 * (time.perf_counter() - started))
-            except (socket.timeout, *DROPS) as error:
+            except (TimeoutError, *DROPS) as error:
                 self.tally.drop(error)
                 time.sleep(0.2 * (attempt + 1))
                 continue
@@ -281,7 +281,7 @@ def annotator(number: int, port: int, pages: list[int], shared: list[int], base:
     doubles: list[str] = []
     try:
         token = client.sign_in(f"annotator {number}")
-    except Exception as error:  # noqa: BLE001 -- reported with the figures
+    except Exception as error:
         token = None
         with load.lock:
             load.failures.append(f"annotator {number} could not sign in: {type(error).__name__}: {error}")
@@ -337,7 +337,7 @@ def annotator(number: int, port: int, pages: list[int], shared: list[int], base:
                 with load.lock:
                     load.gave_up.append(f"annotator {number} save {k} (page {page_id}): "
                                         f"still conflicting after {MAX_ATTEMPTS} attempts")
-    except Exception as error:  # noqa: BLE001 -- reported with the figures
+    except Exception as error:
         with load.lock:
             load.failures.append(f"annotator {number}: {type(error).__name__}: {error}")
     finally:
@@ -361,7 +361,7 @@ def poller(port: int, load: Load, stop: threading.Event, interval: float) -> Non
                 tag = answer.headers.get("ETag")
             if interval:
                 stop.wait(interval)
-    except Exception as error:  # noqa: BLE001
+    except Exception as error:
         with load.lock:
             load.failures.append(f"poller: {type(error).__name__}: {error}")
     finally:
@@ -432,7 +432,7 @@ def redis_broker(db: int) -> str:
         if client.ping() and client.dbsize() == 0:
             return f"redis://127.0.0.1:6379/{db}"
         print(f"redis db {db} is not empty: the PostgreSQL run uses the embedded broker")
-    except Exception as error:  # noqa: BLE001
+    except Exception as error:
         print(f"no Redis ({type(error).__name__}): the PostgreSQL run uses the embedded broker")
     return ""
 
@@ -854,7 +854,7 @@ def main() -> None:
         for name in [n for n in args.backends.split(",") if n]:
             try:
                 results[name] = run_backend(name, args, procs)
-            except Exception as error:  # noqa: BLE001 -- the other backend still runs; reported below
+            except Exception as error:
                 traceback.print_exc()
                 failed[name] = f"{type(error).__name__}: {error}"
     finally:

@@ -25,12 +25,12 @@ from pathlib import Path
 from webapp import create_app
 from webapp.cli.corpus import run_import
 from webapp.cli.extract import run_extraction
-from webapp.db import readers
-from webapp.models import Job
 from webapp.corpus.decoding import decode
 from webapp.corpus.document import RawDocument
 from webapp.corpus.readers import iter_documents
+from webapp.db import readers
 from webapp.extractors.registry import build_registry
+from webapp.models import Job
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "readability-test-pages"
 RATIO_TARGET = 0.65

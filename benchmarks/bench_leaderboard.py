@@ -26,13 +26,14 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
+from workbench import sign_in  # noqa: E402
+
 from webapp import create_app  # noqa: E402
 from webapp.db import dispose, sessions  # noqa: E402
-from webapp.extraction import current_extractors  # noqa: E402
 from webapp.extractors.registry import build_registry  # noqa: E402
+from webapp.extractors.service import current_extractors  # noqa: E402
 from webapp.models import Extraction, Gold, GoldRevision, ImportBatch, Page, Score, Site  # noqa: E402
 from webapp.scoring import METRICS  # noqa: E402
-from workbench import sign_in  # noqa: E402
 
 RUNS = 20
 SITES = 50

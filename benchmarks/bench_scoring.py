@@ -20,10 +20,10 @@ from pathlib import Path
 from sqlalchemy import insert, select
 
 from webapp import create_app
+from webapp.annotation.gold import add_revision
 from webapp.db import sessions
-from webapp.gold import add_revision
-from webapp.leaderboard import ScoreCache, leaderboard
 from webapp.models import Extraction, Gold, ImportBatch, Page, Score, Site
+from webapp.results.leaderboard import ScoreCache, leaderboard
 from webapp.scoring import METRICS, summarize_many
 
 WORDS = [f"w{i}" for i in range(4000)] + ["the", "a", "of", "and", "to", "in", "train", "garden"]

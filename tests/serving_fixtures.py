@@ -227,7 +227,7 @@ class Reply:
 
 
 class _NoRedirect(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, *args, **kwargs):  # noqa: ANN002, ANN003
+    def redirect_request(self, *args, **kwargs):
         return None
 
 
@@ -347,7 +347,7 @@ def postgres_available() -> bool:
     try:
         _postgres_admin("SELECT 1")
         return True
-    except Exception:  # noqa: BLE001
+    except Exception:
         return False
 
 
@@ -356,7 +356,7 @@ def redis_available(url: str = REDIS_URL) -> bool:
 
     try:
         return bool(redis.Redis.from_url(url, socket_connect_timeout=2).ping())
-    except Exception:  # noqa: BLE001
+    except Exception:
         return False
 
 
@@ -440,7 +440,7 @@ class Databases:
         for name in reversed(self.made):
             try:
                 _postgres_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-            except Exception:  # noqa: BLE001 -- best effort: a leftover database is named by its prefix
+            except Exception:
                 pass
         shutil.rmtree(self.root, ignore_errors=True)
 

@@ -8,10 +8,10 @@ import re
 
 import pytest
 from sqlalchemy import select
-
-from webapp.gold import add_revision
-from webapp.models import Extraction, GoldRevision, Page
 from workbench import csrf, make_page, sign_in
+
+from webapp.annotation.gold import add_revision
+from webapp.models import Extraction, GoldRevision, Page
 
 
 @pytest.fixture

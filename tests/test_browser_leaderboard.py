@@ -5,14 +5,14 @@ from __future__ import annotations
 import hashlib
 
 import pytest
-
 from browser_fixtures import browser, context, live_server, signed_in  # noqa: F401 -- fixtures
 from test_browser_workbench import until
-from webapp.extraction import current_extractors
+
+from webapp.annotation.gold import add_revision
 from webapp.extractors.registry import build_registry
-from webapp.gold import add_revision
+from webapp.extractors.service import current_extractors
 from webapp.models import Extraction, ImportBatch, Page, Site
-from webapp.scores import refresh_scores
+from webapp.results.store import refresh_scores
 
 pytestmark = pytest.mark.browser
 

@@ -7,11 +7,11 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
-from sqlalchemy import select
-
 from browser_fixtures import browser, context, live_server, signed_in  # noqa: F401 -- fixtures
-from webapp.models import GoldRevision
+from sqlalchemy import select
 from workbench import make_page
+
+from webapp.models import GoldRevision
 
 pytestmark = pytest.mark.browser
 
@@ -180,7 +180,7 @@ def test_every_shortcut_in_the_help_overlay_does_what_it_says(session, live_serv
 class _Counter(BaseHTTPRequestHandler):
     hits: list[str] = []
 
-    def do_GET(self):  # noqa: N802 -- http.server's name
+    def do_GET(self):
         self.hits.append(self.path)
         self.send_response(200)
         self.send_header("Content-Type", "text/plain")

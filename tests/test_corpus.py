@@ -9,10 +9,10 @@ from functools import partial
 from pathlib import Path
 
 import pytest
-from warcio.archiveiterator import ArchiveIterator
-
 from fixture_files import make_zip, write_files
 from fixture_files import warc_bytes as shared_warc_bytes
+from warcio.archiveiterator import ArchiveIterator
+
 from webapp.corpus.document import Limits, RawDocument, Rejected
 from webapp.corpus.readers import FORMATS, detect_format, iter_documents
 from webapp.corpus.screening import problem

@@ -8,7 +8,7 @@ from urllib.parse import urlsplit
 import lxml.html
 import pytest
 
-from webapp.kinds import ARTICLE, PAGE_KINDS, is_article
+from webapp.vocabulary import ARTICLE, PAGE_KINDS, is_article
 
 DEMO = Path(__file__).parents[1] / "webapp" / "demo_corpus"
 PAGES = DEMO / "pages"

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import delete, select
 
-from webapp.gold import add_revision
+from webapp.annotation.gold import add_revision
 from webapp.models import Gold, ImportBatch, Page, Site, SiteRule
 from webapp.scoring import METRICS, summarize
 

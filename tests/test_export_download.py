@@ -12,15 +12,15 @@ import zipfile
 
 import pytest
 from sqlalchemy import func, select
+from workbench import make_page, sign_in
 
+from webapp.annotation.gold import add_revision
 from webapp.db import database
-from webapp.gold import add_revision
 from webapp.jobs.context import Context
 from webapp.jobs.export_step import export_step
 from webapp.jobs.leases import claim
 from webapp.jobs.runner import lease_of
 from webapp.models import Job, JobChunk, JobFile
-from workbench import make_page, sign_in
 
 NASTY_URL = "=HYPERLINK(\"http://evil.example\",\"x\")"
 

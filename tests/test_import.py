@@ -13,9 +13,9 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from fixture_files import make_zip, warc_bytes, write_files
 from sqlalchemy import func, select
 
-from fixture_files import make_zip, warc_bytes, write_files
 from webapp.models import Gold, ImportBatch, Page, Site
 
 PAGE = "<html><body><p>Page {}.</p></body></html>"

@@ -11,7 +11,7 @@ past, never by waiting.
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 from sqlalchemy import func, select, update
@@ -40,7 +40,7 @@ PAGES = {
 CHEAP = ("whole-page", "density")
 PAIRS = {(page, name) for page in ("ferry", "quay", "short") for name in CHEAP}
 LEASE = Lease(seconds=30.0, max_attempts=3)
-LAPSED = datetime(2024, 1, 2, 3, 4, 5, tzinfo=timezone.utc)
+LAPSED = datetime(2024, 1, 2, 3, 4, 5, tzinfo=UTC)
 NO_WORKER = "no worker is running: start one with `goldtext worker` (or `goldtext run`)"
 
 

@@ -9,19 +9,19 @@ from itertools import count
 
 import pytest
 from sqlalchemy import func, select, update
+from workbench import sign_in
 
-from webapp.charts import f1_boxes, precision_recall
-from webapp.drift import BatchRate, drift_flags
-from webapp.extraction import current_extractors, store
+from webapp.annotation.gold import add_revision
 from webapp.extractors.guard import GuardThresholds
 from webapp.extractors.registry import build_registry
 from webapp.extractors.runner import Result
+from webapp.extractors.service import current_extractors, store
 from webapp.extractors.with_trafilatura import TRAFILATURA
-from webapp.gold import add_revision
 from webapp.models import Extraction, ImportBatch, Job, Page, Site, SiteRule
-from webapp.site_table import site_rows
-from webapp.scores import refresh_scores
-from workbench import sign_in
+from webapp.results.drift import BatchRate, drift_flags
+from webapp.results.sites import site_rows
+from webapp.results.store import refresh_scores
+from webapp.web.charts import f1_boxes, precision_recall
 
 _serial = count()
 

@@ -7,8 +7,8 @@ import json
 import re
 
 import pytest
-
 from conftest import _empty_tables
+
 from webapp import create_app
 from webapp.db import dispose
 

@@ -9,13 +9,13 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from sqlalchemy import select
-
-from webapp.disagreement import mean_pairwise_f1
-from webapp.extraction import pages_to_derive, refresh_derived
-from webapp.gold import add_revision
-from webapp.models import Extraction, Page
-from webapp.queue import QueueFilter, progress_by_site, queue_counts, queue_rows, step
 from workbench import make_page
+
+from webapp.annotation.disagreement import mean_pairwise_f1
+from webapp.annotation.gold import add_revision
+from webapp.annotation.queue import QueueFilter, progress_by_site, queue_counts, queue_rows, step
+from webapp.jobs.extraction_steps import pages_to_derive, refresh_derived
+from webapp.models import Extraction, Page
 
 
 @pytest.mark.parametrize(

@@ -4,7 +4,7 @@ come back from their readers exactly (no database: writer -> files -> reader).""
 from __future__ import annotations
 
 import tempfile
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from hypothesis import example, given, settings
@@ -16,9 +16,9 @@ from webapp.exports.folder import FolderWriter
 from webapp.exports.jsonl import FILE, JsonlWriter
 from webapp.exports.selection import ExportedPage, GoldRecord
 from webapp.exports.writer import WriterOptions
-from webapp.kinds import GOLD_STATUSES, PAGE_KINDS
+from webapp.vocabulary import GOLD_STATUSES, PAGE_KINDS
 
-WHEN = datetime(2026, 1, 2, tzinfo=timezone.utc)
+WHEN = datetime(2026, 1, 2, tzinfo=UTC)
 texts = st.text(st.characters(exclude_categories=("Cs",), exclude_characters="\x00"))
 snippet_gold = st.none() | st.fixed_dictionaries({"with": st.lists(texts, max_size=3), "without": st.lists(texts, max_size=3)})
 ENCODINGS = ("utf-8", "windows-1252", "utf-16-le", "cp932", "iso-8859-7")

@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select, update
 
+from webapp.annotation.gold import add_revision, lock_page, save_gold
 from webapp.db import readers
-from webapp.gold import add_revision, lock_page, save_gold
-from webapp.leaderboard import BOARDS_KEPT, Filters, ScoreCache, leaderboard
 from webapp.models import Extraction, ImportBatch, Page, ScoreChange, ScoreEpoch, Site
-from webapp.scores import EPOCH, KEEP_EPOCHS, PRUNE_EVERY, current_epoch, prune_changes, pruned_floor
+from webapp.results.leaderboard import BOARDS_KEPT, Filters, ScoreCache, leaderboard
+from webapp.results.store import EPOCH, KEEP_EPOCHS, PRUNE_EVERY, current_epoch, prune_changes, pruned_floor
 
 GOLDS = [
     ("a.example", "the night train leaves at ten and arrives at six"),

@@ -10,14 +10,14 @@ from collections import Counter
 import pytest
 from sqlalchemy import select, update
 
+from webapp.annotation.gold import add_revision
 from webapp.db import sessions
-from webapp.extraction import store
 from webapp.extractors.guard import GuardThresholds
 from webapp.extractors.runner import Result
-from webapp.gold import add_revision
-from webapp.leaderboard import Filters, ScoreCache, leaderboard
+from webapp.extractors.service import store
 from webapp.models import Extraction, Gold, ImportBatch, Page, Score, Site
-from webapp.scores import refresh_scores
+from webapp.results.leaderboard import Filters, ScoreCache, leaderboard
+from webapp.results.store import refresh_scores
 from webapp.scoring import METRICS, summarize_many
 
 GOLDS = {

@@ -6,9 +6,9 @@ from __future__ import annotations
 import re
 
 import pytest
-
-from webapp.security import RAW_PAGE_CSP
 from workbench import csrf, make_page, sign_in
+
+from webapp.web.security import RAW_PAGE_CSP
 
 HOSTILE = '<html><body><p>Text</p><script>alert(1)</script><img src="http://127.0.0.1:9/x.png"></body></html>'
 

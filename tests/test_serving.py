@@ -25,7 +25,6 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-
 from serving_fixtures import (
     REDIS_URL,
     Client,
@@ -141,7 +140,7 @@ def worker(processes: Processes, env: dict[str, str], db: Database, concurrency:
     def beating() -> bool:
         try:
             return bool(db.scalar("SELECT count(*) FROM worker_beat WHERE pid = :pid", pid=proc.pid))
-        except Exception:  # noqa: BLE001 -- the schema may not be there yet
+        except Exception:
             return False
 
     wait_for(beating, 60, f"{proc.name}'s first heartbeat", interval=0.2, alive=[proc])
@@ -362,7 +361,7 @@ def test_a_hanging_extractor_leaves_sqlite_free_for_20_clients_reading_and_savin
                 with lock:
                     records.extend(got)
                 round_ += 1
-        except Exception as error:  # noqa: BLE001 -- reported by the test's thread
+        except Exception as error:
             with lock:
                 failures.append(f"client {number}: {type(error).__name__}: {error}")
 
@@ -551,7 +550,7 @@ def poll_to_the_end(client: Client, path: str, timeout: float, threads: int = 4)
         while not stop.is_set():
             try:
                 reply = client.get(path)
-            except Exception as error:  # noqa: BLE001
+            except Exception as error:
                 failures.append(f"{type(error).__name__}: {error}")
                 return
             if reply.status != 200:

@@ -4,11 +4,11 @@ view, and added in Chromium from a selection with a key or a button."""
 from __future__ import annotations
 
 import pytest
-from sqlalchemy import select
-
 from browser_fixtures import browser, context, live_server, signed_in  # noqa: F401 -- fixtures
-from webapp.models import Gold
+from sqlalchemy import select
 from workbench import make_page, sign_in
+
+from webapp.models import Gold
 
 CANDIDATES = {"trafilatura": "Harbour reopens today after the storm", "density": "Menu Harbour reopens"}
 

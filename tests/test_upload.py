@@ -13,9 +13,9 @@ import zipfile
 
 import pytest
 from sqlalchemy import func, select
+from workbench import csrf
 
 from webapp.models import Extraction, Gold, ImportBatch, Job, JobChunk, JobFile, Page
-from workbench import csrf
 
 ARTICLE = (b"<html><head><title>Upload</title></head><body><nav>Menu</nav><article><h1>Harbour news</h1>"
            b"<p>The harbour opened a new quay for ferries this week.</p></article></body></html>")

@@ -10,7 +10,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from webapp.disagreement import refresh_disagreement
+from webapp.annotation.disagreement import refresh_disagreement
 from webapp.models import Extraction, ImportBatch, Page, Site
 
 _serial = count()

@@ -38,8 +38,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     db.init_app(app)
     from .cli import register
-    from .security import init_security
     from .views import register_blueprints
+    from .web.security import init_security
 
     register(app)
     init_security(app)

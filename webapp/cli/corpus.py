@@ -6,14 +6,14 @@ import os
 import time
 
 import click
+from flask import current_app
 from flask.cli import with_appcontext
 
+from ..corpus.document import Limits
 from ..corpus.importer import SITE_FROM, import_documents, start_batch
 from ..corpus.readers import FORMATS, iter_documents
 from ..db import sessions
 from ..models import ImportBatch
-from ..settings import import_limits
-
 
 COMMIT_SECONDS = 0.25  # the write lock is held at most about this long at a time
 
@@ -27,7 +27,7 @@ def run_import(
         batch = start_batch(session, ", ".join(paths), fmt)
         session.commit()
         outcomes = import_documents(
-            session, batch, iter_documents(paths, fmt, import_limits()), site_from,
+            session, batch, iter_documents(paths, fmt, Limits.from_config(current_app.config)), site_from,
             workers=jobs or os.cpu_count() or 1,
         )
         committed = time.monotonic()

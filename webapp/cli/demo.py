@@ -10,9 +10,9 @@ from flask import current_app
 from flask.cli import with_appcontext
 from sqlalchemy import delete
 
+from ..corpus.sites import site_named
 from ..db import sessions
 from ..models import ImportBatch, SiteRule
-from ..sites import site_named
 from .corpus import echo_report, run_import
 from .extract import run_extraction
 from .serve import serve_development

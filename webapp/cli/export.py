@@ -10,9 +10,9 @@ from flask.cli import with_appcontext
 from ..db import sessions
 from ..exports.service import FORMATS, ExportRequest, run_export
 from ..extractors.registry import build_registry
-from ..kinds import GOLD_STATUSES, PAGE_KINDS
-from ..scores import refresh_scores
-from ..standings import current_named
+from ..results.standings import current_named
+from ..results.store import refresh_scores
+from ..vocabulary import GOLD_STATUSES, PAGE_KINDS
 
 
 @click.command("export")

@@ -11,16 +11,15 @@ from flask import current_app
 from flask.cli import AppGroup, with_appcontext
 from sqlalchemy import select
 
+from ..corpus.sites import site_named
 from ..db import readers, sessions
-from ..extraction import current_extractors
 from ..extractors.registry import UnknownExtractor, build_registry
+from ..extractors.service import current_extractors
 from ..jobs.broker import describe_broker
 from ..jobs.records import FINISHED
 from ..jobs.start import dispatch, new_job
 from ..jobs.workers import run_here
 from ..models import Extraction, Job, Site, SiteRule
-from ..sites import site_named
-
 
 
 def start_extraction(names: tuple[str, ...] = (), site: str | None = None, force: bool = False) -> int:

@@ -15,11 +15,11 @@ from sqlalchemy.orm import Session
 
 from ..db import sessions
 from ..extractors.registry import build_registry
-from ..guard_report import CELLS, guard_report
-from ..leaderboard import GROUPINGS, Filters, ScoreCache, head_to_head, leaderboard
-from ..scores import refresh_scores
+from ..results.guard import CELLS, guard_report
+from ..results.leaderboard import GROUPINGS, Filters, ScoreCache, head_to_head, leaderboard
+from ..results.standings import current_named, resolve_ref
+from ..results.store import refresh_scores
 from ..scoring import METRICS
-from ..standings import current_named, resolve_ref
 
 FIGURES = ("precision", "recall", "f1", "accuracy", "precision_std", "recall_std", "f1_std", "pages", "errors")
 

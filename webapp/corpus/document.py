@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -15,10 +17,10 @@ class RawDocument:
     url: str | None = None
     charset: str | None = None  # transport charset (HTTP Content-Type header / WARC), if any
     gold: str | None = None  # gold text if the layout carries it
-    kind: str | None = None  # page kind (webapp.kinds.PAGE_KINDS key) if the layout carries it
+    kind: str | None = None  # page kind (webapp.vocabulary.PAGE_KINDS key) if the layout carries it
     folder: str | None = None  # sub-folder the item came from, relative to the given root
     snippets: dict[str, list[str]] | None = None  # snippet gold {"with": [...], "without": [...]}
-    status: str | None = None  # gold status (webapp.kinds.GOLD_STATUSES key); "done" when not given
+    status: str | None = None  # gold status (webapp.vocabulary.GOLD_STATUSES key); "done" when not given
 
 
 @dataclass(frozen=True)
@@ -37,3 +39,8 @@ class Limits:
     max_bytes: int = 20 * 2**20  # per document
     zip_max_members: int = 20_000
     zip_max_total: int = 2 * 2**30  # total uncompressed bytes read from one zip
+
+    @classmethod
+    def from_config(cls, config: Mapping[str, Any]) -> Limits:
+        """The limits an app's settings set (IMPORT_MAX_BYTES, IMPORT_ZIP_MAX_MEMBERS, IMPORT_ZIP_MAX_TOTAL)."""
+        return cls(config["IMPORT_MAX_BYTES"], config["IMPORT_ZIP_MAX_MEMBERS"], config["IMPORT_ZIP_MAX_TOTAL"])

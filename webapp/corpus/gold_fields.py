@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..kinds import GOLD_STATUSES
+from ..vocabulary import GOLD_STATUSES
 from .streams import Unreadable
 
 SNIPPET_KEYS = ("with", "without")

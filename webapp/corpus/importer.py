@@ -13,12 +13,12 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from ..gold import add_revision
-from ..kinds import PAGE_KINDS
+from ..annotation.gold import add_revision
 from ..models import ImportBatch, Page
-from ..sites import host_of, site_named
+from ..vocabulary import PAGE_KINDS
 from .document import RawDocument, Rejected
 from .preparation import Prepared, in_order
+from .sites import host_of, site_named
 
 SITE_FROM = ("url", "folder")
 UNKNOWN_SITE = "unknown"

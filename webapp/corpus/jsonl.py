@@ -16,7 +16,7 @@ import json
 from collections.abc import Iterator
 from typing import BinaryIO
 
-from ..kinds import PAGE_KINDS
+from ..vocabulary import PAGE_KINDS
 from .decoding import codec_for
 from .document import Limits, RawDocument, Rejected
 from .gold_fields import snippets_of, status_of

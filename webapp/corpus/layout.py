@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-from ..kinds import PAGE_KINDS
+from ..vocabulary import PAGE_KINDS
 from .document import RawDocument, Rejected
 from .gold_fields import snippets_of, status_of
 from .streams import Unreadable, read_utf8

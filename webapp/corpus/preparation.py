@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from multiprocessing import get_context
 from typing import Any, TypeVar
 
-from ..signals import page_signals
 from .decoding import Decoded, decode
+from .page_facts import page_signals
 
 T = TypeVar("T")
 

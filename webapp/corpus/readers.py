@@ -12,9 +12,9 @@ from .document import Limits, RawDocument, Rejected
 from .folder import read_folder
 from .jsonl import read_jsonl
 from .readability_pages import is_readability_layout, read_readability
+from .scrapinghub import is_scrapinghub_layout, read_scrapinghub
 from .screening import screen
 from .streams import not_regular
-from .scrapinghub import is_scrapinghub_layout, read_scrapinghub
 from .trafilatura_eval import is_trafilatura_eval_layout, read_trafilatura_eval
 from .warc import read_warc
 from .ziparchive import read_zip

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from ..kinds import PAGE_KINDS
+from ..vocabulary import PAGE_KINDS
 from .document import Limits, RawDocument, Rejected
 from .gold_fields import snippets_of, status_of
 from .json_files import load_object

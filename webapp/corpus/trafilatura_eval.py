@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from ..kinds import PAGE_KINDS
+from ..vocabulary import PAGE_KINDS
 from .document import Limits, RawDocument, Rejected
 from .gold_fields import snippet_lists, status_of
 from .json_files import load_object

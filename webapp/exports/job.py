@@ -12,7 +12,7 @@ from pathlib import Path
 
 from sqlalchemy.orm import Session, sessionmaker
 
-from ..scores import refresh_scores
+from ..results.store import refresh_scores
 from .archive import zip_folder
 from .service import ExportRequest, run_export
 
@@ -60,7 +60,7 @@ def _run(job: ExportJob, maker: sessionmaker[Session], predictions: Mapping[str,
             session.rollback()
         zip_folder(out, job.archive)
         shutil.rmtree(out)
-    except Exception as error:  # noqa: BLE001 -- the job's report is the only place it can go
+    except Exception as error:
         job.failure = f"{type(error).__name__}: {error}"
     finally:
         job.finished = True

@@ -9,13 +9,14 @@ from __future__ import annotations
 import shlex
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 from sqlalchemy.orm import Session
 
-from .card import FILE as CARD, Tally, dataset_card
+from .card import FILE as CARD
+from .card import Tally, dataset_card
 from .checksums import write_checksums
 from .csv_scores import CsvWriter
 from .folder import FolderWriter
@@ -126,7 +127,7 @@ def run_export(
     finally:
         writer.close()
     card = dataset_card(request.fmt, tally, command or request.command(str(out)), goldtext_version(),
-                        datetime.now(timezone.utc))
+                        datetime.now(UTC))
     (out / CARD).write_text(card, encoding="utf-8")
     write_checksums(out)
     return tally

@@ -9,7 +9,7 @@ from pathlib import Path
 from ..exports.archive import zip_folder
 from ..exports.service import ExportRequest, run_export
 from ..models import Job
-from ..scores import refresh_scores
+from ..results.store import refresh_scores
 from .context import Context
 from .extraction_steps import Follow
 from .files import store_path

@@ -11,22 +11,22 @@ every pair stored meanwhile: only what is missing is computed.
 from __future__ import annotations
 
 import time
-from datetime import datetime, timezone
-from collections.abc import Sequence
+from collections.abc import Collection, Iterable, Sequence
+from datetime import UTC, datetime
 from itertools import groupby
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from ..extraction import current_extractors, pages_to_derive, plan, refresh_derived, retryable, store
-from ..extraction import MAX_ATTEMPTS
+from ..annotation.disagreement import refresh_disagreement
 from ..extractors.base import Extractor
 from ..extractors.registry import build_registry
 from ..extractors.runner import Job as Call
 from ..extractors.runner import Result
+from ..extractors.service import MAX_ATTEMPTS, RunSettings, current_extractors, plan, retryable, store
 from ..models import Extraction, Job, Page, utcnow
-from ..settings import run_settings
+from ..results.store import refresh_scores
 from .context import Context
 
 FLUSH_RESULTS = 16  # results stored per write transaction at most
@@ -95,7 +95,7 @@ def _wanted(ctx: Context, session: Session, work: list[list[Any]]) -> list[tuple
 
 def _naive(value: datetime) -> datetime:
     """As naive UTC: SQLite returns naive UTC datetimes, PostgreSQL aware ones in its own time zone."""
-    return value.astimezone(timezone.utc).replace(tzinfo=None) if value.tzinfo else value
+    return value.astimezone(UTC).replace(tzinfo=None) if value.tzinfo else value
 
 
 def _seconds_since(moment: datetime) -> float:
@@ -111,7 +111,7 @@ def pairs_step(ctx: Context) -> Follow:
                 select(Page.id, Page.html, Page.url).where(Page.id.in_(sorted({p for p, _ in wanted})))
             )
         }
-    settings = run_settings()
+    settings = RunSettings.from_config(ctx.app.config)
     calls = [Call(key=(page_id, len(pages[page_id][0])), extractor=extractor, html=pages[page_id][0],
                   url=pages[page_id][1]) for page_id, extractor in wanted]
     buffer: list[Result] = []
@@ -169,3 +169,18 @@ def derive_step(ctx: Context) -> Follow:
                       "derive_seconds": round(time.monotonic() - deriving, 3)}
         session.commit()
     return []
+
+
+def pages_to_derive(session: Session, page_ids: Iterable[int]) -> list[int]:
+    """The pages whose scores and disagreement an extraction run over page_ids refreshes: those, and
+    any page whose disagreement was never measured."""
+    unmeasured = session.scalars(select(Page.id).where(Page.disagreement.is_(None)))
+    return sorted(set(page_ids) | set(unmeasured))
+
+
+def refresh_derived(session: Session, page_ids: Sequence[int], fingerprints: Collection[str]) -> int:
+    """What follows an extraction run over these pages: their extractions' cached scores, and their
+    disagreement over the candidates an annotator sees (the current fingerprints). Returns the scores
+    written."""
+    refresh_disagreement(session, page_ids, fingerprints=fingerprints)
+    return refresh_scores(session, page_ids)

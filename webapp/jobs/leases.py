@@ -111,7 +111,7 @@ def reap(session: Session, lease: Lease, broker_idle: bool) -> list[int]:
         select(JobChunk.id, JobChunk.job_id, JobChunk.attempts, JobChunk.worker)
         .where(JobChunk.status == "running", JobChunk.lease_until < now)
     ).all()
-    for chunk_id, job_id, attempts, worker in lapsed:
+    for chunk_id, _job_id, attempts, worker in lapsed:
         if attempts >= lease.max_attempts:
             fail(session, chunk_id, f"chunk {chunk_id} was taken by {attempts} workers and each stopped "
                                     f"before finishing it (killed or crashed; the last was {worker})")

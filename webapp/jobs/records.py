@@ -7,7 +7,7 @@ running chunk and writes in a transaction of its own (a short one: one UPDATE).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import select, update
@@ -155,4 +155,4 @@ def _iso(value: datetime | None) -> str | None:
 
 def _aware(value: datetime) -> datetime:
     """SQLite hands back naive datetimes: they were stored in UTC."""
-    return value.astimezone(timezone.utc) if value.tzinfo is not None else value.replace(tzinfo=timezone.utc)
+    return value.astimezone(UTC) if value.tzinfo is not None else value.replace(tzinfo=UTC)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from sqlalchemy import select
 
 from ..models import Extraction
-from ..scores import refresh_scores
+from ..results.store import refresh_scores
 from .context import Context
 from .extraction_steps import Follow
 

@@ -96,7 +96,7 @@ class Runner:
         while not self._stop.wait(self.lease.seconds / 3):
             try:
                 self.beat()
-            except Exception:  # noqa: BLE001 -- a database outage must not end the heartbeat for good
+            except Exception:
                 log.exception("heartbeat of %s failed", self.name)
 
     def close(self) -> None:
@@ -135,7 +135,7 @@ class Runner:
         except Stopped:
             self._drop(chunk_id)
             return []
-        except Exception as error:  # noqa: BLE001 -- the job's row is where its failure is reported
+        except Exception as error:
             log.error("job %s, chunk %s (%s) failed:\n%s", ctx.job_id, chunk_id, step, traceback.format_exc())
             with db.writer() as session:
                 fail(session, chunk_id, describe_error(error))

@@ -14,10 +14,10 @@ from pathlib import Path
 
 from sqlalchemy import select
 
+from ..corpus.document import Limits
 from ..corpus.importer import import_documents
 from ..corpus.readers import iter_documents
 from ..models import ImportBatch, Page
-from ..settings import import_limits
 from .context import Context
 from .extraction_steps import Follow, plan_pairs
 from .files import drop_files, unpack
@@ -39,7 +39,7 @@ def import_step(ctx: Context) -> Follow:
         folder = Path(tmp)
         written = unpack(ctx.reader, ctx.job_id, folder)
         paths = upload_paths(folder, [p.relative_to(folder).as_posix() for p in written])
-        documents = iter_documents(paths, ctx.params.get("format", "auto"), import_limits())
+        documents = iter_documents(paths, ctx.params.get("format", "auto"), Limits.from_config(ctx.app.config))
         with ctx.writer() as session:
             ctx.check(session)
             batch = session.get(ImportBatch, batch_id)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from flask import Flask
 
-from ..standings import SharedScores
+from ..results.standings import SharedScores
+from ..web.figures import SHARED
 from . import annotate, api, exports, jobs, leaderboard, pages, queue, sites, upload
-from .figures import SHARED
 
 
 def register_blueprints(app: Flask) -> None:

@@ -21,11 +21,11 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 from werkzeug.wrappers import Response
 
+from ..annotation.gold import HistoryPage, history_page, lock_page, restore_revision
 from ..db import get_or_404, get_session
-from ..gold import HistoryPage, history_page, lock_page, restore_revision
-from ..kinds import GOLD_STATUSES, PAGE_KINDS
-from ..leaderboard import page_scores
 from ..models import Extraction, Gold, GoldRevision, Page
+from ..results.leaderboard import page_scores
+from ..vocabulary import GOLD_STATUSES, PAGE_KINDS
 from .common import ANNOTATOR, annotator, filter_args
 
 bp = Blueprint("annotate", __name__)

@@ -8,11 +8,11 @@ from flask import Blueprint, abort, jsonify, request
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
 
+from ..annotation.gold import SNIPPET_KINDS, current_version, lock_page, save_gold
 from ..db import get_or_404, get_session
-from ..gold import SNIPPET_KINDS, current_version, lock_page, save_gold
-from ..leaderboard import page_scores
 from ..models import Gold, Page
-from . import figures
+from ..results.leaderboard import page_scores
+from ..web import figures
 from .common import annotator
 
 bp = Blueprint("api", __name__, url_prefix="/api")

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 
 from flask import session
 
-from ..queue import STATUS_FILTERS, VERDICT_FILTERS, QueueFilter
+from ..annotation.queue import STATUS_FILTERS, VERDICT_FILTERS, QueueFilter
 
 ANNOTATOR = "annotator"
 FILTER_ARGS = ("site", "status", "kind", "batch", "annotator", "verdict", "q")

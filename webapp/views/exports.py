@@ -13,9 +13,9 @@ from ..db import get_session
 from ..exports.service import FORMATS, ExportRequest
 from ..extractors.registry import build_registry
 from ..jobs.start import dispatch, new_job
-from ..kinds import GOLD_STATUSES, PAGE_KINDS
 from ..models import Site
-from ..standings import current_named
+from ..results.standings import current_named
+from ..vocabulary import GOLD_STATUSES, PAGE_KINDS
 from .common import annotator
 
 bp = Blueprint("exports", __name__)

@@ -8,13 +8,13 @@ from flask import Blueprint, render_template, request
 from werkzeug.datastructures import MultiDict
 from werkzeug.wrappers import Response
 
-from ..charts import f1_boxes, precision_recall
 from ..db import get_session
-from ..kinds import PAGE_KINDS
-from ..leaderboard import ScoreCache
+from ..results.leaderboard import ScoreCache
+from ..results.standings import f1_distribution, filter_choices, stored_fingerprints
 from ..scoring import METRICS
-from ..standings import f1_distribution, filter_choices, stored_fingerprints
-from . import figures
+from ..vocabulary import PAGE_KINDS
+from ..web import figures
+from ..web.charts import f1_boxes, precision_recall
 
 bp = Blueprint("leaderboard", __name__, url_prefix="/leaderboard")
 

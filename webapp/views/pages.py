@@ -7,7 +7,7 @@ from sqlalchemy import select
 
 from ..db import get_session
 from ..models import Page
-from ..security import RAW_PAGE_CSP
+from ..web.security import RAW_PAGE_CSP
 
 bp = Blueprint("pages", __name__)
 

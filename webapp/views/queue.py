@@ -6,10 +6,10 @@ from flask import Blueprint, redirect, render_template, request, url_for
 from sqlalchemy import select
 from werkzeug.wrappers import Response
 
+from ..annotation.queue import STATUS_FILTERS, progress_by_site, queue_counts, queue_rows, step, totals
 from ..db import get_session
-from ..kinds import PAGE_KINDS
 from ..models import ImportBatch, Site
-from ..queue import STATUS_FILTERS, progress_by_site, queue_counts, queue_rows, step, totals
+from ..vocabulary import PAGE_KINDS
 from .common import filter_args, queue_filter
 
 bp = Blueprint("queue", __name__)

@@ -6,9 +6,9 @@ from typing import Any
 
 from flask import Blueprint, current_app, render_template, request
 
-from ..charts import acceptance_lines
-from ..leaderboard import ScoreCache
-from . import figures
+from ..results.leaderboard import ScoreCache
+from ..web import figures
+from ..web.charts import acceptance_lines
 from .leaderboard import form_context
 
 bp = Blueprint("sites", __name__, url_prefix="/sites")

@@ -11,19 +11,18 @@ run the pairs in chunks and commit each batch of results.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from sqlalchemy import delete, func, or_, select
 from sqlalchemy.orm import Session
 
-from .disagreement import refresh_disagreement
-from .extractors.base import Extractor
-from .extractors.guard import GuardThresholds, judge
-from .extractors.registry import resolve
-from .extractors.runner import Result
-from .models import Extraction, Page, Score, Site, SiteRule, utcnow
-from .scores import refresh_scores
+from ..models import Extraction, Page, Score, Site, SiteRule, utcnow
+from .base import Extractor
+from .guard import GuardThresholds, judge
+from .registry import resolve
+from .runner import Result
 
 SITE_RULES = "site-rules"
 RETRYABLE = ("timeout after", "worker crashed")
@@ -37,6 +36,13 @@ class RunSettings:
     timeout: float = 60.0
     memory_mb: int = 2048
     guard: GuardThresholds = GuardThresholds()
+
+    @classmethod
+    def from_config(cls, config: Mapping[str, Any]) -> RunSettings:
+        """The run settings an app's settings set (EXTRACT_TIMEOUT, EXTRACT_MEMORY_MB, GUARD_*)."""
+        guard = GuardThresholds(config["GUARD_MIN_CHARS"], config["GUARD_MIN_LONG_LINES"],
+                                config["GUARD_LONG_LINE_CHARS"], config["GUARD_MIN_RATIO"])
+        return cls(None, config["EXTRACT_TIMEOUT"], config["EXTRACT_MEMORY_MB"], guard)
 
 
 def stored_rules(session: Session) -> dict[str, dict]:
@@ -122,18 +128,3 @@ def store(
     row.accepted = verdict.accepted and not result.error
     row.guard_reason = "error" if result.error else verdict.reason
     return row
-
-
-def pages_to_derive(session: Session, page_ids: Iterable[int]) -> list[int]:
-    """The pages whose scores and disagreement an extraction run over page_ids refreshes: those, and
-    any page whose disagreement was never measured."""
-    unmeasured = session.scalars(select(Page.id).where(Page.disagreement.is_(None)))
-    return sorted(set(page_ids) | set(unmeasured))
-
-
-def refresh_derived(session: Session, page_ids: Sequence[int], fingerprints: Collection[str]) -> int:
-    """What follows an extraction run over these pages: their extractions' cached scores, and their
-    disagreement over the candidates an annotator sees (the current fingerprints). Returns the scores
-    written."""
-    refresh_disagreement(session, page_ids, fingerprints=fingerprints)
-    return refresh_scores(session, page_ids)

@@ -10,8 +10,8 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from ..models import Extraction, Page, Site
 from .leaderboard import ScoreCache, leaderboard
-from .models import Extraction, Page, Site
 
 PATHS = ("rules", "fallback", "failed")
 

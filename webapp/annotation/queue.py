@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from sqlalchemy import ColumnElement, Select, and_, exists, func, or_, select
 from sqlalchemy.orm import Session
 
-from .models import Extraction, Gold, GoldRevision, Page, Site
+from ..models import Extraction, Gold, GoldRevision, Page, Site
 
 TODO = "todo"
 STATUS_FILTERS = ("todo", "done", "draft", "skipped")

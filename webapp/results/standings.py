@@ -19,12 +19,12 @@ import numpy as np
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from .extraction import current_extractors
-from .extractors.base import Extractor
+from ..extractors.base import Extractor
+from ..extractors.service import current_extractors
+from ..models import Extraction, Gold, ImportBatch, Site
+from ..scoring import METRICS
+from ..scoring.metric import page_fields
 from .leaderboard import Filters, ScoreCache, leaderboard
-from .models import Extraction, Gold, ImportBatch, Site
-from .scoring import METRICS
-from .scoring.metric import page_fields
 
 MEMO_LIMIT = 256
 

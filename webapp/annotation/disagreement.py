@@ -15,9 +15,9 @@ import numpy as np
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
-from .models import Extraction, Page
-from .scoring.text import words
-from .scoring.token_overlap import page_scores
+from ..models import Extraction, Page
+from ..scoring.text import words
+from ..scoring.token_overlap import page_scores
 
 CHUNK = 500
 

@@ -20,9 +20,9 @@ from typing import Any
 from sqlalchemy import func, inspect, select
 from sqlalchemy.orm import Session
 
-from .kinds import GOLD_STATUSES, PAGE_KINDS
-from .models import Gold, GoldRevision, Page, utcnow
-from .scores import refresh_scores
+from ..models import Gold, GoldRevision, Page, utcnow
+from ..results.store import refresh_scores
+from ..vocabulary import GOLD_STATUSES, PAGE_KINDS
 
 SNIPPET_KINDS = ("with", "without")  # must-include and must-exclude snippets
 

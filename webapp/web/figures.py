@@ -13,18 +13,16 @@ from sqlalchemy.orm import Session
 from werkzeug.wrappers import Response
 
 from ..db import get_session, sessions
-from ..drift import acceptance_by_site_batch, drift_flags
-from ..extraction import SITE_RULES, stored_rules
-from ..jobs.start import dispatch, refresh_job
 from ..extractors.base import Extractor
 from ..extractors.registry import build_registry
-from ..guard_report import guard_report
-from ..leaderboard import Filters, ScoreCache, head_to_head, leaderboard
-from ..rule_report import rule_report
-from ..scores import EAGER_METRICS, stale_count
-from ..scoring import METRICS
-from ..site_table import site_rows
-from ..standings import (
+from ..extractors.service import SITE_RULES, stored_rules
+from ..jobs.start import dispatch, refresh_job
+from ..results.drift import acceptance_by_site_batch, drift_flags
+from ..results.guard import guard_report
+from ..results.leaderboard import Filters, ScoreCache, head_to_head, leaderboard
+from ..results.site_rules import rule_report
+from ..results.sites import site_rows
+from ..results.standings import (
     Query,
     SharedScores,
     current_named,
@@ -36,6 +34,8 @@ from ..standings import (
     texts_of,
     worst_pages,
 )
+from ..results.store import EAGER_METRICS, stale_count
+from ..scoring import METRICS
 
 SHARED = "goldtext.scores"
 REGISTRY = "goldtext.registry"

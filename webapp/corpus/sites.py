@@ -7,7 +7,7 @@ from urllib.parse import urlsplit
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from .models import Site
+from ..models import Site
 
 
 def host_of(url: str | None) -> str | None:

@@ -13,9 +13,9 @@ from collections.abc import Iterable, Sequence
 from sqlalchemy import and_, delete, func, insert, or_, select, update
 from sqlalchemy.orm import Session
 
-from .kinds import ARTICLE
-from .models import Extraction, Gold, Score, ScoreChange, ScoreEpoch
-from .scoring import METRICS, Metric
+from ..models import Extraction, Gold, Score, ScoreChange, ScoreEpoch
+from ..scoring import METRICS, Metric
+from ..vocabulary import ARTICLE
 
 SCORED_STATUS = "done"
 EAGER_METRICS = ("tokens", "shingles", "snippets")

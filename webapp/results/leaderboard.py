@@ -16,10 +16,10 @@ from typing import Any
 from sqlalchemy import and_, select
 from sqlalchemy.orm import Session
 
-from .models import Extraction, Gold, Page, Score, Site
-from .scores import SCORED_STATUS, changed_since, current_epoch, pruned_floor
-from .scoring import METRICS, compare, per_page_scores
-from .scoring.board import Board
+from ..models import Extraction, Gold, Page, Score, Site
+from ..scoring import METRICS, compare, per_page_scores
+from ..scoring.board import Board
+from .store import SCORED_STATUS, changed_since, current_epoch, pruned_floor
 
 GROUPINGS = ("site", "kind", "batch", "annotator")
 LOG_LIMIT = 2000

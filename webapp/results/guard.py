@@ -10,9 +10,9 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from .kinds import is_article
-from .models import Extraction, Gold, Page, Site
-from .scores import SCORED_STATUS
+from ..models import Extraction, Gold, Page, Site
+from ..vocabulary import is_article
+from .store import SCORED_STATUS
 
 CELLS = ("accepted_article", "rejected_article", "accepted_non_article", "rejected_non_article")
 

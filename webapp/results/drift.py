@@ -11,7 +11,7 @@ from typing import Any
 from sqlalchemy import Integer, func, select
 from sqlalchemy.orm import Session
 
-from .models import Extraction, Page, Site
+from ..models import Extraction, Page, Site
 
 
 @dataclass(frozen=True)
