@@ -226,7 +226,7 @@ def test_an_unreadable_index_rejects_itself_and_the_pages_of_its_folder(tmp_path
 def test_an_unknown_kind_in_the_index_rejects_that_page_only(tmp_path):
     write_files(tmp_path, {"index.csv": "a,,recipe\nb,,listing\n", "a.html": PAGE, "b.html": PAGE})
     results = by_item(read(tmp_path))
-    assert results["a.html"].reason.startswith("unknown kind 'recipe' in the index (known: ")
+    assert results["a.html"].reason.startswith("unknown page kind 'recipe' in the index (known: ")
     assert results["b.html"].kind == "listing"
 
 
@@ -474,7 +474,7 @@ def test_jsonl(tmp_path):
                                    "quotes at column 2)"),
         Rejected("line 5", source, "no html field"),
         Rejected("line 6", source, "url is not a string"),
-        Rejected("line 7", source, "unknown kind 'recipe' (known: article, listing, js-shell, "
+        Rejected("line 7", source, "unknown page kind 'recipe' (known: article, listing, js-shell, "
                                    "wall, not-article, other)"),
         Rejected("line 8", source, "not a JSON object"),
         Rejected("line 9", source,

@@ -73,7 +73,7 @@ def test_jsonl_reader_rejects_an_unknown_status_and_malformed_snippets(tmp_path)
     assert [reason for _, reason in outcomes(path)] == [
         "unknown gold status 'finished' (known: done, draft, skipped)",
         "snippets 'with' must be a list of strings",
-        'snippets must be an object with "with" and "without" lists',
+        'snippets must be an object with "with" and "without" lists of strings',
     ]
 
 

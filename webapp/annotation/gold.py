@@ -22,9 +22,7 @@ from sqlalchemy.orm import Session
 
 from ..models import Gold, GoldRevision, Page, utcnow
 from ..results.store import refresh_scores
-from ..vocabulary import GOLD_STATUSES, PAGE_KINDS
-
-SNIPPET_KINDS = ("with", "without")  # must-include and must-exclude snippets
+from ..vocabulary import SNIPPET_KEYS, checked_kind, checked_status
 
 
 def append_revision(session: Session, gold: Gold, version: int, **fields: Any) -> GoldRevision:
@@ -55,7 +53,7 @@ def add_revision(
     With `rescore` (the default) the page's cached scores are recomputed at once; the importer turns it
     off, since a page it has just stored has no extraction to score yet.
     """
-    check_vocabulary(kind, status)
+    checked_kind(kind), checked_status(status)
     gold = page.gold
     if gold is None:
         gold = Gold(page_id=page.id, version=0, author=author)
@@ -71,14 +69,6 @@ def add_revision(
     if rescore:
         refresh_scores(session, [page.id], changed=[page.id])
     return revision
-
-
-def check_vocabulary(kind: str, status: str) -> None:
-    """ValueError unless kind and status are known ones."""
-    if kind not in PAGE_KINDS:
-        raise ValueError(f"unknown page kind {kind!r}; one of {', '.join(PAGE_KINDS)}")
-    if status not in GOLD_STATUSES:
-        raise ValueError(f"unknown status {status!r}; one of {', '.join(GOLD_STATUSES)}")
 
 
 @dataclass(frozen=True)
@@ -168,7 +158,7 @@ def save_gold(
     Lock the page first (``lock_page``). ``snippets=None`` keeps the gold's current snippets; lists
     with no snippet left after ``clean_snippets`` remove them.
     """
-    check_vocabulary(kind, status)
+    checked_kind(kind), checked_status(status)
     if not 0 <= base_version <= current_version(page):
         raise ValueError(f"version {base_version} of this page's gold does not exist")
     gold = page.gold
@@ -192,7 +182,7 @@ def clean_snippets(snippets: dict[str, Any] | None) -> dict[str, list[str]] | No
     if snippets is None:
         return None
     cleaned = {key: list(dict.fromkeys(s.strip() for s in snippets.get(key, ()) if s.strip()))
-               for key in SNIPPET_KINDS}
+               for key in SNIPPET_KEYS}
     return cleaned if any(cleaned.values()) else None
 
 

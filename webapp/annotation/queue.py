@@ -16,9 +16,8 @@ from sqlalchemy import ColumnElement, Select, and_, exists, func, or_, select
 from sqlalchemy.orm import Session
 
 from ..models import Extraction, Gold, GoldRevision, Page, Site
+from ..vocabulary import QUEUE_STATUSES, TODO
 
-TODO = "todo"
-STATUS_FILTERS = ("todo", "done", "draft", "skipped")
 VERDICT_FILTERS = ("accepted", "rejected")
 
 # Within each segment (no gold, then gold): most disagreement (lowest mean F1) first, pages without a
@@ -34,7 +33,7 @@ class QueueFilter:
     """What the annotator narrowed the queue to; None means no restriction."""
 
     site_id: int | None = None
-    status: str | None = None  # one of STATUS_FILTERS
+    status: str | None = None  # one of QUEUE_STATUSES
     kind: str | None = None
     batch_id: int | None = None
     annotator: str | None = None  # pages with a revision by this author
@@ -203,7 +202,7 @@ def progress_by_site(session: Session) -> dict[str, dict[str, int]]:
         select(Page.site_id, Gold.status, func.count()).join(Page, Page.id == Gold.page_id)
         .group_by(Page.site_id, Gold.status)
     ).all()
-    found = {hosts[site]: dict.fromkeys(STATUS_FILTERS, 0) for site, _ in sorted(pages, key=lambda r: hosts[r[0]])}
+    found = {hosts[site]: dict.fromkeys(QUEUE_STATUSES, 0) for site, _ in sorted(pages, key=lambda r: hosts[r[0]])}
     for site, count in pages:
         found[hosts[site]][TODO] += count
     for site, status, count in golds:
@@ -214,7 +213,7 @@ def progress_by_site(session: Session) -> dict[str, dict[str, int]]:
 
 def totals(progress: Iterable[dict[str, int]]) -> dict[str, int]:
     """The per-site counts added up."""
-    total = dict.fromkeys(STATUS_FILTERS, 0)
+    total = dict.fromkeys(QUEUE_STATUSES, 0)
     for counts in progress:
         for status, count in counts.items():
             total[status] += count

@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 
 from ..annotation.gold import add_revision
 from ..models import ImportBatch, Page
-from ..vocabulary import PAGE_KINDS
+from ..vocabulary import UnknownTerm, checked_kind
 from .document import RawDocument, Rejected
 from .preparation import Prepared, in_order
 from .sites import host_of, site_named
@@ -80,8 +80,10 @@ def _screen(
         if isinstance(doc, Rejected):
             yield Outcome(doc.item, "rejected", doc.reason), None
             continue
-        if doc.kind is not None and doc.kind not in PAGE_KINDS:
-            yield Outcome(doc.item, "rejected", f"unknown page kind {doc.kind!r}"), None
+        try:
+            checked_kind(doc.kind)
+        except UnknownTerm as error:
+            yield Outcome(doc.item, "rejected", str(error)), None
             continue
         digest = hashlib.sha256(doc.data).hexdigest()
         existing, existing_batch = session.execute(

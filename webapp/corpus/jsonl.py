@@ -16,10 +16,9 @@ import json
 from collections.abc import Iterator
 from typing import BinaryIO
 
-from ..vocabulary import PAGE_KINDS
 from .decoding import codec_for
 from .document import Limits, RawDocument, Rejected
-from .gold_fields import snippets_of, status_of
+from .gold_fields import kind_of, snippets_of, status_of
 from .streams import CHUNK, Unreadable, over_cap
 
 FIELDS = ("url", "html", "gold", "kind", "encoding", "html_base64", "status")
@@ -74,9 +73,7 @@ def _document(line: bytes, item: str, source: str) -> RawDocument:
             raise Unreadable(f"{field} is not a string")
         if value is not None and not _encodable(value):
             raise Unreadable(f"{field} holds a lone surrogate escape (\\ud800-\\udfff), not text")
-    kind = record.get("kind")
-    if kind is not None and kind not in PAGE_KINDS:
-        raise Unreadable(f"unknown kind {kind!r} (known: {', '.join(PAGE_KINDS)})")
+    kind = kind_of(record.get("kind"))
     charset = record.get("encoding") or "utf-8"
     return RawDocument(item, _bytes(record, charset), source, url=record.get("url"), charset=charset,
                        gold=record.get("gold"), kind=kind, snippets=snippets_of(record.get("snippets")),

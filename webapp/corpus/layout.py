@@ -23,9 +23,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-from ..vocabulary import PAGE_KINDS
 from .document import RawDocument, Rejected
-from .gold_fields import snippets_of, status_of
+from .gold_fields import kind_of, snippets_of, status_of
 from .streams import Unreadable, read_utf8
 
 PAGE_SUFFIXES = (".html", ".htm")
@@ -113,16 +112,12 @@ class _Folder:
     def document(self, name: str, index: dict[str, tuple[str, IndexEntry]]) -> RawDocument:
         stem = page_stem(name) or name
         _, entry = index.get(stem.lower(), (stem, IndexEntry(None, None)))
-        if entry.kind is not None and entry.kind not in PAGE_KINDS:
-            known = ", ".join(PAGE_KINDS)
-            raise Unreadable(f"unknown kind {entry.kind!r} in the index (known: {known})")
+        kind_of(entry.kind, "in the index")
         data = self.load(self.path_of(name))
         meta = self.metadata(stem)
         gold = self.text(stem + GOLD_SUFFIX, exact=meta.get("gold_exact") is True)
         url = _url_in(self.text(stem + URL_SUFFIX) or "") or meta.get("url") or entry.url
-        kind = meta.get("kind") or entry.kind
-        if kind is not None and kind not in PAGE_KINDS:
-            raise Unreadable(f"unknown kind {kind!r} in {stem}{META_SUFFIX}")
+        kind = kind_of(meta.get("kind") or None, f"in {stem}{META_SUFFIX}") or entry.kind
         return RawDocument(self.item_of(self.path_of(name)), data, self.source, url=url, gold=gold,
                            kind=kind, folder=self.folder, snippets=snippets_of(meta.get("snippets")),
                            status=status_of(meta.get("status")))

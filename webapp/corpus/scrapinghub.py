@@ -14,9 +14,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from ..vocabulary import PAGE_KINDS
 from .document import Limits, RawDocument, Rejected
-from .gold_fields import snippets_of, status_of
+from .gold_fields import kind_of, snippets_of, status_of
 from .json_files import load_object
 from .streams import Unreadable, read_capped, read_file
 
@@ -57,8 +56,7 @@ def _document(root: Path, page_id: str, entry: Any, extra: Any, limits: Limits) 
     body, url, kind = entry.get("articleBody"), entry.get("url"), extra.get("kind")
     if not isinstance(body, (str, type(None))) or not isinstance(url, (str, type(None))):
         raise Unreadable("articleBody and url must be strings")
-    if kind is not None and kind not in PAGE_KINDS:
-        raise Unreadable(f"unknown kind {kind!r} in {SIDECAR}")
+    kind_of(kind, f"in {SIDECAR}")
     return RawDocument(page_id, page_bytes(root / HTML, page_id, limits), str(root), url=url, gold=body,
                        kind=kind, snippets=snippets_of(extra.get("snippets")),
                        status=status_of(extra.get("status")))

@@ -13,9 +13,8 @@ from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from ..vocabulary import PAGE_KINDS
 from .document import Limits, RawDocument, Rejected
-from .gold_fields import snippet_lists, status_of
+from .gold_fields import kind_of, snippet_lists, status_of
 from .json_files import load_object
 from .streams import Unreadable, read_file
 
@@ -49,8 +48,7 @@ def _document(root: Path, key: str, entry: Any, limits: Limits) -> RawDocument:
     kind = entry.get("kind")
     if not isinstance(url, (str, type(None))):
         raise Unreadable("url must be a string")
-    if kind is not None and kind not in PAGE_KINDS:
-        raise Unreadable(f"unknown kind {kind!r}")
+    kind_of(kind)
     snippets = snippet_lists(entry.get("with"), entry.get("without"))
     return RawDocument(entry["file"], read_file(_html_path(root, entry["file"]), limits.max_bytes),
                        str(root), url=url, kind=kind, snippets=snippets, status=status_of(entry.get("status")))

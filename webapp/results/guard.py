@@ -11,8 +11,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ..models import Extraction, Gold, Page, Site
-from ..vocabulary import is_article
-from .store import SCORED_STATUS
+from ..vocabulary import DONE, is_article
 
 CELLS = ("accepted_article", "rejected_article", "accepted_non_article", "rejected_non_article")
 
@@ -40,7 +39,7 @@ def guard_report(session: Session, named: Mapping[str, str], sites: tuple[str, .
     }
     for fp, accepted, host, batch, kind, status in session.execute(query):
         name = by_fp[fp]
-        if kind is not None and status == SCORED_STATUS:
+        if kind is not None and status == DONE:
             cell = ("accepted_" if accepted else "rejected_") + ("article" if is_article(kind) else "non_article")
             confusion[name][cell] += 1
         for by, key in (("site", host), ("batch", str(batch))):

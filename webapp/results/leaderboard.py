@@ -19,7 +19,8 @@ from sqlalchemy.orm import Session
 from ..models import Extraction, Gold, Page, Score, Site
 from ..scoring import METRICS, compare, per_page_scores
 from ..scoring.board import Board
-from .store import SCORED_STATUS, changed_since, current_epoch, pruned_floor
+from ..vocabulary import DONE
+from .store import changed_since, current_epoch, pruned_floor
 
 GROUPINGS = ("site", "kind", "batch", "annotator")
 LOG_LIMIT = 2000
@@ -105,7 +106,7 @@ class ScoreCache:
             .join(Page, Page.id == Score.page_id)
             .join(Site, Site.id == Page.site_id)
             .join(Gold, and_(Gold.page_id == Score.page_id, Gold.version == Score.gold_version))
-            .where(Gold.status == SCORED_STATUS)
+            .where(Gold.status == DONE)
         )
         if pages is not None:
             query = query.where(Score.page_id.in_(pages))

@@ -15,9 +15,8 @@ from sqlalchemy.orm import Session
 
 from ..models import Extraction, Gold, Score, ScoreChange, ScoreEpoch
 from ..scoring import METRICS, Metric
-from ..vocabulary import ARTICLE
+from ..vocabulary import ARTICLE, DONE
 
-SCORED_STATUS = "done"
 EAGER_METRICS = ("tokens", "shingles", "snippets")
 """Metrics computed as soon as gold or extraction changes; the others (ROUGE: slow pure-Python LCS)
 are computed when asked for."""
@@ -25,7 +24,7 @@ are computed when asked for."""
 
 def scorable(metric: Metric):
     """The SQL condition for a gold that this metric scores: done, an article, with the gold it needs."""
-    condition = and_(Gold.status == SCORED_STATUS, Gold.kind == ARTICLE)
+    condition = and_(Gold.status == DONE, Gold.kind == ARTICLE)
     if metric.needs == "snippets":
         return and_(condition, Gold.snippets.is_not(None))
     return and_(condition, Gold.text != "")

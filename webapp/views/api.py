@@ -8,10 +8,11 @@ from flask import Blueprint, abort, jsonify, request
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
 
-from ..annotation.gold import SNIPPET_KINDS, current_version, lock_page, save_gold
+from ..annotation.gold import current_version, lock_page, save_gold
 from ..db import get_or_404, get_session
 from ..models import Gold, Page
 from ..results.leaderboard import page_scores
+from ..vocabulary import UnknownTerm, checked_snippets
 from ..web import figures
 from .common import annotator
 
@@ -52,12 +53,10 @@ def _save_request() -> dict[str, Any]:
             abort(400, description=f"{key!r} must be a {kind.__name__}.")
     if not 0 < len(body["client_save_id"]) <= SAVE_ID_MAX:
         abort(400, description=f"'client_save_id' must have 1 to {SAVE_ID_MAX} characters.")
-    snippets = body.get("snippets")
-    if snippets is not None and not (
-        isinstance(snippets, dict) and set(snippets) <= set(SNIPPET_KINDS)
-        and all(isinstance(v, list) and all(isinstance(s, str) for s in v) for v in snippets.values())
-    ):
-        abort(400, description="'snippets' must be an object of \"with\" and \"without\" lists of strings.")
+    try:
+        checked_snippets(body.get("snippets"))
+    except UnknownTerm as error:
+        abort(400, description=f"'snippets': {error}.")
     return body
 
 

@@ -6,7 +6,8 @@ from collections.abc import Mapping
 
 from flask import session
 
-from ..annotation.queue import STATUS_FILTERS, VERDICT_FILTERS, QueueFilter
+from ..annotation.queue import VERDICT_FILTERS, QueueFilter
+from ..vocabulary import QUEUE_STATUSES
 
 ANNOTATOR = "annotator"
 FILTER_ARGS = ("site", "status", "kind", "batch", "annotator", "verdict", "q")
@@ -27,7 +28,7 @@ def queue_filter(args: Mapping[str, str]) -> QueueFilter:
     verdict = args.get("verdict")
     return QueueFilter(
         site_id=_int_or_none(args.get("site")),
-        status=status if status in STATUS_FILTERS else None,
+        status=status if status in QUEUE_STATUSES else None,
         kind=args.get("kind") or None,
         batch_id=_int_or_none(args.get("batch")),
         annotator=args.get("annotator") or None,

@@ -6,10 +6,10 @@ from flask import Blueprint, redirect, render_template, request, url_for
 from sqlalchemy import select
 from werkzeug.wrappers import Response
 
-from ..annotation.queue import STATUS_FILTERS, progress_by_site, queue_counts, queue_rows, step, totals
+from ..annotation.queue import progress_by_site, queue_counts, queue_rows, step, totals
 from ..db import get_session
 from ..models import ImportBatch, Site
-from ..vocabulary import PAGE_KINDS
+from ..vocabulary import PAGE_KINDS, QUEUE_STATUSES
 from .common import filter_args, queue_filter
 
 bp = Blueprint("queue", __name__)
@@ -36,7 +36,7 @@ def index() -> str:
         sites=session.scalars(select(Site).order_by(Site.host)).all(),
         batches=session.scalars(select(ImportBatch).order_by(ImportBatch.id.desc())).all(),
         kinds=PAGE_KINDS,
-        statuses=STATUS_FILTERS,
+        statuses=QUEUE_STATUSES,
         args=filter_args(request.args),
     )
 
