@@ -147,7 +147,7 @@ def build(app, pages: int) -> dict:
         middle = queue_rows(session, offset=int(pages * (1 - GOLD_SHARE)) // 2, limit=1)[0].page_id
     return {"big_page": big_page, "big_version": big_version, "small_page": small_page,
             "small_version": small_version, "middle_page": middle, "gold": len(gold_rows),
-            "revisions": len(revision_rows), "busy_site": 3}
+            "revisions": len(revision_rows), "busy_site": "site2.example"}  # site id 3
 
 
 # --- measuring ----------------------------------------------------------------------------------------

@@ -13,7 +13,8 @@ from workbench import make_page
 
 from webapp.annotation.disagreement import mean_pairwise_f1
 from webapp.annotation.gold import add_revision
-from webapp.annotation.queue import QueueFilter, progress_by_site, queue_counts, queue_rows, step
+from webapp.annotation.page_filter import PageFilter
+from webapp.annotation.queue import progress_by_site, queue_counts, queue_rows, step
 from webapp.jobs.extraction_steps import pages_to_derive, refresh_derived
 from webapp.models import Extraction, Page
 
@@ -58,8 +59,16 @@ def pages(session):
     return {name: page.id for name, page in made.items()}
 
 
+PLURAL = {"site": "sites", "status": "statuses", "kind": "kinds", "batch": "batches", "annotator": "annotators"}
+
+
+def page_filter(**filters):
+    """The PageFilter of the queue form's single values (site=..., status=...)."""
+    return PageFilter(**{PLURAL.get(k, k): (v,) if k in PLURAL else v for k, v in filters.items()})
+
+
 def order(session, **filters):
-    return [row.page_id for row in queue_rows(session, QueueFilter(**filters))]
+    return [row.page_id for row in queue_rows(session, page_filter(**filters))]
 
 
 def test_default_order_is_no_gold_first_then_most_disagreement(session, pages):
@@ -86,8 +95,8 @@ def test_filters(session, pages, filters, names):
 
 def test_site_batch_and_verdict_filters(session, pages):
     page = session.get(Extraction, 1).page
-    assert order(session, site_id=page.site_id) == [pages["todo_agree"], pages["done_differ"]]
-    assert order(session, batch_id=page.batch_id) == [page.id]
+    assert order(session, site=page.site.host) == [pages["todo_agree"], pages["done_differ"]]
+    assert order(session, batch=page.batch_id) == [page.id]
     session.get(Extraction, 1).accepted = False
     session.commit()
     assert order(session, verdict="rejected") == [page.id]
@@ -147,7 +156,7 @@ def expected_order(keys, ids):
     return [page_id for _, page_id in ranked]
 
 
-def walk(session, page_id, direction, f=QueueFilter()):
+def walk(session, page_id, direction, f=PageFilter()):
     """The pages visited stepping from ``page_id`` until None (at most a hundred steps)."""
     walked = [page_id]
     while len(walked) <= 100 and (page_id := step(session, page_id, direction, f)) is not None:
@@ -182,7 +191,7 @@ UNKNOWN = "unknown"  # a page id that is not in the queue
 )
 def test_step(session, pages, name, direction, filters, expected):
     page_id = max(pages.values()) + 100 if name == UNKNOWN else pages[name]
-    found = step(session, page_id, direction, QueueFilter(**filters))
+    found = step(session, page_id, direction, page_filter(**filters))
     assert found == (pages[expected] if expected else None)
 
 
@@ -233,7 +242,7 @@ def test_queue_rows_pages_are_slices_of_the_whole_order(session, queue_kind):
     keys = list(zip(DISAGREEMENTS, QUEUES[queue_kind](len(DISAGREEMENTS))))
     queue_of(session, keys, hosts=("q.example", "r.example"))
     site = session.get(Page, session.scalars(select(Page.id).where(Page.url.contains("r.example"))).first())
-    for f in (QueueFilter(), QueueFilter(site_id=site.site_id)):
+    for f in (PageFilter(), PageFilter(sites=(site.site.host,))):
         whole = queue_rows(session, f)
         todo = sum(1 for row in whole if not row.has_gold)
         assert queue_counts(session, f) == (todo, len(whole) - todo)

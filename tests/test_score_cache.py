@@ -12,9 +12,10 @@ import pytest
 from sqlalchemy import func, select, update
 
 from webapp.annotation.gold import add_revision, lock_page, save_gold
+from webapp.annotation.page_filter import PageFilter
 from webapp.db import readers
 from webapp.models import Extraction, ImportBatch, Page, ScoreChange, ScoreEpoch, Site
-from webapp.results.leaderboard import BOARDS_KEPT, Filters, ScoreCache, leaderboard
+from webapp.results.leaderboard import BOARDS_KEPT, ScoreCache, leaderboard
 from webapp.results.store import EPOCH, KEEP_EPOCHS, PRUNE_EVERY, current_epoch, prune_changes, pruned_floor
 
 GOLDS = [
@@ -94,9 +95,9 @@ def test_the_cache_keeps_the_boards_kept_most_recently_used_boards(app, session)
     seed(session)
     kept_count = BOARDS_KEPT
     queries = [{"seed": s} for s in range(kept_count)] + [
-        {"seed": 100, "filters": Filters(sites=("a.example",))},
+        {"seed": 100, "filters": PageFilter(sites=("a.example",))},
         {"seed": 101, "average": "micro"},
-        {"seed": 102, "filters": Filters(annotators=("ann1",))},
+        {"seed": 102, "filters": PageFilter(annotators=("ann1",))},
     ]
     assert len(queries) == kept_count + 3
     cache = ScoreCache()
@@ -143,7 +144,7 @@ def test_a_gold_save_through_one_process_shows_in_the_other_at_its_next_sync(app
     first, second = ScoreCache(), ScoreCache()
     before = figures(app, first)
     assert_same_figures(figures(app, second), before)
-    by_site_before = figures(app, first, filters=Filters(sites=("b.example",)))
+    by_site_before = figures(app, first, filters=PageFilter(sites=("b.example",)))
 
     page = lock_page(session, pages[2])  # the second process saves page 2's gold, as the workbench does
     outcome = save_gold(session, page, base_version=1, text="slate roofs", kind="article", status="done",
@@ -155,10 +156,10 @@ def test_a_gold_save_through_one_process_shows_in_the_other_at_its_next_sync(app
     assert expected["extractors"]["noisy"]["f1"] != pytest.approx(before["extractors"]["noisy"]["f1"])
     assert_same_figures(figures(app, second), expected)
     assert_same_figures(figures(app, first), expected)  # the other process, at its next sync
-    assert_same_figures(figures(app, first, filters=Filters(sites=("b.example",))),
-                        fresh(app, filters=Filters(sites=("b.example",))))
+    assert_same_figures(figures(app, first, filters=PageFilter(sites=("b.example",))),
+                        fresh(app, filters=PageFilter(sites=("b.example",))))
     assert first.epoch == second.epoch == current_epoch(session)
-    assert figures(app, first, filters=Filters(sites=("b.example",))) != by_site_before
+    assert figures(app, first, filters=PageFilter(sites=("b.example",))) != by_site_before
 
     page = lock_page(session, pages[0])  # a page leaves the leaderboard: no longer an article
     save_gold(session, page, base_version=1, text="", kind="listing", status="done", author="other",

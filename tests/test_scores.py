@@ -11,12 +11,13 @@ import pytest
 from sqlalchemy import select, update
 
 from webapp.annotation.gold import add_revision
+from webapp.annotation.page_filter import PageFilter
 from webapp.db import sessions
 from webapp.extractors.guard import GuardThresholds
 from webapp.extractors.runner import Result
 from webapp.extractors.service import store
 from webapp.models import Extraction, Gold, ImportBatch, Page, Score, Site
-from webapp.results.leaderboard import Filters, ScoreCache, leaderboard
+from webapp.results.leaderboard import ScoreCache, leaderboard
 from webapp.results.store import refresh_scores
 from webapp.scoring import METRICS, summarize_many
 
@@ -165,7 +166,7 @@ def test_filters_and_groups(session):
     seed(session)
     cache = ScoreCache()
     cache.sync(session)
-    only_b = leaderboard(cache, "tokens", NAMED, filters=Filters(sites=("b.example",)), bootstrap=0)
+    only_b = leaderboard(cache, "tokens", NAMED, filters=PageFilter(sites=("b.example",)), bootstrap=0)
     grouped = leaderboard(cache, "tokens", NAMED, by="site", bootstrap=0)
     assert only_b["pages"] == 2
     assert grouped["groups"]["b.example"]["extractors"] == only_b["extractors"]

@@ -1,7 +1,7 @@
 """The annotation queue: which pages to show, with what filters, in which order.
 
 Default order: pages without gold first; within each group the pages on which the extractors disagree
-most first (the lowest stored mean pairwise token F1, see webapp/disagreement.py); pages with fewer than
+most first (the lowest stored mean pairwise token F1, see disagreement.py); pages with fewer than
 two candidates come after the others; then by page id. Filtering, ordering and paging are done by
 the database (`queue_rows`, `queue_counts`), and so is the step to a neighbour (`step`): no request loads
 the whole queue.
@@ -12,33 +12,20 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import ColumnElement, Select, and_, exists, func, or_, select
+from sqlalchemy import ColumnElement, Select, and_, func, or_, select
 from sqlalchemy.orm import Session
 
-from ..models import Extraction, Gold, GoldRevision, Page, Site
+from ..models import Gold, Page, Site
 from ..vocabulary import QUEUE_STATUSES, TODO
-
-VERDICT_FILTERS = ("accepted", "rejected")
+from .page_filter import PageFilter
 
 # Within each segment (no gold, then gold): most disagreement (lowest mean F1) first, pages without a
 # value after those with one, then by id. The index ix_page_queue_order on page ((disagreement IS
-# NULL), disagreement, id) serves the order and the keyset steps (see benchmarks/bench_queue.py for the figures at 100,000 pages).
+# NULL), disagreement, id) serves the order and the keyset steps (benchmarks/bench_queue.py has the
+# figures at 100,000 pages).
 ORDER = (Page.disagreement.is_(None), Page.disagreement, Page.id)
 ROW_COLUMNS = (Page.id, Page.url, Page.source_name, Site.host, Gold.status, Gold.kind, Gold.author,
                Page.disagreement)
-
-
-@dataclass(frozen=True)
-class QueueFilter:
-    """What the annotator narrowed the queue to; None means no restriction."""
-
-    site_id: int | None = None
-    status: str | None = None  # one of QUEUE_STATUSES
-    kind: str | None = None
-    batch_id: int | None = None
-    annotator: str | None = None  # pages with a revision by this author
-    verdict: str | None = None  # "rejected": some candidate failed the accept guard; "accepted": none did
-    url_contains: str | None = None
 
 
 @dataclass(frozen=True)
@@ -57,32 +44,7 @@ class QueueRow:
         return self.status != TODO
 
 
-def _filtered(query: Select, f: QueueFilter) -> Select:
-    if f.site_id is not None:
-        query = query.where(Page.site_id == f.site_id)
-    if f.batch_id is not None:
-        query = query.where(Page.batch_id == f.batch_id)
-    if f.status == TODO:
-        query = query.where(Gold.page_id.is_(None))
-    elif f.status:
-        query = query.where(Gold.status == f.status)
-    if f.kind:
-        query = query.where(Gold.kind == f.kind)
-    if f.annotator:
-        query = query.where(
-            exists().where(GoldRevision.gold_id == Gold.id, GoldRevision.author == f.annotator)
-        )
-    if f.verdict:
-        rejected = exists().where(
-            Extraction.page_id == Page.id, Extraction.error.is_(None), Extraction.accepted.is_(False)
-        )
-        query = query.where(rejected if f.verdict == "rejected" else ~rejected)
-    if f.url_contains:
-        query = query.where(Page.url.contains(f.url_contains, autoescape=True))
-    return query
-
-
-def _segment(columns: Sequence, f: QueueFilter, has_gold: bool) -> Select:
+def _segment(columns: Sequence, f: PageFilter, has_gold: bool) -> Select:
     """The filtered pages with gold (``has_gold``) or without: the queue is the second after the first."""
     query = select(*columns).select_from(Page)
     if has_gold:
@@ -90,10 +52,10 @@ def _segment(columns: Sequence, f: QueueFilter, has_gold: bool) -> Select:
     else:
         # IS NULL on the join column: PostgreSQL plans it as an anti-join (on gold.id it does not)
         query = query.outerjoin(Gold, Gold.page_id == Page.id).where(Gold.page_id.is_(None))
-    return _filtered(query, f)
+    return f.where(query)
 
 
-def _rows(session: Session, f: QueueFilter, has_gold: bool, offset: int = 0,
+def _rows(session: Session, f: PageFilter, has_gold: bool, offset: int = 0,
           limit: int | None = None) -> list[QueueRow]:
     query = (
         _segment(ROW_COLUMNS, f, has_gold)
@@ -108,24 +70,22 @@ def _rows(session: Session, f: QueueFilter, has_gold: bool, offset: int = 0,
     ]
 
 
-def queue_counts(session: Session, f: QueueFilter = QueueFilter()) -> tuple[int, int]:
+def queue_counts(session: Session, f: PageFilter = PageFilter()) -> tuple[int, int]:
     """(pages without gold, pages with gold) that pass the filter. Unfiltered: two counts of whole
     tables, which the databases answer from an index, not a join over every page."""
-    if f == QueueFilter():
+    if f.is_empty:
         pages = session.scalar(select(func.count()).select_from(Page)) or 0
         with_gold = session.scalar(select(func.count()).select_from(Gold)) or 0
         return pages - with_gold, with_gold
-    query = _filtered(
-        select(func.count(Page.id), func.count(Gold.id)).select_from(Page)
-        .outerjoin(Gold, Gold.page_id == Page.id),
-        f,
+    query = f.where(
+        select(func.count(Page.id), func.count(Gold.id)).select_from(Page).outerjoin(Gold, Gold.page_id == Page.id)
     )
     total, with_gold = session.execute(query).one()
     return total - with_gold, with_gold
 
 
 def queue_rows(
-    session: Session, f: QueueFilter = QueueFilter(), offset: int = 0, limit: int | None = None,
+    session: Session, f: PageFilter = PageFilter(), offset: int = 0, limit: int | None = None,
     counts: tuple[int, int] | None = None,
 ) -> list[QueueRow]:
     """The filtered pages in queue order, ``limit`` of them from ``offset`` (all with ``limit=None``).
@@ -144,7 +104,7 @@ def queue_rows(
     return rows
 
 
-def _first(session: Session, f: QueueFilter, has_gold: bool, direction: int = 1,
+def _first(session: Session, f: PageFilter, has_gold: bool, direction: int = 1,
            beyond: ColumnElement[bool] | None = None) -> int | None:
     query = _segment([Page.id], f, has_gold)
     if beyond is not None:
@@ -166,7 +126,7 @@ def _beyond(disagreement: float | None, page_id: int, direction: int) -> ColumnE
     return or_(value < disagreement, and_(value == disagreement, pid < page_id))
 
 
-def step(session: Session, page_id: int, direction: int, f: QueueFilter = QueueFilter()) -> int | None:
+def step(session: Session, page_id: int, direction: int, f: PageFilter = PageFilter()) -> int | None:
     """The page to go to from ``page_id`` (+1 next, -1 previous) in queue order; the first page of the
     queue when ``page_id`` is not in it; None past either end.
 
@@ -175,7 +135,7 @@ def step(session: Session, page_id: int, direction: int, f: QueueFilter = QueueF
     queries on the queue order, never by loading the queue.
     """
     current = session.execute(
-        _filtered(select(Gold.id, Page.disagreement).outerjoin(Gold, Gold.page_id == Page.id), f)
+        f.where(select(Gold.id, Page.disagreement).outerjoin(Gold, Gold.page_id == Page.id))
         .where(Page.id == page_id)
     ).first()
     if current is None:

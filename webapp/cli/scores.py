@@ -13,10 +13,11 @@ import click
 from flask.cli import with_appcontext
 from sqlalchemy.orm import Session
 
+from ..annotation.page_filter import PageFilter
 from ..db import sessions
 from ..extractors.registry import build_registry
 from ..results.guard import CELLS, guard_report
-from ..results.leaderboard import GROUPINGS, Filters, ScoreCache, head_to_head, leaderboard
+from ..results.leaderboard import GROUPINGS, ScoreCache, head_to_head, leaderboard
 from ..results.standings import current_named, resolve_ref
 from ..results.store import refresh_scores
 from ..scoring import METRICS
@@ -115,7 +116,8 @@ def score_command(metric, average, sites, kinds, batches, annotators, bootstrap,
         with sessions()() as session:
             cache = prepare(session, metric)
             named = current_named(session, build_registry(), names)
-        result = leaderboard(cache, metric, named, average=average, filters=Filters(sites, kinds, batches, annotators),
+        result = leaderboard(cache, metric, named, average=average, filters=PageFilter(sites=sites, kinds=kinds, batches=batches,
+                                                                     annotators=annotators),
                              by=by, bootstrap=bootstrap, seed=seed)
     if fmt == "json":
         click.echo(json.dumps(result, indent=1))
@@ -141,7 +143,8 @@ def compare_command(a, b, metric, average, sites, kinds, batches, annotators, bo
             cache = prepare(session, metric)
             registry = build_registry()
             first, second = resolve_ref(session, registry, a), resolve_ref(session, registry, b)
-        result = head_to_head(cache, metric, first, second, average=average, filters=Filters(sites, kinds, batches, annotators),
+        result = head_to_head(cache, metric, first, second, average=average, filters=PageFilter(sites=sites, kinds=kinds, batches=batches,
+                                                                     annotators=annotators),
                               bootstrap=bootstrap, seed=seed, top=top)
     if fmt == "json":
         click.echo(json.dumps(result, indent=1))

@@ -11,20 +11,11 @@ from typing import Any
 from sqlalchemy import Select, and_, func, select
 from sqlalchemy.orm import Session
 
+from ..annotation.page_filter import PageFilter
 from ..models import Extraction, Gold, GoldRevision, Page, Score, Site
 from ..scoring import METRICS, per_page_scores
 
 CHUNK = 100
-
-
-@dataclass(frozen=True)
-class Selection:
-    """Filters (empty: no filter) and what each page must have: "gold", "snippets" or nothing."""
-
-    statuses: tuple[str, ...] = ()
-    sites: tuple[str, ...] = ()
-    kinds: tuple[str, ...] = ()
-    requires: str | None = None
 
 
 @dataclass(frozen=True)
@@ -71,26 +62,15 @@ class Loading:
     fingerprints: tuple[str, ...] = ()  # only these extractions (empty: all)
 
 
-def _filtered(query: Select, selection: Selection) -> Select:
-    query = query.join(Site, Site.id == Page.site_id).outerjoin(Gold, Gold.page_id == Page.id)
-    if selection.sites:
-        query = query.where(Site.host.in_(selection.sites))
-    if selection.statuses:
-        query = query.where(Gold.status.in_(selection.statuses))
-    if selection.kinds:
-        query = query.where(Gold.kind.in_(selection.kinds))
-    if selection.requires == "gold":
-        query = query.where(Gold.id.is_not(None))
-    if selection.requires == "snippets":
-        query = query.where(Gold.snippets.is_not(None))
-    return query
+def _filtered(query: Select, selection: PageFilter) -> Select:
+    return selection.where(query.join(Site, Site.id == Page.site_id).outerjoin(Gold, Gold.page_id == Page.id))
 
 
-def count_pages(session: Session, selection: Selection) -> int:
+def count_pages(session: Session, selection: PageFilter) -> int:
     return session.scalar(_filtered(select(func.count(Page.id)), selection)) or 0
 
 
-def iter_pages(session: Session, selection: Selection, loading: Loading = Loading()) -> Iterator[ExportedPage]:
+def iter_pages(session: Session, selection: PageFilter, loading: Loading = Loading()) -> Iterator[ExportedPage]:
     """The selected pages in id order, CHUNK at a time (plain rows: nothing stays in the session)."""
     raw = Page.raw if loading.raw else None
     columns = [Page.id, Page.url, Site.host, Page.sha256, Page.encoding, Page.created_at, Gold.id,

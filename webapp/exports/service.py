@@ -15,6 +15,7 @@ from pathlib import Path
 
 from sqlalchemy.orm import Session
 
+from ..annotation.page_filter import PageFilter
 from .card import FILE as CARD
 from .card import Tally, dataset_card
 from .checksums import write_checksums
@@ -22,7 +23,7 @@ from .csv_scores import CsvWriter
 from .folder import FolderWriter
 from .jsonl import JsonlWriter
 from .scrapinghub import ScrapinghubWriter
-from .selection import Loading, Selection, count_pages, iter_pages
+from .selection import Loading, count_pages, iter_pages
 from .trafilatura_eval import TrafilaturaEvalWriter
 from .writer import WriterFactory, WriterOptions
 
@@ -62,8 +63,10 @@ class ExportRequest:
         if self.predictions and self.fmt != "scrapinghub":
             raise ValueError("--predictions applies to the scrapinghub format")
 
-    def selection(self) -> Selection:
-        return Selection(self.statuses, self.sites, self.kinds, REQUIRES.get(self.fmt))
+    def selection(self) -> PageFilter:
+        requires = REQUIRES.get(self.fmt)
+        return PageFilter(sites=self.sites, kinds=self.kinds, statuses=self.statuses,
+                          with_gold=requires == "gold", with_snippets=requires == "snippets")
 
     def command(self, out: str) -> str:
         """The `goldtext export` command line that makes this export."""

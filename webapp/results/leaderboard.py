@@ -16,6 +16,7 @@ from typing import Any
 from sqlalchemy import and_, select
 from sqlalchemy.orm import Session
 
+from ..annotation.page_filter import PageFilter
 from ..models import Extraction, Gold, Page, Score, Site
 from ..scoring import METRICS, compare, per_page_scores
 from ..scoring.board import Board
@@ -27,22 +28,6 @@ LOG_LIMIT = 2000
 BOARDS_KEPT = 8
 """Boards kept per process, least recently used dropped first: a board holds its bootstrap weights
 (about 19 MiB at 10,000 pages and 1,000 resamples)."""
-
-
-@dataclass(frozen=True)
-class Filters:
-    sites: tuple[str, ...] = ()
-    kinds: tuple[str, ...] = ()
-    batches: tuple[int, ...] = ()
-    annotators: tuple[str, ...] = ()
-
-    def admits(self, row: CachedRow) -> bool:
-        return (
-            (not self.sites or row.site in self.sites)
-            and (not self.kinds or row.kind in self.kinds)
-            and (not self.batches or row.batch in self.batches)
-            and (not self.annotators or row.annotator in self.annotators)
-        )
 
 
 @dataclass(frozen=True)
@@ -129,9 +114,10 @@ class ScoreCache:
         return changed
 
     def aligned(
-        self, metric: str, fingerprints: Sequence[str], filters: Filters, pages: set[int] | None = None
+        self, metric: str, fingerprints: Sequence[str], filters: PageFilter, pages: set[int] | None = None
     ) -> list[tuple[int, list[CachedRow]]]:
         """(page, rows in fingerprint order) for admitted pages scored by every fingerprint, by page id."""
+        filters.check_scored()
         by_page = self.rows.get(metric, {})
         result = []
         for page in sorted(by_page if pages is None else pages & by_page.keys()):
@@ -146,11 +132,12 @@ def _board(
     metric: str,
     average: str | None,
     named: Mapping[str, str],
-    filters: Filters,
+    filters: PageFilter,
     bootstrap: int,
     seed: int,
 ) -> Board:
     """The cached board of this query, corrected for changed pages, or a new one."""
+    filters.check_scored()
     fps = list(named.values())
     key = (metric, average, tuple(named.items()), filters, bootstrap, seed)
     cached = cache.boards.get(key)
@@ -184,7 +171,7 @@ def leaderboard(
     named: Mapping[str, str],
     *,
     average: str | None = None,
-    filters: Filters = Filters(),
+    filters: PageFilter = PageFilter(),
     by: str | None = None,
     bootstrap: int = 1000,
     seed: int = 0,
@@ -220,7 +207,7 @@ def head_to_head(
     b: tuple[str, str],
     *,
     average: str | None = None,
-    filters: Filters = Filters(),
+    filters: PageFilter = PageFilter(),
     bootstrap: int = 1000,
     seed: int = 0,
     top: int = 20,

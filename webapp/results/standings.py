@@ -19,12 +19,13 @@ import numpy as np
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from ..annotation.page_filter import PageFilter
 from ..extractors.base import Extractor
 from ..extractors.service import current_extractors
 from ..models import Extraction, Gold, ImportBatch, Site
 from ..scoring import METRICS
 from ..scoring.metric import page_fields
-from .leaderboard import Filters, ScoreCache, leaderboard
+from .leaderboard import ScoreCache, leaderboard
 
 MEMO_LIMIT = 256
 
@@ -35,7 +36,7 @@ class Query:
 
     metric: str = "tokens"
     average: str | None = None
-    filters: Filters = Filters()
+    filters: PageFilter = PageFilter()
     extractors: tuple[str, ...] = ()
     bootstrap: int = 1000
     seed: int = 0
@@ -91,7 +92,7 @@ def shown(shared: SharedScores, metric: str, named: Mapping[str, str], asked: bo
     return {name: fp for name, fp in named.items() if fp in have}
 
 
-def guard_and_time(cache: ScoreCache, metric: str, named: Mapping[str, str], filters: Filters) -> dict[str, dict]:
+def guard_and_time(cache: ScoreCache, metric: str, named: Mapping[str, str], filters: PageFilter) -> dict[str, dict]:
     """Per extractor, over the leaderboard's pages: fingerprint, acceptance rate, median time (ms)."""
     aligned = cache.aligned(metric, list(named.values()), filters)
     result = {}
@@ -121,7 +122,7 @@ def page_f1(metric: str, counts: Sequence[Mapping[str, Any]]) -> tuple[np.ndarra
     return definition.page_scores(page_fields(counts, definition.fields))
 
 
-def f1_distribution(cache: ScoreCache, metric: str, named: Mapping[str, str], filters: Filters) -> dict[str, list[float]]:
+def f1_distribution(cache: ScoreCache, metric: str, named: Mapping[str, str], filters: PageFilter) -> dict[str, list[float]]:
     """Per extractor, the per-page F1 of the leaderboard's pages."""
     aligned = cache.aligned(metric, list(named.values()), filters)
     return {
@@ -131,7 +132,7 @@ def f1_distribution(cache: ScoreCache, metric: str, named: Mapping[str, str], fi
 
 
 def worst_pages(
-    cache: ScoreCache, metric: str, fingerprint: str, filters: Filters, limit: int = 100
+    cache: ScoreCache, metric: str, fingerprint: str, filters: PageFilter, limit: int = 100
 ) -> dict[str, Any]:
     """An extractor's scored pages, worst F1 first (then by page id): page, site, precision, recall, F1."""
     rows = [

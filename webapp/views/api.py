@@ -14,6 +14,7 @@ from ..models import Gold, Page
 from ..results.leaderboard import page_scores
 from ..vocabulary import UnknownTerm, checked_snippets
 from ..web import figures
+from ..web.query_args import int_arg
 from .common import annotator
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -117,7 +118,7 @@ def leaderboard_pages_json() -> Response:
     ref = request.args.get("extractor")
     if not ref:
         abort(400, description="Name an extractor: a name or a stored fingerprint.")
-    limit = figures.int_arg("limit", 100, 1, 10_000)
+    limit = int_arg("limit", 100, 1, 10_000)
     return figures.conditional(figures.pages_of(figures.board_query(bootstrap=0), ref, limit))
 
 
@@ -133,7 +134,7 @@ def compare_json() -> Response:
     a, b = request.args.get("a"), request.args.get("b")
     if not a or not b:
         abort(400, description="Name two extractors or fingerprints: a and b.")
-    top = figures.int_arg("top", 20, 0, figures.TOP_MAX)
+    top = int_arg("top", 20, 0, figures.TOP_MAX)
     return figures.conditional(figures.compare_of(figures.board_query(), a, b, top))
 
 

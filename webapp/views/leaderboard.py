@@ -15,6 +15,7 @@ from ..scoring import METRICS
 from ..vocabulary import PAGE_KINDS
 from ..web import figures
 from ..web.charts import f1_boxes, precision_recall
+from ..web.query_args import int_arg
 
 bp = Blueprint("leaderboard", __name__, url_prefix="/leaderboard")
 
@@ -99,7 +100,7 @@ def pages() -> str:
 def compare() -> str:
     query = figures.board_query()
     a, b = request.args.get("a") or "", request.args.get("b") or ""
-    top = figures.int_arg("top", 20, 0, figures.TOP_MAX)
+    top = int_arg("top", 20, 0, figures.TOP_MAX)
     result = figures.computed(figures.compare_of(query, a, b, top)) if a and b else None
     return render_template("leaderboard/compare.html", result=result, a=a, b=b, top=top,
                            stored=stored_fingerprints(get_session()), **form_context(query))

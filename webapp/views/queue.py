@@ -10,7 +10,8 @@ from ..annotation.queue import progress_by_site, queue_counts, queue_rows, step,
 from ..db import get_session
 from ..models import ImportBatch, Site
 from ..vocabulary import PAGE_KINDS, QUEUE_STATUSES
-from .common import filter_args, queue_filter
+from ..web.query_args import page_filter
+from .common import filter_args
 
 bp = Blueprint("queue", __name__)
 
@@ -20,7 +21,7 @@ PAGE_SIZE = 100  # rows of the queue per page; the database pages with LIMIT/OFF
 @bp.get("/")
 def index() -> str:
     session = get_session()
-    wanted = queue_filter(request.args)
+    wanted = page_filter(request.args)
     offset = max(request.args.get("offset", 0, type=int), 0)
     counts = queue_counts(session, wanted)
     rows = queue_rows(session, wanted, offset=offset, limit=PAGE_SIZE, counts=counts)
@@ -45,7 +46,7 @@ def index() -> str:
 def go(page_id: int) -> Response:
     """Redirect to the next (``?dir=next``) or previous (``?dir=prev``) page in queue order."""
     direction = -1 if request.args.get("dir") == "prev" else 1
-    target = step(get_session(), page_id, direction, queue_filter(request.args))
+    target = step(get_session(), page_id, direction, page_filter(request.args))
     args = filter_args(request.args)
     if target is None:
         return redirect(url_for("queue.index", **args))

@@ -19,7 +19,7 @@ from ..extractors.service import SITE_RULES, stored_rules
 from ..jobs.start import dispatch, refresh_job
 from ..results.drift import acceptance_by_site_batch, drift_flags
 from ..results.guard import guard_report
-from ..results.leaderboard import Filters, ScoreCache, head_to_head, leaderboard
+from ..results.leaderboard import ScoreCache, head_to_head, leaderboard
 from ..results.site_rules import rule_report
 from ..results.sites import site_rows
 from ..results.standings import (
@@ -36,6 +36,7 @@ from ..results.standings import (
 )
 from ..results.store import EAGER_METRICS, stale_count
 from ..scoring import METRICS
+from .query_args import int_arg, page_filter
 
 SHARED = "goldtext.scores"
 REGISTRY = "goldtext.registry"
@@ -57,38 +58,16 @@ def registry() -> Mapping[str, Extractor]:
     return current_app.extensions[REGISTRY]
 
 
-def int_arg(name: str, default: int, low: int = 0, high: int | None = None) -> int:
-    value = request.args.get(name)
-    if value in (None, ""):
-        return default
-    try:
-        number = int(value)
-    except ValueError:
-        abort(400, description=f"{name!r} must be a whole number.")
-    if number < low or (high is not None and number > high):
-        abort(400, description=f"{name!r} must be between {low} and {high}.")
-    return number
-
-
 def board_query(bootstrap: int = 1000) -> Query:
     """The query string's metric, average, filters, extractors, bootstrap and seed (400 when invalid)."""
     args = request.args
     metric = args.get("metric") or "tokens"
     if metric not in METRICS:
         abort(400, description=f"unknown metric {metric!r}; one of {', '.join(METRICS)}")
-    try:
-        batches = tuple(int(b) for b in args.getlist("batch") if b)
-    except ValueError:
-        abort(400, description="'batch' must be an import batch id.")
     return Query(
         metric=metric,
         average=args.get("average") or None,
-        filters=Filters(
-            tuple(s for s in args.getlist("site") if s),
-            tuple(k for k in args.getlist("kind") if k),
-            batches,
-            tuple(a for a in args.getlist("annotator") if a),
-        ),
+        filters=page_filter(args),
         extractors=tuple(e for e in args.getlist("extractor") if e),
         bootstrap=int_arg("bootstrap", bootstrap, 0, BOOTSTRAP_MAX),
         seed=int_arg("seed", 0),

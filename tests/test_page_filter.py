@@ -1,0 +1,53 @@
+"""One page filter, one meaning per field: the queue, the leaderboard's cache and exports agree."""
+
+from __future__ import annotations
+
+import pytest
+from workbench import make_page
+
+from webapp.annotation.gold import add_revision
+from webapp.annotation.page_filter import PageFilter
+from webapp.annotation.queue import queue_rows
+from webapp.exports.selection import count_pages
+from webapp.results.leaderboard import CachedRow
+
+
+def test_the_annotator_is_the_author_of_the_current_text_in_the_queue_and_in_exports(session):
+    page = make_page(session, url="https://a.example/1")
+    add_revision(session, page, text="first", kind="article", status="done", author="Ann")
+    add_revision(session, page, text="second", kind="article", status="done", author="Bob")
+    session.commit()
+    for name, expected in (("Ann", []), ("Bob", [page.id])):
+        wanted = PageFilter(annotators=(name,))
+        assert [row.page_id for row in queue_rows(session, wanted)] == expected
+        assert count_pages(session, wanted) == len(expected)
+
+
+def test_the_cache_rows_use_the_same_meaning():
+    row = CachedRow(1, "fp", {}, "a.example", "article", 3, "Bob")
+    assert PageFilter(annotators=("Bob",), sites=("a.example",), batches=(3,)).admits(row)
+    assert not PageFilter(annotators=("Ann",)).admits(row)
+    assert not PageFilter(kinds=("listing",)).admits(row)
+
+
+@pytest.mark.parametrize("field", [{"statuses": ("draft",)}, {"verdict": "rejected"}, {"url_contains": "a."}])
+def test_scored_rows_refuse_a_field_they_cannot_answer(field):
+    with pytest.raises(ValueError, match="scored pages cannot be filtered by"):
+        PageFilter(**field).check_scored()
+
+
+def test_the_todo_status_combines_with_gold_statuses(session):
+    todo = make_page(session, url="https://a.example/todo")
+    draft = make_page(session, url="https://a.example/draft")
+    done = make_page(session, url="https://a.example/done")
+    add_revision(session, draft, text="d", kind="article", status="draft", author="Ann")
+    add_revision(session, done, text="d", kind="article", status="done", author="Ann")
+    session.commit()
+    shown = {row.page_id for row in queue_rows(session, PageFilter(statuses=("todo", "draft")))}
+    assert shown == {todo.id, draft.id}
+
+
+def test_the_leaderboard_refuses_a_queue_only_filter(client):
+    response = client.get("/api/leaderboard?status=draft")
+    assert response.status_code == 400
+    assert "cannot be filtered by statuses" in response.get_json()["message"]

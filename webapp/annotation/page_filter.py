@@ -1,0 +1,103 @@
+"""Which pages a view, a figure or an export covers: one filter type for the queue, the leaderboard and
+exports, with one meaning per field wherever it is used."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any, Protocol
+
+from sqlalchemy import Select, exists, select
+
+from ..models import Extraction, Gold, Page, Site
+from ..vocabulary import TODO
+
+VERDICTS = ("accepted", "rejected")
+
+
+class Row(Protocol):
+    """What an in-memory row must say of its page to be filtered (see results.leaderboard.CachedRow)."""
+
+    site: str
+    kind: str
+    batch: int
+    annotator: str
+
+
+@dataclass(frozen=True)
+class PageFilter:
+    """Empty fields restrict nothing; each field given must hold (they combine with AND, the values of
+    one field with OR).
+
+    - ``sites``: the page's site host;
+    - ``kinds``: the gold's page kind;
+    - ``statuses``: the queue status: ``todo`` (no gold yet) or the gold's status;
+    - ``batches``: the import batch id;
+    - ``annotators``: the gold's annotator, the author of its current text (its last save);
+    - ``verdict``: ``rejected`` when some extraction of the page failed the accept guard, ``accepted``
+      when none did;
+    - ``url_contains``: a part of the page's URL (case as typed);
+    - ``with_gold`` / ``with_snippets``: only pages with gold / with snippet gold.
+    """
+
+    sites: tuple[str, ...] = ()
+    kinds: tuple[str, ...] = ()
+    statuses: tuple[str, ...] = ()
+    batches: tuple[int, ...] = ()
+    annotators: tuple[str, ...] = ()
+    verdict: str | None = None
+    url_contains: str | None = None
+    with_gold: bool = False
+    with_snippets: bool = False
+
+    @property
+    def is_empty(self) -> bool:
+        return self == PageFilter()
+
+    def given(self) -> dict[str, Any]:
+        """The fields that restrict something, by name."""
+        return {f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name)}
+
+    def check_scored(self) -> PageFilter:
+        """This filter, if rows of scored gold (done, by definition) can answer it: sites, kinds,
+        batches, annotators. ValueError naming any other field given, rather than ignoring it."""
+        unanswerable = set(self.given()) - {"sites", "kinds", "batches", "annotators", "with_gold"}
+        if unanswerable:
+            raise ValueError(f"scored pages cannot be filtered by {', '.join(sorted(unanswerable))}")
+        return self
+
+    def admits(self, row: Row) -> bool:
+        """In memory, for a row of scored gold (see ``check_scored``)."""
+        return (
+            (not self.sites or row.site in self.sites)
+            and (not self.kinds or row.kind in self.kinds)
+            and (not self.batches or row.batch in self.batches)
+            and (not self.annotators or row.annotator in self.annotators)
+        )
+
+    def where(self, query: Select) -> Select:
+        """The query narrowed to the admitted pages; it selects from Page, with Gold (outer-)joined on
+        ``Gold.page_id == Page.id`` whenever a gold field is given."""
+        if self.sites:
+            query = query.where(Page.site_id.in_(select(Site.id).where(Site.host.in_(self.sites))))
+        if self.batches:
+            query = query.where(Page.batch_id.in_(self.batches))
+        if self.statuses:
+            statuses = [s for s in self.statuses if s != TODO]
+            condition = Gold.status.in_(statuses)
+            query = query.where(condition | Gold.page_id.is_(None) if TODO in self.statuses else condition)
+        if self.kinds:
+            query = query.where(Gold.kind.in_(self.kinds))
+        if self.annotators:
+            query = query.where(Gold.author.in_(self.annotators))
+        if self.verdict:
+            rejected = exists().where(
+                Extraction.page_id == Page.id, Extraction.error.is_(None), Extraction.accepted.is_(False)
+            )
+            query = query.where(rejected if self.verdict == "rejected" else ~rejected)
+        if self.url_contains:
+            query = query.where(Page.url.contains(self.url_contains, autoescape=True))
+        if self.with_gold:
+            query = query.where(Gold.page_id.is_not(None))
+        if self.with_snippets:
+            query = query.where(Gold.snippets.is_not(None))
+        return query

@@ -1,0 +1,43 @@
+"""The query string read into the services' options: the page filter and bounded whole numbers
+(400 with the argument's name when a value cannot be read)."""
+
+from __future__ import annotations
+
+from flask import abort, request
+from werkzeug.datastructures import MultiDict
+
+from ..annotation.page_filter import VERDICTS, PageFilter
+from ..vocabulary import QUEUE_STATUSES
+
+
+def page_filter(args: MultiDict[str, str]) -> PageFilter:
+    """The page filter of the query string (each of site, status, kind, batch and annotator repeatable;
+    verdict; q, a part of the URL). An unknown status or verdict is ignored; a batch that is not a
+    whole number is refused (400)."""
+    try:
+        batches = tuple(int(b) for b in args.getlist("batch") if b)
+    except ValueError:
+        abort(400, description="'batch' must be an import batch id.")
+    verdict = args.get("verdict")
+    return PageFilter(
+        sites=tuple(s for s in args.getlist("site") if s),
+        kinds=tuple(k for k in args.getlist("kind") if k),
+        statuses=tuple(s for s in args.getlist("status") if s in QUEUE_STATUSES),
+        batches=batches,
+        annotators=tuple(a for a in args.getlist("annotator") if a),
+        verdict=verdict if verdict in VERDICTS else None,
+        url_contains=args.get("q") or None,
+    )
+
+
+def int_arg(name: str, default: int, low: int = 0, high: int | None = None) -> int:
+    value = request.args.get(name)
+    if value in (None, ""):
+        return default
+    try:
+        number = int(value)
+    except ValueError:
+        abort(400, description=f"{name!r} must be a whole number.")
+    if number < low or (high is not None and number > high):
+        abort(400, description=f"{name!r} must be between {low} and {high}.")
+    return number
