@@ -10,8 +10,8 @@ import pytest
 from extractor_fixtures import COUNT, CRASH, EXIT, HANG, HOG, KILL, MODEST, SYS_EXIT
 
 from webapp.extractors.registry import build_registry
-from webapp.extractors.runner import Job, Result, run_jobs
-from webapp.extractors.worker import INCOMPLETE_REASON
+from webapp.extractors.runner import Call, Result, run_calls
+from webapp.extractors.sandbox import INCOMPLETE_REASON
 
 DATA = Path(__file__).resolve().parent / "data" / "extractors"
 ARTICLE = (DATA / "article.html").read_text(encoding="utf-8")
@@ -27,8 +27,8 @@ def test_failures_are_recorded_and_the_real_extractors_finish():
     failing = [HANG, CRASH, SYS_EXIT, EXIT, KILL, HOG]
     extractors = [*failing, registry["trafilatura"], registry["whole-page"], COUNT]
     seen: list[Result] = []
-    jobs = [Job(extractor.name, extractor, ARTICLE, URL) for extractor in extractors]
-    results = by_key(run_jobs(jobs, workers=2, timeout=2, on_result=seen.append))
+    jobs = [Call(extractor.name, extractor, ARTICLE, URL) for extractor in extractors]
+    results = by_key(run_calls(jobs, workers=2, timeout=2, on_result=seen.append))
 
     assert sorted(results) == sorted(e.name for e in extractors)
     assert sorted(r.key for r in seen) == sorted(results)
@@ -57,8 +57,8 @@ def test_failures_are_recorded_and_the_real_extractors_finish():
 def test_the_memory_cap_comes_on_top_of_what_the_parent_already_maps():
     reserved = mmap.mmap(-1, 3 * 1024**3)  # address space only, as a library's allocator arena reserves
     try:
-        jobs = [Job("modest", MODEST, ARTICLE, URL), Job("hog", HOG, ARTICLE, URL)]
-        results = by_key(run_jobs(jobs, workers=1, timeout=30))
+        jobs = [Call("modest", MODEST, ARTICLE, URL), Call("hog", HOG, ARTICLE, URL)]
+        results = by_key(run_calls(jobs, workers=1, timeout=30))
     finally:
         reserved.close()
     assert (results["modest"].error, results["modest"].text) == (None, str(256 * 1024**2))
@@ -72,9 +72,9 @@ def test_jobs_are_read_lazily_with_a_bounded_window(workers):
     def jobs():
         for number in range(40):
             pulled.append(number)
-            yield Job(number, COUNT, "x" * number, None)
+            yield Call(number, COUNT, "x" * number, None)
 
-    results = run_jobs(jobs(), workers=workers)
+    results = run_calls(jobs(), workers=workers)
     assert pulled == []  # a generator: nothing runs before iteration
     first = next(results)
     assert len(pulled) <= 4 * workers + 1
@@ -84,8 +84,8 @@ def test_jobs_are_read_lazily_with_a_bounded_window(workers):
 
 
 def test_leaving_early_kills_the_calls_in_flight():
-    jobs = [Job("count", COUNT, "x", None), Job("hang-1", HANG, "x", None), Job("hang-2", HANG, "x", None)]
-    results = run_jobs(jobs, workers=2, timeout=600)
+    jobs = [Call("count", COUNT, "x", None), Call("hang-1", HANG, "x", None), Call("hang-2", HANG, "x", None)]
+    results = run_calls(jobs, workers=2, timeout=600)
     assert next(results).key == "count"
     results.close()
     assert multiprocessing.active_children() == []
@@ -109,8 +109,8 @@ def deep_page(depth: int) -> str:
 )
 def test_libxml2_depth_truncation_marks_results_incomplete(depth, incomplete):
     registry = build_registry()
-    jobs = [Job(name, registry[name], deep_page(depth), None) for name in ("whole-page", "trafilatura")]
-    results = by_key(run_jobs(jobs, workers=2))
+    jobs = [Call(name, registry[name], deep_page(depth), None) for name in ("whole-page", "trafilatura")]
+    results = by_key(run_calls(jobs, workers=2))
     for result in results.values():
         assert result.error is None
         assert result.incomplete is incomplete
@@ -125,12 +125,12 @@ def test_every_builtin_runs_over_the_real_corpus():
     pages = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "readability-test-pages"
     registry = build_registry()
     jobs = (
-        Job((page.name, name), extractor, (page / "source.html").read_text(encoding="utf-8"), None)
+        Call((page.name, name), extractor, (page / "source.html").read_text(encoding="utf-8"), None)
         for page in sorted(pages.iterdir())
         if page.is_dir()
         for name, extractor in registry.items()
     )
-    errors = {result.key: result.error for result in run_jobs(jobs, workers=2) if result.error}
+    errors = {result.key: result.error for result in run_calls(jobs, workers=2) if result.error}
     # boilerpy3's own parser gives up on some real pages; it is the only one allowed to.
     assert {key: error for key, error in errors.items() if key[1] != "boilerpy3"} == {}
     assert all(error.startswith("HTMLExtractionError") for error in errors.values())

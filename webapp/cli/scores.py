@@ -55,7 +55,7 @@ def common_options(func):
     return metric_option(func)
 
 
-def prepare(session: Session, metric: str) -> ScoreCache:
+def scored_cache(session: Session, metric: str) -> ScoreCache:
     """Bring the metric's cached counts up to date (showing progress for slow metrics) and load them."""
     if not METRICS[metric].available:
         raise click.ClickException(f"metric {metric} is unavailable: {METRICS[metric].unavailable_reason}")
@@ -114,7 +114,7 @@ def score_command(metric, average, sites, kinds, batches, annotators, bootstrap,
     """Score every extractor against the gold (done, article pages)."""
     with usage_errors():
         with sessions()() as session:
-            cache = prepare(session, metric)
+            cache = scored_cache(session, metric)
             named = current_named(session, build_registry(), names)
         result = leaderboard(cache, metric, named, average=average, filters=PageFilter(sites=sites, kinds=kinds, batches=batches,
                                                                      annotators=annotators),
@@ -140,7 +140,7 @@ def compare_command(a, b, metric, average, sites, kinds, batches, annotators, bo
     the paired bootstrap difference of F1 (A - B)."""
     with usage_errors():
         with sessions()() as session:
-            cache = prepare(session, metric)
+            cache = scored_cache(session, metric)
             registry = build_registry()
             first, second = resolve_ref(session, registry, a), resolve_ref(session, registry, b)
         result = head_to_head(cache, metric, first, second, average=average, filters=PageFilter(sites=sites, kinds=kinds, batches=batches,

@@ -26,7 +26,7 @@ IMPORT_AUTHOR = "import"
 
 
 @dataclass(frozen=True)
-class Outcome:
+class ImportOutcome:
     item: str
     status: str  # "imported", "duplicate" or "rejected"
     reason: str | None = None
@@ -49,7 +49,7 @@ def import_documents(
     documents: Iterable[RawDocument | Rejected],
     site_from: str = "url",
     workers: int = 1,
-) -> Iterator[Outcome]:
+) -> Iterator[ImportOutcome]:
     """Store each document, yielding its outcome; the batch's counts and report are kept up to date.
 
     Decoding and signals run on `workers` processes; duplicates are found before that work.
@@ -58,7 +58,7 @@ def import_documents(
         raise ValueError(f"--site-from must be one of {', '.join(SITE_FROM)}, not {site_from!r}")
     report: list[dict] = []
     for screened, prepared in in_order(_screen(session, batch.id, documents), workers):
-        outcome = screened if isinstance(screened, Outcome) else _store(session, batch, *screened, prepared, site_from)
+        outcome = screened if isinstance(screened, ImportOutcome) else _store(session, batch, *screened, prepared, site_from)
         report.append(outcome.as_dict())
         setattr(batch, _COUNTER[outcome.status], getattr(batch, _COUNTER[outcome.status]) + 1)
         yield outcome
@@ -71,31 +71,31 @@ _COUNTER = {"imported": "imported", "duplicate": "duplicates", "rejected": "reje
 
 def _screen(
     session: Session, batch_id: int, documents: Iterable[RawDocument | Rejected]
-) -> Iterator[tuple[Outcome | tuple[RawDocument, str], tuple | None]]:
+) -> Iterator[tuple[ImportOutcome | tuple[RawDocument, str], tuple | None]]:
     """Each document's outcome if it is settled without decoding it (rejected, duplicate), else the
-    document with its digest and the arguments of `prepare`. A page this batch stored already (the
+    document with its digest and the arguments of `prepare_page`. A page this batch stored already (the
     batch's import is being run again after a crash) counts as imported."""
     seen: dict[str, str] = {}
     for doc in documents:
         if isinstance(doc, Rejected):
-            yield Outcome(doc.item, "rejected", doc.reason), None
+            yield ImportOutcome(doc.item, "rejected", doc.reason), None
             continue
         try:
             checked_kind(doc.kind)
         except UnknownTerm as error:
-            yield Outcome(doc.item, "rejected", str(error)), None
+            yield ImportOutcome(doc.item, "rejected", str(error)), None
             continue
         digest = hashlib.sha256(doc.data).hexdigest()
         existing, existing_batch = session.execute(
             select(Page.id, Page.batch_id).where(Page.sha256 == digest)
         ).first() or (None, None)
         if digest in seen:
-            yield Outcome(doc.item, "duplicate", f"same bytes as {seen[digest]} in this batch"), None
+            yield ImportOutcome(doc.item, "duplicate", f"same bytes as {seen[digest]} in this batch"), None
         elif existing is not None and existing_batch == batch_id:
             seen[digest] = doc.item
-            yield Outcome(doc.item, "imported", page_id=existing), None
+            yield ImportOutcome(doc.item, "imported", page_id=existing), None
         elif existing is not None:
-            yield Outcome(doc.item, "duplicate", f"same bytes as page {existing}", existing), None
+            yield ImportOutcome(doc.item, "duplicate", f"same bytes as page {existing}", existing), None
         else:
             seen[digest] = doc.item
             yield (doc, digest), (doc.data, doc.charset, doc.url)
@@ -103,7 +103,7 @@ def _screen(
 
 def _store(
     session: Session, batch: ImportBatch, doc: RawDocument, digest: str, prepared: Prepared, site_from: str
-) -> Outcome:
+) -> ImportOutcome:
     host = (host_of(doc.url) if site_from == "url" else doc.folder) or UNKNOWN_SITE
     page = Page(
         url=doc.url,
@@ -130,6 +130,6 @@ def _store(
             snippets=doc.snippets,
             rescore=False,
         )
-    outcome = Outcome(doc.item, "imported", page_id=page.id)
+    outcome = ImportOutcome(doc.item, "imported", page_id=page.id)
     session.expunge(page)
     return outcome

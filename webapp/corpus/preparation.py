@@ -1,6 +1,6 @@
 """Decoding and signal extraction of new pages, the costly part of an import, on several cores.
 
-`prepare` is pure (bytes in, decoded text and signals out), so the importer can run it in worker
+`prepare_page` is pure (bytes in, decoded text and page facts out), so the importer can run it in worker
 processes while it keeps the database work in the parent. `in_order` runs it over a stream with a
 bounded window: results come back in input order and at most `window` pages are in flight, so a
 1 GB WARC still never sits in memory.
@@ -27,7 +27,7 @@ class Prepared:
     signals: dict[str, Any]
 
 
-def prepare(data: bytes, charset: str | None, url: str | None) -> Prepared:
+def prepare_page(data: bytes, charset: str | None, url: str | None) -> Prepared:
     decoded = decode(data, charset)
     return Prepared(decoded, page_signals(decoded.text, url))
 
@@ -50,12 +50,12 @@ def executor(workers: int) -> Executor:
 def in_order(
     items: Iterable[tuple[T, tuple | None]], workers: int, window: int = 64
 ) -> Iterator[tuple[T, Prepared | None]]:
-    """For each (item, arguments of `prepare` or None), the item and its Prepared (None if no arguments),
+    """For each (item, arguments of `prepare_page` or None), the item and its Prepared (None if no arguments),
     in input order."""
     pending: deque[tuple[T, Future | None]] = deque()
     with executor(workers) as pool:
         for item, arguments in items:
-            pending.append((item, pool.submit(prepare, *arguments) if arguments else None))
+            pending.append((item, pool.submit(prepare_page, *arguments) if arguments else None))
             while len(pending) >= window or (pending and _ready(pending[0][1])):
                 head, future = pending.popleft()
                 yield head, future.result() if future else None

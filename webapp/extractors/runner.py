@@ -1,9 +1,9 @@
-"""Run extraction jobs in killable worker processes (pebble), with a timeout and a memory cap.
+"""Run extractor calls in killable processes (pebble), with a timeout and a memory cap.
 
-`run_jobs` is a generator: nothing starts until it is iterated; results come in the order the
-calls finish, not the order of the jobs. Jobs are read lazily and at most 4 x workers are in
-flight, so a 100k-page run holds only those pages' HTML. Every job yields exactly one Result:
-an extractor that raises, hangs past the timeout, runs out of memory or takes its worker
+`run_calls` is a generator: nothing starts until it is iterated; results come in the order the
+calls finish, not the order given. Calls are read lazily and at most 4 x workers are in
+flight, so a 100k-page run holds only those pages' HTML. Every call yields exactly one Result:
+an extractor that raises, hangs past the timeout, runs out of memory or takes its
 process down gives a Result with `error` set, and the run goes on. Leaving the loop early stops
 the pool and kills the calls in flight.
 """
@@ -22,13 +22,13 @@ from typing import Any
 from pebble import ProcessExpired, ProcessFuture, ProcessPool
 
 from webapp.extractors.base import Extractor
-from webapp.extractors.worker import Outcome, call_extractor, describe, start_worker
+from webapp.extractors.sandbox import Output, call_extractor, describe, start_worker
 
 IN_FLIGHT_PER_WORKER = 4
 
 
 @dataclass(frozen=True)
-class Job:
+class Call:
     key: Any
     extractor: Extractor
     html: str
@@ -37,8 +37,8 @@ class Job:
 
 @dataclass(frozen=True)
 class Result:
-    """One job's outcome. duration_ms is the call's own time; for a timeout, the timeout; for a
-    crashed worker (or a call that could not be sent or returned), the time since the job was
+    """One call's outcome. duration_ms is the call's own time; for a timeout, the timeout; for a
+    crashed worker (or a call that could not be sent or returned), the time since the call was
     handed to the pool."""
 
     key: Any
@@ -66,20 +66,20 @@ def since(started: float) -> float:
     return (time.monotonic() - started) * 1000
 
 
-def to_result(job: Job, future: ProcessFuture, submitted: float, timeout: float) -> Result:
+def to_result(call: Call, future: ProcessFuture, submitted: float, timeout: float) -> Result:
     """The Result for a finished future, whatever way it finished."""
     try:
-        outcome: Outcome = future.result()
+        outcome: Output = future.result()
     except TimeoutError:
-        outcome = Outcome("", {}, timeout * 1000, f"timeout after {timeout:g} s", False)
+        outcome = Output("", {}, timeout * 1000, f"timeout after {timeout:g} s", False)
     except ProcessExpired as error:
-        outcome = Outcome("", {}, since(submitted), crash_message(error), False)
+        outcome = Output("", {}, since(submitted), crash_message(error), False)
     except Exception as error:  # the call never ran or never came back, e.g. unpicklable data
-        outcome = Outcome("", {}, since(submitted), describe(error), False)
+        outcome = Output("", {}, since(submitted), describe(error), False)
     return Result(
-        key=job.key,
-        extractor_name=job.extractor.name,
-        fingerprint=job.extractor.fingerprint,
+        key=call.key,
+        extractor_name=call.extractor.name,
+        fingerprint=call.extractor.fingerprint,
         text=outcome.text,
         metadata=outcome.metadata,
         duration_ms=outcome.duration_ms,
@@ -90,33 +90,33 @@ def to_result(job: Job, future: ProcessFuture, submitted: float, timeout: float)
 
 class ExtractorPool:
     """Killable worker processes shared by every run started on them (a job worker's chunks, say):
-    `run` may be called from several threads at once, each call yielding its own jobs' results."""
+    `run` may be called from several threads at once, each call yielding its own calls' results."""
 
     def __init__(self, workers: int | None = None, timeout: float = 60.0, memory_mb: int = 2048) -> None:
         self.workers = workers or os.cpu_count() or 1
         self.timeout = timeout
         self.pool = ProcessPool(max_workers=self.workers, initializer=start_worker, initargs=(memory_mb,))
 
-    def run(self, jobs: Iterable[Job], in_flight_limit: int | None = None) -> Iterator[Result]:
-        """Yield one Result per job as calls finish; leaving the loop early cancels this run's calls
+    def run(self, calls: Iterable[Call], in_flight_limit: int | None = None) -> Iterator[Result]:
+        """Yield one Result per call as calls finish; leaving the loop early cancels this run's calls
         in flight (their worker processes are killed) and nobody else's."""
-        pending_jobs = iter(jobs)
-        in_flight: dict[ProcessFuture, tuple[Job, float]] = {}
+        pending = iter(calls)
+        in_flight: dict[ProcessFuture, tuple[Call, float]] = {}
 
         def submit(count: int) -> None:
-            for job in islice(pending_jobs, count):
-                args = (job.extractor, job.html, job.url)
+            for call in islice(pending, count):
+                args = (call.extractor, call.html, call.url)
                 future = self.pool.schedule(call_extractor, args=args, timeout=self.timeout)
-                in_flight[future] = (job, time.monotonic())
+                in_flight[future] = (call, time.monotonic())
 
         try:
             submit(in_flight_limit or IN_FLIGHT_PER_WORKER * self.workers)
             while in_flight:
                 done, _ = wait(in_flight, return_when=FIRST_COMPLETED)
                 for future in done:
-                    job, submitted = in_flight.pop(future)
+                    call, submitted = in_flight.pop(future)
                     submit(1)
-                    yield to_result(job, future, submitted, self.timeout)
+                    yield to_result(call, future, submitted, self.timeout)
         finally:
             for future in in_flight:
                 future.cancel()
@@ -132,17 +132,17 @@ class ExtractorPool:
         self.close()
 
 
-def run_jobs(
-    jobs: Iterable[Job],
+def run_calls(
+    calls: Iterable[Call],
     *,
     workers: int | None = None,
     timeout: float = 60.0,
     memory_mb: int = 2048,
     on_result: Callable[[Result], None] | None = None,
 ) -> Iterator[Result]:
-    """Yield one Result per job as calls finish, on a pool of its own; `on_result` sees each one just before."""
+    """Yield one Result per call as calls finish, on a pool of its own; `on_result` sees each one just before."""
     with ExtractorPool(workers, timeout, memory_mb) as pool:
-        for result in pool.run(jobs):
+        for result in pool.run(calls):
             if on_result is not None:
                 on_result(result)
             yield result

@@ -22,8 +22,7 @@ from sqlalchemy.orm import Session
 from ..annotation.disagreement import refresh_disagreement
 from ..extractors.base import Extractor
 from ..extractors.registry import build_registry
-from ..extractors.runner import Job as Call
-from ..extractors.runner import Result
+from ..extractors.runner import Call, Result
 from ..extractors.service import MAX_ATTEMPTS, RunSettings, current_extractors, plan, retryable, store
 from ..models import Extraction, Job, Page, utcnow
 from ..results.store import refresh_scores

@@ -1,4 +1,4 @@
-"""What runs inside an extraction worker process: the memory cap, the timed call, and the
+"""What runs inside an extractor process (the sandbox of one call): the memory cap, the timed call, and the
 libxml2 depth watch.
 
 libxml2 stops building a tree at depth 256 (2048 with huge_tree) and drops the rest of the
@@ -37,7 +37,7 @@ class DepthWatch(etree.PyErrorLog):
 
 
 @dataclass(frozen=True)
-class Outcome:
+class Output:
     """One call's result as it travels back from the worker."""
 
     text: str
@@ -71,7 +71,7 @@ def describe(error: BaseException) -> str:
     return f"{type(error).__name__}: {message}" if message else type(error).__name__
 
 
-def call_extractor(extractor: Extractor, html: str, url: str | None) -> Outcome:
+def call_extractor(extractor: Extractor, html: str, url: str | None) -> Output:
     """Run one extraction; an exception becomes the outcome's error, not the worker's death.
 
     SystemExit is caught too: pebble would re-raise it in the parent and end the whole run.
@@ -87,4 +87,4 @@ def call_extractor(extractor: Extractor, html: str, url: str | None) -> Outcome:
     duration_ms = (time.perf_counter() - started) * 1000
     if watch.truncated:
         metadata["incomplete_reason"] = INCOMPLETE_REASON
-    return Outcome(text, metadata, duration_ms, error, watch.truncated)
+    return Output(text, metadata, duration_ms, error, watch.truncated)
