@@ -3,7 +3,7 @@
     python benchmarks/bench_extract.py [CORPUS] [--jobs N] [--rounds N]
 
 The app's run is what `goldtext import CORPUS` then `goldtext extract` do, on a temporary instance
-(SQLite in a temporary folder): reading, decoding, signals, storing, the worker pool, the guard, the
+(SQLite in a temporary folder): reading, decoding, page facts, storing, the worker pool, the guard, the
 score cache. The bare run calls every built-in extractor directly on the same decoded pages, one after
 the other in this process. The ratio (app wall time) / (bare time) is what the worker pool buys on this
 machine, net of everything the app does around the calls. The two runs alternate for --rounds rounds

@@ -52,7 +52,7 @@ def build(maker, pages: int) -> tuple[list[str], int]:
         session.execute(insert(Page), [
             {"id": p + 1, "url": f"https://site{p % SITES}.example/{p}", "site_id": p % SITES + 1,
              "batch_id": p * BATCHES // pages + 1, "source_name": str(p), "raw": b"<p>x</p>", "sha256": f"{p:064d}",
-             "encoding": "utf-8", "encoding_source": "meta", "html": "<p>x</p>", "signals": {}}
+             "encoding": "utf-8", "encoding_source": "meta", "html": "<p>x</p>", "facts": {}}
             for p in range(pages)
         ])
         session.execute(insert(Gold), [

@@ -100,7 +100,7 @@ def build(app, pages: int) -> dict:
         page_rows.append({
             "id": p, "url": f"https://site{p % SITES}.example/a/{p}", "site_id": p % SITES + 1, "batch_id": 1,
             "source_name": f"{p}.html", "raw": b"<p>x</p>", "sha256": f"{p:064x}", "encoding": "utf-8",
-            "encoding_source": "meta", "html": "<p>x</p>", "signals": {}, "disagreement": disagreement,
+            "encoding_source": "meta", "html": "<p>x</p>", "facts": {}, "disagreement": disagreement,
         })
         if rng.random() < GOLD_SHARE:
             gold_pages.append(p)

@@ -58,7 +58,7 @@ def populate(app, pages: int, extractors: int, rng: random.Random) -> list[str]:
             session.execute(insert(Page), [
                 {"id": i, "url": f"https://site{i % 20}.example/{i}", "site_id": i % 20 + 1, "batch_id": 1,
                  "source_name": f"p{i}", "raw": b"<p></p>", "sha256": f"{i:064x}", "encoding": "utf-8",
-                 "encoding_source": "bom", "html": "<p></p>", "signals": {}} for i in ids
+                 "encoding_source": "bom", "html": "<p></p>", "facts": {}} for i in ids
             ])
             session.execute(insert(Gold), [
                 {"page_id": i, "text": golds[i], "kind": "article", "status": "done", "author": "bench",

@@ -260,7 +260,7 @@ def test_worker_processes_keep_the_report_in_order_and_catch_duplicates_in_fligh
     batch = session.scalars(select(ImportBatch)).one()
     assert [row["item"] for row in batch.report] == sorted(pages)
     stored = {p.source_name: p for p in session.scalars(select(Page))}
-    assert stored["p05.html"].signals["lang"] == "fr" and stored["p05.html"].signals["title"] == "Page 5"
+    assert stored["p05.html"].facts["lang"] == "fr" and stored["p05.html"].facts["title"] == "Page 5"
     assert stored["p05.html"].html.startswith('<html lang="fr">') and stored["p05.html"].encoding
 
 
@@ -345,7 +345,7 @@ def test_a_warc_cut_short_rejects_its_last_record(run_import, session, tmp_path)
     assert [p.url for p in stored(session).values()] == ["https://a.example/"]
 
 
-# --- decoding and signals ----------------------------------------------------------------------
+# --- decoding and page facts ----------------------------------------------------------------------
 
 
 WINDOWS_1252 = (
@@ -388,12 +388,12 @@ ARTICLE = """<!DOCTYPE html>
 </body></html>"""
 
 
-def test_page_signals_are_stored(run_import, session, tmp_path):
+def test_page_facts_are_stored(run_import, session, tmp_path):
     write_files(tmp_path / "pages", {"ferry.html": ARTICLE, "ferry.url": "https://gazette.example/ferry",
                                      "bare.html": "<p>Just a fragment.</p>"})
     run_import(tmp_path / "pages")
     pages = stored(session)
-    assert pages["ferry.html"].signals == {
+    assert pages["ferry.html"].facts == {
         "og_type": "article",
         "jsonld_types": ["NewsArticle", "Person", "WebPage"],
         "lang": "en-GB",
@@ -402,7 +402,7 @@ def test_page_signals_are_stored(run_import, session, tmp_path):
         "date": "2024-03-05",
         "sitename": "Harbour Gazette",
     }
-    bare = pages["bare.html"].signals
+    bare = pages["bare.html"].facts
     assert (bare["og_type"], bare["jsonld_types"], bare["lang"], bare["author"]) == (None, [], None, None)
 
 

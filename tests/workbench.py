@@ -33,7 +33,7 @@ def make_page(
     page = Page(
         url=url, site_id=site.id, batch_id=batch.id, source_name="page.html", raw=raw,
         sha256=hashlib.sha256(raw).hexdigest(), encoding="utf-8", encoding_source="meta", html=html,
-        signals={},
+        facts={},
     )
     session.add(page)
     session.flush()

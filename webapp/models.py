@@ -99,8 +99,8 @@ class Page(Base):
     encoding: Mapped[str] = mapped_column(String(64))
     encoding_source: Mapped[str] = mapped_column(String(16))
     html: Mapped[str] = mapped_column(Text, deferred=True)  # ditto; select(Page.html) where it is needed
-    signals: Mapped[dict[str, Any]] = mapped_column(default=dict)
-    disagreement: Mapped[float | None] = mapped_column(Float)  # see webapp/disagreement.py
+    facts: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    disagreement: Mapped[float | None] = mapped_column(Float)  # see webapp/annotation/disagreement.py
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
     site: Mapped[Site] = relationship(back_populates="pages")

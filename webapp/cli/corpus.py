@@ -65,7 +65,7 @@ def echo_report(batch: ImportBatch) -> None:
 )
 @click.option(
     "--jobs", type=click.IntRange(min=1), default=None,
-    help="Processes decoding pages and reading their signals; default: one per core.",
+    help="Processes decoding pages and reading their facts; default: one per core.",
 )
 def import_command(paths: tuple[str, ...], fmt: str, site_from: str, jobs: int | None) -> None:
     """Import saved pages (folder, zip, WARC, JSONL, Readability test pages). Exits with status 1 when

@@ -52,7 +52,7 @@ def import_documents(
 ) -> Iterator[ImportOutcome]:
     """Store each document, yielding its outcome; the batch's counts and report are kept up to date.
 
-    Decoding and signals run on `workers` processes; duplicates are found before that work.
+    Decoding and page facts run on `workers` processes; duplicates are found before that work.
     """
     if site_from not in SITE_FROM:
         raise ValueError(f"--site-from must be one of {', '.join(SITE_FROM)}, not {site_from!r}")
@@ -115,7 +115,7 @@ def _store(
         encoding=prepared.decoded.encoding,
         encoding_source=prepared.decoded.source,
         html=prepared.decoded.text,
-        signals=prepared.signals,
+        facts=prepared.facts,
     )
     session.add(page)
     session.flush()

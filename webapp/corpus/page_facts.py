@@ -1,4 +1,4 @@
-"""Page signals recorded on import: what the page says about itself (og:type, JSON-LD @type,
+"""Page facts recorded on import: what the page says about itself (og:type, JSON-LD @type,
 <html lang>) and trafilatura's metadata (title, author, date, sitename).
 
 The date comes from htmldate's fast search (markup and URL), not its extensive free-text search: that
@@ -39,17 +39,17 @@ def jsonld_types(tree: Any) -> list[str]:
     return found
 
 
-def page_signals(html: str, url: str | None) -> dict[str, Any]:
-    signals: dict[str, Any] = {"og_type": None, "jsonld_types": [], "lang": None}
+def page_facts(html: str, url: str | None) -> dict[str, Any]:
+    facts: dict[str, Any] = {"og_type": None, "jsonld_types": [], "lang": None}
     try:
         tree = lxml.html.document_fromstring(html)
     except (etree.ParserError, ValueError):
-        return signals
+        return facts
     og = tree.xpath('//meta[@property="og:type"]/@content')
-    signals["og_type"] = og[0].strip() if og else None
-    signals["jsonld_types"] = jsonld_types(tree)
-    signals["lang"] = (tree.get("lang") or tree.get("xml:lang") or "").strip() or None
+    facts["og_type"] = og[0].strip() if og else None
+    facts["jsonld_types"] = jsonld_types(tree)
+    facts["lang"] = (tree.get("lang") or tree.get("xml:lang") or "").strip() or None
     meta = trafilatura.extract_metadata(tree, default_url=url, extensive=False)
     for field in ("title", "author", "date", "sitename"):
-        signals[field] = getattr(meta, field, None) if meta is not None else None
-    return signals
+        facts[field] = getattr(meta, field, None) if meta is not None else None
+    return facts

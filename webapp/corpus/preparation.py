@@ -16,7 +16,7 @@ from multiprocessing import get_context
 from typing import Any, TypeVar
 
 from .decoding import Decoded, decode
-from .page_facts import page_signals
+from .page_facts import page_facts
 
 T = TypeVar("T")
 
@@ -24,12 +24,12 @@ T = TypeVar("T")
 @dataclass(frozen=True)
 class Prepared:
     decoded: Decoded
-    signals: dict[str, Any]
+    facts: dict[str, Any]
 
 
 def prepare_page(data: bytes, charset: str | None, url: str | None) -> Prepared:
     decoded = decode(data, charset)
-    return Prepared(decoded, page_signals(decoded.text, url))
+    return Prepared(decoded, page_facts(decoded.text, url))
 
 
 class Inline(Executor):
