@@ -16,7 +16,6 @@ from warcio.archiveiterator import ArchiveIterator
 from webapp.corpus.document import Limits, RawDocument, Rejected
 from webapp.corpus.readers import FORMATS, detect_format, iter_documents
 from webapp.corpus.screening import problem
-from webapp.corpus.visible_text import block_lines
 
 CORPORA = Path(__file__).resolve().parents[2] / "shared" / "corpora"
 READABILITY_PAGES = CORPORA / "readability-test-pages"
@@ -118,26 +117,6 @@ def test_readability_page_with_broken_metadata_is_rejected(tmp_path):
     results = by_item(read(tmp_path))
     assert results["a"].reason.startswith("expected-metadata.json is not valid JSON")
     assert (results["b"].kind, results["b"].gold) == (None, None)
-
-
-@pytest.mark.parametrize(
-    ("html", "lines"),
-    [
-        ("<p>One <b>bold</b>\n   word.</p><p>Two</p>", "One bold word.\nTwo"),
-        ("<h1>T</h1><div><p>a</p><p> \n </p></div>", "T\na"),
-        ("<ul><li>a<p>nested</p>tail</li></ul>", "a\nnested\ntail"),
-        ("<div>direct text <em>inline</em></div><div><div><p>deep</p></div></div>",
-         "direct text inline\ndeep"),
-        ("<table><tr><th>h</th><td>c1</td><td>c2</td></tr></table>", "h\nc1\nc2"),
-        ("<dl><dt>term</dt><dd>definition</dd></dl><figure><figcaption>cap</figcaption></figure>",
-         "term\ndefinition\ncap"),
-        ("<blockquote>q</blockquote><pre>x  =\n  1</pre>", "q\nx = 1"),
-        ("<p>kept<script>hidden()</script><!-- note --> <style>p{}</style>too</p>", "kept too"),
-        ("", ""),
-    ],
-)
-def test_block_lines(html, lines):
-    assert block_lines(html) == lines
 
 
 # --- folder layout -----------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Built-in extractors, the shared block-text helper, fingerprints and the registry."""
+"""Built-in extractors, fingerprints and the registry (the block text they share: test_visible_text.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 
 from webapp.extractors.base import Extracted, Extractor
-from webapp.extractors.blocks import block_lines, parse_html
 from webapp.extractors.justext_stoplists import stoplist_name
 from webapp.extractors.registry import UnknownExtractor, build_registry, resolve
 from webapp.extractors.site_rules import SITE_RULES
@@ -68,25 +67,6 @@ def test_whole_page_keeps_nav_and_footer_but_not_head_or_scripts():
     assert all(footer in text for footer in FOOTER_TEXT)
     assert "Almanac | Harbour Gazette" not in text  # the <title>
     assert "tracking" not in text and "font-family" not in text
-
-
-@pytest.mark.parametrize(
-    ("html", "lines"),
-    [
-        ("<p>one <b>bold</b><i>italic</i> word</p><p>two</p>", ["one bolditalic word", "two"]),
-        ("<div>first line<br>second   line\n continued</div>", ["first line", "second line continued"]),
-        ("<p>a<script>var x = 1;</script>b<!-- note -->c</p>", ["abc"]),
-        ("<div>shown<span hidden>secret</span><span style='display: none'>gone</span></div>", ["shown"]),
-        ("<table><tr><td>cell</td><td>next</td></tr><tr><th>row two</th></tr></table>", ["cell next", "row two"]),
-        ("<ul><li>first</li><li>second</li></ul>after", ["first", "second", "after"]),
-        ('<?xml version="1.0" encoding="utf-8"?><html><body><p>declared</p></body></html>', ["declared"]),
-        ("<head><title>title</title></head><body><template>t</template><p>body</p></body>", ["body"]),
-        ("", []),
-        ("   ", []),
-    ],
-)
-def test_block_lines(html, lines):
-    assert block_lines(parse_html(html)) == lines
 
 
 def test_extractor_must_return_extracted():

@@ -15,7 +15,7 @@ from pathlib import Path, PurePosixPath
 from .decoding import decode
 from .document import Limits, RawDocument, Rejected
 from .streams import Unreadable, read_file, read_utf8
-from .visible_text import block_lines
+from .visible_text import visible_text
 
 SOURCE = "source.html"
 EXPECTED = "expected.html"
@@ -65,7 +65,7 @@ def _document(
         return RawDocument(item, data, source, url=url, kind="not-article")
     gold = None
     if f"{folder}/{EXPECTED}" in names:
-        gold = block_lines(decode(read(f"{folder}/{EXPECTED}")).text) or None
+        gold = visible_text(decode(read(f"{folder}/{EXPECTED}")).text) or None
     kind = "article" if readerable is True else None
     return RawDocument(item, data, source, url=url, gold=gold, kind=kind)
 

@@ -1,46 +1,115 @@
-"""The visible text of an HTML fragment, one block per line: gold text read from gold HTML."""
+"""Visible text, one block per line: Goldtext's one definition of what a block is and what its text is.
+
+The corpus readers use it to read gold text from gold HTML (Readability's expected.html), the
+lxml-based extractors to turn the part of a page they keep into text, and the annotate view's page
+script (static/js/blocks.js) to find the blocks an annotator clicks: it gets the tag sets and the
+hidden-style rule from `browser_rules()`, rendered into the page as JSON, and walks the DOM the way
+`block_lines` walks lxml's tree.
+
+A block element (p, div, li, h1-h6, a table's row, ...) or a `<br>` ends the current line; a cell
+(td, th) is a space within its row's line; inline elements run together as a browser would render
+them; whitespace collapses to single spaces. Invisible content (script, style, noscript, template,
+head, svg, iframe, ..., and elements that are `hidden` or styled `display:none` or
+`visibility:hidden` in their own style attribute) and comments give no text, but the text after
+them does. Only the markup counts: what a stylesheet hides or shows is left to the browser.
+"""
 
 from __future__ import annotations
 
+import re
+from typing import Any
+
 import lxml.html
+from lxml import etree
 
-BLOCKS = frozenset(
-    {"p", "h1", "h2", "h3", "h4", "h5", "h6", "li", "blockquote", "pre", "td", "th", "figcaption",
-     "dt", "dd", "div"}
+BLOCK_TAGS = frozenset(
+    "address article aside blockquote body caption center dd details dialog dir div dl dt "
+    "fieldset figcaption figure footer form frameset h1 h2 h3 h4 h5 h6 header hgroup hr html "
+    "legend li main menu nav ol p pre section summary table tbody tfoot thead tr ul".split()
 )
-INVISIBLE = frozenset({"head", "script", "style", "template", "noscript"})
+CELL_TAGS = frozenset({"td", "th"})
+LINE_BREAK_TAGS = frozenset({"br"})
+INVISIBLE_TAGS = frozenset(
+    "script style noscript template head svg math iframe object embed canvas".split()
+)
+HIDDEN_ATTRIBUTE = "hidden"
+HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
+XML_DECLARATION = re.compile(r"^\ufeff?\s*<\?xml[^>]*\?>")
 
 
-def block_lines(html: str) -> str:
-    """Each block element's text on its own line, whitespace in a block collapsed, no empty lines.
+def browser_rules() -> dict[str, Any]:
+    """The definition as JSON-ready data for static/js/blocks.js: the same sets, the same rule."""
+    return {
+        "blocks": sorted(BLOCK_TAGS),
+        "cells": sorted(CELL_TAGS),
+        "lineBreaks": sorted(LINE_BREAK_TAGS),
+        "invisible": sorted(INVISIBLE_TAGS),
+        "hiddenAttribute": HIDDEN_ATTRIBUTE,
+        "hiddenStyle": HIDDEN_STYLE.pattern,
+    }
 
-    A block's text stops where a nested block starts and resumes on a new line after it ends, so
-    a div that directly holds text gets a line of its own, a div that only wraps blocks adds none.
+
+def parse_html(html: str) -> lxml.html.HtmlElement:
+    """Parse a page into its `<html>` element; an empty page gives an empty `<html>`.
+
+    A leading XML declaration is dropped: lxml refuses text that declares an encoding.
     """
-    if not html.strip():
-        return ""
-    lines: list[str] = []
-    pending: list[str] = []
+    html = XML_DECLARATION.sub("", html, count=1)
+    try:
+        return lxml.html.document_fromstring(html)
+    except etree.ParserError:
+        return lxml.html.Element("html")
 
-    def flush() -> None:
-        line = " ".join("".join(pending).split())
-        pending.clear()
+
+def is_invisible(element: etree._Element) -> bool:
+    """True for elements a reader never sees on screen."""
+    return (
+        element.tag in INVISIBLE_TAGS
+        or element.get(HIDDEN_ATTRIBUTE) is not None
+        or bool(HIDDEN_STYLE.search(element.get("style") or ""))
+    )
+
+
+def block_lines(root: etree._Element) -> list[str]:
+    """The visible text under `root`, one string per block, empty blocks left out."""
+    lines: list[str] = []
+    current: list[str] = []
+
+    def end_line() -> None:
+        line = " ".join("".join(current).split())
         if line:
             lines.append(line)
+        current.clear()
 
-    def walk(element: lxml.html.HtmlElement) -> None:
-        visible = isinstance(element.tag, str) and element.tag not in INVISIBLE
-        block = visible and element.tag in BLOCKS
-        if block:
-            flush()
-        if visible:
-            pending.append(element.text or "")
-            for child in element:
-                walk(child)
-                pending.append(child.tail or "")
-        if block:
-            flush()
+    walker = etree.iterwalk(root, events=("start", "end", "comment", "pi"))
+    for event, element in walker:
+        if event in ("comment", "pi"):
+            current.append(element.tail or "")
+            continue
+        tag = element.tag
+        if event == "start":
+            if is_invisible(element):
+                walker.skip_subtree()
+                continue
+            if tag in BLOCK_TAGS or tag in LINE_BREAK_TAGS:
+                end_line()
+            elif tag in CELL_TAGS:
+                current.append(" ")
+            current.append(element.text or "")
+        else:
+            if tag in BLOCK_TAGS:
+                end_line()
+            if element is not root:
+                current.append(element.tail or "")
+    end_line()
+    return lines
 
-    walk(lxml.html.document_fromstring(html))
-    flush()
-    return "\n".join(lines)
+
+def block_text(root: etree._Element) -> str:
+    """`block_lines` joined with newlines."""
+    return "\n".join(block_lines(root))
+
+
+def visible_text(html: str) -> str:
+    """The visible text of a page or fragment, one block per line ("" when it shows none)."""
+    return block_text(parse_html(html))

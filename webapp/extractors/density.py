@@ -29,8 +29,9 @@ import re
 
 from lxml.html import HtmlElement
 
+from webapp.corpus.visible_text import block_text, parse_html
 from webapp.extractors.base import Extracted, Extractor, package_version
-from webapp.extractors.blocks import BLOCKS_VERSION, block_text, parse_html
+from webapp.extractors.blocks import BLOCKS_VERSION
 
 # Bump when the scoring or pruning changes, so that stored extractions are redone.
 DENSITY_VERSION = "goldtext-density 1"

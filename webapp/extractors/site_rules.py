@@ -19,8 +19,9 @@ from urllib.parse import urlsplit
 
 from lxml.html import HtmlElement
 
+from webapp.corpus.visible_text import block_lines, parse_html
 from webapp.extractors.base import Extracted, Extractor, package_version
-from webapp.extractors.blocks import BLOCKS_VERSION, block_lines, parse_html
+from webapp.extractors.blocks import BLOCKS_VERSION
 from webapp.extractors.with_trafilatura import TRAFILATURA
 
 MIN_RULE_CHARS = 200

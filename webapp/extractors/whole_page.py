@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from webapp.corpus.visible_text import block_text, parse_html
 from webapp.extractors.base import Extracted, Extractor, package_version
-from webapp.extractors.blocks import BLOCKS_VERSION, block_text, parse_html
+from webapp.extractors.blocks import BLOCKS_VERSION
 
 
 def run_whole_page(html: str, url: str | None) -> Extracted:
