@@ -1,13 +1,17 @@
-"""The one definition of visible text, one block per line (webapp/corpus/visible_text.py): its rules, and
-the gold the Readability reader reads with it."""
+"""The one definition of visible text, one block per line (webapp/corpus/visible_text.py): its rules in
+Python, the gold the Readability reader reads with it, and static/js/blocks.js finding the same blocks in
+Chromium, on small cases and on every page of the shared Readability corpus."""
 
 from __future__ import annotations
 
 import json
 import re
+import sys
 from pathlib import Path
 
 import pytest
+from browser_fixtures import browser, context, live_server, signed_in  # noqa: F401 -- fixtures
+from workbench import make_page, sign_in
 
 from webapp.corpus.decoding import decode
 from webapp.corpus.document import Limits
@@ -25,8 +29,10 @@ from webapp.corpus.visible_text import (
 
 ROOT = Path(__file__).resolve().parents[1]
 READABILITY_PAGES = ROOT.parent / "shared" / "corpora" / "readability-test-pages"
+SLUGS = sorted(p.name for p in READABILITY_PAGES.iterdir() if (p / "source.html").exists())
+ORIGIN = "http://goldtext.test"  # served by the test itself: nothing leaves the browser
 
-# (html, lines): the definition's cases.
+# (html, lines): the definition's cases, checked in Python and in Chromium alike.
 CASES = [
     ("<p>one <b>bold</b><i>italic</i> word</p><p>two</p>", ["one bolditalic word", "two"]),
     ("<div>first line<br>second   line\n continued</div>", ["first line", "second line continued"]),
@@ -79,9 +85,149 @@ def test_the_browser_gets_the_same_sets_and_rule_as_json():
     assert re.search(rules["hiddenStyle"], "color: red; display :none", re.IGNORECASE)
 
 
+def test_the_annotate_view_renders_the_rules_in_its_data_island(client, session):
+    page_id = make_page(session).id
+    sign_in(client)
+    text = client.get(f"/pages/{page_id}").get_data(as_text=True)
+    island = re.search(r'<script type="application/json" id="page-data"[^>]*>(.*?)</script>', text, re.S)
+    assert json.loads(island.group(1))["blocks"] == browser_rules()
+    script = (ROOT / "static" / "js" / "blocks.js").read_text(encoding="utf-8")
+    assert not re.findall(r"['\"](p|div|li|h1|td|br|script)['\"]", script, re.IGNORECASE)  # no list of its own
+
+
 def test_the_readability_reader_reads_gold_with_the_same_definition():
     documents = [d for d in read_readability(str(READABILITY_PAGES), Limits()) if d.gold]
     assert len(documents) == 122
     for document in documents[:: len(documents) // 10]:
         expected = (READABILITY_PAGES / document.item / "expected.html").read_bytes()
         assert document.gold == "\n".join(block_lines(parse_html(decode(expected).text)))
+
+
+# --- the same blocks in Chromium -----------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def blocks_tab(browser):  # noqa: F811 -- the fixture imported above
+    """A tab on a made-up origin that serves only static/js/, with blocks.js imported as `window.blocks`;
+    pages are parsed there with DOMParser, which neither runs nor loads anything, like the annotate
+    view's sandboxed frame."""
+    own = browser.new_context()
+    tab = own.new_page()
+
+    def serve(route):
+        path = route.request.url.removeprefix(ORIGIN)
+        if path == "/":
+            route.fulfill(body="<!doctype html><title>blocks</title>", content_type="text/html")
+        elif path.startswith("/static/js/") and ".." not in path:
+            route.fulfill(path=str(ROOT / path.lstrip("/")), content_type="text/javascript")
+        else:
+            route.abort()
+
+    tab.route(f"{ORIGIN}/**", serve)
+    tab.goto(f"{ORIGIN}/")
+    tab.evaluate("async () => { window.blocks = await import('/static/js/blocks.js'); }")
+    yield tab
+    own.close()
+
+
+def js_lines(tab, html: str) -> list[str]:
+    return tab.evaluate(
+        "([html, rules]) => window.blocks.blocksOf(new DOMParser().parseFromString(html, 'text/html'), rules)"
+        ".map((block) => block.text)",
+        [html, browser_rules()],
+    )
+
+
+def squeeze(lines: list[str]) -> list[str]:
+    return [" ".join(line.split()) for line in lines]
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize(("html", "lines"), CASES)
+def test_blocks_js_finds_the_same_blocks(blocks_tab, html, lines):
+    assert js_lines(blocks_tab, html) == lines
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("slug", SLUGS)
+def test_blocks_js_and_block_lines_agree_on_the_readability_pages(blocks_tab, slug):
+    """Every block of the saved page and of Readability's output, line for line. Nothing is excluded:
+    neither side computes styles (a stylesheet's display:none counts on neither), and Chromium's HTML
+    parser and lxml's build trees with the same text in the same blocks on all 260 documents."""
+    for name in ("source.html", "expected.html"):
+        path = READABILITY_PAGES / slug / name
+        if not path.exists():
+            continue
+        html = decode(path.read_bytes()).text
+        python, javascript = block_lines(parse_html(html)), js_lines(blocks_tab, html)
+        assert javascript == python, name
+        assert squeeze(javascript) == javascript  # already normalised: one space, no ends
+
+
+@pytest.mark.browser
+def test_blocks_js_collapses_exactly_the_whitespace_python_splits_on(blocks_tab):
+    python = [c for c in range(sys.maxunicode + 1) if chr(c).isspace()]
+    javascript = blocks_tab.evaluate(
+        "() => { const found = []; for (let c = 0; c <= 0x10ffff; c++) {"
+        " if (window.blocks.normalise(`a${String.fromCodePoint(c)}b`) === 'a b') found.push(c); } return found; }"
+    )
+    assert javascript == python
+
+
+# --- the annotator's clicks on such blocks ----------------------------------------------------------------
+
+RUNS = ("<html><body><div>Intro words<p>A paragraph</p>First run<br><br>Second <b>run</b><br><br>"
+        "Third run</div></body></html>")
+
+
+def click_text(tab, text: str) -> None:
+    """Click the middle of the first text node of the frame that holds `text`."""
+    x, y = tab.evaluate(
+        """(text) => {
+          const frame = document.getElementById('frame'), doc = frame.contentDocument;
+          const walker = doc.createTreeWalker(doc.body, NodeFilter.SHOW_TEXT);
+          let node = walker.nextNode();
+          while (node && !node.data.includes(text)) node = walker.nextNode();
+          const range = doc.createRange();
+          range.setStart(node, node.data.indexOf(text));
+          range.setEnd(node, node.data.indexOf(text) + text.length);
+          const box = range.getBoundingClientRect(), at = frame.getBoundingClientRect();
+          return [at.left + frame.clientLeft + box.left + box.width / 2,
+                  at.top + frame.clientTop + box.top + box.height / 2];
+        }""",
+        text,
+    )
+    tab.mouse.click(x, y)
+
+
+def until(tab, expression: str) -> None:
+    for _ in range(200):
+        if tab.evaluate(expression):
+            return
+        tab.wait_for_timeout(50)
+    raise AssertionError(f"still false: {expression}")
+
+
+@pytest.mark.browser
+def test_runs_between_brs_are_clicked_in_and_out_of_the_gold_one_by_one(session, live_server, context):  # noqa: F811
+    page_id = make_page(session, RUNS).id
+    tab = signed_in(context, live_server)
+    tab.goto(f"{live_server}/pages/{page_id}")
+    until(tab, "document.getElementById('frame').contentDocument?.querySelector('style') !== null")
+    editor = "document.getElementById('editor').value"
+    shared = "(document.getElementById('frame').contentWindow.CSS.highlights.get('goldtext-in')?.size ?? 0)"
+    marked = "document.getElementById('frame').contentDocument.querySelectorAll('.goldtext-in').length"
+    click_text(tab, "Second")
+    until(tab, f"{editor} === 'Second run'")
+    click_text(tab, "Intro")
+    click_text(tab, "paragraph")
+    until(tab, f"{editor} === 'Intro words\\nA paragraph\\nSecond run'")
+    until(tab, f"{shared} === 2 && {marked} === 1")  # two runs of the div marked on their text, the <p> whole
+    click_text(tab, "Second")
+    until(tab, f"{editor} === 'Intro words\\nA paragraph'")
+    until(tab, f"{shared} === 1")
+    tab.mouse.move(0, 0)
+    click_text(tab, "Third")
+    until(tab, f"{editor} === 'Intro words\\nA paragraph\\nThird run'")
+    hovered = "(document.getElementById('frame').contentWindow.CSS.highlights.get('goldtext-hover')?.size ?? 0)"
+    until(tab, f"{hovered} === 1")

@@ -250,7 +250,7 @@ function setupFrame() {
   doc.addEventListener("keydown", onKey);
   state.frame = attachBlocks(doc, (text, order) => {
     replaceText(toggleLine(editor.value.split("\n").filter((l) => l.trim()), text, order).join("\n"));
-  });
+  }, data.blocks);
   highlightBlocks();
 }
 

@@ -2,43 +2,104 @@
 // the gold on click, highlighted while their text is in the gold. The saved page's own scripts never
 // run (no allow-scripts); these listeners belong to this page. Every click in the frame is cancelled, so
 // a link or a form in the saved page never navigates anywhere.
-const BLOCK_TAGS = new Set(["P", "H1", "H2", "H3", "H4", "H5", "H6", "LI", "BLOCKQUOTE", "PRE", "TD", "TH",
-  "FIGCAPTION", "CAPTION", "DT", "DD"]);
-const TEXT_HOLDERS = new Set(["DIV", "SECTION", "ARTICLE", "MAIN", "ASIDE", "HEADER", "FOOTER", "SPAN", "FIGURE"]);
+//
+// What a block is and what its text is has one definition, in Python (webapp/corpus/visible_text.py):
+// its tag sets and hidden-style rule reach this module as `rules` (browser_rules(), rendered into the
+// annotate view as JSON), and blocksOf walks the DOM exactly as block_lines walks lxml's tree. So a
+// block is a line of the gold text the corpus readers and the extractors produce: a `<br>` or a nested
+// block ends it, so a div's own text and each `<br><br>`-separated run are blocks of their own.
 const STYLE = `.goldtext-hover { outline: 2px solid #e67e22 !important; cursor: pointer !important; }
-.goldtext-in { background: rgba(255, 214, 0, .35) !important; }`;
+.goldtext-in { background: rgba(255, 214, 0, .35) !important; }
+.goldtext-point { cursor: pointer !important; }
+::highlight(goldtext-hover) { background-color: rgba(230, 126, 34, .25); text-decoration: underline 2px #e67e22; }
+::highlight(goldtext-in) { background-color: rgba(255, 214, 0, .35); }`;
+
+// The characters Python's str.split() splits on (str.isspace()): JavaScript's \s differs (it adds
+// U+FEFF and lacks U+001C-U+001F and U+0085).
+const SPACE = /[\t-\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/g;
 
 export function normalise(text) {
-  return text.replace(/\s+/g, " ").trim();
+  return text.replace(SPACE, " ").replace(/^ | $/g, "");
 }
 
-function holdsText(element) {
-  for (const node of element.childNodes) {
-    if (node.nodeType === 3 && node.nodeValue.trim()) return true;
-  }
-  return false;
+function compile(rules) {
+  return {
+    blocks: new Set(rules.blocks),
+    cells: new Set(rules.cells),
+    lineBreaks: new Set(rules.lineBreaks),
+    invisible: new Set(rules.invisible),
+    hiddenAttribute: rules.hiddenAttribute,
+    hiddenStyle: new RegExp(rules.hiddenStyle, "i"),
+  };
 }
 
-export function isBlock(element) {
-  return BLOCK_TAGS.has(element.tagName) || (TEXT_HOLDERS.has(element.tagName) && holdsText(element));
+function isInvisible(element, rules) {
+  return rules.invisible.has(element.localName) || element.hasAttribute(rules.hiddenAttribute)
+    || rules.hiddenStyle.test(element.getAttribute("style") || "");
 }
 
-// Every block of the document with text, in document order.
-export function blocksOf(doc) {
+// The blocks of the document in document order, as Python's block_lines gives their lines: each is
+// {text, nodes (its text nodes), owner (the innermost block element holding it), whole (the owner holds
+// no other block, so its text is this block's)}.
+export function blocksOf(doc, rules) {
+  const compiled = compile(rules);
   const found = [];
-  if (!doc.body) return found;
-  const walker = doc.createTreeWalker(doc.body, 1);
-  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-    if (isBlock(node) && normalise(node.textContent)) found.push(node);
+  const open = []; // the block elements the walk is inside, outermost first
+  const held = new Map(); // block element -> how many blocks it holds
+  let parts = [], nodes = [];
+  const endLine = () => {
+    const text = normalise(parts.join(""));
+    if (text) {
+      found.push({ text, nodes, owner: open[open.length - 1] ?? null, whole: false });
+      for (const element of open) held.set(element, (held.get(element) ?? 0) + 1);
+    }
+    parts = [];
+    nodes = [];
+  };
+  const enter = (element) => { // false when the element's content is skipped
+    const name = element.localName;
+    const block = compiled.blocks.has(name);
+    if (isInvisible(element, compiled)) {
+      if (block) endLine();
+      return false;
+    }
+    if (block || compiled.lineBreaks.has(name)) endLine();
+    else if (compiled.cells.has(name)) parts.push(" ");
+    if (block) open.push(element);
+    return true;
+  };
+  const leave = (element) => {
+    if (open[open.length - 1] === element) {
+      endLine();
+      open.pop();
+    }
+  };
+  const root = doc.documentElement;
+  if (!root) return found;
+  // Depth first without recursion: saved pages can nest deeper than the call stack allows.
+  let node = root;
+  while (node) {
+    let descend = false;
+    if (node.nodeType === 3) {
+      parts.push(node.data);
+      nodes.push(node);
+    } else if (node.nodeType === 1) {
+      descend = enter(node);
+    }
+    if (descend && node.firstChild) {
+      node = node.firstChild;
+      continue;
+    }
+    if (descend) leave(node);
+    while (node !== root && !node.nextSibling) {
+      node = node.parentNode;
+      leave(node);
+    }
+    node = node === root ? null : node.nextSibling;
   }
+  endLine();
+  for (const block of found) block.whole = block.owner !== null && held.get(block.owner) === 1;
   return found;
-}
-
-function closestBlock(node) {
-  for (let element = node.nodeType === 1 ? node : node.parentElement; element; element = element.parentElement) {
-    if (isBlock(element) && normalise(element.textContent)) return element;
-  }
-  return null;
 }
 
 // Lines of the gold with `text` taken out when present, else put in document order: after the last line
@@ -58,36 +119,85 @@ export function toggleLine(lines, text, order) {
   return [...lines.slice(0, at), text, ...lines.slice(at)];
 }
 
+// A block that is its owner's whole text is marked on the owner element (outline, background); one that
+// shares its owner with other blocks (a div's own text beside nested paragraphs, a run between <br>s) is
+// marked on its text with the CSS Custom Highlight API, where the browser has it.
+function marker(doc) {
+  const view = doc.defaultView;
+  const registry = view?.CSS?.highlights;
+  return (name, blocks) => {
+    if (!registry || !view.Highlight) return;
+    const ranges = blocks.map((block) => {
+      const range = doc.createRange();
+      range.setStartBefore(block.nodes[0]);
+      range.setEndAfter(block.nodes[block.nodes.length - 1]);
+      return range;
+    });
+    registry.set(name, new view.Highlight(...ranges));
+  };
+}
+
+function caretNode(doc, event) {
+  const position = doc.caretPositionFromPoint?.(event.clientX, event.clientY);
+  if (position) return position.offsetNode;
+  return doc.caretRangeFromPoint?.(event.clientX, event.clientY)?.startContainer ?? null;
+}
+
 // Wire the frame's document once it has loaded; `onToggle(text, order)` is called on a block click.
-export function attachBlocks(doc, onToggle) {
-  const blocks = blocksOf(doc);
+export function attachBlocks(doc, onToggle, rules) {
+  const blocks = blocksOf(doc, rules);
   const order = new Map();
+  const byOwner = new Map(); // owner element -> its whole block
+  const byNode = new Map(); // text node -> its block
   blocks.forEach((block, index) => {
-    const text = normalise(block.textContent);
-    if (!order.has(text)) order.set(text, index);
+    if (!order.has(block.text)) order.set(block.text, index);
+    if (block.whole) byOwner.set(block.owner, block);
+    for (const node of block.nodes) byNode.set(node, block);
   });
+  const mark = marker(doc);
   const style = doc.createElement("style");
   style.textContent = STYLE;
   (doc.head || doc.documentElement).append(style);
+
+  const blockAt = (event) => {
+    for (let element = event.target; element && element.nodeType === 1; element = element.parentElement) {
+      if (byOwner.has(element)) return byOwner.get(element);
+    }
+    const node = caretNode(doc, event);
+    return node && event.target.contains?.(node) ? byNode.get(node) ?? null : null;
+  };
   let hovered = null;
-  doc.addEventListener("mouseover", (event) => {
-    const block = closestBlock(event.target);
+  const show = (block, on) => {
+    if (!block) return;
+    if (block.whole) block.owner.classList.toggle("goldtext-hover", on);
+    else {
+      block.owner?.classList.toggle("goldtext-point", on);
+      mark("goldtext-hover", on ? [block] : []);
+    }
+  };
+  doc.addEventListener("mousemove", (event) => {
+    const block = blockAt(event);
     if (block === hovered) return;
-    hovered?.classList.remove("goldtext-hover");
+    show(hovered, false);
     hovered = block;
-    hovered?.classList.add("goldtext-hover");
+    show(hovered, true);
   });
   const cancel = (event) => { event.preventDefault(); event.stopPropagation(); };
   doc.addEventListener("click", (event) => {
     cancel(event);
-    const block = closestBlock(event.target);
-    if (block) onToggle(normalise(block.textContent), order);
+    const block = blockAt(event);
+    if (block) onToggle(block.text, order);
   }, true);
   for (const type of ["auxclick", "submit", "dragstart"]) doc.addEventListener(type, cancel, true);
   return {
     highlight(lines) {
       const inGold = new Set(lines.map(normalise));
-      for (const block of blocks) block.classList.toggle("goldtext-in", inGold.has(normalise(block.textContent)));
+      const shared = [];
+      for (const block of blocks) {
+        if (block.whole) block.owner.classList.toggle("goldtext-in", inGold.has(block.text));
+        else if (inGold.has(block.text)) shared.push(block);
+      }
+      mark("goldtext-in", shared);
     },
   };
 }

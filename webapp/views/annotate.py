@@ -22,6 +22,7 @@ from sqlalchemy.orm import Session
 from werkzeug.wrappers import Response
 
 from ..annotation.gold import HistoryPage, history_page, lock_page, restore_revision
+from ..corpus.visible_text import browser_rules
 from ..db import get_or_404, get_session
 from ..models import Extraction, Gold, GoldRevision, Page
 from ..results.leaderboard import page_scores
@@ -93,6 +94,7 @@ def page(page_id: int) -> Response | str:
         kinds=PAGE_KINDS,
         statuses=GOLD_STATUSES,
         args=filter_args(request.args),
+        block_rules=browser_rules(),
     )
 
 

@@ -1,0 +1,74 @@
+// Unit tests of static/js/blocks.js with node:test on a small fake DOM (elements and text nodes linked
+// as the parser links them). That the blocks' texts equal Python's block_lines on real pages is checked in
+// Chromium by tests/test_visible_text.py; here: which element holds each block, and the gold's lines.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { blocksOf, normalise, toggleLine } from "../../static/js/blocks.js";
+
+// The shape of webapp.corpus.visible_text.browser_rules(), cut down to the tags used here.
+const RULES = {
+  blocks: ["body", "div", "html", "p", "tr"], cells: ["td"], lineBreaks: ["br"], invisible: ["script"],
+  hiddenAttribute: "hidden", hiddenStyle: "display\\s*:\\s*none|visibility\\s*:\\s*hidden",
+};
+
+function link(parent, children) {
+  parent.firstChild = children[0] ?? null;
+  children.forEach((child, index) => {
+    child.parentNode = parent;
+    child.nextSibling = children[index + 1] ?? null;
+  });
+  return parent;
+}
+
+// el("p", {hidden: ""}, "text", el(...)): an element; strings are text nodes.
+function el(localName, attributes, ...children) {
+  const element = {
+    nodeType: 1, localName, nextSibling: null, parentNode: null,
+    hasAttribute: (name) => name in attributes, getAttribute: (name) => attributes[name] ?? null,
+  };
+  return link(element, children.map((child) => typeof child === "string"
+    ? { nodeType: 3, data: child, firstChild: null, nextSibling: null, parentNode: null } : child));
+}
+
+const doc = (body) => ({ documentElement: el("html", {}, el("body", {}, ...body)) });
+
+test("a paragraph is a block on its own: its owner holds all of it", () => {
+  const p = el("p", {}, "One ", el("b", {}, "bold"), "\n word");
+  const [block] = blocksOf(doc([p]), RULES);
+  assert.deepEqual([block.text, block.owner, block.whole, block.nodes.length], ["One bold word", p, true, 3]);
+});
+
+test("a div's own text and its <br><br> runs are blocks that share the div", () => {
+  const inner = el("p", {}, "Para");
+  const div = el("div", {}, "Intro", inner, "Run one", el("br", {}), el("br", {}), "Run ", el("i", {}, "two"));
+  const blocks = blocksOf(doc([div]), RULES);
+  assert.deepEqual(blocks.map((b) => [b.text, b.owner === div ? "div" : "p", b.whole]),
+    [["Intro", "div", false], ["Para", "p", true], ["Run one", "div", false], ["Run two", "div", false]]);
+});
+
+test("cells are spaces in their row's line; hidden and invisible content gives no text", () => {
+  const row = el("tr", {}, el("td", {}, "a"), el("td", {}, "b"));
+  const blocks = blocksOf(doc([row, el("p", {}, "x", el("span", { style: "DISPLAY: none" }, "gone"),
+    el("script", {}, "code()"), "y"), el("div", { hidden: "" }, "secret")]), RULES);
+  assert.deepEqual(blocks.map((b) => [b.text, b.whole]), [["a b", true], ["xy", true]]);
+});
+
+test("a document deeper than the call stack allows is walked", () => {
+  let inner = el("p", {}, "deep");
+  for (let depth = 0; depth < 100000; depth++) inner = el("span", {}, inner);
+  assert.deepEqual(blocksOf(doc([inner]), RULES).map((b) => b.text), ["deep"]);
+});
+
+test("normalise collapses what Python's str.split() splits on, and nothing else", () => {
+  assert.equal(normalise(" a\u00a0\u2003b\u001f\u0085c\n"), "a b c");
+  assert.equal(normalise("\ufeffa"), "\ufeffa");
+});
+
+test("toggleLine takes a present line out and puts a new one in document order", () => {
+  const order = new Map([["A", 0], ["B", 1], ["C", 2]]);
+  assert.deepEqual(toggleLine(["A", "C"], "B", order), ["A", "B", "C"]);
+  assert.deepEqual(toggleLine(["C", "typed by hand"], "A", order), ["A", "C", "typed by hand"]);
+  assert.deepEqual(toggleLine(["typed by hand"], "B", order), ["typed by hand", "B"]);
+  assert.deepEqual(toggleLine(["A", " B  "], "B", order), ["A"]);
+});
