@@ -33,8 +33,9 @@ from webapp.db import dispose, sessions  # noqa: E402
 from webapp.extractors.registry import build_registry  # noqa: E402
 from webapp.extractors.service import current_extractors  # noqa: E402
 from webapp.models import Extraction, Gold, GoldRevision, ImportBatch, Page, Score, Site  # noqa: E402
-from webapp.scoring import METRICS  # noqa: E402
+from webapp.scoring import build_metrics  # noqa: E402
 
+METRICS = build_metrics()
 RUNS = 20
 SITES = 50
 BATCHES = 4

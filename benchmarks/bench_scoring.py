@@ -23,9 +23,12 @@ from webapp import create_app
 from webapp.annotation.gold import add_revision
 from webapp.db import sessions
 from webapp.models import Extraction, Gold, ImportBatch, Page, Score, Site
-from webapp.results.leaderboard import ScoreCache, leaderboard
-from webapp.scoring import METRICS, summarize_many
+from webapp.results.cache import ScoreCache
+from webapp.results.leaderboard import leaderboard
+from webapp.scoring import build_metrics, eager, summarize_many
 
+METRICS = build_metrics()
+EAGER = eager(METRICS)
 WORDS = [f"w{i}" for i in range(4000)] + ["the", "a", "of", "and", "to", "in", "train", "garden"]
 
 
@@ -85,7 +88,7 @@ def naive(app) -> tuple[float, list[dict]]:
     table: dict[str, list[dict]] = {}
     for _, _, fp, counts in counted:
         table.setdefault(fp, []).append(counts)
-    summarize_many("tokens", table, bootstrap=1000)
+    summarize_many(METRICS["tokens"], table, bootstrap=1000)
     elapsed = time.perf_counter() - started
     score_rows = [
         {"extraction_id": eid, "page_id": pid, "metric": "tokens", "metric_version": metric.version,
@@ -127,7 +130,7 @@ def main() -> None:
         store_counts(app, score_rows)
         named = {n: f"{n}|1|{{}}" for n in names}
 
-        cache = ScoreCache()
+        cache = ScoreCache(METRICS)
         with sessions(app)() as session:
             started = time.perf_counter()
             cache.sync(session)
@@ -148,7 +151,7 @@ def main() -> None:
             started = time.perf_counter()
             with sessions(app)() as session:
                 page = session.get(Page, page_id)
-                add_revision(session, page, text=article(rng), kind="article", status="done", author="bench")
+                add_revision(session, page, rescore=EAGER, text=article(rng), kind="article", status="done", author="bench")
                 session.commit()
                 cache.sync(session)
             board = leaderboard(cache, "tokens", named, bootstrap=1000)

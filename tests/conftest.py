@@ -4,6 +4,7 @@ GOLDTEXT_TEST_DATABASE_URL (PostgreSQL in CI), always on a clean schema."""
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -91,3 +92,20 @@ def client(app):
 @pytest.fixture
 def runner(app):
     return app.test_cli_runner()
+
+
+@pytest.fixture
+def plugin_dist(tmp_path, monkeypatch):
+    """Install a fake distribution `goldtext-fake-plugin`: install(source, group, lines) writes its module
+    goldtext_fake_plugin (source) and its entry points (lines "name = module:attribute") in the group."""
+    dist_info = tmp_path / "goldtext_fake_plugin-1.0.dist-info"
+    dist_info.mkdir()
+    (dist_info / "METADATA").write_text("Metadata-Version: 2.1\nName: goldtext-fake-plugin\nVersion: 1.0\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+
+    def install(source: str, group: str, lines: list[str]) -> None:
+        (tmp_path / "goldtext_fake_plugin.py").write_text(source)
+        (dist_info / "entry_points.txt").write_text(f"[{group}]\n" + "\n".join(lines) + "\n")
+
+    yield install
+    sys.modules.pop("goldtext_fake_plugin", None)

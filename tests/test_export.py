@@ -10,10 +10,11 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy import delete, select
+from workbench import EAGER, METRICS
 
 from webapp.annotation.gold import add_revision
 from webapp.models import Gold, ImportBatch, Page, Site, SiteRule
-from webapp.scoring import METRICS, summarize
+from webapp.scoring import summarize
 
 SNIPPETS = {"with": ["Skarvik", "royal hunting lodge"], "without": ["Most read", "cookies"]}
 SHINGLES = METRICS["shingles"]
@@ -37,10 +38,10 @@ def demo(cli, session) -> dict[str, tuple]:
     cli("demo", "--no-serve")
     pages = session.scalars(select(Page).join(Gold).order_by(Page.id)).all()
     first, second, third = pages[0], pages[1], pages[2]
-    add_revision(session, first, text=first.gold.text, kind="article", status="done", author="Bea", snippets=SNIPPETS)
-    add_revision(session, second, text="", kind="article", status="done", author="Cy",
+    add_revision(session, first, rescore=EAGER, text=first.gold.text, kind="article", status="done", author="Bea", snippets=SNIPPETS)
+    add_revision(session, second, rescore=EAGER, text="", kind="article", status="done", author="Cy",
                  snippets={"with": ["a\u2028b"], "without": []})
-    add_revision(session, third, text="Line one\r\nמשפט \u202eעברי\U0001F600\n\u0007tab\there", kind="listing",
+    add_revision(session, third, rescore=EAGER, text="Line one\r\nמשפט \u202eעברי\U0001F600\n\u0007tab\there", kind="listing",
                  status="draft", author="Bea")
     session.commit()
     return snapshot(session)
@@ -148,7 +149,7 @@ def test_scrapinghub_export_scores_as_goldtext_score_does(cli, demo, tmp_path):
         predicted = json.loads(path.read_text())
         assert predicted.keys() == truth.keys()
         rows = [SHINGLES.counts(predicted[k]["articleBody"], truth[k]["articleBody"]) for k in sorted(scored)]
-        summary = summarize("shingles", rows, bootstrap=0)
+        summary = summarize(METRICS["shingles"], rows, bootstrap=0)
         figures = board["extractors"][path.stem]
         assert (summary.precision, summary.recall, summary.f1) == pytest.approx(
             (figures["precision"], figures["recall"], figures["f1"]), abs=1e-9), path.stem

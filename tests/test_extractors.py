@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import sys
 import textwrap
 from pathlib import Path
 
@@ -11,7 +10,7 @@ import pytest
 
 from webapp.extractors.base import Extracted, Extractor
 from webapp.extractors.justext_stoplists import stoplist_name
-from webapp.extractors.registry import UnknownExtractor, build_registry, resolve
+from webapp.extractors.registry import GROUP, UnknownExtractor, build_registry, resolve
 from webapp.extractors.site_rules import SITE_RULES
 from webapp.extractors.with_trafilatura import TRAFILATURA
 
@@ -217,20 +216,6 @@ PLUGIN = textwrap.dedent(
 )
 
 
-@pytest.fixture
-def plugin_dist(tmp_path, monkeypatch):
-    """Install a fake distribution whose entry points are written by the test."""
-    (tmp_path / "goldtext_fake_plugin.py").write_text(PLUGIN)
-    dist_info = tmp_path / "goldtext_fake_plugin-1.0.dist-info"
-    dist_info.mkdir()
-    (dist_info / "METADATA").write_text("Metadata-Version: 2.1\nName: goldtext-fake-plugin\nVersion: 1.0\n")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    yield lambda lines: (dist_info / "entry_points.txt").write_text(
-        "[goldtext.extractors]\n" + "\n".join(lines) + "\n"
-    )
-    sys.modules.pop("goldtext_fake_plugin", None)
-
-
 def test_registry_holds_the_builtins_in_a_new_dict_each_call():
     first, second = build_registry(), build_registry()
     assert list(first) == BUILTIN_NAMES
@@ -240,7 +225,7 @@ def test_registry_holds_the_builtins_in_a_new_dict_each_call():
 
 
 def test_third_party_entry_point_is_registered(plugin_dist):
-    plugin_dist(["shout = goldtext_fake_plugin:SHOUT"])
+    plugin_dist(PLUGIN, GROUP, ["shout = goldtext_fake_plugin:SHOUT"])
     registry = build_registry()
     assert list(registry) == [*BUILTIN_NAMES, "shout"]
     assert registry["shout"]("<p>hi</p>") == Extracted("<P>HI</P>!", {})
@@ -258,7 +243,7 @@ def test_third_party_entry_point_is_registered(plugin_dist):
     ],
 )
 def test_broken_entry_point_warns_and_the_rest_still_load(plugin_dist, line, message):
-    plugin_dist([line, "shout = goldtext_fake_plugin:SHOUT"])
+    plugin_dist(PLUGIN, GROUP, [line, "shout = goldtext_fake_plugin:SHOUT"])
     with pytest.warns(RuntimeWarning, match=message):
         registry = build_registry()
     assert list(registry) == [*BUILTIN_NAMES, "shout"]

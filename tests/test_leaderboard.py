@@ -9,7 +9,7 @@ from itertools import count
 
 import pytest
 from sqlalchemy import func, select, update
-from workbench import sign_in
+from workbench import EAGER, sign_in
 
 from webapp.annotation.gold import add_revision
 from webapp.extractors.guard import GuardThresholds
@@ -40,7 +40,7 @@ def add_page(session, host: str, batch: ImportBatch, gold: str | None, texts: di
     session.add(page)
     session.flush()
     if gold is not None:
-        add_revision(session, page, text=gold, kind="article", status="done", author="ann", rescore=False)
+        add_revision(session, page, text=gold, kind="article", status="done", author="ann", rescore=None)
     for name, text in texts.items():
         session.add(Extraction(page_id=page.id, extractor=name, fingerprint=fingerprint(session, name), text=text,
                                meta=meta or {}, accepted=accepted, duration_ms=10.0 * (1 + len(text))))
@@ -66,7 +66,7 @@ def board(session) -> list[int]:
                      {"trafilatura": "alpha beta", "density": "alpha beta gamma delta"})
     second = add_page(session, "news.example", batch, "one two",
                       {"trafilatura": "one two", "density": "one two"})
-    refresh_scores(session)
+    refresh_scores(session, EAGER)
     session.commit()
     return [first.id, second.id]
 
@@ -122,7 +122,7 @@ def test_the_cache_is_one_per_app_and_synced_by_the_change_log(app, client, sess
     figures(client)
     shared = app.extensions["goldtext.scores"]
     epoch = shared.cache.epoch
-    add_revision(session, session.get(Page, board[1]), text="one two three four", kind="article", status="done",
+    add_revision(session, session.get(Page, board[1]), rescore=EAGER, text="one two three four", kind="article", status="done",
                  author="bob")
     session.commit()
     data = figures(client)
@@ -174,7 +174,7 @@ def test_a_site_with_too_few_gold_pages_is_marked_not_ranked(client, session, go
         add_page(session, "few.example", batch, f"word{i} shared", {"trafilatura": f"word{i} shared",
                                                                     "density": "shared"})
     add_page(session, "empty.example", batch, None, {"trafilatura": "x", "density": "y"})
-    refresh_scores(session)
+    refresh_scores(session, EAGER)
     session.commit()
     sites = {row["site"]: row for row in client.get("/api/sites").get_json()["sites"]}
     assert sites["few.example"]["pages"] == gold_pages
@@ -280,7 +280,7 @@ def test_site_rules_report_counts_paths_and_compares_rule_and_fallback(client, s
         page = add_page(session, "ruled.example", batch, "a b c d", {"trafilatura": "a b"}, meta=meta)
         session.add(Extraction(page_id=page.id, extractor="site-rules", meta=meta, text="a b c d" if i < 2 else "a b",
                                fingerprint=fingerprint(session, "site-rules")))
-    refresh_scores(session)
+    refresh_scores(session, EAGER)
     session.commit()
     [row] = client.get("/api/site-rules").get_json()["sites"]
     assert row["paths"] == {"rules": 2, "fallback": 1, "failed": 1} and row["has_rule"]

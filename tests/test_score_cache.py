@@ -10,12 +10,14 @@ from typing import Any
 
 import pytest
 from sqlalchemy import func, select, update
+from workbench import EAGER, METRICS
 
 from webapp.annotation.gold import add_revision, lock_page, save_gold
 from webapp.annotation.page_filter import PageFilter
 from webapp.db import readers
 from webapp.models import Extraction, ImportBatch, Page, ScoreChange, ScoreEpoch, Site
-from webapp.results.leaderboard import BOARDS_KEPT, ScoreCache, leaderboard
+from webapp.results.cache import BOARDS_KEPT, ScoreCache
+from webapp.results.leaderboard import leaderboard
 from webapp.results.store import EPOCH, KEEP_EPOCHS, PRUNE_EVERY, current_epoch, prune_changes, pruned_floor
 
 GOLDS = [
@@ -49,7 +51,7 @@ def seed(session) -> list[int]:
         for name, texts in CANDIDATES.items():
             session.add(Extraction(page_id=page.id, extractor=name, fingerprint=NAMED[name], text=texts[i], meta={}))
         session.flush()
-        add_revision(session, page, text=gold, kind="article", status="done", author=f"ann{i % 2}")
+        add_revision(session, page, rescore=EAGER, text=gold, kind="article", status="done", author=f"ann{i % 2}")
         page_ids.append(page.id)
     session.commit()
     return page_ids
@@ -64,7 +66,7 @@ def figures(app, cache: ScoreCache, **query: Any) -> dict[str, Any]:
 
 
 def fresh(app, **query: Any) -> dict[str, Any]:
-    return figures(app, ScoreCache(), **query)
+    return figures(app, ScoreCache(METRICS), **query)
 
 
 def newest_board(cache: ScoreCache):
@@ -100,7 +102,7 @@ def test_the_cache_keeps_the_boards_kept_most_recently_used_boards(app, session)
         {"seed": 102, "filters": PageFilter(annotators=("ann1",))},
     ]
     assert len(queries) == kept_count + 3
-    cache = ScoreCache()
+    cache = ScoreCache(METRICS)
     boards: dict[int, Any] = {}
     results: dict[int, dict] = {}
 
@@ -141,13 +143,13 @@ def test_the_cache_keeps_the_boards_kept_most_recently_used_boards(app, session)
 
 def test_a_gold_save_through_one_process_shows_in_the_other_at_its_next_sync(app, session):
     pages = seed(session)
-    first, second = ScoreCache(), ScoreCache()
+    first, second = ScoreCache(METRICS), ScoreCache(METRICS)
     before = figures(app, first)
     assert_same_figures(figures(app, second), before)
     by_site_before = figures(app, first, filters=PageFilter(sites=("b.example",)))
 
     page = lock_page(session, pages[2])  # the second process saves page 2's gold, as the workbench does
-    outcome = save_gold(session, page, base_version=1, text="slate roofs", kind="article", status="done",
+    outcome = save_gold(session, page, rescore=EAGER, base_version=1, text="slate roofs", kind="article", status="done",
                         author="other", client_save_id="save-1")
     session.commit()
     assert not outcome.conflict and outcome.gold.version == 2
@@ -162,7 +164,7 @@ def test_a_gold_save_through_one_process_shows_in_the_other_at_its_next_sync(app
     assert figures(app, first, filters=PageFilter(sites=("b.example",))) != by_site_before
 
     page = lock_page(session, pages[0])  # a page leaves the leaderboard: no longer an article
-    save_gold(session, page, base_version=1, text="", kind="listing", status="done", author="other",
+    save_gold(session, page, rescore=EAGER, base_version=1, text="", kind="listing", status="done", author="other",
               client_save_id="save-2")
     session.commit()
     expected = fresh(app)
@@ -176,13 +178,13 @@ def test_a_gold_save_through_one_process_shows_in_the_other_at_its_next_sync(app
 
 def test_a_cache_older_than_the_pruned_floor_reloads_every_count(app, session):
     pages = seed(session)
-    cache = ScoreCache()
+    cache = ScoreCache(METRICS)
     before = figures(app, cache)
     synced_at = cache.epoch
     assert synced_at == current_epoch(session) > 0
 
     # a change the cache has not seen, whose log entry the pruning then removes
-    add_revision(session, session.get(Page, pages[2]), text="slate roofs", kind="article", status="done",
+    add_revision(session, session.get(Page, pages[2]), rescore=EAGER, text="slate roofs", kind="article", status="done",
                  author="other")
     session.commit()
     floor = current_epoch(session)
@@ -194,7 +196,7 @@ def test_a_cache_older_than_the_pruned_floor_reloads_every_count(app, session):
     assert session.scalar(select(func.count()).select_from(ScoreChange).where(ScoreChange.epoch <= floor)) == 0
 
     # and one made after the pruning
-    add_revision(session, session.get(Page, pages[3]), text="a reading room", kind="article", status="done",
+    add_revision(session, session.get(Page, pages[3]), rescore=EAGER, text="a reading room", kind="article", status="done",
                  author="other")
     session.commit()
     assert [epoch for epoch, _ in change_rows(session)] == [floor + 1]
@@ -207,7 +209,7 @@ def test_a_cache_older_than_the_pruned_floor_reloads_every_count(app, session):
 
 def test_the_log_prunes_itself_every_prune_every_epochs_beyond_keep_epochs(app, session):
     pages = seed(session)
-    cache = ScoreCache()
+    cache = ScoreCache(METRICS)
     figures(app, cache)
     point = (KEEP_EPOCHS // PRUNE_EVERY + 1) * PRUNE_EVERY  # the first multiple above KEEP_EPOCHS
     floor = point - KEEP_EPOCHS
@@ -218,14 +220,14 @@ def test_the_log_prunes_itself_every_prune_every_epochs_beyond_keep_epochs(app, 
     session.commit()
     seeded = change_rows(session)
 
-    add_revision(session, session.get(Page, pages[1]), text="compost heats", kind="article", status="done",
+    add_revision(session, session.get(Page, pages[1]), rescore=EAGER, text="compost heats", kind="article", status="done",
                  author="other")  # epoch point - 1: not a pruning point
     session.commit()
     assert current_epoch(session) == point - 1
     assert pruned_floor(session) == 0
     assert change_rows(session) == sorted([*seeded, (point - 1, pages[1])])
 
-    add_revision(session, session.get(Page, pages[2]), text="slate roofs", kind="article", status="done",
+    add_revision(session, session.get(Page, pages[2]), rescore=EAGER, text="slate roofs", kind="article", status="done",
                  author="other")  # epoch point: prunes everything at or below point - KEEP_EPOCHS
     session.commit()
     assert current_epoch(session) == point

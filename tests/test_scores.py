@@ -9,6 +9,7 @@ from collections import Counter
 
 import pytest
 from sqlalchemy import select, update
+from workbench import EAGER, METRICS
 
 from webapp.annotation.gold import add_revision
 from webapp.annotation.page_filter import PageFilter
@@ -17,9 +18,10 @@ from webapp.extractors.guard import GuardThresholds
 from webapp.extractors.runner import Result
 from webapp.extractors.service import store
 from webapp.models import Extraction, Gold, ImportBatch, Page, Score, Site
-from webapp.results.leaderboard import ScoreCache, leaderboard
+from webapp.results.cache import ScoreCache
+from webapp.results.leaderboard import leaderboard
 from webapp.results.store import refresh_scores
-from webapp.scoring import METRICS, summarize_many
+from webapp.scoring import summarize_many
 
 GOLDS = {
     "a.example": ["the night train leaves at ten and arrives at six", "compost heats up in a week"],
@@ -45,13 +47,13 @@ def seed(session) -> list[int]:
                     sha256=f"{i:064d}", encoding="utf-8", encoding_source="bom", html="<p>x</p>" * 50)
         session.add(page)
         session.flush()
-        add_revision(session, page, text=gold, kind="article", status="done", author=f"ann{i % 2}")
+        add_revision(session, page, rescore=EAGER, text=gold, kind="article", status="done", author=f"ann{i % 2}")
         for name, candidates in CANDIDATES.items():
             session.add(Extraction(page_id=page.id, extractor=name, fingerprint=f"{name}|1|{{}}",
                                    text=candidates[i], meta={}))
         page_ids.append(page.id)
     session.flush()
-    refresh_scores(session)
+    refresh_scores(session, EAGER)
     session.commit()
     return page_ids
 
@@ -81,7 +83,7 @@ def test_refresh_caches_every_eager_metric_once(session):
     seed(session)
     rows = score_rows(session)
     assert len(rows) == 4 * 2 * 2  # 4 pages x 2 extractors x (tokens, shingles); no snippet gold
-    assert refresh_scores(session) == 0
+    assert refresh_scores(session, EAGER) == 0
     assert score_rows(session) == rows
 
 
@@ -89,7 +91,7 @@ def test_gold_save_recomputes_only_that_page(session):
     pages = seed(session)
     before = score_rows(session)
     page = session.get(Page, pages[1])
-    add_revision(session, page, text="compost heats", kind="article", status="done", author="ann")
+    add_revision(session, page, rescore=EAGER, text="compost heats", kind="article", status="done", author="ann")
     session.commit()
     after = score_rows(session)
     own = {e.id for e in page.extractions}
@@ -103,7 +105,7 @@ def test_reextraction_recomputes_only_its_own_rows(session):
     result = Result(key=(pages[0], 400), extractor_name="good", fingerprint="good|1|{}", text="night train",
                     metadata={}, duration_ms=1.0, error=None, incomplete=False)
     row = store(session, result, GuardThresholds())
-    assert refresh_scores(session) == 2
+    assert refresh_scores(session, EAGER) == 2
     after = score_rows(session)
     assert {k for k in after if after.get(k) != before.get(k)} == {(row.id, "tokens"), (row.id, "shingles")}
 
@@ -111,7 +113,7 @@ def test_reextraction_recomputes_only_its_own_rows(session):
 def test_metric_version_change_recomputes_that_metric(session):
     seed(session)
     session.execute(update(Score).where(Score.metric == "shingles").values(metric_version=0))
-    assert refresh_scores(session) == 8
+    assert refresh_scores(session, EAGER) == 8
     assert {s.metric_version for s in session.scalars(select(Score))} == {1}
 
 
@@ -119,14 +121,14 @@ def test_metric_version_change_recomputes_that_metric(session):
 @pytest.mark.parametrize("average", [None, "micro"])
 def test_leaderboard_equals_fresh_aggregation(session, metric, average):
     seed(session)
-    cache = ScoreCache()
+    cache = ScoreCache(METRICS)
     cache.sync(session)
     if metric == "shingles" and average == "micro":
         with pytest.raises(ValueError, match="fixed average"):
             leaderboard(cache, metric, NAMED, average=average)
         return
     board = leaderboard(cache, metric, NAMED, average=average, bootstrap=100, seed=3)
-    expected = summarize_many(metric, fresh_table(metric, all_golds()), average, bootstrap=100, seed=3)
+    expected = summarize_many(METRICS[metric], fresh_table(metric, all_golds()), average, bootstrap=100, seed=3)
     for name in NAMED:
         assert board["extractors"][name]["f1"] == pytest.approx(expected[name].f1)
         assert board["extractors"][name]["f1_std"] == pytest.approx(expected[name].f1_std)
@@ -135,36 +137,36 @@ def test_leaderboard_equals_fresh_aggregation(session, metric, average):
 
 def test_leaderboard_follows_a_gold_save_made_elsewhere(app, session):
     pages = seed(session)
-    cache = ScoreCache()
+    cache = ScoreCache(METRICS)
     cache.sync(session)
     leaderboard(cache, "tokens", NAMED, bootstrap=50)
     session.rollback()  # the request that read the scores has ended
     with sessions(app)() as other:
-        add_revision(other, other.get(Page, pages[2]), text="slate roofs", kind="article", status="done",
+        add_revision(other, other.get(Page, pages[2]), rescore=EAGER, text="slate roofs", kind="article", status="done",
                      author="other")
         other.commit()
     cache.sync(session)
     board = leaderboard(cache, "tokens", NAMED, bootstrap=50)
     golds = all_golds()
     golds[2] = "slate roofs"
-    expected = summarize_many("tokens", fresh_table("tokens", golds), bootstrap=50)
+    expected = summarize_many(METRICS["tokens"], fresh_table("tokens", golds), bootstrap=50)
     assert board["extractors"]["noisy"]["f1"] == pytest.approx(expected["noisy"].f1)
     assert board["extractors"]["noisy"]["f1_std"] == pytest.approx(expected["noisy"].f1_std)
 
 
 def test_non_articles_and_unfinished_gold_leave_the_leaderboard(session):
     pages = seed(session)
-    add_revision(session, session.get(Page, pages[0]), text="", kind="listing", status="done", author="x")
-    add_revision(session, session.get(Page, pages[1]), text="draft text", kind="article", status="draft", author="x")
+    add_revision(session, session.get(Page, pages[0]), rescore=EAGER, text="", kind="listing", status="done", author="x")
+    add_revision(session, session.get(Page, pages[1]), rescore=EAGER, text="draft text", kind="article", status="draft", author="x")
     session.commit()
-    cache = ScoreCache()
+    cache = ScoreCache(METRICS)
     cache.sync(session)
     assert leaderboard(cache, "tokens", NAMED, bootstrap=0)["pages"] == 2
 
 
 def test_filters_and_groups(session):
     seed(session)
-    cache = ScoreCache()
+    cache = ScoreCache(METRICS)
     cache.sync(session)
     only_b = leaderboard(cache, "tokens", NAMED, filters=PageFilter(sites=("b.example",)), bootstrap=0)
     grouped = leaderboard(cache, "tokens", NAMED, by="site", bootstrap=0)

@@ -3,8 +3,9 @@
 import math
 
 import pytest
+from workbench import METRICS
 
-from webapp.scoring import METRICS, summarize_many
+from webapp.scoring import summarize_many
 from webapp.scoring.board import Board
 
 GOLDS = [
@@ -40,8 +41,8 @@ def assert_same(left, right):
 def test_board_equals_fresh_aggregation_before_and_after_an_update(metric_name, bootstrap):
     metric = METRICS[metric_name]
     pages = list(range(len(GOLDS)))
-    board = Board(metric_name, table(metric, GOLDS, CANDIDATES), pages, bootstrap=bootstrap, seed=7)
-    assert_same(board.summaries(), summarize_many(metric_name, table(metric, GOLDS, CANDIDATES), bootstrap=bootstrap, seed=7))
+    board = Board(METRICS[metric_name], table(metric, GOLDS, CANDIDATES), pages, bootstrap=bootstrap, seed=7)
+    assert_same(board.summaries(), summarize_many(METRICS[metric_name], table(metric, GOLDS, CANDIDATES), bootstrap=bootstrap, seed=7))
 
     edited = list(GOLDS)
     edited[2] = "compost heats"
@@ -49,5 +50,5 @@ def test_board_equals_fresh_aggregation_before_and_after_an_update(metric_name, 
     board.update(2, errored)
     fresh = table(metric, edited, CANDIDATES)
     fresh["a"][2] = errored["a"]
-    assert_same(board.summaries(), summarize_many(metric_name, fresh, bootstrap=bootstrap, seed=7))
+    assert_same(board.summaries(), summarize_many(METRICS[metric_name], fresh, bootstrap=bootstrap, seed=7))
     assert board.summaries()["a"].errors == 1

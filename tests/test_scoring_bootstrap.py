@@ -4,6 +4,7 @@ import math
 
 import numpy as np
 import pytest
+from workbench import METRICS
 
 from webapp.scoring import summarize
 from webapp.scoring.bootstrap import resampled_sums, spread
@@ -54,18 +55,18 @@ def test_spread(samples, expected):
 
 def test_same_seed_same_figures():
     rows = rouge_rows([0.1, 0.5, 0.9, 0.3, 0.7])
-    assert summarize("rouge-lsum", rows, seed=11) == summarize("rouge-lsum", rows, seed=11)
-    assert summarize("rouge-lsum", rows, seed=11) != summarize("rouge-lsum", rows, seed=12)
+    assert summarize(METRICS["rouge-lsum"], rows, seed=11) == summarize(METRICS["rouge-lsum"], rows, seed=11)
+    assert summarize(METRICS["rouge-lsum"], rows, seed=11) != summarize(METRICS["rouge-lsum"], rows, seed=12)
 
 
 def test_no_spread_when_every_page_scores_the_same():
-    summary = summarize("rouge-lsum", rouge_rows([0.3] * 40), bootstrap=500)
+    summary = summarize(METRICS["rouge-lsum"], rouge_rows([0.3] * 40), bootstrap=500)
     spreads = (summary.precision_std, summary.recall_std, summary.f1_std)
     assert spreads == pytest.approx((0, 0, 0), abs=1e-12)
 
 
 def test_no_bootstrap_no_spread():
-    summary = summarize("rouge-lsum", rouge_rows([0.0, 1.0]), bootstrap=0)
+    summary = summarize(METRICS["rouge-lsum"], rouge_rows([0.0, 1.0]), bootstrap=0)
     spreads = (summary.precision_std, summary.recall_std, summary.f1_std)
     assert (summary.f1, spreads) == (0.5, (None, None, None))
 
@@ -73,7 +74,7 @@ def test_no_bootstrap_no_spread():
 def test_spread_of_two_pages_scoring_zero_and_one():
     # A resample of two pages holds {0, 0}, {0, 1} or {1, 1} with probabilities 1/4, 1/2, 1/4, so
     # its mean F1 is 0, 1/2 or 1: variance = (1/2 * 1/4 + 1/4 * 1) - (1/2)^2 = 1/8, std ~ 0.354.
-    summary = summarize("rouge-lsum", rouge_rows([0.0, 1.0]), bootstrap=20000, seed=5)
+    summary = summarize(METRICS["rouge-lsum"], rouge_rows([0.0, 1.0]), bootstrap=20000, seed=5)
     assert summary.f1_std == pytest.approx(math.sqrt(1 / 8), rel=0.03)
     # the point estimate is not resampled
     assert summary.f1 == 0.5
@@ -81,4 +82,4 @@ def test_spread_of_two_pages_scoring_zero_and_one():
 
 def test_a_negative_number_of_resamples_is_an_error():
     with pytest.raises(ValueError, match="must be positive"):
-        summarize("rouge-lsum", rouge_rows([0.5]), bootstrap=-1)
+        summarize(METRICS["rouge-lsum"], rouge_rows([0.5]), bootstrap=-1)

@@ -3,8 +3,9 @@
 from fractions import Fraction
 
 import pytest
+from workbench import METRICS
 
-from webapp.scoring import METRICS, summarize
+from webapp.scoring import summarize
 from webapp.scoring.rouge_lsum import build_metric
 
 needs_rouge = pytest.mark.skipif(
@@ -56,7 +57,7 @@ def test_corpus_figure_is_the_mean_over_pages():
         {"precision": 0.0, "recall": 0.0, "f1": 0.0, "errored": True},
         {"precision": 0.5, "recall": 1.0, "f1": 2 / 3, "errored": False},
     ]
-    summary = summarize("rouge-lsum", rows, bootstrap=0)
+    summary = summarize(METRICS["rouge-lsum"], rows, bootstrap=0)
     # (1 + 0 + 1/2) / 3, (1/2 + 0 + 1) / 3, (2/3 + 0 + 2/3) / 3
     assert (summary.precision, summary.recall, summary.f1) == pytest.approx((0.5, 0.5, 4 / 9))
     assert summary.accuracy is None
@@ -65,7 +66,7 @@ def test_corpus_figure_is_the_mean_over_pages():
 
 def test_micro_is_not_applicable():
     with pytest.raises(ValueError, match="rouge-lsum has a fixed average"):
-        summarize("rouge-lsum", [{"precision": 1.0, "recall": 1.0, "f1": 1.0}], average="micro")
+        summarize(METRICS["rouge-lsum"], [{"precision": 1.0, "recall": 1.0, "f1": 1.0}], average="micro")
 
 
 def test_unavailable_without_rouge_score():

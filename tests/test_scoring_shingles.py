@@ -3,8 +3,9 @@
 from fractions import Fraction
 
 import pytest
+from workbench import METRICS
 
-from webapp.scoring import METRICS, per_page_scores, summarize
+from webapp.scoring import summarize
 from webapp.scoring.shingles import shingles
 
 metric = METRICS["shingles"]
@@ -53,7 +54,7 @@ def test_page_counts_and_scores(candidate, gold, tp_fp_fn, exact, scores):
     counts = metric.counts(candidate, gold)
     assert (counts["tp"], counts["fp"], counts["fn"]) == pytest.approx(tuple(map(float, tp_fp_fn)))
     assert counts["exact"] is exact
-    assert per_page_scores("shingles", counts) == pytest.approx(tuple(map(float, scores)))
+    assert METRICS["shingles"].of_page(counts) == pytest.approx(tuple(map(float, scores)))
 
 
 def test_errored_extraction_is_scored_as_empty():
@@ -81,7 +82,7 @@ CORPUS = [
 
 def test_corpus_figures_are_means_over_defined_pages_and_f1_of_the_means():
     rows = [metric.counts(candidate, gold) for candidate, gold in CORPUS]
-    summary = summarize("shingles", rows, bootstrap=0)
+    summary = summarize(METRICS["shingles"], rows, bootstrap=0)
     precision = (Fraction(1, 2) + Fraction(1, 5)) / 2  # pages 1 and 3: 7/20
     recall = (Fraction(1, 2) + 0 + 1) / 3  # pages 1, 2 and 3: 1/2
     f1 = 2 * precision * recall / (precision + recall)  # (7/20) / (17/20) = 7/17
@@ -97,7 +98,7 @@ def test_corpus_figures_are_means_over_defined_pages_and_f1_of_the_means():
 
 def test_precision_is_undefined_when_no_page_has_a_prediction():
     rows = [metric.counts("", "a b c d e"), metric.counts("", "")]
-    summary = summarize("shingles", rows, bootstrap=50)
+    summary = summarize(METRICS["shingles"], rows, bootstrap=50)
     assert (summary.precision, summary.f1, summary.precision_std, summary.f1_std) == (None,) * 4
     assert summary.recall == 0.0
 
@@ -106,4 +107,4 @@ def test_precision_is_undefined_when_no_page_has_a_prediction():
 def test_average_is_fixed(average):
     rows = [metric.counts("a b", "a b")]
     with pytest.raises(ValueError, match="shingles has a fixed average"):
-        summarize("shingles", rows, average=average)
+        summarize(METRICS["shingles"], rows, average=average)

@@ -3,8 +3,9 @@
 from fractions import Fraction
 
 import pytest
+from workbench import METRICS
 
-from webapp.scoring import METRICS, per_page_scores, summarize
+from webapp.scoring import summarize
 
 metric = METRICS["snippets"]
 
@@ -55,8 +56,8 @@ def test_metric_scores_snippets():
         ({"tp": 0, "fn": 0, "fp": 0, "tn": 0}, (0, 0, 0)),
     ],
 )
-def test_per_page_scores(counts, scores):
-    assert per_page_scores("snippets", counts) == pytest.approx(tuple(map(float, scores)))
+def test_one_page_scores(counts, scores):
+    assert METRICS["snippets"].of_page(counts) == pytest.approx(tuple(map(float, scores)))
 
 
 def _corpus_rows():
@@ -79,7 +80,7 @@ def _corpus_rows():
     ],
 )
 def test_corpus_averages(average, precision, recall, f1, accuracy):
-    summary = summarize("snippets", _corpus_rows(), average=average, bootstrap=0)
+    summary = summarize(METRICS["snippets"], _corpus_rows(), average=average, bootstrap=0)
     assert (summary.precision, summary.recall, summary.f1, summary.accuracy) == pytest.approx(
         tuple(map(float, (precision, recall, f1, accuracy)))
     )
@@ -87,4 +88,4 @@ def test_corpus_averages(average, precision, recall, f1, accuracy):
 
 
 def test_default_average_is_pooled():
-    assert summarize("snippets", _corpus_rows(), bootstrap=0).f1 == pytest.approx(6 / 11)
+    assert summarize(METRICS["snippets"], _corpus_rows(), bootstrap=0).f1 == pytest.approx(6 / 11)

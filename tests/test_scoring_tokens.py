@@ -3,8 +3,9 @@
 from fractions import Fraction
 
 import pytest
+from workbench import METRICS
 
-from webapp.scoring import METRICS, per_page_scores, summarize
+from webapp.scoring import summarize
 
 tokens = METRICS["tokens"]
 
@@ -55,8 +56,8 @@ def test_errored_extraction_is_scored_as_empty():
         ("", "", 0, 0, 0),
     ],
 )
-def test_per_page_scores(candidate, gold, precision, recall, f1):
-    scores = per_page_scores("tokens", tokens.counts(candidate, gold))
+def test_one_page_scores(candidate, gold, precision, recall, f1):
+    scores = METRICS["tokens"].of_page(tokens.counts(candidate, gold))
     assert scores == pytest.approx((float(precision), float(recall), float(f1)))
 
 
@@ -78,7 +79,7 @@ PAGES = [
 )
 def test_corpus_averages(average, precision, recall, f1):
     rows = [tokens.counts(candidate, gold) for candidate, gold in PAGES]
-    summary = summarize("tokens", rows, average=average, bootstrap=0)
+    summary = summarize(METRICS["tokens"], rows, average=average, bootstrap=0)
     assert (summary.precision, summary.recall, summary.f1) == pytest.approx(
         (float(precision), float(recall), float(f1))
     )
@@ -90,11 +91,11 @@ def test_corpus_averages(average, precision, recall, f1):
 def test_default_average_is_macro():
     assert tokens.averages == ("macro", "micro")
     rows = [tokens.counts(candidate, gold) for candidate, gold in PAGES]
-    assert summarize("tokens", rows, bootstrap=0).f1 == pytest.approx(11 / 21)
+    assert summarize(METRICS["tokens"], rows, bootstrap=0).f1 == pytest.approx(11 / 21)
 
 
 def test_errored_pages_count_as_errors_and_empty_extractions():
     rows = [tokens.counts("a b", "a b"), tokens.counts("a b", "a b", errored=True)]
-    summary = summarize("tokens", rows, average="micro", bootstrap=0)
+    summary = summarize(METRICS["tokens"], rows, average="micro", bootstrap=0)
     # pooled: hit 2, extracted 2, gold 4
     assert (summary.precision, summary.recall, summary.errors, summary.pages) == (1.0, 0.5, 1, 2)

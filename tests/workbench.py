@@ -12,8 +12,13 @@ from sqlalchemy.orm import Session
 
 from webapp.annotation.disagreement import refresh_disagreement
 from webapp.models import Extraction, ImportBatch, Page, Site
+from webapp.scoring import build_metrics, eager
 
 _serial = count()
+METRICS = build_metrics()
+"""The registry an app builds: the built-in metrics (and any installed)."""
+EAGER = eager(METRICS)
+
 TOKEN = re.compile(r'name="csrf-token" content="([^"]+)"')
 
 

@@ -38,9 +38,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     db.init_app(app)
     from .cli import register
+    from .scoring.registry import EXTENSION, build_metrics
     from .views import register_blueprints
     from .web.security import init_security
 
+    app.extensions[EXTENSION] = build_metrics()
     register(app)
     init_security(app)
     register_blueprints(app)

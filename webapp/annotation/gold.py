@@ -14,6 +14,7 @@ time (`history_page`), newest first, each revision's applied flag computed by th
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,6 +23,7 @@ from sqlalchemy.orm import Session
 
 from ..models import Gold, GoldRevision, Page, utcnow
 from ..results.store import refresh_scores
+from ..scoring import Metric
 from ..vocabulary import SNIPPET_KEYS, checked_kind, checked_status
 
 
@@ -43,15 +45,15 @@ def add_revision(
     kind: str,
     status: str,
     author: str,
+    rescore: Mapping[str, Metric] | None,
     snippets: dict[str, Any] | None = None,
     client_save_id: str | None = None,
-    rescore: bool = True,
 ) -> GoldRevision:
     """Set the page's gold (`page.gold`) and record it as a new revision (version 1 for a new gold);
     returns the revision.
 
-    With `rescore` (the default) the page's cached scores are recomputed at once; the importer turns it
-    off, since a page it has just stored has no extraction to score yet.
+    The page's cached scores of the `rescore` metrics are recomputed at once; the importer gives None,
+    since a page it has just stored has no extraction to score yet.
     """
     checked_kind(kind), checked_status(status)
     gold = page.gold
@@ -66,8 +68,8 @@ def add_revision(
     revision = append_revision(session, gold, gold.version, text=text, kind=kind, status=status,
                                snippets=snippets, author=author, client_save_id=client_save_id)
     session.flush()
-    if rescore:
-        refresh_scores(session, [page.id], changed=[page.id])
+    if rescore is not None:
+        refresh_scores(session, rescore, [page.id], changed=[page.id])
     return revision
 
 
@@ -150,6 +152,7 @@ def save_gold(
     kind: str,
     status: str,
     author: str,
+    rescore: Mapping[str, Metric],
     client_save_id: str | None = None,
     snippets: dict[str, Any] | None = None,
 ) -> SaveOutcome:
@@ -173,7 +176,7 @@ def save_gold(
         session.flush()
         return SaveOutcome(gold, revision, conflict=True, replayed=False)
     revision = add_revision(session, page, text=text, kind=kind, status=status, author=author,
-                            snippets=snippets, client_save_id=client_save_id)
+                            rescore=rescore, snippets=snippets, client_save_id=client_save_id)
     return SaveOutcome(page.gold, revision, conflict=False, replayed=False)
 
 
@@ -186,7 +189,9 @@ def clean_snippets(snippets: dict[str, Any] | None) -> dict[str, list[str]] | No
     return cleaned if any(cleaned.values()) else None
 
 
-def restore_revision(session: Session, page: Page, revision: GoldRevision, author: str) -> GoldRevision:
+def restore_revision(
+    session: Session, page: Page, revision: GoldRevision, author: str, rescore: Mapping[str, Metric]
+) -> GoldRevision:
     """Make an old revision the page's gold again, as a new revision (returned)."""
     return add_revision(
         session,
@@ -195,6 +200,7 @@ def restore_revision(session: Session, page: Page, revision: GoldRevision, autho
         kind=revision.kind,
         status=revision.status,
         author=author,
+        rescore=rescore,
         snippets=revision.snippets,
     )
 

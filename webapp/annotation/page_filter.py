@@ -7,8 +7,9 @@ from dataclasses import dataclass, fields
 from typing import Any, Protocol
 
 from sqlalchemy import Select, exists, select
+from sqlalchemy.orm import Session
 
-from ..models import Extraction, Gold, Page, Site
+from ..models import Extraction, Gold, ImportBatch, Page, Site
 from ..vocabulary import TODO
 
 VERDICTS = ("accepted", "rejected")
@@ -101,3 +102,12 @@ class PageFilter:
         if self.with_snippets:
             query = query.where(Gold.snippets.is_not(None))
         return query
+
+
+def filter_choices(session: Session) -> dict[str, list]:
+    """The values the filters offer: sites, import batches and annotators."""
+    return {
+        "sites": list(session.scalars(select(Site.host).order_by(Site.host))),
+        "batches": list(session.scalars(select(ImportBatch.id).order_by(ImportBatch.id))),
+        "annotators": list(session.scalars(select(Gold.author).distinct().order_by(Gold.author))),
+    }

@@ -5,13 +5,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
+from flask import current_app
 from flask.cli import with_appcontext
 
 from ..db import sessions
 from ..exports.service import FORMATS, ExportRequest, run_export
 from ..extractors.registry import build_registry
-from ..results.standings import current_named
+from ..results.extractions import current_named
 from ..results.store import refresh_scores
+from ..scoring import app_metrics, eager
 from ..vocabulary import GOLD_STATUSES, PAGE_KINDS
 
 
@@ -38,8 +40,9 @@ def export_command(fmt, out, statuses, sites, kinds, with_html, with_extractions
     except ValueError as exc:
         raise click.UsageError(str(exc)) from exc
     with sessions()() as session:
+        metrics = eager(app_metrics(current_app))
         if fmt == "csv":
-            refresh_scores(session)
+            refresh_scores(session, metrics)
             session.commit()
         named = current_named(session, build_registry()) if predictions else {}
         with click.progressbar(length=1, label=f"exporting {fmt}") as bar:
@@ -48,7 +51,7 @@ def export_command(fmt, out, statuses, sites, kinds, with_html, with_extractions
                 bar.update(done - bar.pos)
 
             try:
-                tally = run_export(session, request, out, predictions=named, progress=progress)
+                tally = run_export(session, request, out, predictions=named, metrics=metrics, progress=progress)
             except ValueError as exc:
                 raise click.ClickException(str(exc)) from exc
     click.echo(f"{tally.pages} pages exported to {out} ({fmt}); see {out / 'README.md'}")

@@ -10,25 +10,28 @@ from contextlib import contextmanager
 from typing import Any
 
 import click
+from flask import current_app
 from flask.cli import with_appcontext
 from sqlalchemy.orm import Session
 
 from ..annotation.page_filter import PageFilter
 from ..db import sessions
 from ..extractors.registry import build_registry
+from ..results.cache import ScoreCache
+from ..results.extractions import current_named, resolve_ref
 from ..results.guard import CELLS, guard_report
-from ..results.leaderboard import GROUPINGS, ScoreCache, head_to_head, leaderboard
-from ..results.standings import current_named, resolve_ref
+from ..results.leaderboard import GROUPINGS, head_to_head, leaderboard
 from ..results.store import refresh_scores
-from ..scoring import METRICS
+from ..scoring import app_metrics, resolve_metric
 
 FIGURES = ("precision", "recall", "f1", "accuracy", "precision_std", "recall_std", "f1_std", "pages", "errors")
 
 
 def metric_option(func):
     return click.option(
-        "--metric", type=click.Choice(list(METRICS)), default="tokens", show_default=True,
-        help="Which metric (see the README for each one's definition).",
+        "--metric", metavar="NAME", default="tokens", show_default=True,
+        help="Which metric: tokens, shingles, snippets, rouge-lsum or an installed one "
+             "(docs/metrics.md defines each).",
     )(func)
 
 
@@ -56,12 +59,18 @@ def common_options(func):
 
 
 def scored_cache(session: Session, metric: str) -> ScoreCache:
-    """Bring the metric's cached counts up to date (showing progress for slow metrics) and load them."""
-    if not METRICS[metric].available:
-        raise click.ClickException(f"metric {metric} is unavailable: {METRICS[metric].unavailable_reason}")
-    refresh_scores(session, metrics=[metric])
+    """Bring the metric's cached counts up to date and load them; ClickException naming an unknown or
+    unavailable metric."""
+    metrics = app_metrics(current_app)
+    try:
+        definition = resolve_metric(metrics, metric)
+    except ValueError as error:
+        raise click.ClickException(str(error)) from None
+    if not definition.available:
+        raise click.ClickException(f"metric {metric} is unavailable: {definition.unavailable_reason}")
+    refresh_scores(session, {metric: definition})
     session.commit()
-    cache = ScoreCache()
+    cache = ScoreCache(metrics)
     cache.sync(session)
     return cache
 

@@ -127,8 +127,8 @@ def _store(
             kind=doc.kind or "article",
             status=doc.status or "done",
             author=IMPORT_AUTHOR,
+            rescore=None,
             snippets=doc.snippets,
-            rescore=False,
         )
     outcome = ImportOutcome(doc.item, "imported", page_id=page.id)
     session.expunge(page)

@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Select, and_, func, select
+from sqlalchemy import Select, func, select
 from sqlalchemy.orm import Session
 
 from ..annotation.page_filter import PageFilter
 from ..models import Extraction, Gold, GoldRevision, Page, Score, Site
-from ..scoring import METRICS, per_page_scores
+from ..results.store import current_of
+from ..scoring import Metric
 
 CHUNK = 100
 
@@ -58,7 +59,7 @@ class Loading:
 
     raw: bool = True
     extractions: bool = False
-    scores: bool = False
+    scores: Mapping[str, Metric] | None = None  # the per-page scores of these metrics
     fingerprints: tuple[str, ...] = ()  # only these extractions (empty: all)
 
 
@@ -112,7 +113,7 @@ def _extractions(session: Session, page_ids: Sequence[int], loading: Loading) ->
                    Extraction.text, Extraction.error, Extraction.accepted).where(Extraction.page_id.in_(page_ids))
     if loading.fingerprints:
         query = query.where(Extraction.fingerprint.in_(loading.fingerprints))
-    scores = _scores(session, page_ids) if loading.scores else {}
+    scores = _scores(session, page_ids, loading.scores) if loading.scores else {}
     found: dict[int, list[ExtractionRecord]] = defaultdict(list)
     for row in session.execute(query.order_by(Extraction.page_id, Extraction.extractor, Extraction.id)):
         found[row.page_id].append(ExtractionRecord(row.extractor, row.fingerprint, row.text, row.error,
@@ -120,18 +121,19 @@ def _extractions(session: Session, page_ids: Sequence[int], loading: Loading) ->
     return found
 
 
-def _scores(session: Session, page_ids: Sequence[int]) -> dict[int, dict[str, tuple[float, float, float]]]:
+def _scores(
+    session: Session, page_ids: Sequence[int], metrics: Mapping[str, Metric]
+) -> dict[int, dict[str, tuple[float, float, float]]]:
     """extraction id -> metric -> per-page (P, R, F1), from the cached counts that are current."""
     query = (
-        select(Score.extraction_id, Score.metric, Score.metric_version, Score.counts)
-        .join(Gold, and_(Gold.page_id == Score.page_id, Gold.version == Score.gold_version))
+        select(Score.extraction_id, Score.metric, Score.counts)
+        .join(Gold, current_of(metrics))
         .where(Score.page_id.in_(page_ids))
         .order_by(Score.extraction_id, Score.metric)
     )
     result: dict[int, dict[str, tuple[float, float, float]]] = defaultdict(dict)
-    for extraction_id, metric, version, counts in session.execute(query):
-        if metric in METRICS and METRICS[metric].version == version:
-            result[extraction_id][metric] = per_page_scores(metric, counts)
+    for extraction_id, metric, counts in session.execute(query):
+        result[extraction_id][metric] = metrics[metric].of_page(counts)
     return result
 
 

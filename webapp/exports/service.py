@@ -16,6 +16,7 @@ from pathlib import Path
 from sqlalchemy.orm import Session
 
 from ..annotation.page_filter import PageFilter
+from ..scoring import Metric
 from .card import FILE as CARD
 from .card import Tally, dataset_card
 from .checksums import write_checksums
@@ -100,14 +101,18 @@ def run_export(
     out: Path,
     *,
     predictions: Mapping[str, str] | None = None,
+    metrics: Mapping[str, Metric] | None = None,
     command: str | None = None,
     progress: Progress | None = None,
 ) -> Tally:
     """Write the export into out (created; it must be new or empty); returns what it counted.
 
-    ``predictions`` (extractor name -> current fingerprint) names scrapinghub's output files.
+    ``predictions`` (extractor name -> current fingerprint) names scrapinghub's output files; the csv
+    layout holds the per-page scores of ``metrics`` (ValueError without them).
     """
     request.check()
+    if request.fmt == "csv" and metrics is None:
+        raise ValueError("the csv layout needs the metrics whose scores it holds")
     prepare_folder(out)
     selection = request.selection()
     total = count_pages(session, selection)
@@ -116,7 +121,7 @@ def run_export(
     loading = Loading(
         raw=request.fmt != "csv" and request.with_html,
         extractions=request.with_extractions or request.predictions,
-        scores=request.fmt == "csv",
+        scores=metrics if request.fmt == "csv" else None,
         fingerprints=tuple((predictions or {}).values()) if request.predictions and not request.with_extractions else (),
     )
     writer = WRITERS[request.fmt](out, options)

@@ -10,6 +10,7 @@ from ..exports.archive import zip_folder
 from ..exports.service import ExportRequest, run_export
 from ..models import Job
 from ..results.store import refresh_scores
+from ..scoring import app_metrics, eager
 from .context import Context
 from .extraction_steps import Follow
 from .files import store_path
@@ -27,10 +28,11 @@ def archive_name(job_id: int, fmt: str) -> str:
 def export_step(ctx: Context) -> Follow:
     request = export_request(ctx.params)
     name = archive_name(ctx.job_id, request.fmt)
+    metrics = eager(app_metrics(ctx.app))
     if request.fmt == "csv":
         with ctx.writer() as session:
             ctx.check(session)
-            refresh_scores(session)
+            refresh_scores(session, metrics)
             session.commit()
     reported: int | None = None
 
@@ -47,7 +49,7 @@ def export_step(ctx: Context) -> Follow:
         out = Path(tmp) / name
         with ctx.reader() as session:
             tally = run_export(session, request, out, predictions=ctx.params.get("predictions") or {},
-                               command=request.command(name), progress=progress)
+                               metrics=metrics, command=request.command(name), progress=progress)
         archive = zip_folder(out, Path(tmp) / f"{name}.zip")
         with ctx.reader() as session:
             ctx.check(session)

@@ -11,7 +11,7 @@ every pair stored meanwhile: only what is missing is computed.
 from __future__ import annotations
 
 import time
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from itertools import groupby
 from typing import Any
@@ -26,6 +26,7 @@ from ..extractors.runner import Call, Result
 from ..extractors.service import MAX_ATTEMPTS, RunSettings, current_extractors, plan, retryable, store
 from ..models import Extraction, Job, Page, utcnow
 from ..results.store import refresh_scores
+from ..scoring import Metric, app_metrics, eager
 from .context import Context
 
 FLUSH_RESULTS = 16  # results stored per write transaction at most
@@ -151,6 +152,7 @@ def derive_step(ctx: Context) -> Follow:
         session.commit()
     with ctx.reader() as session:
         fingerprints = [e.fingerprint for e in current_extractors(session, build_registry())]
+    metrics = eager(app_metrics(ctx.app))
     deriving = time.monotonic()
     ctx.stage("scoring", len(page_ids))
     written = 0
@@ -158,7 +160,7 @@ def derive_step(ctx: Context) -> Follow:
         part = page_ids[start : start + DERIVE_PAGES]
         with ctx.writer() as session:
             ctx.check(session)
-            written += refresh_derived(session, part, fingerprints)
+            written += refresh_derived(session, part, fingerprints, metrics)
             ctx.progress(len(part), session=session)
             session.commit()
     with ctx.writer() as session:
@@ -177,9 +179,11 @@ def pages_to_derive(session: Session, page_ids: Iterable[int]) -> list[int]:
     return sorted(set(page_ids) | set(unmeasured))
 
 
-def refresh_derived(session: Session, page_ids: Sequence[int], fingerprints: Collection[str]) -> int:
+def refresh_derived(
+    session: Session, page_ids: Sequence[int], fingerprints: Collection[str], metrics: Mapping[str, Metric]
+) -> int:
     """What follows an extraction run over these pages: their extractions' cached scores, and their
     disagreement over the candidates an annotator sees (the current fingerprints). Returns the scores
-    written."""
+    (of these metrics) written."""
     refresh_disagreement(session, page_ids, fingerprints=fingerprints)
-    return refresh_scores(session, page_ids)
+    return refresh_scores(session, metrics, page_ids)

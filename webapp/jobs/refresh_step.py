@@ -7,6 +7,7 @@ from sqlalchemy import select
 
 from ..models import Extraction
 from ..results.store import refresh_scores
+from ..scoring import app_metrics
 from .context import Context
 from .extraction_steps import Follow
 
@@ -22,7 +23,7 @@ def refresh_step(ctx: Context) -> Follow:
         part = pages[start : start + PAGES]
         with ctx.writer() as session:
             ctx.check(session)
-            refresh_scores(session, part, metrics=[metric])
+            refresh_scores(session, {metric: app_metrics(ctx.app)[metric]}, part)
             ctx.progress(len(part), session=session)
             session.commit()
     return []

@@ -1,135 +1,48 @@
 """The leaderboard service: corpus figures per extractor from the cached counts, never from texts.
 
-A ScoreCache holds the current counts in memory and catches up with the database through the score
-change log (only the pages changed since its epoch are re-read). Leaderboards are Boards kept per
-query; after a gold save they are corrected by the changed pages alone. `goldtext score`, the views
-and the JSON API all call `leaderboard()` and `head_to_head()`.
+`goldtext score`, the views and the JSON API all call `leaderboard()` and `head_to_head()` on a ScoreCache
+(cache.py). The web leaderboard shows `leaderboard_with_extras()`: the same figures plus, per extractor,
+its fingerprint, the guard's acceptance rate and the median extraction time over the same pages.
+Services take a session and never commit; nothing here knows Flask.
 """
 
 from __future__ import annotations
 
-from collections import OrderedDict, defaultdict
-from collections.abc import Mapping, Sequence
+import statistics
+from collections import defaultdict
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from sqlalchemy import and_, select
+import numpy as np
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ..annotation.page_filter import PageFilter
-from ..models import Extraction, Gold, Page, Score, Site
-from ..scoring import METRICS, compare, per_page_scores
+from ..models import Extraction, Gold, Score
+from ..scoring import Metric, compare, resolve_metric
 from ..scoring.board import Board
-from ..vocabulary import DONE
-from .store import changed_since, current_epoch, pruned_floor
+from .cache import CachedRow, ScoreCache, SharedScores
+from .store import current_of
 
 GROUPINGS = ("site", "kind", "batch", "annotator")
-LOG_LIMIT = 2000
-BOARDS_KEPT = 8
-"""Boards kept per process, least recently used dropped first: a board holds its bootstrap weights
-(about 19 MiB at 10,000 pages and 1,000 resamples)."""
 
 
 @dataclass(frozen=True)
-class CachedRow:
-    page_id: int
-    fingerprint: str
-    counts: Mapping[str, Any]
-    site: str
-    kind: str
-    batch: int
-    annotator: str
-    accepted: bool = True
-    duration_ms: float = 0.0
+class BoardOptions:
+    """What a leaderboard shows: the options of `goldtext score` (metric, average, filter, extractors, bootstrap)."""
 
-    def group(self, by: str) -> str:
-        return str(getattr(self, by))
-
-
-class ScoreCache:
-    """Current per-page counts, by metric then page then fingerprint, synced from the change log at
-    every request, so that a save made through any process shows in every other at its next request.
-    Boards are kept for the BOARDS_KEPT most recently used queries."""
-
-    def __init__(self, boards_kept: int = BOARDS_KEPT) -> None:
-        self.epoch = -1
-        self.rows: dict[str, dict[int, dict[str, CachedRow]]] = defaultdict(dict)
-        self.log: list[tuple[int, set[int]]] = []
-        self.log_floor = -1
-        self.boards: OrderedDict[tuple, tuple[int, Board]] = OrderedDict()
-        self.boards_kept = boards_kept
-
-    def keep_board(self, key: tuple, board: Board) -> None:
-        self.boards[key] = (self.epoch, board)
-        self.boards.move_to_end(key)
-        while len(self.boards) > self.boards_kept:
-            self.boards.popitem(last=False)
-
-    def sync(self, session: Session) -> None:
-        if self.epoch >= 0 and self.epoch < pruned_floor(session):
-            self.__init__(self.boards_kept)  # the log no longer reaches back to this cache: start over
-        if self.epoch < 0:
-            self.epoch = current_epoch(session)
-            self._load(session, None)
-            return
-        newest, pages = changed_since(session, self.epoch)
-        if pages:
-            self._load(session, pages)
-            self.log.append((newest, pages))
-            if len(self.log) > LOG_LIMIT:
-                self.log_floor = self.log.pop(0)[0]
-        self.epoch = newest
-
-    def _load(self, session: Session, pages: set[int] | None) -> None:
-        query = (
-            select(
-                Score.page_id, Score.metric, Score.metric_version, Score.counts,
-                Extraction.fingerprint, Site.host, Gold.kind, Page.batch_id, Gold.author,
-                Extraction.accepted, Extraction.duration_ms,
-            )
-            .join(Extraction, Extraction.id == Score.extraction_id)
-            .join(Page, Page.id == Score.page_id)
-            .join(Site, Site.id == Page.site_id)
-            .join(Gold, and_(Gold.page_id == Score.page_id, Gold.version == Score.gold_version))
-            .where(Gold.status == DONE)
-        )
-        if pages is not None:
-            query = query.where(Score.page_id.in_(pages))
-            for by_page in self.rows.values():
-                for page in pages:
-                    by_page.pop(page, None)
-        for page, metric, version, counts, fp, site, kind, batch, author, accepted, ms in session.execute(query):
-            if metric in METRICS and METRICS[metric].version == version:
-                row = CachedRow(page, fp, counts, site, kind, batch, author, accepted, ms)
-                self.rows[metric].setdefault(page, {})[fp] = row
-
-    def changed_after(self, epoch: int) -> set[int] | None:
-        """Pages changed after `epoch`; None when the log no longer reaches back that far."""
-        if epoch < self.log_floor:
-            return None
-        changed: set[int] = set()
-        for e, pages in self.log:
-            if e > epoch:
-                changed |= pages
-        return changed
-
-    def aligned(
-        self, metric: str, fingerprints: Sequence[str], filters: PageFilter, pages: set[int] | None = None
-    ) -> list[tuple[int, list[CachedRow]]]:
-        """(page, rows in fingerprint order) for admitted pages scored by every fingerprint, by page id."""
-        filters.check_scored()
-        by_page = self.rows.get(metric, {})
-        result = []
-        for page in sorted(by_page if pages is None else pages & by_page.keys()):
-            rows = by_page[page]
-            if all(fp in rows for fp in fingerprints) and filters.admits(rows[fingerprints[0]]):
-                result.append((page, [rows[fp] for fp in fingerprints]))
-        return result
+    metric: str = "tokens"
+    average: str | None = None
+    filters: PageFilter = PageFilter()
+    extractors: tuple[str, ...] = ()
+    bootstrap: int = 1000
+    seed: int = 0
 
 
 def _board(
     cache: ScoreCache,
-    metric: str,
+    metric: Metric,
     average: str | None,
     named: Mapping[str, str],
     filters: PageFilter,
@@ -139,19 +52,19 @@ def _board(
     """The cached board of this query, corrected for changed pages, or a new one."""
     filters.check_scored()
     fps = list(named.values())
-    key = (metric, average, tuple(named.items()), filters, bootstrap, seed)
+    key = (metric.name, average, tuple(named.items()), filters, bootstrap, seed)
     cached = cache.boards.get(key)
     if cached is not None:
         built, board = cached
         changed = cache.changed_after(built)
         if changed is not None:
-            now = dict(cache.aligned(metric, fps, filters, changed))
+            now = dict(cache.aligned(metric.name, fps, filters, changed))
             if all((page in now) == (page in board.index) for page in changed):
                 for page, rows in now.items():
                     board.update(page, {name: row.counts for name, row in zip(named, rows)})
                 cache.keep_board(key, board)
                 return board
-    aligned = cache.aligned(metric, fps, filters)
+    aligned = cache.aligned(metric.name, fps, filters)
     table = {name: [rows[i].counts for _, rows in aligned] for i, name in enumerate(named)}
     board = Board(metric, table, [page for page, _ in aligned], average, bootstrap, seed)
     cache.keep_board(key, board)
@@ -177,9 +90,9 @@ def leaderboard(
     seed: int = 0,
 ) -> dict[str, Any]:
     """Figures per extractor (`named`: display name -> fingerprint), optionally per group."""
-    definition = METRICS[metric]
+    definition = resolve_metric(cache.metrics, metric)
     average_name, _ = definition.aggregation(average)
-    board = _board(cache, metric, average, named, filters, bootstrap, seed)
+    board = _board(cache, definition, average, named, filters, bootstrap, seed)
     result: dict[str, Any] = {
         "metric": metric,
         "average": average_name,
@@ -195,7 +108,7 @@ def leaderboard(
         result["groups"] = {}
         for group, aligned in sorted(groups.items()):
             table = {name: [rows[i].counts for _, rows in aligned] for i, name in enumerate(named)}
-            sub = Board(metric, table, [p for p, _ in aligned], average, bootstrap, seed)
+            sub = Board(definition, table, [p for p, _ in aligned], average, bootstrap, seed)
             result["groups"][group] = {"pages": len(sub.page_ids), "extractors": _figures(sub)}
     return result
 
@@ -216,7 +129,7 @@ def head_to_head(
     aligned = cache.aligned(metric, [a[1], b[1]], filters)
     pages = [page for page, _ in aligned]
     result = compare(
-        metric,
+        resolve_metric(cache.metrics, metric),
         [rows[0].counts for _, rows in aligned],
         [rows[1].counts for _, rows in aligned],
         pages,
@@ -234,18 +147,90 @@ def head_to_head(
     return payload
 
 
-def page_scores(session: Session, page_id: int) -> dict[str, dict[str, Any]]:
+def scored_fingerprints(cache: ScoreCache, metric: str) -> set[str]:
+    """The fingerprints with at least one cached count of this metric."""
+    found: set[str] = set()
+    for rows in cache.rows.get(metric, {}).values():
+        found.update(rows)
+    return found
+
+
+def shown(shared: SharedScores, metric: str, named: Mapping[str, str], asked: bool) -> dict[str, str]:
+    """The extractors a leaderboard shows: those asked for, else every registered one with scores."""
+    if asked:
+        return dict(named)
+    have = shared.remembered(("scored", metric), lambda: scored_fingerprints(shared.cache, metric))
+    return {name: fp for name, fp in named.items() if fp in have}
+
+
+def guard_and_time(cache: ScoreCache, metric: str, named: Mapping[str, str], filters: PageFilter) -> dict[str, dict]:
+    """Per extractor, over the leaderboard's pages: fingerprint, acceptance rate, median time (ms)."""
+    aligned = cache.aligned(metric, list(named.values()), filters)
+    result = {}
+    for i, (name, fp) in enumerate(named.items()):
+        rows = [rows[i] for _, rows in aligned]
+        result[name] = {
+            "fingerprint": fp,
+            "acceptance": sum(r.accepted for r in rows) / len(rows) if rows else None,
+            "median_ms": statistics.median(r.duration_ms for r in rows) if rows else None,
+        }
+    return result
+
+
+def leaderboard_with_extras(shared: SharedScores, options: BoardOptions, named: Mapping[str, str]) -> dict[str, Any]:
+    """`goldtext score --format json` for these extractors, plus "extras" (see guard_and_time)."""
+    cache = shared.cache
+    result = leaderboard(cache, options.metric, named, average=options.average, filters=options.filters,
+                         bootstrap=options.bootstrap, seed=options.seed)
+    key = ("extras", options.metric, tuple(named.items()), options.filters)
+    result["extras"] = shared.remembered(key, lambda: guard_and_time(cache, options.metric, named, options.filters))
+    return result
+
+
+def f1_distribution(cache: ScoreCache, metric: str, named: Mapping[str, str], filters: PageFilter) -> dict[str, list[float]]:
+    """Per extractor, the per-page F1 of the leaderboard's pages."""
+    definition = resolve_metric(cache.metrics, metric)
+    aligned = cache.aligned(metric, list(named.values()), filters)
+    return {
+        name: [float(f) for f in definition.per_page([rows[i].counts for _, rows in aligned])[2]] if aligned else []
+        for i, name in enumerate(named)
+    }
+
+
+def worst_pages(
+    cache: ScoreCache, metric: str, fingerprint: str, filters: PageFilter, limit: int = 100
+) -> dict[str, Any]:
+    """An extractor's scored pages, worst F1 first (then by page id): page, site, precision, recall, F1."""
+    rows = [
+        by_fp[fingerprint]
+        for _, by_fp in sorted(cache.rows.get(metric, {}).items())
+        if fingerprint in by_fp and filters.admits(by_fp[fingerprint])
+    ]
+    if not rows:
+        return {"pages": 0, "rows": []}
+    precision, recall, f1 = resolve_metric(cache.metrics, metric).per_page([r.counts for r in rows])
+    order = np.lexsort((np.array([r.page_id for r in rows]), f1))[:limit]
+    return {
+        "pages": len(rows),
+        "rows": [
+            {"page_id": rows[i].page_id, "site": rows[i].site, "precision": float(precision[i]),
+             "recall": float(recall[i]), "f1": float(f1[i])}
+            for i in order
+        ],
+    }
+
+
+def page_scores(session: Session, metrics: Mapping[str, Metric], page_id: int) -> dict[str, dict[str, Any]]:
     """One page's cached per-page precision, recall and F1: {fingerprint: {"extractor", "metrics": {metric: ...}}}."""
     rows = session.execute(
-        select(Extraction.extractor, Extraction.fingerprint, Score.metric, Score.metric_version, Score.counts)
+        select(Extraction.extractor, Extraction.fingerprint, Score.metric, Score.counts)
         .join(Score, Score.extraction_id == Extraction.id)
-        .join(Gold, and_(Gold.page_id == Score.page_id, Gold.version == Score.gold_version))
+        .join(Gold, current_of(metrics))
         .where(Score.page_id == page_id)
     )
     result: dict[str, dict[str, Any]] = {}
-    for name, fp, metric, version, counts in rows:
-        if metric in METRICS and METRICS[metric].version == version:
-            p, r, f = per_page_scores(metric, counts)
-            entry = result.setdefault(fp, {"extractor": name, "metrics": {}})
-            entry["metrics"][metric] = {"precision": p, "recall": r, "f1": f}
+    for name, fp, metric, counts in rows:
+        p, r, f = metrics[metric].of_page(counts)
+        entry = result.setdefault(fp, {"extractor": name, "metrics": {}})
+        entry["metrics"][metric] = {"precision": p, "recall": r, "f1": f}
     return result

@@ -11,7 +11,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ..models import Extraction, Page, Site
-from .leaderboard import ScoreCache, leaderboard
+from .cache import ScoreCache
+from .leaderboard import leaderboard
 
 PATHS = ("rules", "fallback", "failed")
 

@@ -8,18 +8,26 @@ Services take a session and never commit.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
-from sqlalchemy import and_, delete, func, insert, or_, select, update
+from sqlalchemy import ColumnElement, and_, delete, func, insert, or_, select, update
 from sqlalchemy.orm import Session
 
 from ..models import Extraction, Gold, Score, ScoreChange, ScoreEpoch
-from ..scoring import METRICS, Metric
+from ..scoring import Metric
 from ..vocabulary import ARTICLE, DONE
 
-EAGER_METRICS = ("tokens", "shingles", "snippets")
-"""Metrics computed as soon as gold or extraction changes; the others (ROUGE: slow pure-Python LCS)
-are computed when asked for."""
+
+def is_current(metric: Metric) -> ColumnElement[bool]:
+    """The one test of a cached count (a Score row joined to its page's Gold): it was computed on the
+    gold's current version by the metric's current version."""
+    return and_(Score.metric == metric.name, Score.gold_version == Gold.version,
+                Score.metric_version == metric.version)
+
+
+def current_of(metrics: Mapping[str, Metric]) -> ColumnElement[bool]:
+    """Score joined to Gold on its page, current for one of these metrics (see is_current)."""
+    return and_(Gold.page_id == Score.page_id, or_(*(is_current(metric) for metric in metrics.values())))
 
 
 def scorable(metric: Metric):
@@ -69,18 +77,18 @@ def pruned_floor(session: Session) -> int:
 
 def refresh_scores(
     session: Session,
+    metrics: Mapping[str, Metric],
     page_ids: Sequence[int] | None = None,
-    metrics: Sequence[str] = EAGER_METRICS,
     changed: Iterable[int] = (),
 ) -> int:
-    """Compute the missing and stale counts (of these pages, or all); returns how many were written.
+    """Compute the missing and stale counts of these metrics (of these pages, or all); returns how many
+    were written.
 
     `changed` names pages whose gold changed even if no count needs recomputing (a new kind or status).
     """
     touched: set[int] = set(changed)
     written = 0
-    for name in metrics:
-        metric = METRICS[name]
+    for name, metric in metrics.items():
         if not metric.available:
             raise RuntimeError(f"metric {name} is unavailable: {metric.unavailable_reason}")
         query = (
@@ -91,13 +99,7 @@ def refresh_scores(
             .join(Gold, Gold.page_id == Extraction.page_id)
             .outerjoin(Score, and_(Score.extraction_id == Extraction.id, Score.metric == name))
             .where(scorable(metric))
-            .where(
-                or_(
-                    Score.id.is_(None),
-                    Score.gold_version != Gold.version,
-                    Score.metric_version != metric.version,
-                )
-            )
+            .where(or_(Score.id.is_(None), ~is_current(metric)))
         )
         if page_ids is not None:
             query = query.where(Extraction.page_id.in_(page_ids))
@@ -135,15 +137,12 @@ def changed_since(session: Session, epoch: int) -> tuple[int, set[int]]:
     return newest, {page for _, page in rows}
 
 
-def stale_count(session: Session, metric_name: str) -> int:
+def stale_count(session: Session, metric: Metric) -> int:
     """How many scorable extractions lack a current count of this metric (0 when all are cached)."""
-    metric = METRICS[metric_name]
     return session.scalar(
         select(func.count(Extraction.id))
         .join(Gold, Gold.page_id == Extraction.page_id)
-        .outerjoin(Score, and_(Score.extraction_id == Extraction.id, Score.metric == metric_name))
+        .outerjoin(Score, and_(Score.extraction_id == Extraction.id, Score.metric == metric.name))
         .where(scorable(metric))
-        .where(
-            or_(Score.id.is_(None), Score.gold_version != Gold.version, Score.metric_version != metric.version)
-        )
+        .where(or_(Score.id.is_(None), ~is_current(metric)))
     ) or 0

@@ -1,25 +1,26 @@
 """Scoring engine: metrics, aggregation, bootstrap and head-to-head comparison (pure: no Flask, no database).
 
-Per page, ``METRICS[name].counts(candidate, gold, *, errored=False)`` returns a small JSON-able dict: the
-metric's counts plus ``"errored"``. That dict is the row the aggregation functions take; they never
-re-tokenise. Text metrics take the gold text, ``snippets`` takes ``{"with": [...], "without": [...]}``
-(``Metric.needs`` says which).
+Per page, ``metric.counts(candidate, gold, *, errored=False)`` returns a small JSON-able dict: the metric's
+counts plus ``"errored"``. That dict is the row the aggregation functions take; they never re-tokenise.
+Text metrics take the gold text, ``snippets`` takes ``{"with": [...], "without": [...]}`` (``Metric.needs``
+says which). The metrics an app scores with are its registry (``registry.build_metrics``).
 """
 
-from .aggregate import Summary, per_page_scores, summarize, summarize_many
+from .aggregate import Summary, summarize, summarize_many
 from .compare import Comparison, PageChange, compare
 from .metric import Metric
-from .registry import METRICS, get_metric
+from .registry import app_metrics, build_metrics, eager, resolve_metric
 
 __all__ = [
-    "METRICS",
     "Comparison",
     "Metric",
     "PageChange",
     "Summary",
+    "app_metrics",
+    "build_metrics",
     "compare",
-    "get_metric",
-    "per_page_scores",
+    "eager",
+    "resolve_metric",
     "summarize",
     "summarize_many",
 ]

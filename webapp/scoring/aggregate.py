@@ -14,8 +14,7 @@ from typing import Any
 import numpy as np
 
 from .bootstrap import resampled_sums, spread
-from .metric import Average, Fields, Figures, page_fields
-from .registry import get_metric
+from .metric import Average, Fields, Figures, Metric, page_fields
 
 Row = Mapping[str, Any]
 
@@ -78,14 +77,13 @@ def page_count(table: Mapping[str, Sequence[Row]]) -> int:
 
 
 def summarize_many(
-    metric_name: str,
+    metric: Metric,
     table: Mapping[str, Sequence[Row]],
     average: str | None = None,
     bootstrap: int = 1000,
     seed: int = 0,
 ) -> dict[str, Summary]:
     """Summaries of several extractors over the same pages (rows aligned by page), from the same resamples."""
-    metric = get_metric(metric_name)
     average_name, aggregation = metric.aggregation(average)
     pages = page_count(table)
     errors = {name: sum(bool(row.get("errored", False)) for row in rows) for name, rows in table.items()}
@@ -100,21 +98,14 @@ def summarize_many(
 
 
 def summarize(
-    metric_name: str,
+    metric: Metric,
     rows: Sequence[Row],
     average: str | None = None,
     bootstrap: int = 1000,
     seed: int = 0,
 ) -> Summary:
     """One extractor's summary (the same figures ``summarize_many`` gives it with the same seed)."""
-    return summarize_many(metric_name, {metric_name: rows}, average, bootstrap, seed)[metric_name]
-
-
-def per_page_scores(metric_name: str, counts: Row) -> tuple[float, float, float]:
-    """(precision, recall, F1) of one page from its cached counts, by the metric's per-page definition."""
-    metric = get_metric(metric_name)
-    precision, recall, f1 = metric.page_scores(page_fields([counts], metric.fields))
-    return float(precision[0]), float(recall[0]), float(f1[0])
+    return summarize_many(metric, {metric.name: rows}, average, bootstrap, seed)[metric.name]
 
 
 def summary_of(metric: str, average: str, pages: int, errors: int, figures: CorpusFigures) -> Summary:

@@ -15,8 +15,7 @@ import numpy as np
 
 from .aggregate import CorpusFigures, Row, Summary, summary_of
 from .bootstrap import weight_blocks
-from .metric import page_fields
-from .registry import get_metric
+from .metric import Metric, page_fields
 
 
 class Board:
@@ -24,14 +23,14 @@ class Board:
 
     def __init__(
         self,
-        metric_name: str,
+        metric: Metric,
         table: Mapping[str, Sequence[Row]],
         page_ids: Sequence[Hashable],
         average: str | None = None,
         bootstrap: int = 1000,
         seed: int = 0,
     ) -> None:
-        self.metric = get_metric(metric_name)
+        self.metric = metric
         self.average, self.aggregation = self.metric.aggregation(average)
         self.page_ids = tuple(page_ids)
         self.index = {page_id: i for i, page_id in enumerate(self.page_ids)}

@@ -9,8 +9,7 @@ import numpy as np
 
 from .aggregate import Row, corpus_figures, number
 from .bootstrap import spread
-from .metric import page_fields
-from .registry import get_metric
+from .metric import Metric, page_fields
 
 TIE = 1e-9
 """Two F1 values closer than this are a tie."""
@@ -54,7 +53,7 @@ class Comparison:
 
 
 def compare(
-    metric_name: str,
+    metric: Metric,
     rows_a: Sequence[Row],
     rows_b: Sequence[Row],
     page_ids: Sequence[Hashable],
@@ -68,7 +67,6 @@ def compare(
         raise ValueError(
             f"rows are not aligned by page: {len(rows_a)} for A, {len(rows_b)} for B, {len(page_ids)} pages"
         )
-    metric = get_metric(metric_name)
     average_name, aggregation = metric.aggregation(average)
     pages = len(page_ids)
     fields_a, fields_b = page_fields(rows_a, metric.fields), page_fields(rows_b, metric.fields)

@@ -62,6 +62,18 @@ class Metric:
     aggregations: Mapping[str, Average]
     available: bool = True
     unavailable_reason: str | None = None
+    eager: bool = True
+    """Scored as soon as gold or an extraction changes; a slow metric (False) is scored by a refresh job
+    when a leaderboard first asks for it."""
+
+    def per_page(self, rows: Sequence[Mapping[str, Any]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(precision, recall, F1) arrays of many pages' counts, one entry per page, in one pass."""
+        return self.page_scores(page_fields(rows, self.fields))
+
+    def of_page(self, counts: Mapping[str, Any]) -> tuple[float, float, float]:
+        """(precision, recall, F1) of one page from its counts."""
+        precision, recall, f1 = self.per_page([counts])
+        return float(precision[0]), float(recall[0]), float(f1[0])
 
     @property
     def averages(self) -> tuple[str, ...]:

@@ -1,29 +1,45 @@
-"""The built-in metrics, keyed by their stable names (read-only: build your own dict to add one)."""
+"""The metric registry: a plain dict name -> Metric, built for each app (and each command) as the
+extractor registry is. Built-ins are registered exactly as a third party's (webapp/plugins.py): entry
+points in the `goldtext.metrics` group naming a `Metric`."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from types import MappingProxyType
+from typing import Any
 
-from . import rouge_lsum, shingles, snippets, token_overlap
+from .. import plugins
 from .metric import Metric
 
-METRICS: Mapping[str, Metric] = MappingProxyType(
-    {
-        metric.name: metric
-        for metric in (
-            token_overlap.METRIC,
-            shingles.METRIC,
-            snippets.METRIC,
-            rouge_lsum.build_metric(),
-        )
-    }
-)
+GROUP = "goldtext.metrics"
+EXTENSION = "goldtext.metrics"
+"""Where an app keeps its registry: `app.extensions[EXTENSION]`."""
+
+BUILTINS = plugins.entry_points_of(GROUP, (
+    ("tokens", "webapp.scoring.token_overlap:METRIC"),
+    ("shingles", "webapp.scoring.shingles:METRIC"),
+    ("snippets", "webapp.scoring.snippets:METRIC"),
+    ("rouge-lsum", "webapp.scoring.rouge_lsum:METRIC"),
+))
 
 
-def get_metric(name: str) -> Metric:
+def build_metrics() -> dict[str, Metric]:
+    """A new dict of the built-ins plus every metric installed in the entry-point group."""
+    return plugins.build(GROUP, BUILTINS, Metric)
+
+
+def resolve_metric(metrics: Mapping[str, Metric], name: str) -> Metric:
     """The registered metric of that name, or ValueError naming the known ones."""
     try:
-        return METRICS[name]
+        return metrics[name]
     except KeyError:
-        raise ValueError(f"unknown metric {name!r}; one of {', '.join(METRICS)}") from None
+        raise ValueError(f"unknown metric {name!r}; one of {', '.join(metrics)}") from None
+
+
+def eager(metrics: Mapping[str, Metric]) -> dict[str, Metric]:
+    """The metrics scored as soon as gold or an extraction changes."""
+    return {name: metric for name, metric in metrics.items() if metric.eager}
+
+
+def app_metrics(app: Any) -> Mapping[str, Metric]:
+    """The registry an app built at its creation (`app.extensions[EXTENSION]`)."""
+    return app.extensions[EXTENSION]

@@ -77,4 +77,8 @@ def build_metric(find_spec: Callable[[str], object | None] = importlib.util.find
         aggregations={"macro": mean_of_page_scores(page_scores)},
         available=not missing,
         unavailable_reason=reason,
+        eager=False,
     )
+
+
+METRIC = build_metric()

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from flask import Flask
 
-from ..results.standings import SharedScores
+from ..results.cache import ScoreCache, SharedScores
+from ..scoring import app_metrics
 from ..web.figures import SHARED
 from . import annotate, api, exports, jobs, leaderboard, pages, queue, sites, upload
 
 
 def register_blueprints(app: Flask) -> None:
-    app.extensions[SHARED] = SharedScores()
+    app.extensions[SHARED] = SharedScores(ScoreCache(app_metrics(app)))
     for module in (queue, annotate, pages, api, upload, leaderboard, sites, exports, jobs):
         app.register_blueprint(module.bp)

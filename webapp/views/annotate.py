@@ -26,7 +26,9 @@ from ..corpus.visible_text import browser_rules
 from ..db import get_or_404, get_session
 from ..models import Extraction, Gold, GoldRevision, Page
 from ..results.leaderboard import page_scores
+from ..scoring import eager
 from ..vocabulary import GOLD_STATUSES, PAGE_KINDS
+from ..web import figures
 from .common import ANNOTATOR, annotator, filter_args
 
 bp = Blueprint("annotate", __name__)
@@ -43,7 +45,7 @@ def candidates(session: Session, page_id: int, default: str) -> list[dict[str, A
     ):
         newest[row.extractor] = row
     ordered = sorted(newest.values(), key=lambda e: (e.extractor != default, e.extractor))
-    saved = page_scores(session, page_id)
+    saved = page_scores(session, figures.metrics(), page_id)
     return [
         {
             "name": e.extractor,
@@ -125,7 +127,7 @@ def restore(page_id: int, revision_id: int) -> Response:
     revision = session.get(GoldRevision, revision_id)
     if found is None or revision is None or found.gold is None or revision.gold_id != found.gold.id:
         abort(404)
-    restored = restore_revision(session, found, revision, author)
+    restored = restore_revision(session, found, revision, author, eager(figures.metrics()))
     session.commit()
     flash(f"Revision {revision.id} restored as version {restored.version}.")
     return redirect(url_for("annotate.history", page_id=page_id))

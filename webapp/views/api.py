@@ -12,6 +12,7 @@ from ..annotation.gold import current_version, lock_page, save_gold
 from ..db import get_or_404, get_session
 from ..models import Gold, Page
 from ..results.leaderboard import page_scores
+from ..scoring import eager
 from ..vocabulary import UnknownTerm, checked_snippets
 from ..web import figures
 from ..web.query_args import int_arg
@@ -86,6 +87,7 @@ def write_gold(page_id: int) -> tuple[Response, int]:
             kind=body["kind"],
             status=body["status"],
             author=author,
+            rescore=eager(figures.metrics()),
             client_save_id=body["client_save_id"],
             snippets=body.get("snippets"),
         )
@@ -109,7 +111,7 @@ def write_gold(page_id: int) -> tuple[Response, int]:
 @bp.get("/leaderboard")
 def leaderboard_json() -> Response:
     """`goldtext score --format json` (same options) plus extras and drift; ETag, 304 when unchanged."""
-    return figures.conditional(figures.leaderboard_of(figures.board_query()))
+    return figures.conditional(figures.leaderboard_of(figures.board_options()))
 
 
 @bp.get("/leaderboard/pages")
@@ -119,13 +121,13 @@ def leaderboard_pages_json() -> Response:
     if not ref:
         abort(400, description="Name an extractor: a name or a stored fingerprint.")
     limit = int_arg("limit", 100, 1, 10_000)
-    return figures.conditional(figures.pages_of(figures.board_query(bootstrap=0), ref, limit))
+    return figures.conditional(figures.pages_of(figures.board_options(bootstrap=0), ref, limit))
 
 
 @bp.get("/sites")
 def sites_json() -> Response:
     """`goldtext score --by site --format json` plus one row per site (judged, best, heat)."""
-    return figures.conditional(figures.sites_of(figures.board_query(bootstrap=0)))
+    return figures.conditional(figures.sites_of(figures.board_options(bootstrap=0)))
 
 
 @bp.get("/compare")
@@ -135,18 +137,18 @@ def compare_json() -> Response:
     if not a or not b:
         abort(400, description="Name two extractors or fingerprints: a and b.")
     top = int_arg("top", 20, 0, figures.TOP_MAX)
-    return figures.conditional(figures.compare_of(figures.board_query(), a, b, top))
+    return figures.conditional(figures.compare_of(figures.board_options(), a, b, top))
 
 
 @bp.get("/guard")
 def guard_json() -> Response:
     """`goldtext guard --format json` plus acceptance per site per batch and the drift flags."""
-    return figures.conditional(figures.guard_of(figures.board_query(bootstrap=0)))
+    return figures.conditional(figures.guard_of(figures.board_options(bootstrap=0)))
 
 
 @bp.get("/site-rules")
 def site_rules_json() -> Response:
-    return figures.conditional(figures.rules_of(figures.board_query(bootstrap=0)))
+    return figures.conditional(figures.rules_of(figures.board_options(bootstrap=0)))
 
 
 @bp.get("/pages/<int:page_id>/scores")
@@ -154,4 +156,4 @@ def page_scores_json(page_id: int) -> Response:
     """The page's cached per-page precision, recall and F1, by fingerprint then metric."""
     session = get_session()
     get_or_404(session, Page, page_id)
-    return jsonify(page_scores(session, page_id))
+    return jsonify(page_scores(session, figures.metrics(), page_id))

@@ -14,7 +14,7 @@ from ..exports.service import FORMATS, ExportRequest
 from ..extractors.registry import build_registry
 from ..jobs.start import dispatch, new_job
 from ..models import Site
-from ..results.standings import current_named
+from ..results.extractions import current_named
 from ..vocabulary import GOLD_STATUSES, PAGE_KINDS
 from .common import annotator
 

@@ -8,10 +8,11 @@ from flask import Blueprint, render_template, request
 from werkzeug.datastructures import MultiDict
 from werkzeug.wrappers import Response
 
+from ..annotation.page_filter import filter_choices
 from ..db import get_session
-from ..results.leaderboard import ScoreCache
-from ..results.standings import f1_distribution, filter_choices, stored_fingerprints
-from ..scoring import METRICS
+from ..results.cache import ScoreCache
+from ..results.extractions import stored_fingerprints
+from ..results.leaderboard import f1_distribution
 from ..vocabulary import PAGE_KINDS
 from ..web import figures
 from ..web.charts import f1_boxes, precision_recall
@@ -41,18 +42,18 @@ def carry(args: MultiDict, *dropped: str) -> dict[str, list[str]]:
     return {name: args.getlist(name) for name in CARRIED if name not in dropped and args.get(name)}
 
 
-def form_context(query: figures.Query) -> dict[str, Any]:
+def form_context(query: figures.BoardOptions) -> dict[str, Any]:
     """What the filter form needs: the choices, the current query, the query string to carry along."""
     return {
         "query": query,
-        "metrics": METRICS,
+        "metrics": figures.metrics(),
         "kinds": PAGE_KINDS,
         "choices": filter_choices(get_session()),
         "args": request.args,
     }
 
 
-def plots(query: figures.Query) -> figures.Compute:
+def plots(query: figures.BoardOptions) -> figures.Compute:
     """The table's figures and, over the same pages, the precision-recall and per-page F1 plots."""
     table = figures.leaderboard_of(query)
 
@@ -73,7 +74,7 @@ def plots(query: figures.Query) -> figures.Compute:
 
 @bp.get("")
 def index() -> str:
-    query = figures.board_query()
+    query = figures.board_options()
     board = figures.computed(plots(query))
     return render_template("leaderboard/index.html", board=board, **form_context(query))
 
@@ -81,7 +82,7 @@ def index() -> str:
 @bp.get("/table")
 def table() -> Response:
     """The live part of the leaderboard (table and drift flags), with an ETag: the page polls it."""
-    query = figures.board_query()
+    query = figures.board_options()
     return figures.conditional(
         figures.leaderboard_of(query),
         lambda board: Response(render_template("leaderboard/_board.html", board=board, args=request.args)),
@@ -90,7 +91,7 @@ def table() -> Response:
 
 @bp.get("/pages")
 def pages() -> str:
-    query = figures.board_query(bootstrap=0)
+    query = figures.board_options(bootstrap=0)
     ref = request.args.get("extractor") or ""
     found = figures.computed(figures.pages_of(query, ref, PAGES_LIMIT)) if ref else None
     return render_template("leaderboard/pages.html", found=found, ref=ref, **form_context(query))
@@ -98,7 +99,7 @@ def pages() -> str:
 
 @bp.get("/compare")
 def compare() -> str:
-    query = figures.board_query()
+    query = figures.board_options()
     a, b = request.args.get("a") or "", request.args.get("b") or ""
     top = int_arg("top", 20, 0, figures.TOP_MAX)
     result = figures.computed(figures.compare_of(query, a, b, top)) if a and b else None

@@ -6,7 +6,7 @@ from typing import Any
 
 from flask import Blueprint, current_app, render_template, request
 
-from ..results.leaderboard import ScoreCache
+from ..results.cache import ScoreCache
 from ..web import figures
 from ..web.charts import acceptance_lines
 from .leaderboard import form_context
@@ -16,12 +16,12 @@ bp = Blueprint("sites", __name__, url_prefix="/sites")
 
 @bp.get("")
 def index() -> str:
-    query = figures.board_query(bootstrap=0)
+    query = figures.board_options(bootstrap=0)
     data = figures.computed(figures.sites_of(query))
     return render_template("sites/index.html", data=data, **form_context(query))
 
 
-def with_chart(query: figures.Query, extractor: str) -> figures.Compute:
+def with_chart(query: figures.BoardOptions, extractor: str) -> figures.Compute:
     """The guard figures and the chart of one extractor's acceptance per site over batches."""
     guard = figures.guard_of(query)
 
@@ -37,7 +37,7 @@ def with_chart(query: figures.Query, extractor: str) -> figures.Compute:
 
 @bp.get("/guard")
 def guard() -> str:
-    query = figures.board_query(bootstrap=0)
+    query = figures.board_options(bootstrap=0)
     extractor = request.args.get("chart") or current_app.config["DEFAULT_EXTRACTOR"]
     data = figures.computed(with_chart(query, extractor))
     return render_template("sites/guard.html", data=data, **form_context(query))
@@ -45,6 +45,6 @@ def guard() -> str:
 
 @bp.get("/rules")
 def rules() -> str:
-    query = figures.board_query(bootstrap=0)
+    query = figures.board_options(bootstrap=0)
     data = figures.computed(figures.rules_of(query))
     return render_template("sites/rules.html", data=data, **form_context(query))

@@ -1,6 +1,6 @@
-"""The figures the leaderboard and sites views show and the JSON API serves: the query string parsed
+"""The figures the leaderboard and sites views show and the JSON API serves: the options string parsed
 into the options of `goldtext score`, the shared score cache read under its lock, and the ETag of the
-live refresh (change-log epoch + extraction state + query), answered with 304 before any work."""
+live refresh (change-log epoch + extraction state + options), answered with 304 before any work."""
 
 from __future__ import annotations
 
@@ -12,30 +12,28 @@ from flask import abort, current_app, jsonify, request
 from sqlalchemy.orm import Session
 from werkzeug.wrappers import Response
 
+from ..annotation.page_filter import filter_choices
 from ..db import get_session, sessions
 from ..extractors.base import Extractor
 from ..extractors.registry import build_registry
 from ..extractors.service import SITE_RULES, stored_rules
 from ..jobs.start import dispatch, refresh_job
+from ..results.cache import ScoreCache, SharedScores
 from ..results.drift import acceptance_by_site_batch, drift_flags
+from ..results.extractions import current_named, extraction_state, resolve_ref, texts_of
 from ..results.guard import guard_report
-from ..results.leaderboard import ScoreCache, head_to_head, leaderboard
-from ..results.site_rules import rule_report
-from ..results.sites import site_rows
-from ..results.standings import (
-    Query,
-    SharedScores,
-    current_named,
-    extraction_state,
-    filter_choices,
-    resolve_ref,
+from ..results.leaderboard import (
+    BoardOptions,
+    head_to_head,
+    leaderboard,
+    leaderboard_with_extras,
     shown,
-    standings,
-    texts_of,
     worst_pages,
 )
-from ..results.store import EAGER_METRICS, stale_count
-from ..scoring import METRICS
+from ..results.site_rules import rule_report
+from ..results.sites import site_rows
+from ..results.store import stale_count
+from ..scoring import Metric, app_metrics
 from .query_args import int_arg, page_filter
 
 SHARED = "goldtext.scores"
@@ -51,6 +49,11 @@ def shared_scores() -> SharedScores:
     return current_app.extensions[SHARED]
 
 
+def metrics() -> Mapping[str, Metric]:
+    """The app's metric registry."""
+    return app_metrics(current_app)
+
+
 def registry() -> Mapping[str, Extractor]:
     """The app's extractor registry, built once (read-only)."""
     if current_app.extensions.get(REGISTRY) is None:
@@ -58,13 +61,13 @@ def registry() -> Mapping[str, Extractor]:
     return current_app.extensions[REGISTRY]
 
 
-def board_query(bootstrap: int = 1000) -> Query:
-    """The query string's metric, average, filters, extractors, bootstrap and seed (400 when invalid)."""
+def board_options(bootstrap: int = 1000) -> BoardOptions:
+    """The options string's metric, average, filters, extractors, bootstrap and seed (400 when invalid)."""
     args = request.args
     metric = args.get("metric") or "tokens"
-    if metric not in METRICS:
-        abort(400, description=f"unknown metric {metric!r}; one of {', '.join(METRICS)}")
-    return Query(
+    if metric not in metrics():
+        abort(400, description=f"unknown metric {metric!r}; one of {', '.join(metrics())}")
+    return BoardOptions(
         metric=metric,
         average=args.get("average") or None,
         filters=page_filter(args),
@@ -86,7 +89,7 @@ def computed(compute: Compute) -> dict[str, Any]:
 
 
 def live_tag(session: Session, cache: ScoreCache) -> str:
-    """Changes whenever a figure this query shows may have: scores, extractions, or the query."""
+    """Changes whenever a figure this options shows may have: scores, extractions, or the options."""
     state = f"{cache.epoch}|{extraction_state(session)}|{request.full_path}"
     return hashlib.sha256(state.encode()).hexdigest()[:32]
 
@@ -111,28 +114,28 @@ def conditional(compute: Compute, render: Callable[[dict[str, Any]], Response] =
     return response
 
 
-def named_for(session: Session, query: Query) -> dict[str, str]:
-    named = current_named(session, registry(), query.extractors)
-    return shown(shared_scores(), query.metric, named, bool(query.extractors))
+def named_for(session: Session, options: BoardOptions) -> dict[str, str]:
+    named = current_named(session, registry(), options.extractors)
+    return shown(shared_scores(), options.metric, named, bool(options.extractors))
 
 
-def drift(session: Session, query: Query) -> list[dict[str, Any]]:
+def drift(session: Session, options: BoardOptions) -> list[dict[str, Any]]:
     """The drift flags of the extractors asked for (all registered ones by default), scored or not."""
-    named = current_named(session, registry(), query.extractors)
+    named = current_named(session, registry(), options.extractors)
     rates = shared_scores().remembered(("rates", tuple(named.items())),
                                        lambda: acceptance_by_site_batch(session, named),
                                        extraction_state(session))
     return [flag.as_dict() for flag in drift_flags(rates, current_app.config["DRIFT_THRESHOLD_POINTS"])]
 
 
-def leaderboard_of(query: Query) -> Compute:
+def leaderboard_of(options: BoardOptions) -> Compute:
     """`goldtext score --format json` plus "extras", "fingerprints", "drift" and "pending"."""
 
     def compute(session: Session, cache: ScoreCache) -> dict[str, Any]:
-        named = named_for(session, query)
-        result = standings(shared_scores(), query, named)
-        result["drift"] = drift(session, query)
-        result["pending"] = pending(session, query.metric)
+        named = named_for(session, options)
+        result = leaderboard_with_extras(shared_scores(), options, named)
+        result["drift"] = drift(session, options)
+        result["pending"] = pending(session, options.metric)
         return result
 
     return compute
@@ -141,9 +144,9 @@ def leaderboard_of(query: Query) -> Compute:
 def pending(session: Session, metric: str) -> int:
     """How many extractions lack this metric's counts; for a lazy metric, a refresh job computes them
     (started once: an open one is reused)."""
-    if metric in EAGER_METRICS:
+    if metrics()[metric].eager:
         return 0
-    missing = stale_count(session, metric)
+    missing = stale_count(session, metrics()[metric])
     if missing:
         with sessions()() as writer:
             job, created = refresh_job(writer, current_app, metric, "leaderboard")
@@ -153,30 +156,30 @@ def pending(session: Session, metric: str) -> int:
     return missing
 
 
-def sites_of(query: Query) -> Compute:
+def sites_of(options: BoardOptions) -> Compute:
     """`goldtext score --by site` plus one row per site: judged or not, best extractor, heat steps."""
 
     def compute(session: Session, cache: ScoreCache) -> dict[str, Any]:
-        named = named_for(session, query)
-        by_site = leaderboard(cache, query.metric, named, average=query.average, filters=query.filters,
-                              by="site", bootstrap=query.bootstrap, seed=query.seed)
+        named = named_for(session, options)
+        by_site = leaderboard(cache, options.metric, named, average=options.average, filters=options.filters,
+                              by="site", bootstrap=options.bootstrap, seed=options.seed)
         hosts = filter_choices(session)["sites"]
         min_pages = current_app.config["LEADERBOARD_MIN_SITE_PAGES"]
         by_site["min_pages"] = min_pages
         by_site["sites"] = site_rows(by_site, hosts, min_pages)
-        by_site["drift"] = drift(session, query)
+        by_site["drift"] = drift(session, options)
         return by_site
 
     return compute
 
 
-def compare_of(query: Query, a: str, b: str, top: int) -> Compute:
+def compare_of(options: BoardOptions, a: str, b: str, top: int) -> Compute:
     """`goldtext compare A B --format json` plus both texts of every listed page."""
 
     def compute(session: Session, cache: ScoreCache) -> dict[str, Any]:
         first, second = resolve_ref(session, registry(), a), resolve_ref(session, registry(), b)
-        result = head_to_head(cache, query.metric, first, second, average=query.average,
-                              filters=query.filters, bootstrap=query.bootstrap, seed=query.seed, top=top)
+        result = head_to_head(cache, options.metric, first, second, average=options.average,
+                              filters=options.filters, bootstrap=options.bootstrap, seed=options.seed, top=top)
         texts = texts_of(session, [c["page_id"] for c in result["changed"]], [first[1], second[1]])
         for change in result["changed"]:
             found = texts.get(change["page_id"], {})
@@ -186,26 +189,26 @@ def compare_of(query: Query, a: str, b: str, top: int) -> Compute:
     return compute
 
 
-def pages_of(query: Query, ref: str, limit: int) -> Compute:
+def pages_of(options: BoardOptions, ref: str, limit: int) -> Compute:
     """One extractor's pages under the filters, worst F1 first."""
 
     def compute(session: Session, cache: ScoreCache) -> dict[str, Any]:
         name, fp = resolve_ref(session, registry(), ref)
-        found = worst_pages(cache, query.metric, fp, query.filters, limit)
-        return {"metric": query.metric, "extractor": name, "fingerprint": fp, **found}
+        found = worst_pages(cache, options.metric, fp, options.filters, limit)
+        return {"metric": options.metric, "extractor": name, "fingerprint": fp, **found}
 
     return compute
 
 
-def guard_of(query: Query) -> Compute:
+def guard_of(options: BoardOptions) -> Compute:
     """`goldtext guard --format json` plus acceptance per site per batch and the drift flags."""
 
     def compute(session: Session, cache: ScoreCache) -> dict[str, Any]:
-        named = current_named(session, registry(), query.extractors)
+        named = current_named(session, registry(), options.extractors)
         rates = acceptance_by_site_batch(session, named)
         return {
             "threshold": current_app.config["DRIFT_THRESHOLD_POINTS"],
-            "guard": guard_report(session, named, query.filters.sites),
+            "guard": guard_report(session, named, options.filters.sites),
             "acceptance_by_site_batch": {
                 name: {site: [{"batch": r.batch, "accepted": r.accepted, "pages": r.pages, "rate": r.rate}
                               for r in batches] for site, batches in sites.items()}
@@ -217,13 +220,13 @@ def guard_of(query: Query) -> Compute:
     return compute
 
 
-def rules_of(query: Query) -> Compute:
+def rules_of(options: BoardOptions) -> Compute:
     """Per site: site-rules' paths (rule, fallback, failed) and its F1 against the fallback's."""
 
     def compute(session: Session, cache: ScoreCache) -> dict[str, Any]:
         named = current_named(session, registry(), (SITE_RULES, FALLBACK))
-        rows = rule_report(session, cache, query.metric, (SITE_RULES, named[SITE_RULES]),
+        rows = rule_report(session, cache, options.metric, (SITE_RULES, named[SITE_RULES]),
                            (FALLBACK, named[FALLBACK]), set(stored_rules(session)))
-        return {"metric": query.metric, "fingerprint": named[SITE_RULES], "sites": rows}
+        return {"metric": options.metric, "fingerprint": named[SITE_RULES], "sites": rows}
 
     return compute
