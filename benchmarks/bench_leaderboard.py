@@ -49,7 +49,8 @@ def build(maker, pages: int) -> tuple[list[str], int]:
     with maker() as session:
         fingerprints = [e.fingerprint for e in current_extractors(session, build_registry())]
         session.execute(insert(Site), [{"id": s + 1, "host": f"site{s}.example"} for s in range(SITES)])
-        session.execute(insert(ImportBatch), [{"id": b + 1, "source": "bench", "format": "jsonl"} for b in range(BATCHES)])
+        session.execute(insert(ImportBatch),
+                        [{"id": b + 1, "source": "bench", "format": "jsonl"} for b in range(BATCHES)])
         session.execute(insert(Page), [
             {"id": p + 1, "url": f"https://site{p % SITES}.example/{p}", "site_id": p % SITES + 1,
              "batch_id": p * BATCHES // pages + 1, "source_name": str(p), "raw": b"<p>x</p>", "sha256": f"{p:064d}",

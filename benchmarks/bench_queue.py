@@ -294,7 +294,7 @@ def measure(app, backend: str, pages: int, show_plans: bool) -> dict:
     for ms, statement in sorted(sql["queue_ms"], key=lambda f: -f[0])[:4]:
         print(f"  {ms:7.1f} ms  {' '.join(statement.split())[:110]}")
     if show_plans:
-        for key, (url, _, _) in gets.items():
+        for url, _, _ in gets.values():
             explain(log, f"{backend} GET {url}", lambda url=url: client.get(url))
         explain(log, f"{backend} save on the 10,000-revision page", save_big)
     return {f"{backend}_{key}": value for key, value in found.items()}

@@ -151,7 +151,8 @@ def main() -> None:
             started = time.perf_counter()
             with sessions(app)() as session:
                 page = session.get(Page, page_id)
-                add_revision(session, page, rescore=EAGER, text=article(rng), kind="article", status="done", author="bench")
+                add_revision(session, page, rescore=EAGER, text=article(rng), kind="article", status="done",
+                             author="bench")
                 session.commit()
                 cache.sync(session)
             board = leaderboard(cache, "tokens", named, bootstrap=1000)

@@ -42,7 +42,8 @@ def common_options(func):
                          help="micro pools counts over pages, macro averages per-page figures "
                               "(default: the metric's own)."),
             click.option("--site", "sites", multiple=True, metavar="HOST", help="Only this site (repeatable)."),
-            click.option("--kind", "kinds", multiple=True, metavar="KIND", help="Only this gold page kind (repeatable)."),
+            click.option("--kind", "kinds", multiple=True, metavar="KIND",
+                         help="Only this gold page kind (repeatable)."),
             click.option("--batch", "batches", multiple=True, type=int, metavar="ID",
                          help="Only pages of this import batch (repeatable)."),
             click.option("--annotator", "annotators", multiple=True, metavar="NAME",
@@ -122,12 +123,12 @@ def echo_csv(rows: list[dict[str, Any]], columns: list[str]) -> None:
 def score_command(metric, average, sites, kinds, batches, annotators, bootstrap, seed, fmt, by, names) -> None:
     """Score every extractor against the gold (done, article pages)."""
     with usage_errors():
+        wanted = PageFilter(sites=sites, kinds=kinds, batches=batches, annotators=annotators)
         with sessions()() as session:
             cache = scored_cache(session, metric)
             named = current_named(session, build_registry(), names)
-        result = leaderboard(cache, metric, named, average=average, filters=PageFilter(sites=sites, kinds=kinds, batches=batches,
-                                                                     annotators=annotators),
-                             by=by, bootstrap=bootstrap, seed=seed)
+        result = leaderboard(cache, metric, named, average=average, filters=wanted, by=by, bootstrap=bootstrap,
+                             seed=seed)
     if fmt == "json":
         click.echo(json.dumps(result, indent=1))
         return
@@ -152,8 +153,8 @@ def compare_command(a, b, metric, average, sites, kinds, batches, annotators, bo
             cache = scored_cache(session, metric)
             registry = build_registry()
             first, second = resolve_ref(session, registry, a), resolve_ref(session, registry, b)
-        result = head_to_head(cache, metric, first, second, average=average, filters=PageFilter(sites=sites, kinds=kinds, batches=batches,
-                                                                     annotators=annotators),
+        wanted = PageFilter(sites=sites, kinds=kinds, batches=batches, annotators=annotators)
+        result = head_to_head(cache, metric, first, second, average=average, filters=wanted,
                               bootstrap=bootstrap, seed=seed, top=top)
     if fmt == "json":
         click.echo(json.dumps(result, indent=1))

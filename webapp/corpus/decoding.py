@@ -73,9 +73,9 @@ class Decoded:
 
 def decode(data: bytes, transport_charset: str | None = None) -> Decoded:
     """data as text, by the first step of the HTML standard's order that decides."""
-    for bom, codec in BOMS:
+    for bom, bom_codec in BOMS:
         if data.startswith(bom):
-            return Decoded(data[len(bom):].decode(codec, "replace"), codec, "bom")
+            return Decoded(data[len(bom):].decode(bom_codec, "replace"), bom_codec, "bom")
     for source, label in (("transport", transport_charset), ("meta", meta_charset(data))):
         codec = codec_for(label)
         if codec is not None:

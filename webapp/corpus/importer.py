@@ -58,7 +58,11 @@ def import_documents(
         raise ValueError(f"--site-from must be one of {', '.join(SITE_FROM)}, not {site_from!r}")
     report: list[dict] = []
     for screened, prepared in in_order(_screen(session, batch.id, documents), workers):
-        outcome = screened if isinstance(screened, ImportOutcome) else _store(session, batch, *screened, prepared, site_from)
+        if isinstance(screened, ImportOutcome):
+            outcome = screened
+        else:
+            assert prepared is not None  # a screened document is always prepared
+            outcome = _store(session, batch, *screened, prepared, site_from)
         report.append(outcome.as_dict())
         setattr(batch, _COUNTER[outcome.status], getattr(batch, _COUNTER[outcome.status]) + 1)
         yield outcome

@@ -174,7 +174,7 @@ def _csv_rows(text: str) -> list[tuple[str, str | None, str | None]]:
         table = list(csv.reader(io.StringIO(text)))
     except csv.Error as err:
         raise Unreadable(f"index.csv is not valid CSV ({err})") from err
-    rows = []
+    rows: list[tuple[str, str | None, str | None]] = []
     for number, row in enumerate(table, start=1):
         cells = [cell.strip() for cell in row]
         if not any(cells) or (number == 1 and [c.lower() for c in cells[:2]] == ["name", "url"]):

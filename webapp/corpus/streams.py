@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import stat
 from pathlib import Path
-from typing import BinaryIO
+from typing import Protocol
 
 CHUNK = 2**16
 
@@ -20,7 +20,11 @@ def over_cap(size: int | None, cap: int) -> str:
     return f"over the size cap ({size:,} > {cap:,} bytes)"
 
 
-def read_capped(stream: BinaryIO, cap: int) -> bytes:
+class Readable(Protocol):
+    def read(self, size: int = -1, /) -> bytes: ...
+
+
+def read_capped(stream: Readable, cap: int) -> bytes:
     """All of stream, in chunks; Unreadable as soon as more than cap bytes have come."""
     chunks: list[bytes] = []
     size = 0

@@ -16,7 +16,8 @@ LAYOUTS = {
     "folder": "`ID.html` (raw bytes as imported), `ID.gold.txt` (gold text, UTF-8) and `ID.json` (metadata) per page.",
     "scrapinghub": "`ground-truth.json` and `html/ID.html.gz` (the article-extraction-benchmark layout; "
                    "`output/EXTRACTOR.json` with predictions; `goldtext.json` keeps kinds, statuses and snippets).",
-    "trafilatura-eval": "`evaldata.json` and the HTML files of the pages with snippet gold (trafilatura's evaluation layout).",
+    "trafilatura-eval": "`evaldata.json` and the HTML files of the pages with snippet gold "
+                        "(trafilatura's evaluation layout).",
     "csv": "`scores.csv`: per-page precision, recall and F1 per extraction and metric.",
 }
 
@@ -48,7 +49,8 @@ def _table(title: str, counts: Counter[str]) -> list[str]:
 
 def dataset_card(fmt: str, tally: Tally, command: str, version: str, made: datetime) -> str:
     """The card's Markdown."""
-    fingerprints = [f"- `{fp}` ({name})" for fp, name in sorted(tally.fingerprints.items(), key=lambda kv: (kv[1], kv[0]))]
+    by_name = sorted(tally.fingerprints.items(), key=lambda kv: (kv[1], kv[0]))
+    fingerprints = [f"- `{fp}` ({name})" for fp, name in by_name]
     lines = [
         "# Goldtext gold dataset",
         "",
@@ -60,7 +62,8 @@ def dataset_card(fmt: str, tally: Tally, command: str, version: str, made: datet
         f"- command: `{command}`",
         "- checksums: `SHA256SUMS` (check with `sha256sum -c SHA256SUMS`)",
         "",
-        f"Import it again with `goldtext import {'pages.jsonl' if fmt == 'jsonl' else 'FOLDER'}` (the layout is detected)."
+        f"Import it again with `goldtext import {'pages.jsonl' if fmt == 'jsonl' else 'FOLDER'}` "
+        "(the layout is detected)."
         if fmt != "csv" else "Scores only: this layout is not imported.",
         "",
         *_table("site", tally.sites),

@@ -122,7 +122,8 @@ def run_export(
         raw=request.fmt != "csv" and request.with_html,
         extractions=request.with_extractions or request.predictions,
         scores=metrics if request.fmt == "csv" else None,
-        fingerprints=tuple((predictions or {}).values()) if request.predictions and not request.with_extractions else (),
+        fingerprints=(tuple((predictions or {}).values())
+                      if request.predictions and not request.with_extractions else ()),
     )
     writer = WRITERS[request.fmt](out, options)
     tally = Tally()

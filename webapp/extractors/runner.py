@@ -14,12 +14,12 @@ import os
 import signal
 import time
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import FIRST_COMPLETED, wait
+from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass
 from itertools import islice
 from typing import Any
 
-from pebble import ProcessExpired, ProcessFuture, ProcessPool
+from pebble import ProcessExpired, ProcessPool
 
 from webapp.extractors.base import Extractor
 from webapp.extractors.sandbox import Output, call_extractor, describe, start_worker
@@ -66,7 +66,7 @@ def since(started: float) -> float:
     return (time.monotonic() - started) * 1000
 
 
-def to_result(call: Call, future: ProcessFuture, submitted: float, timeout: float) -> Result:
+def to_result(call: Call, future: Future, submitted: float, timeout: float) -> Result:
     """The Result for a finished future, whatever way it finished."""
     try:
         outcome: Output = future.result()
@@ -101,7 +101,7 @@ class ExtractorPool:
         """Yield one Result per call as calls finish; leaving the loop early cancels this run's calls
         in flight (their worker processes are killed) and nobody else's."""
         pending = iter(calls)
-        in_flight: dict[ProcessFuture, tuple[Call, float]] = {}
+        in_flight: dict[Future, tuple[Call, float]] = {}
 
         def submit(count: int) -> None:
             for call in islice(pending, count):

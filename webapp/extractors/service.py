@@ -94,7 +94,7 @@ def plan(
     """(page id, extractor) pairs to compute, page by page so a page's HTML is loaded once, the
     largest pages first: the slowest calls start early instead of leaving one worker busy at the end."""
     pairs = [(pid, e) for e in extractors for pid in missing_page_ids(session, e, site, force, page_ids)]
-    sizes = dict(session.execute(select(Page.id, func.length(Page.html))).all()) if pairs else {}
+    sizes: dict[int, int] = dict(session.execute(select(Page.id, func.length(Page.html))).all()) if pairs else {}
     return sorted(pairs, key=lambda pair: (-sizes.get(pair[0], 0), pair[0]))
 
 

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import trafilatura
 
 from webapp.extractors.base import Extracted, Extractor, package_version
 from webapp.extractors.blocks import join_lines
 
 
-def run_trafilatura(html: str, url: str | None, **settings: bool) -> Extracted:
+def run_trafilatura(html: str, url: str | None, **settings: Any) -> Extracted:
     """trafilatura.extract as plain text; no result gives empty text."""
     text = trafilatura.extract(html, url=url, include_comments=False, **settings)
     return Extracted(text=join_lines((text or "").splitlines()), metadata={})

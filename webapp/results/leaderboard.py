@@ -187,7 +187,9 @@ def leaderboard_with_extras(shared: SharedScores, options: BoardOptions, named: 
     return result
 
 
-def f1_distribution(cache: ScoreCache, metric: str, named: Mapping[str, str], filters: PageFilter) -> dict[str, list[float]]:
+def f1_distribution(
+    cache: ScoreCache, metric: str, named: Mapping[str, str], filters: PageFilter
+) -> dict[str, list[float]]:
     """Per extractor, the per-page F1 of the leaderboard's pages."""
     definition = resolve_metric(cache.metrics, metric)
     aligned = cache.aligned(metric, list(named.values()), filters)

@@ -111,7 +111,7 @@ def summarize(
 def summary_of(metric: str, average: str, pages: int, errors: int, figures: CorpusFigures) -> Summary:
     point, resampled = figures.point, figures.resampled
     accuracy = None if point.accuracy is None else number(point.accuracy[0])
-    spreads = (None, None, None)
+    spreads: tuple[float | None, float | None, float | None] = (None, None, None)
     if resampled is not None:
         spreads = (spread(resampled.precision), spread(resampled.recall), spread(resampled.f1))
     return Summary(

@@ -29,7 +29,8 @@ def with_chart(query: figures.BoardOptions, extractor: str) -> figures.Compute:
         data = guard(session, cache)
         sites = data["acceptance_by_site_batch"].get(extractor, {})
         data["chart_extractor"] = extractor
-        data["chart"] = acceptance_lines({site: [(r["batch"], r["rate"]) for r in rows] for site, rows in sites.items()})
+        lines = {site: [(r["batch"], r["rate"]) for r in rows] for site, rows in sites.items()}
+        data["chart"] = acceptance_lines(lines)
         return data
 
     return compute

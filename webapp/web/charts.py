@@ -73,7 +73,8 @@ def precision_recall(points: Sequence[Mapping[str, Any]]) -> Markup:
         if p["recall_std"]:
             body.append(_line(x(p["recall"] - p["recall_std"]), cy, x(p["recall"] + p["recall_std"]), cy, c))
         if p["precision_std"]:
-            body.append(_line(cx, y(p["precision"] - p["precision_std"]), cx, y(p["precision"] + p["precision_std"]), c))
+            low, high = p["precision"] - p["precision_std"], p["precision"] + p["precision_std"]
+            body.append(_line(cx, y(low), cx, y(high), c))
         body.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="4" fill="{c}"><title>{escape(p["name"])}: '
                     f'P {p["precision"]:.3f}, R {p["recall"]:.3f}</title></circle>')
         body.append(f'<rect x="{WIDTH - 140}" y="{MARGIN + 16 * i - 8}" width="10" height="10" fill="{c}"/>')
