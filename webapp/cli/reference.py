@@ -20,8 +20,10 @@ HEADER = """\
      edit the commands (or webapp/cli/reference.py), not this file. -->
 
 Every command is a subcommand of `goldtext`, the Flask command group of the app (`flask --app webapp
-COMMAND` does the same). Each reads the [settings](deployment.md#settings) and brings the database schema
-up to date on first use. `goldtext COMMAND --help` prints what this page says about COMMAND.
+COMMAND` does the same, except `run`: under `flask` that is Flask's own development server, without the
+embedded worker). Each reads the [settings](deployment.md#settings) and brings the database schema
+up to date on first use. `goldtext COMMAND --help` prints what this page says about COMMAND; every
+command takes `--help`, so the tables below leave it out.
 
 This page is generated from the commands. The examples and the longer explanations are in the guides:
 
