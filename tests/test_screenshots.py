@@ -1,0 +1,99 @@
+"""The README's screenshots, taken afresh on every run from the demo corpus so that they never go stale:
+the annotate view of one page and the leaderboard, in Chromium at 1366x768, written to docs/images/."""
+
+from __future__ import annotations
+
+import struct
+from pathlib import Path
+
+import pytest
+from sqlalchemy import func, select
+
+from browser_fixtures import browser, serve, signed_in  # noqa: F401 -- fixtures
+from test_browser_workbench import until
+from webapp.extractors.registry import build_registry
+from webapp.models import Extraction, Gold, Page
+
+pytestmark = pytest.mark.browser
+
+IMAGES = Path(__file__).resolve().parents[1] / "docs" / "images"
+WIDTH, HEIGHT = 1366, 768
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+SHOWN_PAGE = "https://transit-times.example/rail/2024/03/night-train-coast-returns"  # an article with gold
+SHOWN_CANDIDATE = "whole-page"  # the baseline: its diff shows the boilerplate the gold leaves out
+
+
+def png_size(path: Path) -> tuple[int, int]:
+    """Width and height from a PNG's IHDR chunk, after checking the signature."""
+    head = path.read_bytes()[:24]
+    assert head[:8] == PNG_SIGNATURE, f"{path.name} is not a PNG"
+    length, chunk, width, height = struct.unpack(">I4sII", head[8:24])
+    assert (length, chunk) == (13, b"IHDR"), f"{path.name} does not start with its IHDR chunk"
+    return width, height
+
+
+@pytest.fixture
+def demo(app, runner, session, run_jobs):
+    """The app holding the demo corpus as `goldtext demo` leaves it: imported, extracted by every
+    extractor, scores cached. The demo runs its extraction job in the foreground; anything it queued
+    besides is run here."""
+    result = runner.invoke(args=["demo", "--no-serve"])
+    assert result.exit_code == 0, result.output + repr(result.exception)
+    run_jobs()
+    extractors = len(build_registry())
+    assert session.scalar(select(func.count()).select_from(Extraction)) == 15 * extractors
+    assert session.scalar(select(func.count()).select_from(Gold)) > 0
+    session.rollback()
+    return app
+
+
+@pytest.fixture
+def live_demo(demo):
+    yield from serve(demo)
+
+
+@pytest.fixture
+def tab(browser, live_demo):
+    context = browser.new_context(viewport={"width": WIDTH, "height": HEIGHT}, device_scale_factor=1)
+    yield signed_in(context, live_demo)
+    context.close()
+
+
+def shoot(tab, name: str) -> Path:
+    IMAGES.mkdir(parents=True, exist_ok=True)
+    path = IMAGES / name
+    tab.screenshot(path=str(path))
+    assert png_size(path) == (WIDTH, HEIGHT)
+    return path
+
+
+def test_the_annotate_view_screenshot(session, live_demo, tab):
+    page_id = session.scalar(select(Page.id).where(Page.url == SHOWN_PAGE))
+    session.rollback()
+    tab.goto(f"{live_demo}/pages/{page_id}#candidate={SHOWN_CANDIDATE}")
+    tab.wait_for_selector("#tabs .tab.active")
+    until(tab, "document.getElementById('frame').contentDocument?.readyState === 'complete'")
+    until(tab, "document.querySelectorAll('#diff del, #diff ins').length > 0")
+    until(tab, "[...document.querySelectorAll('.tab-f1')].every((f) => f.textContent.startsWith('F1 '))")
+
+    assert tab.locator("#tabs .tab").count() == len(build_registry())
+    assert SHOWN_CANDIDATE in tab.inner_text("#tabs .tab.active")
+    assert tab.input_value("#editor").startswith("Night train to the coast")
+    assert tab.is_visible("#editor") and tab.is_visible("#diff") and tab.is_visible("#frame")
+    assert tab.frame_locator("#frame").locator("h1").first.inner_text()
+    shoot(tab, "annotate.png")
+
+
+def test_the_leaderboard_screenshot(live_demo, tab):
+    tab.goto(f"{live_demo}/leaderboard")
+    rows = "#board tbody tr[data-extractor]"
+    until(tab, f"document.querySelectorAll('{rows}').length === {len(build_registry())}")
+    until(tab, "!document.getElementById('pending')")  # every extraction's counts are cached
+
+    shown = tab.eval_on_selector_all(rows, "(rows) => rows.map((r) => r.dataset.extractor)")
+    assert sorted(shown) == sorted(build_registry())
+    f1 = tab.eval_on_selector_all(f"{rows} td[data-key=f1]", "(cells) => cells.map((c) => c.dataset.value)")
+    assert all(value != "" and 0 <= float(value) <= 1 for value in f1)
+    assert int(tab.get_attribute(f"{rows} td[data-key=pages]", "data-value")) > 0
+    assert tab.is_visible("#board table")
+    shoot(tab, "leaderboard.png")
