@@ -25,6 +25,7 @@ from webapp.db import sessions
 from webapp.models import Extraction, Gold, ImportBatch, Page, Score, Site
 from webapp.results.cache import ScoreCache
 from webapp.results.leaderboard import leaderboard
+from webapp.results.store import gold_changed
 from webapp.scoring import build_metrics, eager, summarize_many
 
 METRICS = build_metrics()
@@ -151,8 +152,8 @@ def main() -> None:
             started = time.perf_counter()
             with sessions(app)() as session:
                 page = session.get(Page, page_id)
-                add_revision(session, page, rescore=EAGER, text=article(rng), kind="article", status="done",
-                             author="bench")
+                add_revision(session, page, text=article(rng), kind="article", status="done", author="bench")
+                gold_changed(session, EAGER, page.id)
                 session.commit()
                 cache.sync(session)
             board = leaderboard(cache, "tokens", named, bootstrap=1000)

@@ -8,7 +8,7 @@ import re
 
 import pytest
 from sqlalchemy import select
-from workbench import EAGER, csrf, make_page, sign_in
+from workbench import add_gold, csrf, make_page, sign_in
 
 from webapp.annotation.gold import add_revision
 from webapp.models import Extraction, GoldRevision, Page
@@ -75,7 +75,7 @@ def test_the_default_extractor_is_configurable_and_an_errored_one_does_not_prefi
 
 
 def test_a_page_with_gold_shows_the_gold(client, session, page_id):
-    add_revision(session, session.get(Page, page_id), rescore=EAGER, text="Saved", kind="listing", status="draft", author="Bob")
+    add_gold(session, session.get(Page, page_id), text="Saved", kind="listing", status="draft", author="Bob")
     session.commit()
     sign_in(client)
     editor = page_data(client.get(f"/pages/{page_id}"))["editor"]
@@ -258,7 +258,7 @@ def stale_marks(text):
 def test_history_is_paged_newest_first_50_at_a_time(client, session, page_id, count, sizes):
     page = session.get(Page, page_id)
     for n in range(1, count + 1):
-        add_revision(session, page, text=f"r{n}", kind="article", status="done", author="Ann", rescore=None)
+        add_revision(session, page, text=f"r{n}", kind="article", status="done", author="Ann")
     session.commit()
     url, shown, pages = f"/pages/{page_id}/history", [], []
     while url is not None:

@@ -7,7 +7,7 @@ import hashlib
 import pytest
 from browser_fixtures import browser, context, live_server, signed_in  # noqa: F401 -- fixtures
 from test_browser_workbench import until
-from workbench import EAGER
+from workbench import EAGER, add_gold
 
 from webapp.annotation.gold import add_revision
 from webapp.extractors.registry import build_registry
@@ -31,8 +31,7 @@ def seed(session) -> int:
                 html=raw.decode())
     session.add(page)
     session.flush()
-    add_revision(session, page, text="alpha beta gamma delta", kind="article", status="done", author="ann",
-                 rescore=None)
+    add_revision(session, page, text="alpha beta gamma delta", kind="article", status="done", author="ann")
     for name, text in (("trafilatura", "alpha beta"), ("density", "alpha beta gamma delta")):
         session.add(Extraction(page_id=page.id, extractor=name, fingerprint=fingerprints[name], text=text,
                                accepted=True))
@@ -73,7 +72,7 @@ def test_sorting_survives_a_refresh(session, live_server, context):
     board.click("th[data-key=extractor]")
     assert board.evaluate(names) == "trafilatura,density"  # by name, descending
     with session.begin():
-        add_revision(session, session.get(Page, page_id), rescore=EAGER, text="alpha beta", kind="article", status="done",
+        add_gold(session, session.get(Page, page_id), text="alpha beta", kind="article", status="done",
                      author="bob")
     until(board, f"Number({F1}) === 1")
     assert board.evaluate(names) == "trafilatura,density"

@@ -10,9 +10,8 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy import delete, select
-from workbench import EAGER, METRICS
+from workbench import METRICS, add_gold
 
-from webapp.annotation.gold import add_revision
 from webapp.models import Gold, ImportBatch, Page, Site, SiteRule
 from webapp.scoring import summarize
 
@@ -38,10 +37,10 @@ def demo(cli, session) -> dict[str, tuple]:
     cli("demo", "--no-serve")
     pages = session.scalars(select(Page).join(Gold).order_by(Page.id)).all()
     first, second, third = pages[0], pages[1], pages[2]
-    add_revision(session, first, rescore=EAGER, text=first.gold.text, kind="article", status="done", author="Bea", snippets=SNIPPETS)
-    add_revision(session, second, rescore=EAGER, text="", kind="article", status="done", author="Cy",
+    add_gold(session, first, text=first.gold.text, kind="article", status="done", author="Bea", snippets=SNIPPETS)
+    add_gold(session, second, text="", kind="article", status="done", author="Cy",
                  snippets={"with": ["a\u2028b"], "without": []})
-    add_revision(session, third, rescore=EAGER, text="Line one\r\nמשפט \u202eעברי\U0001F600\n\u0007tab\there", kind="listing",
+    add_gold(session, third, text="Line one\r\nמשפט \u202eעברי\U0001F600\n\u0007tab\there", kind="listing",
                  status="draft", author="Bea")
     session.commit()
     return snapshot(session)

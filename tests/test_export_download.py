@@ -12,9 +12,8 @@ import zipfile
 
 import pytest
 from sqlalchemy import func, select
-from workbench import EAGER, make_page, sign_in
+from workbench import add_gold, make_page, sign_in
 
-from webapp.annotation.gold import add_revision
 from webapp.db import database
 from webapp.jobs.context import Context
 from webapp.jobs.export_step import export_step
@@ -28,9 +27,9 @@ NASTY_URL = "=HYPERLINK(\"http://evil.example\",\"x\")"
 @pytest.fixture
 def pages(session):
     first = make_page(session, url="https://news.example/1", candidates={"trafilatura": "Alpha beta"})
-    add_revision(session, first, rescore=EAGER, text="Alpha beta gamma", kind="article", status="done", author="Ann")
+    add_gold(session, first, text="Alpha beta gamma", kind="article", status="done", author="Ann")
     second = make_page(session, url=NASTY_URL, host="-evil.example", candidates={"density": "@cmd"})
-    add_revision(session, second, rescore=EAGER, text="Omega", kind="article", status="done", author="Ann")
+    add_gold(session, second, text="Omega", kind="article", status="done", author="Ann")
     session.commit()
     return first.id, second.id
 

@@ -9,7 +9,7 @@ from itertools import count
 
 import pytest
 from sqlalchemy import func, select, update
-from workbench import EAGER, sign_in
+from workbench import EAGER, add_gold, sign_in
 
 from webapp.annotation.gold import add_revision
 from webapp.extractors.guard import GuardThresholds
@@ -40,7 +40,7 @@ def add_page(session, host: str, batch: ImportBatch, gold: str | None, texts: di
     session.add(page)
     session.flush()
     if gold is not None:
-        add_revision(session, page, text=gold, kind="article", status="done", author="ann", rescore=None)
+        add_revision(session, page, text=gold, kind="article", status="done", author="ann")
     for name, text in texts.items():
         session.add(Extraction(page_id=page.id, extractor=name, fingerprint=fingerprint(session, name), text=text,
                                meta=meta or {}, accepted=accepted, duration_ms=10.0 * (1 + len(text))))
@@ -122,7 +122,7 @@ def test_the_cache_is_one_per_app_and_synced_by_the_change_log(app, client, sess
     figures(client)
     shared = app.extensions["goldtext.scores"]
     epoch = shared.cache.epoch
-    add_revision(session, session.get(Page, board[1]), rescore=EAGER, text="one two three four", kind="article", status="done",
+    add_gold(session, session.get(Page, board[1]), text="one two three four", kind="article", status="done",
                  author="bob")
     session.commit()
     data = figures(client)

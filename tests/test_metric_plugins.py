@@ -13,6 +13,7 @@ from webapp.annotation.gold import add_revision
 from webapp.db import dispose, sessions
 from webapp.results.cache import ScoreCache
 from webapp.results.leaderboard import leaderboard
+from webapp.results.store import gold_changed
 from webapp.scoring import app_metrics, build_metrics, eager
 from webapp.scoring.registry import GROUP
 
@@ -58,8 +59,8 @@ def test_an_app_scores_and_ranks_with_an_installed_metric(plugin_dist, tmp_path,
     assert "chars" in eager(app_metrics(app))
     with app.app_context(), sessions(app)() as session:
         page = make_page(session, candidates={"trafilatura": "abc", "density": "xyz"})
-        add_revision(session, page, rescore=eager(app_metrics(app)), text="abcd", kind="article",
-                     status="done", author="Ann")
+        add_revision(session, page, text="abcd", kind="article", status="done", author="Ann")
+        gold_changed(session, eager(app_metrics(app)), page.id)
         session.commit()
     shown = app.test_client().get("/api/leaderboard?metric=chars&bootstrap=0")
     assert shown.status_code == 200 and shown.get_json()["extractors"] == {}  # scored, not by current versions

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from workbench import EAGER, make_page
+from workbench import add_gold, make_page
 
-from webapp.annotation.gold import add_revision
 from webapp.annotation.page_filter import PageFilter
 from webapp.annotation.queue import queue_rows
 from webapp.exports.selection import count_pages
@@ -14,8 +13,8 @@ from webapp.results.cache import CachedRow
 
 def test_the_annotator_is_the_author_of_the_current_text_in_the_queue_and_in_exports(session):
     page = make_page(session, url="https://a.example/1")
-    add_revision(session, page, rescore=EAGER, text="first", kind="article", status="done", author="Ann")
-    add_revision(session, page, rescore=EAGER, text="second", kind="article", status="done", author="Bob")
+    add_gold(session, page, text="first", kind="article", status="done", author="Ann")
+    add_gold(session, page, text="second", kind="article", status="done", author="Bob")
     session.commit()
     for name, expected in (("Ann", []), ("Bob", [page.id])):
         wanted = PageFilter(annotators=(name,))
@@ -40,8 +39,8 @@ def test_the_todo_status_combines_with_gold_statuses(session):
     todo = make_page(session, url="https://a.example/todo")
     draft = make_page(session, url="https://a.example/draft")
     done = make_page(session, url="https://a.example/done")
-    add_revision(session, draft, rescore=EAGER, text="d", kind="article", status="draft", author="Ann")
-    add_revision(session, done, rescore=EAGER, text="d", kind="article", status="done", author="Ann")
+    add_gold(session, draft, text="d", kind="article", status="draft", author="Ann")
+    add_gold(session, done, text="d", kind="article", status="done", author="Ann")
     session.commit()
     shown = {row.page_id for row in queue_rows(session, PageFilter(statuses=("todo", "draft")))}
     assert shown == {todo.id, draft.id}

@@ -9,10 +9,9 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from sqlalchemy import select
-from workbench import EAGER, make_page
+from workbench import EAGER, add_gold, make_page
 
 from webapp.annotation.disagreement import mean_pairwise_f1
-from webapp.annotation.gold import add_revision
 from webapp.annotation.page_filter import PageFilter
 from webapp.annotation.queue import progress_by_site, queue_counts, queue_rows, step
 from webapp.jobs.extraction_steps import pages_to_derive, refresh_derived
@@ -36,7 +35,7 @@ def test_mean_pairwise_f1(texts, expected):
 
 
 def gold(session, page, status="done", author="Ann", kind="article"):
-    add_revision(session, page, rescore=EAGER, text="gold", kind=kind, status=status, author=author)
+    add_gold(session, page, text="gold", kind=kind, status=status, author=author)
     session.commit()
 
 

@@ -10,15 +10,23 @@ from typing import Any
 
 import pytest
 from sqlalchemy import func, select, update
-from workbench import EAGER, METRICS
+from workbench import EAGER, METRICS, add_gold
 
-from webapp.annotation.gold import add_revision, lock_page, save_gold
+from webapp.annotation.gold import lock_page, save_gold
 from webapp.annotation.page_filter import PageFilter
 from webapp.db import readers
 from webapp.models import Extraction, ImportBatch, Page, ScoreChange, ScoreEpoch, Site
 from webapp.results.cache import BOARDS_KEPT, ScoreCache
 from webapp.results.leaderboard import leaderboard
-from webapp.results.store import EPOCH, KEEP_EPOCHS, PRUNE_EVERY, current_epoch, prune_changes, pruned_floor
+from webapp.results.store import (
+    EPOCH,
+    KEEP_EPOCHS,
+    PRUNE_EVERY,
+    current_epoch,
+    gold_changed,
+    prune_changes,
+    pruned_floor,
+)
 
 GOLDS = [
     ("a.example", "the night train leaves at ten and arrives at six"),
@@ -51,7 +59,7 @@ def seed(session) -> list[int]:
         for name, texts in CANDIDATES.items():
             session.add(Extraction(page_id=page.id, extractor=name, fingerprint=NAMED[name], text=texts[i], meta={}))
         session.flush()
-        add_revision(session, page, rescore=EAGER, text=gold, kind="article", status="done", author=f"ann{i % 2}")
+        add_gold(session, page, text=gold, kind="article", status="done", author=f"ann{i % 2}")
         page_ids.append(page.id)
     session.commit()
     return page_ids
@@ -149,8 +157,9 @@ def test_a_gold_save_through_one_process_shows_in_the_other_at_its_next_sync(app
     by_site_before = figures(app, first, filters=PageFilter(sites=("b.example",)))
 
     page = lock_page(session, pages[2])  # the second process saves page 2's gold, as the workbench does
-    outcome = save_gold(session, page, rescore=EAGER, base_version=1, text="slate roofs", kind="article", status="done",
+    outcome = save_gold(session, page, base_version=1, text="slate roofs", kind="article", status="done",
                         author="other", client_save_id="save-1")
+    gold_changed(session, EAGER, page.id)
     session.commit()
     assert not outcome.conflict and outcome.gold.version == 2
 
@@ -164,8 +173,9 @@ def test_a_gold_save_through_one_process_shows_in_the_other_at_its_next_sync(app
     assert figures(app, first, filters=PageFilter(sites=("b.example",))) != by_site_before
 
     page = lock_page(session, pages[0])  # a page leaves the leaderboard: no longer an article
-    save_gold(session, page, rescore=EAGER, base_version=1, text="", kind="listing", status="done", author="other",
+    save_gold(session, page, base_version=1, text="", kind="listing", status="done", author="other",
               client_save_id="save-2")
+    gold_changed(session, EAGER, page.id)
     session.commit()
     expected = fresh(app)
     assert expected["pages"] == 3
@@ -184,7 +194,7 @@ def test_a_cache_older_than_the_pruned_floor_reloads_every_count(app, session):
     assert synced_at == current_epoch(session) > 0
 
     # a change the cache has not seen, whose log entry the pruning then removes
-    add_revision(session, session.get(Page, pages[2]), rescore=EAGER, text="slate roofs", kind="article", status="done",
+    add_gold(session, session.get(Page, pages[2]), text="slate roofs", kind="article", status="done",
                  author="other")
     session.commit()
     floor = current_epoch(session)
@@ -196,7 +206,7 @@ def test_a_cache_older_than_the_pruned_floor_reloads_every_count(app, session):
     assert session.scalar(select(func.count()).select_from(ScoreChange).where(ScoreChange.epoch <= floor)) == 0
 
     # and one made after the pruning
-    add_revision(session, session.get(Page, pages[3]), rescore=EAGER, text="a reading room", kind="article", status="done",
+    add_gold(session, session.get(Page, pages[3]), text="a reading room", kind="article", status="done",
                  author="other")
     session.commit()
     assert [epoch for epoch, _ in change_rows(session)] == [floor + 1]
@@ -220,14 +230,14 @@ def test_the_log_prunes_itself_every_prune_every_epochs_beyond_keep_epochs(app, 
     session.commit()
     seeded = change_rows(session)
 
-    add_revision(session, session.get(Page, pages[1]), rescore=EAGER, text="compost heats", kind="article", status="done",
+    add_gold(session, session.get(Page, pages[1]), text="compost heats", kind="article", status="done",
                  author="other")  # epoch point - 1: not a pruning point
     session.commit()
     assert current_epoch(session) == point - 1
     assert pruned_floor(session) == 0
     assert change_rows(session) == sorted([*seeded, (point - 1, pages[1])])
 
-    add_revision(session, session.get(Page, pages[2]), rescore=EAGER, text="slate roofs", kind="article", status="done",
+    add_gold(session, session.get(Page, pages[2]), text="slate roofs", kind="article", status="done",
                  author="other")  # epoch point: prunes everything at or below point - KEEP_EPOCHS
     session.commit()
     assert current_epoch(session) == point

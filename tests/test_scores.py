@@ -9,9 +9,8 @@ from collections import Counter
 
 import pytest
 from sqlalchemy import select, update
-from workbench import EAGER, METRICS
+from workbench import EAGER, METRICS, add_gold
 
-from webapp.annotation.gold import add_revision
 from webapp.annotation.page_filter import PageFilter
 from webapp.db import sessions
 from webapp.extractors.guard import GuardThresholds
@@ -47,7 +46,7 @@ def seed(session) -> list[int]:
                     sha256=f"{i:064d}", encoding="utf-8", encoding_source="bom", html="<p>x</p>" * 50)
         session.add(page)
         session.flush()
-        add_revision(session, page, rescore=EAGER, text=gold, kind="article", status="done", author=f"ann{i % 2}")
+        add_gold(session, page, text=gold, kind="article", status="done", author=f"ann{i % 2}")
         for name, candidates in CANDIDATES.items():
             session.add(Extraction(page_id=page.id, extractor=name, fingerprint=f"{name}|1|{{}}",
                                    text=candidates[i], meta={}))
@@ -91,7 +90,7 @@ def test_gold_save_recomputes_only_that_page(session):
     pages = seed(session)
     before = score_rows(session)
     page = session.get(Page, pages[1])
-    add_revision(session, page, rescore=EAGER, text="compost heats", kind="article", status="done", author="ann")
+    add_gold(session, page, text="compost heats", kind="article", status="done", author="ann")
     session.commit()
     after = score_rows(session)
     own = {e.id for e in page.extractions}
@@ -142,7 +141,7 @@ def test_leaderboard_follows_a_gold_save_made_elsewhere(app, session):
     leaderboard(cache, "tokens", NAMED, bootstrap=50)
     session.rollback()  # the request that read the scores has ended
     with sessions(app)() as other:
-        add_revision(other, other.get(Page, pages[2]), rescore=EAGER, text="slate roofs", kind="article", status="done",
+        add_gold(other, other.get(Page, pages[2]), text="slate roofs", kind="article", status="done",
                      author="other")
         other.commit()
     cache.sync(session)
@@ -156,8 +155,8 @@ def test_leaderboard_follows_a_gold_save_made_elsewhere(app, session):
 
 def test_non_articles_and_unfinished_gold_leave_the_leaderboard(session):
     pages = seed(session)
-    add_revision(session, session.get(Page, pages[0]), rescore=EAGER, text="", kind="listing", status="done", author="x")
-    add_revision(session, session.get(Page, pages[1]), rescore=EAGER, text="draft text", kind="article", status="draft", author="x")
+    add_gold(session, session.get(Page, pages[0]), text="", kind="listing", status="done", author="x")
+    add_gold(session, session.get(Page, pages[1]), text="draft text", kind="article", status="draft", author="x")
     session.commit()
     cache = ScoreCache(METRICS)
     cache.sync(session)

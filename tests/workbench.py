@@ -11,7 +11,9 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from webapp.annotation.disagreement import refresh_disagreement
-from webapp.models import Extraction, ImportBatch, Page, Site
+from webapp.annotation.gold import add_revision
+from webapp.models import Extraction, GoldRevision, ImportBatch, Page, Site
+from webapp.results.store import gold_changed
 from webapp.scoring import build_metrics, eager
 
 _serial = count()
@@ -49,6 +51,13 @@ def make_page(
     refresh_disagreement(session, [page.id])  # as the extraction run that stores candidates does
     session.commit()
     return page
+
+
+def add_gold(session: Session, page: Page, **fields) -> GoldRevision:
+    """A new revision of the page's gold, its scores refreshed, as a save through the API does."""
+    revision = add_revision(session, page, **fields)
+    gold_changed(session, EAGER, page.id)
+    return revision
 
 
 def csrf(client: FlaskClient) -> str:

@@ -14,7 +14,6 @@ time (`history_page`), newest first, each revision's applied flag computed by th
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,8 +21,6 @@ from sqlalchemy import func, inspect, select
 from sqlalchemy.orm import Session
 
 from ..models import Gold, GoldRevision, Page, utcnow
-from ..results.store import refresh_scores
-from ..scoring import Metric
 from ..vocabulary import SNIPPET_KEYS, checked_kind, checked_status
 
 
@@ -45,15 +42,12 @@ def add_revision(
     kind: str,
     status: str,
     author: str,
-    rescore: Mapping[str, Metric] | None,
     snippets: dict[str, Any] | None = None,
     client_save_id: str | None = None,
 ) -> GoldRevision:
     """Set the page's gold (`page.gold`) and record it as a new revision (version 1 for a new gold);
-    returns the revision.
-
-    The page's cached scores of the `rescore` metrics are recomputed at once; the importer gives None,
-    since a page it has just stored has no extraction to score yet.
+    returns the revision. The caller that owns the save refreshes the page's cached scores
+    (results.store.gold_changed), in the same transaction.
     """
     checked_kind(kind), checked_status(status)
     gold = page.gold
@@ -68,8 +62,6 @@ def add_revision(
     revision = append_revision(session, gold, gold.version, text=text, kind=kind, status=status,
                                snippets=snippets, author=author, client_save_id=client_save_id)
     session.flush()
-    if rescore is not None:
-        refresh_scores(session, rescore, [page.id], changed=[page.id])
     return revision
 
 
@@ -81,6 +73,11 @@ class SaveOutcome:
     revision: GoldRevision
     conflict: bool  # the save edited a stale version: kept as a revision, not applied
     replayed: bool  # a retry of a save already stored: nothing new was written
+
+    @property
+    def applied(self) -> bool:
+        """The save changed the page's gold (not a conflict, not a retry)."""
+        return not self.conflict and not self.replayed
 
 
 def current_version(page: Page) -> int:
@@ -152,7 +149,6 @@ def save_gold(
     kind: str,
     status: str,
     author: str,
-    rescore: Mapping[str, Metric],
     client_save_id: str | None = None,
     snippets: dict[str, Any] | None = None,
 ) -> SaveOutcome:
@@ -176,7 +172,7 @@ def save_gold(
         session.flush()
         return SaveOutcome(gold, revision, conflict=True, replayed=False)
     revision = add_revision(session, page, text=text, kind=kind, status=status, author=author,
-                            rescore=rescore, snippets=snippets, client_save_id=client_save_id)
+                            snippets=snippets, client_save_id=client_save_id)
     return SaveOutcome(page.gold, revision, conflict=False, replayed=False)
 
 
@@ -190,7 +186,7 @@ def clean_snippets(snippets: dict[str, Any] | None) -> dict[str, list[str]] | No
 
 
 def restore_revision(
-    session: Session, page: Page, revision: GoldRevision, author: str, rescore: Mapping[str, Metric]
+    session: Session, page: Page, revision: GoldRevision, author: str
 ) -> GoldRevision:
     """Make an old revision the page's gold again, as a new revision (returned)."""
     return add_revision(
@@ -200,7 +196,6 @@ def restore_revision(
         kind=revision.kind,
         status=revision.status,
         author=author,
-        rescore=rescore,
         snippets=revision.snippets,
     )
 

@@ -131,7 +131,6 @@ def _store(
             kind=doc.kind or "article",
             status=doc.status or "done",
             author=IMPORT_AUTHOR,
-            rescore=None,
             snippets=doc.snippets,
         )
     outcome = ImportOutcome(doc.item, "imported", page_id=page.id)

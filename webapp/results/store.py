@@ -124,6 +124,12 @@ def refresh_scores(
     return written
 
 
+def gold_changed(session: Session, metrics: Mapping[str, Metric], page_id: int) -> int:
+    """A page's gold changed (a save, a restore): its counts of these metrics recomputed, and the change
+    logged even when no count changes (a new kind or status); returns the counts written."""
+    return refresh_scores(session, metrics, [page_id], changed=[page_id])
+
+
 def current_epoch(session: Session) -> int:
     return session.scalar(select(ScoreEpoch.value).where(ScoreEpoch.id == EPOCH)) or 0
 

@@ -26,6 +26,7 @@ from ..corpus.visible_text import browser_rules
 from ..db import get_or_404, get_session
 from ..models import Extraction, Gold, GoldRevision, Page
 from ..results.leaderboard import page_scores
+from ..results.store import gold_changed
 from ..scoring import eager
 from ..vocabulary import GOLD_STATUSES, PAGE_KINDS
 from ..web import figures
@@ -127,7 +128,8 @@ def restore(page_id: int, revision_id: int) -> Response:
     revision = session.get(GoldRevision, revision_id)
     if found is None or revision is None or found.gold is None or revision.gold_id != found.gold.id:
         abort(404)
-    restored = restore_revision(session, found, revision, author, eager(figures.metrics()))
+    restored = restore_revision(session, found, revision, author)
+    gold_changed(session, eager(figures.metrics()), page_id)
     session.commit()
     flash(f"Revision {revision.id} restored as version {restored.version}.")
     return redirect(url_for("annotate.history", page_id=page_id))

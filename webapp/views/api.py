@@ -12,6 +12,7 @@ from ..annotation.gold import current_version, lock_page, save_gold
 from ..db import get_or_404, get_session
 from ..models import Gold, Page
 from ..results.leaderboard import page_scores
+from ..results.store import gold_changed
 from ..scoring import eager
 from ..vocabulary import UnknownTerm, checked_snippets
 from ..web import figures
@@ -87,12 +88,13 @@ def write_gold(page_id: int) -> tuple[Response, int]:
             kind=body["kind"],
             status=body["status"],
             author=author,
-            rescore=eager(figures.metrics()),
             client_save_id=body["client_save_id"],
             snippets=body.get("snippets"),
         )
     except ValueError as error:
         abort(400, description=str(error))
+    if outcome.applied:
+        gold_changed(session, eager(figures.metrics()), page.id)
     session.commit()
     if outcome.conflict:
         return jsonify(conflict=True, revision=outcome.revision.id, current=gold_json(outcome.gold)), 409
