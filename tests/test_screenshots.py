@@ -88,7 +88,7 @@ def test_the_annotate_view_screenshot(session, live_demo, tab, tmp_path):
     assert tab.input_value("#editor").startswith("Night train to the coast")
     assert tab.is_visible("#editor") and tab.is_visible("#diff") and tab.is_visible("#frame")
     assert tab.frame_locator("#frame").locator("h1").first.inner_text()
-    shoot(tab, "annotate.png", tmp_path)
+    shoot(tab, "annotate.png", tmp_path, masked="#candidate-info .duration")
 
 
 def test_the_leaderboard_screenshot(live_demo, tab, tmp_path):

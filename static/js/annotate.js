@@ -52,7 +52,10 @@ function showInfo(candidate) {
   const info = $("candidate-info");
   info.replaceChildren();
   const verdict = candidate.accepted ? "accepted by the guard" : `rejected by the guard: ${candidate.guard_reason || "?"}`;
-  info.append(`${candidate.name}: ${verdict}; ${candidate.duration_ms} ms`);
+  const duration = document.createElement("span");
+  duration.className = "duration";
+  duration.textContent = `${candidate.duration_ms} ms`;
+  info.append(`${candidate.name}: ${verdict}; `, duration);
   if (candidate.incomplete) info.append("; incomplete (document truncated)");
   const saved = Object.entries(candidate.saved_scores || {});
   if (saved.length) {
