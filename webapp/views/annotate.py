@@ -4,7 +4,7 @@ annotator's name."""
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 from flask import (
     Blueprint,
@@ -136,10 +136,23 @@ def restore(page_id: int, revision_id: int) -> Response:
 
 
 def _local(target: str | None) -> str | None:
-    """Only a path on this site may be a redirect target."""
-    if target and target.startswith("/") and not target.startswith("//") and "\\" not in target:
-        return target
-    return None
+    """Only a path on this site may be a redirect target, anything else is None (the caller goes home).
+
+    The target starts with one "/" and holds no backslash, whitespace or control character (browsers
+    drop tabs and newlines, so a slash, a tab and a slash would mean "//", another host); nor does its
+    path once percent-decoded."""
+    if not target or _unsafe(target):
+        return None
+    path = unquote(target.split("?", 1)[0].split("#", 1)[0])
+    if _unsafe(path):
+        return None
+    parts = urlsplit(target)
+    return None if parts.scheme or parts.netloc else target
+
+
+def _unsafe(text: str) -> bool:
+    return (not text.startswith("/") or text[1:2] == "/" or "\\" in text
+            or any(ch.isspace() or ord(ch) < 32 or ord(ch) == 127 for ch in text))
 
 
 @bp.route("/annotator", methods=["GET", "POST"])
