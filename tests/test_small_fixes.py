@@ -54,3 +54,35 @@ def test_the_name_form_follows_a_same_origin_path(client, target):
     response = client.post("/annotator", data={"name": "Ann", "csrf_token": token, "next": target})
     assert response.status_code == 302
     assert response.headers["Location"] == target
+
+
+def test_version_is_goldtexts_own():
+    from importlib.metadata import version
+
+    from click.testing import CliRunner
+
+    from webapp.cli import main
+
+    result = CliRunner().invoke(main, ["--version"])
+    assert result.exit_code == 0, result.output
+    assert result.output.strip() == f"goldtext {version('goldtext')}"
+    assert "Flask" not in result.output
+
+
+@pytest.mark.parametrize("path, kwargs, wants_json", [
+    ("/api/pages/1/gold", {"data": "x" * 5000, "content_type": "application/json"}, True),
+    ("/upload", {"data": {"format": "auto", "notes": "x" * 5000}}, False),
+])
+def test_the_413_answer_says_the_limit(app, client, path, kwargs, wants_json):
+    from workbench import sign_in
+
+    token = sign_in(client)
+    app.config["MAX_CONTENT_LENGTH"] = 1000
+    if wants_json:
+        response = client.post(path, headers={"X-CSRF-Token": token}, **kwargs)
+    else:
+        kwargs["data"]["csrf_token"] = token
+        response = client.post(path, **kwargs)
+    assert response.status_code == 413
+    message = response.get_json()["message"] if wants_json else response.get_data(as_text=True)
+    assert "1000 bytes" in message and "MAX_CONTENT_LENGTH" in message

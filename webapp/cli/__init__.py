@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import click
 from flask import Flask
 from flask.cli import FlaskGroup, routes_command, shell_command
 
@@ -22,5 +23,7 @@ def _create_app() -> Flask:
 
 main = FlaskGroup(create_app=_create_app, add_default_commands=False, add_version_option=False,
                   help="Goldtext: gold text and extractor scores.")
+click.version_option(package_name="goldtext", prog_name="goldtext", message="%(prog)s %(version)s",
+                     help="Show Goldtext's version and exit.")(main)
 main.add_command(shell_command)
 main.add_command(routes_command)

@@ -11,7 +11,8 @@ from __future__ import annotations
 import hmac
 import secrets
 
-from flask import Flask, Response, abort, g, request, session
+from flask import Flask, Response, abort, current_app, g, jsonify, render_template_string, request, session
+from werkzeug.exceptions import RequestEntityTooLarge
 
 CSRF_FIELD = "csrf_token"
 CSRF_HEADER = "X-CSRF-Token"
@@ -67,9 +68,34 @@ def secure_headers(response: Response) -> Response:
     return response
 
 
+def byte_size(count: int) -> str:
+    """A byte count as people read it: 512 MB, 20 KB, 900 bytes."""
+    for unit, size in (("GB", 2**30), ("MB", 2**20), ("KB", 2**10)):
+        if count >= size:
+            return f"{count / size:.3g} {unit}"
+    return f"{count} bytes"
+
+
+TOO_LARGE_PAGE = """{% extends "base.html" %}{% block title %}Too large{% endblock %}
+{% block main %}<h1>Request too large</h1><p class="notice error">{{ message }}</p>{% endblock %}"""
+
+
+def too_large(error: RequestEntityTooLarge) -> tuple[Response | str, int]:
+    """413 naming the limit (the MAX_CONTENT_LENGTH setting): JSON for the API, a page otherwise."""
+    limit = current_app.config.get("MAX_CONTENT_LENGTH")
+    message = "The request is larger than this server accepts"
+    if limit:
+        message += f": the limit is {byte_size(limit)} ({limit} bytes, the MAX_CONTENT_LENGTH setting)"
+    message += ". Send a smaller file, or split it."
+    if request.path.startswith("/api/") or request.is_json:
+        return jsonify(error=error.name, message=message, limit=limit), 413
+    return render_template_string(TOO_LARGE_PAGE, message=message), 413
+
+
 def init_security(app: Flask) -> None:
     if app.config.get("SESSION_COOKIE_SAMESITE") is None:
         app.config["SESSION_COOKIE_SAMESITE"] = "Lax"
     app.before_request(check_csrf)
     app.after_request(secure_headers)
+    app.register_error_handler(RequestEntityTooLarge, too_large)
     app.jinja_env.globals.update(csrf_token=csrf_token, csp_nonce=csp_nonce)
