@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, abort, render_template
+from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 from sqlalchemy import select
 
 from ..db import get_session
@@ -19,10 +19,23 @@ def _html(page_id: int) -> str:
     return html
 
 
+FRAMED = frozenset({"iframe", "frame"})
+
+
 @bp.get("/pages/<int:page_id>/raw")
 def raw(page_id: int) -> Response:
-    """The decoded HTML, for the annotate view's sandboxed frame only."""
+    """The decoded HTML, for the annotate view's sandboxed frame only.
+
+    A browser says where a response goes (``Sec-Fetch-Dest``): opened in its own tab (``document``) the
+    saved page's links would navigate, so that request gets the annotate view instead; an embed, an
+    object or a worker gets 403. Only a frame (or a client that sends no fetch metadata) gets the page."""
+    dest = request.headers.get("Sec-Fetch-Dest")
+    if dest == "document":
+        return redirect(url_for("annotate.page", page_id=page_id))
+    if dest is not None and dest not in FRAMED:
+        abort(403, description="A saved page is shown only in the annotate view's sandboxed frame.")
     response = Response(_html(page_id), mimetype="text/html")
+    response.vary.add("Sec-Fetch-Dest")
     response.headers["Content-Security-Policy"] = RAW_PAGE_CSP
     response.headers["X-Content-Type-Options"] = "nosniff"
     response.headers["Referrer-Policy"] = "no-referrer"
