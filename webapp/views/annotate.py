@@ -21,11 +21,14 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 from werkzeug.wrappers import Response
 
+from ..annotation.boilerplate import BoilerplateCache, drop_lines
 from ..annotation.gold import HistoryPage, history_page, lock_page, restore_revision
+from ..annotation.prefill import METRIC, Prefill, choose, site_ranking
 from ..corpus.visible_text import browser_rules
 from ..db import get_or_404, get_session
 from ..models import Extraction, Gold, GoldRevision, Page
-from ..results.leaderboard import page_scores
+from ..results.extractions import current_named
+from ..results.leaderboard import page_scores, shown
 from ..results.store import gold_changed
 from ..scoring import eager
 from ..vocabulary import GOLD_STATUSES, PAGE_KINDS
@@ -62,15 +65,44 @@ def candidates(session: Session, page_id: int, default: str) -> list[dict[str, A
     ]
 
 
-def editor_state(page: Page, found: list[dict[str, Any]], default: str) -> dict[str, Any]:
-    """What the gold editor starts from: the gold, or on a first visit the default extractor's text."""
+def editor_state(page: Page, found: list[dict[str, Any]], prefill: Prefill | None,
+                 boilerplate: frozenset[str] = frozenset()) -> dict[str, Any]:
+    """What the gold editor starts from: the gold, or on a first visit the chosen candidate's text
+    (see annotation/prefill.py) without the site's repeated boilerplate lines."""
     gold = page.gold
     if gold is not None:
         return {"text": gold.text, "kind": gold.kind, "status": gold.status, "version": gold.version,
                 "prefilled_from": None}
-    prefill = next((c for c in found if c["name"] == default and not c["error"]), None)
-    return {"text": prefill["text"] if prefill else "", "kind": "article", "status": "done", "version": 0,
-            "prefilled_from": default if prefill else None}
+    chosen = next((c for c in found if prefill and c["name"] == prefill.extractor), None)
+    text = drop_lines(chosen["text"], boilerplate)[0] if chosen else ""
+    return {"text": text, "kind": "article", "status": "done", "version": 0,
+            "prefilled_from": chosen["name"] if chosen else None}
+
+
+BOILERPLATE = "goldtext.boilerplate"
+
+
+def site_boilerplate(session: Session, page: Page) -> frozenset[str]:
+    """The page's site's repeated lines, from the process's cache (see annotation/boilerplate.py)."""
+    cache = current_app.extensions.setdefault(BOILERPLATE, BoilerplateCache())
+    return cache.lines(session, page.site_id)
+
+
+def prefill_of(session: Session, page: Page, found: list[dict[str, Any]]) -> Prefill:
+    """The prefill of a page without gold: the site's best extractor once the site has enough gold,
+    else the default; the site's ranking computed once per epoch of the score change log."""
+    config = current_app.config
+    host = page.site.host
+    metric = figures.metrics()[METRIC]
+    shared = figures.shared_scores()
+    registered = current_named(session, figures.registry())
+    with shared.synced(session):
+        named = shown(shared, METRIC, registered, False)
+        pages, ranked = shared.remembered(("prefill", host, tuple(named.items())),
+                                          lambda: site_ranking(shared.cache, metric, named, host))
+    usable = {c["name"] for c in found if not c["error"]}
+    return choose(ranked, pages, host, config["LEADERBOARD_MIN_SITE_PAGES"], config["DEFAULT_EXTRACTOR"],
+                  usable)
 
 
 def safe_link(url: str | None) -> str | None:
@@ -88,12 +120,16 @@ def page(page_id: int) -> Response | str:
     found = get_or_404(session, Page, page_id)  # raw and html are deferred: the frame loads them
     default = current_app.config["DEFAULT_EXTRACTOR"]
     cands = candidates(session, page_id, default)
+    prefill = prefill_of(session, found, cands) if found.gold is None else None
+    boilerplate = site_boilerplate(session, found)
     return render_template(
         "annotate/page.html",
         page=found,
         link=safe_link(found.url),
         candidates=cands,
-        editor=editor_state(found, cands, default),
+        editor=editor_state(found, cands, prefill, boilerplate),
+        prefill=prefill.as_dict() if prefill else None,
+        boilerplate=sorted(boilerplate),
         kinds=PAGE_KINDS,
         statuses=GOLD_STATUSES,
         args=filter_args(request.args),

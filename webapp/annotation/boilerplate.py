@@ -1,0 +1,117 @@
+"""Repeated boilerplate: the blocks whose text recurs on many pages of one site (menus, footers, cookie
+banners, "related" boxes). The annotate view marks them in the page and leaves them out of the prefill.
+
+A block line (corpus/visible_text.block_lines of a page's HTML) is boilerplate on its site when it
+occurs on at least MIN_PAGES pages (3) and on at least MIN_SHARE (30%) of the pages read: a line on
+two pages may be shared by two related articles, one on a third of a site is its furniture. These are
+constants, not settings: no deployment has needed to tune them yet. At most SAMPLE_PAGES pages are
+read, the site's newest: a line on a third of a site's pages is on about a third of any few dozen of
+them, and the cost of reading a site stays bounded (each page's HTML is parsed in full).
+
+Where it is kept: the lines change only when pages are imported into the site, so they are computed
+lazily, on the first annotate view of a site, and kept in memory per process (`BoilerplateCache`, an
+app extension) under a key of the site's page count and newest page id, which an import changes.
+Nothing is stored in the database: no migration, nothing to keep in step with re-imports or deletions,
+and a worker never has to know about it. The price is one computation per site per process after each
+import (about 40 parses: well under a second for ordinary pages).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter, OrderedDict
+from collections.abc import Iterable
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from ..corpus.visible_text import block_lines, parse_html
+from ..models import Page
+
+MIN_PAGES = 3
+MIN_SHARE = 0.3
+SAMPLE_PAGES = 40
+SITES_KEPT = 64
+
+
+def normalise(line: str) -> str:
+    """A line as block_lines writes it: whitespace runs collapsed, no leading or trailing space."""
+    return " ".join(line.split())
+
+
+def repeated_lines(pages: Iterable[Iterable[str]], min_pages: int = MIN_PAGES,
+                   min_share: float = MIN_SHARE) -> frozenset[str]:
+    """The lines (each page given as its block lines) found on at least `min_pages` pages and at least
+    `min_share` of the pages given; a line repeated within one page counts once for it (pure)."""
+    seen: Counter[str] = Counter()
+    total = 0
+    for lines in pages:
+        total += 1
+        seen.update({normalise(line) for line in lines} - {""})
+    floor = max(min_pages, min_share * total)
+    return frozenset(line for line, n in seen.items() if n >= floor)
+
+
+def drop_lines(text: str, boilerplate: frozenset[str] | set[str]) -> tuple[str, int]:
+    """The text without its lines that are boilerplate (compared whitespace-normalised), and how many
+    lines were dropped."""
+    if not boilerplate:
+        return text, 0
+    kept, dropped = [], 0
+    for line in text.split("\n"):
+        if normalise(line) in boilerplate:
+            dropped += 1
+        else:
+            kept.append(line)
+    return "\n".join(kept), dropped
+
+
+def page_lines(html: str) -> list[str]:
+    return block_lines(parse_html(html))
+
+
+def site_key(session: Session, site_id: int) -> tuple[int, int]:
+    """(page count, newest page id) of a site: changes whenever pages are imported into it."""
+    count, newest = session.execute(
+        select(func.count(Page.id), func.max(Page.id)).where(Page.site_id == site_id)
+    ).one()
+    return count, newest or 0
+
+
+def site_boilerplate(session: Session, site_id: int, min_pages: int = MIN_PAGES,
+                     min_share: float = MIN_SHARE, sample: int = SAMPLE_PAGES) -> frozenset[str]:
+    """The repeated lines of a site, read from the HTML of its `sample` newest pages (the deferred
+    column is selected on its own, one page parsed at a time)."""
+    htmls = session.scalars(
+        select(Page.html).where(Page.site_id == site_id).order_by(Page.id.desc()).limit(sample)
+    )
+    return repeated_lines((page_lines(html) for html in htmls), min_pages, min_share)
+
+
+class BoilerplateCache:
+    """Each site's repeated lines, kept per process for the SITES_KEPT most recently used sites, each
+    valid while the site's page count and newest page (site_key) are unchanged."""
+
+    def __init__(self, sites_kept: int = SITES_KEPT) -> None:
+        self.sites_kept = sites_kept
+        self.kept: OrderedDict[int, tuple[tuple, frozenset[str]]] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def lines(self, session: Session, site_id: int, min_pages: int = MIN_PAGES,
+              min_share: float = MIN_SHARE) -> frozenset[str]:
+        key = (*site_key(session, site_id), min_pages, min_share)
+        with self.lock:
+            found = self.kept.get(site_id)
+            if found is not None and found[0] == key:
+                self.kept.move_to_end(site_id)
+                return found[1]
+        if key[0] < min_pages:  # too few pages for any line to qualify: nothing to read
+            lines: frozenset[str] = frozenset()
+        else:
+            lines = site_boilerplate(session, site_id, min_pages, min_share)
+        with self.lock:
+            self.kept[site_id] = (key, lines)
+            self.kept.move_to_end(site_id)
+            while len(self.kept) > self.sites_kept:
+                self.kept.popitem(last=False)
+        return lines

@@ -1,0 +1,90 @@
+"""The best prefill: which candidate's text the gold editor of a page without gold starts from, and why.
+
+Once the page's site has at least `min_pages` gold pages (the LEADERBOARD_MIN_SITE_PAGES setting, the
+sites table's "enough to judge"), the prefill is the extractor with the best F1 of METRIC on that
+site, over the same pages and with the same figures as the leaderboard's per-site groups (the cached
+counts of the ScoreCache; nothing is rescored). Before that, or when the best ones have no usable
+text on this page, it is the configured default. Either way the lines of the site's repeated
+boilerplate (boilerplate.py) are left out.
+
+The per-site ranking is read from the process's ScoreCache, kept per epoch of the score change log by
+the caller (SharedScores.remembered), so an annotate view pays for it once per gold save and site.
+`ranking` and `choose` are pure: the benchmark (benchmarks/bench_annotation_effort.py) calls them with
+each page's own counts left out. Nothing here knows Flask.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from ..results.cache import ScoreCache
+from ..scoring import Metric
+from ..scoring.board import Board
+from .page_filter import PageFilter
+
+METRIC = "tokens"
+"""The metric the best extractor is judged by: the leaderboard's default."""
+
+BEST, DEFAULT, NONE = "best", "default", "none"
+
+Ranking = list[tuple[str, float]]
+
+
+@dataclass(frozen=True)
+class Prefill:
+    """The extractor whose text prefills the editor (None: nothing does) and why, for the annotate view."""
+
+    extractor: str | None
+    basis: str  # BEST, DEFAULT or NONE
+    reason: str
+    site: str
+    pages: int  # the site's gold pages the ranking is over
+    min_pages: int
+    metric: str = METRIC
+    f1: float | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def ranking(metric: Metric, table: Mapping[str, Sequence[Mapping[str, Any]]]) -> Ranking:
+    """(extractor, F1) of the extractors whose F1 is defined over these aligned pages (each extractor's
+    per-page counts in the same page order), best first, ties by name (pure)."""
+    pages = len(next(iter(table.values()), ()))
+    if not pages:
+        return []
+    board = Board(metric, table, list(range(pages)), bootstrap=0)
+    found = [(name, s.f1) for name, s in board.summaries().items() if s.f1 is not None]
+    return sorted(found, key=lambda pair: (-pair[1], pair[0]))
+
+
+def choose(ranked: Ranking, pages: int, site: str, min_pages: int, default: str,
+           usable: Collection[str], metric: str = METRIC) -> Prefill:
+    """The prefill of a page of `site` whose usable candidates (a text, no error) are `usable`, given
+    the site's ranking over `pages` gold pages (pure)."""
+    facts = {"site": site, "pages": pages, "min_pages": min_pages, "metric": metric}
+    plural = "page" if pages == 1 else "pages"
+    if pages >= min_pages:
+        for name, f1 in ranked:
+            if name in usable:
+                second = "" if name == ranked[0][0] else f" ({ranked[0][0]}, the best, has no text here)"
+                return Prefill(name, BEST, f"prefilled from {name}: best {metric} F1 ({f1:.2f}) on {site} "
+                               f"over {pages} gold {plural}{second}", f1=f1, **facts)
+        why = f"no extractor ranked on {site} has text for this page"
+    else:
+        why = f"{site} has {pages} gold {plural}, fewer than {min_pages}"
+    if default in usable:
+        return Prefill(default, DEFAULT, f"prefilled from {default}, the default: {why}", **facts)
+    return Prefill(None, NONE, f"not prefilled: the default, {default}, has no text for this page; {why}",
+                   **facts)
+
+
+def site_ranking(cache: ScoreCache, metric: Metric, named: Mapping[str, str], host: str) -> tuple[int, Ranking]:
+    """(gold pages, ranking) of one site from the cache: the pages scored by every named extractor
+    (display name -> fingerprint), as the leaderboard's per-site group aligns them. Call with the
+    cache synced and locked."""
+    aligned = cache.aligned(metric.name, list(named.values()), PageFilter(sites=(host,)))
+    table = {name: [rows[i].counts for _, rows in aligned] for i, name in enumerate(named)}
+    return len(aligned), ranking(metric, table)
