@@ -207,12 +207,15 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(args.keep or tmp)
         folder.mkdir(parents=True, exist_ok=True)
-        fresh = not (folder / "bench.sqlite").exists()
+        built = folder / "built"  # written once import and extraction have finished
+        if not built.exists() and (folder / "bench.sqlite").exists():
+            sys.exit(f"{folder} holds an instance whose build did not finish: remove it first")
         app = create_app({"INSTANCE_PATH": str(folder), "DATABASE_URL": f"sqlite:///{folder}/bench.sqlite",
                           "SECRET_KEY": "bench"})
         try:
-            if fresh:
+            if not built.exists():
                 build(app)
+                built.touch()
             results = replay(app)
         finally:
             dispose(app)
