@@ -16,7 +16,7 @@ from ..results.leaderboard import f1_distribution
 from ..vocabulary import PAGE_KINDS
 from ..web import figures
 from ..web.charts import f1_boxes, precision_recall
-from ..web.query_args import int_arg
+from ..web.query_args import int_arg, page_filter
 
 bp = Blueprint("leaderboard", __name__, url_prefix="/leaderboard")
 
@@ -51,6 +51,18 @@ def form_context(query: figures.BoardOptions) -> dict[str, Any]:
         "choices": filter_choices(get_session()),
         "args": request.args,
     }
+
+
+def unavailable(error: figures.MetricUnavailable) -> tuple[str, int]:
+    """The figures' pages for an unavailable metric: the filters, to choose another, and why."""
+    query = figures.BoardOptions(metric=error.metric.name, average=None, filters=page_filter(request.args),
+                                 extractors=(), bootstrap=0, seed=0)
+    page = render_template("leaderboard/unavailable.html", metric=error.metric, message=error.description,
+                           **form_context(query))
+    return page, error.code or 400
+
+
+bp.register_error_handler(figures.MetricUnavailable, unavailable)
 
 
 def plots(query: figures.BoardOptions) -> figures.Compute:

@@ -9,9 +9,10 @@ from flask import Blueprint, current_app, render_template, request
 from ..results.cache import ScoreCache
 from ..web import figures
 from ..web.charts import acceptance_lines
-from .leaderboard import form_context
+from .leaderboard import form_context, unavailable
 
 bp = Blueprint("sites", __name__, url_prefix="/sites")
+bp.register_error_handler(figures.MetricUnavailable, unavailable)
 
 
 @bp.get("")
@@ -38,7 +39,7 @@ def with_chart(query: figures.BoardOptions, extractor: str) -> figures.Compute:
 
 @bp.get("/guard")
 def guard() -> str:
-    query = figures.board_options(bootstrap=0)
+    query = figures.board_options(bootstrap=0, needs_metric=False)
     extractor = request.args.get("chart") or current_app.config["DEFAULT_EXTRACTOR"]
     data = figures.computed(with_chart(query, extractor))
     return render_template("sites/guard.html", data=data, **form_context(query))

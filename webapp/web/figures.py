@@ -10,6 +10,7 @@ from typing import Any
 
 from flask import abort, current_app, jsonify, request
 from sqlalchemy.orm import Session
+from werkzeug.exceptions import BadRequest
 from werkzeug.wrappers import Response
 
 from ..annotation.page_filter import filter_choices
@@ -61,12 +62,29 @@ def registry() -> Mapping[str, Extractor]:
     return current_app.extensions[REGISTRY]
 
 
-def board_options(bootstrap: int = 1000) -> BoardOptions:
-    """The options string's metric, average, filters, extractors, bootstrap and seed (400 when invalid)."""
+class MetricUnavailable(BadRequest):
+    """A registered metric that cannot be computed here (its package is missing): every view says so,
+    with the install hint, and never waits for counts no worker can compute."""
+
+    def __init__(self, metric: Metric) -> None:
+        self.metric = metric
+        super().__init__(description=unavailable_message(metric))
+
+
+def unavailable_message(metric: Metric) -> str:
+    return (f"The metric {metric.name} is unavailable: {metric.unavailable_reason or 'it cannot be computed here'}. "
+            "Choose another metric, or install what it needs and restart Goldtext.")
+
+
+def board_options(bootstrap: int = 1000, needs_metric: bool = True) -> BoardOptions:
+    """The options string's metric, average, filters, extractors, bootstrap and seed (400 when invalid;
+    MetricUnavailable, a 400, when the figures need a metric that is unavailable here)."""
     args = request.args
     metric = args.get("metric") or "tokens"
     if metric not in metrics():
         abort(400, description=f"unknown metric {metric!r}; one of {', '.join(metrics())}")
+    if needs_metric and not metrics()[metric].available:
+        raise MetricUnavailable(metrics()[metric])
     return BoardOptions(
         metric=metric,
         average=args.get("average") or None,
@@ -143,8 +161,8 @@ def leaderboard_of(options: BoardOptions) -> Compute:
 
 def pending(session: Session, metric: str) -> int:
     """How many extractions lack this metric's counts; for a lazy metric, a refresh job computes them
-    (started once: an open one is reused)."""
-    if metrics()[metric].eager:
+    (started once: an open one is reused). An unavailable metric starts none: no worker could finish it."""
+    if metrics()[metric].eager or not metrics()[metric].available:
         return 0
     missing = stale_count(session, metrics()[metric])
     if missing:
