@@ -52,7 +52,7 @@ from webapp.corpus.importer import import_documents, start_batch  # noqa: E402
 from webapp.corpus.readers import iter_documents  # noqa: E402
 from webapp.db import dispose, sessions  # noqa: E402
 from webapp.extractors.registry import build_registry  # noqa: E402
-from webapp.models import Extraction, Gold, Page, Site  # noqa: E402
+from webapp.models import Extraction, Gold, ImportBatch, Page, Site  # noqa: E402
 from webapp.results.cache import ScoreCache  # noqa: E402
 from webapp.results.extractions import current_named  # noqa: E402
 from webapp.scoring import Metric, app_metrics  # noqa: E402
@@ -145,6 +145,7 @@ def build(app) -> None:
 @dataclass
 class Replayed:
     page_id: int
+    corpus: str
     site: str
     gold_chars: int
     fixed: int
@@ -152,6 +153,7 @@ class Replayed:
     basis: str
     best_only: int
     boilerplate_only: int
+    oracle: int  # the fewest edits of any one extractor's text on this page (peeking at its gold)
 
 
 def replay(app) -> list[Replayed]:
@@ -172,12 +174,13 @@ def replay(app) -> list[Replayed]:
         ):
             texts[page][by_fp[fp]] = (text, error)
         golds = session.execute(
-            select(Page.id, Page.site_id, Site.host, Gold.text).join(Site, Site.id == Page.site_id)
+            select(Page.id, ImportBatch.format, Page.site_id, Site.host, Gold.text)
+            .join(Site, Site.id == Page.site_id).join(ImportBatch, ImportBatch.id == Page.batch_id)
             .join(Gold, Gold.page_id == Page.id).where(Gold.text != "").order_by(Page.id)
         ).all()
         aligned_of: dict[str, Aligned] = {}
         boilerplate_of: dict[int, frozenset[str]] = {}
-        for page_id, site_id, host, gold in golds:
+        for page_id, corpus, site_id, host, gold in golds:
             if host not in aligned_of:
                 rows = cache.aligned(METRIC, list(named.values()), PageFilter(sites=(host,)))
                 aligned_of[host] = [(p, {name: r.counts for name, r in zip(named, rs)}) for p, rs in rows]
@@ -189,12 +192,14 @@ def replay(app) -> list[Replayed]:
             fixed_text = candidates[default][0] if default in usable else ""
             best_text = candidates[chosen.extractor][0] if chosen.extractor else ""
             results.append(Replayed(
-                page_id, host, len(gold),
+                page_id, corpus, host, len(gold),
                 fixed=edit_chars(fixed_text, gold),
                 smarter=edit_chars(drop_lines(best_text, boilerplate)[0], gold),
                 basis=chosen.basis,
                 best_only=edit_chars(best_text, gold),
                 boilerplate_only=edit_chars(drop_lines(fixed_text, boilerplate)[0], gold),
+                oracle=min((edit_chars(text if error is None else "", gold)
+                            for text, error in candidates.values()), default=len(gold)),
             ))
         session.rollback()
     return results
@@ -229,8 +234,14 @@ def main() -> None:
     print(f"{len(results)} gold pages on {len({r.site for r in results})} sites; "
           f"prefill basis: {dict(sorted(by_basis.items()))}")
     print(f"fixed prefill ({app.config['DEFAULT_EXTRACTOR']}): {fixed:,} characters of edits")
-    print(f"best per site only: {best:,}; boilerplate removal only: {boiler:,}")
+    print(f"best per site only: {best:,}; boilerplate removal only: {boiler:,}; "
+          f"bound: the best extractor of each page, chosen knowing its gold: {sum(r.oracle for r in results):,}")
     print(f"smarter prefill (best per site, leave-one-out, + boilerplate removed): {smarter:,}")
+    for corpus in sorted({r.corpus for r in results}):
+        part = [r for r in results if r.corpus == corpus]
+        best_pages = sum(r.basis == "best" for r in part)
+        print(f"  {corpus}: {len(part)} pages, {best_pages} prefilled from their site's best; "
+              f"fixed {sum(r.fixed for r in part):,}, smarter {sum(r.smarter for r in part):,}")
     ratio = smarter / fixed if fixed else None
     print(f"ratio: {ratio:.3f}" if ratio is not None else "ratio: undefined (no edits)")
     print(json.dumps({"prefill_edit_ratio": {
