@@ -19,7 +19,7 @@ from webapp.extractors.service import current_extractors
 from webapp.models import Extraction, Page, Site
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-from bench_annotation_effort import edit_chars, leave_one_out  # noqa: E402
+from bench_annotation_effort import edit_chars, leave_one_out
 
 GOLD = "The council approved the new bridge on Monday after a long debate.\nWork starts in spring."
 POOR = "Home News Sport\nThe council approved the new bridge.\nSubscribe now"
@@ -204,3 +204,16 @@ def test_leave_one_out_never_reads_the_pages_own_counts():
     assert leave_one_out(tokens, aligned, ["A", "B"], 2)[1][0][0] == "A"
     assert leave_one_out(tokens, aligned, ["A", "B"], 1)[1][0][0] == "B"
     assert leave_one_out(tokens, aligned, ["A", "B"], 99)[0] == 4
+
+
+def test_pages_too_large_to_parse_quickly_are_left_out_of_the_sample(session, monkeypatch):
+    from webapp.annotation import boilerplate
+
+    fps = current_fingerprints(session)
+    for n in range(3):
+        page_with(session, fps, html=f"<body><p>Footer line</p><p>{'long ' * 20 * n}</p></body>", texts={})
+    site_id = session.scalar(select(Site.id).where(Site.host == "news.example"))
+    assert site_boilerplate(session, site_id) == {"Footer line"}
+    monkeypatch.setattr(boilerplate, "MAX_PAGE_CHARS", 100)  # the two pages with a long paragraph are skipped
+    assert site_boilerplate(session, site_id) == set()
+    session.rollback()

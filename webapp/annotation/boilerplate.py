@@ -32,6 +32,8 @@ MIN_PAGES = 3
 MIN_SHARE = 0.3
 SAMPLE_PAGES = 40
 SITES_KEPT = 64
+MAX_PAGE_CHARS = 2_000_000
+"""Larger pages are left out of the sample: one such page can take seconds to parse."""
 
 
 def normalise(line: str) -> str:
@@ -80,10 +82,11 @@ def site_key(session: Session, site_id: int) -> tuple[int, int]:
 
 def site_boilerplate(session: Session, site_id: int, min_pages: int = MIN_PAGES,
                      min_share: float = MIN_SHARE, sample: int = SAMPLE_PAGES) -> frozenset[str]:
-    """The repeated lines of a site, read from the HTML of its `sample` newest pages (the deferred
-    column is selected on its own, one page parsed at a time)."""
+    """The repeated lines of a site, read from the HTML of its `sample` newest pages of at most
+    MAX_PAGE_CHARS characters (the deferred column is selected on its own)."""
     htmls = session.scalars(
-        select(Page.html).where(Page.site_id == site_id).order_by(Page.id.desc()).limit(sample)
+        select(Page.html).where(Page.site_id == site_id, func.length(Page.html) <= MAX_PAGE_CHARS)
+        .order_by(Page.id.desc()).limit(sample)
     )
     return repeated_lines((page_lines(html) for html in htmls), min_pages, min_share)
 
