@@ -76,3 +76,85 @@ def test_the_raw_route_in_its_own_tab_never_navigates_to_third_parties(session, 
     tab.wait_for_timeout(500)
     assert seen == []
     assert all(p.url.startswith(live_server) or p.url == "about:blank" for p in context.pages)
+
+
+DEEP_LEVELS = 100_000
+
+
+def deep_html(levels: int = DEEP_LEVELS) -> str:
+    return ("<html><head><title>Deep</title></head><body><p>Before the depths</p>" + "<div>" * levels
+            + "<p>Deep text</p>" + "</div>" * levels + "<p>After the depths</p></body></html>")
+
+
+@pytest.fixture
+def deep_page(session):
+    return make_page(session, deep_html(), url="https://news.example/deep",
+                     candidates={"trafilatura": "Deep text"}).id
+
+
+@pytest.mark.parametrize("html, depth", [
+    ("<p>a</p>", 1),
+    ("<html><body><div><p>a<p>b</div></body></html>", 4),
+    ("<ul><li>a<li>b<li>c</ul>", 2),
+    ("<div><img src=x><br><input></div>", 1),
+    ("<script>'<div><div><div>'</script><div></div>", 1),
+    ("<!-- <div><div><div> --><div></div>", 1),
+    ("<div><div></span></div></div>", 2),
+    (deep_html(2000), 2003),
+])
+def test_nesting_depth(html, depth):
+    from webapp.web.heavy_pages import nesting_depth
+
+    assert nesting_depth(html) == depth
+
+
+def test_the_flattened_text_has_the_blocks_of_the_visible_text():
+    from webapp.corpus.visible_text import visible_text
+    from webapp.web.heavy_pages import flat_lines
+
+    html = ("<p>a<p>b &amp; c<ul><li>x<li>y</ul><div>one<br><br>two</div><script>var s='<div>'</script>"
+            "<span hidden>no<div>x</div></span>tail<table><tr><td>c1<td>c2</table>"
+            "<div style='display:none'>hid</div><!-- <p>gone --><img src=x><br/>z")
+    assert flat_lines(html) == visible_text(html).splitlines()
+    assert flat_lines(deep_html()) == ["Before the depths", "Deep text", "After the depths"]
+
+
+def test_a_deep_page_opens_flattened_with_a_notice(client, deep_page):
+    from workbench import sign_in
+
+    sign_in(client)
+    view = client.get(f"/pages/{deep_page}").get_data(as_text=True)
+    assert 'id="flattened"' in view and "RENDER_MAX_DEPTH" in view
+    raw = client.get(f"/pages/{deep_page}/raw", headers={"Sec-Fetch-Dest": "iframe"})
+    body = raw.get_data(as_text=True)
+    assert raw.status_code == 200 and raw.headers["Content-Security-Policy"].startswith("sandbox")
+    assert "<p>Deep text</p>" in body and "<div>" not in body and len(body) < 1000
+
+
+@pytest.mark.parametrize("setting, value", [("RENDER_MAX_DEPTH", 2), ("RENDER_MAX_BYTES", 100)])
+def test_the_limits_are_settings(app, client, session, setting, value):
+    from workbench import sign_in
+
+    page_id = make_page(session, "<html><body><div><div><p>" + "word " * 40 + "</p></div></div></body></html>").id
+    sign_in(client)
+    assert 'id="flattened"' not in client.get(f"/pages/{page_id}").get_data(as_text=True)
+    app.config[setting] = value
+    view = client.get(f"/pages/{page_id}").get_data(as_text=True)
+    assert 'id="flattened"' in view and setting in view
+    body = client.get(f"/pages/{page_id}/raw").get_data(as_text=True)
+    assert "<div>" not in body and "<p>word word" in body
+
+
+@pytest.mark.browser
+def test_the_workbench_is_usable_at_once_on_a_very_deep_page(session, live_server, context, deep_page):
+    import time
+
+    tab = signed_in(context, live_server)
+    started = time.monotonic()
+    tab.goto(f"{live_server}/pages/{deep_page}", wait_until="load", timeout=10_000)
+    tab.wait_for_selector("#flattened")
+    frame = tab.frame_locator("#frame")
+    assert frame.locator("p", has_text="Deep text").count() == 1
+    tab.fill("#editor", "Deep text typed")
+    assert time.monotonic() - started < 5, "the workbench waited for the page to render"
+    assert tab.input_value("#editor") == "Deep text typed"

@@ -26,6 +26,8 @@ def defaults(instance_path: str) -> dict[str, Any]:
         "GUARD_MIN_RATIO": 0.01,
         "DEFAULT_EXTRACTOR": "trafilatura",
         "UPLOAD_EXTRACTORS": [],
+        "RENDER_MAX_DEPTH": 512,
+        "RENDER_MAX_BYTES": 5 * 2**20,
         "LEADERBOARD_MIN_SITE_PAGES": 5,
         "DRIFT_THRESHOLD_POINTS": 30.0,
         "BROKER_URL": "",

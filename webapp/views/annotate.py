@@ -34,6 +34,7 @@ from ..scoring import eager
 from ..vocabulary import GOLD_STATUSES, PAGE_KINDS
 from ..web import figures
 from .common import ANNOTATOR, annotator, filter_args
+from .pages import heavy
 
 bp = Blueprint("annotate", __name__)
 
@@ -134,6 +135,7 @@ def page(page_id: int) -> Response | str:
         statuses=GOLD_STATUSES,
         args=filter_args(request.args),
         block_rules=browser_rules(),
+        flattened=heavy(page_id, found.sha256, found.encoding),
     )
 
 

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, current_app, redirect, render_template, request, url_for
 from sqlalchemy import select
 
 from ..db import get_session
 from ..models import Page
+from ..web.heavy_pages import flat_document_of, verdict
 from ..web.security import RAW_PAGE_CSP
 
 bp = Blueprint("pages", __name__)
@@ -19,6 +20,13 @@ def _html(page_id: int) -> str:
     return html
 
 
+def heavy(page_id: int, sha256: str, encoding: str) -> str | None:
+    """Why the page is too deep or too large to render (the RENDER_MAX_* settings), or None."""
+    config = current_app.config
+    return verdict((sha256, encoding), lambda: _html(page_id), config["RENDER_MAX_DEPTH"],
+                   config["RENDER_MAX_BYTES"])
+
+
 FRAMED = frozenset({"iframe", "frame"})
 
 
@@ -28,13 +36,21 @@ def raw(page_id: int) -> Response:
 
     A browser says where a response goes (``Sec-Fetch-Dest``): opened in its own tab (``document``) the
     saved page's links would navigate, so that request gets the annotate view instead; an embed, an
-    object or a worker gets 403. Only a frame (or a client that sends no fetch metadata) gets the page."""
+    object or a worker gets 403. Only a frame (or a client that sends no fetch metadata) gets the page;
+    a page over the RENDER_MAX_* limits gets its flattened rendering (webapp/web/heavy_pages.py)."""
     dest = request.headers.get("Sec-Fetch-Dest")
     if dest == "document":
         return redirect(url_for("annotate.page", page_id=page_id))
     if dest is not None and dest not in FRAMED:
         abort(403, description="A saved page is shown only in the annotate view's sandboxed frame.")
-    response = Response(_html(page_id), mimetype="text/html")
+    found = get_session().execute(select(Page.sha256, Page.encoding).where(Page.id == page_id)).one_or_none()
+    if found is None:
+        abort(404)
+    if heavy(page_id, *found):
+        body = flat_document_of(tuple(found), lambda: _html(page_id), f"Page {page_id}, flattened")
+    else:
+        body = _html(page_id)
+    response = Response(body, mimetype="text/html")
     response.vary.add("Sec-Fetch-Dest")
     response.headers["Content-Security-Policy"] = RAW_PAGE_CSP
     response.headers["X-Content-Type-Options"] = "nosniff"
