@@ -5,6 +5,7 @@ unavailable metrics shown as such."""
 from __future__ import annotations
 
 import pytest
+from browser_fixtures import browser, context, live_server  # noqa: F401 -- fixtures
 from workbench import csrf
 
 HOSTILE_NEXT = [
@@ -166,3 +167,46 @@ def test_every_metric_menu_marks_the_unavailable_metric(rouge_missing, client, p
 
 def test_the_guard_which_needs_no_metric_still_answers_under_an_unavailable_one(rouge_missing, client):
     assert client.get("/sites/guard?metric=rouge-lsum").status_code == 200
+
+
+def test_drift_is_one_expandable_line_per_site(app):
+    from flask import render_template
+    from werkzeug.datastructures import MultiDict
+
+    flags = [{"site": "shifty.example", "extractor": f"x{n}", "from_batch": 1, "to_batch": 2, "from_rate": 1.0,
+              "to_rate": 0.1 * n, "drop": 100 - 10 * n} for n in range(10)]
+    flags.append({"site": "other.example", "extractor": "x0", "from_batch": 1, "to_batch": 3, "from_rate": 0.9,
+                  "to_rate": 0.2, "drop": 70.0})
+    board = {"drift": flags, "pending": 0, "metric": "tokens", "average": "micro", "pages": 0, "extractors": {},
+             "extras": {}}
+    with app.test_request_context("/leaderboard"):
+        html = render_template("leaderboard/_board.html", board=board, args=MultiDict())
+    assert html.count("data-site=") == 2
+    assert html.count("<summary>") == 2 and html.count("<details>") == 2
+    summaries = [part.split("</summary>")[0] for part in html.split("<summary>")[1:]]
+    summary = next(text for text in summaries if "shifty" in text)
+    assert "10 times" in summary and "−100 points" in summary
+    assert all(f"x{n}:" in html for n in range(10))
+
+
+@pytest.fixture
+def scored(session):
+    from workbench import add_gold, make_page
+
+    for n in range(3):
+        page = make_page(session, url=f"https://news.example/{n}",
+                         candidates={"trafilatura": "Alpha beta", "density": f"Alpha delta {n}"})
+        add_gold(session, page, text="Alpha beta gamma", kind="article", status="done", author="Ann")
+    session.commit()
+
+
+@pytest.mark.browser
+def test_head_to_heads_compare_button_uses_the_chosen_metric(scored, live_server, context):
+    tab = context.new_page()
+    tab.goto(f"{live_server}/leaderboard/compare?a=trafilatura&b=density&metric=tokens")
+    tab.select_option("select[name=metric]", "shingles")
+    tab.click("button:has-text('Compare')")
+    tab.wait_for_selector("#summary")
+    assert "metric=shingles" in tab.url
+    assert "shingles" in tab.inner_text("#summary")
+    assert "a=trafilatura" in tab.url and "b=density" in tab.url
