@@ -210,3 +210,37 @@ def test_head_to_heads_compare_button_uses_the_chosen_metric(scored, live_server
     assert "metric=shingles" in tab.url
     assert "shingles" in tab.inner_text("#summary")
     assert "a=trafilatura" in tab.url and "b=density" in tab.url
+
+
+def test_an_empty_gold_file_is_imported_as_a_draft_to_review(runner, session, tmp_path):
+    import json
+
+    from sqlalchemy import select
+
+    from webapp.models import ImportBatch, Page
+
+    folder = tmp_path / "pages"
+    folder.mkdir()
+    for name, gold in (("empty", ""), ("blank", " \n\t\n"), ("full", "The story.")):
+        (folder / f"{name}.html").write_text(f"<html><body><p>Page {name}.</p></body></html>")
+        (folder / f"{name}.gold.txt").write_text(gold)
+    lines = tmp_path / "pages.jsonl"
+    lines.write_text("\n".join(json.dumps(line) for line in (
+        {"url": "https://j.example/e", "html": "<p>e</p>", "gold": "", "kind": "article"},
+        {"url": "https://j.example/w", "html": "<p>w</p>", "gold": "", "kind": "wall"},
+        {"url": "https://j.example/n", "html": "<p>n</p>", "kind": "not-article"},
+    )))
+    session.rollback()
+    for source in (folder, lines):
+        result = runner.invoke(args=["import", str(source)])
+        assert result.exit_code == 0, result.output
+    session.expire_all()
+    statuses = {p.source_name: (p.gold.status, p.gold.kind) for p in session.scalars(select(Page))}
+    assert statuses == {
+        "empty.html": ("draft", "article"), "blank.html": ("draft", "article"), "full.html": ("done", "article"),
+        "line 1": ("draft", "article"), "line 2": ("done", "wall"), "line 3": ("done", "not-article"),
+    }
+    notes = {row["item"]: row.get("reason") for batch in session.scalars(select(ImportBatch))
+             for row in batch.report}
+    assert "empty" in notes["empty.html"] and "draft" in notes["empty.html"]
+    assert notes["full.html"] is None and notes["line 2"] is None

@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 
 from ..annotation.gold import add_revision
 from ..models import ImportBatch, Page
-from ..vocabulary import UnknownTerm, checked_kind
+from ..vocabulary import DONE, UnknownTerm, checked_kind
 from .document import RawDocument, Rejected
 from .preparation import Prepared, in_order
 from .sites import host_of, site_named
@@ -23,6 +23,15 @@ from .sites import host_of, site_named
 SITE_FROM = ("url", "folder")
 UNKNOWN_SITE = "unknown"
 IMPORT_AUTHOR = "import"
+DRAFT = "draft"
+EMPTY_GOLD_NOTE = ("its gold text is empty: imported as a draft to review (an article with no text would score "
+                   "every extractor 0); mark it done, or give it another page kind, in the annotate view")
+
+
+def empty_article_gold(doc: RawDocument) -> bool:
+    """An article whose gold file holds no text and no snippets: almost surely a broken gold file, not gold."""
+    return (doc.gold is not None and not doc.gold.strip() and not doc.snippets
+            and (doc.kind or "article") == "article")
 
 
 @dataclass(frozen=True)
@@ -123,16 +132,20 @@ def _store(
     )
     session.add(page)
     session.flush()
+    note = None
     if doc.gold is not None or doc.kind is not None or doc.snippets is not None:
+        status = doc.status or DONE
+        if empty_article_gold(doc) and status == DONE:
+            status, note = DRAFT, EMPTY_GOLD_NOTE
         add_revision(
             session,
             page,
             text=doc.gold or "",
             kind=doc.kind or "article",
-            status=doc.status or "done",
+            status=status,
             author=IMPORT_AUTHOR,
             snippets=doc.snippets,
         )
-    outcome = ImportOutcome(doc.item, "imported", page_id=page.id)
+    outcome = ImportOutcome(doc.item, "imported", note, page_id=page.id)
     session.expunge(page)
     return outcome
