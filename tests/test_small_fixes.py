@@ -275,3 +275,24 @@ def test_heatmap_text_reaches_a_4_5_to_1_contrast():
     mark = re.search(r"\.drift-mark \{[^}]*background: (#[0-9a-f]{6}); color: (#[0-9a-f]{3,6})", css)
     foreground = mark.group(2) if len(mark.group(2)) == 7 else "#" + "".join(c * 2 for c in mark.group(2)[1:])
     assert contrast(mark.group(1), foreground) >= 4.5
+
+
+def test_an_empty_queue_says_what_to_do_next(client, session):
+    from workbench import make_page
+
+    text = client.get("/").get_data(as_text=True)
+    assert 'id="queue-empty"' in text and "goldtext import" in text
+    make_page(session, host="news.example")
+    text = client.get("/?site=other.example").get_data(as_text=True)
+    assert 'id="queue-empty"' in text and "No page matches these filters" in text
+
+
+def test_the_end_of_the_queue_says_so(client, session):
+    from workbench import make_page, sign_in
+
+    sign_in(client)
+    only = make_page(session).id
+    response = client.get(f"/queue/step/{only}?dir=next", follow_redirects=True)
+    assert "That was the last page of the queue" in response.get_data(as_text=True)
+    response = client.get(f"/queue/step/{only}?dir=prev", follow_redirects=True)
+    assert "That was the first page of the queue" in response.get_data(as_text=True)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, redirect, render_template, request, url_for
+from flask import Blueprint, flash, redirect, render_template, request, url_for
 from sqlalchemy import select
 from werkzeug.wrappers import Response
 
@@ -49,5 +49,8 @@ def go(page_id: int) -> Response:
     target = step(get_session(), page_id, direction, page_filter(request.args))
     args = filter_args(request.args)
     if target is None:
+        where = "first" if direction < 0 else "last"
+        flash(f"That was the {where} page of the queue{' under these filters' if args else ''}: pick another "
+              "page below, change the filters, or see the scores on the leaderboard.")
         return redirect(url_for("queue.index", **args))
     return redirect(url_for("annotate.page", page_id=target, **args))
