@@ -1,5 +1,6 @@
 """Fixtures: app, client, runner and a session, on SQLite (default) or the database named by
-GOLDTEXT_TEST_DATABASE_URL (PostgreSQL in CI), always on a clean schema."""
+GOLDTEXT_TEST_DATABASE_URL (PostgreSQL in CI), always on a clean schema. The browser fixtures are a
+plugin of their own (browser_fixtures.py)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ from webapp import create_app
 from webapp.db import dispose, make_engine, sessions
 from webapp.jobs.workers import drain
 from webapp.migrate import upgrade
+
+pytest_plugins = ["browser_fixtures"]
 
 TEST_DATABASE_URL = os.environ.get("GOLDTEXT_TEST_DATABASE_URL")
 CORPORA = Path(__file__).resolve().parents[2] / "shared" / "corpora"

@@ -25,8 +25,10 @@ GOLDS = {
     "b.example": ["slate roofs last a century, or more", "a quiet reading room"],
 }
 CANDIDATES = {
-    "good": ["the night train leaves at ten", "compost heats up in a week", "slate roofs last a century", "a quiet room"],
-    "noisy": ["menu the night train leaves at ten and arrives at six login", "", "slate slate roofs", "a quiet reading room"],
+    "good": ["the night train leaves at ten", "compost heats up in a week", "slate roofs last a century",
+             "a quiet room"],
+    "noisy": ["menu the night train leaves at ten and arrives at six login", "", "slate slate roofs",
+              "a quiet reading room"],
 }
 
 

@@ -448,7 +448,8 @@ def test_a_gold_save_is_seen_by_every_web_process_within_2_seconds(backend, data
             **change, "status": "done", "version": version, "client_save_id": f"save-{number}"})
         assert reply.status == 200 and reply.json()["version"] == version + 1, reply.text[:500]
 
-        def everywhere() -> list[dict[str, Any]] | None:
+        def everywhere(page=page, version=version, change=change, expected_pages=expected_pages,
+                       before=before) -> list[dict[str, Any]] | None:
             golds = [gold(client, page) for client in clients]
             if any((g["version"], g["kind"], g["text"]) != (version + 1, change["kind"], change["text"])
                    for g in golds):
@@ -515,7 +516,8 @@ def test_four_web_processes_started_together_on_a_fresh_database_answer_their_fi
     servers = [processes.start(f"serve-{n}", serve_args(port, "--workers", "1", "--no-worker"), env)
                for n, port in enumerate(chosen)]
     for port, server in zip(chosen, servers):
-        wait_for(lambda: listening(port), 120, f"{server.name} to listen on {port}", interval=0.1, alive=[server])
+        wait_for(lambda port=port: listening(port), 120, f"{server.name} to listen on {port}", interval=0.1,
+                 alive=[server])
 
     with ThreadPoolExecutor(len(chosen)) as pool:  # the first request to each, all at once
         firsts = list(pool.map(lambda port: Client(port).get("/"), chosen))
