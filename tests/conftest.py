@@ -1,6 +1,6 @@
 """Fixtures: app, client, runner and a session, on SQLite (default) or the database named by
-GOLDTEXT_TEST_DATABASE_URL (PostgreSQL in CI), always on a clean schema. The browser fixtures are a
-plugin of their own (browser_fixtures.py)."""
+GOLDTEXT_TEST_DATABASE_URL (PostgreSQL in CI), always on a clean schema. The browser fixtures and the
+shared demo corpus are plugins of their own (browser_fixtures.py, demo_fixtures.py)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from webapp.db import dispose, make_engine, sessions
 from webapp.jobs.workers import drain
 from webapp.migrate import upgrade
 
-pytest_plugins = ["browser_fixtures"]
+pytest_plugins = ["browser_fixtures", "demo_fixtures"]
 
 TEST_DATABASE_URL = os.environ.get("GOLDTEXT_TEST_DATABASE_URL")
 CORPORA = Path(__file__).resolve().parents[2] / "shared" / "corpora"
