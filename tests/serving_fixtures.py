@@ -26,13 +26,14 @@ from http.cookiejar import CookieJar
 from pathlib import Path
 from typing import Any, TypeVar
 
+from corpora import READABILITY_PAGES
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import Engine
 from sqlalchemy.pool import NullPool
 
 TESTS = Path(__file__).resolve().parent
 CHECKOUT = TESTS.parent  # the checkout under test: its `webapp` comes first in every process started here
-CORPUS = TESTS.parents[1] / "shared" / "corpora" / "readability-test-pages"
+CORPUS = READABILITY_PAGES
 POSTGRES_SERVER = os.environ.get("GOLDTEXT_SERVING_POSTGRES", "postgresql+psycopg://postgres@127.0.0.1:5432")
 REDIS_URL = os.environ.get("GOLDTEXT_SERVING_REDIS_URL", "redis://127.0.0.1:6379/7")
 TOKEN = re.compile(r'name="csrf-token" content="([^"]+)"')

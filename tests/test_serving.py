@@ -25,6 +25,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
+from corpora import READABILITY
 from serving_fixtures import (
     REDIS_URL,
     Client,
@@ -214,6 +215,7 @@ def logs_clean(processes: Processes) -> None:
 # --- 1. two workers share a job; one is killed -----------------------------------------------------
 
 
+@pytest.mark.corpus(READABILITY)
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_a_worker_killed_mid_job_leaves_its_chunks_to_the_other_and_every_pair_is_stored_once(
     backend, databases, processes, redis_broker, instance
@@ -265,6 +267,7 @@ def test_a_worker_killed_mid_job_leaves_its_chunks_to_the_other_and_every_pair_i
 # --- 2. the web server restarts under a running job ------------------------------------------------
 
 
+@pytest.mark.corpus(READABILITY)
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_the_web_server_restarted_under_a_running_job_serves_its_progress_on_to_the_end(
     backend, databases, processes, instance
@@ -319,6 +322,7 @@ def test_the_web_server_restarted_under_a_running_job_serves_its_progress_on_to_
 # --- 3. a hanging extractor beside 20 annotating clients on SQLite -------------------------------------
 
 
+@pytest.mark.corpus(READABILITY)
 def test_a_hanging_extractor_leaves_sqlite_free_for_20_clients_reading_and_saving_gold(
     databases, processes, instance, tmp_path
 ):
@@ -410,6 +414,7 @@ def test_a_hanging_extractor_leaves_sqlite_free_for_20_clients_reading_and_savin
 # --- 4. a gold save is seen by every web process -----------------------------------------------------
 
 
+@pytest.mark.corpus(READABILITY)
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_a_gold_save_is_seen_by_every_web_process_within_2_seconds(backend, databases, processes, instance):
     db = database(databases, backend)
@@ -468,6 +473,7 @@ def test_a_gold_save_is_seen_by_every_web_process_within_2_seconds(backend, data
 # --- 5. cancelling a running job ----------------------------------------------------------------------
 
 
+@pytest.mark.corpus(READABILITY)
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_a_cancelled_job_stops_and_its_count_is_what_it_stored(backend, databases, processes, redis_broker, instance):
     db = database(databases, backend)
@@ -575,6 +581,7 @@ def poll_to_the_end(client: Client, path: str, timeout: float, threads: int = 4)
     return next(job for job in reversed(answered) if job["finished"]), len(answered)
 
 
+@pytest.mark.corpus(READABILITY)
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_an_upload_and_an_export_through_four_web_processes(backend, databases, processes, instance, request):
     db = database(databases, backend, corpus=False)
