@@ -9,7 +9,7 @@ of every table): a test that wrote to it fails there, naming the tables it chang
 it (made from the built database, never from the shared one, so no test's writes leak into another's).
 
 SQLite: files in a session temporary folder. PostgreSQL (GOLDTEXT_TEST_DATABASE_URL): databases of
-their own beside the test database (NAME_demo_build, NAME_demo, NAME_demo_copy_N), never the one that
+their own beside the test database (NAME_demo_build, NAME_demo_shared, NAME_demo_copy_N), never the one that
 conftest.py empties before each test; all are dropped when the run ends.
 """
 
@@ -68,14 +68,12 @@ def run_commands(url: str, instance: Path, *commands: list[str]) -> None:
 
 @dataclass
 class DemoDatabases:
-    """The built demo (`built`, opened only to copy it), the shared one and the private copies."""
+    """The built demo (`built`, opened only to copy it) and the copies made of it."""
 
     root: Path
     built: str = ""
-    shared: str = ""
     serial: itertools.count = field(default_factory=lambda: itertools.count(1))
     made: list[str] = field(default_factory=list)  # PostgreSQL databases to drop at the end
-    as_built: dict[str, str] = field(default_factory=dict)  # the shared database's digest when made
 
     # --- PostgreSQL -------------------------------------------------------------------------------
 
@@ -113,10 +111,6 @@ class DemoDatabases:
         else:
             self.built = f"sqlite:///{self.root / 'demo-build.sqlite'}"
         run_commands(self.built, self.root / "build-instance", ["demo", "--no-serve"])
-        self.shared = self.copy("shared")
-        every_metric = [["score", "--metric", name, "--bootstrap", "0"] for name, m in METRICS.items() if m.available]
-        run_commands(self.shared, self.root / "shared-instance", *every_metric)
-        self.as_built = digest(self.shared)
 
     def copy(self, label: str | None = None) -> str:
         """A new database holding what `build` made."""
@@ -153,15 +147,30 @@ def demo_databases(tmp_path_factory) -> Iterator[DemoDatabases]:
         databases.cleanup()
 
 
+@dataclass(frozen=True)
+class SharedDemo:
+    url: str
+    as_made: dict[str, str]  # its digest once made
+
+
+@pytest.fixture(scope="session")
+def demo_shared(demo_databases) -> SharedDemo:
+    """The database the reading tests share: a copy of the demo with every metric's counts computed."""
+    url = demo_databases.copy("shared")
+    every_metric = [["score", "--metric", name, "--bootstrap", "0"] for name, m in METRICS.items() if m.available]
+    run_commands(url, demo_databases.root / "shared-instance", *every_metric)
+    return SharedDemo(url, digest(url))
+
+
 @pytest.fixture(scope="module")
-def demo_app(demo_databases, tmp_path_factory):
+def demo_app(demo_shared, tmp_path_factory):
     """An app on the shared demo database (15 pages, 10 of them articles with gold, every built-in
     extractor's extraction and every metric's counts). Read it; never change it."""
-    app = demo_app_on(demo_databases.shared, tmp_path_factory.mktemp("demo-instance"))
+    app = demo_app_on(demo_shared.url, tmp_path_factory.mktemp("demo-instance"))
     yield app
     dispose(app)
-    now = digest(demo_databases.shared)
-    changed = sorted(name for name, value in now.items() if demo_databases.as_built[name] != value)
+    now = digest(demo_shared.url)
+    changed = sorted(name for name, value in now.items() if demo_shared.as_made[name] != value)
     assert not changed, f"a test of this module changed the shared demo database (tables {changed}): " \
                         "a test that writes takes `demo_copy`"
 

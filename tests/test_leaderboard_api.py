@@ -27,9 +27,9 @@ PAIRS = [("trafilatura", "whole-page"), ("readability", "justext")]
 
 
 @pytest.fixture(scope="module")
-def commands(demo_databases, tmp_path_factory):
+def commands(demo_shared, tmp_path_factory):
     """An app of its own on the shared demo database, whose `goldtext` commands the tests run."""
-    app = demo_app_on(demo_databases.shared, tmp_path_factory.mktemp("commands-instance"))
+    app = demo_app_on(demo_shared.url, tmp_path_factory.mktemp("commands-instance"))
     yield app
     dispose(app)
 
@@ -111,9 +111,9 @@ def test_compare_api_equals_goldtext_compare(demo_app, commands, metric, average
     ],
     ids=["score", "compare"],
 )
-def test_the_goldtext_command_in_a_process_of_its_own_prints_what_the_api_serves(demo_app, demo_databases,
-                                                                               tmp_path, args):
-    env = goldtext_env(tmp_path / "instance", demo_databases.shared)
+def test_the_goldtext_command_in_a_process_of_its_own_prints_what_the_api_serves(demo_app, demo_shared, tmp_path,
+                                                                               args):
+    env = goldtext_env(tmp_path / "instance", demo_shared.url)
     printed = json.loads(run_goldtext([*args, "--format", "json"], env))
     client = demo_app.test_client()
     if args[0] == "score":
