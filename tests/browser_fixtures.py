@@ -39,8 +39,7 @@ def live_server(app) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def browser():
-    """One Chromium per test module: each module imports this fixture, so a session-wide one would
-    be defined once per module and start a second Playwright while the first still runs."""
+    """One Chromium per test module (conftest.py registers this module as a plugin)."""
     if not CHROMIUM.exists():
         if os.environ.get("CI") == "true":
             pytest.fail(f"{CHROMIUM} is missing: the browser tests must run in CI")

@@ -1,13 +1,17 @@
 """Fixtures: app, client, runner and a session, on SQLite (default) or the database named by
-GOLDTEXT_TEST_DATABASE_URL (PostgreSQL in CI), always on a clean schema."""
+GOLDTEXT_TEST_DATABASE_URL (PostgreSQL in CI), always on a clean schema. The browser fixtures and the
+shared demo corpus are plugins of their own (browser_fixtures.py, demo_fixtures.py).
+
+A test marked `corpus` reads the shared real-page corpora (corpora.py says where): without them it is
+skipped on a developer's machine and fails in CI (CI=true), as the browser tests do without Chromium."""
 
 from __future__ import annotations
 
 import os
 import sys
-from pathlib import Path
 
 import pytest
+from corpora import CORPORA
 from sqlalchemy import text
 
 from webapp import create_app
@@ -15,10 +19,20 @@ from webapp.db import dispose, make_engine, sessions
 from webapp.jobs.workers import drain
 from webapp.migrate import upgrade
 
+pytest_plugins = ["browser_fixtures", "demo_fixtures"]
+
 TEST_DATABASE_URL = os.environ.get("GOLDTEXT_TEST_DATABASE_URL")
-CORPORA = Path(__file__).resolve().parents[2] / "shared" / "corpora"
-READABILITY_PAGES = CORPORA / "readability-test-pages"
-DATA = Path(__file__).resolve().parent / "data"
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Before any fixture of a `corpus` test: its folders of the shared corpora must be there."""
+    for mark in item.iter_markers("corpus"):
+        for folder in [CORPORA / name for name in mark.args] or [CORPORA]:
+            if not folder.is_dir():
+                if os.environ.get("CI") == "true":
+                    pytest.fail(f"{folder} is missing: the corpus tests must run in CI", pytrace=False)
+                pytest.skip(f"{folder} is missing (the shared corpora; GOLDTEXT_SHARED_CORPORA names another place)")
 
 
 @pytest.fixture(scope="session")

@@ -26,12 +26,14 @@ from http.cookiejar import CookieJar
 from pathlib import Path
 from typing import Any, TypeVar
 
+from corpora import READABILITY_PAGES
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import Engine
 from sqlalchemy.pool import NullPool
 
 TESTS = Path(__file__).resolve().parent
-CORPUS = TESTS.parents[1] / "shared" / "corpora" / "readability-test-pages"
+CHECKOUT = TESTS.parent  # the checkout under test: its `webapp` comes first in every process started here
+CORPUS = READABILITY_PAGES
 POSTGRES_SERVER = os.environ.get("GOLDTEXT_SERVING_POSTGRES", "postgresql+psycopg://postgres@127.0.0.1:5432")
 REDIS_URL = os.environ.get("GOLDTEXT_SERVING_REDIS_URL", "redis://127.0.0.1:6379/7")
 TOKEN = re.compile(r'name="csrf-token" content="([^"]+)"')
@@ -178,9 +180,9 @@ def goldtext_env(instance: Path, database_url: str, broker_url: str = "", python
     env["GOLDTEXT_BROKER_URL"] = broker_url
     for key, value in settings.items():
         env["GOLDTEXT_" + key.upper()] = ",".join(value) if isinstance(value, (list, tuple)) else str(value)
-    paths = [str(p) for p in pythonpath]
-    if paths:
-        env["PYTHONPATH"] = os.pathsep.join([*paths, *filter(None, [env.get("PYTHONPATH")])])
+    # The checkout first: an editable install of another checkout (a git worktree's venv) must not answer.
+    paths = [str(p) for p in pythonpath] + [str(CHECKOUT)]
+    env["PYTHONPATH"] = os.pathsep.join([*paths, *filter(None, [env.get("PYTHONPATH")])])
     env["PYTHONUNBUFFERED"] = "1"
     return env
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 
 import pytest
-from browser_fixtures import browser, context, live_server, signed_in  # noqa: F401 -- fixtures
+from browser_fixtures import signed_in
 from test_browser_workbench import until
 from workbench import EAGER, add_gold
 

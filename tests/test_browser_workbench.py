@@ -7,7 +7,7 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
-from browser_fixtures import browser, context, live_server, signed_in  # noqa: F401 -- fixtures
+from browser_fixtures import signed_in
 from sqlalchemy import select
 from workbench import make_page
 
@@ -218,7 +218,8 @@ body {{ background: url("{remote}/bg.png"); font-family: x; }}</style>
 <script>parent.document.title = "pwned"; fetch("{remote}/script");</script>
 <script src="{remote}/script.js"></script>
 </head><body>
-<p id="target">Click <a id="link" href="{remote}/link">this link</a> and <a href="javascript:parent.document.body.remove()">this</a>.</p>
+<p id="target">Click <a id="link" href="{remote}/link">this link</a> and
+<a href="javascript:parent.document.body.remove()">this</a>.</p>
 <img src="{remote}/pixel.png" onerror="parent.document.title='pwned'">
 <svg onload="parent.document.title='pwned'"><image href="{remote}/svg.png"/></svg>
 <iframe src="{remote}/frame"></iframe>

@@ -9,6 +9,7 @@ from functools import partial
 from pathlib import Path
 
 import pytest
+from corpora import READABILITY, READABILITY_PAGES
 from fixture_files import make_zip, write_files
 from fixture_files import warc_bytes as shared_warc_bytes
 from warcio.archiveiterator import ArchiveIterator
@@ -17,8 +18,6 @@ from webapp.corpus.document import Limits, RawDocument, Rejected
 from webapp.corpus.readers import FORMATS, detect_format, iter_documents
 from webapp.corpus.screening import problem
 
-CORPORA = Path(__file__).resolve().parents[2] / "shared" / "corpora"
-READABILITY_PAGES = CORPORA / "readability-test-pages"
 FIXTURES = Path(__file__).resolve().parent / "data" / "corpus"
 PAGE = b"<html><body><p>A page.</p></body></html>"
 
@@ -82,6 +81,7 @@ def test_every_reader_applies_the_common_checks(tmp_path):
 # --- the shared corpus and the Readability layout ----------------------------------------------
 
 
+@pytest.mark.corpus(READABILITY)
 def test_the_readability_test_pages_read_whole():
     results = read(READABILITY_PAGES)
     assert [r for r in results if isinstance(r, Rejected)] == []

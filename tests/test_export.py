@@ -31,10 +31,15 @@ def cli(runner, session):
 
 
 @pytest.fixture
+def database_url(demo_copy) -> str:
+    """Each test's database: its own copy of the demo corpus (as `goldtext demo --no-serve` leaves it)."""
+    return demo_copy
+
+
+@pytest.fixture
 def demo(cli, session) -> dict[str, tuple]:
     """The demo corpus with snippet gold on two pages, a draft, CRLF and awkward characters in a gold;
     returns its snapshot."""
-    cli("demo", "--no-serve")
     pages = session.scalars(select(Page).join(Gold).order_by(Page.id)).all()
     first, second, third = pages[0], pages[1], pages[2]
     add_gold(session, first, text=first.gold.text, kind="article", status="done", author="Bea", snippets=SNIPPETS)

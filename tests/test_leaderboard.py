@@ -167,6 +167,18 @@ def test_head_to_head_counts_wins_and_shows_both_texts(client, board):
     assert "A wins 1, loses 0, ties 1" in html and 'id="compare-data"' in html
 
 
+def test_a_leaderboard_whose_counts_are_all_of_older_extractor_versions_is_empty_not_an_error(client, session):
+    batch = new_batch(session)
+    page = add_page(session, "news.example", batch, "alpha beta", {})
+    session.add(Extraction(page_id=page.id, extractor="trafilatura", fingerprint="trafilatura|0.1|{}",
+                           text="alpha beta", accepted=True))
+    refresh_scores(session, EAGER)
+    session.commit()
+    response = client.get("/api/leaderboard", query_string={"bootstrap": 0})
+    assert response.status_code == 200
+    assert response.get_json()["extractors"] == {}
+
+
 @pytest.mark.parametrize(("gold_pages", "judged"), [(4, False), (5, True)])
 def test_a_site_with_too_few_gold_pages_is_marked_not_ranked(client, session, gold_pages, judged):
     batch = new_batch(session)

@@ -1,5 +1,9 @@
 """The leaderboard views and the JSON API show exactly what `goldtext score` and `goldtext compare` print,
-for every metric and filter (one demo corpus for the whole module: its import and extraction take seconds)."""
+for every metric and filter, on the demo corpus built once for the test run (demo_fixtures.py).
+
+The two sides share nothing but the database: the commands run through an app of their own (click's
+runner on its `goldtext` command group), and for a few cases as the real console script in a process of
+its own, configured from the environment as a user runs it."""
 
 from __future__ import annotations
 
@@ -7,9 +11,9 @@ import json
 import re
 
 import pytest
-from conftest import _empty_tables
+from demo_fixtures import demo_app_on
+from serving_fixtures import goldtext_env, run_goldtext
 
-from webapp import create_app
 from webapp.db import dispose
 
 BOOTSTRAP = ["--bootstrap", "200", "--seed", "7"]
@@ -23,20 +27,15 @@ PAIRS = [("trafilatura", "whole-page"), ("readability", "justext")]
 
 
 @pytest.fixture(scope="module")
-def demo(tmp_path_factory, server_database):
-    """An app holding the demo corpus, extracted by every built-in extractor."""
-    folder = tmp_path_factory.mktemp("demo")
-    if server_database:
-        _empty_tables(server_database)
-    url = server_database or f"sqlite:///{folder / 'demo.sqlite'}"
-    app = create_app({"TESTING": True, "INSTANCE_PATH": str(folder), "DATABASE_URL": url, "SECRET_KEY": "t"})
-    result = app.test_cli_runner().invoke(args=["demo", "--no-serve"])
-    assert result.exit_code == 0, result.output
+def commands(demo_shared, tmp_path_factory):
+    """An app of its own on the shared demo database, whose `goldtext` commands the tests run."""
+    app = demo_app_on(demo_shared.url, tmp_path_factory.mktemp("commands-instance"))
     yield app
     dispose(app)
 
 
 def cli_json(app, *args: str) -> dict:
+    """What `goldtext ARGS --format json` prints."""
     result = app.test_cli_runner().invoke(args=[*args, "--format", "json"])
     assert result.exit_code == 0, result.output
     return json.loads(result.output)
@@ -61,10 +60,10 @@ def cells(html: str, key: str) -> dict[str, str]:
 
 @pytest.mark.parametrize("filters", FILTERS.values(), ids=FILTERS.keys())
 @pytest.mark.parametrize(("metric", "average"), METRICS, ids=[f"{m}-{a or 'own'}" for m, a in METRICS])
-def test_leaderboard_api_and_page_equal_goldtext_score(demo, metric, average, filters):
+def test_leaderboard_api_and_page_equal_goldtext_score(demo_app, commands, metric, average, filters):
     cli_options = options(metric, average, filters)
-    expected = cli_json(demo, "score", *cli_options)
-    client = demo.test_client()
+    expected = cli_json(commands, "score", *cli_options)
+    client = demo_app.test_client()
     api = client.get("/api/leaderboard", query_string=query(cli_options)).get_json()
     assert (api["metric"], api["average"], api["pages"]) == (expected["metric"], expected["average"], expected["pages"])
     assert api["extractors"] == expected["extractors"]
@@ -80,10 +79,10 @@ def test_leaderboard_api_and_page_equal_goldtext_score(demo, metric, average, fi
 
 @pytest.mark.parametrize("filters", FILTERS.values(), ids=FILTERS.keys())
 @pytest.mark.parametrize("metric", ["tokens", "shingles"])
-def test_sites_api_equals_goldtext_score_by_site(demo, metric, filters):
+def test_sites_api_equals_goldtext_score_by_site(demo_app, commands, metric, filters):
     cli_options = options(metric, None, filters)
-    expected = cli_json(demo, "score", "--by", "site", *cli_options)
-    api = demo.test_client().get("/api/sites", query_string=query(cli_options)).get_json()
+    expected = cli_json(commands, "score", "--by", "site", *cli_options)
+    api = demo_app.test_client().get("/api/sites", query_string=query(cli_options)).get_json()
     assert api["groups"] == expected["groups"]
     assert api["extractors"] == expected["extractors"]
     ranked = {row["site"]: row for row in api["sites"]}
@@ -95,18 +94,42 @@ def test_sites_api_equals_goldtext_score_by_site(demo, metric, filters):
 @pytest.mark.parametrize("filters", FILTERS.values(), ids=FILTERS.keys())
 @pytest.mark.parametrize(("metric", "average"), METRICS, ids=[f"{m}-{a or 'own'}" for m, a in METRICS])
 @pytest.mark.parametrize(("a", "b"), PAIRS)
-def test_compare_api_equals_goldtext_compare(demo, metric, average, filters, a, b):
+def test_compare_api_equals_goldtext_compare(demo_app, commands, metric, average, filters, a, b):
     cli_options = options(metric, average, filters) + ["--top", "5"]
-    expected = cli_json(demo, "compare", a, b, *cli_options)
-    api = demo.test_client().get("/api/compare", query_string=[("a", a), ("b", b), *query(cli_options)]).get_json()
+    expected = cli_json(commands, "compare", a, b, *cli_options)
+    api = demo_app.test_client().get("/api/compare", query_string=[("a", a), ("b", b), *query(cli_options)]).get_json()
     texts = [(c.pop("text_a"), c.pop("text_b")) for c in api["changed"]]
     assert api == expected
-    assert all(text_a != text_b for text_a, text_b in texts)
+    assert texts and all(text_a != text_b for text_a, text_b in texts)
 
 
-def test_compare_page_shows_the_cli_figures(demo):
-    expected = cli_json(demo, "compare", "trafilatura", "whole-page", *BOOTSTRAP)
-    html = demo.test_client().get(
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["score", "--metric", "tokens", "--average", "micro", "--site", "garden-ledger.example", *BOOTSTRAP],
+        ["compare", "trafilatura", "whole-page", "--metric", "shingles", "--top", "5", *BOOTSTRAP],
+    ],
+    ids=["score", "compare"],
+)
+def test_the_goldtext_command_in_a_process_of_its_own_prints_what_the_api_serves(demo_app, demo_shared, tmp_path,
+                                                                               args):
+    env = goldtext_env(tmp_path / "instance", demo_shared.url)
+    printed = json.loads(run_goldtext([*args, "--format", "json"], env))
+    client = demo_app.test_client()
+    if args[0] == "score":
+        api = client.get("/api/leaderboard", query_string=query(args[1:])).get_json()
+        assert (api["metric"], api["average"], api["pages"]) == ("tokens", "micro", printed["pages"])
+        assert api["extractors"] == printed["extractors"] and len(printed["extractors"]) == 10
+    else:
+        api = client.get("/api/compare", query_string=[("a", args[1]), ("b", args[2]), *query(args[3:])]).get_json()
+        for change in api["changed"]:
+            del change["text_a"], change["text_b"]
+        assert api == printed and printed["changed"]
+
+
+def test_compare_page_shows_the_cli_figures(demo_app, commands):
+    expected = cli_json(commands, "compare", "trafilatura", "whole-page", *BOOTSTRAP)
+    html = demo_app.test_client().get(
         "/leaderboard/compare", query_string={"a": "trafilatura", "b": "whole-page", "bootstrap": 200, "seed": 7}
     ).get_data(as_text=True)
     assert f"A wins {expected['wins']}, loses {expected['losses']}, ties {expected['ties']}" in html
@@ -114,22 +137,22 @@ def test_compare_page_shows_the_cli_figures(demo):
     assert html.count('class="change"') == len(expected["changed"])
 
 
-def test_a_stored_fingerprint_compares_like_on_the_command_line(demo):
-    fingerprint = demo.test_client().get("/api/leaderboard").get_json()["extras"]["density"]["fingerprint"]
-    expected = cli_json(demo, "compare", fingerprint, "readability", "--bootstrap", "50")
-    api = demo.test_client().get("/api/compare", query_string={"a": fingerprint, "b": "readability",
+def test_a_stored_fingerprint_compares_like_on_the_command_line(demo_app, commands):
+    fingerprint = demo_app.test_client().get("/api/leaderboard").get_json()["extras"]["density"]["fingerprint"]
+    expected = cli_json(commands, "compare", fingerprint, "readability", "--bootstrap", "50")
+    api = demo_app.test_client().get("/api/compare", query_string={"a": fingerprint, "b": "readability",
                                                                 "bootstrap": 50}).get_json()
     assert api["a"] == {"name": fingerprint, "fingerprint": fingerprint}
     assert api["difference"] == expected["difference"] and api["wins"] == expected["wins"]
 
 
-def test_guard_api_equals_goldtext_guard(demo):
-    expected = cli_json(demo, "guard")
-    assert demo.test_client().get("/api/guard").get_json()["guard"] == expected
+def test_guard_api_equals_goldtext_guard(demo_app, commands):
+    expected = cli_json(commands, "guard")
+    assert demo_app.test_client().get("/api/guard").get_json()["guard"] == expected
 
 
-def test_page_scores_api_lists_every_extractor_and_eager_metric(demo):
-    client = demo.test_client()
+def test_page_scores_api_lists_every_extractor_and_eager_metric(demo_app):
+    client = demo_app.test_client()
     board = client.get("/api/leaderboard").get_json()
     worst = client.get("/api/leaderboard/pages", query_string={"extractor": "whole-page"}).get_json()
     page = worst["rows"][0]
@@ -153,7 +176,7 @@ def test_page_scores_api_lists_every_extractor_and_eager_metric(demo):
         ("/api/leaderboard/pages", "extractor"),
     ],
 )
-def test_bad_queries_are_400_naming_the_problem(demo, url, message):
-    response = demo.test_client().get(url)
+def test_bad_queries_are_400_naming_the_problem(demo_app, url, message):
+    response = demo_app.test_client().get(url)
     assert response.status_code == 400
     assert message in response.get_json()["message"]

@@ -127,7 +127,7 @@ def test_disagreement_is_stored_by_the_run_that_changed_the_extractions(session,
     other.disagreement = 0.5  # a value the next run must leave alone: its page is not in the run
     session.add(Extraction(page_id=single.id, extractor="density", fingerprint="d2", text="x"))
     session.commit()
-    refresh_derived(session, pages_to_derive(session, []), stored_fingerprints(session), EAGER)  # never measured: by any run
+    refresh_derived(session, pages_to_derive(session, []), stored_fingerprints(session), EAGER)  # never measured
     session.commit()
     rows = {row.page_id: row for row in queue_rows(session)}
     assert rows[pages["todo_single"]].disagreement == 1.0

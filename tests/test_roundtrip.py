@@ -20,7 +20,9 @@ from webapp.vocabulary import GOLD_STATUSES, PAGE_KINDS
 
 WHEN = datetime(2026, 1, 2, tzinfo=UTC)
 texts = st.text(st.characters(exclude_categories=("Cs",), exclude_characters="\x00"))
-snippet_gold = st.none() | st.fixed_dictionaries({"with": st.lists(texts, max_size=3), "without": st.lists(texts, max_size=3)})
+snippet_gold = st.none() | st.fixed_dictionaries(
+    {"with": st.lists(texts, max_size=3), "without": st.lists(texts, max_size=3)}
+)
 ENCODINGS = ("utf-8", "windows-1252", "utf-16-le", "cp932", "iso-8859-7")
 
 

@@ -7,6 +7,7 @@ import multiprocessing
 from pathlib import Path
 
 import pytest
+from corpora import READABILITY, READABILITY_PAGES
 from extractor_fixtures import COUNT, CRASH, EXIT, HANG, HOG, KILL, MODEST, SYS_EXIT
 
 from webapp.extractors.registry import build_registry
@@ -121,8 +122,9 @@ def test_libxml2_depth_truncation_marks_results_incomplete(depth, incomplete):
 
 
 @pytest.mark.slow
+@pytest.mark.corpus(READABILITY)
 def test_every_builtin_runs_over_the_real_corpus():
-    pages = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "readability-test-pages"
+    pages = READABILITY_PAGES
     registry = build_registry()
     jobs = (
         Call((page.name, name), extractor, (page / "source.html").read_text(encoding="utf-8"), None)

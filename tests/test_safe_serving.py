@@ -5,7 +5,7 @@ pages open in a flattened rendering with a notice."""
 from __future__ import annotations
 
 import pytest
-from browser_fixtures import browser, context, live_server, signed_in  # noqa: F401 -- fixtures
+from browser_fixtures import signed_in
 from workbench import make_page
 
 LINKS = """<html><body>

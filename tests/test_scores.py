@@ -12,7 +12,7 @@ from sqlalchemy import select, update
 from workbench import EAGER, METRICS, add_gold
 
 from webapp.annotation.page_filter import PageFilter
-from webapp.db import sessions
+from webapp.db import readers, sessions
 from webapp.extractors.guard import GuardThresholds
 from webapp.extractors.runner import Result
 from webapp.extractors.service import store
@@ -27,8 +27,10 @@ GOLDS = {
     "b.example": ["slate roofs last a century, or more", "a quiet reading room"],
 }
 CANDIDATES = {
-    "good": ["the night train leaves at ten", "compost heats up in a week", "slate roofs last a century", "a quiet room"],
-    "noisy": ["menu the night train leaves at ten and arrives at six login", "", "slate slate roofs", "a quiet reading room"],
+    "good": ["the night train leaves at ten", "compost heats up in a week", "slate roofs last a century",
+             "a quiet room"],
+    "noisy": ["menu the night train leaves at ten and arrives at six login", "", "slate slate roofs",
+              "a quiet reading room"],
 }
 
 
@@ -184,21 +186,20 @@ def seed_overlap(extracted: str, gold: str) -> tuple[float, float]:
     return hit / max(len(ext_tokens), 1), hit / max(len(gold_tokens), 1)
 
 
-def test_tokens_metric_matches_the_seed_overlap_on_every_demo_page(runner, session):
-    result = runner.invoke(args=["demo", "--no-serve"])
-    assert result.exit_code == 0, result.output
+def test_tokens_metric_matches_the_seed_overlap_on_every_demo_page(demo_app):
     checked = 0
-    for extraction, gold in session.execute(
-        select(Extraction, Gold).join(Gold, Gold.page_id == Extraction.page_id).where(Gold.text != "")
-    ):
-        score = session.scalars(
-            select(Score).where(Score.extraction_id == extraction.id, Score.metric == "tokens")
-        ).one()
-        counts = score.counts
-        precision = counts["hit"] / max(counts["extracted"], 1)
-        recall = counts["hit"] / max(counts["gold"], 1)
-        assert (precision, recall) == pytest.approx(seed_overlap(extraction.text, gold.text))
-        checked += 1
+    with readers(demo_app)() as session:
+        for extraction, gold in session.execute(
+            select(Extraction, Gold).join(Gold, Gold.page_id == Extraction.page_id).where(Gold.text != "")
+        ):
+            score = session.scalars(
+                select(Score).where(Score.extraction_id == extraction.id, Score.metric == "tokens")
+            ).one()
+            counts = score.counts
+            precision = counts["hit"] / max(counts["extracted"], 1)
+            recall = counts["hit"] / max(counts["gold"], 1)
+            assert (precision, recall) == pytest.approx(seed_overlap(extraction.text, gold.text))
+            checked += 1
     assert checked == 10 * 10  # 10 demo articles with gold x 10 built-in extractors
 
 
@@ -210,8 +211,8 @@ def test_unknown_extractor_is_a_usage_error_naming_it(runner, session):
     assert compared.exit_code == 2 and "unknown extractor: nope" in compared.output
 
 
-def test_score_command_json_has_the_documented_shape(runner):
-    assert runner.invoke(args=["demo", "--no-serve"]).exit_code == 0
+def test_score_command_json_has_the_documented_shape(demo_app):
+    runner = demo_app.test_cli_runner()
     result = runner.invoke(args=["score", "--metric", "shingles", "--format", "json", "--bootstrap", "100",
                                  "--by", "site", "--extractor", "trafilatura", "--extractor", "whole-page"])
     assert result.exit_code == 0, result.output
@@ -244,8 +245,8 @@ def test_score_command_json_has_the_documented_shape(runner):
     }
 
 
-def test_score_filters_combine(runner):
-    assert runner.invoke(args=["demo", "--no-serve"]).exit_code == 0
+def test_score_filters_combine(demo_app):
+    runner = demo_app.test_cli_runner()
 
     def pages(*options: str) -> int:
         result = runner.invoke(args=["score", "--format", "json", "--bootstrap", "0", *options])

@@ -1,10 +1,10 @@
 """The metric registry and the aggregation entry points shared by every metric."""
 
 import json
-from pathlib import Path
 
 import lxml.html
 import pytest
+from corpora import READABILITY, READABILITY_PAGES
 from workbench import METRICS
 
 from webapp.scoring import Summary, build_metrics, resolve_metric, summarize, summarize_many
@@ -109,15 +109,13 @@ def test_one_page_scores(name, counts, scores):
     assert all(type(value) is float for value in result)
 
 
-CORPORA = Path(__file__).parents[2] / "shared/corpora"
-
-
+@pytest.mark.corpus(READABILITY)
 @pytest.mark.parametrize("name", ["tokens", "shingles", "rouge-lsum"])
 def test_a_real_gold_scores_perfectly_against_itself(name):
     metric = METRICS[name]
     if not metric.available:
         pytest.skip(metric.unavailable_reason)
-    expected = CORPORA / "readability-test-pages/nytimes-1/expected.html"
+    expected = READABILITY_PAGES / "nytimes-1" / "expected.html"
     blocks = lxml.html.fromstring(expected.read_text(encoding="utf-8")).itertext()
     gold = "\n".join(block.strip() for block in blocks if block.strip())
     rows = [metric.counts(gold, gold), metric.counts(gold.upper(), gold)]

@@ -42,7 +42,8 @@ def test_board_equals_fresh_aggregation_before_and_after_an_update(metric_name, 
     metric = METRICS[metric_name]
     pages = list(range(len(GOLDS)))
     board = Board(METRICS[metric_name], table(metric, GOLDS, CANDIDATES), pages, bootstrap=bootstrap, seed=7)
-    assert_same(board.summaries(), summarize_many(METRICS[metric_name], table(metric, GOLDS, CANDIDATES), bootstrap=bootstrap, seed=7))
+    expected = summarize_many(METRICS[metric_name], table(metric, GOLDS, CANDIDATES), bootstrap=bootstrap, seed=7)
+    assert_same(board.summaries(), expected)
 
     edited = list(GOLDS)
     edited[2] = "compost heats"

@@ -9,7 +9,7 @@ import struct
 from pathlib import Path
 
 import pytest
-from browser_fixtures import browser, serve, signed_in  # noqa: F401 -- fixtures
+from browser_fixtures import serve, signed_in
 from sqlalchemy import func, select
 from test_browser_workbench import until
 

@@ -3,11 +3,20 @@ the raw page route's isolation headers, escaping, and the request size cap."""
 
 from __future__ import annotations
 
+import hashlib
+import io
 import re
+from pathlib import Path
+from typing import Any
 
 import pytest
+from demo_fixtures import digest
 from workbench import csrf, make_page, sign_in
 
+from webapp import create_app
+from webapp.extractors.registry import build_registry
+from webapp.extractors.service import current_extractors
+from webapp.models import Extraction, Page
 from webapp.web.security import RAW_PAGE_CSP
 
 HOSTILE = '<html><body><p>Text</p><script>alert(1)</script><img src="http://127.0.0.1:9/x.png"></body></html>'
@@ -18,22 +27,120 @@ def page_id(session):
     return make_page(session, HOSTILE, url="https://news.example/a", candidates={"trafilatura": "Text"}).id
 
 
-@pytest.mark.parametrize(
-    "path, kwargs",
-    [
-        ("/annotator", {"data": {"name": "Mallory"}}),
-        ("/api/pages/{id}/gold", {"json": {"text": "x", "kind": "article", "status": "done", "version": 0,
-                                           "client_save_id": "c1"}}),
-        ("/pages/{id}/history/1/restore", {"data": {}}),
-        ("/upload", {"data": {"format": "auto"}}),
-    ],
-)
+# --- the app's routes, read from its URL map ----------------------------------------------------------
+
+ROUTES = create_app({"TESTING": True, "DATABASE_URL": "sqlite://", "SECRET_KEY": "routes"}).url_map
+STATE_CHANGING = ("POST", "PUT", "PATCH", "DELETE")
+WRITE_ROUTES = [(method, rule) for rule in ROUTES.iter_rules() for method in STATE_CHANGING if method in rule.methods]
+READ_ROUTES = [rule for rule in ROUTES.iter_rules() if "GET" in rule.methods]
+STATIC = Path(__file__).resolve().parents[1] / "static"
+# Routes whose view sets its own Content-Security-Policy (checked in full below).
+OWN_POLICY = {"pages.raw": RAW_PAGE_CSP}
+
+
+def route_id(route) -> str:
+    method, rule = route if isinstance(route, tuple) else ("GET", route)
+    return f"{method} {rule.rule}"
+
+
+def requests_that_change_state(values: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """endpoint -> the keyword arguments of a request that changes something when it carries the token."""
+    return {
+        "annotate.name": {"data": {"name": "Mallory"}},
+        "api.write_gold": {"json": {"text": "Mallory was here", "kind": "article", "status": "done",
+                                    "version": values["gold_version"], "client_save_id": "mallory"}},
+        "annotate.restore": {"data": {}},
+        "upload.receive": {"data": {"format": "auto", "site_from": "url",
+                                    "files": (io.BytesIO(b"<html><body><p>Planted</p></body></html>"), "x.html")}},
+        "exports.start": {"data": {"format": "jsonl"}},
+        "jobs.cancel": {"data": {}},
+    }
+
+
+@pytest.fixture
+def values(client, session, page_id) -> dict[str, Any]:
+    """A signed-in client, and real values for the routes' URL variables: a page with two gold
+    revisions and trafilatura's extraction, its import batch, a queued export job, a file of static/."""
+    [trafilatura] = current_extractors(session, build_registry(), ("trafilatura",))
+    session.add(Extraction(page_id=page_id, extractor="trafilatura", fingerprint=trafilatura.fingerprint, text="Text",
+                           accepted=True))
+    session.commit()
+    token = sign_in(client)
+    for number, text in enumerate(["First gold", "Second gold"]):
+        saved = client.post(f"/api/pages/{page_id}/gold", headers={"X-CSRF-Token": token},
+                            json={"text": text, "kind": "article", "status": "done", "version": number,
+                                  "client_save_id": f"seed-{number}"})
+        assert saved.status_code == 200, saved.get_json()
+    exported = client.post("/exports", data={"format": "jsonl", "csrf_token": token})
+    assert exported.status_code == 302
+    page = session.get(Page, page_id)
+    session.refresh(page)
+    found = {
+        "page_id": page_id,
+        "revision_id": min(revision.id for revision in page.gold.revisions),  # the first: restoring changes the gold
+        "batch_id": page.batch_id,
+        "job_id": int(exported.headers["Location"].rstrip("/").rsplit("/", 1)[1]),
+        "filename": min(p.relative_to(STATIC).as_posix() for p in STATIC.rglob("*") if p.is_file()),
+        "gold_version": page.gold.version,
+        "token": token,
+    }
+    session.rollback()
+    return found
+
+
+def path_of(rule, values: dict[str, Any]) -> str:
+    """The rule's path with every variable filled; fails naming the rule when one has no value here."""
+    missing = sorted(set(rule.arguments) - set(values))
+    if missing:
+        pytest.fail(f"{rule.rule} ({rule.endpoint}): no value for {missing}; add one to the `values` fixture")
+    return re.sub(r"<(?:[^<>:]+:)?([^<>]+)>", lambda m: str(values[m.group(1)]), rule.rule)
+
+
+def state(app, client) -> tuple:
+    """Everything a request could change: every table, the instance folder's files, the cookie session."""
+    tables = digest(app.config["DATABASE_URL"])
+    files = {p.relative_to(app.instance_path).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+             for p in Path(app.instance_path).rglob("*") if p.is_file()}
+    with client.session_transaction() as cookie:
+        session = dict(cookie)
+    return tables, files, session
+
+
+def test_the_walk_finds_the_routes_that_change_state():
+    assert {(method, rule.endpoint) for method, rule in WRITE_ROUTES} >= {
+        ("POST", "annotate.name"), ("POST", "api.write_gold"), ("POST", "annotate.restore"),
+        ("POST", "upload.receive"), ("POST", "exports.start"), ("POST", "jobs.cancel"),
+    }
+
+
 @pytest.mark.parametrize("token", [None, "wrong"])
-def test_state_changes_without_the_right_csrf_token_are_refused(client, page_id, path, kwargs, token):
-    csrf(client)  # the session has a token; the request does not carry it (or carries another)
+@pytest.mark.parametrize("route", WRITE_ROUTES, ids=route_id)
+def test_state_changes_without_the_right_csrf_token_are_refused_and_change_nothing(app, client, values, route,
+                                                                                   token):
+    method, rule = route
+    path = path_of(rule, values)
+    kwargs = requests_that_change_state(values).get(rule.endpoint, {"data": {}})
+    before = state(app, client)
     headers = {"X-CSRF-Token": token} if token else {}
-    response = client.post(path.format(id=page_id), headers=headers, **kwargs)
-    assert response.status_code == 400
+    response = client.open(path, method=method, headers=headers, **kwargs)
+    assert response.status_code == 400, f"{method} {path} answered {response.status_code}"
+    assert "CSRF" in response.get_data(as_text=True)  # refused for the token, not for anything else
+    assert state(app, client) == before
+
+
+@pytest.mark.parametrize("route", WRITE_ROUTES, ids=route_id)
+def test_the_same_requests_with_the_token_do_change_state(app, client, values, route):
+    """The control of the test above: its requests are ones that change something."""
+    method, rule = route
+    path = path_of(rule, values)
+    requests = requests_that_change_state(values)
+    if rule.endpoint not in requests:
+        pytest.fail(f"{method} {rule.rule} ({rule.endpoint}): add a request that changes state to "
+                    "requests_that_change_state")
+    before = state(app, client)
+    response = client.open(path, method=method, headers={"X-CSRF-Token": values["token"]}, **requests[rule.endpoint])
+    assert response.status_code < 400, f"{method} {path} answered {response.status_code}"
+    assert state(app, client) != before
 
 
 def test_a_form_field_or_a_header_carries_the_token(client, page_id):
@@ -55,14 +162,7 @@ def test_the_refused_json_request_gets_a_json_error(client, page_id):
     assert "CSRF" in response.json["message"]
 
 
-APP_PAGES = ["/", "/annotator", "/upload", "/pages/{id}", "/pages/{id}/history", "/pages/{id}/source",
-             "/api/pages/{id}/gold", "/no-such-page"]
-
-
-@pytest.mark.parametrize("path", APP_PAGES)
-def test_every_app_response_carries_the_nonce_csp_and_protective_headers(client, page_id, path):
-    sign_in(client)
-    response = client.get(path.format(id=page_id))
+def check_app_headers(response) -> None:
     csp = response.headers["Content-Security-Policy"]
     script_src = re.search(r"script-src ([^;]+)", csp).group(1).split()
     assert "'unsafe-inline'" not in script_src and any(s.startswith("'nonce-") for s in script_src)
@@ -70,6 +170,24 @@ def test_every_app_response_carries_the_nonce_csp_and_protective_headers(client,
     assert response.headers["X-Frame-Options"] == "SAMEORIGIN"
     assert response.headers["X-Content-Type-Options"] == "nosniff"
     assert response.headers["Referrer-Policy"] == "same-origin"
+
+
+@pytest.mark.parametrize("route", READ_ROUTES, ids=route_id)
+def test_every_app_response_carries_the_nonce_csp_and_protective_headers(client, values, route):
+    response = client.get(path_of(route, values))
+    assert response.status_code < 500
+    if route.endpoint in OWN_POLICY:
+        assert response.headers["Content-Security-Policy"] == OWN_POLICY[route.endpoint]
+        assert response.headers["X-Content-Type-Options"] == "nosniff"
+        assert response.headers["X-Frame-Options"] == "SAMEORIGIN"
+    else:
+        check_app_headers(response)
+
+
+def test_a_missing_route_carries_them_too(client):
+    response = client.get("/no-such-page")
+    assert response.status_code == 404
+    check_app_headers(response)
 
 
 @pytest.mark.parametrize("path", ["/", "/pages/{id}", "/pages/{id}/history"])

@@ -25,6 +25,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
+from corpora import READABILITY
 from serving_fixtures import (
     REDIS_URL,
     Client,
@@ -214,6 +215,7 @@ def logs_clean(processes: Processes) -> None:
 # --- 1. two workers share a job; one is killed -----------------------------------------------------
 
 
+@pytest.mark.corpus(READABILITY)
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_a_worker_killed_mid_job_leaves_its_chunks_to_the_other_and_every_pair_is_stored_once(
     backend, databases, processes, redis_broker, instance
@@ -265,6 +267,7 @@ def test_a_worker_killed_mid_job_leaves_its_chunks_to_the_other_and_every_pair_i
 # --- 2. the web server restarts under a running job ------------------------------------------------
 
 
+@pytest.mark.corpus(READABILITY)
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_the_web_server_restarted_under_a_running_job_serves_its_progress_on_to_the_end(
     backend, databases, processes, instance
@@ -319,6 +322,7 @@ def test_the_web_server_restarted_under_a_running_job_serves_its_progress_on_to_
 # --- 3. a hanging extractor beside 20 annotating clients on SQLite -------------------------------------
 
 
+@pytest.mark.corpus(READABILITY)
 def test_a_hanging_extractor_leaves_sqlite_free_for_20_clients_reading_and_saving_gold(
     databases, processes, instance, tmp_path
 ):
@@ -410,6 +414,7 @@ def test_a_hanging_extractor_leaves_sqlite_free_for_20_clients_reading_and_savin
 # --- 4. a gold save is seen by every web process -----------------------------------------------------
 
 
+@pytest.mark.corpus(READABILITY)
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_a_gold_save_is_seen_by_every_web_process_within_2_seconds(backend, databases, processes, instance):
     db = database(databases, backend)
@@ -448,7 +453,8 @@ def test_a_gold_save_is_seen_by_every_web_process_within_2_seconds(backend, data
             **change, "status": "done", "version": version, "client_save_id": f"save-{number}"})
         assert reply.status == 200 and reply.json()["version"] == version + 1, reply.text[:500]
 
-        def everywhere() -> list[dict[str, Any]] | None:
+        def everywhere(page=page, version=version, change=change, expected_pages=expected_pages,
+                       before=before) -> list[dict[str, Any]] | None:
             golds = [gold(client, page) for client in clients]
             if any((g["version"], g["kind"], g["text"]) != (version + 1, change["kind"], change["text"])
                    for g in golds):
@@ -467,6 +473,7 @@ def test_a_gold_save_is_seen_by_every_web_process_within_2_seconds(backend, data
 # --- 5. cancelling a running job ----------------------------------------------------------------------
 
 
+@pytest.mark.corpus(READABILITY)
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_a_cancelled_job_stops_and_its_count_is_what_it_stored(backend, databases, processes, redis_broker, instance):
     db = database(databases, backend)
@@ -515,7 +522,8 @@ def test_four_web_processes_started_together_on_a_fresh_database_answer_their_fi
     servers = [processes.start(f"serve-{n}", serve_args(port, "--workers", "1", "--no-worker"), env)
                for n, port in enumerate(chosen)]
     for port, server in zip(chosen, servers):
-        wait_for(lambda: listening(port), 120, f"{server.name} to listen on {port}", interval=0.1, alive=[server])
+        wait_for(lambda port=port: listening(port), 120, f"{server.name} to listen on {port}", interval=0.1,
+                 alive=[server])
 
     with ThreadPoolExecutor(len(chosen)) as pool:  # the first request to each, all at once
         firsts = list(pool.map(lambda port: Client(port).get("/"), chosen))
@@ -573,6 +581,7 @@ def poll_to_the_end(client: Client, path: str, timeout: float, threads: int = 4)
     return next(job for job in reversed(answered) if job["finished"]), len(answered)
 
 
+@pytest.mark.corpus(READABILITY)
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_an_upload_and_an_export_through_four_web_processes(backend, databases, processes, instance, request):
     db = database(databases, backend, corpus=False)

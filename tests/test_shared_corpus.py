@@ -3,18 +3,16 @@ extracted by every built-in extractor without a worker crash or a timeout."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from corpora import READABILITY, READABILITY_PAGES
 from sqlalchemy import func, select
 
 from webapp.extractors.registry import build_registry
 from webapp.models import Extraction, Gold, Page
 
-READABILITY_PAGES = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "readability-test-pages"
 FAILURES = ("worker crashed", "timeout after")  # the worker died or was killed: not the extractor's own error
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.corpus(READABILITY)]
 
 
 def test_the_readability_pages_import_and_extract_without_crashes(runner, session):

@@ -5,7 +5,6 @@ unavailable metrics shown as such."""
 from __future__ import annotations
 
 import pytest
-from browser_fixtures import browser, context, live_server  # noqa: F401 -- fixtures
 from workbench import csrf
 
 HOSTILE_NEXT = [

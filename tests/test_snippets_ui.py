@@ -4,7 +4,7 @@ view, and added in Chromium from a selection with a key or a button."""
 from __future__ import annotations
 
 import pytest
-from browser_fixtures import browser, context, live_server, signed_in  # noqa: F401 -- fixtures
+from browser_fixtures import signed_in
 from sqlalchemy import select
 from workbench import make_page, sign_in
 

@@ -143,7 +143,7 @@ def test_two_files_of_the_same_name_are_both_imported(quick, client, session, ru
     session.expire_all()
     batch = session.get(ImportBatch, 1)
     assert (batch.imported, batch.duplicates, batch.rejected) == (2, 1, 0)
-    golds = {raw: text for raw, text in session.execute(select(Page.raw, Gold.text).join(Gold, Gold.page_id == Page.id))}
+    golds = dict(session.execute(select(Page.raw, Gold.text).join(Gold, Gold.page_id == Page.id)).all())
     assert golds == {ARTICLE: "Harbour news\n", other: "Lighthouse news\n"}
     session.rollback()
 

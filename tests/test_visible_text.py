@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from browser_fixtures import browser, context, live_server, signed_in  # noqa: F401 -- fixtures
+from browser_fixtures import signed_in
 from workbench import make_page, sign_in
 
 from webapp.corpus.decoding import decode
@@ -107,7 +107,7 @@ def test_the_readability_reader_reads_gold_with_the_same_definition():
 
 
 @pytest.fixture(scope="module")
-def blocks_tab(browser):  # noqa: F811 -- the fixture imported above
+def blocks_tab(browser):
     """A tab on a made-up origin that serves only static/js/, with blocks.js imported as `window.blocks`;
     pages are parsed there with DOMParser, which neither runs nor loads anything, like the annotate
     view's sandboxed frame."""
@@ -209,7 +209,7 @@ def until(tab, expression: str) -> None:
 
 
 @pytest.mark.browser
-def test_runs_between_brs_are_clicked_in_and_out_of_the_gold_one_by_one(session, live_server, context):  # noqa: F811
+def test_runs_between_brs_are_clicked_in_and_out_of_the_gold_one_by_one(session, live_server, context):
     page_id = make_page(session, RUNS).id
     tab = signed_in(context, live_server)
     tab.goto(f"{live_server}/pages/{page_id}")
