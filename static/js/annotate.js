@@ -1,9 +1,9 @@
 // The annotate view: candidate tabs with word diffs and live scores, blocks of the rendered page, the gold
 // editor with drafts, saves that never lose anything (retries, conflicts), and the keyboard.
-import { attachBlocks, toggleLine } from "./blocks.js";
+import { attachBlocks, dom, normalise, toggleLine } from "./blocks.js";
 import { clearDraft, loadDraft, storeDraft } from "./drafts.js";
 import { bindShortcuts, renderHelp } from "./keys.js";
-import { selectionIn, snippetEditor } from "./snippets.js";
+import { LABELS, selectedText, selectionIn, snippetEditor } from "./snippets.js";
 import { debounce, newSaveId, postJson } from "./net.js";
 import { bag, scores } from "./tokens.js";
 import { diff, render, words } from "./worddiff.js";
@@ -27,9 +27,16 @@ const state = {
 
 const percent = (x) => `${(100 * x).toFixed(1)}%`;
 
-function notice(text, action) {
+// A notice above the editor. One with a `key` replaces the earlier one with that key, and at most
+// MAX_NOTICES stay (the oldest go), so notices never pile up; each can be closed.
+const MAX_NOTICES = 3;
+
+function notice(text, action, key) {
+  const box = $("notices");
+  if (key) box.querySelector(`.notice[data-key="${key}"]`)?.remove();
   const p = document.createElement("p");
   p.className = "notice";
+  if (key) p.dataset.key = key;
   p.textContent = text + " ";
   if (action) {
     const button = document.createElement("button");
@@ -38,7 +45,16 @@ function notice(text, action) {
     button.addEventListener("click", () => { action.run(); p.remove(); });
     p.append(button);
   }
-  $("notices").append(p);
+  const close = document.createElement("button");
+  close.type = "button";
+  close.className = "notice-close";
+  close.textContent = "×";
+  close.setAttribute("aria-label", "close this notice");
+  close.addEventListener("click", () => p.remove());
+  p.append(close);
+  box.append(p);
+  const shown = box.querySelectorAll(".notice");
+  for (let i = 0; i < shown.length - MAX_NOTICES; i++) shown[i].remove();
   return p;
 }
 
@@ -98,25 +114,64 @@ function selectTab(index) {
   refreshCandidates();
 }
 
-// Replace the editor's text as one undoable edit (Ctrl+Z in the editor brings the old text back).
-function replaceText(text) {
+// Replace the editor's text as one undoable edit (Ctrl+Z brings the old text back); `reveal` (a character
+// offset) is scrolled into view and selected up to `revealEnd`. The focus goes back where it was.
+function replaceText(text, reveal = null, revealEnd = reveal) {
   const before = editor.value;
-  const typing = document.activeElement === editor;
+  const had = document.activeElement;
   editor.focus();
   editor.select();
   if (!document.execCommand("insertText", false, text) || editor.value !== text) {
     editor.value = text;
     editor.dispatchEvent(new Event("input"));
   }
-  if (!typing) editor.blur();
+  if (reveal !== null) {
+    editor.setSelectionRange(reveal, revealEnd);
+    revealCaret(reveal);
+  }
+  giveBack(had);
   return before;
+}
+
+// Scroll the editor so that the character at `offset` is in view, measured on a copy laid out as it is.
+function revealCaret(offset) {
+  const copy = document.createElement("div");
+  const style = getComputedStyle(editor);
+  for (const name of ["font", "lineHeight", "padding", "border", "boxSizing", "letterSpacing", "tabSize"]) {
+    copy.style[name] = style[name];
+  }
+  Object.assign(copy.style, { position: "absolute", visibility: "hidden", whiteSpace: "pre-wrap",
+    overflowWrap: "break-word", width: `${editor.clientWidth}px`, top: "0", left: "-9999px" });
+  const mark = document.createElement("span");
+  mark.textContent = "\u200b";
+  copy.append(editor.value.slice(0, offset), mark);
+  document.body.append(copy);
+  const top = mark.offsetTop;
+  copy.remove();
+  if (top < editor.scrollTop || top > editor.scrollTop + editor.clientHeight - 40) {
+    editor.scrollTop = Math.max(0, top - editor.clientHeight / 3);
+  }
+}
+
+// Give the focus back to what had it (the frame, a button), or to nothing.
+function giveBack(had) {
+  if (had && had !== document.body && had !== editor && had.isConnected) had.focus({ preventScroll: true });
+  else if (had !== editor) editor.blur();
+}
+
+// Undo or redo the editor's last edit from anywhere outside a text field (in the editor the browser does it).
+function undoEdit(command) {
+  const had = document.activeElement;
+  editor.focus();
+  document.execCommand(command);
+  giveBack(had);
 }
 
 function useCandidate() {
   const candidate = candidates[state.active];
   if (!candidate) return;
   const before = replaceText(candidate.text);
-  notice(`Replaced the text with ${candidate.name}'s.`, { label: "Undo", run: () => replaceText(before) });
+  notice(`Replaced the text with ${candidate.name}'s.`, { label: "Undo", run: () => replaceText(before) }, "replaced");
 }
 
 // --- drafts -----------------------------------------------------------------------------------------
@@ -132,24 +187,34 @@ function dirty() {
     !sameSnippets(now.snippets, state.saved.snippets);
 }
 
+function showDirty() {
+  const unsaved = dirty();
+  $("unsaved").hidden = !unsaved;
+  document.title = (unsaved ? "* " : "") + title;
+}
+const title = document.title;
+
 function keepDraft() {
   if (dirty()) storeDraft(data.pageId, { ...current(), version: state.version });
   else clearDraft(data.pageId);
 }
 
+// A draft that edited the version the server has is restored; one that edited another version (the gold
+// was restored or saved elsewhere since) is offered beside the newer saved text, with a diff, never put
+// over it unasked; taken, it edits the saved version, so saving it is no conflict with yourself.
 function restoreDraft() {
   const draft = loadDraft(data.pageId);
   if (!draft || typeof draft.text !== "string") return;
   const same = draft.text === editor.value && draft.kind === kind.value && draft.status === status.value &&
     (!draft.snippets || sameSnippets(draft.snippets, snippets.value()));
   if (same) { clearDraft(data.pageId); return; }
-  const server = { ...state.saved, version: state.version };
-  editor.value = draft.text;
-  kind.value = draft.kind;
-  status.value = draft.status;
-  state.version = draft.version;
-  if (draft.snippets) snippets.set(draft.snippets);
   const when = new Date(draft.savedAt).toLocaleString();
+  if (draft.version !== state.version) {
+    offerOldDraft(draft, when);
+    return;
+  }
+  const server = { ...state.saved, version: state.version };
+  putDraft(draft);
   notice(`Restored your unsaved draft from ${when} (it edited version ${draft.version}).`, {
     label: "Discard draft",
     run: () => {
@@ -159,7 +224,31 @@ function restoreDraft() {
       state.version = server.version;
       afterEdit();
     },
-  });
+  }, "draft");
+}
+
+function putDraft(draft) {
+  replaceText(draft.text);
+  kind.value = draft.kind;
+  status.value = draft.status;
+  if (draft.snippets) snippets.set(draft.snippets);
+  afterEdit();
+}
+
+function offerOldDraft(draft, when) {
+  $("old-draft-what").textContent = `It is from ${when} and edited version ${draft.version}; ` +
+    `the saved gold is now version ${state.version}.`;
+  render(diff(words(editor.value), words(draft.text)), $("old-draft-diff"));
+  $("old-draft").hidden = false;
+  const done = (message) => { $("old-draft").hidden = true; setSaveState(message); };
+  $("old-draft-use").onclick = () => {
+    putDraft(draft);
+    done(`Your older draft is in the editor (Ctrl+Z takes it out); saving it makes version ${state.version + 1}.`);
+  };
+  $("old-draft-discard").onclick = () => {
+    clearDraft(data.pageId);
+    done("Discarded the older draft.");
+  };
 }
 
 // --- saving -----------------------------------------------------------------------------------------
@@ -175,7 +264,7 @@ async function save() {
   } catch {
     setSaveState("Not saved: no connection. Your draft is kept in this browser; retrying…", true);
     setTimeout(() => { if (state.pending?.id === id) save(); }, RETRY_MS);
-    return;
+    return false;
   }
   if (state.pending?.id === id) state.pending = null;
   if (reply.status === 200) {
@@ -183,19 +272,28 @@ async function save() {
     state.saved = { text: body.text, kind: body.kind, status: body.status, snippets: body.snippets };
     hideConflict();
     keepDraft();
+    showDirty();
     setSaveState(`Saved version ${reply.data.version}.`);
-  } else if (reply.status === 409) {
+    return true;
+  }
+  if (reply.status === 409) {
     showConflict(reply.data.current, body.text);
     setSaveState("Not applied: someone else saved first. Your text is kept in the history.", true);
   } else {
     setSaveState(`Not saved: ${reply.data?.message || `error ${reply.status}`}. Your draft is kept.`, true);
   }
+  return false;
 }
 
 function setStatusAndSave(value) {
   status.value = value;
   afterEdit();
-  save();
+  return save();
+}
+
+function setKind(value) {
+  kind.value = value;
+  afterEdit();
 }
 
 // --- conflicts --------------------------------------------------------------------------------------
@@ -204,6 +302,7 @@ let theirs = null;
 function showConflict(other, mine) {
   theirs = other;
   $("conflict-who").textContent = `version ${other.version} by ${other.author}`;
+  $("conflict").dataset.author = other.author;
   $("conflict-theirs").textContent = other.text;
   render(diff(words(other.text), words(mine)), $("conflict-diff"));
   $("merge").disabled = false;
@@ -228,7 +327,7 @@ $("keep-theirs").addEventListener("click", () => {
   state.saved = { text: theirs.text, kind: theirs.kind, status: theirs.status, snippets: snippets.value() };
   hideConflict();
   afterEdit();
-  setSaveState(`Showing version ${state.version} by ${$("conflict-who").textContent}.`);
+  setSaveState(`Showing version ${state.version} by ${$("conflict").dataset.author}.`);
 });
 $("merge").addEventListener("click", () => {
   state.version = theirs.version;
@@ -245,15 +344,29 @@ function highlightBlocks() {
 }
 
 const wired = new WeakSet();
+const short = (text) => (text.length > 60 ? `${text.slice(0, 57)}…` : text);
+
+// A block clicked in the page: its line goes in or out of the gold as one undoable edit, with a notice,
+// and the editor scrolled to where it changed.
+function toggleBlock(text, order) {
+  const lines = editor.value.split("\n").filter((l) => l.trim());
+  const next = toggleLine(lines, text, order);
+  const added = next.length > lines.length;
+  const index = added ? next.findIndex((line) => line === text)
+    : lines.findIndex((line) => normalise(line) === text);
+  const offset = next.slice(0, index).reduce((sum, line) => sum + line.length + 1, 0);
+  const before = replaceText(next.join("\n"), offset, added ? offset + text.length : offset);
+  notice(added ? `Added “${short(text)}” to the gold.` : `Took out “${short(text)}” from the gold.`,
+    { label: "Undo (Ctrl+Z)", run: () => replaceText(before) }, "page-change");
+}
 
 function setupFrame() {
   const doc = frame.contentDocument;
-  if (frame.dataset.mode === "source" || !doc || doc.URL === "about:blank" || wired.has(doc)) return;
+  if (frame.dataset.mode === "source" || !doc || dom.url(doc) === "about:blank" || wired.has(doc)) return;
   wired.add(doc);
-  doc.addEventListener("keydown", onKey);
-  state.frame = attachBlocks(doc, (text, order) => {
-    replaceText(toggleLine(editor.value.split("\n").filter((l) => l.trim()), text, order).join("\n"));
-  }, data.blocks);
+  dom.on(doc, "keydown", onKey);
+  dom.on(doc, "selectionchange", () => noteSelection(doc));
+  state.frame = attachBlocks(doc, toggleBlock, data.blocks);
   highlightBlocks();
 }
 
@@ -277,24 +390,51 @@ const refreshSoon = debounce(() => { refreshCandidates(); highlightBlocks(); }, 
 const draftSoon = debounce(keepDraft, 300);
 
 function afterEdit() {
+  showDirty();
   refreshSoon();
   draftSoon();
 }
 
 editor.addEventListener("input", afterEdit);
-kind.addEventListener("change", afterEdit);
-status.addEventListener("change", afterEdit);
+// A dropdown changed gives the focus back, so the next key is a shortcut again (not a choice in the list),
+// unless the change came from the keyboard on the dropdown itself (arrow keys).
+for (const select of [kind, status]) {
+  let byKeyboard = false;
+  select.addEventListener("keydown", () => { byKeyboard = true; });
+  select.addEventListener("pointerdown", () => { byKeyboard = false; });
+  select.addEventListener("change", () => {
+    afterEdit();
+    if (!byKeyboard) select.blur();
+  });
+}
 $("save").addEventListener("click", save);
 $("use-candidate").addEventListener("click", useCandidate);
 
 // --- snippet gold -----------------------------------------------------------------------------------
+// The document where text was selected last (the saved page's or this one): its selection is the snippet.
+let selectedLast = null;
+const lastText = new Map(); // document -> its selected text when last seen
+
+function noteSelection(doc) {
+  const text = selectedText(doc);
+  if (text && text !== lastText.get(doc)) selectedLast = doc;
+  lastText.set(doc, text);
+}
+document.addEventListener("selectionchange", () => noteSelection(document));
+
 function addSnippet(which) {
-  const text = selectionIn(frame.contentDocument, document);
+  const docs = [frame.contentDocument, document];
+  const text = selectionIn(...(selectedLast ? [selectedLast, ...docs] : docs));
   if (!text) {
     setSaveState("Select some text in the page or a candidate first, then add it as a snippet.", true);
     return;
   }
-  if (snippets.add(which, text)) setSaveState(`Added a ${which === "with" ? "must-include" : "must-exclude"} snippet (not saved yet).`);
+  const { added, moved } = snippets.add(which, text);
+  if (!added) return;
+  const other = which === "with" ? "without" : "with";
+  notice(moved ? `Moved “${short(text)}” from the ${LABELS[other]} to the ${LABELS[which]} snippets.`
+    : `Added “${short(text)}” as a ${LABELS[which]} snippet.`, null, "snippet");
+  setSaveState(`Added a ${LABELS[which]} snippet (not saved yet).`);
 }
 
 $("add-with").addEventListener("mousedown", (event) => event.preventDefault());
@@ -304,32 +444,94 @@ $("add-without").addEventListener("click", () => addSnippet("without"));
 tabs.forEach((tab, index) => tab.addEventListener("click", () => selectTab(index)));
 window.addEventListener("pagehide", keepDraft);
 
+// The help is a modal dialog: the page behind it is inert and no other shortcut fires while it is open.
 const help = $("help");
-const toggleHelp = (show = help.hidden) => { help.hidden = !show; };
+function toggleHelp(show = !help.open) {
+  if (show && !help.open) help.showModal();
+  else if (!show && help.open) help.close();
+}
 help.addEventListener("click", (event) => { if (event.target === help) toggleHelp(false); });
+$("help-close").addEventListener("click", () => toggleHelp(false));
+help.addEventListener("keydown", (event) => { // Tab cycles inside the help, never out of it
+  if (event.key !== "Tab") return;
+  const stops = [...help.querySelectorAll("button, a[href], [tabindex]")];
+  event.preventDefault();
+  const at = stops.indexOf(document.activeElement);
+  stops[(at + (event.shiftKey ? stops.length - 1 : 1)) % stops.length]?.focus();
+});
 $("help-button").addEventListener("click", () => toggleHelp());
 
-const go = (id) => { keepDraft(); window.location.href = $(id).href; };
+// Moving to another page saves unsaved changes first, and moves only when the save succeeded.
+let leaving = false;
+async function go(id) {
+  if (dirty()) {
+    setSaveState("Saving before moving on…");
+    if (!(await save())) {
+      notice("Not moved: your changes are not saved yet (see below). Save, or move again once saved.", null, "move");
+      return;
+    }
+  }
+  keepDraft();
+  leaving = true;
+  window.location.href = $(id).href;
+}
+async function doneAndNext() {
+  if (await setStatusAndSave("done")) go("next");
+}
+for (const id of ["next", "prev"]) {
+  $(id).addEventListener("click", (event) => { event.preventDefault(); go(id); });
+}
+// Leaving otherwise (a link, a reload, closing the tab) with unsaved changes asks; the draft stays anyway.
+window.addEventListener("beforeunload", (event) => {
+  if (leaving || !dirty()) return;
+  keepDraft();
+  event.preventDefault();
+  event.returnValue = "";
+});
+
+// Leave the editor, a text field or the saved page: the focus goes back to this page, so keys are shortcuts.
+function leaveField() {
+  if (help.open) { toggleHelp(false); return; }
+  const active = document.activeElement;
+  if (active && active !== document.body) active.blur();
+}
+const plainTarget = (event) => !["BUTTON", "A", "SELECT", "SUMMARY", "INPUT"].includes(event.target?.tagName) ||
+  event.target.ownerDocument !== document;
+const kindKeys = { article: "a", listing: "l", "js-shell": "j", wall: "w", "not-article": "x", other: "o" };
+const kindShortcuts = [...kind.options].filter((option) => kindKeys[option.value]).map((option) => ({
+  keys: [kindKeys[option.value]], label: `page kind: ${option.textContent.trim()}`, run: () => setKind(option.value),
+}));
+for (const option of kind.options) if (kindKeys[option.value]) option.textContent += ` (${kindKeys[option.value]})`;
+
 const SHORTCUTS = [
-  { keys: ["n"], label: "next page in the queue", run: () => go("next") },
-  { keys: ["p"], label: "previous page in the queue", run: () => go("prev") },
+  { keys: ["n"], label: "next page in the queue (saves first)", run: () => go("next") },
+  { keys: ["p"], label: "previous page in the queue (saves first)", run: () => go("prev") },
+  { keys: ["D"], label: "done and next: mark done, save, go to the next page", run: doneAndNext },
+  { keys: ["Enter"], ctrl: true, whileTyping: true, label: "done and next (also while typing)", run: doneAndNext },
+  { keys: ["Enter"], label: "go into the editor", when: plainTarget, run: () => editor.focus() },
+  { keys: ["Escape"], whileTyping: true, always: true, label: "leave the editor, a field or the saved page; close this help", run: leaveField },
+  { keys: ["f"], label: "go to the saved page (arrow keys scroll it)", run: () => frame.focus() },
+  { keys: ["c"], label: "go to the candidate's diff (arrow keys scroll it)", run: () => $("diff").focus() },
   { keys: ["1", "2", "3", "4", "5", "6", "7", "8", "9"], label: "show candidate 1–9", run: (e) => selectTab(Number(e.key) - 1) },
-  { keys: ["u"], label: "use this candidate (undo: Ctrl+Z in the editor)", run: useCandidate },
-  { keys: ["s"], ctrl: true, whileTyping: true, label: "save", run: save },
+  { keys: ["u"], label: "use this candidate", run: useCandidate },
+  { keys: ["z"], ctrl: true, label: "undo the last change to the gold text (in the editor: the browser's undo)", run: () => undoEdit("undo") },
+  { keys: ["z"], ctrl: true, shift: true, label: "redo", run: () => undoEdit("redo") },
+  { keys: ["s"], ctrl: true, whileTyping: true, label: "save (also while typing)", run: save },
   { keys: ["d"], label: "mark done and save", run: () => setStatusAndSave("done") },
   { keys: ["s"], label: "skip: mark skipped and save", run: () => setStatusAndSave("skipped") },
-  { keys: ["a"], label: "page kind: article", run: () => { kind.value = "article"; afterEdit(); } },
-  { keys: ["x"], label: "page kind: not an article", run: () => { kind.value = "not-article"; afterEdit(); } },
+  ...kindShortcuts,
   { keys: ["i"], label: "add the selected text as a must-include snippet", run: () => addSnippet("with") },
   { keys: ["e"], label: "add the selected text as a must-exclude snippet", run: () => addSnippet("without") },
-  { keys: ["?"], label: "show or hide this help", run: () => toggleHelp() },
-  { keys: ["Escape"], label: "close this help", run: () => toggleHelp(false) },
+  { keys: ["?"], always: true, label: "show or hide this help", run: () => toggleHelp() },
 ];
 renderHelp(SHORTCUTS, $("help-table"));
-const onKey = bindShortcuts(SHORTCUTS);
+const onKey = bindShortcuts(SHORTCUTS, () => help.open);
 
 restoreDraft();
 // A link such as /pages/7#candidate=density (from the leaderboard's drill-down) opens that candidate.
 const wanted = new URLSearchParams(window.location.hash.slice(1)).get("candidate");
 selectTab(Math.max(0, candidates.findIndex((c) => c.name === wanted)));
-if (frame.contentDocument?.readyState === "complete") setupFrame();
+const loaded = frame.contentDocument;
+if (loaded && dom.readyState(loaded) === "complete") setupFrame();
+showDirty();
+document.body.dataset.ready = "yes";

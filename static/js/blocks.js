@@ -18,6 +18,46 @@ const STYLE = `.goldtext-hover { outline: 2px solid #e67e22 !important; cursor: 
 // U+FEFF and lacks U+001C-U+001F and U+0085).
 const SPACE = /[\t-\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/g;
 
+// Saved pages can clobber DOM properties: `<img name="addEventListener">` makes doc.addEventListener an
+// element, `<form><input name="nextSibling">` makes form.nextSibling an input. So the frame's nodes are
+// only ever touched through the accessors and methods of this (the parent's) realm's prototypes. Outside a
+// browser (node --test on a fake DOM) there are no prototypes, and plain properties are read instead.
+const proto = (name) => globalThis[name]?.prototype;
+function getter(owner, name) {
+  const prototype = proto(owner);
+  const descriptor = prototype && Object.getOwnPropertyDescriptor(prototype, name);
+  return descriptor?.get ? (object) => descriptor.get.call(object) : (object) => object[name];
+}
+function method(owner, name) {
+  const own = proto(owner)?.[name];
+  return own ? (object, ...args) => own.apply(object, args) : (object, ...args) => object[name](...args);
+}
+export const dom = {
+  nodeType: getter("Node", "nodeType"),
+  firstChild: getter("Node", "firstChild"),
+  nextSibling: getter("Node", "nextSibling"),
+  parentNode: getter("Node", "parentNode"),
+  parentElement: getter("Node", "parentElement"),
+  contains: method("Node", "contains"),
+  appendChild: method("Node", "appendChild"),
+  data: getter("CharacterData", "data"),
+  localName: getter("Element", "localName"),
+  getAttribute: method("Element", "getAttribute"),
+  hasAttribute: method("Element", "hasAttribute"),
+  classList: getter("Element", "classList"),
+  documentElement: getter("Document", "documentElement"),
+  head: getter("Document", "head"),
+  defaultView: getter("Document", "defaultView"),
+  url: getter("Document", "URL"),
+  readyState: getter("Document", "readyState"),
+  createElement: method("Document", "createElement"),
+  createRange: method("Document", "createRange"),
+  getSelection: method("Document", "getSelection"),
+  caretPositionFromPoint: proto("Document")?.caretPositionFromPoint ? method("Document", "caretPositionFromPoint") : null,
+  caretRangeFromPoint: proto("Document")?.caretRangeFromPoint ? method("Document", "caretRangeFromPoint") : null,
+  on: method("EventTarget", "addEventListener"),
+};
+
 export function normalise(text) {
   return text.replace(SPACE, " ").replace(/^ | $/g, "");
 }
@@ -34,8 +74,8 @@ function compile(rules) {
 }
 
 function isInvisible(element, rules) {
-  return rules.invisible.has(element.localName) || element.hasAttribute(rules.hiddenAttribute)
-    || rules.hiddenStyle.test(element.getAttribute("style") || "");
+  return rules.invisible.has(dom.localName(element)) || dom.hasAttribute(element, rules.hiddenAttribute)
+    || rules.hiddenStyle.test(dom.getAttribute(element, "style") || "");
 }
 
 // The blocks of the document in document order, as Python's block_lines gives their lines: each is
@@ -57,7 +97,7 @@ export function blocksOf(doc, rules) {
     nodes = [];
   };
   const enter = (element) => { // false when the element's content is skipped
-    const name = element.localName;
+    const name = dom.localName(element);
     const block = compiled.blocks.has(name);
     if (isInvisible(element, compiled)) {
       if (block) endLine();
@@ -74,28 +114,30 @@ export function blocksOf(doc, rules) {
       open.pop();
     }
   };
-  const root = doc.documentElement;
+  const root = dom.documentElement(doc);
   if (!root) return found;
   // Depth first without recursion: saved pages can nest deeper than the call stack allows.
   let node = root;
   while (node) {
     let descend = false;
-    if (node.nodeType === 3) {
-      parts.push(node.data);
+    const type = dom.nodeType(node);
+    if (type === 3) {
+      parts.push(dom.data(node));
       nodes.push(node);
-    } else if (node.nodeType === 1) {
+    } else if (type === 1) {
       descend = enter(node);
     }
-    if (descend && node.firstChild) {
-      node = node.firstChild;
+    const first = descend ? dom.firstChild(node) : null;
+    if (first) {
+      node = first;
       continue;
     }
     if (descend) leave(node);
-    while (node !== root && !node.nextSibling) {
-      node = node.parentNode;
+    while (node !== root && !dom.nextSibling(node)) {
+      node = dom.parentNode(node);
       leave(node);
     }
-    node = node === root ? null : node.nextSibling;
+    node = node === root ? null : dom.nextSibling(node);
   }
   endLine();
   for (const block of found) block.whole = block.owner !== null && held.get(block.owner) === 1;
@@ -123,12 +165,12 @@ export function toggleLine(lines, text, order) {
 // shares its owner with other blocks (a div's own text beside nested paragraphs, a run between <br>s) is
 // marked on its text with the CSS Custom Highlight API, where the browser has it.
 function marker(doc) {
-  const view = doc.defaultView;
+  const view = dom.defaultView(doc);
   const registry = view?.CSS?.highlights;
   return (name, blocks) => {
     if (!registry || !view.Highlight) return;
     const ranges = blocks.map((block) => {
-      const range = doc.createRange();
+      const range = dom.createRange(doc);
       range.setStartBefore(block.nodes[0]);
       range.setEndAfter(block.nodes[block.nodes.length - 1]);
       return range;
@@ -138,12 +180,24 @@ function marker(doc) {
 }
 
 function caretNode(doc, event) {
-  const position = doc.caretPositionFromPoint?.(event.clientX, event.clientY);
+  const position = dom.caretPositionFromPoint?.(doc, event.clientX, event.clientY);
   if (position) return position.offsetNode;
-  return doc.caretRangeFromPoint?.(event.clientX, event.clientY)?.startContainer ?? null;
+  return dom.caretRangeFromPoint?.(doc, event.clientX, event.clientY)?.startContainer ?? null;
 }
 
-// Wire the frame's document once it has loaded; `onToggle(text, order)` is called on a block click.
+// How far (px) the mouse may move between press and release for a click still to be a click, and how long
+// (ms) a click waits to see whether it becomes a double or triple click (which select and never toggle).
+export const DRAG_PX = 4;
+export const MULTI_CLICK_MS = 300;
+
+// Whether a click is a plain click (a toggle): not part of a double or triple click, not the end of a drag,
+// and not leaving a selection behind. `press` is the mousedown's {x, y}.
+export function isPlainClick(event, press, selected) {
+  if (event.detail > 1 || selected) return false;
+  return !press || Math.hypot(event.clientX - press.x, event.clientY - press.y) <= DRAG_PX;
+}
+
+// Wire the frame's document once it has loaded; `onToggle(text, order)` is called on a plain block click.
 export function attachBlocks(doc, onToggle, rules) {
   const blocks = blocksOf(doc, rules);
   const order = new Map();
@@ -155,46 +209,66 @@ export function attachBlocks(doc, onToggle, rules) {
     for (const node of block.nodes) byNode.set(node, block);
   });
   const mark = marker(doc);
-  const style = doc.createElement("style");
+  const style = dom.createElement(doc, "style");
   style.textContent = STYLE;
-  (doc.head || doc.documentElement).append(style);
+  dom.appendChild(dom.head(doc) || dom.documentElement(doc), style);
 
   const blockAt = (event) => {
-    for (let element = event.target; element && element.nodeType === 1; element = element.parentElement) {
+    for (let element = event.target; element && dom.nodeType(element) === 1; element = dom.parentElement(element)) {
       if (byOwner.has(element)) return byOwner.get(element);
     }
     const node = caretNode(doc, event);
-    return node && event.target.contains?.(node) ? byNode.get(node) ?? null : null;
+    return node && event.target && dom.contains(event.target, node) ? byNode.get(node) ?? null : null;
   };
   let hovered = null;
   const show = (block, on) => {
     if (!block) return;
-    if (block.whole) block.owner.classList.toggle("goldtext-hover", on);
+    if (block.whole) dom.classList(block.owner).toggle("goldtext-hover", on);
     else {
-      block.owner?.classList.toggle("goldtext-point", on);
+      if (block.owner) dom.classList(block.owner).toggle("goldtext-point", on);
       mark("goldtext-hover", on ? [block] : []);
     }
   };
-  doc.addEventListener("mousemove", (event) => {
+  dom.on(doc, "mousemove", (event) => {
     const block = blockAt(event);
     if (block === hovered) return;
     show(hovered, false);
     hovered = block;
     show(hovered, true);
   });
-  const cancel = (event) => { event.preventDefault(); event.stopPropagation(); };
-  doc.addEventListener("click", (event) => {
-    cancel(event);
-    const block = blockAt(event);
-    if (block) onToggle(block.text, order);
+  const selected = () => {
+    const selection = dom.getSelection(doc);
+    return Boolean(selection && !selection.isCollapsed && String(selection).trim());
+  };
+  // A click toggles only after MULTI_CLICK_MS without a second press: a double or triple click selects.
+  let press = null;
+  const waiting = new Set();
+  dom.on(doc, "mousedown", (event) => {
+    press = { x: event.clientX, y: event.clientY };
+    if (event.detail > 1) {
+      for (const timer of waiting) clearTimeout(timer);
+      waiting.clear();
+    }
   }, true);
-  for (const type of ["auxclick", "submit", "dragstart"]) doc.addEventListener(type, cancel, true);
+  const cancel = (event) => { event.preventDefault(); event.stopPropagation(); };
+  dom.on(doc, "click", (event) => {
+    cancel(event);
+    if (event.button !== 0 || !isPlainClick(event, press, selected())) return;
+    const block = blockAt(event);
+    if (!block) return;
+    const timer = setTimeout(() => {
+      waiting.delete(timer);
+      if (!selected()) onToggle(block.text, order);
+    }, MULTI_CLICK_MS);
+    waiting.add(timer);
+  }, true);
+  for (const type of ["auxclick", "submit", "dragstart"]) dom.on(doc, type, cancel, true);
   return {
     highlight(lines) {
       const inGold = new Set(lines.map(normalise));
       const shared = [];
       for (const block of blocks) {
-        if (block.whole) block.owner.classList.toggle("goldtext-in", inGold.has(block.text));
+        if (block.whole) dom.classList(block.owner).toggle("goldtext-in", inGold.has(block.text));
         else if (inGold.has(block.text)) shared.push(block);
       }
       mark("goldtext-in", shared);

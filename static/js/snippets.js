@@ -1,14 +1,25 @@
 // Snippet gold: must-include ("with") and must-exclude ("without") snippets, taken from a text selection in
 // the rendered page or a candidate, listed, editable and removable. The `snippets` metric scores them.
 export const KINDS = ["with", "without"];
-const LABELS = { with: "must-include", without: "must-exclude" };
+export const LABELS = { with: "must-include", without: "must-exclude" };
 
 const tidy = (text) => text.replace(/\s+/g, " ").trim();
 
-// The first non-empty text selection among the documents (the saved page's frame, the app page).
+// The selected text of a document, read through this realm's Document.prototype (a saved page can clobber
+// its own document's getSelection).
+export function selectedText(doc) {
+  const read = globalThis.Document?.prototype.getSelection;
+  try {
+    return tidy(String((read ? read.call(doc) : doc?.getSelection?.()) ?? ""));
+  } catch {
+    return "";
+  }
+}
+
+// The first non-empty text selection among the documents, the most recently selected first.
 export function selectionIn(...docs) {
   for (const doc of docs) {
-    const text = tidy(doc?.getSelection?.()?.toString() || "");
+    const text = doc ? selectedText(doc) : "";
     if (text) return text;
   }
   return "";
@@ -50,14 +61,18 @@ export function snippetEditor(lists, initial, onChange) {
     set,
     // What a save sends: trimmed, blank ones left out (no snippet left clears the snippet gold).
     value: () => Object.fromEntries(KINDS.map((kind) => [kind, items[kind].map((s) => s.trim()).filter(Boolean)])),
-    // Add a snippet of that kind; false when it is empty or already listed.
+    // Add a snippet of that kind, taking it out of the other list (a snippet is in one list only):
+    // {added, moved} (moved: it was in the other list); added false when empty or already listed.
     add(kind, text) {
       const snippet = tidy(text);
-      if (!snippet || items[kind].includes(snippet)) return false;
+      if (!snippet || items[kind].includes(snippet)) return { added: false, moved: false };
+      const other = KINDS.find((k) => k !== kind);
+      const moved = items[other].some((s) => tidy(s) === snippet);
+      items[other] = items[other].filter((s) => tidy(s) !== snippet);
       items[kind].push(snippet);
       render();
       onChange();
-      return true;
+      return { added: true, moved };
     },
   };
 }
