@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 
 import pytest
-from browser_fixtures import browser, live_server, signed_in  # noqa: F401 -- fixtures
+from browser_fixtures import signed_in
 from sqlalchemy import select
 from workbench import add_gold, make_page
 
@@ -24,7 +24,7 @@ EDITOR = "document.getElementById('editor').value"
 
 
 @pytest.fixture
-def context(browser):  # noqa: F811
+def context(browser):
     made = browser.new_context(viewport={"width": 1366, "height": 768})
     yield made
     made.close()
@@ -224,7 +224,7 @@ def test_form_controls_named_like_node_properties_do_not_derail_the_block_walk(s
 
 # --- 11: the conflict panel, the help overlay, the active tab, notices -----------------------------------
 
-def test_the_conflict_panel_leaves_the_editor_room_and_names_the_version_once(session, live_server, browser):  # noqa: F811
+def test_the_conflict_panel_leaves_the_editor_room_and_names_the_version_once(session, live_server, browser):
     page_id = make_page(session, HARBOUR, candidates={"trafilatura": "\n".join(PARAS)}).id
     contexts = [browser.new_context(viewport={"width": 1366, "height": 768}) for _ in range(2)]
     try:

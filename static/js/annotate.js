@@ -366,6 +366,7 @@ function setupFrame() {
   wired.add(doc);
   dom.on(doc, "keydown", onKey);
   dom.on(doc, "selectionchange", () => noteSelection(doc));
+  dom.on(doc, "pointerdown", () => { selectedLast = doc; });
   state.frame = attachBlocks(doc, toggleBlock, data.blocks);
   highlightBlocks();
 }
@@ -421,6 +422,8 @@ function noteSelection(doc) {
   lastText.set(doc, text);
 }
 document.addEventListener("selectionchange", () => noteSelection(document));
+// A press starts the newest selection at once: selectionchange may come after a key pressed right away.
+$("diff").addEventListener("pointerdown", () => { selectedLast = document; });
 
 function addSnippet(which) {
   const docs = [frame.contentDocument, document];
