@@ -335,3 +335,33 @@ def test_every_page_kind_has_its_key_in_the_help_and_the_guide(session, live_ser
         cells = " ".join(f"<kbd>{k}</kbd>" for k in keys)
         assert f"| {cells} | {label} |" in guide, f"{cells} | {label}"
     assert session.scalars(select(Gold)).all() == []
+
+
+# --- repeated boilerplate: outlined in the page, one key takes it out of the gold ------------------------
+
+CLUB = ("<html><body><nav><p>Club menu</p></nav><h1>Story {n}</h1><p>Story {n} is here, in its own words.</p>"
+        "<footer><p>Club footer</p></footer></body></html>")
+
+
+def test_repeated_blocks_are_outlined_and_b_takes_every_such_line_out_of_the_gold(session, live_server, context):
+    pages = [make_page(session, CLUB.format(n=n), url=f"https://club.example/{n}", host="club.example",
+                       candidates={"trafilatura": f"Story {n} is here, in its own words."}).id for n in range(4)]
+    tab = open_page(context, live_server, pages[0])
+    marked = ("[...document.getElementById('frame').contentDocument.querySelectorAll('.goldtext-repeated')]"
+              ".map((e) => e.textContent.trim()).sort()")
+    until(tab, f"{marked}.length === 2")
+    assert tab.evaluate(marked) == ["Club footer", "Club menu"]
+    assert tab.evaluate(EDITOR) == "Story 0 is here, in its own words."  # left out of the prefill
+
+    tab.evaluate("""() => { const editor = document.getElementById('editor');
+      editor.value = 'Club menu\\nStory 0\\nStory 0 is here, in its own words.\\nClub footer';
+      editor.dispatchEvent(new Event('input')); editor.blur(); }""")
+    tab.keyboard.press("b")
+    until(tab, f"{EDITOR} === 'Story 0\\nStory 0 is here, in its own words.'")
+    assert "Took out 2 lines repeated on this site's pages." in tab.inner_text("#notices")
+    tab.keyboard.press("Control+z")
+    until(tab, f"{EDITOR}.startsWith('Club menu')")
+    tab.keyboard.press("b")
+    tab.keyboard.press("b")  # nothing left to take out: said so, nothing changed
+    until(tab, "document.getElementById('notices').innerText.includes('No line of the gold is repeated')")
+    assert tab.evaluate(EDITOR) == "Story 0\nStory 0 is here, in its own words."

@@ -360,6 +360,21 @@ function toggleBlock(text, order) {
     { label: "Undo (Ctrl+Z)", run: () => replaceText(before) }, "page-change");
 }
 
+// Every line of the gold that is repeated boilerplate on the page's site, out as one undoable edit.
+function dropRepeated() {
+  const repeated = new Set(data.boilerplate || []);
+  const lines = editor.value.split("\n");
+  const kept = lines.filter((line) => !repeated.has(normalise(line)));
+  const dropped = lines.length - kept.length;
+  if (!dropped) {
+    notice("No line of the gold is repeated boilerplate on this site.", null, "page-change");
+    return;
+  }
+  const before = replaceText(kept.join("\n"));
+  notice(`Took out ${dropped} line${dropped === 1 ? "" : "s"} repeated on this site's pages.`,
+    { label: "Undo (Ctrl+Z)", run: () => replaceText(before) }, "page-change");
+}
+
 function setupFrame() {
   const doc = frame.contentDocument;
   if (frame.dataset.mode === "source" || !doc || dom.url(doc) === "about:blank" || wired.has(doc)) return;
@@ -368,6 +383,7 @@ function setupFrame() {
   dom.on(doc, "selectionchange", () => noteSelection(doc));
   dom.on(doc, "pointerdown", () => { selectedLast = doc; });
   state.frame = attachBlocks(doc, toggleBlock, data.blocks);
+  state.frame.markRepeated(data.boilerplate || []);
   highlightBlocks();
 }
 
@@ -517,6 +533,7 @@ const SHORTCUTS = [
   { keys: ["c"], label: "go to the candidate's diff (arrow keys scroll it)", run: () => $("diff").focus() },
   { keys: ["1", "2", "3", "4", "5", "6", "7", "8", "9"], label: "show candidate 1–9", run: (e) => selectTab(Number(e.key) - 1) },
   { keys: ["u"], label: "use this candidate", run: useCandidate },
+  { keys: ["b"], label: "take out every line repeated on this site's pages (boilerplate)", run: dropRepeated },
   { keys: ["z"], ctrl: true, label: "undo the last change to the gold text (in the editor: the browser's undo)", run: () => undoEdit("undo") },
   { keys: ["z"], ctrl: true, shift: true, label: "redo", run: () => undoEdit("redo") },
   { keys: ["s"], ctrl: true, whileTyping: true, label: "save (also while typing)", run: save },

@@ -12,7 +12,9 @@ const STYLE = `.goldtext-hover { outline: 2px solid #e67e22 !important; cursor: 
 .goldtext-in { background: rgba(255, 214, 0, .35) !important; }
 .goldtext-point { cursor: pointer !important; }
 ::highlight(goldtext-hover) { background-color: rgba(230, 126, 34, .25); text-decoration: underline 2px #e67e22; }
-::highlight(goldtext-in) { background-color: rgba(255, 214, 0, .35); }`;
+::highlight(goldtext-in) { background-color: rgba(255, 214, 0, .35); }
+.goldtext-repeated { outline: 1px dashed #7a5c00 !important; outline-offset: -1px; }
+::highlight(goldtext-repeated) { text-decoration: underline dashed #7a5c00; }`;
 
 // The characters Python's str.split() splits on (str.isspace()): JavaScript's \s differs (it adds
 // U+FEFF and lacks U+001C-U+001F and U+0085).
@@ -272,6 +274,16 @@ export function attachBlocks(doc, onToggle, rules) {
         else if (inGold.has(block.text)) shared.push(block);
       }
       mark("goldtext-in", shared);
+    },
+    // Blocks whose text is repeated boilerplate on the page's site (menus, footers, cookie banners).
+    markRepeated(lines) {
+      const repeated = new Set(lines);
+      const shared = [];
+      for (const block of blocks) {
+        if (block.whole) dom.classList(block.owner).toggle("goldtext-repeated", repeated.has(block.text));
+        else if (repeated.has(block.text)) shared.push(block);
+      }
+      mark("goldtext-repeated", shared);
     },
   };
 }
