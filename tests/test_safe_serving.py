@@ -108,6 +108,22 @@ def test_nesting_depth(html, depth):
     assert nesting_depth(html) == depth
 
 
+def test_a_judged_page_is_remembered_and_the_least_recently_used_is_dropped():
+    from webapp.web.heavy_pages import Recent
+
+    calls = []
+    recent = Recent(2)
+
+    def get(key):
+        return recent.get((key,), lambda: calls.append(key) or key.upper())
+
+    assert [get("a"), get("b"), get("a")] == ["A", "B", "A"]
+    assert calls == ["a", "b"]  # "a" was computed once
+    get("c")  # "b", used least recently, is dropped
+    assert [get("a"), get("b")] == ["A", "B"]
+    assert calls == ["a", "b", "c", "b"]
+
+
 def test_the_flattened_text_has_the_blocks_of_the_visible_text():
     from webapp.corpus.visible_text import visible_text
     from webapp.web.heavy_pages import flat_lines

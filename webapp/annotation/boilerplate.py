@@ -25,7 +25,7 @@ from collections.abc import Iterable
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from ..corpus.visible_text import block_lines, parse_html
+from ..corpus.visible_text import block_lines, normalise_line, parse_html
 from ..models import Page
 
 MIN_PAGES = 3
@@ -36,11 +36,6 @@ MAX_PAGE_CHARS = 2_000_000
 """Larger pages are left out of the sample: one such page can take seconds to parse."""
 
 
-def normalise(line: str) -> str:
-    """A line as block_lines writes it: whitespace runs collapsed, no leading or trailing space."""
-    return " ".join(line.split())
-
-
 def repeated_lines(pages: Iterable[Iterable[str]], min_pages: int = MIN_PAGES,
                    min_share: float = MIN_SHARE) -> frozenset[str]:
     """The lines (each page given as its block lines) found on at least `min_pages` pages and at least
@@ -49,7 +44,7 @@ def repeated_lines(pages: Iterable[Iterable[str]], min_pages: int = MIN_PAGES,
     total = 0
     for lines in pages:
         total += 1
-        seen.update({normalise(line) for line in lines} - {""})
+        seen.update({normalise_line(line) for line in lines} - {""})
     floor = max(min_pages, min_share * total)
     return frozenset(line for line, n in seen.items() if n >= floor)
 
@@ -61,7 +56,7 @@ def drop_lines(text: str, boilerplate: frozenset[str] | set[str]) -> tuple[str, 
         return text, 0
     kept, dropped = [], 0
     for line in text.split("\n"):
-        if normalise(line) in boilerplate:
+        if normalise_line(line) in boilerplate:
             dropped += 1
         else:
             kept.append(line)

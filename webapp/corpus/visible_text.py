@@ -70,13 +70,18 @@ def is_invisible(element: etree._Element) -> bool:
     )
 
 
+def normalise_line(text: str) -> str:
+    """Text as a block's line: whitespace runs collapsed to one space, none at either end."""
+    return " ".join(text.split())
+
+
 def block_lines(root: etree._Element) -> list[str]:
     """The visible text under `root`, one string per block, empty blocks left out."""
     lines: list[str] = []
     current: list[str] = []
 
     def end_line() -> None:
-        line = " ".join("".join(current).split())
+        line = normalise_line("".join(current))
         if line:
             lines.append(line)
         current.clear()

@@ -13,9 +13,12 @@ tokenizer, which has no depth limit.
 from __future__ import annotations
 
 import re
+import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from html import escape
 from html.parser import HTMLParser
+from typing import Any
 
 from ..corpus.visible_text import (
     BLOCK_TAGS,
@@ -24,6 +27,7 @@ from ..corpus.visible_text import (
     HIDDEN_STYLE,
     INVISIBLE_TAGS,
     LINE_BREAK_TAGS,
+    normalise_line,
 )
 
 VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source",
@@ -31,7 +35,8 @@ VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "l
 IMPLIED = frozenset({"p", "li", "dt", "dd", "tr", "td", "th", "option", "optgroup"})
 RAW_TEXT = frozenset({"script", "style", "textarea", "title", "xmp", "noembed", "noframes", "plaintext"})
 TAG = re.compile(r"<!--.*?(?:-->|\Z)|<(/?)([A-Za-z][^\s/>]*)[^>]*>", re.S)
-CACHED = 512
+CACHED = 512  # verdicts kept: a few bytes each
+FLAT_CACHED = 8  # flattened documents kept: up to RENDER_MAX_BYTES each
 
 
 def nesting_depth(html: str, stop_at: int | None = None) -> int:
@@ -82,21 +87,36 @@ def too_heavy(html: str, max_depth: int, max_bytes: int) -> str | None:
     return None
 
 
-_verdicts: OrderedDict[tuple, str | None] = OrderedDict()
+class Recent:
+    """Values remembered for the `kept` most recently used keys, shared by a web process's threads."""
+
+    def __init__(self, kept: int) -> None:
+        self.kept = kept
+        self.values: OrderedDict[tuple, Any] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key: tuple, compute: Callable[[], Any]) -> Any:
+        """The value of `key`, from compute() when it is not remembered (computed outside the lock)."""
+        with self.lock:
+            if key in self.values:
+                self.values.move_to_end(key)
+                return self.values[key]
+        value = compute()
+        with self.lock:
+            self.values[key] = value
+            while len(self.values) > self.kept:
+                self.values.popitem(last=False)
+        return value
 
 
-def verdict(key: tuple, html_of, max_depth: int, max_bytes: int) -> str | None:
+_verdicts = Recent(CACHED)
+_flat = Recent(FLAT_CACHED)
+
+
+def verdict(key: tuple, html_of: Callable[[], str], max_depth: int, max_bytes: int) -> str | None:
     """too_heavy of the page, remembered by `key` (its sha256 and encoding, and the limits): `html_of()`
     is called only when the page was not judged yet."""
-    full = (*key, max_depth, max_bytes)
-    if full in _verdicts:
-        _verdicts.move_to_end(full)
-        return _verdicts[full]
-    found = too_heavy(html_of(), max_depth, max_bytes)
-    _verdicts[full] = found
-    while len(_verdicts) > CACHED:
-        _verdicts.popitem(last=False)
-    return found
+    return _verdicts.get((*key, max_depth, max_bytes), lambda: too_heavy(html_of(), max_depth, max_bytes))
 
 
 class _Lines(HTMLParser):
@@ -111,7 +131,7 @@ class _Lines(HTMLParser):
         self.hidden = 0
 
     def end_line(self) -> None:
-        line = " ".join("".join(self.current).split())
+        line = normalise_line("".join(self.current))
         if line:
             self.lines.append(line)
         self.current.clear()
@@ -164,19 +184,9 @@ def flat_lines(html: str) -> list[str]:
     return parser.lines
 
 
-_flat: OrderedDict[tuple, str] = OrderedDict()
-FLAT_CACHED = 8
-
-
-def flat_document_of(key: tuple, html_of, title: str) -> str:
+def flat_document_of(key: tuple, html_of: Callable[[], str], title: str) -> str:
     """flat_document of the page, remembered by `key` for the few pages last shown."""
-    if key in _flat:
-        _flat.move_to_end(key)
-        return _flat[key]
-    found = _flat[key] = flat_document(html_of(), title)
-    while len(_flat) > FLAT_CACHED:
-        _flat.popitem(last=False)
-    return found
+    return _flat.get(key, lambda: flat_document(html_of(), title))
 
 
 def flat_document(html: str, title: str) -> str:
