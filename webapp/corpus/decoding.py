@@ -1,10 +1,20 @@
-"""Bytes -> text once, in the HTML standard's order, recording which encoding was used and why.
+"""Bytes -> text once, as the HTML standard and browsers decode a page, recording which encoding was used
+and why.
 
-The order: byte order mark, transport charset (HTTP header), `<meta>` in the first 1024 bytes,
-charset-normalizer's guess among the encodings the web uses, UTF-8 with replacement characters.
-A declared charset that Python does not know, or that fails to decode the bytes strictly, falls
-through to the next step. Labels map to codecs as the WHATWG Encoding Standard says for the common
-ones (latin1 and ascii are windows-1252 on the web, Shift_JIS is Microsoft's cp932, ...).
+The order: a byte order mark; the transport charset (HTTP header); a `<meta>` declaration in the first
+1024 bytes; for an undeclared page, UTF-8 when its bytes are valid UTF-8 with some non-ASCII character,
+else charset-normalizer's guess among the web's encodings; else UTF-8 with replacement characters. Labels are read with the
+Encoding Standard's label table as `webencodings` keeps it (latin1 and ascii are windows-1252 on the
+web, Shift_JIS is Microsoft's cp932, ISO-2022-KR is "replacement", ...); a label the standard does not
+know is ignored, as browsers ignore it. A declared encoding is used whatever the bytes hold: bytes it
+cannot decode become U+FFFD, as in a browser, never a reason to guess another encoding. The
+"replacement" encoding (ISO-2022-KR, HZ-GB-2312, ISO-2022-CN and the like, which let a page smuggle
+markup past filters) decodes any non-empty input to one U+FFFD.
+
+One departure from a browser: a `<meta>` naming a legacy encoding over bytes that are valid UTF-8 with
+non-ASCII characters is overruled ("detected" UTF-8). Such a page was saved again as UTF-8 by a crawler
+or a test suite that kept its old declaration (Readability's `qq` page declares gb2312); legacy text is
+almost never valid UTF-8 by chance, and the browser's reading would be mojibake no annotator can use.
 """
 
 from __future__ import annotations
@@ -13,50 +23,28 @@ import codecs
 import re
 from dataclasses import dataclass
 
+import webencodings
 from charset_normalizer import from_bytes
 
 META_WINDOW = 1024
 DEFAULT = "windows-1252"
+REPLACEMENT = "replacement"
 
 BOMS: tuple[tuple[bytes, str], ...] = (
     (codecs.BOM_UTF8, "utf-8"),
-    (codecs.BOM_UTF16_LE, "utf-16-le"),
-    (codecs.BOM_UTF16_BE, "utf-16-be"),
+    (codecs.BOM_UTF16_LE, "utf-16le"),
+    (codecs.BOM_UTF16_BE, "utf-16be"),
 )
-
-# codec recorded and used -> the labels (and Python spellings) that mean it on the web
-WHATWG_LABELS: dict[str, tuple[str, ...]] = {
-    "utf-8": ("utf-8", "utf8", "utf_8", "unicode-1-1-utf-8", "unicode11utf8", "unicode20utf8",
-              "x-unicode20utf8"),
-    "windows-1252": ("windows-1252", "cp1252", "x-cp1252", "iso-8859-1", "iso8859-1", "iso88591",
-                     "iso_8859-1", "iso_8859-1:1987", "iso-ir-100", "latin1", "latin-1", "l1",
-                     "csisolatin1", "ibm819", "cp819", "ascii", "us-ascii", "ansi_x3.4-1968"),
-    "windows-1254": ("windows-1254", "cp1254", "x-cp1254", "iso-8859-9", "iso8859-9", "iso88599",
-                     "iso_8859-9", "iso_8859-9:1989", "iso-ir-148", "latin5", "l5", "csisolatin5"),
-    "cp874": ("windows-874", "cp874", "dos-874", "tis-620", "iso-8859-11", "iso8859-11",
-              "iso885911"),
-    "cp932": ("shift_jis", "shift-jis", "sjis", "x-sjis", "ms_kanji", "ms932", "windows-31j",
-              "csshiftjis", "cp932"),
-    "cp949": ("euc-kr", "euc_kr", "cseuckr", "korean", "ks_c_5601-1987", "ks_c_5601-1989",
-              "ksc5601", "ksc_5601", "iso-ir-149", "windows-949", "cp949"),
-    "big5hkscs": ("big5", "big5-hkscs", "big5hkscs", "cn-big5", "csbig5", "x-x-big5"),
-    "gb18030": ("gb18030", "gbk", "gb2312", "gb_2312", "gb_2312-80", "csgb2312", "chinese",
-                "csiso58gb231280", "iso-ir-58", "x-gbk"),
-    "utf-16-le": ("utf-16", "utf-16le", "utf-16-le", "utf_16_le", "unicode", "ucs-2", "csunicode",
-                  "iso-10646-ucs-2", "unicodefeff"),
-    "utf-16-be": ("utf-16be", "utf-16-be", "utf_16_be", "unicodefffe"),
-} | {f"windows-{n}": (f"windows-{n}", f"cp{n}", f"x-cp{n}") for n in (1250, 1251, 1253, 1255,
-                                                                         1256, 1257, 1258)}
-CODEC_OF_LABEL = {label: codec for codec, labels in WHATWG_LABELS.items() for label in labels}
-
-# candidates for detection: the WHATWG encodings (no DOS or EBCDIC code pages), in Python's names
-WEB_ENCODINGS = [
-    "utf_8", "cp1250", "cp1251", "cp1252", "cp1253", "cp1254", "cp1255", "cp1256", "cp1257",
-    "cp1258", "cp874", "cp866", "iso8859_2", "iso8859_3", "iso8859_4", "iso8859_5", "iso8859_6",
-    "iso8859_7", "iso8859_8", "iso8859_10", "iso8859_13", "iso8859_14", "iso8859_15",
-    "iso8859_16", "koi8_r", "koi8_u", "mac_roman", "mac_cyrillic", "gb18030", "big5hkscs",
-    "euc_jp", "iso2022_jp", "cp932", "cp949", "utf_16_le", "utf_16_be",
-]
+# The Encoding Standard's gbk decoder is its gb18030 decoder; Python's gbk codec knows only the 2-byte part.
+PYTHON_CODEC = {"gbk": "gb18030"}
+# Candidates for detection: the Encoding Standard's encodings (no DOS or EBCDIC code pages but its own)
+WEB_LABELS = (
+    "utf-8", "windows-1250", "windows-1251", "windows-1252", "windows-1253", "windows-1254", "windows-1255",
+    "windows-1256", "windows-1257", "windows-1258", "windows-874", "ibm866", "iso-8859-2", "iso-8859-3",
+    "iso-8859-4", "iso-8859-5", "iso-8859-6", "iso-8859-7", "iso-8859-8", "iso-8859-10", "iso-8859-13",
+    "iso-8859-14", "iso-8859-15", "iso-8859-16", "koi8-r", "koi8-u", "macintosh", "x-mac-cyrillic",
+    "gb18030", "big5", "euc-jp", "iso-2022-jp", "shift_jis", "euc-kr", "utf-16le", "utf-16be",
+)
 
 COMMENT = re.compile(r"<!--.*?(?:-->|$)", re.S)
 META = re.compile(r"<meta(?=[\s/])([^>]*)", re.I)
@@ -67,50 +55,86 @@ CHARSET_PARAM = re.compile(r"""charset\s*=\s*["']?([^"';\s]+)""", re.I)
 @dataclass(frozen=True)
 class Decoded:
     text: str
-    encoding: str  # the Python codec used, e.g. "windows-1252", "utf-8", "cp932"
+    encoding: str  # the encoding used, by a name Python decodes the same way ("windows-1252", "cp932"...)
     source: str  # the step that decided: "bom", "transport", "meta", "detected" or "fallback"
+
+
+def encoding_for(label: str | None) -> webencodings.Encoding | None:
+    """The Encoding Standard's encoding of a charset label (quotes and spaces around it ignored) or of a name
+    Goldtext records for one (so an export's "cp932" reads back as Shift_JIS), or None."""
+    if not label:
+        return None
+    label = label.strip().strip("\"'")
+    return webencodings.lookup(label) or RECORDED.get(label.lower())
+
+
+def recorded_name(encoding: webencodings.Encoding) -> str:
+    """The name recorded for an encoding: its standard name where Python reads that name as the same codec
+    ("windows-1252", "utf-8", "koi8-r"), else the Python codec that decodes it ("cp932" for Shift_JIS,
+    "cp949" for EUC-KR, "gb18030" for GBK); "replacement" and "x-user-defined" are no Python codecs."""
+    python = PYTHON_CODEC.get(encoding.name, encoding.codec_info.name)
+    try:
+        same = codecs.lookup(encoding.name).name == codecs.lookup(python).name
+    except LookupError:
+        same = False
+    return encoding.name if same or encoding.name in (REPLACEMENT, "x-user-defined") else python
+
+
+RECORDED = {
+    name: encoding
+    for encoding in map(webencodings.lookup, sorted(set(webencodings.LABELS.values())))
+    for name in (recorded_name(encoding), encoding.codec_info.name)
+}
+
+
+def codec_for(label: str | None) -> str | None:
+    """The Python codec that encodes and decodes text as the web reads this label, or None for a label the
+    Encoding Standard does not know and for its encodings Python has no codec of."""
+    encoding = encoding_for(label)
+    if encoding is None:
+        return None
+    name = recorded_name(encoding)
+    try:
+        codecs.lookup(name)
+    except LookupError:
+        return None
+    return name
+
+
+def decode_as(data: bytes, encoding: webencodings.Encoding, source: str) -> Decoded:
+    """data decoded in encoding, each byte sequence it cannot decode a U+FFFD."""
+    if encoding.name == REPLACEMENT:
+        return Decoded("\ufffd" if data else "", REPLACEMENT, source)
+    name = recorded_name(encoding)
+    codec = PYTHON_CODEC.get(encoding.name)
+    text = data.decode(codec, "replace") if codec else encoding.codec_info.decode(data, "replace")[0]
+    return Decoded(text, name, source)
 
 
 def decode(data: bytes, transport_charset: str | None = None) -> Decoded:
     """data as text, by the first step of the HTML standard's order that decides."""
-    for bom, bom_codec in BOMS:
+    for bom, label in BOMS:
         if data.startswith(bom):
-            return Decoded(data[len(bom):].decode(bom_codec, "replace"), bom_codec, "bom")
-    for source, label in (("transport", transport_charset), ("meta", meta_charset(data))):
-        codec = codec_for(label)
-        if codec is not None:
-            try:
-                return Decoded(data.decode(codec), codec, source)
-            except UnicodeDecodeError:
-                pass
-    codec = detected_codec(data)
-    if codec is not None:
-        return Decoded(data.decode(codec, "replace"), codec, "detected")
-    return Decoded(data.decode("utf-8", "replace"), "utf-8", "fallback")
-
-
-def codec_for(label: str | None) -> str | None:
-    """The codec a charset label stands for on the web, or None if Python has no such text codec."""
-    if not label:
-        return None
-    label = label.strip().strip("\"'").lower()
-    if label in CODEC_OF_LABEL:
-        return CODEC_OF_LABEL[label]
-    try:
-        info = codecs.lookup(label)
-    except LookupError:
-        return None
-    if not info._is_text_encoding or info.name == "utf-7":
-        return None  # base64, rot13: codecs but not charsets; UTF-7 is banned from the web (XSS)
-    return CODEC_OF_LABEL.get(info.name, info.name)
+            return decode_as(data[len(bom):], webencodings.lookup(label), "bom")
+    transport = encoding_for(transport_charset)
+    if transport is not None:
+        return decode_as(data, transport, "transport")
+    meta = encoding_for(meta_charset(data))
+    if meta is not None and not (meta is not webencodings.UTF8 and is_utf8(data)):
+        return decode_as(data, meta, "meta")
+    encoding = detected_encoding(data)
+    if encoding is not None:
+        return decode_as(data, encoding, "detected")
+    return decode_as(data, webencodings.UTF8, "fallback")
 
 
 def meta_charset(data: bytes) -> str | None:
     """The charset label of the first `<meta>` declaring one within the first 1024 bytes.
 
     `<meta charset>` or `<meta http-equiv="Content-Type" content="...; charset=...">`; comments are
-    skipped, and a UTF-16 label means UTF-8 (ASCII-readable bytes cannot be UTF-16), as the HTML
-    standard says.
+    skipped, a label the Encoding Standard does not know is passed over, a UTF-16 label means UTF-8
+    (ASCII-readable bytes cannot be UTF-16) and x-user-defined means windows-1252, as the HTML standard
+    says.
     """
     head = COMMENT.sub("", data[:META_WINDOW].decode("latin-1"))
     for tag in META.finditer(head):
@@ -120,9 +144,9 @@ def meta_charset(data: bytes) -> str | None:
         label = attributes.get("charset")
         if label is None and attributes.get("http-equiv", "").lower() == "content-type":
             label = charset_param(attributes.get("content", ""))
-        codec = codec_for(label)
-        if codec is not None:
-            return "utf-8" if codec.startswith("utf-16") else label
+        encoding = encoding_for(label)
+        if encoding is not None:
+            return {"utf-16le": "utf-8", "utf-16be": "utf-8", "x-user-defined": DEFAULT}.get(encoding.name, label)
     return None
 
 
@@ -132,22 +156,40 @@ def charset_param(content_type: str) -> str | None:
     return found.group(1) if found else None
 
 
-def detected_codec(data: bytes) -> str | None:
-    """charset-normalizer's best guess among the web's encodings, or None.
+def is_utf8(data: bytes) -> bool:
+    """Whether data is UTF-8 holding some non-ASCII character (a sequence cut at the very end allowed:
+    saved pages are sometimes truncated)."""
+    if data.isascii():
+        return False
+    try:
+        codecs.getincrementaldecoder("utf-8")().decode(data, final=False)
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+CANDIDATES = {codecs.lookup(recorded_name(e)).name: e for e in map(webencodings.lookup, WEB_LABELS)}
+
+
+def detected_encoding(data: bytes) -> webencodings.Encoding | None:
+    """UTF-8 for valid UTF-8 with non-ASCII characters, else charset-normalizer's best guess among the
+    web's encodings, or None.
 
     Short texts often fit several single-byte encodings about as well; windows-1252, the web's
     default for undeclared pages, is taken when its chaos is within CHAOS_MARGIN of the best guess's
     (a French page otherwise comes out as windows-1257: "à" read as "ą").
     """
-    matches = from_bytes(data, cp_isolation=WEB_ENCODINGS)
+    if is_utf8(data):
+        return webencodings.UTF8
+    matches = from_bytes(data, cp_isolation=list(CANDIDATES))
     best = matches.best()
     if best is None:
         return None
-    codec = codec_for(best.encoding)
+    found = CANDIDATES.get(codecs.lookup(best.encoding).name)
     close = [m for m in matches if m.chaos <= best.chaos + CHAOS_MARGIN]
-    if codec != "utf-8" and any("cp1252" in m.could_be_from_charset for m in close):
-        return DEFAULT
-    return codec
+    if found is not webencodings.UTF8 and any("cp1252" in m.could_be_from_charset for m in close):
+        return webencodings.lookup(DEFAULT)
+    return found
 
 
 CHAOS_MARGIN = 0.1
