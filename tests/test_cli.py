@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
 
 import pytest
@@ -196,13 +197,21 @@ def test_rules_set_list_and_delete(cli):
         cli("rules", "set", "Gazette.example", "--body", "article", "--drop", "nav", "--drop", ".ad"))
     succeed(cli("rules", "set", "notices.example", "--body", "main"))
     assert succeed(cli("rules", "list")).splitlines() == [
-        "gazette.example: --body 'article' --drop 'nav' --drop '.ad'",
-        "notices.example: --body 'main'",
+        "gazette.example: --body article --drop nav --drop .ad",
+        "notices.example: --body main",
     ]
     succeed(cli("rules", "set", "notices.example", "--body", "#content"))
     assert "rule for notices.example deleted" in succeed(cli("rules", "delete", "notices.example"))
     assert succeed(cli("rules", "list")).splitlines() == [
-        "gazette.example: --body 'article' --drop 'nav' --drop '.ad'"]
+        "gazette.example: --body article --drop nav --drop .ad"]
+
+
+def test_rules_list_quotes_options_for_the_shell(cli):
+    options = ["--body", "a[title=\"it's $HOME\"] > p", "--drop", "div[class='ad; rm -rf ~']", "--drop", "p:not(.x)"]
+    succeed(cli("rules", "set", "gazette.example", *options))
+    (line,) = succeed(cli("rules", "list")).splitlines()
+    host, listed = line.split(": ", 1)
+    assert (host, shlex.split(listed)) == ("gazette.example", options)
 
 
 @pytest.mark.parametrize(

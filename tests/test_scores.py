@@ -3,16 +3,19 @@ figures equal a fresh aggregation of the texts, and `goldtext score|compare|guar
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import re
 from collections import Counter
 
 import pytest
-from sqlalchemy import select, update
+from demo_fixtures import demo_app_on
+from sqlalchemy import delete, select, update
 from workbench import EAGER, METRICS, add_gold
 
 from webapp.annotation.page_filter import PageFilter
-from webapp.db import readers, sessions
+from webapp.db import dispose, readers, sessions
 from webapp.extractors.guard import GuardThresholds
 from webapp.extractors.runner import Result
 from webapp.extractors.service import store
@@ -258,3 +261,53 @@ def test_score_filters_combine(demo_app):
     assert pages("--site", "garden-ledger.example", "--kind", "article", "--annotator", "import") == 4
     assert pages("--site", "garden-ledger.example", "--annotator", "nobody") == 0
     assert pages("--batch", "1", "--kind", "listing") == 0
+
+
+def test_score_without_extractor_scores_those_that_ran_and_lists_the_rest_as_not_run(demo_copy, tmp_path):
+    app = demo_app_on(demo_copy, tmp_path / "instance")
+    runner = app.test_cli_runner()
+
+    def score(*options: str) -> str:
+        result = runner.invoke(args=["score", "--bootstrap", "0", *options])
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    try:
+        before = json.loads(score("--format", "json"))
+        with app.app_context(), sessions()() as session:
+            session.execute(delete(Extraction).where(Extraction.extractor == "justext"))
+            session.commit()
+        after = json.loads(score("--format", "json"))
+        table = score()
+        asked = runner.invoke(args=["score", "--bootstrap", "0", "--format", "json", "--extractor", "justext"])
+    finally:
+        dispose(app)
+    assert before["not_run"] == [] and after["not_run"] == ["justext"]
+    assert after["pages"] == before["pages"] == 10
+    assert after["extractors"] == {k: v for k, v in before["extractors"].items() if k != "justext"}
+    assert all(figures["f1"] is not None for figures in after["extractors"].values())
+    assert "not run: justext" in table and "trafilatura-precision" in table
+    # asked for by name, an extractor that has not run is scored on no page, as before
+    assert json.loads(asked.output)["pages"] == 0
+
+
+def test_cli_csv_neutralises_cells_a_spreadsheet_would_run(demo_copy, tmp_path):
+    app = demo_app_on(demo_copy, tmp_path / "instance")
+    runner = app.test_cli_runner()
+    hosts = {"transit-times.example": "=HYPERLINK(\"http://evil.example\")", "garden-ledger.example": "@SUM(A1)",
+             "quarry-review.example": "-2+3"}
+    try:
+        with app.app_context(), sessions()() as session:
+            for host, evil in hosts.items():
+                session.execute(update(Site).where(Site.host == host).values(host=evil))
+            session.commit()
+        scored = runner.invoke(args=["score", "--bootstrap", "0", "--format", "csv", "--by", "site"])
+        compared = runner.invoke(args=["compare", "whole-page", "trafilatura", "--bootstrap", "0", "--format", "csv"])
+    finally:
+        dispose(app)
+    # stdout only: "not run: site-rules" (its fingerprint follows the renamed hosts' rules) goes to stderr
+    rows = list(csv.DictReader(io.StringIO(scored.stdout)))
+    assert {row["group"] for row in rows} == {"", *("'" + evil for evil in hosts.values())}
+    changed = list(csv.DictReader(io.StringIO(compared.output)))
+    assert changed and any(row["difference"].startswith("-") for row in changed)  # numbers are left as numbers
+    assert all(float(row["difference"]) == float(row["f1_a"]) - float(row["f1_b"]) for row in changed)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 import sys
 import time
 from collections import Counter
@@ -160,11 +161,12 @@ def rules_set(host: str, body: str, drop: tuple[str, ...]) -> None:
 
 @rules_group.command("list")
 def rules_list() -> None:
-    """Show every stored rule."""
+    """Show every stored rule: HOST, then its options quoted for the shell, as `goldtext rules set HOST`
+    takes them."""
     with sessions()() as session:
         for site in session.scalars(select(Site).join(Site.rule).order_by(Site.host)):
-            drops = " ".join(f"--drop {d!r}" for d in site.rule.drop)
-            click.echo(f"{site.host}: --body {site.rule.body!r} {drops}".rstrip())
+            options = ["--body", site.rule.body, *(word for d in site.rule.drop for word in ("--drop", d))]
+            click.echo(f"{site.host}: {shlex.join(options)}")
 
 
 @rules_group.command("delete")

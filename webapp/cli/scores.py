@@ -16,11 +16,12 @@ from sqlalchemy.orm import Session
 
 from ..annotation.page_filter import PageFilter
 from ..db import sessions
+from ..exports.csv_scores import neutralise
 from ..extractors.registry import build_registry
 from ..results.cache import ScoreCache
 from ..results.extractions import current_named, resolve_ref
 from ..results.guard import CELLS, guard_report
-from ..results.leaderboard import GROUPINGS, head_to_head, leaderboard
+from ..results.leaderboard import GROUPINGS, head_to_head, leaderboard, scored_fingerprints
 from ..results.store import refresh_scores
 from ..scoring import app_metrics, resolve_metric
 
@@ -107,10 +108,11 @@ def echo_table(rows: list[dict[str, Any]], columns: list[str]) -> None:
 
 
 def echo_csv(rows: list[dict[str, Any]], columns: list[str]) -> None:
+    """The rows as CSV, each cell that a spreadsheet would run as a formula neutralised as the export does."""
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, columns, extrasaction="ignore", lineterminator="\n")
     writer.writeheader()
-    writer.writerows(rows)
+    writer.writerows({key: neutralise(value) for key, value in row.items()} for row in rows)
     click.echo(buffer.getvalue(), nl=False)
 
 
@@ -119,16 +121,21 @@ def echo_csv(rows: list[dict[str, Any]], columns: list[str]) -> None:
 @common_options
 @click.option("--by", type=click.Choice(GROUPINGS), default=None, help="Break the figures down by group.")
 @click.option("--extractor", "names", multiple=True, metavar="NAME",
-              help="Only this extractor (repeatable); default: every registered one.")
+              help="Only this extractor (repeatable); default: every registered one that has run.")
 def score_command(metric, average, sites, kinds, batches, annotators, bootstrap, seed, fmt, by, names) -> None:
-    """Score every extractor against the gold (done, article pages)."""
+    """Score every extractor against the gold (done, article pages). Without --extractor, the extractors
+    with no scored extraction at their current version are listed as not run, and the others are scored
+    on the pages they all have."""
     with usage_errors():
         wanted = PageFilter(sites=sites, kinds=kinds, batches=batches, annotators=annotators)
         with sessions()() as session:
             cache = scored_cache(session, metric)
             named = current_named(session, build_registry(), names)
+        have = named.values() if names else scored_fingerprints(cache, metric)
+        not_run = [name for name, fp in named.items() if fp not in have]
+        named = {name: fp for name, fp in named.items() if fp in have}
         result = leaderboard(cache, metric, named, average=average, filters=wanted, by=by, bootstrap=bootstrap,
-                             seed=seed)
+                             seed=seed) | {"not_run": not_run}
     if fmt == "json":
         click.echo(json.dumps(result, indent=1))
         return
@@ -136,6 +143,8 @@ def score_command(metric, average, sites, kinds, batches, annotators, bootstrap,
     (echo_csv if fmt == "csv" else echo_table)(rows_of(result), columns)
     if fmt == "table":
         click.echo(f"{result['metric']} ({result['average']}), {result['pages']} pages")
+    if not_run:
+        click.echo(f"not run: {', '.join(not_run)} (`goldtext extract` runs them)", err=fmt == "csv")
 
 
 @click.command("compare")

@@ -2,10 +2,11 @@
 and why.
 
 The order: a byte order mark; the transport charset (HTTP header); a `<meta>` declaration in the first
-1024 bytes; for an undeclared page, UTF-8 when its bytes are valid UTF-8 with some non-ASCII character,
-else charset-normalizer's guess among the web's encodings; else UTF-8 with replacement characters. Labels are read with the
-Encoding Standard's label table as `webencodings` keeps it (latin1 and ascii are windows-1252 on the
-web, Shift_JIS is Microsoft's cp932, ISO-2022-KR is "replacement", ...); a label the standard does not
+1024 bytes; for an undeclared page, UTF-8 when its bytes are valid UTF-8 with some non-ASCII
+character, else charset-normalizer's guess among the web's encodings; else UTF-8 with replacement
+characters. Labels are read with the Encoding Standard's label table as `webencodings` keeps it
+(latin1 and ascii are windows-1252 on the web, Shift_JIS is Microsoft's cp932, ISO-2022-KR is
+"replacement", ...); a label the standard does not
 know is ignored, as browsers ignore it. A declared encoding is used whatever the bytes hold: bytes it
 cannot decode become U+FFFD, as in a browser, never a reason to guess another encoding. The
 "replacement" encoding (ISO-2022-KR, HZ-GB-2312, ISO-2022-CN and the like, which let a page smuggle
