@@ -6,11 +6,10 @@ The order: a byte order mark; the transport charset (HTTP header); a `<meta>` de
 character, else charset-normalizer's guess among the web's encodings; else UTF-8 with replacement
 characters. Labels are read with the Encoding Standard's label table as `webencodings` keeps it
 (latin1 and ascii are windows-1252 on the web, Shift_JIS is Microsoft's cp932, ISO-2022-KR is
-"replacement", ...); a label the standard does not
-know is ignored, as browsers ignore it. A declared encoding is used whatever the bytes hold: bytes it
-cannot decode become U+FFFD, as in a browser, never a reason to guess another encoding. The
-"replacement" encoding (ISO-2022-KR, HZ-GB-2312, ISO-2022-CN and the like, which let a page smuggle
-markup past filters) decodes any non-empty input to one U+FFFD.
+"replacement", ...); a label the standard does not know is ignored, as browsers ignore it. A declared
+encoding is used whatever the bytes hold: bytes it cannot decode become U+FFFD, as in a browser, never
+a reason to guess another encoding. The "replacement" encoding (ISO-2022-KR, HZ-GB-2312, ISO-2022-CN
+and the like, which let a page smuggle markup past filters) decodes any non-empty input to one U+FFFD.
 
 One departure from a browser: a `<meta>` naming a legacy encoding over bytes that are valid UTF-8 with
 non-ASCII characters is overruled ("detected" UTF-8). Such a page was saved again as UTF-8 by a crawler
