@@ -12,7 +12,7 @@ import pytest
 from sqlalchemy import delete, select
 from workbench import METRICS, add_gold
 
-from webapp.models import Gold, ImportBatch, Page, Site, SiteRule
+from webapp.models import Extraction, Gold, ImportBatch, Page, Site, SiteRule
 from webapp.scoring import summarize
 
 SNIPPETS = {"with": ["Skarvik", "royal hunting lodge"], "without": ["Most read", "cookies"]}
@@ -221,3 +221,14 @@ def test_a_non_empty_out_folder_is_refused(runner, tmp_path):
     result = runner.invoke(args=["export", "--format", "jsonl", "--out", str(mine)])
     assert result.exit_code == 1 and "is not an empty folder" in result.output
     assert [p.name for p in mine.iterdir()] == ["keep.txt"]
+
+
+def test_predictions_are_written_only_for_extractors_that_have_run(cli, session, demo, tmp_path):
+    session.execute(delete(Extraction).where(Extraction.extractor == "justext"))
+    session.commit()
+    out = tmp_path / "bench"
+    cli("export", "--format", "scrapinghub", "--out", str(out), "--predictions")
+    written = sorted(p.stem for p in (out / "output").glob("*.json"))
+    assert "justext" not in written and {"trafilatura", "readability", "whole-page"} <= set(written)
+    for path in (out / "output").glob("*.json"):
+        assert any(entry["articleBody"] for entry in json.loads(path.read_text()).values()), path.stem

@@ -3,8 +3,8 @@
 ground-truth.json `{ID: {"articleBody": gold text, "url": url}}` and html/ID.html.gz (the raw bytes,
 gzipped), ID being the page's SHA-256; goldtext.json `{ID: {"kind", "status", "snippets"}}` keeps what
 the benchmark has no field for. With predictions, output/EXTRACTOR.json `{ID: {"articleBody": text}}`
-for each extractor, every ground-truth ID present (an empty text where the extractor has no extraction
-at its current fingerprint, or failed).
+for each extractor that has extractions (service.run_export leaves the others out), every ground-truth ID
+present (an empty text where the extractor has no extraction at its current fingerprint, or failed).
 """
 
 from __future__ import annotations

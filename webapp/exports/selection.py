@@ -71,6 +71,13 @@ def count_pages(session: Session, selection: PageFilter) -> int:
     return session.scalar(_filtered(select(func.count(Page.id)), selection)) or 0
 
 
+def extracted_fingerprints(session: Session, selection: PageFilter, fingerprints: Sequence[str]) -> set[str]:
+    """Those of fingerprints with at least one extraction (not an error) on a selected page."""
+    query = select(Extraction.fingerprint).distinct().join(Page, Page.id == Extraction.page_id)
+    query = query.where(Extraction.fingerprint.in_(list(fingerprints)), Extraction.error.is_(None))
+    return set(session.scalars(_filtered(query, selection)))
+
+
 def iter_pages(session: Session, selection: PageFilter, loading: Loading = Loading()) -> Iterator[ExportedPage]:
     """The selected pages in id order, CHUNK at a time (plain rows: nothing stays in the session)."""
     raw = Page.raw if loading.raw else None

@@ -24,7 +24,7 @@ from .csv_scores import CsvWriter
 from .folder import FolderWriter
 from .jsonl import JsonlWriter
 from .scrapinghub import ScrapinghubWriter
-from .selection import Loading, count_pages, iter_pages
+from .selection import Loading, count_pages, extracted_fingerprints, iter_pages
 from .trafilatura_eval import TrafilaturaEvalWriter
 from .writer import WriterFactory, WriterOptions
 
@@ -107,8 +107,10 @@ def run_export(
 ) -> Tally:
     """Write the export into out (created; it must be new or empty); returns what it counted.
 
-    ``predictions`` (extractor name -> current fingerprint) names scrapinghub's output files; the csv
-    layout holds the per-page scores of ``metrics`` (ValueError without them).
+    ``predictions`` (extractor name -> current fingerprint) names the extractors whose predictions a layout
+    writes, one file each: only those with an extraction on an exported page get one (a file of empty texts
+    is no prediction, and the benchmarks' scripts fail on it); the csv layout holds the per-page scores of
+    ``metrics`` (ValueError without them).
     """
     request.check()
     if request.fmt == "csv" and metrics is None:
@@ -116,6 +118,9 @@ def run_export(
     prepare_folder(out)
     selection = request.selection()
     total = count_pages(session, selection)
+    if request.predictions and predictions:
+        ran = extracted_fingerprints(session, selection, list(predictions.values()))
+        predictions = {name: fp for name, fp in predictions.items() if fp in ran}
     options = WriterOptions(request.with_html, request.with_extractions,
                             dict(predictions or {}) if request.predictions else None)
     loading = Loading(
