@@ -12,6 +12,7 @@ import pytest
 from sqlalchemy import delete, select
 from workbench import METRICS, add_gold
 
+from webapp.exports.service import WRITERS
 from webapp.models import Extraction, Gold, ImportBatch, Page, Site, SiteRule
 from webapp.scoring import summarize
 
@@ -82,14 +83,18 @@ CASES = [
 ]
 
 
+def test_every_export_format_is_read_back_or_is_scores():
+    assert {case[0] for case in CASES} | {"csv"} == set(WRITERS)
+
+
 @pytest.mark.parametrize("fmt, options, fields, which", CASES)
-def test_export_then_import_into_an_empty_database_reproduces_the_pages(
+def test_export_then_import_by_its_folder_into_an_empty_database_reproduces_the_pages(
     cli, session, demo, tmp_path, fmt, options, fields, which
 ):
     out = tmp_path / "export"
     cli("export", "--format", fmt, "--out", str(out), *options)
     empty_database(session)
-    cli("import", str(out / "pages.jsonl" if fmt == "jsonl" else out))
+    assert f"batch 1: {len(demo) if which != 'snippets' else 2} imported" in cli("import", str(out))
     expected = {
         sha: tuple(row[i] for i in fields)
         for sha, row in demo.items()
@@ -98,6 +103,16 @@ def test_export_then_import_into_an_empty_database_reproduces_the_pages(
     got = {sha: tuple(row[i] for i in fields) for sha, row in snapshot(session).items()}
     assert got == expected
     assert len(expected) == {"all": 15, "gold": 15, "snippets": 2}[which]
+
+
+def test_importing_a_scores_export_is_an_error_naming_what_it_looked_for(runner, session, demo, tmp_path):
+    out = tmp_path / "scores"
+    assert runner.invoke(args=["export", "--format", "csv", "--out", str(out)]).exit_code == 0
+    session.rollback()
+    result = runner.invoke(args=["import", str(out)])
+    assert result.exit_code == 1
+    assert "rejected: scores: nothing to read: looked for ground-truth.json (scrapinghub);" in result.output
+    assert "NAME.html or NAME.htm pages (folder)" in result.output
 
 
 def test_status_site_and_kind_narrow_the_export(cli, demo, tmp_path):

@@ -191,7 +191,14 @@ def test_a_forced_format_reads_what_auto_would_not(run_import, session, tmp_path
 
 def test_an_import_that_reads_only_rejects_or_nothing_exits_non_zero(run_import, tmp_path):
     (tmp_path / "empty").mkdir()
-    assert "Error: the import read nothing: no page was imported" in run_import(tmp_path / "empty", exit_code=1)
+    output = run_import(tmp_path / "empty", exit_code=1)
+    assert "0 imported, 0 duplicate, 1 rejected" in output
+    assert ("rejected: empty: nothing to read: looked for ground-truth.json (scrapinghub); evaldata.json "
+            "(trafilatura-eval); SLUG/source.html folders (readability); JSON lines (pages.jsonl in a folder) "
+            "(jsonl); NAME.html or NAME.htm pages (folder)") in output
+    (tmp_path / "none.jsonl").write_text("\n\n")
+    assert "nothing to read: looked for JSON lines (pages.jsonl in a folder) (jsonl)" in run_import(
+        tmp_path / "none.jsonl", exit_code=1)
     (tmp_path / "bad.html").write_bytes(b"")
     output = run_import(tmp_path / "bad.html", exit_code=1)
     assert "0 imported, 0 duplicate, 1 rejected" in output

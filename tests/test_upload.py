@@ -174,6 +174,21 @@ def test_a_zip_upload_uses_the_same_reader_and_reports_duplicates(quick, client,
     assert steps == ["import", "derive"]
 
 
+def test_an_upload_with_nothing_to_read_fails_its_job_saying_what_was_looked_for(quick, client, session, run_jobs):
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("export/scores.csv", "page_id,url\n1,https://a.example/\n")
+    upload(client, [("scores.zip", buffer.getvalue())])
+    assert run_jobs() == [1]
+    job = job_json(client, 1)
+    assert job["status"] == "failed"
+    assert "no page was imported" in job["error"] and "nothing to read: looked for" in job["error"]
+    report = client.get("/upload/1").get_data(as_text=True)
+    assert "No page was imported: every item was rejected" in report
+    assert "nothing to read: looked for NAME.html pages or SLUG/source.html folders in the zip (zip)" in report
+    assert counted(session, Page) == 0
+
+
 def test_an_upload_of_only_duplicates_says_it_extracted_nothing(quick, client, session, run_jobs):
     upload(client, [("a.html", ARTICLE)])
     upload(client, [("again.html", ARTICLE)])

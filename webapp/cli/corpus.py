@@ -10,7 +10,7 @@ from flask import current_app
 from flask.cli import with_appcontext
 
 from ..corpus.document import Limits
-from ..corpus.importer import SITE_FROM, import_documents, start_batch
+from ..corpus.importer import SITE_FROM, import_documents, nothing_imported, start_batch
 from ..corpus.readers import FORMATS, iter_documents
 from ..db import sessions
 from ..models import ImportBatch
@@ -68,13 +68,13 @@ def echo_report(batch: ImportBatch) -> None:
     help="Processes decoding pages and reading their facts; default: one per core.",
 )
 def import_command(paths: tuple[str, ...], fmt: str, site_from: str, jobs: int | None) -> None:
-    """Import saved pages (folder, zip, WARC, JSONL, Readability test pages). Exits with status 1 when
-    nothing was read, or when everything read was rejected."""
+    """Import saved pages (folder, zip, WARC, JSONL, Readability test pages, or any folder `goldtext export`
+    wrote). Exits with status 1 when everything read was rejected, a path with nothing to read included."""
     batch = run_import(list(paths), fmt, site_from, "importing", jobs)
     echo_report(batch)
-    if batch.imported + batch.duplicates == 0:
-        what = "only rejected items" if batch.rejected else "nothing"
-        raise click.ClickException(f"the import read {what}: no page was imported")
+    failure = nothing_imported(batch)
+    if failure is not None:
+        raise click.ClickException(failure)
 
 
 COMMANDS = [import_command]

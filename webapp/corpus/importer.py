@@ -45,6 +45,14 @@ class ImportOutcome:
         return {k: v for k, v in self.__dict__.items() if v is not None}
 
 
+def nothing_imported(batch: ImportBatch) -> str | None:
+    """Why a finished batch is a failed import (no page imported nor found already stored), or None."""
+    if batch.imported + batch.duplicates:
+        return None
+    first = next((f"{row['item']}: {row['reason']}" for row in batch.report if row.get("reason")), None)
+    return f"the import read only rejected items ({batch.rejected}; {first}): no page was imported"
+
+
 def start_batch(session: Session, source: str, fmt: str) -> ImportBatch:
     batch = ImportBatch(source=source, format=fmt, report=[])
     session.add(batch)

@@ -5,7 +5,7 @@ when it names one; `html_base64`, when present, holds the exact bytes instead (G
 writes it for pages whose bytes the text cannot give back). Optional `status` and `snippets`
 (`{"with": [...], "without": [...]}`) are the gold's status and snippet gold; other fields (those of
 Goldtext's export) are ignored. url may be null. Blank lines are skipped; a line that is not such an
-object is rejected, named by its line number.
+object is rejected, named by its line number. A folder is read by its pages.jsonl (an export's folder).
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import base64
 import binascii
 import json
 from collections.abc import Iterator
+from pathlib import Path
 from typing import BinaryIO
 
 from .decoding import codec_for
@@ -21,12 +22,19 @@ from .document import Limits, RawDocument, Rejected
 from .gold_fields import kind_of, snippets_of, status_of
 from .streams import CHUNK, Unreadable, over_cap
 
+EXPORT_FILE = "pages.jsonl"  # the file of `goldtext export --format jsonl`, read from its folder
 FIELDS = ("url", "html", "gold", "kind", "encoding", "html_base64", "status")
 ESCAPE_ROOM = 6  # JSON escapes (\uXXXX) can make a line up to six times its text's UTF-8 size
 
 
+def is_jsonl_export(path: Path) -> bool:
+    return path.is_dir() and (path / EXPORT_FILE).is_file()
+
+
 def read_jsonl(source: str, limits: Limits) -> Iterator[RawDocument | Rejected]:
-    """The documents of the JSON Lines file at source, line by line."""
+    """The documents of the JSON Lines file at source (a folder: its pages.jsonl), line by line."""
+    if Path(source).is_dir():
+        source = str(Path(source) / EXPORT_FILE)
     cap = limits.max_bytes * ESCAPE_ROOM
     number = 0
     try:

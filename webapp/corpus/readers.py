@@ -1,16 +1,21 @@
 """One entry point for every layout: iter_documents, which picks the reader per path.
 
-Every document passes the common checks (screening.screen) here, whatever reader it came from.
+LAYOUTS is the table of the layouts: each names its reader, how a folder in it is recognised, which file
+names are read as it, and what it looks for (said when a path gives nothing to read). A new layout is
+one more row; `--format auto` tries the folder tests in the table's order, the last layout (folder)
+taking any folder. Every document passes the common checks (screening.screen) here, whatever reader it
+came from, and a path that gives no document at all is an error naming what was looked for.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 from .document import Limits, RawDocument, Rejected
 from .folder import read_folder
-from .jsonl import read_jsonl
+from .jsonl import EXPORT_FILE, is_jsonl_export, read_jsonl
 from .readability_pages import is_readability_layout, read_readability
 from .scrapinghub import is_scrapinghub_layout, read_scrapinghub
 from .screening import screen
@@ -21,44 +26,54 @@ from .ziparchive import read_zip
 
 Reader = Callable[[str, Limits], Iterator[RawDocument | Rejected]]
 
-READERS: dict[str, Reader] = {
-    "folder": read_folder,
-    "zip": read_zip,
-    "warc": read_warc,
-    "jsonl": read_jsonl,
-    "readability": read_readability,
-    "scrapinghub": read_scrapinghub,
-    "trafilatura-eval": read_trafilatura_eval,
-}
-FORMATS = ("auto", *READERS)
-SUFFIXES: tuple[tuple[str, str], ...] = (
-    (".zip", "zip"),
-    (".warc", "warc"),
-    (".warc.gz", "warc"),
-    (".arc.gz", "warc"),
-    (".jsonl", "jsonl"),
-    (".ndjson", "jsonl"),
-    (".html", "folder"),
-    (".htm", "folder"),
+
+@dataclass(frozen=True)
+class Layout:
+    name: str
+    read: Reader
+    looks_for: str  # what a path in this layout holds, e.g. "ground-truth.json"
+    holds: Callable[[Path], bool] | None = None  # whether a folder is in this layout (None: no folder is)
+    suffixes: tuple[str, ...] = ()  # file names read as this layout
+
+
+def _any_folder(path: Path) -> bool:
+    return path.is_dir()
+
+
+LAYOUTS: tuple[Layout, ...] = (
+    Layout("scrapinghub", read_scrapinghub, "ground-truth.json", is_scrapinghub_layout),
+    Layout("trafilatura-eval", read_trafilatura_eval, "evaldata.json", is_trafilatura_eval_layout),
+    Layout("readability", read_readability, "SLUG/source.html folders", is_readability_layout),
+    Layout("jsonl", read_jsonl, f"JSON lines ({EXPORT_FILE} in a folder)", is_jsonl_export,
+           (".jsonl", ".ndjson")),
+    Layout("zip", read_zip, "NAME.html pages or SLUG/source.html folders in the zip", suffixes=(".zip",)),
+    Layout("warc", read_warc, "WARC response records", suffixes=(".warc", ".warc.gz", ".arc.gz")),
+    Layout("folder", read_folder, "NAME.html or NAME.htm pages", _any_folder, (".html", ".htm")),
 )
+LAYOUT_NAMED = {layout.name: layout for layout in LAYOUTS}
+READERS: dict[str, Reader] = {layout.name: layout.read for layout in LAYOUTS}
+FORMATS = ("auto", *READERS)
 
 
 def detect_format(path: Path) -> str | None:
     """The layout of path judged by its shape and name, or None when it is not recognised."""
     if path.is_dir():
-        if is_scrapinghub_layout(path):
-            return "scrapinghub"
-        if is_trafilatura_eval_layout(path):
-            return "trafilatura-eval"
-        return "readability" if is_readability_layout(path) else "folder"
+        return next((layout.name for layout in LAYOUTS if layout.holds is not None and layout.holds(path)), None)
     name = path.name.lower()
-    return next((fmt for suffix, fmt in SUFFIXES if name.endswith(suffix)), None)
+    return next((layout.name for layout in LAYOUTS if name.endswith(layout.suffixes)), None)
+
+
+def looked_for(path: Path, fmt: str, chosen: str) -> str:
+    """What reading path as the chosen layout looked for (with auto, a folder: what every layout looks for)."""
+    layouts = [x for x in LAYOUTS if x.holds is not None] if fmt == "auto" and path.is_dir() else [LAYOUT_NAMED[chosen]]
+    return "; ".join(f"{layout.looks_for} ({layout.name})" for layout in layouts)
 
 
 def iter_documents(
     paths: Iterable[str | Path], fmt: str = "auto", limits: Limits = Limits()
 ) -> Iterator[RawDocument | Rejected]:
-    """The documents of every path in turn, each screened; unreadable inputs come as Rejected."""
+    """The documents of every path in turn, each screened; unreadable inputs come as Rejected, and so does
+    a path that gives no document at all."""
     if fmt not in FORMATS:
         raise ValueError(f"format must be one of {', '.join(FORMATS)}, not {fmt!r}")
     for given in paths:
@@ -74,5 +89,9 @@ def iter_documents(
         if chosen is None:
             yield Rejected(path.name, source, f"unknown format for {path.name!r}; pass --format")
             continue
+        found = False
         for document in READERS[chosen](source, limits):
+            found = True
             yield screen(document, limits)
+        if not found:
+            yield Rejected(path.name or source, source, f"nothing to read: looked for {looked_for(path, fmt, chosen)}")

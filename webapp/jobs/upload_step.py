@@ -3,7 +3,8 @@
 The request only stored the files (in the database, so a worker on any machine can read them) and
 created the empty import batch. The step unpacks the files into a temporary folder, imports them with
 the same service as `goldtext import`, committing every few pages, drops the stored files, and hands on
-to the extraction steps (`pairs` chunks for the new pages, then `derive`). A rerun after a crash finds
+to the extraction steps (`pairs` chunks for the new pages, then `derive`); an upload that imported no page
+(everything rejected, or nothing to read) fails its job with the reason. A rerun after a crash finds
 the pages it already stored for this batch and counts them as imported, never as duplicates.
 """
 
@@ -15,12 +16,17 @@ from pathlib import Path
 from sqlalchemy import select
 
 from ..corpus.document import Limits
-from ..corpus.importer import import_documents
+from ..corpus.importer import import_documents, nothing_imported
 from ..corpus.readers import iter_documents
 from ..models import ImportBatch, Page
 from .context import Context
 from .extraction_steps import Follow, plan_pairs
 from .files import drop_files, unpack
+
+
+class NothingImported(ValueError):
+    """An upload of which no page was imported, nor found already stored."""
+
 
 PAGES = "pages"  # loose files of the folder layout are stored under this folder, read together
 COMMIT_SECONDS = 0.25
@@ -56,6 +62,9 @@ def import_step(ctx: Context) -> Follow:
             drop_files(session, ctx.job_id)
             ctx.progress(pending, session=session)
             session.commit()
+            failure = nothing_imported(batch)
+    if failure is not None:
+        raise NothingImported(failure)  # the job fails with the reason; the batch keeps its report
     with ctx.reader() as session:
         page_ids = list(session.scalars(select(Page.id).where(Page.batch_id == batch_id)))
         return plan_pairs(ctx, session, page_ids)  # no new page: nothing to extract, said as such
