@@ -189,6 +189,16 @@ def test_a_forced_format_reads_what_auto_would_not(run_import, session, tmp_path
     assert last_batch(session).format == "jsonl"
 
 
+def test_empty_gold_is_imported_as_a_draft_and_the_report_says_so(run_import, session, tmp_path):
+    write_files(tmp_path, {"a.html": page("a"), "a.gold.txt": " \n", "b.html": page("b"), "b.gold.txt": "Gold."})
+    output = run_import(tmp_path)
+    assert "batch 1: 2 imported, 0 duplicate, 0 rejected" in output
+    assert "  imported: a.html: its gold text is empty: imported as a draft to review" in output
+    assert "b.html" not in output
+    pages = stored(session)
+    assert (pages["a.html"].gold.status, pages["b.html"].gold.status) == ("draft", "done")
+
+
 def test_an_import_that_reads_only_rejects_or_nothing_exits_non_zero(run_import, tmp_path):
     (tmp_path / "empty").mkdir()
     output = run_import(tmp_path / "empty", exit_code=1)

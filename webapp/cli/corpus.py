@@ -48,7 +48,7 @@ def echo_report(batch: ImportBatch) -> None:
         f"{batch.rejected} rejected"
     )
     for row in batch.report:
-        if row["status"] != "imported":
+        if row["status"] != "imported" or row.get("reason"):  # an imported row's reason: a draft to review
             click.echo(f"  {row['status']}: {row['item']}: {row.get('reason', '')}")
 
 
