@@ -43,7 +43,7 @@ sys.path.insert(0, str(ROOT))
 from sqlalchemy import select  # noqa: E402
 
 from webapp import create_app  # noqa: E402
-from webapp.annotation.boilerplate import drop_lines, site_boilerplate  # noqa: E402
+from webapp.annotation.boilerplate import drop_lines, page_boilerplate, site_boilerplate  # noqa: E402
 from webapp.annotation.page_filter import PageFilter  # noqa: E402
 from webapp.annotation.prefill import METRIC, Prefill, choose, ranking  # noqa: E402
 from webapp.cli.extract import run_extraction  # noqa: E402
@@ -174,13 +174,13 @@ def replay(app) -> list[Replayed]:
         ):
             texts[page][by_fp[fp]] = (text, error)
         golds = session.execute(
-            select(Page.id, ImportBatch.format, Page.site_id, Site.host, Gold.text)
+            select(Page.id, ImportBatch.format, Page.site_id, Site.host, Gold.text, Page.facts)
             .join(Site, Site.id == Page.site_id).join(ImportBatch, ImportBatch.id == Page.batch_id)
             .join(Gold, Gold.page_id == Page.id).where(Gold.text != "").order_by(Page.id)
         ).all()
         aligned_of: dict[str, Aligned] = {}
         boilerplate_of: dict[int, frozenset[str]] = {}
-        for page_id, corpus, site_id, host, gold in golds:
+        for page_id, corpus, site_id, host, gold, facts in golds:
             if host not in aligned_of:
                 rows = cache.aligned(METRIC, list(named.values()), PageFilter(sites=(host,)))
                 aligned_of[host] = [(p, {name: r.counts for name, r in zip(named, rs)}) for p, rs in rows]
@@ -188,7 +188,7 @@ def replay(app) -> list[Replayed]:
             candidates = texts.get(page_id, {})
             usable = {name for name, (_, error) in candidates.items() if error is None}
             chosen = smarter_prefill(metric, aligned_of[host], list(named), page_id, host, min_pages, default, usable)
-            boilerplate = boilerplate_of[site_id]
+            boilerplate = page_boilerplate(boilerplate_of[site_id], facts)
             fixed_text = candidates[default][0] if default in usable else ""
             best_text = candidates[chosen.extractor][0] if chosen.extractor else ""
             results.append(Replayed(

@@ -12,8 +12,9 @@ from sqlalchemy import select
 from test_annotate import page_data
 from workbench import METRICS, add_gold, make_page, sign_in
 
-from webapp.annotation.boilerplate import drop_lines, repeated_lines, site_boilerplate
+from webapp.annotation.boilerplate import drop_lines, page_boilerplate, repeated_lines, site_boilerplate
 from webapp.annotation.prefill import BEST, DEFAULT, NONE, choose, ranking
+from webapp.db import sessions
 from webapp.extractors.registry import build_registry
 from webapp.extractors.service import current_extractors
 from webapp.models import Extraction, Page, Site
@@ -143,6 +144,31 @@ def test_repeated_lines_need_enough_pages_and_a_share_of_the_site():
     assert repeated_lines(pages, min_pages=2, min_share=0.5) == {"Menu"}
     assert repeated_lines(pages, min_pages=2, min_share=0.7) == set()
     assert repeated_lines([["A  b", "A b"], [" A b "], ["A b"]], 3, 0.3) == {"A b"}
+
+
+def test_a_page_s_own_title_is_not_its_boilerplate():
+    site = frozenset({"Menu", "Story 1", "Story 2", "The Site"})
+    assert page_boilerplate(site, {"title": " Story  1 "}) == {"Menu", "Story 2", "The Site"}
+    assert page_boilerplate(site, {"title": None}) == page_boilerplate(site, {}) == page_boilerplate(site, None) == site
+
+
+def test_the_demo_marks_menus_footers_and_other_pages_titles_but_never_the_page_s_own_title(demo_app):
+    """Every demo article's heading is also a link in the "most read" or "recent posts" box of its site's
+    other pages, so it recurs on the whole site: boilerplate there, the gold's first line on its own page."""
+    client = demo_app.test_client()
+    sign_in(client)
+    with demo_app.app_context():
+        with sessions()() as session:
+            pages = session.execute(select(Page.id, Page.facts, Site.host).join(Site).order_by(Page.id)).all()
+    titles = {host: {facts["title"] for _, facts, h in pages if h == host} for _, _, host in pages}
+    marked_titles = 0
+    for page_id, facts, host in pages:
+        boilerplate = set(page_data(client.get(f"/pages/{page_id}"))["boilerplate"])
+        assert facts["title"] not in boilerplate, facts["title"]
+        marked_titles += len(boilerplate & titles[host])
+        if host == "garden-ledger.example":
+            assert {"The Garden Ledger", "Recent posts", "Home"} <= boilerplate
+    assert marked_titles >= 10  # the same titles stay marked on the other pages of their site
 
 
 def test_boilerplate_is_found_on_a_multi_page_site_and_left_out_of_the_prefill(client, session):

@@ -3,7 +3,10 @@ banners, "related" boxes). The annotate view marks them in the page and leaves t
 
 A block line (corpus/visible_text.block_lines of a page's HTML) is boilerplate on its site when it
 occurs on at least MIN_PAGES pages (3) and on at least MIN_SHARE (30%) of the pages read: a line on
-two pages may be shared by two related articles, one on a third of a site is its furniture. These are
+two pages may be shared by two related articles, one on a third of a site is its furniture. A page's
+own title is never its boilerplate (`page_boilerplate`): in the demo corpus every article's heading is
+also a link in the other pages' "most read" or "recent posts" box, so it recurs on the whole site,
+while the site's name, menus and footers stay marked. These are
 constants, not settings: no deployment has needed to tune them yet. At most SAMPLE_PAGES pages are
 read, the site's newest: a line on a third of a site's pages is on about a third of any few dozen of
 them, and the cost of reading a site stays bounded (each page's HTML is parsed in full).
@@ -20,7 +23,8 @@ from __future__ import annotations
 
 import threading
 from collections import Counter, OrderedDict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
@@ -47,6 +51,15 @@ def repeated_lines(pages: Iterable[Iterable[str]], min_pages: int = MIN_PAGES,
         seen.update({normalise_line(line) for line in lines} - {""})
     floor = max(min_pages, min_share * total)
     return frozenset(line for line, n in seen.items() if n >= floor)
+
+
+def page_boilerplate(site_lines: frozenset[str], facts: Mapping[str, Any] | None) -> frozenset[str]:
+    """The site's repeated lines that are boilerplate on one page: all but the page's own title (its
+    facts' title, as trafilatura reads it from the page's title and headings). An article's title is
+    repeated in the "most read" and "recent posts" boxes of the site's other pages, where it is
+    boilerplate; on its own page it is the heading of the gold (pure)."""
+    title = normalise_line(str((facts or {}).get("title") or ""))
+    return site_lines - {title} if title else site_lines
 
 
 def drop_lines(text: str, boilerplate: frozenset[str] | set[str]) -> tuple[str, int]:

@@ -21,7 +21,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 from werkzeug.wrappers import Response
 
-from ..annotation.boilerplate import BoilerplateCache, drop_lines
+from ..annotation.boilerplate import BoilerplateCache, drop_lines, page_boilerplate
 from ..annotation.gold import HistoryPage, history_page, lock_page, restore_revision
 from ..annotation.prefill import METRIC, Prefill, choose, site_ranking
 from ..corpus.visible_text import browser_rules
@@ -84,9 +84,10 @@ BOILERPLATE = "goldtext.boilerplate"
 
 
 def site_boilerplate(session: Session, page: Page) -> frozenset[str]:
-    """The page's site's repeated lines, from the process's cache (see annotation/boilerplate.py)."""
+    """The page's site's repeated lines but its own title, from the process's cache (see
+    annotation/boilerplate.py)."""
     cache = current_app.extensions.setdefault(BOILERPLATE, BoilerplateCache())
-    return cache.lines(session, page.site_id)
+    return page_boilerplate(cache.lines(session, page.site_id), page.facts)
 
 
 def prefill_of(session: Session, page: Page, found: list[dict[str, Any]]) -> Prefill:
