@@ -5,6 +5,8 @@ from __future__ import annotations
 import gzip
 import io
 import json
+import re
+from collections import Counter
 from functools import partial
 from pathlib import Path
 
@@ -14,9 +16,11 @@ from fixture_files import make_zip, write_files
 from fixture_files import warc_bytes as shared_warc_bytes
 from warcio.archiveiterator import ArchiveIterator
 
+from webapp.corpus.decoding import decode
 from webapp.corpus.document import Limits, RawDocument, Rejected
 from webapp.corpus.readers import FORMATS, detect_format, iter_documents
 from webapp.corpus.screening import problem
+from webapp.corpus.visible_text import BLOCK_TAGS, CELL_TAGS, LINE_BREAK_TAGS, is_invisible, parse_html
 
 FIXTURES = Path(__file__).resolve().parent / "data" / "corpus"
 PAGE = b"<html><body><p>A page.</p></body></html>"
@@ -92,6 +96,46 @@ def test_the_readability_test_pages_read_whole():
     articles = [r for r in results if r.kind != "not-article"]
     assert all(r.gold for r in articles)
     assert {r.folder for r in results} == {None}
+
+
+def spaced_words(html: str) -> Counter[str]:
+    """The words of gold HTML read apart at every block, line break and cell boundary (a reading
+    independent of block_lines: a space before and after each such element, then the text)."""
+    root = parse_html(html)
+    for element in list(root.iter()):
+        if not isinstance(element.tag, str) or is_invisible(element):  # comments too: their tails stay
+            element.drop_tree()
+    for element in root.iter():
+        if element.tag in BLOCK_TAGS | LINE_BREAK_TAGS | CELL_TAGS:
+            element.text = " " + (element.text or "")
+            element.tail = " " + (element.tail or "")
+    return Counter(re.findall(r"\w+", root.text_content()))
+
+
+# pages whose gold glued words at block boundaries before the gold was read with visible_text.py
+GLUED = {"replace-brs": "ipsumdolor", "medium-1": "mediaA", "v8-blog": "wasmhello", "pixnet": "141993林錦武"}
+
+
+@pytest.mark.corpus(READABILITY)
+def test_readability_gold_keeps_words_apart_at_block_boundaries():
+    documents = {r.item: r for r in read(READABILITY_PAGES) if isinstance(r, RawDocument) and r.gold}
+    assert len(documents) == 122
+    for slug, document in documents.items():
+        expected = decode((READABILITY_PAGES / slug / "expected.html").read_bytes()).text
+        assert Counter(re.findall(r"\w+", document.gold)) == spaced_words(expected), slug
+    for slug, glued in GLUED.items():
+        assert glued not in documents[slug].gold, slug
+
+
+def test_readability_gold_from_a_small_fixture_keeps_words_apart(tmp_path):
+    write_files(tmp_path, {
+        "p/source.html": "<p>page</p>",
+        "p/expected.html": '<div id="readability-page-1" class="page"><p>Lorem ipsum<br>dolor <b>sit</b></p>'
+                           "<div>amet</div>consectetur<ul><li>one</li><li>two</li></ul>"
+                           "<table><tr><td>cell</td><td>next</td></tr></table><h2>Head</h2>tail</div>",
+    })
+    (document,) = read(tmp_path)
+    assert document.gold == "Lorem ipsum\ndolor sit\namet\nconsectetur\none\ntwo\ncell next\nHead\ntail"
 
 
 def test_readability_layout_fixture():
