@@ -94,7 +94,7 @@ def test_export_then_import_by_its_folder_into_an_empty_database_reproduces_the_
     out = tmp_path / "export"
     cli("export", "--format", fmt, "--out", str(out), *options)
     empty_database(session)
-    assert f"batch 1: {len(demo) if which != 'snippets' else 2} imported" in cli("import", str(out))
+    assert f": {len(demo) if which != 'snippets' else 2} imported, 0 duplicate, 0 rejected" in cli("import", str(out))
     expected = {
         sha: tuple(row[i] for i in fields)
         for sha, row in demo.items()
