@@ -35,6 +35,7 @@ from ..results.site_rules import rule_report
 from ..results.sites import site_rows
 from ..results.store import stale_count
 from ..scoring import Metric, app_metrics
+from ..vocabulary import current_taxonomy
 from .query_args import int_arg, page_filter
 
 SHARED = "goldtext.scores"
@@ -219,13 +220,16 @@ def pages_of(options: BoardOptions, ref: str, limit: int) -> Compute:
 
 
 def guard_of(options: BoardOptions) -> Compute:
-    """`goldtext guard --format json` plus acceptance per site per batch and the drift flags."""
+    """`goldtext guard --format json` plus the types to accept, acceptance per site per batch and the
+    drift flags."""
 
     def compute(session: Session, cache: ScoreCache) -> dict[str, Any]:
         named = current_named(session, registry(), options.extractors)
         rates = acceptance_by_site_batch(session, named)
+        taxonomy = current_taxonomy()
         return {
             "threshold": current_app.config["DRIFT_THRESHOLD_POINTS"],
+            "accept": [kind for kind in taxonomy.kinds if taxonomy.accepts(kind)],
             "guard": guard_report(session, named, options.filters.sites),
             "acceptance_by_site_batch": {
                 name: {site: [{"batch": r.batch, "accepted": r.accepted, "pages": r.pages, "rate": r.rate}
