@@ -258,7 +258,7 @@ def test_the_help_is_modal(session, live_server, context):
     tab.keyboard.press("Escape")
     assert not tab.is_visible("#help")
     tab.keyboard.press("x")
-    assert tab.input_value("#kind") == "not-article"
+    assert tab.input_value("#kind") == "error"
 
 
 def contrast(tab, selector: str) -> float:
@@ -299,7 +299,7 @@ def test_a_page_from_the_queue_to_saved_typed_gold_by_keyboard_alone(session, li
     tab.keyboard.press("Enter")
     tab.wait_for_url(f"**/pages/{first}")
     until(tab, "document.body.dataset.ready === 'yes'")
-    tab.keyboard.press("l")  # page kind: listing
+    tab.keyboard.press("l")  # page type: listing
     assert tab.input_value("#kind") == "listing"
     tab.keyboard.press("f")  # the saved page
     assert tab.evaluate("document.activeElement.id") == "frame"
@@ -316,7 +316,7 @@ def test_a_page_from_the_queue_to_saved_typed_gold_by_keyboard_alone(session, li
     assert revisions(session, first) == [("Harbour reopens today after the storm Now.", "listing", "done")]
 
 
-def test_every_page_kind_has_its_key_in_the_help_and_the_guide(session, live_server, context):
+def test_every_page_type_has_its_key_in_the_help_and_the_guide(session, live_server, context):
     from pathlib import Path
 
     from webapp.vocabulary import PAGE_KINDS
@@ -327,8 +327,8 @@ def test_every_page_kind_has_its_key_in_the_help_and_the_guide(session, live_ser
       [[...row.cells[0].querySelectorAll('kbd')].map((k) => k.textContent), row.cells[1].textContent])""")
     guide = (Path(__file__).resolve().parents[1] / "docs" / "annotating.md").read_text()
     for key, label in PAGE_KINDS.items():
-        row = next((r for r in rows if r[1] == f"page kind: {label}"), None)
-        assert row is not None, f"no key for the page kind {label}"
+        row = next((r for r in rows if r[1] == f"page type: {label}"), None)
+        assert row is not None, f"no key for the page type {label}"
         tab.keyboard.press(row[0][0])
         assert tab.input_value("#kind") == key
     for keys, label in rows:  # the guide lists every key the overlay lists, with the same words

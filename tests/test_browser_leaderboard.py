@@ -76,3 +76,26 @@ def test_sorting_survives_a_refresh(session, live_server, context):
                      author="bob")
     until(board, f"Number({F1}) === 1")
     assert board.evaluate(names) == "trafilatura,density"
+
+
+def test_the_page_types_heatmap_sits_beside_the_sites_one_and_stays_readable(session, live_server, context):
+    seed(session)
+    tab = context.new_page()
+    tab.goto(f"{live_server}/sites")
+    assert tab.locator("table.heatmap").count() == 2
+    shown = tab.eval_on_selector_all("#types-heatmap tbody tr", "(rows) => rows.map((r) => r.dataset.type)")
+    assert shown == ["article", "forum", "product", "collection", "listing", "documentation", "service"]
+    article = "#types-heatmap tr[data-type=article]"
+    assert float(tab.get_attribute(f"{article} td[data-key=trafilatura]", "data-value")) == pytest.approx(2 / 3)
+    ratios = tab.eval_on_selector_all("#types-heatmap td.cell[class*=heat-]", """(cells) => cells.map((cell) => {
+      const lum = (css) => { const [r, g, b] = css.match(/[\\d.]+/g).slice(0, 3).map(Number).map((v) => {
+        v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+      const [a, b] = [lum(getComputedStyle(cell.querySelector('a')).color),
+                      lum(getComputedStyle(cell).backgroundColor)].sort((x, y) => y - x);
+      return (a + 0.05) / (b + 0.05);
+    })""")
+    assert len(ratios) == 2 and min(ratios) >= 4.5
+    tab.click(f"{article} td[data-key=density] a")
+    tab.wait_for_url("**/leaderboard/pages?**")
+    assert "kind=article" in tab.url and "extractor=density" in tab.url

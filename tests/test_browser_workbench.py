@@ -28,6 +28,12 @@ def saved_texts(session, page_id):
     return [tuple(row) for row in rows]
 
 
+def saved_kinds(session):
+    kinds = list(session.scalars(select(GoldRevision.kind).order_by(GoldRevision.id)))
+    session.rollback()
+    return kinds
+
+
 def until(tab, expression: str, timeout: float = 10.0) -> None:
     """Poll a JavaScript expression until it is true (wait_for_function would eval inside the page,
     which the app's CSP rightly forbids)."""
@@ -143,7 +149,9 @@ def test_every_shortcut_in_the_help_overlay_does_what_it_says(session, live_serv
     tab.keyboard.press("?")
     assert tab.is_visible("#help")
     listed = tab.locator("#help-table tr").all_inner_texts()
-    assert len(listed) == 25  # b (repeated boilerplate) is exercised in test_browser_annotator.py
+    assert len(listed) == 30  # b (repeated boilerplate) is exercised in test_browser_annotator.py
+    keys = [key for row in tab.locator("#help-table tr").all() for key in row.locator("kbd").all_inner_texts()]
+    assert len(keys) == len(set(keys)), "two shortcuts share a key"
     tab.keyboard.press("Escape")
     assert not tab.is_visible("#help")
     tab.keyboard.press("2")
@@ -153,15 +161,17 @@ def test_every_shortcut_in_the_help_overlay_does_what_it_says(session, live_serv
     tab.keyboard.press("2")
     tab.keyboard.press("u")
     assert tab.input_value("#editor") == "Omega psi chi"
-    tab.keyboard.press("x")
-    assert tab.input_value("#kind") == "not-article"
-    tab.keyboard.press("a")
-    assert tab.input_value("#kind") == "article"
+    tab.keyboard.press("m")
+    assert tab.input_value("#kind") == "forum"
     tab.keyboard.press("s")
     saved(tab, 1)
     assert tab.input_value("#status") == "skipped"
+    assert saved_kinds(session) == ["forum"]  # a type of page with main content, chosen by its key
+    tab.keyboard.press("a")
+    assert tab.input_value("#kind") == "article"
     tab.keyboard.press("d")
     saved(tab, 2)
+    assert saved_kinds(session) == ["forum", "article"]
     assert tab.input_value("#status") == "done"
     tab.click("#editor")
     tab.keyboard.type("n")  # typing in the editor: no shortcut fires...

@@ -90,10 +90,10 @@ def test_the_readability_test_pages_read_whole():
     results = read(READABILITY_PAGES)
     assert [r for r in results if isinstance(r, Rejected)] == []
     assert len(results) == 130
-    assert sum(r.kind == "not-article" for r in results) == 8
-    not_articles = [r for r in results if r.kind == "not-article"]
+    assert sum(r.kind == "other" for r in results) == 8
+    not_articles = [r for r in results if r.kind == "other"]
     assert all(r.gold is None for r in not_articles)
-    articles = [r for r in results if r.kind != "not-article"]
+    articles = [r for r in results if r.kind != "other"]
     assert all(r.gold for r in articles)
     assert {r.folder for r in results} == {None}
 
@@ -152,7 +152,7 @@ def test_readability_layout_fixture():
         kind="article",
     )
     menu = results["menu"]
-    assert (menu.kind, menu.gold, menu.url) == ("not-article", None, None)
+    assert (menu.kind, menu.gold, menu.url) == ("other", None, None)
 
 
 def test_readability_page_with_broken_metadata_is_rejected(tmp_path):
@@ -249,7 +249,7 @@ def test_an_unreadable_index_rejects_itself_and_the_pages_of_its_folder(tmp_path
 def test_an_unknown_kind_in_the_index_rejects_that_page_only(tmp_path):
     write_files(tmp_path, {"index.csv": "a,,recipe\nb,,listing\n", "a.html": PAGE, "b.html": PAGE})
     results = by_item(read(tmp_path))
-    assert results["a.html"].reason.startswith("unknown page kind 'recipe' in the index (known: ")
+    assert results["a.html"].reason.startswith("unknown page type 'recipe' in the index (known: ")
     assert results["b.html"].kind == "listing"
 
 
@@ -497,8 +497,8 @@ def test_jsonl(tmp_path):
                                    "quotes at column 2)"),
         Rejected("line 5", source, "no html field"),
         Rejected("line 6", source, "url is not a string"),
-        Rejected("line 7", source, "unknown page kind 'recipe' (known: article, listing, js-shell, "
-                                   "wall, not-article, other)"),
+        Rejected("line 7", source, "unknown page type 'recipe' (known: article, forum, product, collection, "
+                                   "listing, documentation, service, js-shell, wall, error, other)"),
         Rejected("line 8", source, "not a JSON object"),
         Rejected("line 9", source,
                  "html holds a lone surrogate escape (\\ud800-\\udfff), not text"),

@@ -143,7 +143,7 @@ def test_jsonl_lines_with_url_gold_and_kind(run_import, session, tmp_path):
     path.write_text("\n".join(json.dumps(line) for line in lines))
     output = run_import(path)
     assert "batch 1: 3 imported, 0 duplicate, 1 rejected" in output
-    assert "  rejected: line 4: unknown page kind 'recipe'" in output
+    assert "  rejected: line 4: unknown page type 'recipe'" in output
     pages = stored(session)
     assert {item: (p.url, p.site.host, gold_of(p), p.encoding) for item, p in pages.items()} == {
         "line 1": ("https://j.example/1", "j.example", ("J\u00f8rgen's page", "article"), "utf-8"),
@@ -166,7 +166,7 @@ def test_readability_layout_with_gold_from_expected_html(run_import, session, tm
     pages = stored(session)
     assert (pages["story"].url, gold_of(pages["story"])) == (
         "https://r.example/story", ("Title\nFirst paragraph.\nSecond.", "article"))
-    assert (pages["menu"].url, gold_of(pages["menu"])) == (None, ("", "not-article"))
+    assert (pages["menu"].url, gold_of(pages["menu"])) == (None, ("", "other"))
     assert last_batch(session).format == "auto"
 
 

@@ -1,11 +1,16 @@
 """The migrations build exactly the schema the models describe, and can be undone."""
 
+from datetime import UTC, datetime
+
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import inspect
+from alembic.script import ScriptDirectory
+from sqlalchemy import JSON, DateTime, LargeBinary, column, inspect, text
+from sqlalchemy import select as sa_select
+from sqlalchemy import table as sa_table
 
 from webapp.db import make_engine
-from webapp.migrate import downgrade, upgrade
+from webapp.migrate import alembic_config, downgrade, upgrade
 from webapp.models import Base
 
 
@@ -32,3 +37,87 @@ def test_db_upgrade_command(runner):
     result = runner.invoke(args=["db", "upgrade"])
     assert result.exit_code == 0, result.output
     assert "schema at head" in result.output
+
+
+# --- 0005: the kinds of gold become page types ------------------------------------------------------
+
+PAGE_TYPES = "0005"
+NOW = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
+
+
+def _insert(conn, name: str, **values) -> int:
+    """One row, written with the column types its values need; its id."""
+    def typed(value):
+        return {dict: JSON, list: JSON, datetime: DateTime(timezone=True), bytes: LargeBinary}.get(type(value))
+    table = sa_table(name, *(column(key, typed(value)) for key, value in values.items()), column("id"))
+    return conn.execute(table.insert().values(**values).returning(table.c.id)).scalar_one()
+
+
+def _gold(conn, page: int, history: list[str], snippets=None) -> int:
+    """A gold whose revisions had these kinds in turn, the last one current."""
+    gold = _insert(conn, "gold", page_id=page, text="Gold text.", kind=history[-1], status="done",
+                   snippets=snippets, author="ann", version=len(history), updated_at=NOW)
+    for version, kind in enumerate(history, 1):
+        _revise(conn, gold, version, kind, "ann", None, snippets)
+    return gold
+
+
+def _revise(conn, gold: int, version: int, kind: str, author: str, save_id: str | None, snippets=None) -> None:
+    _insert(conn, "gold_revision", gold_id=gold, version=version, text="Gold text.", kind=kind, status="done",
+            snippets=snippets, author=author, client_save_id=save_id, created_at=NOW)
+
+
+def _state(engine, gold: int) -> tuple:
+    """(kind, version, [(revision kind, version, author)], last revision's snippets) of a gold."""
+    with engine.connect() as conn:
+        kind, version = conn.execute(text("SELECT kind, version FROM gold WHERE id = :g"), {"g": gold}).one()
+        rows = conn.execute(sa_select(column("kind"), column("version"), column("author"),
+                                      column("snippets", JSON)).select_from(sa_table("gold_revision"))
+                            .where(column("gold_id") == gold).order_by(column("id"))).all()
+    return kind, version, [tuple(row[:3]) for row in rows], rows[-1][3]
+
+
+def test_the_page_types_migration_loses_no_kind_and_goes_back(database_url):
+    engine = make_engine(database_url)
+    before = ScriptDirectory.from_config(alembic_config(engine)).get_revision(PAGE_TYPES).down_revision
+    upgrade(engine)
+    downgrade(engine, before)
+    snippets = {"with": ["Gold"], "without": ["Menu"]}
+    try:
+        with engine.begin() as conn:
+            site = _insert(conn, "site", host="a.example")
+            batch = _insert(conn, "import_batch", source="s", format="folder", created_at=NOW, imported=5,
+                            duplicates=0, rejected=0, report=[])
+            pages = [_insert(conn, "page", url=None, site_id=site, batch_id=batch, source_name=f"p{n}",
+                             raw=b"<p>x</p>", sha256=f"{n:064d}", encoding="utf-8", encoding_source="meta",
+                             html="<p>x</p>", facts={}, created_at=NOW) for n in range(5)]
+            menu = _gold(conn, pages[0], ["article", "not-article"], snippets)
+            other = _gold(conn, pages[1], ["other"])
+            listing = _gold(conn, pages[2], ["listing"])
+            edited = _gold(conn, pages[3], ["not-article"])
+        untouched = {gold: _state(engine, gold) for gold in (other, listing)}
+        original = _state(engine, menu)
+
+        upgrade(engine, PAGE_TYPES)
+        assert _state(engine, menu) == ("other", 3, [("article", 1, "ann"), ("not-article", 2, "ann"),
+                                                     ("other", 3, "migration 0005")], snippets)
+        assert {gold: _state(engine, gold) for gold in untouched} == untouched
+        with engine.begin() as conn:  # saves under the page types: one edited after the upgrade, one new
+            conn.execute(text("UPDATE gold SET kind = 'forum', version = 3 WHERE id = :g"), {"g": edited})
+            _revise(conn, edited, 3, "forum", "bob", "save-1")
+            error = _gold(conn, pages[4], ["error"])
+
+        downgrade(engine, before)
+        assert _state(engine, menu) == original
+        assert {gold: _state(engine, gold) for gold in untouched} == untouched
+        assert _state(engine, edited)[:3] == ("not-article", 4, [
+            ("not-article", 1, "ann"), ("other", 2, "migration 0005"), ("forum", 3, "bob"),
+            ("not-article", 4, "migration 0005")])
+        assert _state(engine, error)[:3] == ("other", 2, [("error", 1, "ann"), ("other", 2, "migration 0005")])
+
+        upgrade(engine, PAGE_TYPES)  # and up again, over a history the first upgrade wrote into
+        assert _state(engine, edited)[:2] == ("other", 5)
+        assert _state(engine, menu)[:2] == ("other", 3)
+    finally:
+        upgrade(engine)
+        engine.dispose()

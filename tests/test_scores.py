@@ -242,7 +242,7 @@ def test_score_command_json_has_the_documented_shape(demo_app):
     guard = json.loads(runner.invoke(args=["guard", "--format", "json", "--extractor", "whole-page"]).output)
     confusion = guard["whole-page"]["confusion"]
     assert sum(confusion.values()) == 15
-    assert confusion["accepted_article"] + confusion["rejected_article"] == 10
+    assert confusion["true_accept"] + confusion["false_reject"] == 10  # the demo's articles, to accept
     assert set(guard["whole-page"]["acceptance_by_site"]) == {
         "transit-times.example", "garden-ledger.example", "quarry-review.example"
     }

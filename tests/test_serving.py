@@ -441,8 +441,8 @@ def test_a_gold_save_is_seen_by_every_web_process_within_2_seconds(backend, data
     chosen = [page for (page,) in db.rows("SELECT page_id FROM gold WHERE kind = 'article' AND status = 'done' "
                                           "ORDER BY page_id LIMIT 3")]
     changes = [  # (server saving, page, what changes, pages on the leaderboard after)
-        (0, chosen[0], {"kind": "not-article", "text": ""}, pages - 1),
-        (1, chosen[1], {"kind": "not-article", "text": ""}, pages - 2),
+        (0, chosen[0], {"kind": "other", "text": ""}, pages - 1),
+        (1, chosen[1], {"kind": "other", "text": ""}, pages - 2),
         (1, chosen[0], {"kind": "article", "text": "Back as an article, with another gold text."}, pages - 1),
         (0, chosen[2], {"kind": "article", "text": "Nothing of what this page says."}, pages - 1),
     ]

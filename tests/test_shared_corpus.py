@@ -20,7 +20,7 @@ def test_the_readability_pages_import_and_extract_without_crashes(runner, sessio
     assert imported.exit_code == 0, imported.output
     assert "batch 1: 130 imported, 0 duplicate, 0 rejected" in imported.output
     kinds = dict(session.execute(select(Gold.kind, func.count()).group_by(Gold.kind)).all())
-    assert kinds == {"article": 122, "not-article": 8}
+    assert kinds == {"article": 122, "other": 8}
     session.rollback()
 
     extracted = runner.invoke(args=["extract"])

@@ -227,7 +227,7 @@ def test_an_empty_gold_file_is_imported_as_a_draft_to_review(runner, session, tm
     lines.write_text("\n".join(json.dumps(line) for line in (
         {"url": "https://j.example/e", "html": "<p>e</p>", "gold": "", "kind": "article"},
         {"url": "https://j.example/w", "html": "<p>w</p>", "gold": "", "kind": "wall"},
-        {"url": "https://j.example/n", "html": "<p>n</p>", "kind": "not-article"},
+        {"url": "https://j.example/n", "html": "<p>n</p>", "kind": "forum"},
     )))
     session.rollback()
     for source in (folder, lines):
@@ -237,7 +237,7 @@ def test_an_empty_gold_file_is_imported_as_a_draft_to_review(runner, session, tm
     statuses = {p.source_name: (p.gold.status, p.gold.kind) for p in session.scalars(select(Page))}
     assert statuses == {
         "empty.html": ("draft", "article"), "blank.html": ("draft", "article"), "full.html": ("done", "article"),
-        "line 1": ("draft", "article"), "line 2": ("done", "wall"), "line 3": ("done", "not-article"),
+        "line 1": ("draft", "article"), "line 2": ("done", "wall"), "line 3": ("done", "forum"),
     }
     notes = {row["item"]: row.get("reason") for batch in session.scalars(select(ImportBatch))
              for row in batch.report}

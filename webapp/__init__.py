@@ -8,7 +8,7 @@ from typing import Any
 
 from flask import Flask
 
-from . import config, db
+from . import config, db, vocabulary
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -36,6 +36,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = config.secret_key(app.instance_path)
 
+    app.extensions[vocabulary.EXTENSION] = vocabulary.configured_taxonomy(app.config)
     db.init_app(app)
     from .cli import register
     from .scoring.registry import EXTENSION, build_metrics

@@ -8,6 +8,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from .vocabulary import ACCEPT_KINDS, NO_CONTENT_KINDS, PAGE_KINDS
+
 ENV_PREFIX = "GOLDTEXT_"
 
 
@@ -24,6 +26,9 @@ def defaults(instance_path: str) -> dict[str, Any]:
         "GUARD_MIN_LONG_LINES": 2,
         "GUARD_LONG_LINE_CHARS": 150,
         "GUARD_MIN_RATIO": 0.01,
+        "GUARD_ACCEPT_TYPES": list(ACCEPT_KINDS),
+        "PAGE_TYPES": list(PAGE_KINDS),
+        "NO_CONTENT_TYPES": list(NO_CONTENT_KINDS),
         "DEFAULT_EXTRACTOR": "trafilatura",
         "UPLOAD_EXTRACTORS": [],
         "RENDER_MAX_DEPTH": 512,

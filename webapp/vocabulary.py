@@ -1,20 +1,103 @@
-"""The words a page's gold is described in: page kinds, gold statuses and snippet keys, and the one place
-that checks them. Readers, the gold save, the API, filters and forms all take these from here."""
+"""The words a page's gold is described in: page types (the taxonomy), gold statuses and snippet keys,
+and the one place that checks them. Readers, the gold save, the API, filters and forms all take these
+from here.
+
+The page types are a setting (PAGE_TYPES, NO_CONTENT_TYPES, GUARD_ACCEPT_TYPES): an app builds its
+Taxonomy once, at its creation, and `current_taxonomy()` is that app's inside an app context (a request,
+a command, a job) and the default taxonomy outside one (a reader or a service called on its own)."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
+
+from flask import current_app, has_app_context
 
 ARTICLE = "article"
 
 PAGE_KINDS: dict[str, str] = {
     ARTICLE: "article",
-    "listing": "listing",
+    "forum": "forum or discussion thread",
+    "product": "product page",
+    "collection": "collection or category page",
+    "listing": "listing (front page, index of posts)",
+    "documentation": "documentation",
+    "service": "service or company page",
     "js-shell": "JavaScript shell",
     "wall": "paywall or consent wall",
-    "not-article": "not an article",
-    "other": "error or other",
+    "error": "error page",
+    "other": "other",
 }
+"""The default taxonomy, in menu order, with each type's label; a configured type of another name is
+labelled with its name."""
+
+NO_CONTENT_KINDS = ("js-shell", "wall", "error", "other")
+"""The default types of page that have no main content: the accept guard alone judges extractors there."""
+
+ACCEPT_KINDS = (ARTICLE,)
+"""The default types the pipeline should accept: the accept guard's confusion matrix is taken against them."""
+
+TYPE_NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,31}")
+"""A configured type's name: lower-case letters, digits and hyphens, at most 32 characters (Gold.kind)."""
+
+
+@dataclass(frozen=True)
+class Taxonomy:
+    """The page types in force (`kinds`, in menu order), those with no main content and those the
+    pipeline should accept. A page without a type is an article."""
+
+    kinds: tuple[str, ...]
+    no_content: frozenset[str]
+    accept: frozenset[str]
+
+    @property
+    def labels(self) -> dict[str, str]:
+        """Type -> label, in menu order."""
+        return {kind: PAGE_KINDS.get(kind, kind) for kind in self.kinds}
+
+    def has_content(self, kind: str | None) -> bool:
+        return (kind or ARTICLE) not in self.no_content
+
+    def accepts(self, kind: str | None) -> bool:
+        """Whether the pipeline should accept a page of this type."""
+        return (kind or ARTICLE) in self.accept
+
+
+def taxonomy(kinds: Iterable[str], no_content: Iterable[str], accept: Iterable[str]) -> Taxonomy:
+    """The taxonomy of these settings; ValueError naming the setting that is wrong."""
+    kinds, no_content, accept = tuple(kinds), frozenset(no_content), frozenset(accept)
+    bad = [kind for kind in kinds if not TYPE_NAME.fullmatch(kind)]
+    if bad:
+        raise ValueError(f"PAGE_TYPES: {', '.join(map(repr, bad))} is not a type name (lower-case letters, "
+                         "digits and hyphens, at most 32 characters)")
+    if len(set(kinds)) != len(kinds):
+        raise ValueError("PAGE_TYPES names a type twice")
+    if ARTICLE not in kinds:
+        raise ValueError(f"PAGE_TYPES must include {ARTICLE!r}: a page without a type is an article")
+    for setting, names in (("NO_CONTENT_TYPES", no_content), ("GUARD_ACCEPT_TYPES", accept)):
+        unknown = sorted(names - set(kinds))
+        if unknown:
+            raise ValueError(f"{setting} names {', '.join(unknown)}, not in PAGE_TYPES")
+    return Taxonomy(kinds, no_content, accept)
+
+
+DEFAULT_TAXONOMY = taxonomy(PAGE_KINDS, NO_CONTENT_KINDS, ACCEPT_KINDS)
+
+EXTENSION = "goldtext.taxonomy"
+"""Where an app keeps its taxonomy: `app.extensions[EXTENSION]`."""
+
+
+def configured_taxonomy(config: Mapping[str, Any]) -> Taxonomy:
+    """The taxonomy of an app's settings (PAGE_TYPES, NO_CONTENT_TYPES, GUARD_ACCEPT_TYPES)."""
+    return taxonomy(config["PAGE_TYPES"], config["NO_CONTENT_TYPES"], config["GUARD_ACCEPT_TYPES"])
+
+
+def current_taxonomy() -> Taxonomy:
+    """The app's taxonomy inside an app context, the default taxonomy outside one."""
+    return current_app.extensions[EXTENSION] if has_app_context() else DEFAULT_TAXONOMY
+
 
 DONE = "done"
 """The status of finished gold: the only gold that is scored."""
@@ -35,12 +118,7 @@ SNIPPET_KEYS = ("with", "without")
 
 
 class UnknownTerm(ValueError):
-    """A page kind, gold status or snippet gold that is not in the vocabulary; the message names it."""
-
-
-def is_article(kind: str | None) -> bool:
-    """A page without a kind is taken to be an article."""
-    return kind in (None, ARTICLE)
+    """A page type, gold status or snippet gold that is not in the vocabulary; the message names it."""
 
 
 def _checked(value: str | None, known: dict[str, str], what: str, where: str) -> str | None:
@@ -51,8 +129,9 @@ def _checked(value: str | None, known: dict[str, str], what: str, where: str) ->
 
 
 def checked_kind(value: str | None, where: str = "") -> str | None:
-    """The page kind (None: not given); UnknownTerm naming it and `where` it was found otherwise."""
-    return _checked(value, PAGE_KINDS, "page kind", where)
+    """The page type (None: not given) if the taxonomy in force has it (`current_taxonomy`); UnknownTerm
+    naming it and `where` it was found otherwise."""
+    return _checked(value, current_taxonomy().labels, "page type", where)
 
 
 def checked_status(value: str | None, where: str = "") -> str | None:

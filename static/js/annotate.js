@@ -3,6 +3,7 @@
 import { attachBlocks, dom, normalise, toggleLine } from "./blocks.js";
 import { clearDraft, loadDraft, storeDraft } from "./drafts.js";
 import { bindShortcuts, renderHelp } from "./keys.js";
+import { KIND_KEYS, kindShortcuts } from "./kinds.js";
 import { LABELS, selectedText, selectionIn, snippetEditor } from "./snippets.js";
 import { debounce, newSaveId, postJson } from "./net.js";
 import { bag, scores } from "./tokens.js";
@@ -516,11 +517,8 @@ function leaveField() {
 }
 const plainTarget = (event) => !["BUTTON", "A", "SELECT", "SUMMARY", "INPUT"].includes(event.target?.tagName) ||
   event.target.ownerDocument !== document;
-const kindKeys = { article: "a", listing: "l", "js-shell": "j", wall: "w", "not-article": "x", other: "o" };
-const kindShortcuts = [...kind.options].filter((option) => kindKeys[option.value]).map((option) => ({
-  keys: [kindKeys[option.value]], label: `page kind: ${option.textContent.trim()}`, run: () => setKind(option.value),
-}));
-for (const option of kind.options) if (kindKeys[option.value]) option.textContent += ` (${kindKeys[option.value]})`;
+const typeShortcuts = kindShortcuts(kind.options, setKind);
+for (const option of kind.options) if (KIND_KEYS[option.value]) option.textContent += ` (${KIND_KEYS[option.value]})`;
 
 const SHORTCUTS = [
   { keys: ["n"], label: "next page in the queue (saves first)", run: () => go("next") },
@@ -539,7 +537,7 @@ const SHORTCUTS = [
   { keys: ["s"], ctrl: true, whileTyping: true, label: "save (also while typing)", run: save },
   { keys: ["d"], label: "mark done and save", run: () => setStatusAndSave("done") },
   { keys: ["s"], label: "skip: mark skipped and save", run: () => setStatusAndSave("skipped") },
-  ...kindShortcuts,
+  ...typeShortcuts,
   { keys: ["i"], label: "add the selected text as a must-include snippet", run: () => addSnippet("with") },
   { keys: ["e"], label: "add the selected text as a must-exclude snippet", run: () => addSnippet("without") },
   { keys: ["?"], always: true, label: "show or hide this help", run: () => toggleHelp() },

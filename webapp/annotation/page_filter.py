@@ -30,7 +30,7 @@ class PageFilter:
     one field with OR).
 
     - ``sites``: the page's site host;
-    - ``kinds``: the gold's page kind;
+    - ``kinds``: the gold's page type;
     - ``statuses``: the queue status: ``todo`` (no gold yet) or the gold's status;
     - ``batches``: the import batch id;
     - ``annotators``: the gold's annotator, the author of its current text (its last save);

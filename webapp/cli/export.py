@@ -14,7 +14,7 @@ from ..extractors.registry import build_registry
 from ..results.extractions import current_named
 from ..results.store import refresh_scores
 from ..scoring import app_metrics, eager
-from ..vocabulary import GOLD_STATUSES, PAGE_KINDS
+from ..vocabulary import GOLD_STATUSES
 
 
 @click.command("export")
@@ -25,8 +25,8 @@ from ..vocabulary import GOLD_STATUSES, PAGE_KINDS
 @click.option("--status", "statuses", multiple=True, type=click.Choice(list(GOLD_STATUSES)),
               help="Only pages whose gold has this status (repeatable).")
 @click.option("--site", "sites", multiple=True, metavar="HOST", help="Only this site (repeatable).")
-@click.option("--kind", "kinds", multiple=True, type=click.Choice(list(PAGE_KINDS)),
-              help="Only pages whose gold has this kind (repeatable).")
+@click.option("--kind", "kinds", multiple=True, metavar="TYPE",
+              help="Only pages whose gold has this page type (repeatable; one of the PAGE_TYPES setting).")
 @click.option("--with-html/--without-html", default=True, show_default=True,
               help="jsonl: include each page's HTML.")
 @click.option("--with-extractions", is_flag=True, help="jsonl, folder: include every extraction with its fingerprint.")

@@ -44,7 +44,7 @@ def common_options(func):
                               "(default: the metric's own)."),
             click.option("--site", "sites", multiple=True, metavar="HOST", help="Only this site (repeatable)."),
             click.option("--kind", "kinds", multiple=True, metavar="KIND",
-                         help="Only this gold page kind (repeatable)."),
+                         help="Only this gold page type (repeatable)."),
             click.option("--batch", "batches", multiple=True, type=int, metavar="ID",
                          help="Only pages of this import batch (repeatable)."),
             click.option("--annotator", "annotators", multiple=True, metavar="NAME",
@@ -188,8 +188,8 @@ def compare_command(a, b, metric, average, sites, kinds, batches, annotators, bo
 @click.option("--site", "sites", multiple=True, metavar="HOST", help="Only this site (repeatable).")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
 def guard_command(names, sites, fmt) -> None:
-    """The accept guard against the gold page kinds: confusion matrix per extractor, and the
-    acceptance rate per site and per import batch."""
+    """The accept guard against the gold page types: confusion matrix per extractor against the types to
+    accept (GUARD_ACCEPT_TYPES), and the acceptance rate per site and per import batch."""
     with sessions()() as session, usage_errors():
         report = guard_report(session, current_named(session, build_registry(), names), sites)
     if fmt == "json":

@@ -17,7 +17,7 @@ class RawDocument:
     url: str | None = None
     charset: str | None = None  # transport charset (HTTP Content-Type header / WARC), if any
     gold: str | None = None  # gold text if the layout carries it
-    kind: str | None = None  # page kind (webapp.vocabulary.PAGE_KINDS key) if the layout carries it
+    kind: str | None = None  # page type (a key of the taxonomy in force, webapp.vocabulary) if the layout carries it
     folder: str | None = None  # sub-folder the item came from, relative to the given root
     snippets: dict[str, list[str]] | None = None  # snippet gold {"with": [...], "without": [...]}
     status: str | None = None  # gold status (webapp.vocabulary.GOLD_STATUSES key); "done" when not given

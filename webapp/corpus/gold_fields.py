@@ -1,4 +1,4 @@
-"""The vocabulary's checks as a reader reports them: a page kind, gold status or snippet gold that the
+"""The vocabulary's checks as a reader reports them: a page type, gold status or snippet gold that the
 vocabulary refuses makes the item Unreadable, with the vocabulary's reason."""
 
 from __future__ import annotations

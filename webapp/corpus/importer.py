@@ -25,7 +25,7 @@ UNKNOWN_SITE = "unknown"
 IMPORT_AUTHOR = "import"
 DRAFT = "draft"
 EMPTY_GOLD_NOTE = ("its gold text is empty: imported as a draft to review (an article with no text would score "
-                   "every extractor 0); mark it done, or give it another page kind, in the annotate view")
+                   "every extractor 0); mark it done, or give it another page type, in the annotate view")
 
 
 def empty_article_gold(doc: RawDocument) -> bool:

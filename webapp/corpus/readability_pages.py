@@ -2,7 +2,7 @@
 SLUG/expected-metadata.json, in a folder or inside a zip archive.
 
 The gold text is the visible text of expected.html, one block per line. A page whose metadata says
-`"readerable": false` is kind "not-article" with no gold text; `true` makes it an "article". The URL
+`"readerable": false` is page type "other" with no gold text; `true` makes it an "article". The URL
 is the metadata's "url" when it has one.
 """
 
@@ -62,7 +62,7 @@ def _document(
     readerable = metadata.get("readerable")
     url = metadata.get("url") if isinstance(metadata.get("url"), str) else None
     if readerable is False:
-        return RawDocument(item, data, source, url=url, kind="not-article")
+        return RawDocument(item, data, source, url=url, kind="other")
     gold = None
     if f"{folder}/{EXPECTED}" in names:
         gold = visible_text(decode(read(f"{folder}/{EXPECTED}")).text) or None

@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session
 
 from ..annotation.page_filter import PageFilter
 from ..scoring import Metric
+from ..vocabulary import checked_kind
 from .card import FILE as CARD
 from .card import Tally, dataset_card
 from .checksums import write_checksums
@@ -63,6 +64,8 @@ class ExportRequest:
             raise ValueError("--with-extractions applies to the jsonl and folder formats")
         if self.predictions and self.fmt != "scrapinghub":
             raise ValueError("--predictions applies to the scrapinghub format")
+        for kind in self.kinds:
+            checked_kind(kind, "in --kind")
 
     def selection(self) -> PageFilter:
         requires = REQUIRES.get(self.fmt)

@@ -1,5 +1,6 @@
-"""The accept guard against the gold page kinds: per extractor, the confusion matrix, and the
-acceptance rate per site and per import batch."""
+"""The accept guard against the gold page types: per extractor, the confusion matrix against the types
+the pipeline should accept (the GUARD_ACCEPT_TYPES setting), and the acceptance rate per site and per
+import batch."""
 
 from __future__ import annotations
 
@@ -11,9 +12,11 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ..models import Extraction, Gold, Page, Site
-from ..vocabulary import DONE, is_article
+from ..vocabulary import DONE, current_taxonomy
 
-CELLS = ("accepted_article", "rejected_article", "accepted_non_article", "rejected_non_article")
+CELLS = ("true_accept", "false_reject", "false_accept", "true_reject")
+"""The confusion matrix: a page of a type to accept accepted or rejected, one of another type accepted or
+rejected."""
 
 
 def rate(accepted: int, total: int) -> float | None:
@@ -21,8 +24,9 @@ def rate(accepted: int, total: int) -> float | None:
 
 
 def guard_report(session: Session, named: Mapping[str, str], sites: tuple[str, ...] = ()) -> dict[str, Any]:
-    """For each extractor (display name -> fingerprint): confusion against done gold kinds, and
-    acceptance rates over all its pages by site and by batch (gold or not)."""
+    """For each extractor (display name -> fingerprint): confusion against the types of done gold (which
+    to accept: `current_taxonomy().accept`), and acceptance rates over all its pages by site and by batch
+    (gold or not)."""
     by_fp = {fp: name for name, fp in named.items()}
     query = (
         select(Extraction.fingerprint, Extraction.accepted, Site.host, Page.batch_id, Gold.kind, Gold.status)
@@ -33,6 +37,7 @@ def guard_report(session: Session, named: Mapping[str, str], sites: tuple[str, .
     )
     if sites:
         query = query.where(Site.host.in_(sites))
+    taxonomy = current_taxonomy()
     confusion = {name: dict.fromkeys(CELLS, 0) for name in named}
     tallies: dict[str, dict[str, dict[str, list[int]]]] = {
         name: {"site": defaultdict(lambda: [0, 0]), "batch": defaultdict(lambda: [0, 0])} for name in named
@@ -40,7 +45,8 @@ def guard_report(session: Session, named: Mapping[str, str], sites: tuple[str, .
     for fp, accepted, host, batch, kind, status in session.execute(query):
         name = by_fp[fp]
         if kind is not None and status == DONE:
-            cell = ("accepted_" if accepted else "rejected_") + ("article" if is_article(kind) else "non_article")
+            right = bool(accepted) == taxonomy.accepts(kind)
+            cell = ("true_" if right else "false_") + ("accept" if accepted else "reject")
             confusion[name][cell] += 1
         for by, key in (("site", host), ("batch", str(batch))):
             tallies[name][by][key][0] += int(accepted)

@@ -1,5 +1,6 @@
-"""The sites x extractors table: F1 per site from `leaderboard(by="site")`, the best extractor per site
-marked, and sites with too few gold pages to judge marked as such rather than ranked (pure)."""
+"""The sites x extractors and page types x extractors tables: F1 per site from `leaderboard(by="site")`
+and per page type from `leaderboard(by="kind")`, the best extractor of each row marked, and rows with too
+few gold pages to judge marked as such rather than ranked (pure)."""
 
 from __future__ import annotations
 
@@ -14,25 +15,33 @@ def heat(f1: float | None) -> int | None:
     return None if f1 is None else min(HEAT_STEPS - 1, int(f1 * HEAT_STEPS))
 
 
+def _cells(group: Mapping[str, Any] | None, min_pages: int) -> dict[str, Any]:
+    """One row's figures from its group of a grouped leaderboard (None: no gold page): its gold pages,
+    whether that is enough to judge (at least `min_pages`), each extractor's F1 and heat step, and the
+    best extractor(s) when judged."""
+    group = group or {"pages": 0, "extractors": {}}
+    cells = {name: figures["f1"] for name, figures in group["extractors"].items()}
+    judged = group["pages"] >= min_pages
+    defined = [f1 for f1 in cells.values() if f1 is not None]
+    top = max(defined) if judged and defined else None
+    return {
+        "pages": group["pages"],
+        "judged": judged,
+        "best": sorted(name for name, f1 in cells.items() if top is not None and f1 == top),
+        "f1": cells,
+        "heat": {name: heat(f1) for name, f1 in cells.items()},
+    }
+
+
 def site_rows(by_site: Mapping[str, Any], hosts: Iterable[str], min_pages: int) -> list[dict[str, Any]]:
-    """One row per host (every host given, with or without gold): its gold pages, whether that is enough
-    to judge (at least `min_pages`), each extractor's F1, and the best extractor(s) when judged."""
+    """One row per host (every host given, with or without gold), by host name."""
     groups = by_site.get("groups", {})
-    rows = []
-    for host in sorted(set(hosts) | set(groups)):
-        group = groups.get(host, {"pages": 0, "extractors": {}})
-        cells = {name: figures["f1"] for name, figures in group["extractors"].items()}
-        judged = group["pages"] >= min_pages
-        defined = [f1 for f1 in cells.values() if f1 is not None]
-        top = max(defined) if judged and defined else None
-        rows.append(
-            {
-                "site": host,
-                "pages": group["pages"],
-                "judged": judged,
-                "best": sorted(name for name, f1 in cells.items() if top is not None and f1 == top),
-                "f1": cells,
-                "heat": {name: heat(f1) for name, f1 in cells.items()},
-            }
-        )
-    return rows
+    return [{"site": host, **_cells(groups.get(host), min_pages)} for host in sorted(set(hosts) | set(groups))]
+
+
+def type_rows(by_type: Mapping[str, Any], labels: Mapping[str, str], min_pages: int) -> list[dict[str, Any]]:
+    """One row per page type of `labels` (type -> label, in their order, with or without gold), then any
+    other type the gold has (one the settings no longer name), labelled with its name."""
+    groups = by_type.get("groups", {})
+    kinds = [*labels, *sorted(set(groups) - set(labels))]
+    return [{"type": kind, "label": labels.get(kind, kind), **_cells(groups.get(kind), min_pages)} for kind in kinds]

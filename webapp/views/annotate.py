@@ -31,7 +31,7 @@ from ..results.extractions import current_named
 from ..results.leaderboard import page_scores, shown
 from ..results.store import gold_changed
 from ..scoring import eager
-from ..vocabulary import GOLD_STATUSES, PAGE_KINDS
+from ..vocabulary import GOLD_STATUSES, UnknownTerm, current_taxonomy
 from ..web import figures
 from .common import ANNOTATOR, annotator, filter_args
 from .pages import heavy
@@ -107,6 +107,13 @@ def prefill_of(session: Session, page: Page, found: list[dict[str, Any]]) -> Pre
                   usable)
 
 
+def kind_choices(kind: str) -> dict[str, str]:
+    """The page types in force, and the gold's own type when the settings no longer name it: shown as it
+    is, so that a save has to choose one of the others."""
+    labels = current_taxonomy().labels
+    return labels if kind in labels else {**labels, kind: f"{kind} (not in the configured page types)"}
+
+
 def safe_link(url: str | None) -> str | None:
     """The URL if it may be rendered as a link (http or https), else None."""
     if url and urlsplit(url).scheme.lower() in ("http", "https"):
@@ -124,15 +131,16 @@ def page(page_id: int) -> Response | str:
     cands = candidates(session, page_id, default)
     prefill = prefill_of(session, found, cands) if found.gold is None else None
     boilerplate = site_boilerplate(session, found)
+    editor = editor_state(found, cands, prefill, boilerplate)
     return render_template(
         "annotate/page.html",
         page=found,
         link=safe_link(found.url),
         candidates=cands,
-        editor=editor_state(found, cands, prefill, boilerplate),
+        editor=editor,
         prefill=prefill.as_dict() if prefill else None,
         boilerplate=sorted(boilerplate),
-        kinds=PAGE_KINDS,
+        kinds=kind_choices(editor["kind"]),
         statuses=GOLD_STATUSES,
         args=filter_args(request.args),
         block_rules=browser_rules(),
@@ -167,7 +175,11 @@ def restore(page_id: int, revision_id: int) -> Response:
     revision = session.get(GoldRevision, revision_id)
     if found is None or revision is None or found.gold is None or revision.gold_id != found.gold.id:
         abort(404)
-    restored = restore_revision(session, found, revision, author)
+    try:
+        restored = restore_revision(session, found, revision, author)
+    except UnknownTerm as error:
+        flash(f"Revision {revision.id} was not restored: {error}. Restore another, or edit the page.")
+        return redirect(url_for("annotate.history", page_id=page_id))
     gold_changed(session, eager(figures.metrics()), page_id)
     session.commit()
     flash(f"Revision {revision.id} restored as version {restored.version}.")

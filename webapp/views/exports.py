@@ -15,7 +15,7 @@ from ..extractors.registry import build_registry
 from ..jobs.start import dispatch, new_job
 from ..models import Site
 from ..results.extractions import current_named
-from ..vocabulary import GOLD_STATUSES, PAGE_KINDS
+from ..vocabulary import GOLD_STATUSES, current_taxonomy
 from .common import annotator
 
 bp = Blueprint("exports", __name__)
@@ -27,7 +27,7 @@ def request_from_form() -> ExportRequest:
         form.get("format", ""),
         tuple(s for s in form.getlist("status") if s in GOLD_STATUSES),
         tuple(form.getlist("site")),
-        tuple(k for k in form.getlist("kind") if k in PAGE_KINDS),
+        tuple(k for k in form.getlist("kind") if k),
         with_html=form.get("html", "with") != "without",
         with_extractions=form.get("extractions") == "on",
         predictions=form.get("predictions") == "on",
@@ -42,8 +42,8 @@ def request_from_form() -> ExportRequest:
 @bp.get("/exports")
 def form() -> str:
     hosts = get_session().scalars(select(Site.host).order_by(Site.host)).all()
-    return render_template("exports/form.html", formats=FORMATS, statuses=GOLD_STATUSES, kinds=PAGE_KINDS,
-                           hosts=hosts)
+    return render_template("exports/form.html", formats=FORMATS, statuses=GOLD_STATUSES,
+                           kinds=current_taxonomy().labels, hosts=hosts)
 
 
 @bp.post("/exports")

@@ -13,7 +13,7 @@ from ..db import get_session
 from ..results.cache import ScoreCache
 from ..results.extractions import stored_fingerprints
 from ..results.leaderboard import f1_distribution
-from ..vocabulary import PAGE_KINDS
+from ..vocabulary import current_taxonomy
 from ..web import figures
 from ..web.charts import f1_boxes, precision_recall
 from ..web.query_args import int_arg, page_filter
@@ -47,7 +47,7 @@ def form_context(query: figures.BoardOptions) -> dict[str, Any]:
     return {
         "query": query,
         "metrics": figures.metrics(),
-        "kinds": PAGE_KINDS,
+        "kinds": current_taxonomy().labels,
         "choices": filter_choices(get_session()),
         "args": request.args,
     }

@@ -9,7 +9,7 @@ from werkzeug.wrappers import Response
 from ..annotation.queue import progress_by_site, queue_counts, queue_rows, step, totals
 from ..db import get_session
 from ..models import ImportBatch, Site
-from ..vocabulary import PAGE_KINDS, QUEUE_STATUSES
+from ..vocabulary import QUEUE_STATUSES, current_taxonomy
 from ..web.query_args import page_filter
 from .common import filter_args
 
@@ -36,7 +36,7 @@ def index() -> str:
         total=totals(progress.values()),
         sites=session.scalars(select(Site).order_by(Site.host)).all(),
         batches=session.scalars(select(ImportBatch).order_by(ImportBatch.id.desc())).all(),
-        kinds=PAGE_KINDS,
+        kinds=current_taxonomy().labels,
         statuses=QUEUE_STATUSES,
         args=filter_args(request.args),
     )

@@ -32,9 +32,10 @@ from ..results.leaderboard import (
     worst_pages,
 )
 from ..results.site_rules import rule_report
-from ..results.sites import site_rows
+from ..results.sites import site_rows, type_rows
 from ..results.store import stale_count
 from ..scoring import Metric, app_metrics
+from ..vocabulary import current_taxonomy
 from .query_args import int_arg, page_filter
 
 SHARED = "goldtext.scores"
@@ -175,16 +176,21 @@ def pending(session: Session, metric: str) -> int:
 
 
 def sites_of(options: BoardOptions) -> Compute:
-    """`goldtext score --by site` plus one row per site: judged or not, best extractor, heat steps."""
+    """`goldtext score --by site` plus one row per site and one per page type with main content: judged
+    or not, best extractor, heat steps."""
 
     def compute(session: Session, cache: ScoreCache) -> dict[str, Any]:
         named = named_for(session, options)
-        by_site = leaderboard(cache, options.metric, named, average=options.average, filters=options.filters,
-                              by="site", bootstrap=options.bootstrap, seed=options.seed)
+        grouped = {by: leaderboard(cache, options.metric, named, average=options.average, filters=options.filters,
+                                   by=by, bootstrap=options.bootstrap, seed=options.seed) for by in ("site", "kind")}
+        by_site = grouped["site"]
         hosts = filter_choices(session)["sites"]
         min_pages = current_app.config["LEADERBOARD_MIN_SITE_PAGES"]
+        taxonomy = current_taxonomy()
+        with_content = {kind: label for kind, label in taxonomy.labels.items() if taxonomy.has_content(kind)}
         by_site["min_pages"] = min_pages
         by_site["sites"] = site_rows(by_site, hosts, min_pages)
+        by_site["types"] = type_rows(grouped["kind"], with_content, min_pages)
         by_site["drift"] = drift(session, options)
         return by_site
 
@@ -219,13 +225,16 @@ def pages_of(options: BoardOptions, ref: str, limit: int) -> Compute:
 
 
 def guard_of(options: BoardOptions) -> Compute:
-    """`goldtext guard --format json` plus acceptance per site per batch and the drift flags."""
+    """`goldtext guard --format json` plus the types to accept, acceptance per site per batch and the
+    drift flags."""
 
     def compute(session: Session, cache: ScoreCache) -> dict[str, Any]:
         named = current_named(session, registry(), options.extractors)
         rates = acceptance_by_site_batch(session, named)
+        taxonomy = current_taxonomy()
         return {
             "threshold": current_app.config["DRIFT_THRESHOLD_POINTS"],
+            "accept": [kind for kind in taxonomy.kinds if taxonomy.accepts(kind)],
             "guard": guard_report(session, named, options.filters.sites),
             "acceptance_by_site_batch": {
                 name: {site: [{"batch": r.batch, "accepted": r.accepted, "pages": r.pages, "rate": r.rate}
