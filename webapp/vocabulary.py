@@ -13,8 +13,19 @@ PAGE_KINDS: dict[str, str] = {
     "js-shell": "JavaScript shell",
     "wall": "paywall or consent wall",
     "not-article": "not an article",
-    "other": "error or other",
+    "other": "other",
+    # WCXB's page types (besides article and listing), and error apart from other
+    "forum": "forum",
+    "product": "product",
+    "collection": "collection",
+    "documentation": "documentation",
+    "service": "service",
+    "error": "error",
 }
+
+NO_CONTENT_KINDS = frozenset({"js-shell", "wall", "error", "other", "not-article"})
+"""Kinds of page that have no main content: scored by the accept guard only, never by the text metrics.
+(`not-article` is today's kind for such pages, until the page-type migration maps it.)"""
 
 DONE = "done"
 """The status of finished gold: the only gold that is scored."""
