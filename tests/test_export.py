@@ -194,9 +194,13 @@ def test_csv_export_has_a_row_per_page_extraction_and_metric(cli, session, demo,
     with (out / "scores.csv").open(newline="", encoding="utf-8") as stream:
         rows = list(csv.DictReader(stream))
     metrics = {row["metric"] for row in rows}
-    assert metrics == {"tokens", "shingles", "snippets"}
+    assert metrics == {"tokens", "shingles", "snippets", "wcxb"}
     snippet_rows = [r for r in rows if r["metric"] == "snippets"]
     assert len(snippet_rows) == 20  # two pages with snippet gold (done, article) x 10 extractors
+    pages = {metric: {r["page_id"] for r in rows if r["metric"] == metric} for metric in metrics}
+    empty = session.scalars(select(Gold.page_id).where(Gold.text == "", Gold.status == "done",
+                                                       Gold.kind.in_(["article", "listing"])))
+    assert len(pages["tokens"]) == 8 and pages["wcxb"] - pages["tokens"] == {str(i) for i in empty}
     whole = next(r for r in snippet_rows if r["extractor"] == "whole-page")
     assert float(whole["recall"]) == 1.0
 

@@ -83,7 +83,7 @@ def score_rows(session) -> dict[tuple[int, str], tuple[int, int]]:
 def test_refresh_caches_every_eager_metric_once(session):
     seed(session)
     rows = score_rows(session)
-    assert len(rows) == 4 * 2 * 2  # 4 pages x 2 extractors x (tokens, shingles); no snippet gold
+    assert len(rows) == 4 * 2 * 3  # 4 pages x 2 extractors x (tokens, shingles, wcxb); no snippet gold
     assert refresh_scores(session, EAGER) == 0
     assert score_rows(session) == rows
 
@@ -106,9 +106,9 @@ def test_reextraction_recomputes_only_its_own_rows(session):
     result = Result(key=(pages[0], 400), extractor_name="good", fingerprint="good|1|{}", text="night train",
                     metadata={}, duration_ms=1.0, error=None, incomplete=False)
     row = store(session, result, GuardThresholds())
-    assert refresh_scores(session, EAGER) == 2
+    assert refresh_scores(session, EAGER) == 3
     after = score_rows(session)
-    assert {k for k in after if after.get(k) != before.get(k)} == {(row.id, "tokens"), (row.id, "shingles")}
+    assert {k for k in after if after.get(k) != before.get(k)} == {(row.id, m) for m in ("tokens", "shingles", "wcxb")}
 
 
 def test_metric_version_change_recomputes_that_metric(session):
