@@ -121,7 +121,7 @@ def echo_csv(rows: list[dict[str, Any]], columns: list[str]) -> None:
 @click.option("--extractor", "names", multiple=True, metavar="NAME",
               help="Only this extractor (repeatable); default: every registered one.")
 def score_command(metric, average, sites, kinds, batches, annotators, bootstrap, seed, fmt, by, names) -> None:
-    """Score every extractor against the gold (done, article pages)."""
+    """Score every extractor against the gold (done pages of every type with main content)."""
     with usage_errors():
         wanted = PageFilter(sites=sites, kinds=kinds, batches=batches, annotators=annotators)
         with sessions()() as session:
@@ -132,8 +132,10 @@ def score_command(metric, average, sites, kinds, batches, annotators, bootstrap,
     if fmt == "json":
         click.echo(json.dumps(result, indent=1))
         return
-    columns = (["group"] if by else []) + ["extractor", *FIGURES]
-    (echo_csv if fmt == "csv" else echo_table)(rows_of(result), columns)
+    rows = rows_of(result)
+    extra = [key for key in (rows[0] if rows else {}) if key not in ("group", "extractor", *FIGURES)]
+    columns = (["group"] if by else []) + ["extractor", *FIGURES, *extra]
+    (echo_csv if fmt == "csv" else echo_table)(rows, columns)
     if fmt == "table":
         click.echo(f"{result['metric']} ({result['average']}), {result['pages']} pages")
 
