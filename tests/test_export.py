@@ -79,6 +79,7 @@ CASES = [
     ("folder", ["--with-extractions"], (0, 1, 2, 3, 4), "all"),
     ("scrapinghub", ["--predictions"], (0, 1, 2, 3, 4), "gold"),
     ("trafilatura-eval", [], (0, 2, 3, 4), "snippets"),
+    ("wcxb", ["--predictions"], (0, 1, 2, 3, 4), "gold"),
 ]
 
 
@@ -98,6 +99,22 @@ def test_export_then_import_into_an_empty_database_reproduces_the_pages(
     got = {sha: tuple(row[i] for i in fields) for sha, row in snapshot(session).items()}
     assert got == expected
     assert len(expected) == {"all": 15, "gold": 15, "snippets": 2}[which]
+
+
+def test_wceb_export_holds_utf8_pages_and_reimports_the_same_gold_and_text(cli, session, demo, tmp_path):
+    before = {p.url: (p.sha256, p.encoding, p.html) for p in session.scalars(select(Page))}
+    out = tmp_path / "export"
+    cli("export", "--format", "wceb", "--out", str(out), "--predictions")
+    empty_database(session)
+    cli("import", str(out))
+    after = {p.url: (p.sha256, p.encoding, p.html) for p in session.scalars(select(Page))}
+    assert {row[0] for row in snapshot(session).values()} == set(before)
+    by_url = {row[0]: row for row in snapshot(session).values()}
+    assert by_url == {row[0]: row for row in demo.values()}  # url, gold text, kind, snippets, status
+    for url, (sha, encoding, html) in before.items():
+        assert after[url][2] == html, url  # the same text: WCEB's HTML is UTF-8, and is read as such
+        assert (after[url][0] == sha) == (encoding == "utf-8"), url  # a page in another encoding is re-encoded
+    assert {encoding for _, encoding, _ in before.values()} != {"utf-8"}
 
 
 def test_status_site_and_kind_narrow_the_export(cli, demo, tmp_path):
@@ -210,7 +227,7 @@ def test_csv_export_has_a_row_per_page_extraction_and_metric(cli, session, demo,
     [
         (["--format", "folder", "--without-html"], "--without-html applies to the jsonl format only"),
         (["--format", "csv", "--with-extractions"], "--with-extractions applies to the jsonl and folder formats"),
-        (["--format", "jsonl", "--predictions"], "--predictions applies to the scrapinghub format"),
+        (["--format", "jsonl", "--predictions"], "--predictions applies to the scrapinghub, wcxb, wceb formats"),
     ],
 )
 def test_options_that_do_not_fit_the_format_are_usage_errors(runner, tmp_path, options, message):

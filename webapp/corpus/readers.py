@@ -17,6 +17,8 @@ from .screening import screen
 from .streams import not_regular
 from .trafilatura_eval import is_trafilatura_eval_layout, read_trafilatura_eval
 from .warc import read_warc
+from .wceb import is_wceb_layout, read_wceb
+from .wcxb import is_wcxb_layout, read_wcxb
 from .ziparchive import read_zip
 
 Reader = Callable[[str, Limits], Iterator[RawDocument | Rejected]]
@@ -29,6 +31,8 @@ READERS: dict[str, Reader] = {
     "readability": read_readability,
     "scrapinghub": read_scrapinghub,
     "trafilatura-eval": read_trafilatura_eval,
+    "wcxb": read_wcxb,
+    "wceb": read_wceb,
 }
 FORMATS = ("auto", *READERS)
 SUFFIXES: tuple[tuple[str, str], ...] = (
@@ -50,6 +54,10 @@ def detect_format(path: Path) -> str | None:
             return "scrapinghub"
         if is_trafilatura_eval_layout(path):
             return "trafilatura-eval"
+        if is_wcxb_layout(path):
+            return "wcxb"
+        if is_wceb_layout(path):
+            return "wceb"
         return "readability" if is_readability_layout(path) else "folder"
     name = path.name.lower()
     return next((fmt for suffix, fmt in SUFFIXES if name.endswith(suffix)), None)

@@ -26,6 +26,8 @@ from .jsonl import JsonlWriter
 from .scrapinghub import ScrapinghubWriter
 from .selection import Loading, count_pages, iter_pages
 from .trafilatura_eval import TrafilaturaEvalWriter
+from .wceb import WcebWriter
+from .wcxb import WcxbWriter
 from .writer import WriterFactory, WriterOptions
 
 WRITERS: Mapping[str, WriterFactory] = {
@@ -33,10 +35,13 @@ WRITERS: Mapping[str, WriterFactory] = {
     "folder": FolderWriter,
     "scrapinghub": ScrapinghubWriter,
     "trafilatura-eval": TrafilaturaEvalWriter,
+    "wcxb": WcxbWriter,
+    "wceb": WcebWriter,
     "csv": CsvWriter,
 }
 FORMATS = tuple(WRITERS)
-REQUIRES = {"scrapinghub": "gold", "trafilatura-eval": "snippets"}
+REQUIRES = {"scrapinghub": "gold", "trafilatura-eval": "snippets", "wcxb": "gold", "wceb": "gold"}
+WITH_PREDICTIONS = ("scrapinghub", "wcxb", "wceb")
 
 Progress = Callable[[int, int], None]  # (pages done, pages in all)
 
@@ -61,8 +66,8 @@ class ExportRequest:
             raise ValueError("--without-html applies to the jsonl format only (the others are made of HTML files)")
         if self.with_extractions and self.fmt not in ("jsonl", "folder"):
             raise ValueError("--with-extractions applies to the jsonl and folder formats")
-        if self.predictions and self.fmt != "scrapinghub":
-            raise ValueError("--predictions applies to the scrapinghub format")
+        if self.predictions and self.fmt not in WITH_PREDICTIONS:
+            raise ValueError(f"--predictions applies to the {', '.join(WITH_PREDICTIONS)} formats")
 
     def selection(self) -> PageFilter:
         requires = REQUIRES.get(self.fmt)
@@ -107,7 +112,8 @@ def run_export(
 ) -> Tally:
     """Write the export into out (created; it must be new or empty); returns what it counted.
 
-    ``predictions`` (extractor name -> current fingerprint) names scrapinghub's output files; the csv
+    ``predictions`` (extractor name -> current fingerprint) names the prediction files of the benchmark
+    layouts (scrapinghub, wcxb, wceb); the csv
     layout holds the per-page scores of ``metrics`` (ValueError without them).
     """
     request.check()
