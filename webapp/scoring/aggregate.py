@@ -37,6 +37,11 @@ class Summary:
     f1_std: float | None
     extra: dict[str, float | None] = field(default_factory=dict)
 
+    @classmethod
+    def of_no_pages(cls, metric: str, average: str, extra: tuple[str, ...] = ()) -> Summary:
+        """The summary over no pages: every figure undefined."""
+        return cls(metric, average, 0, 0, None, None, None, None, None, None, None, dict.fromkeys(extra))
+
 
 @dataclass(frozen=True)
 class CorpusFigures:
@@ -90,8 +95,7 @@ def summarize_many(
     pages = page_count(table)
     errors = {name: sum(bool(row.get("errored", False)) for row in rows) for name, rows in table.items()}
     if pages == 0:
-        return {name: Summary(metric.name, average_name, 0, 0, *[None] * 7, dict.fromkeys(aggregation.extra))
-                for name in table}
+        return {name: Summary.of_no_pages(metric.name, average_name, aggregation.extra) for name in table}
     fields = {name: page_fields(rows, metric.fields) for name, rows in table.items()}
     figures = corpus_figures(aggregation, fields, pages, bootstrap, seed)
     return {
@@ -127,5 +131,5 @@ def summary_of(metric: str, average: str, pages: int, errors: int, figures: Corp
         number(point.f1[0]),
         accuracy,
         *spreads,
-        {name: number(values[0]) for name, values in (point.extra or {}).items()},
+        extra={name: number(values[0]) for name, values in (point.extra or {}).items()},
     )
