@@ -30,7 +30,7 @@ FIGURES = ("precision", "recall", "f1", "accuracy", "precision_std", "recall_std
 def metric_option(func):
     return click.option(
         "--metric", metavar="NAME", default="tokens", show_default=True,
-        help="Which metric: tokens, shingles, snippets, rouge-lsum or an installed one "
+        help="Which metric: tokens, shingles, snippets, rouge-lsum, wcxb or an installed one "
              "(docs/metrics.md defines each).",
     )(func)
 
