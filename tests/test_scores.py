@@ -155,14 +155,22 @@ def test_leaderboard_follows_a_gold_save_made_elsewhere(app, session):
     assert board["extractors"]["noisy"]["f1_std"] == pytest.approx(expected["noisy"].f1_std)
 
 
-def test_non_articles_and_unfinished_gold_leave_the_leaderboard(session):
+def test_every_type_with_main_content_is_scored_and_the_others_only_by_the_guard(session):
     pages = seed(session)
-    add_gold(session, session.get(Page, pages[0]), text="", kind="listing", status="done", author="x")
+    golds = all_golds()
+    add_gold(session, session.get(Page, pages[0]), text=golds[0], kind="forum", status="done", author="x")
     add_gold(session, session.get(Page, pages[1]), text="draft text", kind="article", status="draft", author="x")
+    add_gold(session, session.get(Page, pages[2]), text=golds[2], kind="wall", status="done", author="x")
+    add_gold(session, session.get(Page, pages[3]), text="", kind="listing", status="done", author="x")
     session.commit()
     cache = ScoreCache(METRICS)
     cache.sync(session)
-    assert leaderboard(cache, "tokens", NAMED, bootstrap=0)["pages"] == 2
+    tokens = leaderboard(cache, "tokens", NAMED, by="type", bootstrap=0)
+    assert {group: sub["pages"] for group, sub in tokens["groups"].items()} == {"forum": 1}
+    wcxb = leaderboard(cache, "wcxb", NAMED, by="type", bootstrap=0)  # scores the empty reference too
+    assert {group: sub["pages"] for group, sub in wcxb["groups"].items()} == {"forum": 1, "listing": 1}
+    assert wcxb["groups"]["listing"]["extractors"]["good"]["f1"] == 0.0  # text where the reference has none
+    assert wcxb["extractors"]["good"]["with_rate"] == 1.0  # no snippets: every rate is 1, as in evaluate.py
 
 
 def test_filters_and_groups(session):
