@@ -516,7 +516,10 @@ function leaveField() {
 }
 const plainTarget = (event) => !["BUTTON", "A", "SELECT", "SUMMARY", "INPUT"].includes(event.target?.tagName) ||
   event.target.ownerDocument !== document;
-const kindKeys = { article: "a", listing: "l", "js-shell": "j", wall: "w", "not-article": "x", other: "o" };
+const kindKeys = {
+  article: "a", listing: "l", "js-shell": "j", wall: "w", "not-article": "x", other: "o",
+  forum: "m", product: "t", collection: "k", documentation: "h", service: "v", error: "r",
+};
 const kindShortcuts = [...kind.options].filter((option) => kindKeys[option.value]).map((option) => ({
   keys: [kindKeys[option.value]], label: `page kind: ${option.textContent.trim()}`, run: () => setKind(option.value),
 }));
