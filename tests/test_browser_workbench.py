@@ -143,7 +143,7 @@ def test_every_shortcut_in_the_help_overlay_does_what_it_says(session, live_serv
     tab.keyboard.press("?")
     assert tab.is_visible("#help")
     listed = tab.locator("#help-table tr").all_inner_texts()
-    assert len(listed) == 25  # b (repeated boilerplate) is exercised in test_browser_annotator.py
+    assert len(listed) == 31  # b (repeated boilerplate) is exercised in test_browser_annotator.py
     tab.keyboard.press("Escape")
     assert not tab.is_visible("#help")
     tab.keyboard.press("2")
