@@ -454,7 +454,8 @@ def test_jsonl(tmp_path):
         Rejected("line 5", source, "no html field"),
         Rejected("line 6", source, "url is not a string"),
         Rejected("line 7", source, "unknown page kind 'recipe' (known: article, listing, js-shell, "
-                                   "wall, not-article, other)"),
+                                   "wall, not-article, other, forum, product, collection, documentation, "
+                                   "service, error)"),
         Rejected("line 8", source, "not a JSON object"),
         Rejected("line 9", source,
                  "html holds a lone surrogate escape (\\ud800-\\udfff), not text"),
