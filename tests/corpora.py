@@ -10,3 +10,5 @@ from pathlib import Path
 CORPORA = Path(os.environ.get("GOLDTEXT_SHARED_CORPORA") or Path(__file__).resolve().parents[2] / "shared" / "corpora")
 READABILITY = "readability-test-pages"
 READABILITY_PAGES = CORPORA / READABILITY
+WCXB = "wcxb-dev-sample"
+WCXB_SAMPLE = CORPORA / WCXB

@@ -80,11 +80,13 @@ CASES = [
     ("folder", ["--with-extractions"], (0, 1, 2, 3, 4), "all"),
     ("scrapinghub", ["--predictions"], (0, 1, 2, 3, 4), "gold"),
     ("trafilatura-eval", [], (0, 2, 3, 4), "snippets"),
+    ("wcxb", ["--predictions"], (0, 1, 2, 3, 4), "gold"),
 ]
 
 
 def test_every_export_format_is_read_back_or_is_scores():
-    assert {case[0] for case in CASES} | {"csv"} == set(WRITERS)
+    # csv holds scores; wceb re-encodes pages as UTF-8 (its own test below)
+    assert {case[0] for case in CASES} | {"csv", "wceb"} == set(WRITERS)
 
 
 @pytest.mark.parametrize("fmt, options, fields, which", CASES)
@@ -113,6 +115,22 @@ def test_importing_a_scores_export_is_an_error_naming_what_it_looked_for(runner,
     assert result.exit_code == 1
     assert "rejected: scores: nothing to read: looked for ground-truth.json (scrapinghub);" in result.output
     assert "NAME.html or NAME.htm pages (folder)" in result.output
+
+
+def test_wceb_export_holds_utf8_pages_and_reimports_the_same_gold_and_text(cli, session, demo, tmp_path):
+    before = {p.url: (p.sha256, p.encoding, p.html) for p in session.scalars(select(Page))}
+    out = tmp_path / "export"
+    cli("export", "--format", "wceb", "--out", str(out), "--predictions")
+    empty_database(session)
+    cli("import", str(out))
+    after = {p.url: (p.sha256, p.encoding, p.html) for p in session.scalars(select(Page))}
+    assert {row[0] for row in snapshot(session).values()} == set(before)
+    by_url = {row[0]: row for row in snapshot(session).values()}
+    assert by_url == {row[0]: row for row in demo.values()}  # url, gold text, kind, snippets, status
+    for url, (sha, encoding, html) in before.items():
+        assert after[url][2] == html, url  # the same text: WCEB's HTML is UTF-8, and is read as such
+        assert (after[url][0] == sha) == (encoding == "utf-8"), url  # a page in another encoding is re-encoded
+    assert {encoding for _, encoding, _ in before.values()} != {"utf-8"}
 
 
 def test_status_site_and_kind_narrow_the_export(cli, demo, tmp_path):
@@ -209,9 +227,13 @@ def test_csv_export_has_a_row_per_page_extraction_and_metric(cli, session, demo,
     with (out / "scores.csv").open(newline="", encoding="utf-8") as stream:
         rows = list(csv.DictReader(stream))
     metrics = {row["metric"] for row in rows}
-    assert metrics == {"tokens", "shingles", "snippets"}
+    assert metrics == {"tokens", "shingles", "snippets", "wcxb"}
     snippet_rows = [r for r in rows if r["metric"] == "snippets"]
     assert len(snippet_rows) == 20  # two pages with snippet gold (done, article) x 10 extractors
+    pages = {metric: {r["page_id"] for r in rows if r["metric"] == metric} for metric in metrics}
+    empty = session.scalars(select(Gold.page_id).where(Gold.text == "", Gold.status == "done",
+                                                       Gold.kind.in_(["article", "listing"])))
+    assert len(pages["tokens"]) == 8 and pages["wcxb"] - pages["tokens"] == {str(i) for i in empty}
     whole = next(r for r in snippet_rows if r["extractor"] == "whole-page")
     assert float(whole["recall"]) == 1.0
 
@@ -221,7 +243,7 @@ def test_csv_export_has_a_row_per_page_extraction_and_metric(cli, session, demo,
     [
         (["--format", "folder", "--without-html"], "--without-html applies to the jsonl format only"),
         (["--format", "csv", "--with-extractions"], "--with-extractions applies to the jsonl and folder formats"),
-        (["--format", "jsonl", "--predictions"], "--predictions applies to the scrapinghub format"),
+        (["--format", "jsonl", "--predictions"], "--predictions applies to the scrapinghub, wcxb, wceb formats"),
     ],
 )
 def test_options_that_do_not_fit_the_format_are_usage_errors(runner, tmp_path, options, message):

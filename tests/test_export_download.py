@@ -207,7 +207,7 @@ def test_the_csv_export_neutralises_formula_cells(client, pages, run_jobs):
     text = archive.read(next(n for n in archive.namelist() if n.endswith("scores.csv"))).decode()
     rows = [r for r in csv.DictReader(io.StringIO(text)) if r["url"] != "https://news.example/1"]
     assert rows and {(r["url"], r["site"]) for r in rows} == {("'" + NASTY_URL, "'-evil.example")}
-    assert {r["metric"] for r in rows} == {"tokens", "shingles"}
+    assert {r["metric"] for r in rows} == {"tokens", "shingles", "wcxb"}
 
 
 @pytest.mark.parametrize(

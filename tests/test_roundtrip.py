@@ -1,5 +1,6 @@
 """Property: any gold text, snippets, kind, status and raw bytes written by the jsonl and folder writers
-come back from their readers exactly (no database: writer -> files -> reader)."""
+come back from their readers exactly, and so do the gold of the WCXB and WCEB writers and the page's text
+(no database: writer -> files -> reader)."""
 
 from __future__ import annotations
 
@@ -10,11 +11,14 @@ from pathlib import Path
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from webapp.corpus.decoding import decode
 from webapp.corpus.document import Limits, RawDocument
 from webapp.corpus.readers import READERS
 from webapp.exports.folder import FolderWriter
 from webapp.exports.jsonl import FILE, JsonlWriter
 from webapp.exports.selection import ExportedPage, GoldRecord
+from webapp.exports.wceb import WcebWriter
+from webapp.exports.wcxb import WcxbWriter
 from webapp.exports.writer import WriterOptions
 from webapp.vocabulary import GOLD_STATUSES, PAGE_KINDS
 
@@ -55,3 +59,21 @@ def test_jsonl_and_folder_give_back_exactly_what_they_wrote(gold, snippets, kind
         document = round_trip(writer, reader, page, path)
         got = (document.data, document.gold, document.snippets, document.kind, document.status, document.url)
         assert got == (raw, gold, snippets, kind, status, url), reader
+
+
+@settings(max_examples=40, deadline=None)
+@given(gold=texts, snippets=snippet_gold, kind=st.sampled_from(list(PAGE_KINDS)),
+       status=st.sampled_from(list(GOLD_STATUSES)), raw=st.binary(min_size=1), encoding=st.sampled_from(ENCODINGS),
+       url=st.none() | st.just("https://site.example/a?b=1#c"))
+@example(gold="", snippets={"with": [], "without": []}, kind="collection", status="done", raw=b"<p>\xc3\xa9</p>",
+         encoding="utf-8", url=None)
+def test_wcxb_and_wceb_give_back_the_gold_and_the_page_text(gold, snippets, kind, status, raw, encoding, url):
+    page = exported(gold, snippets, kind, status, raw, encoding, url)
+    no_lists = snippets if snippets and any(snippets.values()) else None  # empty snippet lists are no snippet gold
+    wcxb = round_trip(WcxbWriter, "wcxb", page, "")
+    assert (wcxb.data, wcxb.gold, wcxb.snippets, wcxb.kind, wcxb.status, wcxb.url) == (
+        raw, gold, no_lists, kind, status, url)
+    wceb = round_trip(WcebWriter, "wceb", page, "")
+    assert (wceb.gold, wceb.snippets, wceb.kind, wceb.status, wceb.url) == (gold, snippets, kind, status, url)
+    text = raw.decode(encoding, "replace").removeprefix("\ufeff")  # the page's text in its recorded encoding
+    assert decode(wceb.data, wceb.charset).text == text  # WCEB's HTML is that text, in UTF-8

@@ -86,7 +86,7 @@ def score_rows(session) -> dict[tuple[int, str], tuple[int, int]]:
 def test_refresh_caches_every_eager_metric_once(session):
     seed(session)
     rows = score_rows(session)
-    assert len(rows) == 4 * 2 * 2  # 4 pages x 2 extractors x (tokens, shingles); no snippet gold
+    assert len(rows) == 4 * 2 * 3  # 4 pages x 2 extractors x (tokens, shingles, wcxb); no snippet gold
     assert refresh_scores(session, EAGER) == 0
     assert score_rows(session) == rows
 
@@ -109,9 +109,9 @@ def test_reextraction_recomputes_only_its_own_rows(session):
     result = Result(key=(pages[0], 400), extractor_name="good", fingerprint="good|1|{}", text="night train",
                     metadata={}, duration_ms=1.0, error=None, incomplete=False)
     row = store(session, result, GuardThresholds())
-    assert refresh_scores(session, EAGER) == 2
+    assert refresh_scores(session, EAGER) == 3
     after = score_rows(session)
-    assert {k for k in after if after.get(k) != before.get(k)} == {(row.id, "tokens"), (row.id, "shingles")}
+    assert {k for k in after if after.get(k) != before.get(k)} == {(row.id, m) for m in ("tokens", "shingles", "wcxb")}
 
 
 def test_metric_version_change_recomputes_that_metric(session):
@@ -158,14 +158,22 @@ def test_leaderboard_follows_a_gold_save_made_elsewhere(app, session):
     assert board["extractors"]["noisy"]["f1_std"] == pytest.approx(expected["noisy"].f1_std)
 
 
-def test_non_articles_and_unfinished_gold_leave_the_leaderboard(session):
+def test_every_type_with_main_content_is_scored_and_the_others_only_by_the_guard(session):
     pages = seed(session)
-    add_gold(session, session.get(Page, pages[0]), text="", kind="listing", status="done", author="x")
+    golds = all_golds()
+    add_gold(session, session.get(Page, pages[0]), text=golds[0], kind="forum", status="done", author="x")
     add_gold(session, session.get(Page, pages[1]), text="draft text", kind="article", status="draft", author="x")
+    add_gold(session, session.get(Page, pages[2]), text=golds[2], kind="wall", status="done", author="x")
+    add_gold(session, session.get(Page, pages[3]), text="", kind="listing", status="done", author="x")
     session.commit()
     cache = ScoreCache(METRICS)
     cache.sync(session)
-    assert leaderboard(cache, "tokens", NAMED, bootstrap=0)["pages"] == 2
+    tokens = leaderboard(cache, "tokens", NAMED, by="type", bootstrap=0)
+    assert {group: sub["pages"] for group, sub in tokens["groups"].items()} == {"forum": 1}
+    wcxb = leaderboard(cache, "wcxb", NAMED, by="type", bootstrap=0)  # scores the empty reference too
+    assert {group: sub["pages"] for group, sub in wcxb["groups"].items()} == {"forum": 1, "listing": 1}
+    assert wcxb["groups"]["listing"]["extractors"]["good"]["f1"] == 0.0  # text where the reference has none
+    assert wcxb["extractors"]["good"]["with_rate"] == 1.0  # no snippets: every rate is 1, as in evaluate.py
 
 
 def test_filters_and_groups(session):

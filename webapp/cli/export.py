@@ -31,9 +31,9 @@ from ..vocabulary import GOLD_STATUSES
               help="jsonl: include each page's HTML.")
 @click.option("--with-extractions", is_flag=True, help="jsonl, folder: include every extraction with its fingerprint.")
 @click.option("--predictions", is_flag=True,
-              help="scrapinghub: also write output/EXTRACTOR.json for every extractor that has extractions.")
+              help="scrapinghub, wcxb, wceb: also write each extractor's predictions (only extractors that have extractions).")
 def export_command(fmt, out, statuses, sites, kinds, with_html, with_extractions, predictions) -> None:
-    """Export pages and their gold (jsonl, folder, scrapinghub, trafilatura-eval) or scores (csv)."""
+    """Export pages and their gold (jsonl, folder, scrapinghub, trafilatura-eval, wcxb, wceb) or scores (csv)."""
     request = ExportRequest(fmt, statuses, sites, kinds, with_html, with_extractions, predictions)
     try:
         request.check()

@@ -31,7 +31,7 @@ FIGURES = ("precision", "recall", "f1", "accuracy", "precision_std", "recall_std
 def metric_option(func):
     return click.option(
         "--metric", metavar="NAME", default="tokens", show_default=True,
-        help="Which metric: tokens, shingles, snippets, rouge-lsum or an installed one "
+        help="Which metric: tokens, shingles, snippets, rouge-lsum, wcxb or an installed one "
              "(docs/metrics.md defines each).",
     )(func)
 
@@ -123,7 +123,7 @@ def echo_csv(rows: list[dict[str, Any]], columns: list[str]) -> None:
 @click.option("--extractor", "names", multiple=True, metavar="NAME",
               help="Only this extractor (repeatable); default: every registered one that has run.")
 def score_command(metric, average, sites, kinds, batches, annotators, bootstrap, seed, fmt, by, names) -> None:
-    """Score every extractor against the gold (done, article pages). Without --extractor, the extractors
+    """Score every extractor against the gold (done pages of every type with main content). Without --extractor, the extractors
     with no scored extraction at their current version are listed as not run, and the others are scored
     on the pages they all have."""
     with usage_errors():
@@ -139,8 +139,10 @@ def score_command(metric, average, sites, kinds, batches, annotators, bootstrap,
     if fmt == "json":
         click.echo(json.dumps(result, indent=1))
         return
-    columns = (["group"] if by else []) + ["extractor", *FIGURES]
-    (echo_csv if fmt == "csv" else echo_table)(rows_of(result), columns)
+    rows = rows_of(result)
+    extra = [key for key in (rows[0] if rows else {}) if key not in ("group", "extractor", *FIGURES)]
+    columns = (["group"] if by else []) + ["extractor", *FIGURES, *extra]
+    (echo_csv if fmt == "csv" else echo_table)(rows, columns)
     if fmt == "table":
         click.echo(f"{result['metric']} ({result['average']}), {result['pages']} pages")
     if not_run:

@@ -21,6 +21,11 @@ class RawDocument:
     folder: str | None = None  # sub-folder the item came from, relative to the given root
     snippets: dict[str, list[str]] | None = None  # snippet gold {"with": [...], "without": [...]}
     status: str | None = None  # gold status (webapp.vocabulary.GOLD_STATUSES key); "done" when not given
+    layout: dict[str, Any] | None = None  # what a benchmark layout says of the page besides its gold (its
+    # name, the page's id there, title, author, date...): kept in the page's facts under LAYOUT_FACT
+
+
+LAYOUT_FACT = "layout"
 
 
 @dataclass(frozen=True)

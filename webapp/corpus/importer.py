@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 from ..annotation.gold import add_revision
 from ..models import ImportBatch, Page
 from ..vocabulary import DONE, UnknownTerm, checked_kind
-from .document import RawDocument, Rejected
+from .document import LAYOUT_FACT, RawDocument, Rejected
 from .preparation import Prepared, in_order
 from .sites import host_of, site_named
 
@@ -136,7 +136,7 @@ def _store(
         encoding=prepared.decoded.encoding,
         encoding_source=prepared.decoded.source,
         html=prepared.decoded.text,
-        facts=prepared.facts,
+        facts=prepared.facts | ({LAYOUT_FACT: doc.layout} if doc.layout else {}),
     )
     session.add(page)
     session.flush()

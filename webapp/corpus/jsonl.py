@@ -39,7 +39,7 @@ def read_jsonl(source: str, limits: Limits) -> Iterator[RawDocument | Rejected]:
     number = 0
     try:
         with open(source, "rb") as stream:
-            for number, line in enumerate(_lines(stream, cap), start=1):
+            for number, line in enumerate(capped_lines(stream, cap), start=1):
                 item = f"line {number}"
                 if line is None:
                     yield Rejected(item, source, over_cap(None, cap))
@@ -53,7 +53,7 @@ def read_jsonl(source: str, limits: Limits) -> Iterator[RawDocument | Rejected]:
         yield Rejected(f"line {number + 1}", source, reason)
 
 
-def _lines(stream: BinaryIO, cap: int) -> Iterator[bytes | None]:
+def capped_lines(stream: BinaryIO, cap: int) -> Iterator[bytes | None]:
     """Each line, or None for a line longer than cap (skipped without holding it)."""
     while line := stream.readline(cap + 1):
         if len(line) <= cap or line.endswith(b"\n"):

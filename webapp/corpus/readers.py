@@ -22,6 +22,8 @@ from .screening import screen
 from .streams import not_regular
 from .trafilatura_eval import is_trafilatura_eval_layout, read_trafilatura_eval
 from .warc import read_warc
+from .wceb import is_wceb_layout, read_wceb
+from .wcxb import is_wcxb_layout, read_wcxb
 from .ziparchive import read_zip
 
 Reader = Callable[[str, Limits], Iterator[RawDocument | Rejected]]
@@ -43,6 +45,8 @@ def _any_folder(path: Path) -> bool:
 LAYOUTS: tuple[Layout, ...] = (
     Layout("scrapinghub", read_scrapinghub, "ground-truth.json", is_scrapinghub_layout),
     Layout("trafilatura-eval", read_trafilatura_eval, "evaldata.json", is_trafilatura_eval_layout),
+    Layout("wcxb", read_wcxb, "ground-truth/ID.json and html/ID.html.gz", is_wcxb_layout),
+    Layout("wceb", read_wceb, "datasets/combined/ground-truth/NAME.jsonl", is_wceb_layout),
     Layout("readability", read_readability, "SLUG/source.html folders", is_readability_layout),
     Layout("jsonl", read_jsonl, f"JSON lines ({EXPORT_FILE} in a folder)", is_jsonl_export,
            (".jsonl", ".ndjson")),

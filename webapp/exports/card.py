@@ -18,6 +18,10 @@ LAYOUTS = {
                    "`output/EXTRACTOR.json` with predictions; `goldtext.json` keeps kinds, statuses and snippets).",
     "trafilatura-eval": "`evaldata.json` and the HTML files of the pages with snippet gold "
                         "(trafilatura's evaluation layout).",
+    "wcxb": "`SPLIT/ground-truth/ID.json`, `SPLIT/html/ID.html.gz` and `metadata.json` (WCXB's layout; "
+            "`results/EXTRACTOR.json` with predictions, for WCXB's `evaluate.py --split dev --results`).",
+    "wceb": "`datasets/combined/ground-truth/DATASET.jsonl` and `datasets/combined/html/DATASET/ID.html` (WCEB's "
+            "layout; `outputs/model-outputs/DATASET/EXTRACTOR.jsonl` with predictions).",
     "csv": "`scores.csv`: per-page precision, recall and F1 per extraction and metric.",
 }
 

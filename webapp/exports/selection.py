@@ -12,6 +12,7 @@ from sqlalchemy import Select, func, select
 from sqlalchemy.orm import Session
 
 from ..annotation.page_filter import PageFilter
+from ..corpus.document import LAYOUT_FACT
 from ..models import Extraction, Gold, GoldRevision, Page, Score, Site
 from ..results.store import current_of
 from ..scoring import Metric
@@ -51,6 +52,7 @@ class ExportedPage:
     raw: bytes | None
     gold: GoldRecord | None
     extractions: tuple[ExtractionRecord, ...]
+    layout: Mapping[str, Any] = field(default_factory=dict)  # what a benchmark layout said of it (corpus.document)
 
 
 @dataclass(frozen=True)
@@ -82,7 +84,7 @@ def iter_pages(session: Session, selection: PageFilter, loading: Loading = Loadi
     """The selected pages in id order, CHUNK at a time (plain rows: nothing stays in the session)."""
     raw = Page.raw if loading.raw else None
     columns = [Page.id, Page.url, Site.host, Page.sha256, Page.encoding, Page.created_at, Gold.id,
-               Gold.text, Gold.kind, Gold.status, Gold.snippets, Gold.updated_at]
+               Gold.text, Gold.kind, Gold.status, Gold.snippets, Gold.updated_at, Page.facts]
     last = 0
     while True:
         query = _filtered(select(*columns, *([raw] if raw is not None else [])), selection)
@@ -99,7 +101,8 @@ def iter_pages(session: Session, selection: PageFilter, loading: Loading = Loadi
                 names, count = authors.get(row[6], ((), 0))
                 gold = GoldRecord(row[7], row[8], row[9], row[10], names, count, row[11])
             yield ExportedPage(row[0], row[1], row[2], row[3], row[4], row[5],
-                               row[12] if raw is not None else None, gold, tuple(found.get(row[0], ())))
+                               row[13] if raw is not None else None, gold, tuple(found.get(row[0], ())),
+                               (row[12] or {}).get(LAYOUT_FACT) or {})
 
 
 def _authors(session: Session, gold_ids: Sequence[int]) -> dict[int, tuple[tuple[str, ...], int]]:

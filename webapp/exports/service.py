@@ -27,6 +27,8 @@ from .jsonl import JsonlWriter
 from .scrapinghub import ScrapinghubWriter
 from .selection import Loading, count_pages, extracted_fingerprints, iter_pages
 from .trafilatura_eval import TrafilaturaEvalWriter
+from .wceb import WcebWriter
+from .wcxb import WcxbWriter
 from .writer import WriterFactory, WriterOptions
 
 WRITERS: Mapping[str, WriterFactory] = {
@@ -34,10 +36,13 @@ WRITERS: Mapping[str, WriterFactory] = {
     "folder": FolderWriter,
     "scrapinghub": ScrapinghubWriter,
     "trafilatura-eval": TrafilaturaEvalWriter,
+    "wcxb": WcxbWriter,
+    "wceb": WcebWriter,
     "csv": CsvWriter,
 }
 FORMATS = tuple(WRITERS)
-REQUIRES = {"scrapinghub": "gold", "trafilatura-eval": "snippets"}
+REQUIRES = {"scrapinghub": "gold", "trafilatura-eval": "snippets", "wcxb": "gold", "wceb": "gold"}
+WITH_PREDICTIONS = ("scrapinghub", "wcxb", "wceb")
 
 Progress = Callable[[int, int], None]  # (pages done, pages in all)
 
@@ -62,8 +67,8 @@ class ExportRequest:
             raise ValueError("--without-html applies to the jsonl format only (the others are made of HTML files)")
         if self.with_extractions and self.fmt not in ("jsonl", "folder"):
             raise ValueError("--with-extractions applies to the jsonl and folder formats")
-        if self.predictions and self.fmt != "scrapinghub":
-            raise ValueError("--predictions applies to the scrapinghub format")
+        if self.predictions and self.fmt not in WITH_PREDICTIONS:
+            raise ValueError(f"--predictions applies to the {', '.join(WITH_PREDICTIONS)} formats")
         for kind in self.kinds:
             checked_kind(kind, "in --kind")
 
@@ -110,8 +115,8 @@ def run_export(
 ) -> Tally:
     """Write the export into out (created; it must be new or empty); returns what it counted.
 
-    ``predictions`` (extractor name -> current fingerprint) names the extractors whose predictions a layout
-    writes, one file each: only those with an extraction on an exported page get one (a file of empty texts
+    ``predictions`` (extractor name -> current fingerprint) names the extractors whose predictions a benchmark layout
+    (scrapinghub, wcxb, wceb) writes, one file each: only those with an extraction on an exported page get one (a file of empty texts
     is no prediction, and the benchmarks' scripts fail on it); the csv layout holds the per-page scores of
     ``metrics`` (ValueError without them).
     """

@@ -46,7 +46,7 @@ class CachedRow:
     duration_ms: float = 0.0
 
     def group(self, by: str) -> str:
-        return str(getattr(self, by))
+        return str(getattr(self, "kind" if by == "type" else by))
 
 
 class ScoreCache:

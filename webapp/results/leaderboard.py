@@ -25,7 +25,8 @@ from ..scoring.board import Board
 from .cache import CachedRow, ScoreCache, SharedScores
 from .store import current_of
 
-GROUPINGS = ("site", "kind", "batch", "annotator")
+GROUPINGS = ("site", "type", "kind", "batch", "annotator")
+"""What figures break down by; `type` is the gold's page type (its kind: `kind` is the older name)."""
 
 
 @dataclass(frozen=True)
@@ -72,8 +73,9 @@ def _board(
 
 
 def _figures(board: Board) -> dict[str, Any]:
+    """Per extractor, its summary's figures, the metric's own further ones (`extra`) among them."""
     return {
-        name: {k: v for k, v in asdict(s).items() if k not in ("metric", "average")}
+        name: {k: v for k, v in asdict(s).items() if k not in ("metric", "average", "extra")} | s.extra
         for name, s in board.summaries().items()
     }
 

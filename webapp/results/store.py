@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 
 from ..models import Extraction, Gold, Score, ScoreChange, ScoreEpoch
 from ..scoring import Metric
-from ..vocabulary import ARTICLE, DONE
+from ..vocabulary import DONE, current_taxonomy
 
 
 def is_current(metric: Metric) -> ColumnElement[bool]:
@@ -31,17 +31,25 @@ def current_of(metrics: Mapping[str, Metric]) -> ColumnElement[bool]:
 
 
 def scorable(metric: Metric):
-    """The SQL condition for a gold that this metric scores: done, an article, with the gold it needs."""
-    condition = and_(Gold.status == DONE, Gold.kind == ARTICLE)
+    """The SQL condition for a gold that this metric scores: done, of a kind that has main content (the
+    others are the accept guard's alone), with the gold it needs: snippets, or a text (the `text+snippets`
+    metrics score an empty text too, as the benchmark they follow does)."""
+    condition = and_(Gold.status == DONE, Gold.kind.not_in(sorted(current_taxonomy().no_content)))
     if metric.needs == "snippets":
         return and_(condition, Gold.snippets.is_not(None))
-    return and_(condition, Gold.text != "")
+    if metric.needs == "text":
+        return and_(condition, Gold.text != "")
+    return condition
 
 
 def gold_for(metric: Metric, text: str, snippets: dict | None):
+    """The gold a metric's counts take: the text, the snippet lists, or both in one object."""
+    lists = {"with": list((snippets or {}).get("with", [])), "without": list((snippets or {}).get("without", []))}
     if metric.needs == "snippets":
-        return {"with": list((snippets or {}).get("with", [])), "without": list((snippets or {}).get("without", []))}
-    return text
+        return lists
+    if metric.needs == "text":
+        return text
+    return {"text": text, **lists}
 
 
 EPOCH, PRUNED = 1, 2  # the rows of score_epoch: the newest epoch; the newest epoch pruned from the log

@@ -8,7 +8,7 @@ aligned by page: row i of every extractor is the same page.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -21,7 +21,8 @@ Row = Mapping[str, Any]
 
 @dataclass(frozen=True)
 class Summary:
-    """One extractor's corpus figures; None where undefined (no pages, or no bootstrap for the spread)."""
+    """One extractor's corpus figures; None where undefined (no pages, or no bootstrap for the spread).
+    ``extra``: the metric's own further figures by name (point estimates)."""
 
     metric: str
     average: str
@@ -34,6 +35,12 @@ class Summary:
     precision_std: float | None
     recall_std: float | None
     f1_std: float | None
+    extra: dict[str, float | None] = field(default_factory=dict)
+
+    @classmethod
+    def of_no_pages(cls, metric: str, average: str, extra: tuple[str, ...] = ()) -> Summary:
+        """The summary over no pages: every figure undefined."""
+        return cls(metric, average, 0, 0, None, None, None, None, None, None, None, dict.fromkeys(extra))
 
 
 @dataclass(frozen=True)
@@ -88,7 +95,7 @@ def summarize_many(
     pages = page_count(table)
     errors = {name: sum(bool(row.get("errored", False)) for row in rows) for name, rows in table.items()}
     if pages == 0:
-        return {name: Summary(metric.name, average_name, 0, 0, *[None] * 7) for name in table}
+        return {name: Summary.of_no_pages(metric.name, average_name, aggregation.extra) for name in table}
     fields = {name: page_fields(rows, metric.fields) for name, rows in table.items()}
     figures = corpus_figures(aggregation, fields, pages, bootstrap, seed)
     return {
@@ -124,4 +131,5 @@ def summary_of(metric: str, average: str, pages: int, errors: int, figures: Corp
         number(point.f1[0]),
         accuracy,
         *spreads,
+        extra={name: number(values[0]) for name, values in (point.extra or {}).items()},
     )

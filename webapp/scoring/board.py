@@ -72,7 +72,7 @@ class Board:
         result = {}
         for name in self.values:
             if pages == 0:
-                result[name] = Summary(self.metric.name, self.average, 0, 0, *[None] * 7)
+                result[name] = Summary.of_no_pages(self.metric.name, self.average, self.aggregation.extra)
                 continue
             figures = CorpusFigures(
                 self.aggregation.figures(self.point[name], pages),

@@ -24,12 +24,14 @@ PageScores = Callable[[Fields], tuple[np.ndarray, np.ndarray, np.ndarray]]
 
 
 class Figures(NamedTuple):
-    """Corpus figures, one entry per set of weights; NaN where the definition leaves a figure undefined."""
+    """Corpus figures, one entry per set of weights; NaN where the definition leaves a figure undefined.
+    ``extra``: a metric's own further figures by name (WCXB's snippet rates)."""
 
     precision: np.ndarray
     recall: np.ndarray
     f1: np.ndarray
     accuracy: np.ndarray | None
+    extra: Mapping[str, np.ndarray] | None = None
 
 
 @dataclass(frozen=True)
@@ -42,13 +44,16 @@ class Average:
 
     values: Callable[[Fields], np.ndarray]
     figures: Callable[[np.ndarray, int], Figures]
+    extra: tuple[str, ...] = ()
+    """The names of the further figures (Figures.extra) it gives."""
 
 
 @dataclass(frozen=True)
 class Metric:
     """A named, versioned metric; bump ``version`` whenever the definition changes (it invalidates the cache).
 
-    ``fields`` are the numeric keys of its counts, ``needs`` the gold it scores ("text" or "snippets"),
+    ``fields`` are the numeric keys of its counts, ``needs`` the gold it scores ("text", "snippets", or
+    "text+snippets": ``{"text", "with", "without"}``),
     ``aggregations`` its averages by name (the first is the default).
     """
 
@@ -103,22 +108,29 @@ def page_fields(rows: Sequence[Mapping[str, Any]], names: Sequence[str]) -> dict
 
 
 def mean_of_page_scores(
-    page_scores: PageScores, page_accuracy: Callable[[Fields], np.ndarray] | None = None
+    page_scores: PageScores,
+    page_accuracy: Callable[[Fields], np.ndarray] | None = None,
+    extra: Mapping[str, Callable[[Fields], np.ndarray]] | None = None,
 ) -> Average:
-    """Macro average: the mean over pages of per-page precision, recall, F1 (and accuracy, if given)."""
+    """Macro average: the mean over pages of per-page precision, recall, F1 (and accuracy, and each
+    ``extra`` figure by name, if given)."""
+    extra = dict(extra or {})
 
     def values(fields: Fields) -> np.ndarray:
         columns = list(page_scores(fields))
         if page_accuracy is not None:
             columns.append(page_accuracy(fields))
+        columns += [figure(fields) for figure in extra.values()]
         return np.column_stack(columns)
 
     def figures(sums: np.ndarray, pages: int) -> Figures:
         means = sums / pages
         accuracy = means[:, 3] if page_accuracy is not None else None
-        return Figures(means[:, 0], means[:, 1], means[:, 2], accuracy)
+        first = 4 if page_accuracy is not None else 3
+        named = {name: means[:, first + i] for i, name in enumerate(extra)}
+        return Figures(means[:, 0], means[:, 1], means[:, 2], accuracy, named or None)
 
-    return Average(values, figures)
+    return Average(values, figures, tuple(extra))
 
 
 def pooled_counts(

