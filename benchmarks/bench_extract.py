@@ -5,8 +5,10 @@
 The app's run is what `goldtext import CORPUS` then `goldtext extract` do, on a temporary instance
 (SQLite in a temporary folder): reading, decoding, page facts, storing, the worker pool, the guard, the
 score cache. The bare run calls every built-in extractor directly on the same decoded pages, one after
-the other in this process. The ratio (app wall time) / (bare time) is what the worker pool buys on this
-machine, net of everything the app does around the calls. The two runs alternate for --rounds rounds
+the other in this process, and gives each extractor's pages per second (what it costs: the README's
+table). The ratio (app wall time) / (bare time) is what the worker pool buys on this
+machine, net of everything the app does around the calls. Extractors that cannot run here (a missing
+package or Node.js) are named and left out of both runs. The two runs alternate for --rounds rounds
 (default 2) and the fastest of each counts, so a burst of other work on the machine does not decide
 the ratio. The last line is one JSON object of figures.
 """
@@ -29,7 +31,7 @@ from webapp.corpus.decoding import decode
 from webapp.corpus.document import RawDocument
 from webapp.corpus.readers import iter_documents
 from webapp.db import readers
-from webapp.extractors.registry import build_registry
+from webapp.extractors.registry import build_registry, runnable
 from webapp.models import Job
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "readability-test-pages"
@@ -61,7 +63,7 @@ def app_run(corpus: Path, jobs: int | None) -> tuple[float, float]:
 
 
 def bare_run(corpus: Path) -> tuple[int, dict[str, float], Counter[str]]:
-    """(pages, seconds per extractor, errors per extractor) of every built-in called directly."""
+    """(pages, seconds per extractor, errors per extractor) of every runnable built-in called directly."""
     pages = [
         (decode(doc.data, doc.charset).text, doc.url)
         for doc in iter_documents([corpus])
@@ -69,7 +71,8 @@ def bare_run(corpus: Path) -> tuple[int, dict[str, float], Counter[str]]:
     ]
     seconds: dict[str, float] = {}
     errors: Counter[str] = Counter()
-    for name, extractor in build_registry().items():
+    for extractor in runnable(build_registry()):
+        name = extractor.name
         extractor("<html><body><p>warm up</p></body></html>", None)  # imports and caches, not timed
         started = time.perf_counter()
         for html, url in pages:
@@ -116,7 +119,11 @@ def main() -> None:
     print(f"bare, one process: {bare_s:.1f} s ({pages / bare_s:.2f} pages/s)")
     for name, seconds in sorted(bare.items(), key=lambda item: -item[1]):
         failed = f", {errors[name]} errors" if errors[name] else ""
-        print(f"  {name:24} {seconds:6.1f} s  {seconds / pages * 1000:7.1f} ms/page{failed}")
+        print(f"  {name:24} {seconds:6.1f} s  {seconds / pages * 1000:7.1f} ms/page  "
+              f"{pages / seconds:7.1f} pages/s{failed}")
+    for extractor in build_registry().values():
+        if not extractor.available:
+            print(f"  {extractor.name:24} unavailable: {extractor.unavailable_reason}")
     print(f"ratio app / bare: {ratio:.3f} (target <= {RATIO_TARGET})")
     print(f"peak memory (parent + largest child): {peak_memory_mb():.0f} MB")
     print(json.dumps({
@@ -127,6 +134,7 @@ def main() -> None:
         "bare_seconds": figure(bare_s, "s"),
         "app_over_bare_ratio": figure(ratio, "ratio", f"<= {RATIO_TARGET}", ratio <= RATIO_TARGET),
         "peak_memory": figure(peak_memory_mb(), "MB"),
+        **{f"{name}_pages_per_second": figure(pages / seconds, "pages/s") for name, seconds in bare.items()},
     }))
 
 

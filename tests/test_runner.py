@@ -10,7 +10,7 @@ import pytest
 from corpora import READABILITY, READABILITY_PAGES
 from extractor_fixtures import COUNT, CRASH, EXIT, HANG, HOG, KILL, MODEST, SYS_EXIT
 
-from webapp.extractors.registry import build_registry
+from webapp.extractors.registry import build_registry, runnable
 from webapp.extractors.runner import Call, Result, run_calls
 from webapp.extractors.sandbox import INCOMPLETE_REASON
 
@@ -125,12 +125,11 @@ def test_libxml2_depth_truncation_marks_results_incomplete(depth, incomplete):
 @pytest.mark.corpus(READABILITY)
 def test_every_builtin_runs_over_the_real_corpus():
     pages = READABILITY_PAGES
-    registry = build_registry()
     jobs = (
-        Call((page.name, name), extractor, (page / "source.html").read_text(encoding="utf-8"), None)
+        Call((page.name, extractor.name), extractor, (page / "source.html").read_text(encoding="utf-8"), None)
         for page in sorted(pages.iterdir())
         if page.is_dir()
-        for name, extractor in registry.items()
+        for extractor in runnable(build_registry())
     )
     errors = {result.key: result.error for result in run_calls(jobs, workers=2) if result.error}
     # boilerpy3's own parser gives up on some real pages; it is the only one allowed to.

@@ -14,7 +14,7 @@ from browser_fixtures import serve, signed_in
 from sqlalchemy import func, select
 from test_browser_workbench import until
 
-from webapp.extractors.registry import build_registry
+from webapp.extractors.registry import build_registry, runnable
 from webapp.models import Extraction, Gold, Page
 
 pytestmark = pytest.mark.browser
@@ -43,7 +43,7 @@ def demo(app, runner, session, run_jobs):
     result = runner.invoke(args=["demo", "--no-serve"])
     assert result.exit_code == 0, result.output + repr(result.exception)
     run_jobs()
-    extractors = len(build_registry())
+    extractors = len(runnable(build_registry()))
     assert session.scalar(select(func.count()).select_from(Extraction)) == 15 * extractors
     assert session.scalar(select(func.count()).select_from(Gold)) > 0
     session.rollback()
@@ -109,7 +109,7 @@ def test_the_annotate_view_screenshot(session, live_demo, tab, tmp_path):
     until(tab, "document.querySelectorAll('#diff del, #diff ins').length > 0")
     until(tab, "[...document.querySelectorAll('.tab-f1')].every((f) => f.textContent.startsWith('F1 '))")
 
-    assert tab.locator("#tabs .tab").count() == len(build_registry())
+    assert tab.locator("#tabs .tab").count() == len(runnable(build_registry()))
     assert SHOWN_CANDIDATE in tab.inner_text("#tabs .tab.active")
     assert tab.input_value("#editor").startswith("Night train to the coast")
     assert tab.is_visible("#editor") and tab.is_visible("#diff") and tab.is_visible("#frame")
@@ -120,11 +120,11 @@ def test_the_annotate_view_screenshot(session, live_demo, tab, tmp_path):
 def test_the_leaderboard_screenshot(live_demo, tab, tmp_path):
     tab.goto(f"{live_demo}/leaderboard")
     rows = "#board tbody tr[data-extractor]"
-    until(tab, f"document.querySelectorAll('{rows}').length === {len(build_registry())}")
+    until(tab, f"document.querySelectorAll('{rows}').length === {len(runnable(build_registry()))}")
     until(tab, "!document.getElementById('pending')")  # every extraction's counts are cached
 
     shown = tab.eval_on_selector_all(rows, "(rows) => rows.map((r) => r.dataset.extractor)")
-    assert sorted(shown) == sorted(build_registry())
+    assert sorted(shown) == sorted(e.name for e in runnable(build_registry()))
     f1 = tab.eval_on_selector_all(f"{rows} td[data-key=f1]", "(cells) => cells.map((c) => c.dataset.value)")
     assert all(value != "" and 0 <= float(value) <= 1 for value in f1)
     assert int(tab.get_attribute(f"{rows} td[data-key=pages]", "data-value")) > 0

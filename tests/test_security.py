@@ -16,6 +16,7 @@ from workbench import csrf, make_page, sign_in
 from webapp import create_app
 from webapp.extractors.registry import build_registry
 from webapp.extractors.service import current_extractors
+from webapp.extractors.variants import add_variant
 from webapp.models import Extraction, Page
 from webapp.web.security import RAW_PAGE_CSP
 
@@ -54,6 +55,8 @@ def requests_that_change_state(values: dict[str, Any]) -> dict[str, dict[str, An
                                     "files": (io.BytesIO(b"<html><body><p>Planted</p></body></html>"), "x.html")}},
         "exports.start": {"data": {"format": "jsonl"}},
         "jobs.cancel": {"data": {}},
+        "extractors.add": {"data": {"name": "planted", "base": "trafilatura", "options": "fast=true"}},
+        "extractors.remove": {"data": {}},
     }
 
 
@@ -62,6 +65,7 @@ def values(client, session, page_id) -> dict[str, Any]:
     """A signed-in client, and real values for the routes' URL variables: a page with two gold
     revisions and trafilatura's extraction, its import batch, a queued export job, a file of static/."""
     [trafilatura] = current_extractors(session, build_registry(), ("trafilatura",))
+    add_variant(session, build_registry(), "no-ads", "trafilatura", ["prune_xpath=//aside"])
     session.add(Extraction(page_id=page_id, extractor="trafilatura", fingerprint=trafilatura.fingerprint, text="Text",
                            accepted=True))
     session.commit()
@@ -83,6 +87,7 @@ def values(client, session, page_id) -> dict[str, Any]:
         "filename": min(p.relative_to(STATIC).as_posix() for p in STATIC.rglob("*") if p.is_file()),
         "gold_version": page.gold.version,
         "token": token,
+        "name": "no-ads",
     }
     session.rollback()
     return found
@@ -110,6 +115,7 @@ def test_the_walk_finds_the_routes_that_change_state():
     assert {(method, rule.endpoint) for method, rule in WRITE_ROUTES} >= {
         ("POST", "annotate.name"), ("POST", "api.write_gold"), ("POST", "annotate.restore"),
         ("POST", "upload.receive"), ("POST", "exports.start"), ("POST", "jobs.cancel"),
+        ("POST", "extractors.add"), ("POST", "extractors.remove"),
     }
 
 

@@ -1,20 +1,31 @@
-"""The shared real-page corpus through the commands: 130 Mozilla Readability test pages imported whole and
-extracted by every built-in extractor without a worker crash or a timeout."""
+"""The shared real-page corpora: 130 Mozilla Readability test pages imported whole through the commands and
+extracted by every built-in extractor that can run here, and a sample of WCXB's pages of every type (gzip)
+through the runner by the extractors of the `extractors` extra and Readability.js, without a worker crash or
+a timeout."""
 
 from __future__ import annotations
 
-import pytest
-from corpora import READABILITY, READABILITY_PAGES
-from sqlalchemy import func, select
+import gzip
+import json
+from collections import Counter
 
-from webapp.extractors.registry import build_registry
+import pytest
+from corpora import CORPORA, READABILITY, READABILITY_PAGES
+from sqlalchemy import func, select
+from test_extractors import OPTIONAL_NAMES
+
+from webapp.extractors.registry import build_registry, runnable
+from webapp.extractors.runner import Call, run_calls
 from webapp.models import Extraction, Gold, Page
 
 FAILURES = ("worker crashed", "timeout after")  # the worker died or was killed: not the extractor's own error
+WCXB = "wcxb-dev-sample"
+WCXB_PER_TYPE = 4
 
-pytestmark = [pytest.mark.slow, pytest.mark.corpus(READABILITY)]
+pytestmark = pytest.mark.slow
 
 
+@pytest.mark.corpus(READABILITY)
 def test_the_readability_pages_import_and_extract_without_crashes(runner, session):
     imported = runner.invoke(args=["import", str(READABILITY_PAGES)])
     assert imported.exit_code == 0, imported.output
@@ -25,7 +36,7 @@ def test_the_readability_pages_import_and_extract_without_crashes(runner, sessio
 
     extracted = runner.invoke(args=["extract"])
     assert extracted.exit_code == 0, extracted.output
-    names = list(build_registry())
+    names = [extractor.name for extractor in runnable(build_registry())]
     rows = session.execute(
         select(Page.source_name, Extraction.extractor, Extraction.error).join(Extraction.page)
     ).all()
@@ -36,3 +47,34 @@ def test_the_readability_pages_import_and_extract_without_crashes(runner, sessio
     errors = sorted(f"{name} on {page}: {error}" for page, name, error in rows if error)
     failures = [line for line in errors if line.split(": ", 1)[1].startswith(FAILURES)]
     assert failures == [], "crashes or timeouts:\n" + "\n".join(failures) + "\nall errors:\n" + "\n".join(errors)
+    answered = Counter(name for _, name, error in rows if not error)
+    optional = [name for name in names if name in OPTIONAL_NAMES]
+    assert {name: answered[name] for name in optional} == {name: 130 for name in optional}
+
+
+def wcxb_sample() -> list[tuple[str, str, str]]:
+    """(file id, page type, HTML) of the first WCXB_PER_TYPE pages of each type of the WCXB sample."""
+    files = json.loads((CORPORA / WCXB / "metadata.json").read_text())["files"]
+    chosen: dict[str, list[str]] = {}
+    for file_id, facts in sorted(files.items()):
+        chosen.setdefault(facts["page_type"], []).append(file_id)
+    return [
+        (file_id, page_type, gzip.decompress((CORPORA / WCXB / "dev" / "html" / f"{file_id}.html.gz").read_bytes())
+         .decode("utf-8", errors="replace"))
+        for page_type, ids in sorted(chosen.items()) for file_id in ids[:WCXB_PER_TYPE]
+    ]
+
+
+@pytest.mark.corpus(WCXB)
+def test_the_added_extractors_run_on_wcxb_pages_of_every_type_without_crashes():
+    pages = wcxb_sample()
+    assert len({page_type for _, page_type, _ in pages}) == 7 and len(pages) == 7 * WCXB_PER_TYPE
+    extractors = [e for e in runnable(build_registry()) if e.name in OPTIONAL_NAMES]
+    calls = (Call((file_id, e.name), e, html, None) for file_id, _, html in pages for e in extractors)
+    results = list(run_calls(calls, workers=2, timeout=60))
+    assert len(results) == len(pages) * len(extractors)
+    failures = sorted(f"{r.extractor_name} on {r.key[0]}: {r.error}"
+                      for r in results if r.error and r.error.startswith(FAILURES))
+    assert failures == []
+    answered = Counter(r.extractor_name for r in results if not r.error)
+    assert {e.name: answered[e.name] for e in extractors} == {e.name: len(pages) for e in extractors}

@@ -68,6 +68,19 @@ class SiteRule(Base):
     site: Mapped[Site] = relationship(back_populates="rule")
 
 
+class ExtractorVariant(Base):
+    """A user-defined extractor: a registered extractor (its base) run with options of its own."""
+
+    __tablename__ = "extractor_variant"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(64), unique=True)
+    base: Mapped[str] = mapped_column(String(100))
+    options: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    created_by: Mapped[str] = mapped_column(String(100), default="")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
 class ImportBatch(Base):
     __tablename__ = "import_batch"
 

@@ -16,6 +16,7 @@ from ..corpus.sites import site_named
 from ..db import readers, sessions
 from ..extractors.registry import UnknownExtractor, build_registry
 from ..extractors.service import current_extractors
+from ..extractors.variants import BadVariant, add_variant, remove_variant, with_variants
 from ..jobs.broker import describe_broker
 from ..jobs.records import FINISHED
 from ..jobs.start import dispatch, new_job
@@ -131,12 +132,59 @@ def extract_command(names: tuple[str, ...], site: str | None, force: bool, jobs:
     click.echo(job_id)
 
 
-@click.command("extractors")
-@with_appcontext
-def extractors_command() -> None:
-    """List the registered extractors with their fingerprints."""
-    for extractor in build_registry().values():
-        click.echo(f"{extractor.name:24} {extractor.version:28} {extractor.description}")
+extractors_group = AppGroup(
+    "extractors", invoke_without_command=True,
+    help="The registered extractors and the user-defined variants; without a subcommand, `list`.",
+)
+
+
+@extractors_group.result_callback()
+@click.pass_context
+def extractors_default(ctx: click.Context, *_results: object) -> None:
+    if ctx.invoked_subcommand is None:
+        ctx.invoke(extractors_list)
+
+
+@extractors_group.command("list")
+def extractors_list() -> None:
+    """List every extractor, the variants after the registered ones: name, version, what it is; one that
+    cannot run here says why."""
+    with readers()() as session:
+        known = with_variants(session, build_registry())
+    for extractor in known.values():
+        why = f" [unavailable: {extractor.unavailable_reason}]" if extractor.unavailable_reason else ""
+        click.echo(f"{extractor.name:24} {extractor.version:28} {extractor.description}{why}")
+
+
+@extractors_group.command("add")
+@click.argument("name")
+@click.option("--base", required=True, metavar="EXTRACTOR", help="The registered extractor the variant runs.")
+@click.option("--option", "pairs", multiple=True, metavar="NAME=VALUE",
+              help="An option of the base (repeatable): true/false, a number or a string, as the option takes.")
+def extractors_add(name: str, base: str, pairs: tuple[str, ...]) -> None:
+    """Store the variant NAME: the extractor BASE with the options given. It is run, scored and listed like
+    a built-in; its fingerprint changes with its options."""
+    with sessions()() as session:
+        try:
+            variant = add_variant(session, build_registry(), name, base, pairs, created_by="cli")
+        except BadVariant as exc:
+            raise click.ClickException(str(exc)) from exc
+        session.commit()
+    click.echo(f"variant {variant.name} saved: {variant.fingerprint}")
+    click.echo(f"run it with `goldtext extract --extractor {shlex.quote(variant.name)}`")
+
+
+@extractors_group.command("remove")
+@click.argument("name")
+def extractors_remove(name: str) -> None:
+    """Remove the variant NAME (its stored extractions are kept, found again if it is added back the same)."""
+    with sessions()() as session:
+        try:
+            remove_variant(session, name)
+        except BadVariant as exc:
+            raise click.ClickException(str(exc)) from exc
+        session.commit()
+    click.echo(f"variant {name} removed")
 
 
 rules_group = AppGroup("rules", help="Per-site CSS rules of the site-rules extractor.")
@@ -192,4 +240,4 @@ def validate_selectors(selectors: list[str]) -> None:
             raise click.BadParameter(f"invalid CSS selector {selector!r}: {exc}") from exc
 
 
-COMMANDS = [extract_command, extractors_command, rules_group]
+COMMANDS = [extract_command, extractors_group, rules_group]

@@ -6,8 +6,11 @@ import hashlib
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from importlib.metadata import version
+from importlib.metadata import PackageNotFoundError, version
 from typing import Any
+
+EXTRA_HINT = "pip install 'goldtext[extractors]'"
+"""How to install the packages of the optional extractors (the `extractors` extra)."""
 
 # Options whose canonical JSON is longer than this (site rules, say) appear in the fingerprint
 # as a short sha256 instead of verbatim.
@@ -26,7 +29,10 @@ class Extracted:
 class Extractor:
     """A named, versioned extractor: `func(html, url, **options)` returns an `Extracted`.
 
-    `func` must be a module-level function so that the extractor pickles into worker processes.
+    `func` must be a module-level function so that the extractor pickles into worker processes; its
+    keyword parameters with a default are the options a variant may set (webapp/extractors/variants.py).
+    An extractor whose package (or program) is missing here is registered all the same, with
+    `unavailable_reason` saying what is missing and how to install it: it is listed, never run.
     """
 
     name: str
@@ -34,8 +40,15 @@ class Extractor:
     func: Callable[..., Extracted]
     options: Mapping[str, Any]
     description: str
+    unavailable_reason: str | None = None
+
+    @property
+    def available(self) -> bool:
+        return self.unavailable_reason is None
 
     def __call__(self, html: str, url: str | None = None) -> Extracted:
+        if self.unavailable_reason is not None:
+            raise RuntimeError(f"extractor {self.name!r} is unavailable: {self.unavailable_reason}")
         result = self.func(html, url, **self.options)
         if not isinstance(result, Extracted):
             kind = type(result).__name__
@@ -59,3 +72,12 @@ def canonical_json(value: Any) -> str:
 def package_version(distribution: str) -> str:
     """'trafilatura 2.3.1': the installed version of the distribution that does the work."""
     return f"{distribution} {version(distribution)}"
+
+
+def optional_package(distribution: str, hint: str = EXTRA_HINT) -> tuple[str, str | None]:
+    """(version, None) for an installed distribution, as `package_version` gives it; for a missing one
+    ("DISTRIBUTION not installed", the reason it is unavailable, with the install hint)."""
+    try:
+        return package_version(distribution), None
+    except PackageNotFoundError:
+        return f"{distribution} not installed", f"{distribution} is not installed: {hint}"

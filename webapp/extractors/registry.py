@@ -24,11 +24,22 @@ BUILTINS = plugins.entry_points_of(GROUP, (
     ("boilerpy3", "webapp.extractors.with_boilerpy3:BOILERPY3"),
     ("whole-page", "webapp.extractors.whole_page:WHOLE_PAGE"),
     ("site-rules", "webapp.extractors.site_rules:SITE_RULES"),
+    ("resiliparse", "webapp.extractors.with_resiliparse:RESILIPARSE"),
+    ("newspaper4k", "webapp.extractors.with_newspaper:NEWSPAPER"),
+    ("goose3", "webapp.extractors.with_goose:GOOSE"),
+    ("html-text", "webapp.extractors.with_html_text:HTML_TEXT"),
+    ("inscriptis", "webapp.extractors.with_inscriptis:INSCRIPTIS"),
+    ("magic-html", "webapp.extractors.with_magic_html:MAGIC_HTML"),
+    ("readability-js", "webapp.extractors.with_readability_js:READABILITY_JS"),
 ))
 
 
 class UnknownExtractor(ValueError):
     """A requested extractor name is not in the registry."""
+
+
+class UnavailableExtractor(UnknownExtractor):
+    """A requested extractor is registered but cannot run here (its package or program is missing)."""
 
 
 def build_registry() -> dict[str, Extractor]:
@@ -37,7 +48,8 @@ def build_registry() -> dict[str, Extractor]:
 
 
 def resolve(registry: Mapping[str, Extractor], names: Iterable[str]) -> list[Extractor]:
-    """The extractors named, in order; UnknownExtractor names any missing and lists the known."""
+    """The extractors named, in order; UnknownExtractor names any missing and lists the known,
+    UnavailableExtractor names any that cannot run here and says why."""
     names = list(names)
     unknown = [name for name in names if name not in registry]
     if unknown:
@@ -45,4 +57,12 @@ def resolve(registry: Mapping[str, Extractor], names: Iterable[str]) -> list[Ext
             f"unknown extractor{'s' if len(unknown) > 1 else ''}: {', '.join(unknown)}"
             f" (known: {', '.join(sorted(registry))})"
         )
+    unavailable = [registry[name] for name in names if not registry[name].available]
+    if unavailable:
+        raise UnavailableExtractor("; ".join(f"{e.name} is unavailable: {e.unavailable_reason}" for e in unavailable))
     return [registry[name] for name in names]
+
+
+def runnable(registry: Mapping[str, Extractor]) -> list[Extractor]:
+    """Every extractor of the registry that can run here, in order: what "all extractors" means."""
+    return [extractor for extractor in registry.values() if extractor.available]

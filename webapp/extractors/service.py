@@ -21,8 +21,9 @@ from sqlalchemy.orm import Session
 from ..models import Extraction, Page, Score, Site, SiteRule, utcnow
 from .base import Extractor
 from .guard import GuardThresholds, judge
-from .registry import resolve
+from .registry import resolve, runnable
 from .runner import Result
+from .variants import with_variants
 
 SITE_RULES = "site-rules"
 RETRYABLE = ("timeout after", "worker crashed")
@@ -53,8 +54,11 @@ def stored_rules(session: Session) -> dict[str, dict]:
 def current_extractors(
     session: Session, registry: Mapping[str, Extractor], names: Sequence[str] = ()
 ) -> list[Extractor]:
-    """The named extractors (all when none are named) as they stand now: site-rules with the stored rules."""
-    chosen = resolve(registry, names) if names else list(registry.values())
+    """The named extractors (every one that can run here when none are named) as they stand now: the
+    registry's and the stored variants, site-rules with the stored rules. UnknownExtractor names an unknown
+    one, UnavailableExtractor one that cannot run here."""
+    known = with_variants(session, registry)
+    chosen = resolve(known, names) if names else runnable(known)
     return [
         replace(e, options={"rules": stored_rules(session)}) if e.name == SITE_RULES else e
         for e in chosen

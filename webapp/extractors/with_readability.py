@@ -9,9 +9,13 @@ from webapp.extractors.base import Extracted, Extractor, package_version
 from webapp.extractors.blocks import BLOCKS_VERSION
 
 
-def run_readability(html: str, url: str | None) -> Extracted:
-    """The visible text of readability's article summary."""
-    summary = Document(html, url=url).summary()
+def run_readability(
+    html: str, url: str | None, *, min_text_length: int = 25, retry_length: int = 250,
+    positive_keywords: str | None = None, negative_keywords: str | None = None,
+) -> Extracted:
+    """The visible text of readability's article summary; the keywords are comma-separated class/id hints."""
+    summary = Document(html, url=url, min_text_length=min_text_length, retry_length=retry_length,
+                       positive_keywords=positive_keywords, negative_keywords=negative_keywords).summary()
     return Extracted(text=block_text(parse_html(summary)), metadata={})
 
 

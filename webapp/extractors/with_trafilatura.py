@@ -2,17 +2,24 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import trafilatura
 
 from webapp.extractors.base import Extracted, Extractor, package_version
 from webapp.extractors.blocks import join_lines
 
 
-def run_trafilatura(html: str, url: str | None, **settings: Any) -> Extracted:
-    """trafilatura.extract as plain text; no result gives empty text."""
-    text = trafilatura.extract(html, url=url, include_comments=False, **settings)
+def run_trafilatura(
+    html: str, url: str | None, *, fast: bool = False, favor_precision: bool = False, favor_recall: bool = False,
+    include_tables: bool = True, deduplicate: bool = False, target_language: str | None = None,
+    prune_xpath: str | None = None, max_tree_size: int | None = None,
+) -> Extracted:
+    """trafilatura.extract as plain text; no result gives empty text. The keyword arguments are extract()'s
+    that a variant may set (prune_xpath: one XPath expression of elements to remove first)."""
+    text = trafilatura.extract(
+        html, url=url, include_comments=False, fast=fast, favor_precision=favor_precision,
+        favor_recall=favor_recall, include_tables=include_tables, deduplicate=deduplicate,
+        target_language=target_language, prune_xpath=prune_xpath, max_tree_size=max_tree_size,
+    )
     return Extracted(text=join_lines((text or "").splitlines()), metadata={})
 
 

@@ -16,7 +16,8 @@ from ..corpus.importer import SITE_FROM, start_batch
 from ..corpus.layout import GOLD_SUFFIX, INDEX_NAMES, URL_SUFFIX, page_stem
 from ..corpus.readers import FORMATS
 from ..db import get_or_404, get_session
-from ..extractors.registry import UnknownExtractor, build_registry, resolve
+from ..extractors.registry import UnknownExtractor, build_registry
+from ..extractors.service import current_extractors
 from ..jobs.files import store_file
 from ..jobs.records import describe
 from ..jobs.start import dispatch, new_job
@@ -89,11 +90,11 @@ def receive() -> Response:
         flash("Choose at least one file to import.")
         return redirect(url_for("upload.form"))
     names = current_app.config.get("UPLOAD_EXTRACTORS") or ()
+    session = get_session()
     try:
-        resolve(build_registry(), names)
+        current_extractors(session, build_registry(), names)
     except UnknownExtractor as error:
         abort(500, description=f"UPLOAD_EXTRACTORS names an unknown extractor: {error}")
-    session = get_session()
     batch = start_batch(session, ", ".join(f.filename or "" for f in files), fmt)
     job = new_job(session, current_app, "upload",
                   {"batch": batch.id, "format": fmt, "site_from": site_from, "extractors": list(names)},

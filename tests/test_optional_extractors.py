@@ -1,0 +1,178 @@
+"""The extractors of the `extractors` extra and Readability.js through Node.js: registered like the built-ins,
+fingerprinted with their package versions, listed as unavailable (saying why) where their package or Node.js
+is missing, never fetching anything a saved page names nor running its scripts, and killed by name at the
+runner's timeout."""
+
+from __future__ import annotations
+
+import http.server
+import threading
+from collections.abc import Iterator
+
+import pytest
+from test_extractors import (
+    ARTICLE,
+    ARTICLE_PARAGRAPHS,
+    ARTICLE_URL,
+    FOOTER_TEXT,
+    NAV_TEXT,
+    OPTIONAL_NAMES,
+    starting_lines,
+)
+
+from webapp.extractors.base import EXTRA_HINT, Extractor, optional_package
+from webapp.extractors.registry import UnavailableExtractor, build_registry, resolve, runnable
+from webapp.extractors.runner import Call, run_calls
+from webapp.extractors.with_magic_html import install_hint
+from webapp.extractors.with_readability_js import FOLDER, status
+
+AVAILABLE = [e.name for e in runnable(build_registry()) if e.name in OPTIONAL_NAMES]
+PYTHON_PACKAGES = {"resiliparse": "resiliparse", "newspaper4k": "newspaper4k", "goose3": "goose3",
+                   "html-text": "html-text", "inscriptis": "inscriptis", "magic-html": "magic-html"}
+
+
+def available(name: str) -> Extractor:
+    extractor = build_registry()[name]
+    if not extractor.available:
+        pytest.skip(extractor.unavailable_reason)
+    return extractor
+
+
+# --- registered, fingerprinted, or unavailable with the reason ---------------------------------------------
+
+
+@pytest.mark.parametrize(("name", "distribution"), PYTHON_PACKAGES.items())
+def test_each_is_fingerprinted_with_its_package_version_or_says_how_to_install_it(name, distribution):
+    extractor = build_registry()[name]
+    version, missing = optional_package(distribution)
+    assert extractor.fingerprint.startswith(f"{name}|{version}")
+    assert (extractor.unavailable_reason is None) == (missing is None)
+    if missing:
+        assert extractor.unavailable_reason.startswith(f"{distribution} is not installed: ")
+        assert extractor.unavailable_reason.endswith(EXTRA_HINT)
+
+
+def test_a_missing_package_is_named_with_the_extras_install_command():
+    version, reason = optional_package("goldtext-no-such-package")
+    assert version == "goldtext-no-such-package not installed"
+    assert reason == f"goldtext-no-such-package is not installed: {EXTRA_HINT}"
+    assert EXTRA_HINT == "pip install 'goldtext[extractors]'"
+
+
+def test_magic_html_says_it_needs_python_3_12_on_an_older_python():
+    assert install_hint((3, 11)) == f"it requires Python 3.12 or later (this is 3.11), then {EXTRA_HINT}"
+    assert install_hint((3, 12)) == EXTRA_HINT
+
+
+def test_readability_js_says_whether_node_or_the_npm_packages_are_missing(tmp_path):
+    version, reason = status(None)
+    assert version == "unavailable"
+    assert reason.startswith("Node.js is not installed (no `node` on the PATH): install Node.js 18 or later, then ")
+    assert "npm ci --prefix " in reason
+    version, reason = status("/usr/bin/node", tmp_path)
+    assert reason.startswith("the npm packages are not installed (@mozilla/readability, jsdom missing): npm ci ")
+    for package, found in (("@mozilla/readability", "0.6.0"), ("jsdom", "26.1.0")):
+        (tmp_path / "node_modules" / package).mkdir(parents=True)
+        (tmp_path / "node_modules" / package / "package.json").write_text(f'{{"version": "{found}"}}')
+    assert status("/usr/bin/node", tmp_path) == ("@mozilla/readability 0.6.0, jsdom 26.1.0, goldtext-blocks 1", None)
+
+
+def test_the_npm_packages_are_pinned_by_the_lockfile_beside_the_script():
+    assert (FOLDER / "package.json").is_file() and (FOLDER / "package-lock.json").is_file()
+    lock = (FOLDER / "package-lock.json").read_text()
+    assert '"node_modules/@mozilla/readability"' in lock and '"node_modules/jsdom"' in lock
+
+
+def test_an_unavailable_extractor_is_listed_but_never_run():
+    ghost = Extractor("ghost", "ghost-lib not installed", lambda html, url: None, {}, "a missing one",
+                      "ghost-lib is not installed: pip install ghost-lib")
+    registry = {**build_registry(), "ghost": ghost}
+    assert "ghost" not in [e.name for e in runnable(registry)]
+    with pytest.raises(UnavailableExtractor, match="ghost is unavailable: ghost-lib is not installed: pip install"):
+        resolve(registry, ["trafilatura", "ghost"])
+    with pytest.raises(RuntimeError, match="'ghost' is unavailable"):
+        ghost("<p>x</p>")
+
+
+# --- what they extract -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["html-text", "inscriptis"])
+def test_the_whole_page_baselines_keep_nav_and_footer(name):
+    text = available(name)(ARTICLE, ARTICLE_URL).text
+    assert starting_lines(text) == ARTICLE_PARAGRAPHS
+    assert NAV_TEXT in text and all(footer in text for footer in FOOTER_TEXT)
+
+
+class Recorder(http.server.BaseHTTPRequestHandler):
+    """Answers every GET with a tiny page and remembers the path: any request is a page's remote load."""
+
+    seen: list[str] = []
+
+    def do_GET(self) -> None:
+        Recorder.seen.append(self.path)
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html")
+        self.end_headers()
+        self.wfile.write(b"<html><body><p>fetched from the network</p></body></html>")
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def origin() -> Iterator[str]:
+    """http://127.0.0.1:PORT of a local server that records every request made to it."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Recorder)
+    Recorder.seen = []
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    server.server_close()
+
+
+def hostile_page(origin: str) -> str:
+    """The test article with a script that would rewrite it and every kind of remote load."""
+    loads = (f'<link rel="stylesheet" href="{origin}/style.css"><script src="{origin}/app.js"></script>'
+             f'<img src="{origin}/pixel.gif" width="400" height="300"><iframe src="{origin}/frame"></iframe>'
+             f'<meta http-equiv="refresh" content="0; url={origin}/refresh">')
+    script = "<script>document.querySelector('article').innerHTML = '<p>INJECTED BY THE PAGE SCRIPT</p>';</script>"
+    return ARTICLE.replace("</head>", loads + "</head>").replace("</body>", script + "</body>")
+
+
+@pytest.mark.parametrize("name", OPTIONAL_NAMES)
+def test_a_saved_page_loads_nothing_and_runs_no_script(name, origin):
+    extractor = available(name)
+    text = extractor(hostile_page(origin), f"{origin}/article").text
+    if name not in ("html-text", "inscriptis"):
+        assert starting_lines(text) == ARTICLE_PARAGRAPHS
+    assert "INJECTED BY THE PAGE SCRIPT" not in text
+    extractor("", f"{origin}/empty")  # goose3 would fetch the URL of an empty page were it given
+    assert Recorder.seen == []
+
+
+# --- killed by name at the timeout ------------------------------------------------------------------------
+
+HUGE_PAGE = "<html><body>" + ("<div class='c'><p>" + "word " * 50 + "</p></div>") * 40_000 + "</body></html>"
+"""About 11 MB of paragraphs: every extractor takes far longer than the timeout below on it."""
+
+
+def test_a_call_past_the_timeout_is_reported_by_the_extractors_name():
+    extractors = [build_registry()[name] for name in AVAILABLE]
+    calls = [Call(e.name, e, HUGE_PAGE, None) for e in extractors]
+    results = list(run_calls(calls, workers=2, timeout=0.05))
+    assert sorted(r.extractor_name for r in results) == sorted(AVAILABLE)
+    assert {r.extractor_name: r.error for r in results} == {name: "timeout after 0.05 s" for name in AVAILABLE}
+
+
+@pytest.mark.skipif("readability-js" not in AVAILABLE, reason="Node.js or the npm packages are missing")
+def test_readability_js_recovers_after_its_node_process_died():
+    from webapp.extractors import with_readability_js
+
+    extractor = build_registry()["readability-js"]
+    assert "For forty-one winters" in extractor(ARTICLE, ARTICLE_URL).text
+    process = with_readability_js._script.process
+    process.kill()
+    process.wait()
+    assert "For forty-one winters" in extractor(ARTICLE, ARTICLE_URL).text

@@ -1,0 +1,77 @@
+"""Mozilla Readability.js, the reader view of Firefox, run by Node.js on jsdom (readability_js/extract.mjs).
+
+Available where `node` is on the PATH and the npm packages are installed beside the script
+(`npm ci --prefix webapp/extractors/readability_js`); listed as unavailable, saying which is missing,
+elsewhere. jsdom never runs the page's scripts nor loads anything. Readability's article HTML becomes its
+visible text, one block per line, as for readability-lxml.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import shutil
+from pathlib import Path
+
+from webapp.corpus.visible_text import block_text, parse_html
+from webapp.extractors.base import Extracted, Extractor
+from webapp.extractors.blocks import BLOCKS_VERSION
+from webapp.extractors.node_process import NodeScript
+
+FOLDER = Path(__file__).with_name("readability_js")
+SCRIPT = FOLDER / "extract.mjs"
+PACKAGES = ("@mozilla/readability", "jsdom")
+INSTALL_HINT = f"npm ci --prefix {shlex.quote(str(FOLDER))}"
+
+_script: NodeScript | None = None
+"""This process's running script (each worker process starts its own on its first call)."""
+
+
+def run_readability_js(
+    html: str, url: str | None, *, char_threshold: int = 500, nb_top_candidates: int = 5,
+    link_density_modifier: float = 0.0,
+) -> Extracted:
+    """The visible text of Readability.parse()'s content (empty when it finds no article); metadata: title, byline."""
+    global _script
+    if _script is None:
+        _script = NodeScript(shutil.which("node") or "node", SCRIPT)
+    options = {"charThreshold": char_threshold, "nbTopCandidates": nb_top_candidates,
+               "linkDensityModifier": link_density_modifier}
+    answer = _script.ask({"html": html, "url": url, "options": options})
+    if "error" in answer:
+        raise RuntimeError(f"Readability.js: {answer['error']}")
+    content = answer.get("content") or ""
+    text = block_text(parse_html(content)) if content.strip() else ""
+    return Extracted(text=text, metadata={"title": answer.get("title") or "", "byline": answer.get("byline") or ""})
+
+
+def installed_version(package: str, folder: Path = FOLDER) -> str | None:
+    """The version of an npm package installed beside the script, or None."""
+    try:
+        return json.loads((folder / "node_modules" / package / "package.json").read_text())["version"]
+    except (OSError, ValueError, KeyError):
+        return None
+
+
+def status(node: str | None, folder: Path = FOLDER) -> tuple[str, str | None]:
+    """(version, None) where Node.js and the packages are there; ("unavailable", why) where not."""
+    if node is None:
+        return "unavailable", ("Node.js is not installed (no `node` on the PATH): install Node.js 18 or later, "
+                               f"then {INSTALL_HINT}")
+    versions = {package: installed_version(package, folder) for package in PACKAGES}
+    missing = [package for package, found in versions.items() if found is None]
+    if missing:
+        return "unavailable", f"the npm packages are not installed ({', '.join(missing)} missing): {INSTALL_HINT}"
+    return ", ".join([*(f"{package} {found}" for package, found in versions.items()), BLOCKS_VERSION]), None
+
+
+VERSION, MISSING = status(shutil.which("node"))
+
+READABILITY_JS = Extractor(
+    name="readability-js",
+    version=VERSION,
+    func=run_readability_js,
+    options={},
+    description="Mozilla Readability.js (Firefox's reader view) on jsdom, through Node.js; scripts never run",
+    unavailable_reason=MISSING,
+)
