@@ -45,8 +45,9 @@ class ImportOutcome:
         return {k: v for k, v in self.__dict__.items() if v is not None}
 
 
-def start_batch(session: Session, source: str, fmt: str) -> ImportBatch:
-    batch = ImportBatch(source=source, format=fmt, report=[])
+def start_batch(session: Session, source: str, fmt: str, created_by: str) -> ImportBatch:
+    """A new, empty import batch, recording who started it (a user's name, or cli:LOGIN)."""
+    batch = ImportBatch(source=source, format=fmt, report=[], created_by=created_by)
     session.add(batch)
     session.flush()
     return batch
