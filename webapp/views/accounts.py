@@ -54,8 +54,7 @@ def login() -> Response | str | tuple[str, int]:
                                create=CREATE_ACCOUNT)
         return page, 429 if outcome.throttled else 200
     session.clear()  # a new session for the new login: nothing of the one before carries over
-    session[LOGIN_KEY] = outcome.secret
-    session.permanent = True
+    session[LOGIN_KEY] = outcome.secret  # a cookie for this browser session; the login itself ends at SESSION_HOURS
     return redirect(target)
 
 
