@@ -11,10 +11,12 @@ import os
 import sys
 
 import pytest
+from argon2 import PasswordHasher
 from corpora import CORPORA
 from sqlalchemy import text
 
 from webapp import create_app
+from webapp.accounts import users
 from webapp.db import dispose, make_engine, sessions
 from webapp.jobs.workers import drain
 from webapp.migrate import upgrade
@@ -33,6 +35,13 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
                 if os.environ.get("CI") == "true":
                     pytest.fail(f"{folder} is missing: the corpus tests must run in CI", pytrace=False)
                 pytest.skip(f"{folder} is missing (the shared corpora; GOLDTEXT_SHARED_CORPORA names another place)")
+
+
+@pytest.fixture(autouse=True)
+def quick_password_hashes(monkeypatch):
+    """Argon2id at its smallest cost in the test process: the default costs about 0.3 s of CPU a hash,
+    and tests log in often. The hashes are still Argon2's, checked by the same code."""
+    monkeypatch.setattr(users, "HASHER", PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1))
 
 
 @pytest.fixture(scope="session")

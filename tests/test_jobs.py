@@ -17,6 +17,7 @@ import pytest
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
+from webapp.cli.actor import cli_actor
 from webapp.db import database, make_engine
 from webapp.extractors.runner import ExtractorPool
 from webapp.jobs.context import Context, Stopped
@@ -446,7 +447,7 @@ def test_the_table_says_a_queued_job_is_stalled_when_no_worker_runs(cli, session
     job_id = background(cli, "density")
     lines = succeed(cli("jobs")).splitlines()
     assert lines[0].split() == ["id", "kind", "status", "stage", "progress", "by", "error", "/", "stalled"]
-    assert lines[1].split(maxsplit=6) == [str(job_id), "extract", "queued", "-", "0/?", "cli",
+    assert lines[1].split(maxsplit=6) == [str(job_id), "extract", "queued", "-", "0/?", cli_actor()[:12],
                                           f"stalled: {NO_WORKER}"]
     assert lines[2:] == ["1 job(s); 0 worker(s) alive"]
 
@@ -468,7 +469,7 @@ def test_a_job_whose_running_chunk_lost_its_lease_is_stalled_naming_the_worker(a
     lapse(session, pairs_chunk)
     reason = "worker gone-worker stopped renewing its lease at 03:04:05 UTC (killed or unreachable); "
     lines = succeed(cli("jobs")).splitlines()
-    assert lines[1].split(maxsplit=6) == [str(job_id), "extract", "running", "extracting", "0/6", "cli",
+    assert lines[1].split(maxsplit=6) == [str(job_id), "extract", "running", "extracting", "0/6", cli_actor()[:12],
                                           f"stalled: {reason}start a worker to run it again"]
     assert client.get(f"/api/jobs/{job_id}").get_json()["stalled"] == reason + "start a worker to run it again"
 

@@ -10,9 +10,10 @@ from flask.testing import FlaskClient
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from webapp.accounts.users import add_user
 from webapp.annotation.disagreement import refresh_disagreement
 from webapp.annotation.gold import add_revision
-from webapp.models import Extraction, GoldRevision, ImportBatch, Page, Site
+from webapp.models import Extraction, GoldRevision, ImportBatch, Page, Site, User
 from webapp.results.store import gold_changed
 from webapp.scoring import build_metrics, eager
 
@@ -61,8 +62,9 @@ def add_gold(session: Session, page: Page, **fields) -> GoldRevision:
 
 
 def csrf(client: FlaskClient) -> str:
-    """The session's CSRF token, read from a page the way the browser gets it."""
-    return TOKEN.search(client.get("/annotator").get_data(as_text=True)).group(1)
+    """The session's CSRF token, read from a page the way the browser gets it (the login form, which
+    answers with and without accounts)."""
+    return TOKEN.search(client.get("/login").get_data(as_text=True)).group(1)
 
 
 def sign_in(client: FlaskClient, name: str = "Ann") -> str:
@@ -71,3 +73,21 @@ def sign_in(client: FlaskClient, name: str = "Ann") -> str:
     response = client.post("/annotator", data={"name": name, "csrf_token": token})
     assert response.status_code == 302
     return token
+
+
+PASSWORD = "correct horse battery"
+"""The password of every account the tests add."""
+
+
+def add_account(session: Session, name: str, role: str) -> User:
+    """An account (committed): from the first one on, everyone logs in."""
+    user = add_user(session, name, role, PASSWORD)
+    session.commit()
+    return user
+
+
+def log_in(client: FlaskClient, name: str, password: str = PASSWORD) -> str:
+    """Log the client in through the login form; returns the new session's CSRF token."""
+    response = client.post("/login", data={"name": name, "password": password, "csrf_token": csrf(client)})
+    assert response.status_code == 302, response.get_data(as_text=True)
+    return csrf(client)

@@ -41,6 +41,9 @@ def defaults(instance_path: str) -> dict[str, Any]:
         "JOB_LEASE_SECONDS": 30.0,
         "JOB_MAX_ATTEMPTS": 3,
         "JOB_CHUNK_PAIRS": 24,
+        "SESSION_HOURS": 12.0,
+        "LOGIN_MAX_FAILURES": 5,
+        "LOGIN_WINDOW_MINUTES": 15.0,
     }
 
 

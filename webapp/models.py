@@ -1,4 +1,5 @@
-"""The stored data: sites, import batches, pages, extractions, gold and its revisions.
+"""The stored data: sites, import batches, pages, extractions, gold and its revisions, jobs, and the
+accounts, their credentials and the audit log.
 
 SQLAlchemy 2.0 typed models; no Flask here. Raw page bytes are kept exactly as imported and never
 rewritten: decoding and extraction are recorded, repeatable steps on top of them.
@@ -63,6 +64,7 @@ class SiteRule(Base):
     site_id: Mapped[int] = mapped_column(ForeignKey("site.id", ondelete="CASCADE"), unique=True)
     body: Mapped[str] = mapped_column(Text)
     drop: Mapped[list[Any]] = mapped_column(default=list)
+    updated_by: Mapped[str] = mapped_column(String(100), default="", server_default="")
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, onupdate=utcnow)
 
     site: Mapped[Site] = relationship(back_populates="rule")
@@ -92,6 +94,7 @@ class ImportBatch(Base):
     duplicates: Mapped[int] = mapped_column(default=0)
     rejected: Mapped[int] = mapped_column(default=0)
     report: Mapped[list[Any]] = mapped_column(default=list)
+    created_by: Mapped[str] = mapped_column(String(100), default="", server_default="")
 
     pages: Mapped[list[Page]] = relationship(back_populates="batch")
 
@@ -302,3 +305,51 @@ class JobFile(Base):
     name: Mapped[str] = mapped_column(String(255))
     part: Mapped[int] = mapped_column(Integer)
     data: Mapped[bytes] = mapped_column(LargeBinary)
+
+
+class User(Base):
+    """An account. Its name is what revisions, jobs, imports, rule changes and the audit log record (the
+    same strings that typed names were before accounts: a name is never renamed, and an account is
+    disabled, never deleted). `role`: annotator, reviewer or admin (webapp/accounts/roles.py)."""
+
+    __tablename__ = "user"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(100), unique=True)
+    role: Mapped[str] = mapped_column(String(16))
+    password_hash: Mapped[str] = mapped_column(String(255))
+    disabled: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Credential(Base):
+    """A secret that stands for a user: a browser login (`kind` "session", with an expiry) or an API token
+    ("token"). Only the secret's SHA-256 is stored; logging out deletes the row."""
+
+    __tablename__ = "credential"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("user.id", ondelete="CASCADE"), index=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    digest: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    expires_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+    user: Mapped[User] = relationship()
+
+
+class AuditEvent(Base):
+    """One state change: who (`actor`, a user's name, or cli:LOGIN for the command line), when, what
+    (`action`, its `target` and `detail`) and from where (`address`). Append-only: the database refuses
+    to update or delete a row (triggers of migration 0007)."""
+
+    __tablename__ = "audit_event"
+    __table_args__ = (Index("ix_audit_event_action_at", "action", "at"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, index=True)
+    actor: Mapped[str] = mapped_column(String(100), index=True)
+    action: Mapped[str] = mapped_column(String(32))
+    target: Mapped[str] = mapped_column(String(255), default="")
+    detail: Mapped[Any] = mapped_column(JSON(none_as_null=True), nullable=True)
+    address: Mapped[str] = mapped_column(String(64), default="")

@@ -14,6 +14,8 @@ function select(index) {
 bindShortcuts([
   { keys: ["j"], label: "next row", run: () => select(selected + 1) },
   { keys: ["k"], label: "previous row", run: () => select(selected - 1) },
-  { keys: ["Enter"], label: "open", run: () => { if (selected >= 0) window.location.href = rows[selected].dataset.href; } },
+  // Enter on a focused link or button (Log out, the filters' button) is that control's, not the row's
+  { keys: ["Enter"], label: "open", when: (event) => !event.target.closest?.("a, button, select"),
+    run: () => { if (selected >= 0) window.location.href = rows[selected].dataset.href; } },
 ]);
 select(0);

@@ -8,9 +8,9 @@ from flask.cli import FlaskGroup, routes_command, shell_command
 
 
 def register(app: Flask) -> None:
-    from . import corpus, database, demo, export, extract, jobs, scores, serve
+    from . import audit, corpus, database, demo, export, extract, jobs, scores, serve, users
 
-    for module in (corpus, database, demo, export, extract, jobs, scores, serve):
+    for module in (corpus, database, demo, export, extract, jobs, scores, serve, users, audit):
         for command in module.COMMANDS:
             app.cli.add_command(command)
 

@@ -14,6 +14,7 @@ from ..corpus.importer import SITE_FROM, import_documents, nothing_imported, sta
 from ..corpus.readers import FORMATS, iter_documents
 from ..db import sessions
 from ..models import ImportBatch
+from .actor import cli_actor, cli_record
 
 COMMIT_SECONDS = 0.25  # the write lock is held at most about this long at a time
 
@@ -24,7 +25,8 @@ def run_import(
     """Import PATHS, showing progress, committing every COMMIT_SECONDS so that web requests and workers
     writing meanwhile never wait long; returns the committed batch."""
     with sessions()() as session:
-        batch = start_batch(session, ", ".join(paths), fmt)
+        batch = start_batch(session, ", ".join(paths), fmt, cli_actor())
+        cli_record(session, "import", f"batch {batch.id}", {"paths": paths, "format": fmt})
         session.commit()
         outcomes = import_documents(
             session, batch, iter_documents(paths, fmt, Limits.from_config(current_app.config)), site_from,

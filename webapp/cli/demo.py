@@ -12,10 +12,10 @@ from sqlalchemy import delete
 
 from ..corpus.sites import site_named
 from ..db import sessions
-from ..models import ImportBatch, SiteRule
+from ..models import ImportBatch
 from .corpus import echo_report, run_import
-from .extract import run_extraction
-from .serve import serve_development
+from .extract import run_extraction, set_rule
+from .serve import check_binding, serve_development
 
 DEMO = Path(__file__).resolve().parent.parent / "demo_corpus"
 
@@ -27,7 +27,7 @@ def load_demo_rules() -> int:
         for host, rule in json.loads((DEMO / "rules.json").read_text()).items():
             site = site_named(session, host)
             if site.rule is None:
-                site.rule = SiteRule(body=rule["body"], drop=rule.get("drop", []))
+                set_rule(session, site, rule["body"], rule.get("drop", []))
                 added += 1
         session.commit()
     return added
@@ -54,6 +54,8 @@ def load_demo() -> None:
 def demo_command(serve: bool, host: str, port: int) -> None:
     """Load the bundled demo corpus (idempotent), extract it, and start the app (with the embedded
     worker unless a broker is configured)."""
+    if serve:
+        check_binding(current_app._get_current_object(), host)
     load_demo()
     if serve:
         serve_development(current_app._get_current_object(), host, port, None)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from pathlib import Path
 
 import click
@@ -15,6 +16,7 @@ from ..results.extractions import current_named
 from ..results.store import refresh_scores
 from ..scoring import app_metrics, eager
 from ..vocabulary import GOLD_STATUSES
+from .actor import cli_record
 
 
 @click.command("export")
@@ -54,6 +56,8 @@ def export_command(fmt, out, statuses, sites, kinds, with_html, with_extractions
                 tally = run_export(session, request, out, predictions=named, metrics=metrics, progress=progress)
             except ValueError as exc:
                 raise click.ClickException(str(exc)) from exc
+        cli_record(session, "export", str(out), {**asdict(request), "pages": tally.pages})
+        session.commit()
     click.echo(f"{tally.pages} pages exported to {out} ({fmt}); see {out / 'README.md'}")
 
 

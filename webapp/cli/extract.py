@@ -11,6 +11,7 @@ import click
 from flask import current_app
 from flask.cli import AppGroup, with_appcontext
 from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from ..corpus.sites import site_named
 from ..db import readers, sessions
@@ -22,6 +23,7 @@ from ..jobs.records import FINISHED
 from ..jobs.start import dispatch, new_job
 from ..jobs.workers import run_here
 from ..models import Extraction, Job, Site, SiteRule
+from .actor import cli_actor, cli_record
 
 
 def start_extraction(names: tuple[str, ...] = (), site: str | None = None, force: bool = False) -> int:
@@ -32,7 +34,9 @@ def start_extraction(names: tuple[str, ...] = (), site: str | None = None, force
             current_extractors(session, build_registry(), names)
         except UnknownExtractor as exc:
             raise click.UsageError(str(exc)) from exc
-        job = new_job(session, app, "extract", {"extractors": list(names), "site": site, "force": force}, "cli")
+        params = {"extractors": list(names), "site": site, "force": force}
+        job = new_job(session, app, "extract", params, cli_actor())
+        cli_record(session, "extract", f"job {job.id}", params)
         session.commit()
         return job.id
 
@@ -198,11 +202,7 @@ def rules_set(host: str, body: str, drop: tuple[str, ...]) -> None:
     """Set HOST's rule (replacing any earlier one)."""
     validate_selectors([body, *drop])
     with sessions()() as session:
-        site = site_named(session, host.lower())
-        if site.rule is None:
-            site.rule = SiteRule(body=body, drop=list(drop))
-        else:
-            site.rule.body, site.rule.drop = body, list(drop)
+        set_rule(session, site_named(session, host.lower()), body, list(drop))
         session.commit()
     click.echo(f"rule for {host} saved; run `goldtext extract --extractor site-rules` to apply it")
 
@@ -226,8 +226,20 @@ def rules_delete(host: str) -> None:
         if site is None or site.rule is None:
             raise click.ClickException(f"no rule for {host}")
         session.delete(site.rule)
+        cli_record(session, "rule.delete", f"site {site.host}")
         session.commit()
     click.echo(f"rule for {host} deleted")
+
+
+def set_rule(session: Session, site: Site, body: str, drop: list[str]) -> SiteRule:
+    """Set the site's rule (replacing any earlier one), recording who changed it."""
+    if site.rule is None:
+        site.rule = SiteRule(body=body, drop=drop)
+    else:
+        site.rule.body, site.rule.drop = body, drop
+    site.rule.updated_by = cli_actor()
+    cli_record(session, "rule.set", f"site {site.host}", {"body": body, "drop": drop})
+    return site.rule
 
 
 def validate_selectors(selectors: list[str]) -> None:

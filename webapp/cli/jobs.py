@@ -12,6 +12,7 @@ from ..db import readers, sessions
 from ..jobs.broker import describe_broker
 from ..jobs.records import STATUSES, UnknownJob, cancel_job, describe, list_jobs, live_workers
 from ..jobs.workers import run_worker
+from .actor import cli_record
 
 
 @click.command("worker")
@@ -70,6 +71,7 @@ def jobs_cancel(job_id: int) -> None:
             raise click.ClickException(str(error)) from error
         except ValueError as error:
             raise click.ClickException(str(error)) from error
+        cli_record(session, "job.cancel", f"job {job.id}")
         session.commit()
         click.echo(f"job {job.id} cancelled ({job.done} done of {job.total if job.total is not None else '?'})")
 

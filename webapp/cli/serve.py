@@ -11,9 +11,11 @@ import click
 from flask import Flask, current_app
 from flask.cli import with_appcontext
 
-from ..db import database, dispose
+from ..accounts.users import accounts_exist
+from ..db import database, dispose, readers
 from ..jobs.broker import describe_broker
 from ..jobs.workers import EmbeddedWorker
+from ..web.access import CREATE_ACCOUNT, is_loopback
 
 WORKER_COMMAND = [sys.executable, "-c", "from webapp.cli import main; main()", "worker"]
 
@@ -23,11 +25,25 @@ def embedded_wanted(app: Flask, choice: bool | None) -> bool:
     return (not app.config["BROKER_URL"]) if choice is None else choice
 
 
+def check_binding(app: Flask, host: str) -> None:
+    """Refuse to serve a non-loopback address while no account exists (local mode trusts whoever can
+    reach the port, so it stays on this machine)."""
+    if is_loopback(host):
+        return
+    with readers(app)() as session:
+        if accounts_exist(session):
+            return
+    raise click.ClickException(
+        f"refusing to serve {host}: no account exists, and without accounts Goldtext serves only this machine "
+        f"(127.0.0.1). Create an account first: {CREATE_ACCOUNT}")
+
+
 def serve_development(app: Flask, host: str, port: int, worker: bool | None) -> None:
     """Flask's threaded development server, with the embedded worker unless told otherwise."""
     from werkzeug.serving import run_simple
 
     database(app)
+    check_binding(app, host)
     embedded = EmbeddedWorker(app, int(app.config["WORKER_CONCURRENCY"])) if embedded_wanted(app, worker) else None
     if embedded is not None:
         click.echo(f"embedded worker: {app.config['WORKER_CONCURRENCY']} at once, broker {describe_broker(app)}")
@@ -82,6 +98,7 @@ def serve_command(host: str, port: int, processes: int, worker: bool | None) -> 
     """Serve the app with gunicorn: several web processes, for a team (see the Deployment guide)."""
     app = current_app._get_current_object()
     database(app)
+    check_binding(app, host)
     dispose(app)
     child = subprocess.Popen(WORKER_COMMAND) if embedded_wanted(app, worker) else None
     try:

@@ -53,8 +53,9 @@ def nothing_imported(batch: ImportBatch) -> str | None:
     return f"the import read only rejected items ({batch.rejected}; {first}): no page was imported"
 
 
-def start_batch(session: Session, source: str, fmt: str) -> ImportBatch:
-    batch = ImportBatch(source=source, format=fmt, report=[])
+def start_batch(session: Session, source: str, fmt: str, created_by: str) -> ImportBatch:
+    """A new, empty import batch, recording who started it (a user's name, or cli:LOGIN)."""
+    batch = ImportBatch(source=source, format=fmt, report=[], created_by=created_by)
     session.add(batch)
     session.flush()
     return batch

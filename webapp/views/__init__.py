@@ -7,10 +7,10 @@ from flask import Flask
 from ..results.cache import ScoreCache, SharedScores
 from ..scoring import app_metrics
 from ..web.figures import SHARED
-from . import annotate, api, exports, extractors, jobs, leaderboard, pages, queue, sites, upload
+from . import accounts, annotate, api, audit, exports, extractors, jobs, leaderboard, pages, queue, sites, upload
 
 
 def register_blueprints(app: Flask) -> None:
     app.extensions[SHARED] = SharedScores(ScoreCache(app_metrics(app)))
-    for module in (queue, annotate, pages, api, upload, leaderboard, sites, exports, jobs, extractors):
+    for module in (queue, annotate, pages, api, upload, leaderboard, sites, exports, jobs, extractors, accounts, audit):
         app.register_blueprint(module.bp)

@@ -4,7 +4,7 @@ annotator's name."""
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import unquote, urlsplit
+from urllib.parse import urlsplit
 
 from flask import (
     Blueprint,
@@ -33,7 +33,8 @@ from ..results.store import gold_changed
 from ..scoring import eager
 from ..vocabulary import GOLD_STATUSES, UnknownTerm, current_taxonomy
 from ..web import figures
-from .common import ANNOTATOR, annotator, filter_args
+from ..web.access import identity
+from .common import ANNOTATOR, annotator, filter_args, local_target, record
 from .pages import heavy
 
 bp = Blueprint("annotate", __name__)
@@ -181,35 +182,18 @@ def restore(page_id: int, revision_id: int) -> Response:
         flash(f"Revision {revision.id} was not restored: {error}. Restore another, or edit the page.")
         return redirect(url_for("annotate.history", page_id=page_id))
     gold_changed(session, eager(figures.metrics()), page_id)
+    record("gold.restore", f"page {page_id}", {"revision": revision.id, "version": restored.version})
     session.commit()
     flash(f"Revision {revision.id} restored as version {restored.version}.")
     return redirect(url_for("annotate.history", page_id=page_id))
 
 
-def _local(target: str | None) -> str | None:
-    """Only a path on this site may be a redirect target, anything else is None (the caller goes home).
-
-    The target starts with one "/" and holds no backslash, whitespace or control character (browsers
-    drop tabs and newlines, so a slash, a tab and a slash would mean "//", another host); nor does its
-    path once percent-decoded."""
-    if not target or _unsafe(target):
-        return None
-    path = unquote(target.split("?", 1)[0].split("#", 1)[0])
-    if _unsafe(path):
-        return None
-    parts = urlsplit(target)
-    return None if parts.scheme or parts.netloc else target
-
-
-def _unsafe(text: str) -> bool:
-    return (not text.startswith("/") or text[1:2] == "/" or "\\" in text
-            or any(ch.isspace() or ord(ch) < 32 or ord(ch) == 127 for ch in text))
-
-
 @bp.route("/annotator", methods=["GET", "POST"])
 def name() -> Response | str:
-    """Ask the annotator's name once; every revision records it."""
-    target = _local(request.values.get("next")) or url_for("queue.index")
+    """Ask the annotator's name once; every revision records it. With accounts, the name is the user's."""
+    target = local_target(request.values.get("next")) or url_for("queue.index")
+    if not identity().local:
+        return redirect(target)
     if request.method == "POST":
         given = " ".join(request.form.get("name", "").split())[:NAME_MAX]
         if given:

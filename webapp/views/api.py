@@ -17,7 +17,7 @@ from ..scoring import eager
 from ..vocabulary import UnknownTerm, checked_snippets
 from ..web import figures
 from ..web.query_args import int_arg
-from .common import annotator
+from .common import annotator, record
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -95,6 +95,9 @@ def write_gold(page_id: int) -> tuple[Response, int]:
         abort(400, description=str(error))
     if outcome.applied:
         gold_changed(session, eager(figures.metrics()), page.id)
+    if not outcome.replayed:
+        record("gold.save", f"page {page.id}", {"revision": outcome.revision.id, "version": outcome.revision.version,
+                                                 "conflict": outcome.conflict, "status": body["status"]})
     session.commit()
     if outcome.conflict:
         return jsonify(conflict=True, revision=outcome.revision.id, current=gold_json(outcome.gold)), 409

@@ -1,20 +1,71 @@
-"""What several views share: the annotator in the session and the page filter in the query string."""
+"""What several views share: who is annotating, their role, the audit of what they change, and the page
+filter in the query string."""
 
 from __future__ import annotations
 
-from flask import session
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+from flask import request, session
 from werkzeug.datastructures import MultiDict
 
+from ..accounts import audit
+from ..db import get_session
+from ..models import AuditEvent, User
+from ..web.access import identity
+
 ANNOTATOR = "annotator"
+LOCAL_ACTOR = "local"  # the actor of a change made in local mode before a name was given
 FILTER_ARGS = ("site", "status", "kind", "batch", "annotator", "verdict", "q")
 
 
 def annotator() -> str | None:
-    """The annotator's name kept in the session (until accounts exist)."""
-    return session.get(ANNOTATOR)
+    """The current annotator's name: the logged-in user's (or the API token's), or in local mode (no
+    accounts) the name typed once and kept in the session; None when there is none."""
+    who = identity()
+    if who.user is not None:
+        return who.user.name
+    return session.get(ANNOTATOR) if who.local else None
+
+
+def current_user() -> User | None:
+    """The logged-in user (or the API token's); None in local mode and for nobody."""
+    return identity().user
+
+
+def current_role() -> str | None:
+    """The current user's role (webapp/accounts/roles.py); in local mode "admin": everyone may do
+    everything, as before accounts. Compare with roles.at_least(current_role(), REVIEWER)."""
+    return identity().role
+
+
+def record(action: str, target: str = "", detail: Any = None) -> AuditEvent:
+    """Append an event of the current request to the audit log, in the request's session (the view
+    commits it with the change)."""
+    return audit.record(get_session(), annotator() or LOCAL_ACTOR, action, target, detail, request.remote_addr)
 
 
 def filter_args(args: MultiDict[str, str]) -> dict[str, str]:
     """The queue's filter arguments present in ``args`` (one value each, as its form sets them), to
     carry along in links."""
     return {name: args[name] for name in FILTER_ARGS if args.get(name)}
+
+
+def local_target(target: str | None) -> str | None:
+    """Only a path on this site may be a redirect target, anything else is None (the caller goes home).
+
+    The target starts with one "/" and holds no backslash, whitespace or control character (browsers
+    drop tabs and newlines, so a slash, a tab and a slash would mean "//", another host); nor does its
+    path once percent-decoded."""
+    if not target or unsafe_target(target):
+        return None
+    path = unquote(target.split("?", 1)[0].split("#", 1)[0])
+    if unsafe_target(path):
+        return None
+    parts = urlsplit(target)
+    return None if parts.scheme or parts.netloc else target
+
+
+def unsafe_target(text: str) -> bool:
+    return (not text.startswith("/") or text[1:2] == "/" or "\\" in text
+            or any(ch.isspace() or ord(ch) < 32 or ord(ch) == 127 for ch in text))

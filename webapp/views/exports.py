@@ -16,7 +16,7 @@ from ..jobs.start import dispatch, new_job
 from ..models import Site
 from ..results.extractions import current_named
 from ..vocabulary import GOLD_STATUSES, current_taxonomy
-from .common import annotator
+from .common import LOCAL_ACTOR, annotator, record
 
 bp = Blueprint("exports", __name__)
 
@@ -52,7 +52,8 @@ def start() -> Response:
     session = get_session()
     named = current_named(session, build_registry()) if export.predictions else {}
     job = new_job(session, current_app, "export", {"request": asdict(export), "predictions": named},
-                  (annotator() or "browser")[:100])
+                  annotator() or LOCAL_ACTOR)
+    record("export", f"job {job.id}", asdict(export))
     session.commit()
     dispatch(current_app, session, job)
     return redirect(url_for("jobs.show", job_id=job.id))

@@ -6,11 +6,12 @@ from __future__ import annotations
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
+from ..accounts.roles import ADMIN
 from ..db import get_session
 from ..extractors.options import settable
 from ..extractors.variants import BadVariant, add_variant, remove_variant, with_variants
 from ..web import figures
-from .common import annotator
+from .common import annotator, current_role
 
 bp = Blueprint("extractors", __name__, url_prefix="/extractors")
 
@@ -23,7 +24,7 @@ def page(error: str | None = None, status: int = 200) -> tuple[str, int]:
     bases = {name: sorted(settable(extractor)) for name, extractor in registry.items()}
     html = render_template("extractors/index.html", extractors=known.values(), registered=set(registry),
                            bases={name: options for name, options in bases.items() if options},
-                           error=error, sent=request.form)
+                           error=error, sent=request.form, admin=current_role() == ADMIN)
     return html, status
 
 

@@ -12,6 +12,7 @@ from ..jobs.broker import broker, describe_broker
 from ..jobs.files import file_size, iter_file
 from ..jobs.records import STATUSES, cancel_job, describe, list_jobs, live_workers
 from ..models import Job
+from .common import record
 
 bp = Blueprint("jobs", __name__)
 
@@ -52,6 +53,7 @@ def cancel(job_id: int) -> Response:
         cancel_job(session, job_id)
     except ValueError as error:
         abort(409, description=str(error))
+    record("job.cancel", f"job {job_id}")
     session.commit()
     return redirect(url_for("jobs.show", job_id=job_id))
 

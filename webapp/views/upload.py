@@ -23,7 +23,7 @@ from ..jobs.records import describe
 from ..jobs.start import dispatch, new_job
 from ..jobs.upload_step import PAGES
 from ..models import ImportBatch, Job
-from .common import annotator
+from .common import LOCAL_ACTOR, annotator, record
 
 bp = Blueprint("upload", __name__)
 
@@ -95,12 +95,13 @@ def receive() -> Response:
         current_extractors(session, build_registry(), names)
     except UnknownExtractor as error:
         abort(500, description=f"UPLOAD_EXTRACTORS names an unknown extractor: {error}")
-    batch = start_batch(session, ", ".join(f.filename or "" for f in files), fmt)
+    who = annotator() or LOCAL_ACTOR
+    batch = start_batch(session, ", ".join(f.filename or "" for f in files), fmt, who)
     job = new_job(session, current_app, "upload",
-                  {"batch": batch.id, "format": fmt, "site_from": site_from, "extractors": list(names)},
-                  (annotator() or "browser")[:100])
+                  {"batch": batch.id, "format": fmt, "site_from": site_from, "extractors": list(names)}, who)
     for name, upload in zip(stored_names(files), files):
         store_file(session, job.id, name, upload.stream)
+    record("import", f"batch {batch.id}", {"files": [f.filename for f in files], "format": fmt, "job": job.id})
     session.commit()
     dispatch(current_app, session, job)
     return redirect(url_for("upload.report", batch_id=batch.id))

@@ -1,7 +1,9 @@
 """The security baseline: CSRF tokens, a nonce-based CSP and the protective headers on every response.
 
 CSRF: one random token per session; every POST/PUT/PATCH/DELETE must carry it, forms in the hidden field
-``csrf_token``, JSON requests in the ``X-CSRF-Token`` header. Missing or wrong -> 400.
+``csrf_token``, JSON requests in the ``X-CSRF-Token`` header. Missing or wrong -> 400. A request
+authenticated by a bearer token alone needs none (webapp/web/access.py sets ``g.csrf_exempt``): no cookie
+is involved, and a browser cannot send another site's Authorization header.
 CSP: the app's own pages allow scripts only from the app with the request's nonce (no inline scripts);
 a view that sets its own Content-Security-Policy (the raw page route) keeps it.
 """
@@ -51,7 +53,7 @@ def csp_nonce() -> str:
 
 def check_csrf() -> None:
     """Abort with 400 unless a state-changing request carries the session's token."""
-    if request.method in SAFE_METHODS:
+    if request.method in SAFE_METHODS or g.get("csrf_exempt"):
         return
     expected = session.get(CSRF_FIELD)
     sent = request.headers.get(CSRF_HEADER) or request.form.get(CSRF_FIELD)

@@ -1,0 +1,244 @@
+"""The role check, walked over the app's whole URL map: every route as nobody, as an annotator, a reviewer
+and an admin logged in, and with their API tokens; local mode (no accounts) on loopback, its refusal
+elsewhere, and the first account switching login on."""
+
+from __future__ import annotations
+
+import re
+import socket
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from browser_fixtures import serve
+from werkzeug.serving import make_server
+from workbench import add_account, add_gold, csrf, log_in, make_page, sign_in
+
+from webapp import create_app
+from webapp.accounts.credentials import TOKEN, issue
+from webapp.accounts.roles import ADMIN, ANNOTATOR, REVIEWER, ROLES, at_least
+from webapp.models import Job
+from webapp.web.access import ACCESS, PUBLIC
+
+ROUTES = create_app({"TESTING": True, "DATABASE_URL": "sqlite://", "SECRET_KEY": "routes"}).url_map
+WALKED = [(method, rule) for rule in ROUTES.iter_rules() for method in ("GET", "POST") if method in rule.methods]
+
+
+def test_every_endpoint_of_the_url_map_has_an_access_rule_and_every_rule_an_endpoint():
+    endpoints = {rule.endpoint for rule in ROUTES.iter_rules()}
+    missing = sorted(endpoints - set(ACCESS))
+    assert not missing, f"add these endpoints to ACCESS in webapp/web/access.py: {missing}"
+    assert sorted(set(ACCESS) - endpoints) == []
+    assert set(ACCESS.values()) <= {PUBLIC, *ROLES}
+
+
+def test_a_route_missing_from_the_table_is_refused_even_to_an_admin(app, session):
+    app.add_url_rule("/forgotten", "forgotten", lambda: "open")
+    add_account(session, "Ada", ADMIN)
+    client = app.test_client()
+    log_in(client, "Ada")
+    response = client.get("/forgotten")
+    assert response.status_code == 403 and "forgotten" in response.get_data(as_text=True)
+
+
+@pytest.fixture
+def world(session) -> dict[str, Any]:
+    """A page with two gold revisions, its batch, an export job, a file of static/, one account of each
+    role with an API token, and a user to change (Zed)."""
+    page = make_page(session, "<html><body><p>Text</p></body></html>", url="https://a.example/1")
+    first = add_gold(session, page, text="First", kind="article", status="done", author="Ann")
+    add_gold(session, page, text="Second", kind="article", status="done", author="Ann")
+    job = Job(kind="export", params={}, started_by="Ada", status="done", result={})
+    session.add(job)
+    session.commit()
+    tokens = {}
+    for name, role in (("Ann", ANNOTATOR), ("Rex", REVIEWER), ("Ada", ADMIN)):
+        tokens[role] = issue(session, add_account(session, name, role), TOKEN)
+    zed = add_account(session, "Zed", ANNOTATOR)
+    session.commit()
+    return {"page_id": page.id, "revision_id": first.id, "batch_id": page.batch_id, "job_id": job.id,
+            "user_id": zed.id, "filename": "css/app.css", "tokens": tokens}
+
+
+def path_of(rule, values: dict[str, Any]) -> str:
+    missing = sorted(set(rule.arguments) - set(values))
+    assert not missing, f"{rule.rule} ({rule.endpoint}): give the `world` fixture a value for {missing}"
+    return re.sub(r"<(?:[^<>:]+:)?([^<>]+)>", lambda m: str(values[m.group(1)]), rule.rule)
+
+
+def walk(app, world, role: str | None, *, token: str | None = None) -> Iterator[tuple[str, str, Any, bool]]:
+    """Every (method, route) requested as `role` (None: nobody) in a fresh client; yields (what, endpoint,
+    response, allowed)."""
+    names = {ANNOTATOR: "Ann", REVIEWER: "Rex", ADMIN: "Ada"}
+    for method, rule in WALKED:
+        client = app.test_client()
+        headers = {}
+        if token is not None:
+            headers["Authorization"] = f"Bearer {token}"
+        elif role is not None:
+            headers["X-CSRF-Token"] = log_in(client, names[role])
+        else:
+            headers["X-CSRF-Token"] = csrf(client)
+        path = path_of(rule, world)
+        response = client.open(path, method=method, headers=headers, data={"csrf_token": headers.get("X-CSRF-Token")})
+        needed = ACCESS[rule.endpoint]
+        yield f"{method} {path} ({rule.endpoint})", rule.endpoint, response, needed == PUBLIC or at_least(role, needed)
+
+
+def refused_to_nobody(path: str, response) -> bool:
+    if path.split()[1].startswith("/api/"):
+        return response.status_code == 401 and "Bearer" in response.headers.get("WWW-Authenticate", "")
+    return response.status_code == 302 and response.location.startswith("/login?next=")
+
+
+def let_through(response) -> bool:
+    """The view ran: not refused for who asked (it may still say 400, 404 or 409 about the request)."""
+    return response.status_code not in (401, 403) and not (
+        response.status_code == 302 and response.location.startswith("/login?next="))
+
+
+@pytest.mark.parametrize("role", [None, ANNOTATOR, REVIEWER, ADMIN])
+def test_every_route_as_each_role_logged_in(app, world, role):
+    wrong = []
+    for what, _endpoint, response, allowed in walk(app, world, role):
+        if allowed and not let_through(response):
+            wrong.append(f"{what}: refused ({response.status_code}) though allowed")
+        elif not allowed and role is None and not refused_to_nobody(what, response):
+            wrong.append(f"{what}: answered {response.status_code} to nobody")
+        elif not allowed and role is not None and response.status_code != 403:
+            wrong.append(f"{what}: answered {response.status_code}, not 403, to an {role}")
+    assert not wrong, "\n".join(wrong)
+
+
+@pytest.mark.parametrize("role", [ANNOTATOR, REVIEWER, ADMIN, "wrong"])
+def test_every_route_with_each_roles_api_token(app, world, role):
+    token = world["tokens"].get(role, "gt_not-a-token")
+    wrong = []
+    for what, endpoint, response, allowed in walk(app, world, role if role in ROLES else None, token=token):
+        body = response.get_data(as_text=True)
+        if ACCESS[endpoint] == PUBLIC:
+            continue  # the login form and the health check read no token (and the login form wants CSRF)
+        if allowed and (not let_through(response) or "CSRF" in body):
+            wrong.append(f"{what}: refused ({response.status_code}) though allowed: {body[:120]}")
+        elif not allowed and role == "wrong" and response.status_code != 401:
+            wrong.append(f"{what}: answered {response.status_code}, not 401, to a wrong token")
+        elif not allowed and role != "wrong" and response.status_code != 403:
+            wrong.append(f"{what}: answered {response.status_code}, not 403, to an {role}'s token")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_in_local_mode_every_route_is_open_as_before_accounts(app, session):
+    page = make_page(session, "<html><body><p>Text</p></body></html>")
+    first = add_gold(session, page, text="First", kind="article", status="done", author="Ann")
+    session.add(job := Job(kind="export", params={}, started_by="Ann", status="done", result={}))
+    session.commit()
+    values = {"page_id": page.id, "revision_id": first.id, "batch_id": page.batch_id, "job_id": job.id,
+              "user_id": 999, "filename": "css/app.css"}
+    wrong = []
+    for method, rule in WALKED:
+        if rule.endpoint == "accounts.add":
+            continue  # it would end local mode; test_the_first_account_switches_login_on_for_everyone
+        client = app.test_client()
+        token = sign_in(client)
+        response = client.open(path_of(rule, values), method=method, headers={"X-CSRF-Token": token})
+        if not let_through(response):
+            wrong.append(f"{method} {rule.rule}: {response.status_code}")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_first_account_switches_login_on_for_everyone(app, client, session):
+    page = make_page(session)
+    token = sign_in(client, "Ann")
+    assert client.get(f"/pages/{page.id}").status_code == 200
+    added = client.post("/users", data={"name": "Ada", "role": "admin", "password": "long enough", "csrf_token": token})
+    assert added.status_code == 302
+    assert client.get(f"/pages/{page.id}").location.startswith("/login?next=")
+    assert app.test_client().get("/").location.startswith("/login?next=")
+    saved = client.post(f"/api/pages/{page.id}/gold", headers={"X-CSRF-Token": token},
+                        json={"text": "x", "kind": "article", "status": "done", "version": 0, "client_save_id": "a"})
+    assert saved.status_code == 401
+    log_in(client, "Ada", "long enough")
+    assert client.get(f"/pages/{page.id}").status_code == 200
+
+
+def test_an_account_made_on_the_command_line_switches_login_on_too(app, client, runner, tmp_path):
+    assert client.get("/").status_code == 200
+    secret = tmp_path / "password"
+    secret.write_text("long enough password\n")
+    result = runner.invoke(args=["users", "add", "Ada", "--role", "admin", "--password-file", str(secret)])
+    assert result.exit_code == 0, result.output
+    assert client.get("/").location.startswith("/login?next=")
+
+
+@pytest.mark.parametrize("header", [{"X-Forwarded-For": "203.0.113.9"}, {"Forwarded": "for=203.0.113.9"}])
+def test_local_mode_refuses_a_request_that_came_through_a_proxy(client, header):
+    response = client.get("/", headers=header)
+    assert response.status_code == 403
+    assert "goldtext users add NAME --role admin" in response.get_data(as_text=True)
+
+
+def non_loopback_address() -> str | None:
+    """An address of this machine that is not loopback, if it has one."""
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        probe.connect(("192.0.2.1", 9))  # no packet is sent: this only picks the outgoing interface
+        address = probe.getsockname()[0]
+    except OSError:
+        return None
+    finally:
+        probe.close()
+    return None if address.startswith("127.") else address
+
+
+def get(url: str) -> tuple[int, str]:
+    from urllib.error import HTTPError
+    from urllib.request import urlopen
+
+    try:
+        with urlopen(url, timeout=30) as response:
+            return response.status, response.read().decode()
+    except HTTPError as error:
+        return error.code, error.read().decode()
+
+
+def test_local_mode_answers_on_loopback_through_a_real_server(app):
+    for base in serve(app):
+        status, body = get(f"{base}/")
+        assert status == 200 and "Queue" in body
+
+
+def test_local_mode_refuses_a_request_on_a_non_loopback_address_of_a_real_server(app, session):
+    address = non_loopback_address()
+    if address is None:
+        pytest.fail("this machine has no non-loopback address to test with")
+    server = make_server("0.0.0.0", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        port = server.server_port
+        assert get(f"http://127.0.0.1:{port}/")[0] == 200  # the same server, reached on loopback
+        status, body = get(f"http://{address}:{port}/")
+        assert status == 403 and "goldtext users add NAME --role admin" in body
+        add_account(session, "Ada", ADMIN)
+        status, body = get(f"http://{address}:{port}/")
+        assert status == 200 and "Log in" in body  # with an account: the login form, from anywhere
+    finally:
+        server.shutdown()
+        thread.join()
+
+
+@pytest.mark.parametrize("command", [["run"], ["serve"], ["demo"]])
+def test_serving_a_non_loopback_address_without_accounts_is_refused(runner, command):
+    result = runner.invoke(args=[*command, "--host", "0.0.0.0", "--port", "9"])
+    assert result.exit_code == 1
+    assert "no account exists" in result.output and "goldtext users add NAME --role admin" in result.output
+
+
+@pytest.mark.parametrize("host,loopback", [("127.0.0.1", True), ("localhost", True), ("::1", True),
+                                           ("127.0.0.2", True), ("0.0.0.0", False), ("::", False),
+                                           ("192.0.2.7", False), ("::ffff:127.0.0.1", True)])
+def test_which_hosts_are_loopback(host, loopback):
+    from webapp.web.access import is_loopback
+
+    assert is_loopback(host) is loopback

@@ -1,0 +1,208 @@
+"""The audit log: every state change appended with who, when, what and from where, read and exported by
+admins, and never updated or deleted."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+from sqlalchemy import delete, select, text, update
+from sqlalchemy.exc import DBAPIError
+from workbench import PASSWORD, add_account, csrf, log_in, make_page
+
+from webapp.accounts import audit
+from webapp.accounts.credentials import TOKEN, issue
+from webapp.accounts.roles import ADMIN, ANNOTATOR
+from webapp.cli.actor import cli_actor
+from webapp.models import AuditEvent, GoldRevision, ImportBatch, Job, SiteRule
+
+SAVE = {"text": "Gold", "kind": "article", "status": "done", "version": 0, "client_save_id": "a1"}
+PAGE = b"<html><body><article><p>An article about the quay and the ferries.</p></article></body></html>"
+
+
+def logged(session) -> list[tuple[str, str, str]]:
+    """(actor, action, address) of every event, oldest first."""
+    found = [(e.actor, e.action, e.address) for e in session.scalars(select(AuditEvent).order_by(AuditEvent.id))]
+    session.rollback()
+    return found
+
+
+def test_every_browser_action_is_logged_with_its_user_and_address(app, session):
+    page_id = make_page(session).id
+    add_account(session, "Ada", ADMIN)
+    ann_id = add_account(session, "Ann", ANNOTATOR).id
+    client = app.test_client()
+    client.post("/login", data={"name": "Ada", "password": "wrong password", "csrf_token": csrf(client)})
+    token = log_in(client, "Ada")
+    client.post(f"/api/pages/{page_id}/gold", json=SAVE, headers={"X-CSRF-Token": token})
+    first = session.scalar(select(GoldRevision.id))
+    session.rollback()
+    client.post(f"/api/pages/{page_id}/gold", headers={"X-CSRF-Token": token},
+                json={**SAVE, "text": "Changed", "version": 1, "client_save_id": "a2"})
+    client.post(f"/pages/{page_id}/history/{first}/restore", data={"csrf_token": token})
+    client.post("/upload", data={"csrf_token": token, "format": "auto", "site_from": "url",
+                                 "files": [(io.BytesIO(PAGE), "quay.html")]}, content_type="multipart/form-data")
+    client.post("/exports", data={"format": "jsonl", "csrf_token": token})
+    export_job = session.scalar(select(Job.id).where(Job.kind == "export"))
+    session.rollback()
+    client.post(f"/jobs/{export_job}/cancel", data={"csrf_token": token})
+    client.post("/users", data={"name": "Bo", "role": "annotator", "password": PASSWORD, "csrf_token": token})
+    client.post(f"/users/{ann_id}/role", data={"role": "reviewer", "csrf_token": token})
+    client.post(f"/users/{ann_id}/token", data={"csrf_token": token})
+    client.post(f"/users/{ann_id}/tokens/revoke", data={"csrf_token": token})
+    client.post(f"/users/{ann_id}/disabled", data={"disabled": "on", "csrf_token": token})
+    client.post(f"/users/{ann_id}/disabled", data={"csrf_token": token})
+    client.post("/logout", data={"csrf_token": csrf(client)})
+    actions = ["login.failed", "login", "gold.save", "gold.save", "gold.restore", "import", "export", "job.cancel",
+               "user.add", "user.role", "user.token", "user.revoke-tokens", "user.disable", "user.enable", "logout"]
+    assert logged(session) == [("Ada", action, "127.0.0.1") for action in actions]
+    targets = [e.target for e in session.scalars(select(AuditEvent).order_by(AuditEvent.id))]
+    assert targets[:5] == ["user Ada", "user Ada", f"page {page_id}", f"page {page_id}", f"page {page_id}"]
+    assert targets[8:10] == ["user Bo", "user Ann"]
+    session.rollback()
+
+
+def test_a_save_with_an_api_token_is_logged_as_the_token_s_user(app, session):
+    page = make_page(session)
+    add_account(session, "Ada", ADMIN)
+    secret = issue(session, add_account(session, "Ann", ANNOTATOR), TOKEN)
+    session.commit()
+    app.test_client().post(f"/api/pages/{page.id}/gold", json=SAVE, headers={"Authorization": f"Bearer {secret}"})
+    assert logged(session) == [("Ann", "gold.save", "127.0.0.1")]
+
+
+def test_a_replayed_save_is_logged_once(client, session):
+    page = make_page(session)
+    token = csrf(client)
+    client.post("/annotator", data={"name": "Ann", "csrf_token": token})
+    for _ in range(2):
+        client.post(f"/api/pages/{page.id}/gold", json=SAVE, headers={"X-CSRF-Token": token})
+    assert logged(session) == [("Ann", "gold.save", "127.0.0.1")]
+
+
+def test_every_command_that_changes_state_is_logged_as_cli_login(app, runner, session, tmp_path):
+    folder = tmp_path / "pages"
+    folder.mkdir()
+    (folder / "quay.html").write_bytes(PAGE)
+    password = tmp_path / "password"
+    password.write_text(PASSWORD)
+    commands = [
+        ["import", str(folder)],
+        ["extract", "--extractor", "whole-page"],
+        ["rules", "set", "quay.example", "--body", "article"],
+        ["rules", "delete", "quay.example"],
+        ["export", "--format", "jsonl", "--out", str(tmp_path / "out")],
+        ["users", "add", "Ada", "--role", "admin", "--password-file", str(password)],
+        ["users", "add", "Ann", "--role", "annotator", "--password-file", str(password)],
+        ["users", "set-role", "Ann", "reviewer"],
+        ["users", "password", "Ann", "--password-file", str(password)],
+        ["users", "token", "Ann"],
+        ["users", "disable", "Ann"],
+        ["users", "enable", "Ann"],
+    ]
+    for args in commands:
+        result = runner.invoke(args=args)
+        assert result.exit_code == 0, (args, result.output)
+    actions = ["import", "extract", "rule.set", "rule.delete", "export", "user.add", "user.add", "user.role",
+               "user.password", "user.token", "user.disable", "user.enable"]
+    assert logged(session) == [(cli_actor(), action, "cli") for action in actions]
+    assert session.scalar(select(ImportBatch.created_by)) == cli_actor()
+
+
+def test_a_rule_and_an_upload_record_who_made_them(app, session, runner):
+    assert runner.invoke(args=["rules", "set", "quay.example", "--body", "article"]).exit_code == 0
+    assert session.scalar(select(SiteRule.updated_by)) == cli_actor()
+    session.rollback()
+    add_account(session, "Ada", ADMIN)
+    client = app.test_client()
+    token = log_in(client, "Ada")
+    client.post("/upload", data={"csrf_token": token, "format": "auto", "site_from": "url",
+                                 "files": [(io.BytesIO(PAGE), "quay.html")]}, content_type="multipart/form-data")
+    assert session.scalar(select(ImportBatch.created_by)) == "Ada"
+    assert session.scalar(select(Job.started_by).where(Job.kind == "upload")) == "Ada"
+
+
+# --- append-only -----------------------------------------------------------------------------------------
+
+
+def test_the_database_refuses_to_edit_or_delete_an_event(session):
+    audit.record(session, "Ada", "login", "user Ada", None, "127.0.0.1")
+    session.commit()
+    for statement in (update(AuditEvent).values(actor="Mallory"), delete(AuditEvent)):
+        with pytest.raises(DBAPIError, match="append-only"):
+            session.execute(statement)
+        session.rollback()
+    assert logged(session) == [("Ada", "login", "127.0.0.1")]
+
+
+def test_the_service_offers_no_way_to_change_the_log():
+    public = {name for name in vars(audit) if not name.startswith("_") and callable(vars(audit)[name])
+              and getattr(vars(audit)[name], "__module__", None) == audit.__name__}
+    assert public == {"record", "events", "rows", "as_dict", "detail_text", "AuditFilter"}
+
+
+# --- reading it ------------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def history(session):
+    """Ada's login, then events by a user whose name and target are hostile text."""
+    add_account(session, "Ada", ADMIN)
+    audit.record(session, "Ada", "login", "user Ada", None, "10.0.0.1")
+    audit.record(session, "=HYPERLINK(\"http://x\")", "gold.save", "page 1\x1b[31m", {"note": "<script>"}, "10.0.0.2")
+    session.commit()
+
+
+def test_goldtext_audit_prints_a_table_with_user_text_escaped_and_json(runner, history):
+    table = runner.invoke(args=["audit"]).output
+    assert "\x1b" not in table and "page 1\\x1b[31m" in table
+    assert table.splitlines()[-1] == "2 event(s)"
+    found = json.loads(runner.invoke(args=["audit", "--format", "json", "--action", "gold.save"]).output)
+    assert [(e["actor"], e["target"], e["detail"]) for e in found] == [
+        ("=HYPERLINK(\"http://x\")", "page 1\x1b[31m", {"note": "<script>"})]
+    assert json.loads(runner.invoke(args=["audit", "--format", "json", "--since", "2999-01-01"]).output) == []
+    assert runner.invoke(args=["audit", "--since", "yesterday"]).exit_code == 2
+
+
+def test_admins_read_filter_and_export_the_log_in_the_browser(client, history):
+    log_in(client, "Ada")
+    page = client.get("/audit", query_string={"actor": "Ada"}).get_data(as_text=True)
+    assert "login" in page and "gold.save" not in page
+    page = client.get("/audit").get_data(as_text=True)
+    assert "<script>" not in page and "&lt;script&gt;" in page
+    exported = client.get("/audit/export", query_string={"format": "csv", "action": "gold.save"})
+    assert exported.headers["Content-Disposition"] == 'attachment; filename="audit.csv"'
+    rows = list(csv.DictReader(io.StringIO(exported.get_data(as_text=True))))
+    assert [r["actor"] for r in rows] == ["'=HYPERLINK(\"http://x\")"]
+    lines = client.get("/audit/export", query_string={"format": "json", "action": "login"}).get_data(as_text=True)
+    assert [json.loads(line)["actor"] for line in lines.splitlines()] == ["Ada", "Ada"]  # the fixture's and the test's
+
+
+def test_the_migration_keeps_every_revision_s_author_and_adds_no_account(tmp_path):
+    from webapp.db import make_engine
+    from webapp.migrate import upgrade
+
+    engine = make_engine(f"sqlite:///{tmp_path / 'old.sqlite'}")
+    upgrade(engine, "0004")
+    with engine.begin() as conn:
+        conn.execute(text("INSERT INTO site (id, host) VALUES (1, 'a.example')"))
+        conn.execute(text("INSERT INTO import_batch (id, source, format, created_at, imported, duplicates, rejected, "
+                          "report) VALUES (1, 's', 'folder', '2026-01-01', 1, 0, 0, '[]')"))
+        conn.execute(text("INSERT INTO page (id, site_id, batch_id, source_name, raw, sha256, encoding, "
+                          "encoding_source, html, facts, created_at) VALUES (1, 1, 1, 'p', x'00', 'h', 'utf-8', "
+                          "'meta', '', '{}', '2026-01-01')"))
+        conn.execute(text("INSERT INTO gold (id, page_id, text, kind, status, author, version, updated_at) "
+                          "VALUES (1, 1, 't', 'article', 'done', 'Ann Lee', 2, '2026-01-01')"))
+        for rid, author in ((1, "Ann Lee"), (2, "Bob")):
+            conn.execute(text("INSERT INTO gold_revision (id, gold_id, version, text, kind, status, author, "
+                              "created_at) VALUES (:id, 1, :id, 't', 'article', 'done', :author, '2026-01-01')"),
+                         {"id": rid, "author": author})
+    upgrade(engine)
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT author FROM gold_revision ORDER BY id")).scalars().all() == ["Ann Lee", "Bob"]
+        assert conn.execute(text("SELECT author FROM gold")).scalar() == "Ann Lee"
+        assert conn.execute(text("SELECT count(*) FROM user")).scalar() == 0
+        assert conn.execute(text("SELECT created_by FROM import_batch")).scalar() == ""
+    engine.dispose()

@@ -1,0 +1,58 @@
+"""`goldtext audit`: the audit log, oldest first, as a table or JSON."""
+
+from __future__ import annotations
+
+import json
+import unicodedata
+from datetime import UTC, datetime
+
+import click
+from flask.cli import with_appcontext
+
+from ..accounts.audit import AuditFilter, detail_text, rows
+from ..db import readers
+
+
+def printable(text: str) -> str:
+    """One line a terminal shows as it is: control and format characters (newlines, escape sequences,
+    bidirectional overrides) written as escapes."""
+    return "".join(ch.encode("unicode_escape").decode("ascii") if unicodedata.category(ch) in ("Cc", "Cf") else ch
+                   for ch in text)
+
+
+class When(click.ParamType):
+    name = "DATE"
+
+    def convert(self, value, param, ctx) -> datetime:
+        if isinstance(value, datetime):
+            return value
+        try:
+            found = datetime.fromisoformat(value)
+        except ValueError:
+            self.fail(f"{value!r} is not a date (2026-03-01) or a date and time (2026-03-01T09:30)", param, ctx)
+        return found.astimezone(UTC) if found.tzinfo else found.replace(tzinfo=UTC)
+
+
+@click.command("audit")
+@with_appcontext
+@click.option("--since", type=When(), help="Only events from this date or time on (UTC unless it says).")
+@click.option("--until", type=When(), help="Only events before this date or time.")
+@click.option("--actor", help="Only this user's events (cli:LOGIN for commands).")
+@click.option("--action", help='Only this action, or a family ending in "." ("user.").')
+@click.option("--format", "fmt", type=click.Choice(("table", "json")), default="table", show_default=True)
+def audit_command(since, until, actor, action, fmt) -> None:
+    """The audit log, oldest first: who changed what, when and from where."""
+    with readers()() as session:
+        found = list(rows(session, AuditFilter(since, until, actor, action)))
+    if fmt == "json":
+        click.echo(json.dumps(found, indent=1, ensure_ascii=False))
+        return
+    click.echo(f"{'when (UTC)':19}  {'who':16} {'action':16} {'target':24} {'from':15} detail")
+    for row in found:
+        detail = printable(detail_text(row["detail"]))
+        click.echo(f"{row['at'][:19]:19}  {printable(row['actor']):16} {printable(row['action']):16} "
+                   f"{printable(row['target']):24} {printable(row['address']):15} {detail}")
+    click.echo(f"{len(found)} event(s)")
+
+
+COMMANDS = [audit_command]
