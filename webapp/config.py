@@ -36,6 +36,7 @@ def defaults(instance_path: str) -> dict[str, Any]:
         "JOB_LEASE_SECONDS": 30.0,
         "JOB_MAX_ATTEMPTS": 3,
         "JOB_CHUNK_PAIRS": 24,
+        "OVERLAP": 1,
     }
 
 

@@ -1,8 +1,9 @@
-"""What several views share: the annotator in the session and the page filter in the query string."""
+"""What several views share: the annotator in the session, the overlap, and the page filter in the query
+string."""
 
 from __future__ import annotations
 
-from flask import session
+from flask import current_app, session
 from werkzeug.datastructures import MultiDict
 
 ANNOTATOR = "annotator"
@@ -12,6 +13,11 @@ FILTER_ARGS = ("site", "status", "kind", "batch", "annotator", "verdict", "q")
 def annotator() -> str | None:
     """The annotator's name kept in the session (until accounts exist)."""
     return session.get(ANNOTATOR)
+
+
+def overlap() -> int:
+    """How many annotators annotate each page independently (the OVERLAP setting, at least 1)."""
+    return max(int(current_app.config["OVERLAP"]), 1)
 
 
 def filter_args(args: MultiDict[str, str]) -> dict[str, str]:
