@@ -8,9 +8,9 @@ from flask.cli import FlaskGroup, routes_command, shell_command
 
 
 def register(app: Flask) -> None:
-    from . import corpus, database, demo, export, extract, jobs, scores, serve
+    from . import corpus, database, demo, export, extract, jobs, scores, serve, team
 
-    for module in (corpus, database, demo, export, extract, jobs, scores, serve):
+    for module in (corpus, database, demo, export, extract, jobs, scores, serve, team):
         for command in module.COMMANDS:
             app.cli.add_command(command)
 
