@@ -7,10 +7,11 @@ from flask import Flask
 from ..results.cache import ScoreCache, SharedScores
 from ..scoring import app_metrics
 from ..web.figures import SHARED
-from . import annotate, api, exports, jobs, leaderboard, pages, queue, sites, upload
+from . import adjudication, agreement, annotate, api, exports, jobs, leaderboard, pages, queue, reviewed, sites, upload
 
 
 def register_blueprints(app: Flask) -> None:
     app.extensions[SHARED] = SharedScores(ScoreCache(app_metrics(app)))
-    for module in (queue, annotate, pages, api, upload, leaderboard, sites, exports, jobs):
+    for module in (queue, annotate, pages, api, upload, leaderboard, sites, exports, jobs, adjudication, reviewed,
+                   agreement):
         app.register_blueprint(module.bp)

@@ -1,0 +1,77 @@
+// The adjudication view: the annotators' texts side by side, each one's word diff from the first, and the
+// result. "Take" puts a whole text (and its kind) in the result; a block pressed is added to the result
+// at its place among the annotators' blocks, or taken out when it is there already.
+import { normalise, toggleLine } from "./blocks.js";
+import { diff, render, words } from "./worddiff.js";
+
+const { annotations } = JSON.parse(document.getElementById("adjudication-data").textContent);
+const result = document.getElementById("result-text");
+const kind = document.getElementById("result-kind");
+const status = document.getElementById("result-status");
+
+const linesOf = (text) => text.split("\n").map(normalise).filter((line) => line);
+
+// One order over every annotator's blocks: each text's blocks in its own order, a block new to the
+// order placed right after the block that precedes it in its text.
+export function mergedOrder(texts) {
+  const merged = [];
+  for (const text of texts) {
+    let at = -1;
+    for (const line of linesOf(text)) {
+      const found = merged.indexOf(line);
+      if (found >= 0) { at = found; continue; }
+      merged.splice(at + 1, 0, line);
+      at += 1;
+    }
+  }
+  return new Map(merged.map((line, i) => [line, i]));
+}
+
+const order = mergedOrder(annotations.map((a) => a.text));
+
+function resultLines() {
+  return result.value.split("\n").filter((line) => line.trim());
+}
+
+function markTaken() {
+  const taken = new Set(resultLines().map(normalise));
+  document.querySelectorAll(".lines button").forEach((button) => {
+    button.setAttribute("aria-pressed", String(taken.has(button.dataset.line)));
+  });
+}
+
+document.querySelectorAll(".annotation").forEach((section) => {
+  const a = annotations[Number(section.dataset.index)];
+  const list = section.querySelector(".lines");
+  for (const line of linesOf(a.text)) {
+    const item = document.createElement("li");
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "block-line";
+    button.dataset.line = line;
+    button.textContent = line;
+    button.addEventListener("click", () => {
+      result.value = toggleLine(resultLines(), line, order).join("\n");
+      markTaken();
+    });
+    item.append(button);
+    list.append(item);
+  }
+  section.querySelector(".take-all").addEventListener("click", () => {
+    result.value = a.text;
+    kind.value = a.kind;
+    status.value = a.status;
+    markTaken();
+  });
+  const pair = section.querySelector(".pair-diff");
+  if (pair) render(diff(words(annotations[0].text), words(a.text)), pair);
+});
+
+result.addEventListener("input", markTaken);
+document.addEventListener("keydown", (event) => {
+  if ((event.ctrlKey || event.metaKey) && event.key === "s") {
+    event.preventDefault();
+    document.getElementById("result-form").requestSubmit();
+  }
+});
+markTaken();
