@@ -32,9 +32,11 @@ from ..vocabulary import GOLD_STATUSES, PAGE_KINDS
 @click.option("--with-extractions", is_flag=True, help="jsonl, folder: include every extraction with its fingerprint.")
 @click.option("--predictions", is_flag=True,
               help="scrapinghub: also write output/EXTRACTOR.json for every registered extractor.")
-def export_command(fmt, out, statuses, sites, kinds, with_html, with_extractions, predictions) -> None:
+@click.option("--adjudicated", is_flag=True,
+              help="Only pages whose gold was adjudicated from two annotations or more.")
+def export_command(fmt, out, statuses, sites, kinds, with_html, with_extractions, predictions, adjudicated) -> None:
     """Export pages and their gold (jsonl, folder, scrapinghub, trafilatura-eval) or scores (csv)."""
-    request = ExportRequest(fmt, statuses, sites, kinds, with_html, with_extractions, predictions)
+    request = ExportRequest(fmt, statuses, sites, kinds, with_html, with_extractions, predictions, adjudicated)
     try:
         request.check()
     except ValueError as exc:

@@ -16,7 +16,9 @@ from pathlib import Path
 from sqlalchemy.orm import Session
 
 from ..annotation.page_filter import PageFilter
+from ..results.agreement import annotated_pages
 from ..scoring import Metric
+from ..scoring.agreement import agreement
 from .card import FILE as CARD
 from .card import Tally, dataset_card
 from .checksums import write_checksums
@@ -52,6 +54,7 @@ class ExportRequest:
     with_html: bool = True
     with_extractions: bool = False
     predictions: bool = False
+    adjudicated: bool = False
 
     def check(self) -> None:
         """ValueError naming the first option that does not apply to the format."""
@@ -67,7 +70,8 @@ class ExportRequest:
     def selection(self) -> PageFilter:
         requires = REQUIRES.get(self.fmt)
         return PageFilter(sites=self.sites, kinds=self.kinds, statuses=self.statuses,
-                          with_gold=requires == "gold", with_snippets=requires == "snippets")
+                          with_gold=requires == "gold", with_snippets=requires == "snippets",
+                          adjudicated=self.adjudicated)
 
     def command(self, out: str) -> str:
         """The `goldtext export` command line that makes this export."""
@@ -78,6 +82,7 @@ class ExportRequest:
         words += [] if self.with_html else ["--without-html"]
         words += ["--with-extractions"] if self.with_extractions else []
         words += ["--predictions"] if self.predictions else []
+        words += ["--adjudicated"] if self.adjudicated else []
         return shlex.join(words)
 
 
@@ -136,7 +141,7 @@ def run_export(
     finally:
         writer.close()
     card = dataset_card(request.fmt, tally, command or request.command(str(out)), goldtext_version(),
-                        datetime.now(UTC))
+                        datetime.now(UTC), agreement(annotated_pages(session, tally.page_ids)))
     (out / CARD).write_text(card, encoding="utf-8")
     write_checksums(out)
     return tally
