@@ -196,13 +196,9 @@ class OwnRow:
     disagreement: float | None
 
 
-def _own(annotator: str, overlap: int) -> Select:
-    """The pages that still need ``annotator``'s annotation (see ``own_queue``), as a query on Page
-    with the columns ``assigned`` and ``started``."""
-    mine = exists().where(Assignment.page_id == Page.id, Assignment.annotator == annotator)
-    started = exists().where(Annotation.page_id == Page.id, Annotation.annotator == annotator)
-    finished = exists().where(Annotation.page_id == Page.id, Annotation.annotator == annotator,
-                              Annotation.status.in_(FINISHED))
+def places_taken() -> ColumnElement[int]:
+    """How many annotators hold one of a page's places (correlated to Page): those with an annotation of
+    it, and those it is assigned to who have none yet."""
     annotated = select(func.count(Annotation.id)).where(Annotation.page_id == Page.id).scalar_subquery()
     reserved = (
         select(func.count(Assignment.id))
@@ -210,13 +206,23 @@ def _own(annotator: str, overlap: int) -> Select:
                ~exists().where(Annotation.page_id == Page.id, Annotation.annotator == Assignment.annotator))
         .scalar_subquery()
     )
+    return annotated + reserved
+
+
+def _own(annotator: str, overlap: int) -> Select:
+    """The pages that still need ``annotator``'s annotation (see ``own_queue``), as a query on Page
+    with the columns ``assigned`` and ``started``."""
+    mine = exists().where(Assignment.page_id == Page.id, Assignment.annotator == annotator)
+    started = exists().where(Annotation.page_id == Page.id, Annotation.annotator == annotator)
+    finished = exists().where(Annotation.page_id == Page.id, Annotation.annotator == annotator,
+                              Annotation.status.in_(FINISHED))
     return (
         select(Page.id, Page.url, Page.source_name, Site.host, mine.label("assigned"), started.label("started"),
                Page.disagreement)
         .join(Site, Page.site_id == Site.id)
         .outerjoin(Gold, Gold.page_id == Page.id)
         .where(Gold.page_id.is_(None), ~finished)
-        .where(or_(mine, started, annotated + reserved < overlap))
+        .where(or_(mine, started, places_taken() < overlap))
     )
 
 

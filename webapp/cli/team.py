@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 import click
+from flask import current_app
 from flask.cli import with_appcontext
 
 from ..annotation.assignment import assign
@@ -29,11 +30,11 @@ FIGURES = ("pages", "pairs", "text_f1", "kind_agreement", "kind_alpha", "snippet
 @click.option("--limit", type=click.IntRange(min=1), default=None,
               help="At most this many pages per annotator, in queue order (default: all).")
 def assign_command(annotators, sites, batches, url_contains, limit) -> None:
-    """Assign the selected pages without gold to annotators: they come first in their queue and keep
-    a place of the page's overlap for them."""
+    """Assign the selected pages that still have a free place (of OVERLAP) to annotators, in turn: they
+    come first in their queue, and the place is kept for them."""
     selection = PageFilter(sites=sites, batches=batches, url_contains=url_contains)
     with sessions()() as session:
-        made = assign(session, annotators, selection, limit)
+        made = assign(session, annotators, selection, max(int(current_app.config["OVERLAP"]), 1), limit)
         session.commit()
     click.echo(f"{made} assignments made ({', '.join(annotators)}).")
 
