@@ -1,20 +1,21 @@
 // The adjudication view: the annotators' texts side by side, each one's word diff from the first, and the
 // result. "Take" puts a whole text (and its kind) in the result; a block pressed is added to the result
-// at its place among the annotators' blocks, or taken out when it is there already.
+// at its place (the page's order of blocks, then the annotators'), or taken out when it is there already.
 import { normalise, toggleLine } from "./blocks.js";
 import { diff, render, words } from "./worddiff.js";
 
-const { annotations } = JSON.parse(document.getElementById("adjudication-data").textContent);
+const { annotations, pageLines } = JSON.parse(document.getElementById("adjudication-data").textContent);
 const result = document.getElementById("result-text");
 const kind = document.getElementById("result-kind");
 const status = document.getElementById("result-status");
 
 const linesOf = (text) => text.split("\n").map(normalise).filter((line) => line);
 
-// One order over every annotator's blocks: each text's blocks in its own order, a block new to the
-// order placed right after the block that precedes it in its text.
-export function mergedOrder(texts) {
-  const merged = [];
+// One order over the page's blocks and every annotator's: the page's visible text in its order, then each
+// text's blocks, a block new to the order (edited, not on the page) right after the block preceding it
+// in its text.
+export function mergedOrder(texts, page = []) {
+  const merged = [...new Set(page.map(normalise).filter((line) => line))];
   for (const text of texts) {
     let at = -1;
     for (const line of linesOf(text)) {
@@ -27,7 +28,7 @@ export function mergedOrder(texts) {
   return new Map(merged.map((line, i) => [line, i]));
 }
 
-const order = mergedOrder(annotations.map((a) => a.text));
+const order = mergedOrder(annotations.map((a) => a.text), pageLines);
 
 function resultLines() {
   return result.value.split("\n").filter((line) => line.trim());

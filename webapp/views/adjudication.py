@@ -4,11 +4,13 @@ a page's annotations, and the save of the reviewer's result as the page's gold."
 from __future__ import annotations
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from sqlalchemy import select
 from werkzeug.wrappers import Response
 
 from ..annotation.adjudication import adjudicate, annotated, review_queue
 from ..annotation.annotations import annotations_of
 from ..annotation.gold import lock_page
+from ..corpus.visible_text import visible_text
 from ..db import get_or_404, get_session
 from ..models import Page
 from ..results.store import gold_changed
@@ -38,8 +40,10 @@ def page(page_id: int) -> str:
     shown = [{"annotator": a.annotator, "text": a.text, "kind": a.kind, "status": a.status,
               "snippets": a.snippets, "version": a.version} for a in annotations]
     start = found.gold or (annotations[0] if annotations else None)
+    html = session.scalar(select(Page.html).where(Page.id == page_id)) or ""
     return render_template(
         "adjudication/page.html", page=found, annotations=shown, gold=found.gold,
+        page_lines=visible_text(html).split("\n"),
         agreement=page_agreement(annotated(page_id, annotations)) if len(annotations) > 1 else None,
         start={"text": start.text if start else "", "kind": start.kind if start else "article",
                "status": start.status if start else "done", "snippets": start.snippets if start else None},
