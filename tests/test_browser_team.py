@@ -4,10 +4,8 @@ the gold with a note, and both annotators then see the reviewed diff from their 
 
 from __future__ import annotations
 
-import time
-
 import pytest
-from browser_fixtures import signed_in
+from browser_fixtures import signed_in, until
 from sqlalchemy import select
 from workbench import make_page
 
@@ -30,14 +28,6 @@ def app(app):
 
 def context_of(browser):
     return browser.new_context(viewport={"width": 1366, "height": 768})
-
-
-def until(tab, expression: str, timeout: float = 10.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not tab.evaluate(expression):
-        if time.monotonic() > deadline:
-            raise AssertionError(f"still false after {timeout} s: {expression}")
-        tab.wait_for_timeout(50)
 
 
 def annotate(context, base, page_id, name, text):

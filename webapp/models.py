@@ -163,12 +163,11 @@ class Gold(Base):
     )
 
 
-class GoldRevision(Base):
-    __tablename__ = "gold_revision"
-    __table_args__ = (UniqueConstraint("gold_id", "client_save_id"),)
+class RevisionFields:
+    """What every revision records, of a gold or of an annotation: the version it made (or, for a stale
+    save, edited), the saved fields, who saved it, and the id of the save."""
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    gold_id: Mapped[int] = mapped_column(ForeignKey("gold.id", ondelete="CASCADE"), index=True)
     version: Mapped[int] = mapped_column(Integer)
     text: Mapped[str] = mapped_column(Text, default="")
     kind: Mapped[str] = mapped_column(String(32))
@@ -176,8 +175,15 @@ class GoldRevision(Base):
     snippets: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
     author: Mapped[str] = mapped_column(String(100))
     client_save_id: Mapped[str | None] = mapped_column(String(64))
-    note: Mapped[str | None] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class GoldRevision(RevisionFields, Base):
+    __tablename__ = "gold_revision"
+    __table_args__ = (UniqueConstraint("gold_id", "client_save_id"),)
+
+    gold_id: Mapped[int] = mapped_column(ForeignKey("gold.id", ondelete="CASCADE"), index=True)
+    note: Mapped[str | None] = mapped_column(Text)
 
     gold: Mapped[Gold] = relationship(back_populates="revisions")
 
@@ -210,20 +216,11 @@ class Annotation(Base):
         return self.annotator
 
 
-class AnnotationRevision(Base):
+class AnnotationRevision(RevisionFields, Base):
     __tablename__ = "annotation_revision"
     __table_args__ = (UniqueConstraint("annotation_id", "client_save_id"),)
 
-    id: Mapped[int] = mapped_column(primary_key=True)
     annotation_id: Mapped[int] = mapped_column(ForeignKey("annotation.id", ondelete="CASCADE"), index=True)
-    version: Mapped[int] = mapped_column(Integer)
-    text: Mapped[str] = mapped_column(Text, default="")
-    kind: Mapped[str] = mapped_column(String(32))
-    status: Mapped[str] = mapped_column(String(16))
-    snippets: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
-    author: Mapped[str] = mapped_column(String(100))
-    client_save_id: Mapped[str | None] = mapped_column(String(64))
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
     annotation: Mapped[Annotation] = relationship(back_populates="revisions")
 

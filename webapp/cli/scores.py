@@ -17,10 +17,10 @@ from sqlalchemy.orm import Session
 from ..annotation.page_filter import PageFilter
 from ..db import sessions
 from ..extractors.registry import build_registry
+from ..results.agreement import mark_comparison
 from ..results.cache import ScoreCache
 from ..results.extractions import current_named, resolve_ref
 from ..results.guard import CELLS, guard_report
-from ..results.agreement import mark_comparison
 from ..results.leaderboard import GROUPINGS, board_pages, head_to_head, leaderboard
 from ..results.store import refresh_scores
 from ..scoring import app_metrics, resolve_metric

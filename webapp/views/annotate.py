@@ -21,8 +21,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 from werkzeug.wrappers import Response
 
-from ..annotation.boilerplate import BoilerplateCache, drop_lines
 from ..annotation.annotations import annotation_of, is_blind
+from ..annotation.boilerplate import BoilerplateCache, drop_lines
 from ..annotation.gold import HistoryPage, Record, history_page, lock_page, restore_revision
 from ..annotation.prefill import METRIC, Prefill, choose, site_ranking
 from ..corpus.visible_text import browser_rules

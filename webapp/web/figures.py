@@ -19,8 +19,8 @@ from ..extractors.base import Extractor
 from ..extractors.registry import build_registry
 from ..extractors.service import SITE_RULES, stored_rules
 from ..jobs.start import dispatch, refresh_job
-from ..results.cache import ScoreCache, SharedScores
 from ..results.agreement import mark_board, mark_comparison
+from ..results.cache import ScoreCache, SharedScores
 from ..results.drift import acceptance_by_site_batch, drift_flags
 from ..results.extractions import current_named, extraction_state, resolve_ref, texts_of
 from ..results.guard import guard_report
