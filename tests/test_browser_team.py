@@ -71,6 +71,7 @@ def test_two_annotators_blind_a_reviewer_adjudicates_both_see_the_reviewed_diff(
         result = rita.evaluate("document.getElementById('result-text').value")
         assert result == "The ferry leaves at nine.\nIt returns at five.\nTickets on board."
         assert block.get_attribute("aria-pressed") == "true"
+        assert "must include none" in rita.text_content("#result-snippets-said")
         rita.fill("#result-note", "Both blocks are the timetable's text.")
         rita.keyboard.press("Control+s")
         rita.wait_for_url(f"{live_server}/adjudication")

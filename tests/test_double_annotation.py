@@ -101,12 +101,15 @@ def test_a_reviewer_adjudicates_a_disagreement_and_annotators_see_the_outcome(ap
     view = rev.get(f"/adjudication/{page_id}").get_data(as_text=True)
     assert "It approved the new budget." in view and "It approved the budget." in view
     result = "The council met on Monday.\nIt approved the new budget."
-    done = rev.post(f"/adjudication/{page_id}", data={"csrf_token": rev_token, "version": "0", "text": result,
-                                                     "kind": "article", "status": "done",
-                                                     "note": "Bob's wording; <Read more> is a link, not text."})
+    form = {"csrf_token": rev_token, "version": "0", "text": result, "kind": "article", "status": "done",
+            "note": "Bob's wording; <Read more> is a link, not text.",
+            "snippets": json.dumps({"with": ["new budget"], "without": ["Read more"]})}
+    assert rev.post(f"/adjudication/{page_id}", data=form | {"snippets": '{"maybe": []}'}).status_code == 400
+    done = rev.post(f"/adjudication/{page_id}", data=form)
     assert done.status_code == 302
     gold = session.scalars(select(Gold).where(Gold.page_id == page_id)).one()
     assert (gold.text, gold.author, gold.version) == (result, "Rita", 1)
+    assert gold.snippets == {"with": ["new budget"], "without": ["Read more"]}
     assert session.scalars(select(GoldRevision.note)).one().startswith("Bob's wording")
     session.rollback()
     assert f"/adjudication/{page_id}" not in rev.get("/adjudication").get_data(as_text=True)

@@ -8,6 +8,14 @@ const { annotations, pageLines } = JSON.parse(document.getElementById("adjudicat
 const result = document.getElementById("result-text");
 const kind = document.getElementById("result-kind");
 const status = document.getElementById("result-status");
+const snippets = document.getElementById("result-snippets");
+
+function showSnippets() {
+  const value = JSON.parse(snippets.value);
+  const list = (key) => (value[key] || []).join(" · ") || "none";
+  document.getElementById("result-snippets-said").textContent =
+    `Snippets of the result: must include ${list("with")}; must exclude ${list("without")}.`;
+}
 
 const linesOf = (text) => text.split("\n").map(normalise).filter((line) => line);
 
@@ -62,6 +70,8 @@ document.querySelectorAll(".annotation").forEach((section) => {
     result.value = a.text;
     kind.value = a.kind;
     status.value = a.status;
+    snippets.value = JSON.stringify(a.snippets || { with: [], without: [] });
+    showSnippets();
     markTaken();
   });
   const pair = section.querySelector(".pair-diff");
@@ -75,4 +85,5 @@ document.addEventListener("keydown", (event) => {
     document.getElementById("result-form").requestSubmit();
   }
 });
+showSnippets();
 markTaken();

@@ -3,6 +3,8 @@ a page's annotations, and the save of the reviewer's result as the page's gold."
 
 from __future__ import annotations
 
+import json
+
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from sqlalchemy import select
 from werkzeug.wrappers import Response
@@ -16,7 +18,7 @@ from ..models import Page
 from ..results.store import gold_changed
 from ..scoring import eager
 from ..scoring.agreement import page_agreement
-from ..vocabulary import GOLD_STATUSES, PAGE_KINDS
+from ..vocabulary import GOLD_STATUSES, PAGE_KINDS, UnknownTerm, checked_snippets
 from ..web import figures
 from .common import annotator, overlap
 
@@ -53,7 +55,8 @@ def page(page_id: int) -> str:
 
 @bp.post("/<int:page_id>")
 def save(page_id: int) -> Response:
-    """The reviewer's result saved as the page's gold, with a note; then the next page to adjudicate."""
+    """The reviewer's result saved as the page's gold, with a note and the snippets (JSON, as the API
+    takes them; absent or null: the gold's current ones); then the next page to adjudicate."""
     reviewer = annotator()
     if reviewer is None:
         abort(400, description="Give your name first.")
@@ -61,6 +64,10 @@ def save(page_id: int) -> Response:
     version = form.get("version", type=int)
     if version is None or form.get("kind") not in PAGE_KINDS or form.get("status") not in GOLD_STATUSES:
         abort(400, description="The form needs a version, a page kind and a status.")
+    try:
+        snippets = checked_snippets(json.loads(form.get("snippets") or "null"))
+    except (ValueError, UnknownTerm) as error:
+        abort(400, description=f"snippets: {error}")
     session = get_session()
     found = lock_page(session, page_id)
     if found is None:
@@ -68,7 +75,7 @@ def save(page_id: int) -> Response:
     try:
         outcome = adjudicate(session, found, reviewer, base_version=version,
                              text=form.get("text", "").replace("\r\n", "\n"), kind=form["kind"],
-                             status=form["status"], note=form.get("note", "")[:NOTE_MAX])
+                             status=form["status"], note=form.get("note", "")[:NOTE_MAX], snippets=snippets)
     except ValueError as error:
         abort(400, description=str(error))
     if outcome.applied:
