@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -66,3 +67,12 @@ def signed_in(context, base: str, name: str = "Ann"):
     page.fill("input[name=name]", name)
     page.click("button[type=submit]")
     return page
+
+
+def until(tab, expression: str, timeout: float = 10.0) -> None:
+    """Wait until the tab's `expression` is true (AssertionError after `timeout` seconds)."""
+    deadline = time.monotonic() + timeout
+    while not tab.evaluate(expression):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"still false after {timeout} s: {expression}")
+        tab.wait_for_timeout(50)

@@ -18,6 +18,8 @@ from workbench import add_account, add_gold, csrf, log_in, make_page, sign_in
 from webapp import create_app
 from webapp.accounts.credentials import TOKEN, issue
 from webapp.accounts.roles import ADMIN, ANNOTATOR, REVIEWER, ROLES, at_least
+from webapp.extractors.registry import build_registry
+from webapp.extractors.variants import add_variant
 from webapp.models import Job
 from webapp.web.access import ACCESS, PUBLIC
 
@@ -56,9 +58,10 @@ def world(session) -> dict[str, Any]:
     for name, role in (("Ann", ANNOTATOR), ("Rex", REVIEWER), ("Ada", ADMIN)):
         tokens[role] = issue(session, add_account(session, name, role), TOKEN)
     zed = add_account(session, "Zed", ANNOTATOR)
+    add_variant(session, build_registry(), "trafilatura-planted", "trafilatura", ["fast=true"], created_by="Ada")
     session.commit()
     return {"page_id": page.id, "revision_id": first.id, "batch_id": page.batch_id, "job_id": job.id,
-            "user_id": zed.id, "filename": "css/app.css", "tokens": tokens}
+            "user_id": zed.id, "name": "trafilatura-planted", "filename": "css/app.css", "tokens": tokens}
 
 
 def path_of(rule, values: dict[str, Any]) -> str:
@@ -134,7 +137,7 @@ def test_in_local_mode_every_route_is_open_as_before_accounts(app, session):
     session.add(job := Job(kind="export", params={}, started_by="Ann", status="done", result={}))
     session.commit()
     values = {"page_id": page.id, "revision_id": first.id, "batch_id": page.batch_id, "job_id": job.id,
-              "user_id": 999, "filename": "css/app.css"}
+              "user_id": 999, "name": "no-such-variant", "filename": "css/app.css"}
     wrong = []
     for method, rule in WALKED:
         if rule.endpoint == "accounts.add":

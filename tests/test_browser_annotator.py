@@ -5,10 +5,8 @@ saved page cannot break the page script, and a page goes from the queue to saved
 
 from __future__ import annotations
 
-import time
-
 import pytest
-from browser_fixtures import signed_in
+from browser_fixtures import signed_in, until
 from sqlalchemy import select
 from workbench import add_gold, make_page
 
@@ -28,14 +26,6 @@ def context(browser):
     made = browser.new_context(viewport={"width": 1366, "height": 768})
     yield made
     made.close()
-
-
-def until(tab, expression: str, timeout: float = 10.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not tab.evaluate(expression):
-        if time.monotonic() > deadline:
-            raise AssertionError(f"still false after {timeout} s: {expression}")
-        tab.wait_for_timeout(50)
 
 
 def open_page(context, base, page_id, name="Ann"):

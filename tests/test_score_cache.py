@@ -161,7 +161,7 @@ def test_a_gold_save_through_one_process_shows_in_the_other_at_its_next_sync(app
                         author="other", client_save_id="save-1")
     gold_changed(session, EAGER, page.id)
     session.commit()
-    assert not outcome.conflict and outcome.gold.version == 2
+    assert not outcome.conflict and outcome.record.version == 2
 
     expected = fresh(app)
     assert expected["extractors"]["noisy"]["f1"] != pytest.approx(before["extractors"]["noisy"]["f1"])

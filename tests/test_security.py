@@ -53,6 +53,8 @@ def requests_that_change_state(values: dict[str, Any]) -> dict[str, dict[str, An
         "api.write_gold": {"json": {"text": "Mallory was here", "kind": "article", "status": "done",
                                     "version": values["gold_version"], "client_save_id": "mallory"}},
         "annotate.restore": {"data": {}},
+        "adjudication.save": {"data": {"version": values["gold_version"], "text": "Adjudicated", "kind": "article",
+                                       "status": "done", "note": "Mallory's note"}},
         "upload.receive": {"data": {"format": "auto", "site_from": "url",
                                     "files": (io.BytesIO(b"<html><body><p>Planted</p></body></html>"), "x.html")}},
         "exports.start": {"data": {"format": "jsonl"}},

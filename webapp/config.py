@@ -44,6 +44,7 @@ def defaults(instance_path: str) -> dict[str, Any]:
         "SESSION_HOURS": 12.0,
         "LOGIN_MAX_FAILURES": 5,
         "LOGIN_WINDOW_MINUTES": 15.0,
+        "OVERLAP": 1,
     }
 
 

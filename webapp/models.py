@@ -1,5 +1,5 @@
-"""The stored data: sites, import batches, pages, extractions, gold and its revisions, jobs, and the
-accounts, their credentials and the audit log.
+"""The stored data: sites, import batches, pages, extractions, annotations, gold and their revisions,
+jobs, and the accounts, their credentials and the audit log.
 
 SQLAlchemy 2.0 typed models; no Flask here. Raw page bytes are kept exactly as imported and never
 rewritten: decoding and extraction are recorded, repeatable steps on top of them.
@@ -125,6 +125,9 @@ class Page(Base):
         back_populates="page", cascade="all, delete-orphan"
     )
     gold: Mapped[Gold | None] = relationship(back_populates="page", cascade="all, delete-orphan")
+    annotations: Mapped[list[Annotation]] = relationship(
+        back_populates="page", cascade="all, delete-orphan", order_by="Annotation.id"
+    )
 
 
 class Extraction(Base):
@@ -151,7 +154,11 @@ class Extraction(Base):
 
 
 class Gold(Base):
-    """The current gold of a page; every save also appends a GoldRevision."""
+    """The current gold of a page; every save also appends a GoldRevision.
+
+    With overlap 1 the annotators edit it directly (the single annotation is the gold); with a larger
+    overlap it is the adjudicated result of the page's Annotations, and ``note`` is the reviewer's note.
+    """
 
     __tablename__ = "gold"
 
@@ -163,6 +170,7 @@ class Gold(Base):
     snippets: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
     author: Mapped[str] = mapped_column(String(100))
     version: Mapped[int] = mapped_column(Integer, default=1)
+    note: Mapped[str | None] = mapped_column(Text)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
     page: Mapped[Page] = relationship(back_populates="gold")
@@ -171,12 +179,11 @@ class Gold(Base):
     )
 
 
-class GoldRevision(Base):
-    __tablename__ = "gold_revision"
-    __table_args__ = (UniqueConstraint("gold_id", "client_save_id"),)
+class RevisionFields:
+    """What every revision records, of a gold or of an annotation: the version it made (or, for a stale
+    save, edited), the saved fields, who saved it, and the id of the save."""
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    gold_id: Mapped[int] = mapped_column(ForeignKey("gold.id", ondelete="CASCADE"), index=True)
     version: Mapped[int] = mapped_column(Integer)
     text: Mapped[str] = mapped_column(Text, default="")
     kind: Mapped[str] = mapped_column(String(32))
@@ -186,7 +193,65 @@ class GoldRevision(Base):
     client_save_id: Mapped[str | None] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
+
+class GoldRevision(RevisionFields, Base):
+    __tablename__ = "gold_revision"
+    __table_args__ = (UniqueConstraint("gold_id", "client_save_id"),)
+
+    gold_id: Mapped[int] = mapped_column(ForeignKey("gold.id", ondelete="CASCADE"), index=True)
+    note: Mapped[str | None] = mapped_column(Text)
+
     gold: Mapped[Gold] = relationship(back_populates="revisions")
+
+
+class Annotation(Base):
+    """One annotator's own, independent annotation of a page (overlap above 1); every save also appends
+    an AnnotationRevision. With overlap 1 there are none: the page's gold is its single annotation."""
+
+    __tablename__ = "annotation"
+    __table_args__ = (UniqueConstraint("page_id", "annotator"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    page_id: Mapped[int] = mapped_column(ForeignKey("page.id", ondelete="CASCADE"), index=True)
+    annotator: Mapped[str] = mapped_column(String(100), index=True)
+    text: Mapped[str] = mapped_column(Text, default="")
+    kind: Mapped[str] = mapped_column(String(32), default="article")
+    status: Mapped[str] = mapped_column(String(16), default="done")
+    snippets: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
+    version: Mapped[int] = mapped_column(Integer, default=1)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    page: Mapped[Page] = relationship(back_populates="annotations")
+    revisions: Mapped[list[AnnotationRevision]] = relationship(
+        back_populates="annotation", cascade="all, delete-orphan", order_by="AnnotationRevision.id"
+    )
+
+    @property
+    def author(self) -> str:
+        """Who saved it: its annotator (the name a revision's author has)."""
+        return self.annotator
+
+
+class AnnotationRevision(RevisionFields, Base):
+    __tablename__ = "annotation_revision"
+    __table_args__ = (UniqueConstraint("annotation_id", "client_save_id"),)
+
+    annotation_id: Mapped[int] = mapped_column(ForeignKey("annotation.id", ondelete="CASCADE"), index=True)
+
+    annotation: Mapped[Annotation] = relationship(back_populates="revisions")
+
+
+class Assignment(Base):
+    """A page given to an annotator explicitly (`goldtext assign`): it comes first in their queue, and it
+    holds one of the page's OVERLAP places for them (see annotation/queue.py)."""
+
+    __tablename__ = "assignment"
+    __table_args__ = (UniqueConstraint("page_id", "annotator"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    page_id: Mapped[int] = mapped_column(ForeignKey("page.id", ondelete="CASCADE"), index=True)
+    annotator: Mapped[str] = mapped_column(String(100), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
 class Score(Base):

@@ -1,7 +1,7 @@
-// The queue: j / k move the selection, Enter opens the selected page.
+// The queue (your pages first, then every page): j / k move the selection, Enter opens the selected page.
 import { bindShortcuts } from "./keys.js";
 
-const rows = [...document.querySelectorAll("#queue tbody tr[data-href]")];
+const rows = [...document.querySelectorAll("#own-queue tbody tr[data-href], #queue tbody tr[data-href]")];
 let selected = -1;
 
 function select(index) {

@@ -1,5 +1,9 @@
 """Gold text service: every change appends a GoldRevision and bumps the gold's version.
 
+An annotator's own Annotation (overlap above 1, see annotations.py) is saved by the same rules: a save
+is applied to a *record* (a Gold or an Annotation), whose revisions are GoldRevisions or
+AnnotationRevisions.
+
 Saves from the workbench carry the version they edited (optimistic concurrency). A stale save is not
 applied, but its text is kept as a revision too, recorded with the version it edited: so in a page's
 history a revision is *applied* when its version is above every earlier revision's, and a *stale save*
@@ -14,23 +18,55 @@ time (`history_page`), newest first, each revision's applied flag computed by th
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import func, inspect, select
 from sqlalchemy.orm import Session
 
-from ..models import Gold, GoldRevision, Page, utcnow
+from ..models import Annotation, AnnotationRevision, Gold, GoldRevision, Page, utcnow
 from ..vocabulary import SNIPPET_KEYS, checked_kind, checked_status
 
+Record = Gold | Annotation
+Revision = GoldRevision | AnnotationRevision
 
-def append_revision(session: Session, gold: Gold, version: int, **fields: Any) -> GoldRevision:
-    """Record a revision (text, kind, status, snippets, author, client_save_id) of a stored gold,
-    without loading its other revisions."""
-    revision = GoldRevision(gold_id=gold.id, version=version, **fields)
+
+def _owner(record_type: type[Record]) -> Any:
+    """The column of a revision that names its record."""
+    return GoldRevision.gold_id if record_type is Gold else AnnotationRevision.annotation_id
+
+
+def _revision_type(record: Record) -> type[Revision]:
+    return GoldRevision if isinstance(record, Gold) else AnnotationRevision
+
+
+def append_revision(session: Session, record: Record, version: int, **fields: Any) -> Revision:
+    """Record a revision (text, kind, status, snippets, author, client_save_id) of a stored gold or
+    annotation, without loading its other revisions."""
+    revision_type = _revision_type(record)
+    revision = revision_type(**{_owner(type(record)).key: record.id}, version=version, **fields)
     session.add(revision)
-    if "revisions" not in inspect(gold).unloaded:
-        session.expire(gold, ["revisions"])  # a collection loaded earlier would miss the new revision
+    if "revisions" not in inspect(record).unloaded:
+        session.expire(record, ["revisions"])  # a collection loaded earlier would miss the new revision
+    return revision
+
+
+def apply_revision(session: Session, record: Record, *, author: str, **fields: Any) -> Revision:
+    """Set the record's text, kind, status and snippets (``fields``, with ``client_save_id`` and, for a
+    gold, ``note``), bump its version and record the new revision."""
+    checked_kind(fields["kind"]), checked_status(fields["status"])
+    kept = {key: fields[key] for key in ("text", "kind", "status", "snippets")}
+    record.version += 1
+    for key, value in kept.items():
+        setattr(record, key, value)
+    record.updated_at = utcnow()
+    if isinstance(record, Gold):
+        record.author, record.note = author, fields.get("note")
+    if record.id is None:
+        session.flush()  # the new record's id, for its first revision
+    revision = append_revision(session, record, record.version, author=author, **fields)
+    session.flush()
     return revision
 
 
@@ -44,33 +80,32 @@ def add_revision(
     author: str,
     snippets: dict[str, Any] | None = None,
     client_save_id: str | None = None,
+    note: str | None = None,
 ) -> GoldRevision:
     """Set the page's gold (`page.gold`) and record it as a new revision (version 1 for a new gold);
     returns the revision. The caller that owns the save refreshes the page's cached scores
     (results.store.gold_changed), in the same transaction.
     """
-    checked_kind(kind), checked_status(status)
-    gold = page.gold
-    if gold is None:
-        gold = Gold(page_id=page.id, version=0, author=author)
-        page.gold = gold
-    gold.version += 1
-    gold.text, gold.kind, gold.status = text, kind, status
-    gold.snippets, gold.author, gold.updated_at = snippets, author, utcnow()
-    if gold.id is None:
-        session.flush()  # the new gold's id, for its first revision
-    revision = append_revision(session, gold, gold.version, text=text, kind=kind, status=status,
-                               snippets=snippets, author=author, client_save_id=client_save_id)
-    session.flush()
+    revision = apply_revision(session, new_gold(page, author), text=text, kind=kind, status=status,
+                              author=author, snippets=snippets, client_save_id=client_save_id, note=note)
+    assert isinstance(revision, GoldRevision)
     return revision
+
+
+def new_gold(page: Page, author: str) -> Gold:
+    """The page's gold, made (version 0) when it has none yet."""
+    if page.gold is None:
+        page.gold = Gold(page_id=page.id, version=0, author=author)
+    return page.gold
 
 
 @dataclass(frozen=True)
 class SaveOutcome:
-    """What a save did: ``revision`` is the one it made (or, for a retry, made before)."""
+    """What a save did: ``record`` is the gold or annotation saved, ``revision`` the revision the save
+    made (or, for a retry, made before)."""
 
-    gold: Gold
-    revision: GoldRevision
+    record: Record
+    revision: Revision
     conflict: bool  # the save edited a stale version: kept as a revision, not applied
     replayed: bool  # a retry of a save already stored: nothing new was written
 
@@ -80,11 +115,6 @@ class SaveOutcome:
         return not self.conflict and not self.replayed
 
 
-def current_version(page: Page) -> int:
-    """The version of the page's gold, 0 when it has none yet."""
-    return page.gold.version if page.gold is not None else 0
-
-
 def lock_page(session: Session, page_id: int) -> Page | None:
     """The page, its row locked for the rest of the transaction (PostgreSQL; SQLite's BEGIN IMMEDIATE
     already serialises writers), so that two saves of one page never both pass the version check."""
@@ -92,12 +122,14 @@ def lock_page(session: Session, page_id: int) -> Page | None:
     return session.get(Page, page_id)
 
 
-def is_applied(session: Session, revision: GoldRevision) -> bool:
+def is_applied(session: Session, revision: Revision) -> bool:
     """Whether the revision was an applied save: its version is above every earlier revision's (earlier:
     a smaller id), one aggregate query."""
+    revision_type = type(revision)
+    owner = _owner(Gold if revision_type is GoldRevision else Annotation)
     highest = session.scalar(
-        select(func.max(GoldRevision.version))
-        .where(GoldRevision.gold_id == revision.gold_id, GoldRevision.id < revision.id)
+        select(func.max(revision_type.version))
+        .where(owner == getattr(revision, owner.key), revision_type.id < revision.id)
     )
     return revision.version > (highest or 0)
 
@@ -157,23 +189,46 @@ def save_gold(
     Lock the page first (``lock_page``). ``snippets=None`` keeps the gold's current snippets; lists
     with no snippet left after ``clean_snippets`` remove them.
     """
-    checked_kind(kind), checked_status(status)
-    if not 0 <= base_version <= current_version(page):
-        raise ValueError(f"version {base_version} of this page's gold does not exist")
-    gold = page.gold
-    if gold is not None and client_save_id is not None:
-        earlier = _revision_with_save_id(session, gold, client_save_id)
+    return save_record(session, page.gold, lambda: new_gold(page, author), base_version=base_version,
+                       text=text, kind=kind, status=status, author=author, client_save_id=client_save_id,
+                       snippets=snippets)
+
+
+def save_record(
+    session: Session,
+    record: Record | None,
+    create: Callable[[], Record],
+    *,
+    base_version: int,
+    author: str,
+    client_save_id: str | None,
+    snippets: dict[str, Any] | None,
+    **fields: Any,
+) -> SaveOutcome:
+    """A save of a gold or an annotation (``record``; ``create`` makes it when it is None) that edited
+    ``base_version`` of it: applied, kept as a stale save, or answered from the retried one (see
+    ``save_gold``). ``fields``: text, kind and status."""
+    checked_kind(fields["kind"]), checked_status(fields["status"])
+    if not 0 <= base_version <= (record.version if record is not None else 0):
+        raise ValueError(f"version {base_version} of this page's {_what(record)} does not exist")
+    if record is not None and client_save_id is not None:
+        earlier = _revision_with_save_id(session, record, client_save_id)
         if earlier is not None:
-            return SaveOutcome(gold, earlier, conflict=not is_applied(session, earlier), replayed=True)
-    snippets = gold.snippets if snippets is None and gold is not None else clean_snippets(snippets)
-    if gold is not None and base_version != gold.version:
-        revision = append_revision(session, gold, base_version, text=text, kind=kind, status=status,
-                                   snippets=snippets, author=author, client_save_id=client_save_id)
+            return SaveOutcome(record, earlier, conflict=not is_applied(session, earlier), replayed=True)
+    snippets = record.snippets if snippets is None and record is not None else clean_snippets(snippets)
+    if record is not None and base_version != record.version:
+        revision = append_revision(session, record, base_version, snippets=snippets, author=author,
+                                   client_save_id=client_save_id, **fields)
         session.flush()
-        return SaveOutcome(gold, revision, conflict=True, replayed=False)
-    revision = add_revision(session, page, text=text, kind=kind, status=status, author=author,
-                            snippets=snippets, client_save_id=client_save_id)
-    return SaveOutcome(page.gold, revision, conflict=False, replayed=False)
+        return SaveOutcome(record, revision, conflict=True, replayed=False)
+    record = record if record is not None else create()
+    revision = apply_revision(session, record, author=author, snippets=snippets,
+                              client_save_id=client_save_id, **fields)
+    return SaveOutcome(record, revision, conflict=False, replayed=False)
+
+
+def _what(record: Record | None) -> str:
+    return "annotation" if isinstance(record, Annotation) else "gold"
 
 
 def clean_snippets(snippets: dict[str, Any] | None) -> dict[str, list[str]] | None:
@@ -200,9 +255,10 @@ def restore_revision(
     )
 
 
-def _revision_with_save_id(session: Session, gold: Gold, client_save_id: str) -> GoldRevision | None:
-    """The gold's revision made by the save with this id (unique per gold), if any."""
+def _revision_with_save_id(session: Session, record: Record, client_save_id: str) -> Revision | None:
+    """The record's revision made by the save with this id (unique per record), if any."""
+    revision_type = _revision_type(record)
     return session.scalars(
-        select(GoldRevision)
-        .where(GoldRevision.gold_id == gold.id, GoldRevision.client_save_id == client_save_id)
+        select(revision_type)
+        .where(_owner(type(record)) == record.id, revision_type.client_save_id == client_save_id)
     ).one_or_none()

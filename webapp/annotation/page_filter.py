@@ -6,10 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any, Protocol
 
-from sqlalchemy import Select, exists, select
+from sqlalchemy import Select, exists, func, select
 from sqlalchemy.orm import Session
 
-from ..models import Extraction, Gold, ImportBatch, Page, Site
+from ..models import Annotation, Extraction, Gold, ImportBatch, Page, Site
 from ..vocabulary import TODO
 
 VERDICTS = ("accepted", "rejected")
@@ -37,7 +37,9 @@ class PageFilter:
     - ``verdict``: ``rejected`` when some extraction of the page failed the accept guard, ``accepted``
       when none did;
     - ``url_contains``: a part of the page's URL (case as typed);
-    - ``with_gold`` / ``with_snippets``: only pages with gold / with snippet gold.
+    - ``with_gold`` / ``with_snippets``: only pages with gold / with snippet gold;
+    - ``adjudicated``: only pages whose gold was adjudicated from independent annotations (by a reviewer
+      or automatically): pages with gold and two annotations or more (see annotation/annotations.py).
     """
 
     sites: tuple[str, ...] = ()
@@ -49,6 +51,7 @@ class PageFilter:
     url_contains: str | None = None
     with_gold: bool = False
     with_snippets: bool = False
+    adjudicated: bool = False
 
     @property
     def is_empty(self) -> bool:
@@ -101,6 +104,9 @@ class PageFilter:
             query = query.where(Gold.page_id.is_not(None))
         if self.with_snippets:
             query = query.where(Gold.snippets.is_not(None))
+        if self.adjudicated:
+            annotations = select(func.count(Annotation.id)).where(Annotation.page_id == Page.id).scalar_subquery()
+            query = query.where(Gold.page_id.is_not(None), annotations > 1)
         return query
 
 

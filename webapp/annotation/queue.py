@@ -5,6 +5,10 @@ most first (the lowest stored mean pairwise token F1, see disagreement.py); page
 two candidates come after the others; then by page id. Filtering, ordering and paging are done by
 the database (`queue_rows`, `queue_counts`), and so is the step to a neighbour (`step`): no request loads
 the whole queue.
+
+An annotator's own queue (`own_queue`) holds the pages that still need their annotation: with overlap
+above 1 each page is annotated by several annotators, and explicit assignments (`goldtext assign`)
+come first.
 """
 
 from __future__ import annotations
@@ -12,11 +16,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import ColumnElement, Select, and_, func, or_, select
+from sqlalchemy import ColumnElement, Select, and_, desc, exists, func, or_, select
 from sqlalchemy.orm import Session
 
-from ..models import Gold, Page, Site
+from ..models import Annotation, Assignment, Gold, Page, Site
 from ..vocabulary import QUEUE_STATUSES, TODO
+from .annotations import FINISHED
 from .page_filter import PageFilter
 
 # Within each segment (no gold, then gold): most disagreement (lowest mean F1) first, pages without a
@@ -178,3 +183,65 @@ def totals(progress: Iterable[dict[str, int]]) -> dict[str, int]:
         for status, count in counts.items():
             total[status] += count
     return total
+
+
+@dataclass(frozen=True)
+class OwnRow:
+    page_id: int
+    url: str | None
+    source_name: str
+    host: str
+    assigned: bool
+    started: bool  # the annotator has a draft of it
+    disagreement: float | None
+
+
+def places_taken() -> ColumnElement[int]:
+    """How many annotators hold one of a page's places (correlated to Page): those with an annotation of
+    it, and those it is assigned to who have none yet."""
+    annotated = select(func.count(Annotation.id)).where(Annotation.page_id == Page.id).scalar_subquery()
+    reserved = (
+        select(func.count(Assignment.id))
+        .where(Assignment.page_id == Page.id,
+               ~exists().where(Annotation.page_id == Page.id, Annotation.annotator == Assignment.annotator))
+        .scalar_subquery()
+    )
+    return annotated + reserved
+
+
+def _own(annotator: str, overlap: int) -> Select:
+    """The pages that still need ``annotator``'s annotation (see ``own_queue``), as a query on Page
+    with the columns ``assigned`` and ``started``."""
+    mine = exists().where(Assignment.page_id == Page.id, Assignment.annotator == annotator)
+    started = exists().where(Annotation.page_id == Page.id, Annotation.annotator == annotator)
+    finished = exists().where(Annotation.page_id == Page.id, Annotation.annotator == annotator,
+                              Annotation.status.in_(FINISHED))
+    return (
+        select(Page.id, Page.url, Page.source_name, Site.host, mine.label("assigned"), started.label("started"),
+               Page.disagreement)
+        .join(Site, Page.site_id == Site.id)
+        .outerjoin(Gold, Gold.page_id == Page.id)
+        .where(Gold.page_id.is_(None), ~finished)
+        .where(or_(mine, started, places_taken() < overlap))
+    )
+
+
+def own_queue(session: Session, annotator: str, overlap: int, limit: int | None = None,
+              skip: int | None = None) -> list[OwnRow]:
+    """The pages that still need ``annotator``'s annotation, in the order they should do them.
+
+    A page needs it while it has no gold, the annotator has not finished their annotation of it (done
+    or skipped), and it has a place for them: it is assigned to them, they have started it, or fewer
+    than ``overlap`` annotators hold its places (those with an annotation of it and those it is
+    assigned to). Pages assigned to them come first, then the others, each in queue order (most
+    extractor disagreement first). ``skip``: a page left out (the one just annotated).
+    """
+    query = _own(annotator, overlap)
+    if skip is not None:
+        query = query.where(Page.id != skip)
+    query = query.order_by(desc("assigned"), *ORDER).limit(limit)
+    return [OwnRow(*row) for row in session.execute(query)]
+
+
+def own_count(session: Session, annotator: str, overlap: int) -> int:
+    return session.scalar(select(func.count()).select_from(_own(annotator, overlap).subquery())) or 0

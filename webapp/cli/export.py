@@ -33,10 +33,12 @@ from .actor import cli_record
               help="jsonl: include each page's HTML.")
 @click.option("--with-extractions", is_flag=True, help="jsonl, folder: include every extraction with its fingerprint.")
 @click.option("--predictions", is_flag=True,
-              help="scrapinghub, wcxb, wceb: also write each extractor's predictions (only extractors that have extractions).")
-def export_command(fmt, out, statuses, sites, kinds, with_html, with_extractions, predictions) -> None:
+              help="scrapinghub, wcxb, wceb: also write the predictions of each extractor that has extractions.")
+@click.option("--adjudicated", is_flag=True,
+              help="Only pages whose gold was adjudicated from two annotations or more.")
+def export_command(fmt, out, statuses, sites, kinds, with_html, with_extractions, predictions, adjudicated) -> None:
     """Export pages and their gold (jsonl, folder, scrapinghub, trafilatura-eval, wcxb, wceb) or scores (csv)."""
-    request = ExportRequest(fmt, statuses, sites, kinds, with_html, with_extractions, predictions)
+    request = ExportRequest(fmt, statuses, sites, kinds, with_html, with_extractions, predictions, adjudicated)
     try:
         request.check()
     except ValueError as exc:

@@ -37,6 +37,8 @@ This page is generated from the commands. The examples and the longer explanatio
 
 # Where a command's examples and explanations are: (title, link relative to docs/).
 GUIDES: dict[str, tuple[str, str]] = {
+    "goldtext agreement": ("Agreement between annotators", "metrics.md#agreement-between-annotators"),
+    "goldtext assign": ("Double annotation", "annotating.md#double-annotation"),
     "goldtext compare": ("Head-to-head", "metrics.md#head-to-head"),
     "goldtext db": ("Schema migrations", "deployment.md#schema-migrations"),
     "goldtext demo": ("The demo corpus", "deployment.md#the-demo-corpus"),

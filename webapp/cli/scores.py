@@ -18,10 +18,11 @@ from ..annotation.page_filter import PageFilter
 from ..db import sessions
 from ..exports.csv_scores import neutralise
 from ..extractors.registry import build_registry
+from ..results.agreement import mark_comparison
 from ..results.cache import ScoreCache
 from ..results.extractions import current_named, resolve_ref
 from ..results.guard import CELLS, guard_report
-from ..results.leaderboard import GROUPINGS, head_to_head, leaderboard, scored_fingerprints
+from ..results.leaderboard import GROUPINGS, board_pages, head_to_head, leaderboard, scored_fingerprints
 from ..results.store import refresh_scores
 from ..scoring import app_metrics, resolve_metric
 
@@ -123,9 +124,9 @@ def echo_csv(rows: list[dict[str, Any]], columns: list[str]) -> None:
 @click.option("--extractor", "names", multiple=True, metavar="NAME",
               help="Only this extractor (repeatable); default: every registered one that has run.")
 def score_command(metric, average, sites, kinds, batches, annotators, bootstrap, seed, fmt, by, names) -> None:
-    """Score every extractor against the gold (done pages of every type with main content). Without --extractor, the extractors
-    with no scored extraction at their current version are listed as not run, and the others are scored
-    on the pages they all have."""
+    """Score every extractor against the gold (done pages of every type with main content). Without
+    --extractor, the extractors with no scored extraction at their current version are listed as not run,
+    and the others are scored on the pages they all have."""
     with usage_errors():
         wanted = PageFilter(sites=sites, kinds=kinds, batches=batches, annotators=annotators)
         with sessions()() as session:
@@ -157,16 +158,17 @@ def score_command(metric, average, sites, kinds, batches, annotators, bootstrap,
 @click.option("--top", type=click.IntRange(min=0), default=20, show_default=True,
               help="How many of the most changed pages to list.")
 def compare_command(a, b, metric, average, sites, kinds, batches, annotators, bootstrap, seed, fmt, top) -> None:
-    """Head-to-head of A and B (extractor names, or stored fingerprints): wins, losses, ties and
-    the paired bootstrap difference of F1 (A - B)."""
+    """Head-to-head of A and B (extractor names, or stored fingerprints): wins, losses, ties, the
+    paired bootstrap difference of F1 (A - B), and whether it is within the annotators' noise."""
     with usage_errors():
         with sessions()() as session:
             cache = scored_cache(session, metric)
             registry = build_registry()
             first, second = resolve_ref(session, registry, a), resolve_ref(session, registry, b)
-        wanted = PageFilter(sites=sites, kinds=kinds, batches=batches, annotators=annotators)
-        result = head_to_head(cache, metric, first, second, average=average, filters=wanted,
-                              bootstrap=bootstrap, seed=seed, top=top)
+            wanted = PageFilter(sites=sites, kinds=kinds, batches=batches, annotators=annotators)
+            result = head_to_head(cache, metric, first, second, average=average, filters=wanted,
+                                  bootstrap=bootstrap, seed=seed, top=top)
+            mark_comparison(session, result, board_pages(cache, metric, [first[1], second[1]], wanted))
     if fmt == "json":
         click.echo(json.dumps(result, indent=1))
         return
@@ -178,6 +180,11 @@ def compare_command(a, b, metric, average, sites, kinds, batches, annotators, bo
     click.echo(f"{result['metric']} ({result['average']}): A = {first[0]}, B = {second[0]}")
     for key, value in summary.items():
         click.echo(f"  {key:16} {cell(value)}")
+    noise = result["noise"]
+    if noise["annotator_noise"] is not None:
+        verdict = "within" if noise["within"] else "beyond"
+        click.echo(f"  {'annotator noise':16} {cell(noise['annotator_noise'])} ({noise['pages']} double-annotated "
+                   f"pages): the difference is {verdict} the annotators' own disagreement")
     if result["changed"]:
         click.echo("pages that changed most:")
         echo_table(result["changed"], ["page_id", "f1_a", "f1_b", "difference"])

@@ -1,11 +1,13 @@
 """The dataset card (README.md of every export): what it holds, how many pages per site, kind and
-annotator, the extractor fingerprints, when and by which Goldtext version and command it was made."""
+annotator, the agreement between annotators on its double-annotated pages, the extractor fingerprints,
+when and by which Goldtext version and command it was made."""
 
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from .selection import ExportedPage
 
@@ -35,9 +37,11 @@ class Tally:
     kinds: Counter[str] = field(default_factory=Counter)
     annotators: Counter[str] = field(default_factory=Counter)
     fingerprints: dict[str, str] = field(default_factory=dict)  # fingerprint -> extractor
+    page_ids: list[int] = field(default_factory=list)
 
     def count(self, page: ExportedPage) -> None:
         self.pages += 1
+        self.page_ids.append(page.id)
         self.sites[page.site] += 1
         self.kinds[page.gold.kind if page.gold else "(no gold)"] += 1
         for name in page.gold.annotators if page.gold else ("(no gold)",):
@@ -51,7 +55,35 @@ def _table(title: str, counts: Counter[str]) -> list[str]:
     return [f"### Pages per {title}", "", f"| {title} | pages |", "| --- | --- |", *rows, ""]
 
 
-def dataset_card(fmt: str, tally: Tally, command: str, version: str, made: datetime) -> str:
+def _figure(value: float | None) -> str:
+    return "–" if value is None else f"{value:.3f}"
+
+
+def _agreement(figures: dict[str, Any]) -> list[str]:
+    """The agreement section: corpus figures and each annotator against the gold (scoring/agreement.py)."""
+    if not figures["pages"]:
+        return ["### Agreement between annotators", "", "No page of this export is double-annotated.", ""]
+    rows = [f"| {name.replace('|', '/')} | {a['pages']} | {a['adjudicated']} | {_figure(a['f1_vs_gold'])} |"
+            for name, a in figures["annotators"].items()]
+    return [
+        "### Agreement between annotators",
+        "",
+        f"On the {figures['pages']} double-annotated pages ({figures['pairs']} pairs of annotators):",
+        "",
+        f"- text F1 between annotators (`tokens`, mean per page): {_figure(figures['text_f1'])}",
+        f"- pairs agreeing on the page kind: {_figure(figures['kind_agreement'])}",
+        f"- Krippendorff's alpha on the page kind (nominal): {_figure(figures['kind_alpha'])}",
+        f"- snippet agreement (Jaccard, {figures['snippet_pairs']} pairs): {_figure(figures['snippet_agreement'])}",
+        "",
+        "| annotator | pages | adjudicated | text F1 against the gold |",
+        "| --- | --- | --- | --- |",
+        *rows,
+        "",
+    ]
+
+
+def dataset_card(fmt: str, tally: Tally, command: str, version: str, made: datetime,
+                 agreement: dict[str, Any]) -> str:
     """The card's Markdown."""
     by_name = sorted(tally.fingerprints.items(), key=lambda kv: (kv[1], kv[0]))
     fingerprints = [f"- `{fp}` ({name})" for fp, name in by_name]
@@ -73,6 +105,7 @@ def dataset_card(fmt: str, tally: Tally, command: str, version: str, made: datet
         *_table("site", tally.sites),
         *_table("kind", tally.kinds),
         *_table("annotator", tally.annotators),
+        *_agreement(agreement),
         "### Extractor fingerprints",
         "",
         *(fingerprints or ["None: this export holds no extraction."]),

@@ -1,7 +1,9 @@
 """`jsonl` (canonical): one JSON object per page in pages.jsonl.
 
 Fields: id, url, site, sha256, encoding, kind, gold, snippets, status, annotators, revisions,
-created_at, updated_at; with the HTML (default) `html` (the raw bytes as text in the recorded
+created_at, updated_at, gold_note (the reviewer's note on an adjudicated gold), annotations (each
+annotator's own annotation beside the gold: annotator, text, kind, status; empty without double
+annotation); with the HTML (default) `html` (the raw bytes as text in the recorded
 encoding, a byte order mark kept as U+FEFF) and `html_base64` (the exact bytes, only for a page whose
 bytes that text cannot give back; otherwise null); with extractions, `extractions` (extractor,
 fingerprint, text, error, accepted). Every line has the same fields with the same types (null where
@@ -59,6 +61,9 @@ class JsonlWriter:
     def record(self, page: ExportedPage) -> dict[str, Any]:
         record = page_meta(page)
         record["gold"] = page.gold.text if page.gold else None
+        record["gold_note"] = page.gold.note if page.gold else None
+        record["annotations"] = [{"annotator": a.annotator, "text": a.text, "kind": a.kind, "status": a.status}
+                                 for a in page.annotations]
         if self._options.with_html and page.raw is not None:
             record |= html_fields(page.raw, page.encoding)
         if self._options.with_extractions:

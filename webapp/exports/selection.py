@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 
 from ..annotation.page_filter import PageFilter
 from ..corpus.document import LAYOUT_FACT
-from ..models import Extraction, Gold, GoldRevision, Page, Score, Site
+from ..models import Annotation, Extraction, Gold, GoldRevision, Page, Score, Site
 from ..results.store import current_of
 from ..scoring import Metric
 
@@ -29,6 +29,17 @@ class GoldRecord:
     annotators: tuple[str, ...]  # every author of a revision, in the order they first saved
     revisions: int
     updated_at: datetime
+    note: str | None = None  # the reviewer's note on an adjudicated gold
+
+
+@dataclass(frozen=True)
+class AnnotationRecord:
+    """One annotator's own annotation of the page (double annotation)."""
+
+    annotator: str
+    text: str
+    kind: str
+    status: str
 
 
 @dataclass(frozen=True)
@@ -52,6 +63,7 @@ class ExportedPage:
     raw: bytes | None
     gold: GoldRecord | None
     extractions: tuple[ExtractionRecord, ...]
+    annotations: tuple[AnnotationRecord, ...] = ()
     layout: Mapping[str, Any] = field(default_factory=dict)  # what a benchmark layout said of it (corpus.document)
 
 
@@ -84,7 +96,7 @@ def iter_pages(session: Session, selection: PageFilter, loading: Loading = Loadi
     """The selected pages in id order, CHUNK at a time (plain rows: nothing stays in the session)."""
     raw = Page.raw if loading.raw else None
     columns = [Page.id, Page.url, Site.host, Page.sha256, Page.encoding, Page.created_at, Gold.id,
-               Gold.text, Gold.kind, Gold.status, Gold.snippets, Gold.updated_at, Page.facts]
+               Gold.text, Gold.kind, Gold.status, Gold.snippets, Gold.updated_at, Gold.note, Page.facts]
     last = 0
     while True:
         query = _filtered(select(*columns, *([raw] if raw is not None else [])), selection)
@@ -95,14 +107,15 @@ def iter_pages(session: Session, selection: PageFilter, loading: Loading = Loadi
         gold_ids = [row[6] for row in rows if row[6] is not None]
         authors = _authors(session, gold_ids)
         found = _extractions(session, [row[0] for row in rows], loading)
+        annotations = _annotations(session, [row[0] for row in rows])
         for row in rows:
             gold = None
             if row[6] is not None:
                 names, count = authors.get(row[6], ((), 0))
-                gold = GoldRecord(row[7], row[8], row[9], row[10], names, count, row[11])
+                gold = GoldRecord(row[7], row[8], row[9], row[10], names, count, row[11], row[12])
             yield ExportedPage(row[0], row[1], row[2], row[3], row[4], row[5],
-                               row[13] if raw is not None else None, gold, tuple(found.get(row[0], ())),
-                               (row[12] or {}).get(LAYOUT_FACT) or {})
+                               row[14] if raw is not None else None, gold, tuple(found.get(row[0], ())),
+                               tuple(annotations.get(row[0], ())), (row[13] or {}).get(LAYOUT_FACT) or {})
 
 
 def _authors(session: Session, gold_ids: Sequence[int]) -> dict[int, tuple[tuple[str, ...], int]]:
@@ -114,6 +127,16 @@ def _authors(session: Session, gold_ids: Sequence[int]) -> dict[int, tuple[tuple
         authors[gold_id][author] = None
         counts[gold_id] += 1
     return {gold_id: (tuple(authors[gold_id]), counts[gold_id]) for gold_id in counts}
+
+
+def _annotations(session: Session, page_ids: Sequence[int]) -> dict[int, list[AnnotationRecord]]:
+    """page id -> its annotations, in the order they were first saved."""
+    query = (select(Annotation.page_id, Annotation.annotator, Annotation.text, Annotation.kind, Annotation.status)
+             .where(Annotation.page_id.in_(page_ids)).order_by(Annotation.page_id, Annotation.id))
+    found: dict[int, list[AnnotationRecord]] = defaultdict(list)
+    for page_id, *fields in session.execute(query):
+        found[page_id].append(AnnotationRecord(*fields))
+    return found
 
 
 def _extractions(session: Session, page_ids: Sequence[int], loading: Loading) -> dict[int, list[ExtractionRecord]]:

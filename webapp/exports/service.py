@@ -16,7 +16,9 @@ from pathlib import Path
 from sqlalchemy.orm import Session
 
 from ..annotation.page_filter import PageFilter
+from ..results.agreement import annotated_pages
 from ..scoring import Metric
+from ..scoring.agreement import agreement
 from ..vocabulary import checked_kind
 from .card import FILE as CARD
 from .card import Tally, dataset_card
@@ -58,6 +60,7 @@ class ExportRequest:
     with_html: bool = True
     with_extractions: bool = False
     predictions: bool = False
+    adjudicated: bool = False
 
     def check(self) -> None:
         """ValueError naming the first option that does not apply to the format."""
@@ -75,7 +78,8 @@ class ExportRequest:
     def selection(self) -> PageFilter:
         requires = REQUIRES.get(self.fmt)
         return PageFilter(sites=self.sites, kinds=self.kinds, statuses=self.statuses,
-                          with_gold=requires == "gold", with_snippets=requires == "snippets")
+                          with_gold=requires == "gold", with_snippets=requires == "snippets",
+                          adjudicated=self.adjudicated)
 
     def command(self, out: str) -> str:
         """The `goldtext export` command line that makes this export."""
@@ -86,6 +90,7 @@ class ExportRequest:
         words += [] if self.with_html else ["--without-html"]
         words += ["--with-extractions"] if self.with_extractions else []
         words += ["--predictions"] if self.predictions else []
+        words += ["--adjudicated"] if self.adjudicated else []
         return shlex.join(words)
 
 
@@ -115,10 +120,10 @@ def run_export(
 ) -> Tally:
     """Write the export into out (created; it must be new or empty); returns what it counted.
 
-    ``predictions`` (extractor name -> current fingerprint) names the extractors whose predictions a benchmark layout
-    (scrapinghub, wcxb, wceb) writes, one file each: only those with an extraction on an exported page get one (a file of empty texts
-    is no prediction, and the benchmarks' scripts fail on it); the csv layout holds the per-page scores of
-    ``metrics`` (ValueError without them).
+    ``predictions`` (extractor name -> current fingerprint) names the extractors whose predictions a
+    benchmark layout (scrapinghub, wcxb, wceb) writes, one file each: only those with an extraction on an
+    exported page get one (a file of empty texts is no prediction, and the benchmarks' scripts fail on it);
+    the csv layout holds the per-page scores of ``metrics`` (ValueError without them).
     """
     request.check()
     if request.fmt == "csv" and metrics is None:
@@ -149,7 +154,7 @@ def run_export(
     finally:
         writer.close()
     card = dataset_card(request.fmt, tally, command or request.command(str(out)), goldtext_version(),
-                        datetime.now(UTC))
+                        datetime.now(UTC), agreement(annotated_pages(session, tally.page_ids)))
     (out / CARD).write_text(card, encoding="utf-8")
     write_checksums(out)
     return tally

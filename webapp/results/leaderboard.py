@@ -149,6 +149,11 @@ def head_to_head(
     return payload
 
 
+def board_pages(cache: ScoreCache, metric: str, fingerprints: list[str], filters: PageFilter) -> list[int]:
+    """The pages a board of these fingerprints scores: those every one of them has scored."""
+    return [page for page, _ in cache.aligned(metric, fingerprints, filters)]
+
+
 def scored_fingerprints(cache: ScoreCache, metric: str) -> set[str]:
     """The fingerprints with at least one cached count of this metric."""
     found: set[str] = set()

@@ -7,10 +7,27 @@ from flask import Flask
 from ..results.cache import ScoreCache, SharedScores
 from ..scoring import app_metrics
 from ..web.figures import SHARED
-from . import accounts, annotate, api, audit, exports, extractors, jobs, leaderboard, pages, queue, sites, upload
+from . import (
+    accounts,
+    adjudication,
+    agreement,
+    annotate,
+    api,
+    audit,
+    exports,
+    extractors,
+    jobs,
+    leaderboard,
+    pages,
+    queue,
+    reviewed,
+    sites,
+    upload,
+)
 
 
 def register_blueprints(app: Flask) -> None:
     app.extensions[SHARED] = SharedScores(ScoreCache(app_metrics(app)))
-    for module in (queue, annotate, pages, api, upload, leaderboard, sites, exports, jobs, extractors, accounts, audit):
+    for module in (queue, annotate, pages, api, upload, leaderboard, sites, exports, jobs, extractors, accounts, audit,
+                   adjudication, reviewed, agreement):
         app.register_blueprint(module.bp)

@@ -21,8 +21,9 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 from werkzeug.wrappers import Response
 
+from ..annotation.annotations import annotation_of, is_blind
 from ..annotation.boilerplate import BoilerplateCache, drop_lines, page_boilerplate
-from ..annotation.gold import HistoryPage, history_page, lock_page, restore_revision
+from ..annotation.gold import HistoryPage, Record, history_page, lock_page, restore_revision
 from ..annotation.prefill import METRIC, Prefill, choose, site_ranking
 from ..corpus.visible_text import browser_rules
 from ..db import get_or_404, get_session
@@ -34,7 +35,7 @@ from ..scoring import eager
 from ..vocabulary import GOLD_STATUSES, UnknownTerm, current_taxonomy
 from ..web import figures
 from ..web.access import identity
-from .common import ANNOTATOR, annotator, filter_args, local_target, record
+from .common import ANNOTATOR, annotator, filter_args, local_target, overlap, record
 from .pages import heavy
 
 bp = Blueprint("annotate", __name__)
@@ -67,11 +68,12 @@ def candidates(session: Session, page_id: int, default: str) -> list[dict[str, A
     ]
 
 
-def editor_state(page: Page, found: list[dict[str, Any]], prefill: Prefill | None,
+def editor_state(saved: Record | None, found: list[dict[str, Any]], prefill: Prefill | None,
                  boilerplate: frozenset[str] = frozenset()) -> dict[str, Any]:
-    """What the gold editor starts from: the gold, or on a first visit the chosen candidate's text
-    (see annotation/prefill.py) without the site's repeated boilerplate lines."""
-    gold = page.gold
+    """What the gold editor starts from: the saved gold (or, while the page is blind, the annotator's own
+    annotation), or on a first visit the chosen candidate's text (see annotation/prefill.py) without the
+    site's repeated boilerplate lines."""
+    gold = saved
     if gold is not None:
         return {"text": gold.text, "kind": gold.kind, "status": gold.status, "version": gold.version,
                 "prefilled_from": None}
@@ -130,12 +132,17 @@ def page(page_id: int) -> Response | str:
     found = get_or_404(session, Page, page_id)  # raw and html are deferred: the frame loads them
     default = current_app.config["DEFAULT_EXTRACTOR"]
     cands = candidates(session, page_id, default)
-    prefill = prefill_of(session, found, cands) if found.gold is None else None
+    blind = is_blind(found, overlap())
+    saved = annotation_of(session, page_id, annotator() or "") if blind else found.gold
+    prefill = prefill_of(session, found, cands) if saved is None else None
     boilerplate = site_boilerplate(session, found)
-    editor = editor_state(found, cands, prefill, boilerplate)
+    editor = editor_state(saved, cands, prefill, boilerplate)
     return render_template(
         "annotate/page.html",
         page=found,
+        saved=saved,
+        blind=blind,
+        adjudicated=overlap() > 1 and not blind,
         link=safe_link(found.url),
         candidates=cands,
         editor=editor,

@@ -1,4 +1,8 @@
-"""JSON API of the workbench: read and save a page's gold (optimistic concurrency, idempotent retries)."""
+"""JSON API of the workbench: read and save a page's gold (optimistic concurrency, idempotent retries).
+
+With overlap above 1, while a page is blind (not adjudicated) the gold endpoints read and save the
+caller's own annotation instead (see annotation/annotations.py); once it is adjudicated its gold is
+changed by adjudication only, and a save is refused (423)."""
 
 from __future__ import annotations
 
@@ -8,16 +12,18 @@ from flask import Blueprint, abort, jsonify, request
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
 
-from ..annotation.gold import current_version, lock_page, save_gold
+from ..annotation.annotations import annotation_of, is_blind, save_annotation, settle
+from ..annotation.gold import Record, lock_page, save_gold
 from ..db import get_or_404, get_session
-from ..models import Gold, Page
+from ..models import Page
+from ..results.agreement import corpus_agreement
 from ..results.leaderboard import page_scores
 from ..results.store import gold_changed
 from ..scoring import eager
 from ..vocabulary import UnknownTerm, checked_snippets
 from ..web import figures
 from ..web.query_args import int_arg
-from .common import annotator, record
+from .common import annotator, overlap, record
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -29,7 +35,8 @@ def json_error(error: HTTPException) -> tuple[Response, int]:
     return jsonify(error=error.name, message=error.description), error.code or 500
 
 
-def gold_json(gold: Gold | None) -> dict[str, Any]:
+def gold_json(gold: Record | None) -> dict[str, Any]:
+    """A page's gold, or an annotator's own annotation (the same fields)."""
     if gold is None:
         return {"version": 0, "text": "", "kind": None, "status": None, "author": None, "updated_at": None,
                 "snippets": None}
@@ -65,7 +72,13 @@ def _save_request() -> dict[str, Any]:
 
 @bp.get("/pages/<int:page_id>/gold")
 def read_gold(page_id: int) -> Response:
-    return jsonify(gold_json(get_or_404(get_session(), Page, page_id).gold))
+    """The page's gold; while the page is blind, the caller's own annotation."""
+    session = get_session()
+    page = get_or_404(session, Page, page_id)
+    if is_blind(page, overlap()):
+        name = annotator()
+        return jsonify(gold_json(annotation_of(session, page_id, name) if name else None))
+    return jsonify(gold_json(page.gold))
 
 
 @bp.post("/pages/<int:page_id>/gold")
@@ -79,35 +92,35 @@ def write_gold(page_id: int) -> tuple[Response, int]:
     page = lock_page(session, page_id)
     if page is None:
         abort(404)
+    blind = is_blind(page, overlap())
+    if overlap() > 1 and not blind:
+        abort(423, description="This page is adjudicated: its gold is changed in adjudication.")
+    fields = {"text": body["text"], "kind": body["kind"], "status": body["status"],
+              "client_save_id": body["client_save_id"], "snippets": body.get("snippets")}
     try:
-        outcome = save_gold(
-            session,
-            page,
-            base_version=body["version"],
-            text=body["text"],
-            kind=body["kind"],
-            status=body["status"],
-            author=author,
-            client_save_id=body["client_save_id"],
-            snippets=body.get("snippets"),
-        )
+        if blind:
+            outcome = save_annotation(session, page, author, base_version=body["version"], **fields)
+        else:
+            outcome = save_gold(session, page, base_version=body["version"], author=author, **fields)
     except ValueError as error:
         abort(400, description=str(error))
-    if outcome.applied:
+    if outcome.applied and (not blind or settle(session, page, overlap(), author)):
         gold_changed(session, eager(figures.metrics()), page.id)
+        if blind:
+            record("adjudicate", f"page {page.id}", {"automatic": True})
     if not outcome.replayed:
         record("gold.save", f"page {page.id}", {"revision": outcome.revision.id, "version": outcome.revision.version,
                                                  "conflict": outcome.conflict, "status": body["status"]})
     session.commit()
     if outcome.conflict:
-        return jsonify(conflict=True, revision=outcome.revision.id, current=gold_json(outcome.gold)), 409
+        return jsonify(conflict=True, revision=outcome.revision.id, current=gold_json(outcome.record)), 409
     return (
         jsonify(
             conflict=False,
             revision=outcome.revision.id,
             version=outcome.revision.version,
             replayed=outcome.replayed,
-            current_version=current_version(page),
+            current_version=outcome.record.version,
         ),
         200,
     )
@@ -154,6 +167,15 @@ def guard_json() -> Response:
 @bp.get("/site-rules")
 def site_rules_json() -> Response:
     return figures.conditional(figures.rules_of(figures.board_options(bootstrap=0)))
+
+
+@bp.get("/agreement")
+def agreement_json() -> Response:
+    """`goldtext agreement --format json` (``by``: site, kind or annotator)."""
+    try:
+        return jsonify(corpus_agreement(get_session(), request.args.get("by") or None))
+    except ValueError as error:
+        abort(400, description=str(error))
 
 
 @bp.get("/pages/<int:page_id>/scores")

@@ -1,12 +1,12 @@
-"""What several views share: who is annotating, their role, the audit of what they change, and the page
-filter in the query string."""
+"""What several views share: who is annotating, their role, the audit of what they change, the overlap,
+and the page filter in the query string."""
 
 from __future__ import annotations
 
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from flask import request, session
+from flask import current_app, request, session
 from werkzeug.datastructures import MultiDict
 
 from ..accounts import audit
@@ -43,6 +43,11 @@ def record(action: str, target: str = "", detail: Any = None) -> AuditEvent:
     """Append an event of the current request to the audit log, in the request's session (the view
     commits it with the change)."""
     return audit.record(get_session(), annotator() or LOCAL_ACTOR, action, target, detail, request.remote_addr)
+
+
+def overlap() -> int:
+    """How many annotators annotate each page independently (the OVERLAP setting, at least 1)."""
+    return max(int(current_app.config["OVERLAP"]), 1)
 
 
 def filter_args(args: MultiDict[str, str]) -> dict[str, str]:

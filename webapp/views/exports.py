@@ -31,6 +31,7 @@ def request_from_form() -> ExportRequest:
         with_html=form.get("html", "with") != "without",
         with_extractions=form.get("extractions") == "on",
         predictions=form.get("predictions") == "on",
+        adjudicated=form.get("adjudicated") == "on",
     )
     try:
         export.check()

@@ -1,4 +1,5 @@
-"""The queue: the pages to annotate, filtered and in queue order, with progress per site."""
+"""The queue: the pages to annotate, filtered and in queue order, with progress per site; above it, the
+annotator's own queue (with overlap above 1, or pages assigned to them)."""
 
 from __future__ import annotations
 
@@ -6,12 +7,12 @@ from flask import Blueprint, flash, redirect, render_template, request, url_for
 from sqlalchemy import select
 from werkzeug.wrappers import Response
 
-from ..annotation.queue import progress_by_site, queue_counts, queue_rows, step, totals
+from ..annotation.queue import own_count, own_queue, progress_by_site, queue_counts, queue_rows, step, totals
 from ..db import get_session
-from ..models import ImportBatch, Site
+from ..models import Assignment, ImportBatch, Site
 from ..vocabulary import QUEUE_STATUSES, current_taxonomy
 from ..web.query_args import page_filter
-from .common import filter_args
+from .common import annotator, filter_args, overlap
 
 bp = Blueprint("queue", __name__)
 
@@ -26,8 +27,14 @@ def index() -> str:
     counts = queue_counts(session, wanted)
     rows = queue_rows(session, wanted, offset=offset, limit=PAGE_SIZE, counts=counts)
     progress = progress_by_site(session)
+    name = annotator()
+    has_own = name is not None and (overlap() > 1 or session.scalar(
+        select(Assignment.id).where(Assignment.annotator == name).limit(1)) is not None)
     return render_template(
         "queue/index.html",
+        own=own_queue(session, name, overlap(), PAGE_SIZE) if has_own and name else None,
+        own_total=own_count(session, name, overlap()) if has_own and name else 0,
+        overlap=overlap(),
         rows=rows,
         matching=sum(counts),
         offset=offset,
@@ -46,7 +53,9 @@ def index() -> str:
 def go(page_id: int) -> Response:
     """Redirect to the next (``?dir=next``) or previous (``?dir=prev``) page in queue order."""
     direction = -1 if request.args.get("dir") == "prev" else 1
-    target = step(get_session(), page_id, direction, page_filter(request.args))
+    session, name = get_session(), annotator()
+    own = own_queue(session, name, overlap(), 1, skip=page_id) if overlap() > 1 and direction > 0 and name else []
+    target = own[0].page_id if own else step(session, page_id, direction, page_filter(request.args))
     args = filter_args(request.args)
     if target is None:
         where = "first" if direction < 0 else "last"

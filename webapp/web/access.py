@@ -25,7 +25,7 @@ from flask import Flask, g, jsonify, redirect, render_template, request, session
 from werkzeug.wrappers import Response
 
 from ..accounts.credentials import LOGIN, TOKEN, holder
-from ..accounts.roles import ADMIN, ANNOTATOR, at_least
+from ..accounts.roles import ADMIN, ANNOTATOR, REVIEWER, at_least
 from ..accounts.users import accounts_exist
 from ..db import get_session
 from ..models import User
@@ -85,6 +85,12 @@ ACCESS: dict[str, str] = {
     "extractors.index": ANNOTATOR,
     "extractors.add": ADMIN,
     "extractors.remove": ADMIN,
+    "reviewed.index": ANNOTATOR,
+    "adjudication.index": REVIEWER,
+    "adjudication.page": REVIEWER,
+    "adjudication.save": REVIEWER,
+    "agreement.index": REVIEWER,
+    "api.agreement_json": REVIEWER,
 }
 
 

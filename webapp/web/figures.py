@@ -19,12 +19,14 @@ from ..extractors.base import Extractor
 from ..extractors.registry import build_registry
 from ..extractors.service import SITE_RULES, stored_rules
 from ..jobs.start import dispatch, refresh_job
+from ..results.agreement import mark_board, mark_comparison
 from ..results.cache import ScoreCache, SharedScores
 from ..results.drift import acceptance_by_site_batch, drift_flags
 from ..results.extractions import current_named, extraction_state, resolve_ref, texts_of
 from ..results.guard import guard_report
 from ..results.leaderboard import (
     BoardOptions,
+    board_pages,
     head_to_head,
     leaderboard,
     leaderboard_with_extras,
@@ -148,11 +150,13 @@ def drift(session: Session, options: BoardOptions) -> list[dict[str, Any]]:
 
 
 def leaderboard_of(options: BoardOptions) -> Compute:
-    """`goldtext score --format json` plus "extras", "fingerprints", "drift" and "pending"."""
+    """`goldtext score --format json` plus "extras", "noise" (the annotators' noise, see
+    results/agreement.py), "drift" and "pending"."""
 
     def compute(session: Session, cache: ScoreCache) -> dict[str, Any]:
         named = named_for(session, options)
         result = leaderboard_with_extras(shared_scores(), options, named)
+        mark_board(session, result, board_pages(cache, options.metric, list(named.values()), options.filters))
         result["drift"] = drift(session, options)
         result["pending"] = pending(session, options.metric)
         return result
@@ -198,12 +202,13 @@ def sites_of(options: BoardOptions) -> Compute:
 
 
 def compare_of(options: BoardOptions, a: str, b: str, top: int) -> Compute:
-    """`goldtext compare A B --format json` plus both texts of every listed page."""
+    """`goldtext compare A B --format json` (with "noise") plus both texts of every listed page."""
 
     def compute(session: Session, cache: ScoreCache) -> dict[str, Any]:
         first, second = resolve_ref(session, registry(), a), resolve_ref(session, registry(), b)
         result = head_to_head(cache, options.metric, first, second, average=options.average,
                               filters=options.filters, bootstrap=options.bootstrap, seed=options.seed, top=top)
+        mark_comparison(session, result, board_pages(cache, options.metric, [first[1], second[1]], options.filters))
         texts = texts_of(session, [c["page_id"] for c in result["changed"]], [first[1], second[1]])
         for change in result["changed"]:
             found = texts.get(change["page_id"], {})

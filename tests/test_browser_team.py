@@ -1,0 +1,92 @@
+"""The team flow in Chromium at 1366x768 (issue 10): with OVERLAP 2, two annotators in two browser contexts
+annotate the same page blind, a reviewer adjudicates by taking blocks from each (keyboard only) and saves
+the gold with a note, and both annotators then see the reviewed diff from their text to the gold."""
+
+from __future__ import annotations
+
+import pytest
+from browser_fixtures import signed_in, until
+from sqlalchemy import select
+from workbench import make_page
+
+from webapp.models import Gold
+
+pytestmark = pytest.mark.browser
+
+HTML = ("<html><body><h1>Ferry timetable</h1><p>The ferry leaves at nine.</p><p>It returns at five.</p>"
+        "<p>Tickets on board.</p></body></html>")
+ANN = "The ferry leaves at nine.\nIt returns at five."
+BOB = "The ferry leaves at nine.\nTickets on board."
+EDITOR = "document.getElementById('editor')"
+
+
+@pytest.fixture
+def app(app):
+    app.config["OVERLAP"] = 2
+    return app
+
+
+def context_of(browser):
+    return browser.new_context(viewport={"width": 1366, "height": 768})
+
+
+def annotate(context, base, page_id, name, text):
+    """The annotator opens the page from their own queue, types their text and saves (Ctrl+S)."""
+    tab = signed_in(context, base, name)
+    tab.goto(base + "/")
+    tab.click(f"#own-queue a[href='/pages/{page_id}']")
+    tab.wait_for_load_state()
+    until(tab, "document.body?.dataset.ready === 'yes'")
+    assert tab.is_visible("#blind-notice")
+    assert tab.evaluate(f"{EDITOR}.value") not in (ANN, BOB)  # nobody's annotation shows: the prefill
+    tab.fill("#editor", text)
+    tab.keyboard.press("Control+s")
+    until(tab, "document.getElementById('save-state').textContent.startsWith('Saved version 1')")
+    return tab
+
+
+def test_two_annotators_blind_a_reviewer_adjudicates_both_see_the_reviewed_diff(app, browser, live_server, session):
+    page_id = make_page(session, html=HTML, url="https://ferry.example/timetable",
+                        candidates={"trafilatura": "Ferry timetable", "density": "Tickets on board."}).id
+    ann_context, bob_context, rita_context = context_of(browser), context_of(browser), context_of(browser)
+    try:
+        ann = annotate(ann_context, live_server, page_id, "Ann", ANN)
+        bob = annotate(bob_context, live_server, page_id, "Bob", BOB)
+        assert "It returns at five." not in bob.content()  # Bob never sees Ann's text
+        bob.reload()
+        until(bob, "document.body?.dataset.ready === 'yes'")
+        assert bob.evaluate(f"{EDITOR}.value") == BOB  # his own annotation comes back, not Ann's
+
+        rita = signed_in(rita_context, live_server, "Rita")
+        rita.goto(f"{live_server}/adjudication")
+        rita.click(f"a[href='/adjudication/{page_id}']")
+        assert rita.is_visible("text=Ann → Bob")
+        assert rita.locator(".pair-diff del").first.text_content().strip() == "It returns at five."
+        # Take Ann's text (it fills the result), then Bob's block "Tickets on board." by keyboard:
+        rita.focus(".annotation[data-index='0'] .take-all")
+        rita.keyboard.press("Enter")
+        block = rita.locator(".annotation[data-index='1'] .block-line", has_text="Tickets on board.")
+        block.focus()
+        rita.keyboard.press("Enter")
+        result = rita.evaluate("document.getElementById('result-text').value")
+        assert result == "The ferry leaves at nine.\nIt returns at five.\nTickets on board."
+        assert block.get_attribute("aria-pressed") == "true"
+        assert "must include none" in rita.text_content("#result-snippets-said")
+        rita.fill("#result-note", "Both blocks are the timetable's text.")
+        rita.keyboard.press("Control+s")
+        rita.wait_for_url(f"{live_server}/adjudication")
+        assert rita.is_visible("#review-empty")
+        gold = session.scalars(select(Gold).where(Gold.page_id == page_id)).one()
+        assert (gold.text, gold.author, gold.note) == (result, "Rita", "Both blocks are the timetable's text.")
+        session.rollback()
+
+        for tab, missing in ((ann, "Tickets on board."), (bob, "It returns at five.")):
+            tab.goto(f"{live_server}/reviewed")
+            assert tab.is_visible("text=Both blocks are the timetable's text.")
+            diff = tab.locator(".reviewed-diff")
+            until(tab, "document.querySelector('.reviewed-diff ins') !== null")
+            assert diff.locator("ins").first.text_content().strip() == missing  # what the gold added to theirs
+            assert tab.evaluate("document.documentElement.scrollWidth <= window.innerWidth")  # readable at 1366
+    finally:
+        for context in (ann_context, bob_context, rita_context):
+            context.close()

@@ -1,0 +1,103 @@
+"""Adjudication: a reviewer turns a page's independent annotations into its gold.
+
+The reviewer's queue holds the pages whose annotations are complete (annotations.is_complete) and that
+have no gold yet, most disagreeing first: the lowest mean pairwise text F1 between the annotators, then
+the lowest kind agreement, then by page id. The reviewer's result is saved as the page's gold with a note
+(a save like any other: versions, stale saves kept). Annotators then see the outcome in their reviewed
+list: the gold against their own text, and the note.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import case, func, select
+from sqlalchemy.orm import Session
+
+from ..models import Annotation, Gold, Page, Site
+from ..scoring.agreement import AnnotatedPage, PageAgreement, Said, page_agreement
+from .annotations import DRAFT, FINISHED
+from .gold import SaveOutcome, new_gold, save_record
+
+
+@dataclass(frozen=True)
+class ReviewRow:
+    page_id: int
+    url: str | None
+    source_name: str
+    host: str
+    annotators: tuple[str, ...]
+    agreement: PageAgreement
+
+
+def annotated(page_id: int, annotations: list[Annotation]) -> AnnotatedPage:
+    return AnnotatedPage(page_id, tuple(Said(a.annotator, a.text, a.kind, a.snippets) for a in annotations))
+
+
+def review_queue(session: Session, overlap: int, limit: int | None = None) -> list[ReviewRow]:
+    """The pages waiting for adjudication, most disagreeing first."""
+    finished = func.sum(case((Annotation.status.in_(FINISHED), 1), else_=0))
+    drafts = func.sum(case((Annotation.status == DRAFT, 1), else_=0))
+    complete = (
+        select(Annotation.page_id)
+        .outerjoin(Gold, Gold.page_id == Annotation.page_id)
+        .where(Gold.page_id.is_(None))
+        .group_by(Annotation.page_id)
+        .having(finished >= overlap, drafts == 0)
+    )
+    pages = {row.id: row for row in session.execute(
+        select(Page.id, Page.url, Page.source_name, Site.host).join(Site, Site.id == Page.site_id)
+        .where(Page.id.in_(complete))
+    )}
+    by_page: dict[int, list[Annotation]] = {page: [] for page in pages}
+    for found in session.scalars(select(Annotation).where(Annotation.page_id.in_(pages)).order_by(Annotation.id)):
+        by_page[found.page_id].append(found)
+    rows = [
+        ReviewRow(page, pages[page].url, pages[page].source_name, pages[page].host,
+                  tuple(a.annotator for a in found), page_agreement(annotated(page, found)))
+        for page, found in by_page.items()
+    ]
+    rows.sort(key=lambda r: (r.agreement.text_f1 or 0.0, r.agreement.kind_agreement or 0.0, r.page_id))
+    return rows[:limit] if limit is not None else rows
+
+
+def adjudicate(session: Session, page: Page, reviewer: str, *, base_version: int, text: str, kind: str,
+               status: str, note: str, snippets: dict[str, Any] | None = None,
+               client_save_id: str | None = None) -> SaveOutcome:
+    """Save the reviewer's result as the page's gold, with their note (lock the page first); a save that
+    edited an older version of the gold is kept as a stale save, as any gold save is. The caller
+    refreshes the page's scores when it is applied."""
+    return save_record(session, page.gold, lambda: new_gold(page, reviewer), base_version=base_version,
+                       text=text, kind=kind, status=status, author=reviewer, client_save_id=client_save_id,
+                       snippets=snippets, note=note.strip() or None)
+
+
+@dataclass(frozen=True)
+class Reviewed:
+    page_id: int
+    url: str | None
+    host: str
+    mine: str
+    my_kind: str
+    gold: str
+    gold_kind: str
+    reviewer: str
+    note: str | None
+    at: datetime
+
+
+def reviewed(session: Session, annotator: str, limit: int = 100) -> list[Reviewed]:
+    """The adjudicated pages the annotator annotated, newest gold first: their text beside the gold."""
+    query = (
+        select(Page.id, Page.url, Site.host, Annotation.text, Annotation.kind, Gold.text, Gold.kind, Gold.author,
+               Gold.note, Gold.updated_at)
+        .join(Site, Site.id == Page.site_id)
+        .join(Annotation, Annotation.page_id == Page.id)
+        .join(Gold, Gold.page_id == Page.id)
+        .where(Annotation.annotator == annotator)
+        .order_by(Gold.updated_at.desc(), Page.id)
+        .limit(limit)
+    )
+    return [Reviewed(*row) for row in session.execute(query)]

@@ -1,0 +1,89 @@
+"""Double annotation: each annotator's own annotation of a page, blind until the page is adjudicated.
+
+With ``overlap`` (the OVERLAP setting) above 1, every page is annotated independently by ``overlap``
+annotators: a save through the workbench or the API goes to the caller's own Annotation (same rules as a
+gold save: versions, stale saves kept, retries applied once), and the page has no gold until it is
+adjudicated (adjudication.py). Until then the page is *blind*: nobody sees another's annotation, and
+no score exists, since scores are computed against the gold. With overlap 1 there are no annotations:
+the page's gold is its single annotation, edited as it always was.
+
+A page's annotations are *complete* when ``overlap`` of them are finished (status done or skipped) and
+none is a draft; a complete page on which every annotation says exactly the same (text, kind, status and
+snippets) is adjudicated automatically (``settle``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from ..models import Annotation, Page
+from ..vocabulary import GOLD_STATUSES
+from .gold import SaveOutcome, add_revision, save_record
+
+DRAFT = "draft"
+FINISHED = tuple(status for status in GOLD_STATUSES if status != DRAFT)
+
+
+def is_blind(page: Page, overlap: int) -> bool:
+    """Whether the page's annotations are hidden from one another: overlap above 1, not yet adjudicated."""
+    return overlap > 1 and page.gold is None
+
+
+def annotation_of(session: Session, page_id: int, annotator: str) -> Annotation | None:
+    return session.scalars(
+        select(Annotation).where(Annotation.page_id == page_id, Annotation.annotator == annotator)
+    ).one_or_none()
+
+
+def annotations_of(session: Session, page_id: int) -> list[Annotation]:
+    """The page's annotations, in the order they were first saved."""
+    return list(session.scalars(select(Annotation).where(Annotation.page_id == page_id).order_by(Annotation.id)))
+
+
+def save_annotation(session: Session, page: Page, annotator: str, *, base_version: int, text: str, kind: str,
+                    status: str, client_save_id: str | None = None,
+                    snippets: dict[str, Any] | None = None) -> SaveOutcome:
+    """Apply the annotator's save of their own annotation of the page (see gold.save_gold: lock the
+    page first; stale saves are kept, retries answered from the revision they made)."""
+    found = annotation_of(session, page.id, annotator)
+
+    def create() -> Annotation:
+        made = Annotation(page_id=page.id, annotator=annotator, version=0)
+        session.add(made)
+        return made
+
+    return save_record(session, found, create, base_version=base_version, text=text, kind=kind,
+                       status=status, author=annotator, client_save_id=client_save_id, snippets=snippets)
+
+
+def is_complete(annotations: Sequence[Annotation], overlap: int) -> bool:
+    """``overlap`` annotations finished, and none still a draft."""
+    finished = sum(a.status in FINISHED for a in annotations)
+    return finished >= overlap and finished == len(annotations)
+
+
+def same(annotations: Sequence[Annotation]) -> bool:
+    """Every annotation says exactly the same: text (ends trimmed), kind, status and snippets."""
+    said = {(a.text.strip(), a.kind, a.status, repr(a.snippets)) for a in annotations}
+    return len(said) == 1
+
+
+def settle(session: Session, page: Page, overlap: int, saved_by: str) -> bool:
+    """Adjudicate the page automatically when its annotations are complete and all the same (the gold
+    is their text, recorded as saved by ``saved_by``, whose save completed them, with a note saying
+    so); returns whether it did. The caller refreshes the page's scores when it did."""
+    if not is_blind(page, overlap):
+        return False
+    session.flush()
+    annotations = annotations_of(session, page.id)
+    if not annotations or not is_complete(annotations, overlap) or not same(annotations):
+        return False
+    first = annotations[0]
+    names = " and ".join(sorted(a.annotator for a in annotations))
+    add_revision(session, page, text=first.text, kind=first.kind, status=first.status, author=saved_by,
+                 snippets=first.snippets, note=f"Adjudicated automatically: {names} agree exactly.")
+    return True

@@ -1,0 +1,69 @@
+"""`goldtext assign` and `goldtext agreement`: work for a team of annotators."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import click
+from flask import current_app
+from flask.cli import with_appcontext
+
+from ..annotation.assignment import assign
+from ..annotation.page_filter import PageFilter
+from ..db import sessions
+from ..results.agreement import corpus_agreement
+from ..scoring.agreement import GROUPINGS
+from .actor import cli_record
+from .scores import echo_table
+
+FIGURES = ("pages", "pairs", "text_f1", "kind_agreement", "kind_alpha", "snippet_agreement")
+
+
+@click.command("assign")
+@with_appcontext
+@click.option("--to", "annotators", multiple=True, required=True, metavar="NAME",
+              help="The annotator (repeatable: each gets the pages).")
+@click.option("--site", "sites", multiple=True, metavar="HOST", help="Only pages of this site (repeatable).")
+@click.option("--batch", "batches", multiple=True, type=int, metavar="ID",
+              help="Only pages of this import batch (repeatable).")
+@click.option("--url-contains", metavar="TEXT", default=None, help="Only pages whose URL holds this text.")
+@click.option("--limit", type=click.IntRange(min=1), default=None,
+              help="At most this many pages per annotator, in queue order (default: all).")
+def assign_command(annotators, sites, batches, url_contains, limit) -> None:
+    """Assign the selected pages that still have a free place (of OVERLAP) to annotators, in turn: they
+    come first in their queue, and the place is kept for them."""
+    selection = PageFilter(sites=sites, batches=batches, url_contains=url_contains)
+    with sessions()() as session:
+        made = assign(session, annotators, selection, max(int(current_app.config["OVERLAP"]), 1), limit)
+        cli_record(session, "assign", ", ".join(annotators),
+                   {"pages": made, "sites": list(sites), "batches": list(batches), "url_contains": url_contains})
+        session.commit()
+    click.echo(f"{made} assignments made ({', '.join(annotators)}).")
+
+
+def rows_of(result: dict[str, Any]) -> list[dict[str, Any]]:
+    rows = [{"group": "all", **result}]
+    rows += [{"group": group, **figures} for group, figures in result.get("groups", {}).items()]
+    return rows
+
+
+@click.command("agreement")
+@with_appcontext
+@click.option("--by", type=click.Choice(GROUPINGS), default=None, help="Break the figures down by group.")
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
+def agreement_command(by, fmt) -> None:
+    """Agreement between annotators on the double-annotated pages: text F1, kind agreement,
+    Krippendorff's alpha on the kind, snippet agreement, each annotator's F1 against the gold."""
+    with sessions()() as session:
+        result = corpus_agreement(session, by)
+    if fmt == "json":
+        click.echo(json.dumps(result, indent=1))
+        return
+    echo_table(rows_of(result), ["group", *FIGURES])
+    click.echo("")
+    annotators = [{"annotator": name, **figures} for name, figures in result["annotators"].items()]
+    echo_table(annotators, ["annotator", "pages", "adjudicated", "f1_vs_gold"])
+
+
+COMMANDS = [assign_command, agreement_command]

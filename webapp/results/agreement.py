@@ -1,0 +1,87 @@
+"""The database side of agreement between annotators: the double-annotated pages read for
+scoring/agreement.py, the corpus figures, and the annotators' noise on the pages a leaderboard scores.
+
+A page counts once two of its annotations or more are finished (done or skipped; drafts are work in
+progress). Services take a session and never commit.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from ..annotation.annotations import FINISHED
+from ..models import Annotation, Gold, Page, Site
+from ..scoring.agreement import AnnotatedPage, Said, agreement, annotator_noise, page_agreement, within_noise
+
+CHUNK = 500
+
+
+def annotated_pages(session: Session, page_ids: Iterable[int] | None = None) -> list[AnnotatedPage]:
+    """The pages with two finished annotations or more (of ``page_ids``, or all), by page id."""
+    finished = Annotation.status.in_(FINISHED)
+    double = select(Annotation.page_id).where(finished).group_by(Annotation.page_id).having(func.count() > 1)
+    wanted = list(session.scalars(double.order_by(Annotation.page_id)))
+    if page_ids is not None:
+        wanted = sorted(set(wanted) & set(page_ids))
+    found: list[AnnotatedPage] = []
+    for start in range(0, len(wanted), CHUNK):
+        chunk = wanted[start:start + CHUNK]
+        said: dict[int, list[Said]] = defaultdict(list)
+        query = (select(Annotation.page_id, Annotation.annotator, Annotation.text, Annotation.kind, Annotation.snippets)
+                 .where(finished, Annotation.page_id.in_(chunk)).order_by(Annotation.page_id, Annotation.id))
+        for page_id, name, text, kind, snippets in session.execute(query):
+            said[page_id].append(Said(name, text, kind, snippets))
+        pages = (select(Page.id, Site.host, Gold.text, Gold.kind).join(Site, Site.id == Page.site_id)
+                 .outerjoin(Gold, Gold.page_id == Page.id).where(Page.id.in_(chunk)).order_by(Page.id))
+        for page_id, host, gold, kind in session.execute(pages):
+            if len(said[page_id]) > 1:
+                found.append(AnnotatedPage(page_id, tuple(said[page_id]), gold, host, kind))
+    return found
+
+
+def corpus_agreement(session: Session, by: str | None = None) -> dict[str, Any]:
+    """`goldtext agreement --format json` (and GET /api/agreement): see scoring/agreement.py."""
+    return agreement(annotated_pages(session), by)
+
+
+def text_f1_by_page(session: Session, page_ids: Iterable[int]) -> dict[int, float]:
+    """The annotators' mean pairwise text F1 of each double-annotated page among ``page_ids``."""
+    result: dict[int, float] = {}
+    for page in annotated_pages(session, page_ids):
+        f1 = page_agreement(page).text_f1
+        if f1 is not None:
+            result[int(page.page_id)] = f1  # type: ignore[call-overload]
+    return result
+
+
+def noise_on(session: Session, pages: Iterable[int]) -> dict[str, Any]:
+    """The annotators' noise on these pages: {"annotator_noise": 1 - their mean text F1 (None without a
+    double-annotated page), "pages": how many of the pages are double-annotated}."""
+    wanted = list(pages)
+    page_f1 = text_f1_by_page(session, wanted)
+    return {"annotator_noise": annotator_noise(page_f1, wanted), "pages": len(page_f1)}
+
+
+def mark_board(session: Session, board: dict[str, Any], pages: Iterable[int]) -> None:
+    """Add the annotators' noise to a leaderboard result: ``board["noise"]`` with, per extractor but the
+    best, whether its F1 is within annotator noise of the one ranked just above it."""
+    noise = noise_on(session, pages)
+    ranked = sorted(((f["f1"], name) for name, f in board["extractors"].items() if f["f1"] is not None),
+                    key=lambda item: (-item[0], item[1]))
+    noise["within"] = {
+        name: within_noise(above - f1, noise["annotator_noise"])
+        for (above, _), (f1, name) in zip(ranked, ranked[1:])
+    }
+    board["noise"] = noise
+
+
+def mark_comparison(session: Session, result: dict[str, Any], pages: Iterable[int]) -> None:
+    """Add the annotators' noise on the compared pages to a head-to-head result, and whether A - B is
+    within it."""
+    noise = noise_on(session, pages)
+    result["noise"] = noise | {"within": within_noise(result["difference"], noise["annotator_noise"])}

@@ -1,0 +1,24 @@
+"""The Agreement page: how much the annotators agree (text, kind, snippets), overall and by site, kind or
+annotator, with the spread of the per-page text F1 (figures: scoring/agreement.py)."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, render_template, request
+
+from ..db import get_session
+from ..results.agreement import annotated_pages
+from ..scoring.agreement import GROUPINGS, agreement, distributions
+from ..web.charts import f1_boxes
+from .common import overlap
+
+bp = Blueprint("agreement", __name__)
+
+
+@bp.get("/agreement")
+def index() -> str:
+    by = request.args.get("by") or None
+    if by is not None and by not in GROUPINGS:
+        abort(400, description=f"by must be one of {', '.join(GROUPINGS)}")
+    pages = annotated_pages(get_session())
+    return render_template("agreement/index.html", figures=agreement(pages, by), by=by, groupings=GROUPINGS,
+                           chart=f1_boxes(distributions(pages, by)), overlap=overlap())
