@@ -14,7 +14,7 @@ from workbench import PASSWORD, add_account, csrf, log_in, make_page
 
 from webapp.accounts import audit
 from webapp.accounts.credentials import TOKEN, issue
-from webapp.accounts.roles import ADMIN, ANNOTATOR
+from webapp.accounts.roles import ADMIN, ANNOTATOR, REVIEWER
 from webapp.cli.actor import cli_actor
 from webapp.models import AuditEvent, GoldRevision, ImportBatch, Job, SiteRule
 
@@ -206,3 +206,30 @@ def test_the_migration_keeps_every_revision_s_author_and_adds_no_account(tmp_pat
         assert conn.execute(text("SELECT count(*) FROM user")).scalar() == 0
         assert conn.execute(text("SELECT created_by FROM import_batch")).scalar() == ""
     engine.dispose()
+
+
+def test_adjudication_automatic_or_by_a_reviewer_and_assignment_are_logged_with_their_user(app, session, runner):
+    app.config["OVERLAP"] = 2
+    first, second = make_page(session, url="https://a.example/1").id, make_page(session, url="https://a.example/2").id
+    for name, role in (("Ann", ANNOTATOR), ("Bob", ANNOTATOR), ("Rex", REVIEWER)):
+        add_account(session, name, role)
+    clients = {}
+    for name in ("Ann", "Bob", "Rex"):
+        clients[name] = (client := app.test_client()), log_in(client, name)
+    for name, text in (("Ann", "Same words"), ("Bob", "Same words")):
+        client, token = clients[name]
+        client.post(f"/api/pages/{first}/gold", json={**SAVE, "text": text, "client_save_id": name},
+                    headers={"X-CSRF-Token": token})
+    for name, text in (("Ann", "Ann's words"), ("Bob", "Bob's words")):
+        client, token = clients[name]
+        client.post(f"/api/pages/{second}/gold", json={**SAVE, "text": text, "client_save_id": name + "2"},
+                    headers={"X-CSRF-Token": token})
+    rex, token = clients["Rex"]
+    assert rex.post(f"/adjudication/{second}", data={"csrf_token": token, "version": "0", "text": "Bob's words",
+                                                      "kind": "article", "status": "done", "note": "Bob's"}
+                    ).status_code == 302
+    assert runner.invoke(args=["assign", "--to", "Ann", "--site", "a.example"]).exit_code == 0
+    events = [(e.actor, e.action, e.target) for e in session.scalars(select(AuditEvent).order_by(AuditEvent.id))
+              if e.action in ("adjudicate", "assign")]
+    assert events == [("Bob", "adjudicate", f"page {first}"), ("Rex", "adjudicate", f"page {second}"),
+                      (cli_actor(), "assign", "Ann")]
