@@ -7,8 +7,9 @@ from __future__ import annotations
 import pytest
 from browser_fixtures import signed_in, until
 from sqlalchemy import select
-from workbench import make_page
+from workbench import PASSWORD, add_account, make_page
 
+from webapp.accounts.roles import ANNOTATOR, REVIEWER
 from webapp.models import Gold
 
 pytestmark = pytest.mark.browser
@@ -30,9 +31,24 @@ def context_of(browser):
     return browser.new_context(viewport={"width": 1366, "height": 768})
 
 
-def annotate(context, base, page_id, name, text):
+def enter(context, base: str, name: str, accounts: bool):
+    """A new tab of the context as `name`: logged in through the login form (by keyboard) with accounts,
+    else in local mode with the name typed once."""
+    if not accounts:
+        return signed_in(context, base, name)
+    tab = context.new_page()
+    tab.goto(f"{base}/login")
+    tab.keyboard.type(name)  # the name field has the focus
+    tab.keyboard.press("Tab")
+    tab.keyboard.type(PASSWORD)
+    tab.keyboard.press("Enter")
+    tab.wait_for_url(lambda url: "/login" not in url)
+    return tab
+
+
+def annotate(context, base, page_id, name, text, accounts):
     """The annotator opens the page from their own queue, types their text and saves (Ctrl+S)."""
-    tab = signed_in(context, base, name)
+    tab = enter(context, base, name, accounts)
     tab.goto(base + "/")
     tab.click(f"#own-queue a[href='/pages/{page_id}']")
     tab.wait_for_load_state()
@@ -45,19 +61,26 @@ def annotate(context, base, page_id, name, text):
     return tab
 
 
-def test_two_annotators_blind_a_reviewer_adjudicates_both_see_the_reviewed_diff(app, browser, live_server, session):
+@pytest.mark.parametrize("accounts", [False, True], ids=["local-mode", "accounts"])
+def test_two_annotators_blind_a_reviewer_adjudicates_both_see_the_reviewed_diff(app, browser, live_server, session,
+                                                                                accounts):
+    if accounts:
+        for name, role in (("Ann", ANNOTATOR), ("Bob", ANNOTATOR), ("Rita", REVIEWER)):
+            add_account(session, name, role)
     page_id = make_page(session, html=HTML, url="https://ferry.example/timetable",
                         candidates={"trafilatura": "Ferry timetable", "density": "Tickets on board."}).id
     ann_context, bob_context, rita_context = context_of(browser), context_of(browser), context_of(browser)
     try:
-        ann = annotate(ann_context, live_server, page_id, "Ann", ANN)
-        bob = annotate(bob_context, live_server, page_id, "Bob", BOB)
+        ann = annotate(ann_context, live_server, page_id, "Ann", ANN, accounts)
+        bob = annotate(bob_context, live_server, page_id, "Bob", BOB, accounts)
+        if accounts:  # an annotator may not adjudicate
+            assert ann.goto(f"{live_server}/adjudication/{page_id}").status == 403
         assert "It returns at five." not in bob.content()  # Bob never sees Ann's text
         bob.reload()
         until(bob, "document.body?.dataset.ready === 'yes'")
         assert bob.evaluate(f"{EDITOR}.value") == BOB  # his own annotation comes back, not Ann's
 
-        rita = signed_in(rita_context, live_server, "Rita")
+        rita = enter(rita_context, live_server, "Rita", accounts)
         rita.goto(f"{live_server}/adjudication")
         rita.click(f"a[href='/adjudication/{page_id}']")
         assert rita.is_visible("text=Ann → Bob")
