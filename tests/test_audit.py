@@ -54,9 +54,13 @@ def test_every_browser_action_is_logged_with_its_user_and_address(app, session):
     client.post(f"/users/{ann_id}/tokens/revoke", data={"csrf_token": token})
     client.post(f"/users/{ann_id}/disabled", data={"disabled": "on", "csrf_token": token})
     client.post(f"/users/{ann_id}/disabled", data={"csrf_token": token})
+    client.post("/extractors/variants", data={"name": "trafilatura-lean", "base": "trafilatura",
+                                              "options": "favor_precision=true", "csrf_token": token})
+    client.post("/extractors/variants/trafilatura-lean/remove", data={"csrf_token": token})
     client.post("/logout", data={"csrf_token": csrf(client)})
     actions = ["login.failed", "login", "gold.save", "gold.save", "gold.restore", "import", "export", "job.cancel",
-               "user.add", "user.role", "user.token", "user.revoke-tokens", "user.disable", "user.enable", "logout"]
+               "user.add", "user.role", "user.token", "user.revoke-tokens", "user.disable", "user.enable",
+               "variant.add", "variant.remove", "logout"]
     assert logged(session) == [("Ada", action, "127.0.0.1") for action in actions]
     targets = [e.target for e in session.scalars(select(AuditEvent).order_by(AuditEvent.id))]
     assert targets[:5] == ["user Ada", "user Ada", f"page {page_id}", f"page {page_id}", f"page {page_id}"]
@@ -101,12 +105,14 @@ def test_every_command_that_changes_state_is_logged_as_cli_login(app, runner, se
         ["users", "token", "Ann"],
         ["users", "disable", "Ann"],
         ["users", "enable", "Ann"],
+        ["extractors", "add", "trafilatura-lean", "--base", "trafilatura", "--option", "favor_precision=true"],
+        ["extractors", "remove", "trafilatura-lean"],
     ]
     for args in commands:
         result = runner.invoke(args=args)
         assert result.exit_code == 0, (args, result.output)
     actions = ["import", "extract", "rule.set", "rule.delete", "export", "user.add", "user.add", "user.role",
-               "user.password", "user.token", "user.disable", "user.enable"]
+               "user.password", "user.token", "user.disable", "user.enable", "variant.add", "variant.remove"]
     assert logged(session) == [(cli_actor(), action, "cli") for action in actions]
     assert session.scalar(select(ImportBatch.created_by)) == cli_actor()
 
@@ -216,13 +222,13 @@ def test_adjudication_automatic_or_by_a_reviewer_and_assignment_are_logged_with_
     clients = {}
     for name in ("Ann", "Bob", "Rex"):
         clients[name] = (client := app.test_client()), log_in(client, name)
-    for name, text in (("Ann", "Same words"), ("Bob", "Same words")):
+    for name, said in (("Ann", "Same words"), ("Bob", "Same words")):
         client, token = clients[name]
-        client.post(f"/api/pages/{first}/gold", json={**SAVE, "text": text, "client_save_id": name},
+        client.post(f"/api/pages/{first}/gold", json={**SAVE, "text": said, "client_save_id": name},
                     headers={"X-CSRF-Token": token})
-    for name, text in (("Ann", "Ann's words"), ("Bob", "Bob's words")):
+    for name, said in (("Ann", "Ann's words"), ("Bob", "Bob's words")):
         client, token = clients[name]
-        client.post(f"/api/pages/{second}/gold", json={**SAVE, "text": text, "client_save_id": name + "2"},
+        client.post(f"/api/pages/{second}/gold", json={**SAVE, "text": said, "client_save_id": name + "2"},
                     headers={"X-CSRF-Token": token})
     rex, token = clients["Rex"]
     assert rex.post(f"/adjudication/{second}", data={"csrf_token": token, "version": "0", "text": "Bob's words",

@@ -170,9 +170,10 @@ def extractors_add(name: str, base: str, pairs: tuple[str, ...]) -> None:
     a built-in; its fingerprint changes with its options."""
     with sessions()() as session:
         try:
-            variant = add_variant(session, build_registry(), name, base, pairs, created_by="cli")
+            variant = add_variant(session, build_registry(), name, base, pairs, created_by=cli_actor())
         except BadVariant as exc:
             raise click.ClickException(str(exc)) from exc
+        cli_record(session, "variant.add", name, {"base": base, "options": list(pairs)})
         session.commit()
     click.echo(f"variant {variant.name} saved: {variant.fingerprint}")
     click.echo(f"run it with `goldtext extract --extractor {shlex.quote(variant.name)}`")
@@ -187,6 +188,7 @@ def extractors_remove(name: str) -> None:
             remove_variant(session, name)
         except BadVariant as exc:
             raise click.ClickException(str(exc)) from exc
+        cli_record(session, "variant.remove", name)
         session.commit()
     click.echo(f"variant {name} removed")
 

@@ -11,7 +11,7 @@ from ..db import get_session
 from ..extractors.options import settable
 from ..extractors.variants import BadVariant, add_variant, remove_variant, with_variants
 from ..web import figures
-from .common import annotator, current_role
+from .common import LOCAL_ACTOR, annotator, current_role, record
 
 bp = Blueprint("extractors", __name__, url_prefix="/extractors")
 
@@ -39,10 +39,11 @@ def add() -> Response | tuple[str, int]:
     session = get_session()
     try:
         variant = add_variant(session, figures.registry(), request.form.get("name", "").strip(),
-                              request.form.get("base", ""), pairs, created_by=annotator() or "browser")
+                              request.form.get("base", ""), pairs, created_by=annotator() or LOCAL_ACTOR)
     except BadVariant as error:
         session.rollback()
         return page(str(error), 400)
+    record("variant.add", variant.name, {"base": request.form.get("base", ""), "options": pairs})
     session.commit()
     flash(f"Variant {variant.name} saved; the next extraction run computes it.")
     return redirect(url_for("extractors.index"))
@@ -56,6 +57,7 @@ def remove(name: str) -> Response | tuple[str, int]:
     except BadVariant as error:
         session.rollback()
         return page(str(error), 404)
+    record("variant.remove", name)
     session.commit()
     flash(f"Variant {name} removed; its extractions are kept.")
     return redirect(url_for("extractors.index"))
