@@ -54,7 +54,7 @@ def annotate_view_ms(app) -> float:
     """Import the largest page, store every extractor's output, then time GET /pages/<id>."""
     source = largest_page()
     with sessions(app)() as session:
-        batch = start_batch(session, str(source), "folder")
+        batch = start_batch(session, str(source), "folder", "benchmark")
         (outcome,) = list(import_documents(session, batch, iter_documents([source], "folder"), "url"))
         extractors = current_extractors(session, build_registry())
         session.commit()

@@ -1,8 +1,8 @@
 """Benchmark of the annotator's effort: how much editing the prefill needs to become the gold.
 
 The shared corpus's gold is known (../shared/corpora: the Readability test pages, read by the
-readability reader, and the WCXB dev sample, read here from its own layout with its main_content as
-the gold of an article). Both are imported and extracted as `goldtext import` and `goldtext extract`
+readability reader, and the WCXB dev sample, read by the wcxb reader with its main_content as the gold
+and its page type). Both are imported and extracted as `goldtext import` and `goldtext extract`
 do, in a temporary SQLite instance, which caches every extraction's scores. Then, for each page with
 gold, the annotation is replayed: the edit distance in characters from the prefill to the gold, with
 
@@ -25,13 +25,12 @@ instance: a second run reuses it). The last line printed is one JSON object of t
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
 import re
 import sys
 import tempfile
 from collections import defaultdict
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from pathlib import Path
@@ -47,7 +46,6 @@ from webapp.annotation.boilerplate import drop_lines, page_boilerplate, site_boi
 from webapp.annotation.page_filter import PageFilter  # noqa: E402
 from webapp.annotation.prefill import METRIC, Prefill, choose, ranking  # noqa: E402
 from webapp.cli.extract import run_extraction  # noqa: E402
-from webapp.corpus.document import RawDocument  # noqa: E402
 from webapp.corpus.importer import import_documents, start_batch  # noqa: E402
 from webapp.corpus.readers import iter_documents  # noqa: E402
 from webapp.db import dispose, sessions  # noqa: E402
@@ -121,22 +119,12 @@ def smarter_prefill(metric: Metric, aligned: Aligned, names: Sequence[str], page
 
 # ---- the corpus ----
 
-def wcxb_documents(root: Path) -> Iterator[RawDocument]:
-    """The WCXB sample's pages: its HTML (gzip), its URL, its main_content as an article's gold."""
-    for truth in sorted((root / "dev" / "ground-truth").glob("*.json")):
-        record = json.loads(truth.read_text(encoding="utf-8"))
-        page = root / "dev" / "html" / f"{truth.stem}.html.gz"
-        yield RawDocument(item=f"wcxb/{truth.stem}", data=gzip.decompress(page.read_bytes()), source=str(root),
-                          url=record.get("url"), gold=record["ground_truth"].get("main_content") or "",
-                          kind="article")
-
-
 def build(app) -> None:
     with sessions(app)() as session:
-        batch = start_batch(session, str(READABILITY), "readability")
+        batch = start_batch(session, str(READABILITY), "readability", "benchmark")
         list(import_documents(session, batch, iter_documents([READABILITY], "readability"), "url"))
-        batch = start_batch(session, str(WCXB), "wcxb")
-        list(import_documents(session, batch, wcxb_documents(WCXB), "url"))
+        batch = start_batch(session, str(WCXB), "wcxb", "benchmark")
+        list(import_documents(session, batch, iter_documents([WCXB], "wcxb"), "url"))
         session.commit()
     with app.app_context():
         run_extraction()
