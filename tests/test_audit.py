@@ -10,7 +10,7 @@ import json
 import pytest
 from sqlalchemy import delete, select, text, update
 from sqlalchemy.exc import DBAPIError
-from workbench import PASSWORD, add_account, csrf, log_in, make_page
+from workbench import PASSWORD, add_account, csrf, gold_before_accounts, log_in, make_page
 
 from webapp.accounts import audit
 from webapp.accounts.credentials import TOKEN, issue
@@ -191,20 +191,7 @@ def test_the_migration_keeps_every_revision_s_author_and_adds_no_account(tmp_pat
     from webapp.migrate import upgrade
 
     engine = make_engine(f"sqlite:///{tmp_path / 'old.sqlite'}")
-    upgrade(engine, "0004")
-    with engine.begin() as conn:
-        conn.execute(text("INSERT INTO site (id, host) VALUES (1, 'a.example')"))
-        conn.execute(text("INSERT INTO import_batch (id, source, format, created_at, imported, duplicates, rejected, "
-                          "report) VALUES (1, 's', 'folder', '2026-01-01', 1, 0, 0, '[]')"))
-        conn.execute(text("INSERT INTO page (id, site_id, batch_id, source_name, raw, sha256, encoding, "
-                          "encoding_source, html, facts, created_at) VALUES (1, 1, 1, 'p', x'00', 'h', 'utf-8', "
-                          "'meta', '', '{}', '2026-01-01')"))
-        conn.execute(text("INSERT INTO gold (id, page_id, text, kind, status, author, version, updated_at) "
-                          "VALUES (1, 1, 't', 'article', 'done', 'Ann Lee', 2, '2026-01-01')"))
-        for rid, author in ((1, "Ann Lee"), (2, "Bob")):
-            conn.execute(text("INSERT INTO gold_revision (id, gold_id, version, text, kind, status, author, "
-                              "created_at) VALUES (:id, 1, :id, 't', 'article', 'done', :author, '2026-01-01')"),
-                         {"id": rid, "author": author})
+    gold_before_accounts(engine, "t", ("Ann Lee", "Bob"))
     upgrade(engine)
     with engine.connect() as conn:
         assert conn.execute(text("SELECT author FROM gold_revision ORDER BY id")).scalars().all() == ["Ann Lee", "Bob"]

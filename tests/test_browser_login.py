@@ -4,6 +4,7 @@ keyboard alone."""
 from __future__ import annotations
 
 import pytest
+from browser_fixtures import until
 from workbench import PASSWORD, add_account, make_page
 
 from webapp.accounts.roles import ADMIN, ANNOTATOR
@@ -55,7 +56,7 @@ def test_the_login_form_fits_1366x768(tab, live_server, team):
 
 def test_logging_in_and_out_by_keyboard_alone(tab, live_server, team):
     tab.goto(f"{live_server}/login")
-    assert tab.evaluate("document.activeElement.name") == "name"  # the form starts in the name field
+    until(tab, "document.activeElement?.name === 'name'")  # the form starts in the name field (autofocus)
     tab.keyboard.type("Ada")
     tab.keyboard.press("Tab")
     assert tab.evaluate("document.activeElement.name") == "password"

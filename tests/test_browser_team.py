@@ -38,7 +38,8 @@ def enter(context, base: str, name: str, accounts: bool):
         return signed_in(context, base, name)
     tab = context.new_page()
     tab.goto(f"{base}/login")
-    tab.keyboard.type(name)  # the name field has the focus
+    until(tab, "document.activeElement?.name === 'name'")  # the name field has the focus (autofocus)
+    tab.keyboard.type(name)
     tab.keyboard.press("Tab")
     tab.keyboard.type(PASSWORD)
     tab.keyboard.press("Enter")

@@ -9,7 +9,7 @@ import json
 import pytest
 from pytest import approx
 from sqlalchemy import select, text
-from workbench import add_gold, make_page, sign_in
+from workbench import add_gold, gold_before_accounts, make_page, sign_in
 
 from webapp.annotation.annotations import save_annotation
 from webapp.annotation.queue import own_queue
@@ -215,19 +215,7 @@ def test_exports_carry_annotations_agreement_and_only_adjudicated_pages(app, ses
 
 def test_the_migration_keeps_every_gold_and_revision(tmp_path):
     engine = make_engine(f"sqlite:///{tmp_path / 'm.sqlite'}")
-    upgrade(engine, "0004")
-    with engine.begin() as conn:
-        conn.execute(text("INSERT INTO site (id, host) VALUES (1, 'a.example')"))
-        conn.execute(text("INSERT INTO import_batch (id, source, format, created_at, imported, duplicates, rejected,"
-                          " report) VALUES (1, 't', 'folder', '2026-01-01', 1, 0, 0, '[]')"))
-        conn.execute(text("INSERT INTO page (id, site_id, batch_id, source_name, raw, sha256, encoding, "
-                          "encoding_source, html, facts, created_at) VALUES (1, 1, 1, 'p.html', x'00', 'h', "
-                          "'utf-8', 'meta', '', '{}', '2026-01-01')"))
-        conn.execute(text("INSERT INTO gold (id, page_id, text, kind, status, author, version, updated_at) "
-                          "VALUES (1, 1, 'kept', 'article', 'done', 'Ann', 2, '2026-01-01')"))
-        for version, author in ((1, "Ann"), (2, "Bob")):
-            conn.execute(text("INSERT INTO gold_revision (gold_id, version, text, kind, status, author, created_at)"
-                              f" VALUES (1, {version}, 'kept', 'article', 'done', '{author}', '2026-01-01')"))
+    gold_before_accounts(engine, "kept", ("Ann", "Bob"))
     upgrade(engine)
     with engine.connect() as conn:
         assert conn.execute(text("SELECT text, author, version, note FROM gold")).all() == [("kept", "Ann", 2, None)]

@@ -7,7 +7,7 @@ import re
 from itertools import count
 
 from flask.testing import FlaskClient
-from sqlalchemy import select
+from sqlalchemy import Engine, select, text
 from sqlalchemy.orm import Session
 
 from webapp.accounts.users import add_user
@@ -45,8 +45,8 @@ def make_page(
     )
     session.add(page)
     session.flush()
-    for name, text in (candidates or {}).items():
-        session.add(Extraction(page_id=page.id, extractor=name, fingerprint=f"{name}|1|{{}}", text=text,
+    for name, extracted in (candidates or {}).items():
+        session.add(Extraction(page_id=page.id, extractor=name, fingerprint=f"{name}|1|{{}}", text=extracted,
                                accepted=True))
     session.flush()
     refresh_disagreement(session, [page.id])  # as the extraction run that stores candidates does
@@ -91,3 +91,25 @@ def log_in(client: FlaskClient, name: str, password: str = PASSWORD) -> str:
     response = client.post("/login", data={"name": name, "password": password, "csrf_token": csrf(client)})
     assert response.status_code == 302, response.get_data(as_text=True)
     return csrf(client)
+
+
+def gold_before_accounts(engine: Engine, gold_text: str, authors: tuple[str, ...]) -> None:
+    """Upgrade an empty database to 0004 (before accounts and annotations) and store one page whose gold
+    has a revision by each of `authors` in turn (the gold's author: the first)."""
+    from webapp.migrate import upgrade
+
+    upgrade(engine, "0004")
+    with engine.begin() as conn:
+        conn.execute(text("INSERT INTO site (id, host) VALUES (1, 'a.example')"))
+        conn.execute(text("INSERT INTO import_batch (id, source, format, created_at, imported, duplicates, rejected,"
+                          " report) VALUES (1, 's', 'folder', '2026-01-01', 1, 0, 0, '[]')"))
+        conn.execute(text("INSERT INTO page (id, site_id, batch_id, source_name, raw, sha256, encoding, "
+                          "encoding_source, html, facts, created_at) VALUES (1, 1, 1, 'p.html', x'00', 'h', "
+                          "'utf-8', 'meta', '', '{}', '2026-01-01')"))
+        conn.execute(text("INSERT INTO gold (id, page_id, text, kind, status, author, version, updated_at) "
+                          "VALUES (1, 1, :text, 'article', 'done', :author, :version, '2026-01-01')"),
+                     {"text": gold_text, "author": authors[0], "version": len(authors)})
+        for version, author in enumerate(authors, 1):
+            conn.execute(text("INSERT INTO gold_revision (gold_id, version, text, kind, status, author, created_at) "
+                              "VALUES (1, :version, :text, 'article', 'done', :author, '2026-01-01')"),
+                         {"version": version, "text": gold_text, "author": author})
