@@ -9,9 +9,12 @@ gold, the annotation is replayed: the edit distance in characters from the prefi
 - the fixed prefill: the DEFAULT_EXTRACTOR's text, as before issue 12;
 - the smarter prefill (annotation/prefill.py and boilerplate.py): the best extractor on the page's
   site once the site has LEADERBOARD_MIN_SITE_PAGES gold pages, else the default, without the site's
-  repeated boilerplate lines. It is computed leave-one-out: the site's ranking is built from the other
-  pages' cached counts, never the page's own (its gold is what is being typed). The boilerplate lines
-  come from the site's HTML alone, this page's included, as in the app.
+  repeated boilerplate lines. It is computed leave-one-out: the site's ranking is built from the
+  other pages' cached counts, never the page's own (its gold is what is being typed). The boilerplate
+  lines come from the site's HTML alone, this page's included, as in the app. The Readability pages
+  have no URL: their site is unknown, so they get the default, as in the app (their gold is
+  Readability.js's own output: learning from the other pages of that corpus would only rediscover
+  readability-js).
 
 The edit distance is not a true Levenshtein distance (a character-level one is far too slow in Python
 on pages of 100,000 characters): it is the number of characters inserted plus deleted in a two-level
@@ -48,6 +51,7 @@ from webapp.annotation.prefill import METRIC, Prefill, choose, ranking  # noqa: 
 from webapp.cli.extract import run_extraction  # noqa: E402
 from webapp.corpus.importer import import_documents, start_batch  # noqa: E402
 from webapp.corpus.readers import iter_documents  # noqa: E402
+from webapp.corpus.sites import known_site  # noqa: E402
 from webapp.db import dispose, sessions  # noqa: E402
 from webapp.extractors.registry import build_registry  # noqa: E402
 from webapp.models import Extraction, Gold, ImportBatch, Page, Site  # noqa: E402
@@ -111,9 +115,9 @@ def leave_one_out(metric: Metric, aligned: Aligned, names: Sequence[str], page_i
     return len(others), ranking(metric, table)
 
 
-def smarter_prefill(metric: Metric, aligned: Aligned, names: Sequence[str], page_id: int, site: str,
+def smarter_prefill(metric: Metric, aligned: Aligned, names: Sequence[str], page_id: int, site: str | None,
                     min_pages: int, default: str, usable: set[str]) -> Prefill:
-    pages, ranked = leave_one_out(metric, aligned, names, page_id)
+    pages, ranked = leave_one_out(metric, aligned, names, page_id) if site is not None else (0, [])
     return choose(ranked, pages, site, min_pages, default, usable)
 
 
@@ -172,10 +176,11 @@ def replay(app) -> list[Replayed]:
             if host not in aligned_of:
                 rows = cache.aligned(METRIC, list(named.values()), PageFilter(sites=(host,)))
                 aligned_of[host] = [(p, {name: r.counts for name, r in zip(named, rs)}) for p, rs in rows]
-                boilerplate_of[site_id] = site_boilerplate(session, site_id)
+                boilerplate_of[site_id] = site_boilerplate(session, site_id) if known_site(host) else frozenset()
             candidates = texts.get(page_id, {})
             usable = {name for name, (_, error) in candidates.items() if error is None}
-            chosen = smarter_prefill(metric, aligned_of[host], list(named), page_id, host, min_pages, default, usable)
+            chosen = smarter_prefill(metric, aligned_of[host], list(named), page_id, known_site(host), min_pages,
+                                     default, usable)
             boilerplate = page_boilerplate(boilerplate_of[site_id], facts)
             fixed_text = candidates[default][0] if default in usable else ""
             best_text = candidates[chosen.extractor][0] if chosen.extractor else ""

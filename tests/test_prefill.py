@@ -14,6 +14,7 @@ from workbench import METRICS, add_gold, make_page, sign_in
 
 from webapp.annotation.boilerplate import drop_lines, page_boilerplate, repeated_lines, site_boilerplate
 from webapp.annotation.prefill import BEST, DEFAULT, NONE, choose, ranking
+from webapp.corpus.sites import UNKNOWN_SITE
 from webapp.db import sessions
 from webapp.extractors.registry import build_registry
 from webapp.extractors.service import current_extractors
@@ -81,6 +82,22 @@ def test_another_sites_gold_does_not_count(app, client, session):
     sign_in(client)
     data = page_data(client.get(f"/pages/{todo}"))
     assert (data["prefill"]["extractor"], data["prefill"]["pages"]) == ("trafilatura", 0)
+
+
+def test_pages_of_the_unknown_site_get_the_default_and_no_boilerplate(app, client, session):
+    # pages imported without a URL share the "unknown" site: it is not a site to learn a best extractor
+    # or repeated lines from
+    fps = current_fingerprints(session)
+    gold_site(session, fps, app.config["LEADERBOARD_MIN_SITE_PAGES"] + 1, host=UNKNOWN_SITE)
+    text = "Home\nStory 1\nWe use cookies to improve your experience."
+    ids = [page_with(session, fps, {"justext": "J", "trafilatura": text}, host=UNKNOWN_SITE,
+                     html=SITE_PAGE.format(n=n)).id for n in range(4)]
+    sign_in(client)
+    data = page_data(client.get(f"/pages/{ids[1]}"))
+    assert data["prefill"]["basis"] == DEFAULT and data["prefill"]["site"] is None
+    assert data["prefill"]["reason"] == ("prefilled from trafilatura, the default: this page's site is unknown "
+                                         "(it was imported with no URL or folder to name one)")
+    assert data["boilerplate"] == [] and data["editor"]["text"] == text
 
 
 def test_a_page_with_gold_is_not_prefilled(client, session):

@@ -3,8 +3,10 @@
 Once the page's site has at least `min_pages` gold pages (the LEADERBOARD_MIN_SITE_PAGES setting, the
 sites table's "enough to judge"), the prefill is the extractor with the best F1 of METRIC on that
 site, over the same pages and with the same figures as the leaderboard's per-site groups (the cached
-counts of the ScoreCache; nothing is rescored). Before that, or when the best ones have no usable
-text on this page, it is the configured default. Either way the lines of the site's repeated
+counts of the ScoreCache; nothing is rescored). Before that, when the best ones have no usable text
+on this page, or when the page's site is unknown (it was imported without a URL: the pages of the
+"unknown" site share no site, and their best extractor says nothing about this one), it is the
+configured default. Either way the lines of the site's repeated
 boilerplate (boilerplate.py) are left out.
 
 The per-site ranking is read from the process's ScoreCache, kept per epoch of the score change log by
@@ -39,7 +41,7 @@ class Prefill:
     extractor: str | None
     basis: str  # BEST, DEFAULT or NONE
     reason: str
-    site: str
+    site: str | None  # None: the page's site is unknown
     pages: int  # the site's gold pages the ranking is over
     min_pages: int
     metric: str = METRIC
@@ -60,13 +62,16 @@ def ranking(metric: Metric, table: Mapping[str, Sequence[Mapping[str, Any]]]) ->
     return sorted(found, key=lambda pair: (-pair[1], pair[0]))
 
 
-def choose(ranked: Ranking, pages: int, site: str, min_pages: int, default: str,
+def choose(ranked: Ranking, pages: int, site: str | None, min_pages: int, default: str,
            usable: Collection[str], metric: str = METRIC) -> Prefill:
     """The prefill of a page of `site` whose usable candidates (a text, no error) are `usable`, given
-    the site's ranking over `pages` gold pages (pure)."""
+    the site's ranking over `pages` gold pages; a page whose site is unknown (None, see
+    corpus/sites.known_site) gets the default (pure)."""
     facts = {"site": site, "pages": pages, "min_pages": min_pages, "metric": metric}
     plural = "page" if pages == 1 else "pages"
-    if pages >= min_pages:
+    if site is None:
+        why = "this page's site is unknown (it was imported with no URL or folder to name one)"
+    elif pages >= min_pages:
         for name, f1 in ranked:
             if name in usable:
                 second = "" if name == ranked[0][0] else f" ({ranked[0][0]}, the best, has no text here)"

@@ -18,10 +18,9 @@ from ..models import ImportBatch, Page
 from ..vocabulary import DONE, UnknownTerm, checked_kind
 from .document import LAYOUT_FACT, RawDocument, Rejected
 from .preparation import Prepared, in_order
-from .sites import host_of, site_named
+from .sites import UNKNOWN_SITE, host_of, site_named
 
 SITE_FROM = ("url", "folder")
-UNKNOWN_SITE = "unknown"
 IMPORT_AUTHOR = "import"
 DRAFT = "draft"
 EMPTY_GOLD_NOTE = ("its gold text is empty: imported as a draft to review (an article with no text would score "

@@ -9,6 +9,9 @@ from sqlalchemy.orm import Session
 
 from ..models import Site
 
+UNKNOWN_SITE = "unknown"
+"""The site of the pages imported with neither a URL nor a folder to name theirs."""
+
 
 def host_of(url: str | None) -> str | None:
     if not url:
@@ -18,6 +21,12 @@ def host_of(url: str | None) -> str | None:
     except ValueError:
         return None
     return host.lower() if host else None
+
+
+def known_site(host: str) -> str | None:
+    """The host, or None for UNKNOWN_SITE: its pages share no site, only the lack of one, so nothing is
+    learnt from them as a site (its best extractor, its repeated boilerplate)."""
+    return None if host == UNKNOWN_SITE else host
 
 
 def site_named(session: Session, host: str) -> Site:

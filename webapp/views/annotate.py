@@ -24,7 +24,8 @@ from werkzeug.wrappers import Response
 from ..annotation.annotations import annotation_of, is_blind
 from ..annotation.boilerplate import BoilerplateCache, drop_lines, page_boilerplate
 from ..annotation.gold import HistoryPage, Record, history_page, lock_page, restore_revision
-from ..annotation.prefill import METRIC, Prefill, choose, site_ranking
+from ..annotation.prefill import METRIC, Prefill, Ranking, choose, site_ranking
+from ..corpus.sites import known_site
 from ..corpus.visible_text import browser_rules
 from ..db import get_or_404, get_session
 from ..models import Extraction, Gold, GoldRevision, Page
@@ -88,7 +89,9 @@ BOILERPLATE = "goldtext.boilerplate"
 
 def site_boilerplate(session: Session, page: Page) -> frozenset[str]:
     """The page's site's repeated lines but its own title, from the process's cache (see
-    annotation/boilerplate.py)."""
+    annotation/boilerplate.py); none when the page's site is unknown."""
+    if known_site(page.site.host) is None:
+        return frozenset()
     cache = current_app.extensions.setdefault(BOILERPLATE, BoilerplateCache())
     return page_boilerplate(cache.lines(session, page.site_id), page.facts)
 
@@ -97,17 +100,22 @@ def prefill_of(session: Session, page: Page, found: list[dict[str, Any]]) -> Pre
     """The prefill of a page without gold: the site's best extractor once the site has enough gold,
     else the default; the site's ranking computed once per epoch of the score change log."""
     config = current_app.config
-    host = page.site.host
+    host = known_site(page.site.host)
+    pages, ranked = (0, []) if host is None else ranked_site(session, host)
+    usable = {c["name"] for c in found if not c["error"]}
+    return choose(ranked, pages, host, config["LEADERBOARD_MIN_SITE_PAGES"], config["DEFAULT_EXTRACTOR"],
+                  usable)
+
+
+def ranked_site(session: Session, host: str) -> tuple[int, Ranking]:
+    """(gold pages, ranking) of a site, computed once per epoch of the score change log."""
     metric = figures.metrics()[METRIC]
     shared = figures.shared_scores()
     registered = current_named(session, figures.registry())
     with shared.synced(session):
         named = shown(shared, METRIC, registered, False)
-        pages, ranked = shared.remembered(("prefill", host, tuple(named.items())),
-                                          lambda: site_ranking(shared.cache, metric, named, host))
-    usable = {c["name"] for c in found if not c["error"]}
-    return choose(ranked, pages, host, config["LEADERBOARD_MIN_SITE_PAGES"], config["DEFAULT_EXTRACTOR"],
-                  usable)
+        return shared.remembered(("prefill", host, tuple(named.items())),
+                                 lambda: site_ranking(shared.cache, metric, named, host))
 
 
 def kind_choices(kind: str) -> dict[str, str]:
