@@ -185,7 +185,8 @@ def test_an_upload_with_nothing_to_read_fails_its_job_saying_what_was_looked_for
     assert "no page was imported" in job["error"] and "nothing to read: looked for" in job["error"]
     report = client.get("/upload/1").get_data(as_text=True)
     assert "No page was imported: every item was rejected" in report
-    assert "nothing to read: looked for NAME.html pages or SLUG/source.html folders in the zip (zip)" in report
+    assert ("nothing to read: looked for NAME.html pages, SLUG/source.html folders or an export folder in the "
+            "zip (zip)") in report
     assert counted(session, Page) == 0
 
 

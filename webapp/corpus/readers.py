@@ -9,22 +9,26 @@ came from, and a path that gives no document at all is an error naming what was 
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
-from pathlib import Path
+from dataclasses import dataclass, replace
+from pathlib import Path, PurePosixPath
 
 from .document import Limits, RawDocument, Rejected
 from .folder import read_folder
 from .jsonl import EXPORT_FILE, is_jsonl_export, read_jsonl
 from .readability_pages import is_readability_layout, read_readability
+from .scrapinghub import GROUND_TRUTH as SCRAPINGHUB_TRUTH
 from .scrapinghub import is_scrapinghub_layout, read_scrapinghub
 from .screening import screen
 from .streams import not_regular
-from .trafilatura_eval import is_trafilatura_eval_layout, read_trafilatura_eval
+from .trafilatura_eval import EVALDATA, is_trafilatura_eval_layout, read_trafilatura_eval
 from .warc import read_warc
+from .wceb import GROUND_TRUTH as WCEB_TRUTH
 from .wceb import is_wceb_layout, read_wceb
+from .wcxb import GROUND_TRUTH as WCXB_TRUTH
 from .wcxb import is_wcxb_layout, read_wcxb
-from .ziparchive import read_zip
+from .ziparchive import member_names, read_zip, unpack
 
 Reader = Callable[[str, Limits], Iterator[RawDocument | Rejected]]
 
@@ -42,6 +46,26 @@ def _any_folder(path: Path) -> bool:
     return path.is_dir()
 
 
+def read_archive(source: str, limits: Limits) -> Iterator[RawDocument | Rejected]:
+    """A zip: when it holds the files of a layout read from a folder (an export downloaded from the app is
+    its folder zipped: exports/archive.py), they are unpacked to a temporary folder, read as that layout
+    and said to come from the zip; any other zip is read member by member as pages (read_zip)."""
+    if not any(PurePosixPath(name).match(marker) for name in member_names(source) for marker in ZIPPED_LAYOUT_FILES):
+        yield from read_zip(source, limits)
+        return
+    label = f"zip:{Path(source).name}"
+    with tempfile.TemporaryDirectory(prefix="goldtext-zip-") as unpacked:
+        yield from unpack(source, limits, Path(unpacked))
+        entries = list(Path(unpacked).iterdir())
+        root = entries[0] if len(entries) == 1 and entries[0].is_dir() else Path(unpacked)
+        chosen = detect_format(root) or "folder"
+        for found in READERS[chosen](str(root), limits):
+            if isinstance(found, Rejected):
+                yield Rejected(found.item, source, found.reason.replace(str(root), label))
+            else:
+                yield replace(found, source=source)
+
+
 LAYOUTS: tuple[Layout, ...] = (
     Layout("scrapinghub", read_scrapinghub, "ground-truth.json", is_scrapinghub_layout),
     Layout("trafilatura-eval", read_trafilatura_eval, "evaldata.json", is_trafilatura_eval_layout),
@@ -50,11 +74,14 @@ LAYOUTS: tuple[Layout, ...] = (
     Layout("readability", read_readability, "SLUG/source.html folders", is_readability_layout),
     Layout("jsonl", read_jsonl, f"JSON lines ({EXPORT_FILE} in a folder)", is_jsonl_export,
            (".jsonl", ".ndjson")),
-    Layout("zip", read_zip, "NAME.html pages or SLUG/source.html folders in the zip", suffixes=(".zip",)),
+    Layout("zip", read_archive, "NAME.html pages, SLUG/source.html folders or an export folder in the zip",
+           suffixes=(".zip",)),
     Layout("warc", read_warc, "WARC response records", suffixes=(".warc", ".warc.gz", ".arc.gz")),
     Layout("folder", read_folder, "NAME.html or NAME.htm pages", _any_folder, (".html", ".htm")),
 )
 LAYOUT_NAMED = {layout.name: layout for layout in LAYOUTS}
+ZIPPED_LAYOUT_FILES = (SCRAPINGHUB_TRUTH, EVALDATA, EXPORT_FILE, f"{WCXB_TRUTH}/*.json", f"{WCEB_TRUTH}/*.jsonl")
+"""The member paths (matched from the right) that mark a zip holding a layout read from a folder."""
 READERS: dict[str, Reader] = {layout.name: layout.read for layout in LAYOUTS}
 FORMATS = ("auto", *READERS)
 
