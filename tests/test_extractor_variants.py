@@ -9,10 +9,13 @@ import pytest
 from sqlalchemy import func, select
 from workbench import csrf
 
+from webapp.cli.extract import start_extraction
 from webapp.extractors.options import BadOption, parse_options, settable
 from webapp.extractors.registry import UnknownExtractor, build_registry
 from webapp.extractors.service import current_extractors
 from webapp.extractors.variants import BadVariant, add_variant, remove_variant, with_variants
+from webapp.jobs.runner import Runner
+from webapp.jobs.workers import _next_chunk, job_state, run_here
 from webapp.models import Extraction, ExtractorVariant
 
 REGISTRY = build_registry()
@@ -203,6 +206,40 @@ def test_a_variant_added_by_the_command_is_run_scored_and_compared_like_a_builti
     assert "no-notes" not in cli("extractors", "list")
     failed = runner.invoke(args=["extractors", "remove", "no-notes"])
     assert failed.exit_code == 1 and "no variant named 'no-notes'" in failed.output
+
+
+def test_a_variant_removed_while_a_job_runs_it_is_skipped_and_the_job_finishes(app, cli, session, ferry):
+    cli("extractors", "add", "no-notes", "--base", "trafilatura", "--option", 'prune_xpath=//div[@class="x"]')
+    with app.app_context():
+        job_id = start_extraction(("no-notes", "trafilatura"))
+    runner = Runner(app, 1).start()
+    try:
+        assert runner.run_chunk(_next_chunk(app, job_id)) is not None  # the plan: the variant's pair (the
+        # import extracted trafilatura already)
+    finally:
+        runner.close()
+    assert cli("extractors", "remove", "no-notes") == "variant no-notes removed\n"
+    assert run_here(app, job_id, 1) == "done"
+    assert job_state(app, job_id)[1:4] == (1, 1, 0)  # done, total, errors
+    session.expire_all()
+    assert [row.extractor for row in session.scalars(select(Extraction))] == ["trafilatura"]
+
+
+def test_a_variant_stored_meanwhile_by_another_request_is_refused_and_the_transaction_goes_on(
+        session, monkeypatch):
+    from webapp.extractors import variants as module
+
+    add_variant(session, REGISTRY, "first", "trafilatura", ["fast=true"])
+    session.commit()
+    add_variant(session, REGISTRY, "second", "trafilatura", ["fast=true"])
+    # the name check passed before the other request's row was committed: only the database's unique
+    # constraint sees the clash
+    monkeypatch.setattr(module, "with_variants", lambda session, registry: dict(registry))
+    with pytest.raises(BadVariant, match="an extractor named 'first' already exists"):
+        add_variant(session, REGISTRY, "first", "justext", ["length_low=50"])
+    session.commit()
+    assert sorted(session.scalars(select(ExtractorVariant.name))) == ["first", "second"]
+    assert session.scalar(select(ExtractorVariant.base).where(ExtractorVariant.name == "first")) == "trafilatura"
 
 
 def test_the_command_refuses_a_bad_option_naming_it(runner, session):

@@ -16,6 +16,7 @@ from dataclasses import replace
 from typing import Any
 
 from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from ..models import ExtractorVariant
@@ -88,8 +89,11 @@ def add_variant(
         options = parse_options(base, pairs)
     except BadOption as error:
         raise BadVariant(str(error)) from error
-    session.add(ExtractorVariant(name=name, base=base_name, options=options, created_by=created_by[:100]))
-    session.flush()
+    try:
+        with session.begin_nested():  # a savepoint: the caller's transaction survives a refused insert
+            session.add(ExtractorVariant(name=name, base=base_name, options=options, created_by=created_by[:100]))
+    except IntegrityError as error:  # stored by another request since the check above
+        raise BadVariant(f"an extractor named {name!r} already exists") from error
     return variant_of(base, name, options)
 
 

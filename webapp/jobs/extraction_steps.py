@@ -24,6 +24,7 @@ from ..extractors.base import Extractor
 from ..extractors.registry import build_registry
 from ..extractors.runner import Call, Result
 from ..extractors.service import MAX_ATTEMPTS, RunSettings, current_extractors, plan, retryable, store
+from ..extractors.variants import with_variants
 from ..models import Extraction, Job, Page, utcnow
 from ..results.store import refresh_scores
 from ..scoring import Metric, app_metrics, eager
@@ -61,10 +62,15 @@ def plan_step(ctx: Context) -> Follow:
         return plan_pairs(ctx, session)
 
 
-def _wanted(ctx: Context, session: Session, work: list[list[Any]]) -> list[tuple[int, Extractor]]:
-    """The chunk's pairs that still need computing, with the extractors as they stand now."""
-    names = sorted({name for _, name in work})
-    extractors = {e.name: e for e in current_extractors(session, build_registry(), names)}
+def _wanted(ctx: Context, session: Session, work: list[list[Any]]) -> tuple[list[tuple[int, Extractor]], int]:
+    """The chunk's pairs that still need computing, with the extractors as they stand now, and how many
+    pairs are dropped because their extractor is gone (a variant removed since the job was planned)."""
+    registry = build_registry()
+    known = with_variants(session, registry)
+    names = sorted({name for _, name in work if name in known})
+    extractors = {e.name: e for e in current_extractors(session, registry, names)}
+    gone = [pair for pair in work if pair[1] not in extractors]
+    work = [pair for pair in work if pair[1] in extractors]
     page_ids = sorted({page_id for page_id, _ in work})
     fingerprints = [e.fingerprint for e in extractors.values()]
     stored = {
@@ -90,7 +96,7 @@ def _wanted(ctx: Context, session: Session, work: list[list[Any]]) -> list[tuple
             elif not (retryable(error) and attempts < MAX_ATTEMPTS):
                 continue
         wanted.append((page_id, extractor))
-    return wanted
+    return wanted, len(gone)
 
 
 def _naive(value: datetime) -> datetime:
@@ -104,7 +110,7 @@ def _seconds_since(moment: datetime) -> float:
 
 def pairs_step(ctx: Context) -> Follow:
     with ctx.reader() as session:
-        wanted = _wanted(ctx, session, ctx.work)
+        wanted, gone = _wanted(ctx, session, ctx.work)
         pages = {
             page_id: (html, url)
             for page_id, html, url in session.execute(
@@ -122,6 +128,8 @@ def pairs_step(ctx: Context) -> Follow:
             _flush(ctx, buffer, settings)
             buffer, flushed = [], time.monotonic()
     _flush(ctx, buffer, settings)
+    if gone:
+        ctx.progress(gone)  # nothing left to compute for them: the job still reaches its total
     return []
 
 
