@@ -42,11 +42,13 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from .scoring.registry import EXTENSION, build_metrics
     from .views import register_blueprints
     from .web.access import init_access
+    from .web.error_pages import init_error_pages
     from .web.security import init_security
 
     app.extensions[EXTENSION] = build_metrics()
     register(app)
     init_access(app)
     init_security(app)
+    init_error_pages(app)
     register_blueprints(app)
     return app
