@@ -7,7 +7,12 @@ const bar = box.querySelector("progress");
 const text = box.querySelector(".job-text");
 const stalled = box.querySelector(".job-stalled");
 const download = document.getElementById("job-download");
-let stage = box.dataset.stage;
+// An import's report rendered before its import finished waits for the stage named here: once the job is
+// past it (or finished), the page reloads to show what was imported. It is rendered only while the job is
+// queued or in that stage, so the reloaded page does not reload again; the stages in between may be too
+// quick for any poll to see.
+const waitingFor = box.dataset.reloadAfter;
+let reloading = false;
 
 followProgress(box.dataset.progress, (job) => {
   bar.max = job.total || 1;
@@ -18,8 +23,8 @@ followProgress(box.dataset.progress, (job) => {
   stalled.hidden = !job.stalled;
   stalled.textContent = job.stalled ? `Stalled: ${job.stalled}` : "";
   if (download) download.hidden = job.status !== "done";
-  if (box.dataset.reloadAfter && stage === box.dataset.reloadAfter && job.stage !== stage) {
+  if (waitingFor && !reloading && (job.finished || !["", waitingFor].includes(job.stage))) {
+    reloading = true;
     window.location.reload();
   }
-  stage = job.stage;
 });

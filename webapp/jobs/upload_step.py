@@ -23,6 +23,9 @@ from .context import Context
 from .extraction_steps import Follow, plan_pairs
 from .files import drop_files, unpack
 
+IMPORTING = "importing"
+"""The stage of an upload's job while it imports (an import's report reloads once the job is past it)."""
+
 
 class NothingImported(ValueError):
     """An upload of which no page was imported, nor found already stored."""
@@ -40,7 +43,7 @@ def upload_paths(folder: Path, names: list[str]) -> list[str]:
 
 def import_step(ctx: Context) -> Follow:
     batch_id = int(ctx.params["batch"])
-    ctx.stage("importing")
+    ctx.stage(IMPORTING)
     with tempfile.TemporaryDirectory(prefix=f"goldtext-job-{ctx.job_id}-") as tmp:
         folder = Path(tmp)
         written = unpack(ctx.reader, ctx.job_id, folder)

@@ -21,7 +21,7 @@ from ..extractors.service import current_extractors
 from ..jobs.files import store_file
 from ..jobs.records import describe
 from ..jobs.start import dispatch, new_job
-from ..jobs.upload_step import PAGES
+from ..jobs.upload_step import IMPORTING, PAGES
 from ..models import ImportBatch, Job
 from .common import LOCAL_ACTOR, annotator, record
 
@@ -112,5 +112,7 @@ def report(batch_id: int) -> str:
     session = get_session()
     batch = get_or_404(session, ImportBatch, batch_id)
     job = job_of_batch(batch_id)
-    return render_template("upload/report.html", batch=batch, job=describe(session, job) if job else None,
-                           reload_after="importing")
+    described = describe(session, job) if job else None
+    importing = described is not None and not described["finished"] and described["stage"] in ("", IMPORTING)
+    return render_template("upload/report.html", batch=batch, job=described,
+                           reload_after=IMPORTING if importing else None)
