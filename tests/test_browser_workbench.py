@@ -103,6 +103,19 @@ def test_clicking_a_block_adds_its_text_in_document_order_and_clicking_again_rem
     until(tab, "document.getElementById('editor').value === 'First para'")
 
 
+def test_a_block_click_keeps_the_gold_s_blank_lines(session, live_server, context):
+    # imported gold (WCXB's, for one) often separates its paragraphs with blank lines: a click changes
+    # only the clicked block's line
+    page_id = make_page(session, BLOCKS).id
+    tab = open_page(signed_in(context, live_server), live_server, page_id)
+    tab.fill("#editor", "Title here\n\nSecond para\n")
+    frame = tab.frame_locator("#frame")
+    frame.locator("text=First para").click()
+    until(tab, "document.getElementById('editor').value === 'Title here\\nFirst para\\n\\nSecond para\\n'")
+    frame.locator("text=Title here").click()
+    until(tab, "document.getElementById('editor').value === 'First para\\n\\nSecond para\\n'")
+
+
 def test_two_annotators_on_one_page_the_second_sees_the_conflict_and_both_texts_are_kept(
     session, live_server, browser
 ):

@@ -350,7 +350,7 @@ const short = (text) => (text.length > 60 ? `${text.slice(0, 57)}…` : text);
 // A block clicked in the page: its line goes in or out of the gold as one undoable edit, with a notice,
 // and the editor scrolled to where it changed.
 function toggleBlock(text, order) {
-  const lines = editor.value.split("\n").filter((l) => l.trim());
+  const lines = editor.value ? editor.value.split("\n") : [];
   const next = toggleLine(lines, text, order);
   const added = next.length > lines.length;
   const index = added ? next.findIndex((line) => line === text)

@@ -147,10 +147,21 @@ export function blocksOf(doc, rules) {
 }
 
 // Lines of the gold with `text` taken out when present, else put in document order: after the last line
-// that is an earlier block, else before the first line that is a later block, else at the end.
+// that is an earlier block, else before the first line that is a later block, else at the end. Every
+// other line stays as it is, blank lines included (a gold whose paragraphs are blank-line separated keeps
+// them); a line taken out from between two blank lines takes one of them along.
 export function toggleLine(lines, text, order) {
   const present = lines.some((line) => normalise(line) === text);
-  if (present) return lines.filter((line) => normalise(line) !== text);
+  if (present) {
+    const kept = [];
+    lines.forEach((line, index) => {
+      if (normalise(line) === text) return;
+      const separator = !line.trim() && index > 0 && normalise(lines[index - 1]) === text;
+      if (separator && kept.length && !kept[kept.length - 1].trim()) return;
+      kept.push(line);
+    });
+    return kept;
+  }
   const mine = order.get(text);
   let after = -1, before = -1;
   lines.forEach((line, index) => {

@@ -72,3 +72,13 @@ test("toggleLine takes a present line out and puts a new one in document order",
   assert.deepEqual(toggleLine(["typed by hand"], "B", order), ["typed by hand", "B"]);
   assert.deepEqual(toggleLine(["A", " B  "], "B", order), ["A"]);
 });
+
+test("toggleLine keeps the gold's blank lines", () => {
+  const order = new Map([["A", 0], ["B", 1], ["C", 2]]);
+  assert.deepEqual(toggleLine(["A", "", "C", ""], "B", order), ["A", "B", "", "C", ""]);
+  assert.deepEqual(toggleLine(["", "C"], "A", order), ["", "A", "C"]);
+  // out from between two blank lines: one of them goes along, the paragraphs stay one blank line apart
+  assert.deepEqual(toggleLine(["A", "", "B", "", "C"], "B", order), ["A", "", "C"]);
+  assert.deepEqual(toggleLine(["A", "", "B"], "B", order), ["A", ""]);
+  assert.deepEqual(toggleLine(["B", "", "C"], "B", order), ["", "C"]);
+});
