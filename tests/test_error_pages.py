@@ -1,5 +1,6 @@
 """An HTTP error outside the API answers with Goldtext's own page (the navigation bar, the status, what to
-do), the address escaped; under /api/ it answers JSON."""
+do), the address escaped; under /api/ it answers JSON. Every page names its icon, so no browser asks for a
+missing /favicon.ico."""
 
 from __future__ import annotations
 
@@ -25,3 +26,10 @@ def test_a_method_a_route_does_not_take_gets_a_page(client):
 def test_the_api_answers_json(client):
     response = client.get("/api/no-such-thing")
     assert response.status_code == 404 and response.json["error"] == "Not Found"
+
+
+def test_every_page_names_its_icon_so_browsers_do_not_ask_for_a_missing_one(client):
+    page = client.get("/").get_data(as_text=True)
+    assert '<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">' in page
+    icon = client.get("/static/favicon.svg")
+    assert icon.status_code == 200 and icon.mimetype == "image/svg+xml"
