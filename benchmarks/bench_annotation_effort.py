@@ -235,6 +235,9 @@ def main() -> None:
         best_pages = sum(r.basis == "best" for r in part)
         print(f"  {corpus}: {len(part)} pages, {best_pages} prefilled from their site's best; "
               f"fixed {sum(r.fixed for r in part):,}, smarter {sum(r.smarter for r in part):,}")
+    chosen = [r for r in results if r.basis == "best"]
+    print(f"  the {len(chosen)} pages prefilled from their site's best: fixed {sum(r.fixed for r in chosen):,}, "
+          f"smarter {sum(r.smarter for r in chosen):,}")
     ratio = smarter / fixed if fixed else None
     print(f"ratio: {ratio:.3f}" if ratio is not None else "ratio: undefined (no edits)")
     print(json.dumps({"prefill_edit_ratio": {
