@@ -14,6 +14,7 @@ from webapp.annotation.annotations import save_annotation
 from webapp.annotation.gold import add_revision
 from webapp.scoring.agreement import (
     AnnotatedPage,
+    PairsKept,
     Said,
     agreement,
     annotator_noise,
@@ -140,3 +141,14 @@ def test_cli_and_api_give_the_figures_of_the_stored_annotations(app, session, ru
     assert table.exit_code == 0 and "f1_vs_gold" in table.output and "\nY " in table.output
     page = client.get("/agreement?by=kind").get_data(as_text=True)
     assert "0.571" in page and "other" in page and "<svg" in page
+
+
+def test_the_kept_pairs_stay_within_their_characters_and_an_edited_text_is_another_pair():
+    kept = PairsKept(10)
+    kept.put("abc", "abc", 1.0)
+    kept.put("defg", "de", 0.5)  # 9 characters held
+    kept.put("xy", "z", 0.0)  # 12 > 10: the oldest pair goes
+    assert kept.get("abc", "abc") is None and kept.get("defg", "de") == 0.5 and kept.held == 9
+    assert text_f1("one two three", "one two three") == 1.0
+    assert text_f1("one two three", "one two four") == approx(2 / 3)  # the same first text, edited second
+    assert text_f1("one two three", "one two three") == 1.0

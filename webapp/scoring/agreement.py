@@ -22,11 +22,12 @@ With ``only`` (one annotator) the pair figures count the pairs that include that
 
 from __future__ import annotations
 
+import threading
 from collections import Counter, defaultdict
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
-from statistics import mean
+from statistics import fmean
 from typing import Any
 
 import krippendorff
@@ -35,6 +36,8 @@ import numpy as np
 from .token_overlap import counts, page_scores
 
 GROUPINGS = ("site", "kind", "annotator")
+TEXT_CHARS_KEPT = 40_000_000
+"""Characters of the pairs of texts whose F1 is kept per process (40 MB for texts in Latin script)."""
 
 
 @dataclass(frozen=True)
@@ -67,12 +70,51 @@ class AnnotatedPage:
 
 
 def text_f1(a: str, b: str) -> float:
-    """The `tokens` F1 of ``a`` against ``b``; 1.0 when their token sequences are identical (even empty)."""
+    """The `tokens` F1 of ``a`` against ``b``; 1.0 when their token sequences are identical (even empty).
+    Kept per process (`_KEPT`): the Agreement page, the leaderboard's noise mark and the command compute
+    the same pairs on every request, and a pair's F1 never changes (an edited text is another key)."""
+    found = _KEPT.get(a, b)
+    if found is None:
+        found = _text_f1(a, b)
+        _KEPT.put(a, b, found)
+    return found
+
+
+class PairsKept:
+    """The F1 of the most recent pairs of texts, keyed by the texts themselves (so a hit is exact, never
+    a hash collision), up to `chars` characters of texts in all: the oldest pairs go first."""
+
+    def __init__(self, chars: int) -> None:
+        self.chars = chars
+        self.held = 0
+        self.found: dict[tuple[str, str], float] = {}
+        self.lock = threading.Lock()
+
+    def get(self, a: str, b: str) -> float | None:
+        with self.lock:
+            return self.found.get((a, b))
+
+    def put(self, a: str, b: str, f1: float) -> None:
+        with self.lock:
+            if (a, b) in self.found:
+                return
+            self.found[(a, b)] = f1
+            self.held += len(a) + len(b)
+            while self.held > self.chars and self.found:
+                old_a, old_b = next(iter(self.found))
+                del self.found[(old_a, old_b)]
+                self.held -= len(old_a) + len(old_b)
+
+
+def _text_f1(a: str, b: str) -> float:
     found = counts(a, b)
     if found["exact"]:
         return 1.0
     fields = {key: np.array([float(found[key])]) for key in ("hit", "extracted", "gold")}
     return float(page_scores(fields)[2][0])
+
+
+_KEPT = PairsKept(TEXT_CHARS_KEPT)
 
 
 def snippet_set(snippets: Mapping[str, Sequence[str]] | None) -> set[tuple[str, str]]:
@@ -108,9 +150,9 @@ def page_agreement(page: AnnotatedPage, only: str | None = None) -> PageAgreemen
     return PageAgreement(
         page.page_id,
         len(pairs),
-        mean(text_f1(a.text, b.text) for a, b in pairs),
-        mean(float(a.kind == b.kind) for a, b in pairs),
-        mean(snippets) if snippets else None,
+        fmean(text_f1(a.text, b.text) for a, b in pairs),
+        fmean(float(a.kind == b.kind) for a, b in pairs),
+        fmean(snippets) if snippets else None,
     )
 
 
@@ -147,7 +189,7 @@ def _annotators(pages: Sequence[AnnotatedPage], only: str | None) -> dict[str, d
                 against_gold[said.annotator].append(text_f1(said.text, page.gold))
     return {
         name: {"pages": annotated[name], "adjudicated": len(against_gold[name]),
-               "f1_vs_gold": mean(against_gold[name]) if against_gold[name] else None}
+               "f1_vs_gold": fmean(against_gold[name]) if against_gold[name] else None}
         for name in sorted(annotated)
     }
 
@@ -165,11 +207,11 @@ def summary(pages: Sequence[AnnotatedPage], only: str | None = None) -> dict[str
     return {
         "pages": len(counted),
         "pairs": pairs,
-        "text_f1": mean(page_f1) if page_f1 else None,
+        "text_f1": fmean(page_f1) if page_f1 else None,
         "kind_agreement": sum(p.kind_agreement * p.pairs for p in counted if p.kind_agreement is not None) / pairs
         if pairs else None,
         "kind_alpha": kind_alpha([page for page, p in zip(pages, per_page) if p.pairs]),
-        "snippet_agreement": mean(snippet_pairs) if snippet_pairs else None,
+        "snippet_agreement": fmean(snippet_pairs) if snippet_pairs else None,
         "snippet_pairs": len(snippet_pairs),
         "text_f1_spread": spread(page_f1),
         "annotators": _annotators(pages, only),
@@ -220,7 +262,7 @@ def distributions(pages: Sequence[AnnotatedPage], by: str | None = None) -> dict
 def annotator_noise(page_f1: Mapping[Hashable, float], pages: Iterable[Hashable]) -> float | None:
     """1 - the mean annotator text F1 of the double-annotated pages among ``pages``; None without any."""
     found = [page_f1[page] for page in pages if page in page_f1]
-    return 1 - mean(found) if found else None
+    return 1 - fmean(found) if found else None
 
 
 def within_noise(difference: float | None, noise: float | None) -> bool | None:
