@@ -12,6 +12,7 @@ from sqlalchemy import func, select, update
 from workbench import EAGER, add_gold, sign_in
 
 from webapp.annotation.gold import add_revision
+from webapp.corpus.sites import UNKNOWN_SITE
 from webapp.extractors.guard import GuardThresholds
 from webapp.extractors.registry import build_registry
 from webapp.extractors.runner import Result
@@ -193,12 +194,19 @@ def test_a_site_with_too_few_gold_pages_is_marked_not_ranked(client, session, go
     assert sites["few.example"]["judged"] is judged
     assert sites["few.example"]["best"] == (["trafilatura"] if judged else [])
     assert sites["few.example"]["f1"]["density"] == pytest.approx(2 / 3)  # P 1, R 1/2
-    assert sites["empty.example"] == {"site": "empty.example", "pages": 0, "judged": False, "best": [],
-                                      "f1": {}, "heat": {}}
+    assert sites["empty.example"] == {"site": "empty.example", "unknown": False, "pages": 0, "judged": False,
+                                      "best": [], "f1": {}, "heat": {}}
     html = client.get("/sites").get_data(as_text=True)
     row = re.search(r'<tr data-site="few.example".*?</tr>', html, re.S).group(0)
     assert ("too few to judge" in row) is not judged
     assert ("★" in row) is judged
+
+
+def test_the_unknown_site_is_never_judged_whatever_its_gold():
+    by_site = {"groups": {UNKNOWN_SITE: {"pages": 40, "extractors": {"x": {"f1": 0.5}, "y": {"f1": 0.9}}}}}
+    (row,) = site_rows(by_site, [UNKNOWN_SITE], 2)
+    assert (row["unknown"], row["judged"], row["best"]) == (True, False, [])
+    assert row["f1"] == {"x": 0.5, "y": 0.9}  # its figures are still shown
 
 
 def test_the_minimum_of_gold_pages_is_a_setting():

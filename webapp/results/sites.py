@@ -1,11 +1,14 @@
 """The sites x extractors and page types x extractors tables: F1 per site from `leaderboard(by="site")`
 and per page type from `leaderboard(by="kind")`, the best extractor of each row marked, and rows with too
-few gold pages to judge marked as such rather than ranked (pure)."""
+few gold pages to judge (or, for the unknown site, no site to judge) marked as such rather than ranked
+(pure)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from typing import Any
+
+from ..corpus.sites import known_site
 
 HEAT_STEPS = 10
 
@@ -15,13 +18,13 @@ def heat(f1: float | None) -> int | None:
     return None if f1 is None else min(HEAT_STEPS - 1, int(f1 * HEAT_STEPS))
 
 
-def _cells(group: Mapping[str, Any] | None, min_pages: int) -> dict[str, Any]:
+def _cells(group: Mapping[str, Any] | None, min_pages: int, judgeable: bool = True) -> dict[str, Any]:
     """One row's figures from its group of a grouped leaderboard (None: no gold page): its gold pages,
-    whether that is enough to judge (at least `min_pages`), each extractor's F1 and heat step, and the
-    best extractor(s) when judged."""
+    whether they are enough to judge (at least `min_pages`, of a row that can be judged at all), each
+    extractor's F1 and heat step, and the best extractor(s) when judged."""
     group = group or {"pages": 0, "extractors": {}}
     cells = {name: figures["f1"] for name, figures in group["extractors"].items()}
-    judged = group["pages"] >= min_pages
+    judged = judgeable and group["pages"] >= min_pages
     defined = [f1 for f1 in cells.values() if f1 is not None]
     top = max(defined) if judged and defined else None
     return {
@@ -34,9 +37,12 @@ def _cells(group: Mapping[str, Any] | None, min_pages: int) -> dict[str, Any]:
 
 
 def site_rows(by_site: Mapping[str, Any], hosts: Iterable[str], min_pages: int) -> list[dict[str, Any]]:
-    """One row per host (every host given, with or without gold), by host name."""
+    """One row per host (every host given, with or without gold), by host name. The row of the unknown
+    site (pages imported without a URL) is never judged: its pages share no site, so it has no best."""
     groups = by_site.get("groups", {})
-    return [{"site": host, **_cells(groups.get(host), min_pages)} for host in sorted(set(hosts) | set(groups))]
+    return [{"site": host, "unknown": known_site(host) is None,
+             **_cells(groups.get(host), min_pages, known_site(host) is not None)}
+            for host in sorted(set(hosts) | set(groups))]
 
 
 def type_rows(by_type: Mapping[str, Any], labels: Mapping[str, str], min_pages: int) -> list[dict[str, Any]]:
