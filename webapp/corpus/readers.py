@@ -46,6 +46,10 @@ def _any_folder(path: Path) -> bool:
     return path.is_dir()
 
 
+ZIPPED_LAYOUT_FILES = (SCRAPINGHUB_TRUTH, EVALDATA, EXPORT_FILE, f"{WCXB_TRUTH}/*.json", f"{WCEB_TRUTH}/*.jsonl")
+"""The member paths (matched from the right) that mark a zip holding a layout read from a folder."""
+
+
 def read_archive(source: str, limits: Limits) -> Iterator[RawDocument | Rejected]:
     """A zip: when it holds the files of a layout read from a folder (an export downloaded from the app is
     its folder zipped: exports/archive.py), they are unpacked to a temporary folder, read as that layout
@@ -80,8 +84,6 @@ LAYOUTS: tuple[Layout, ...] = (
     Layout("folder", read_folder, "NAME.html or NAME.htm pages", _any_folder, (".html", ".htm")),
 )
 LAYOUT_NAMED = {layout.name: layout for layout in LAYOUTS}
-ZIPPED_LAYOUT_FILES = (SCRAPINGHUB_TRUTH, EVALDATA, EXPORT_FILE, f"{WCXB_TRUTH}/*.json", f"{WCEB_TRUTH}/*.jsonl")
-"""The member paths (matched from the right) that mark a zip holding a layout read from a folder."""
 READERS: dict[str, Reader] = {layout.name: layout.read for layout in LAYOUTS}
 FORMATS = ("auto", *READERS)
 
