@@ -6,8 +6,8 @@ site, over the same pages and with the same figures as the leaderboard's per-sit
 counts of the ScoreCache; nothing is rescored). Before that, when the best ones have no usable text
 on this page, or when the page's site is unknown (it was imported without a URL: the pages of the
 "unknown" site share no site, and their best extractor says nothing about this one), it is the
-configured default. Either way the lines of the site's repeated
-boilerplate (boilerplate.py) are left out.
+configured default. Either way the lines of the site's repeated boilerplate (boilerplate.py) are left
+out.
 
 The per-site ranking is read from the process's ScoreCache, kept per epoch of the score change log by
 the caller (SharedScores.remembered), so an annotate view pays for it once per gold save and site.
