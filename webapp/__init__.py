@@ -13,18 +13,31 @@ from . import config, db, vocabulary
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def assets(name: str) -> Path:
+    """`templates` or `static`: inside the package in an installed wheel (setup.py copies them there),
+    else at the top of the checkout."""
+    packaged = Path(__file__).resolve().parent / name
+    return packaged if packaged.is_dir() else ROOT / name
+
+
+def checkout_instance() -> str | None:
+    """`instance/` of the checkout; None in an installed wheel, where Flask's own default applies
+    (`<prefix>/var/webapp-instance`)."""
+    return str(ROOT / "instance") if (ROOT / "pyproject.toml").is_file() else None
+
+
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     instance_path = (
         (test_config or {}).get("INSTANCE_PATH")
         or (None if test_config is not None else os.environ.get(config.ENV_PREFIX + "INSTANCE_PATH"))
-        or str(ROOT / "instance")
+        or checkout_instance()
     )
     app = Flask(
         __name__,
         instance_path=instance_path,
         instance_relative_config=True,
-        template_folder=str(ROOT / "templates"),
-        static_folder=str(ROOT / "static"),
+        template_folder=str(assets("templates")),
+        static_folder=str(assets("static")),
     )
     base = config.defaults(app.instance_path)
     app.config.from_mapping(base)

@@ -1,0 +1,87 @@
+"""What a user installs works: the wheel built from the checkout, installed in a fresh virtual environment
+outside the checkout, runs `goldtext demo` and serves every page with its styles and scripts."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+pytestmark = pytest.mark.slow
+
+# Run by the fresh environment's Python: every page the navigation offers, then every stylesheet and script
+# those pages link, each answered by the installed app.
+PAGES_AND_ASSETS = r"""
+import json, re, sys
+import webapp
+from webapp import create_app
+
+app = create_app()
+client = app.test_client()
+with client.session_transaction() as cookie:
+    cookie["annotator"] = "wheel"  # the name local mode asks once
+answers = {"package": webapp.__file__, "status": {}}
+assets = set()
+for path in ["/", "/leaderboard", "/pages/1", "/sites", "/extractors", "/exports", "/upload", "/jobs"]:
+    response = client.get(path)
+    answers["status"][path] = response.status_code
+    assets.update(re.findall(r'(?:href|src)="(/static/[^"?#]+)', response.get_data(as_text=True)))
+for path in sorted(assets):
+    response = client.get(path)
+    answers["status"][path] = response.status_code
+    response.close()
+print(json.dumps(answers))
+"""
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("wheel")
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out),
+                    str(ROOT)], check=True, cwd=out, capture_output=True)
+    return next(out.glob("goldtext-*.whl"))
+
+
+def test_the_wheel_carries_the_templates_and_the_static_files(wheel):
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for folder in ("templates", "static"):
+        expected = {f"webapp/{folder}/{p.relative_to(ROOT / folder).as_posix()}"
+                    for p in (ROOT / folder).rglob("*") if p.is_file()}
+        assert expected and expected <= names, sorted(expected - names)[:5]
+
+
+def test_the_installed_wheel_runs_the_demo_and_serves_every_page(wheel, tmp_path):
+    """A fresh environment outside the checkout: its own site-packages holds the wheel, and the test
+    environment's site-packages lends it the dependencies (a .pth line, which loads no editable finder)."""
+    env_dir = tmp_path / "env"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(env_dir)], check=True)
+    python = env_dir / "bin" / "python"
+    site = Path(subprocess.check_output([str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+                                        text=True).strip())
+    lenders = [p for p in sys.path if p.endswith("site-packages")]
+    (site / "dependencies.pth").write_text("\n".join(lenders) + "\n")
+    subprocess.run([str(python), "-m", "pip", "install", "--no-deps", "-q", str(wheel)], check=True, capture_output=True)
+
+    away = tmp_path / "elsewhere"
+    away.mkdir()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GOLDTEXT_") and k != "PYTHONPATH"}
+    env["GOLDTEXT_INSTANCE_PATH"] = str(tmp_path / "instance")
+    demo = subprocess.run([str(env_dir / "bin" / "goldtext"), "demo", "--no-serve"], cwd=away, env=env,
+                          capture_output=True, text=True, timeout=900)
+    assert demo.returncode == 0, demo.stdout + demo.stderr
+    served = subprocess.run([str(python), "-c", PAGES_AND_ASSETS], cwd=away, env=env, capture_output=True, text=True,
+                            timeout=300)
+    assert served.returncode == 0, served.stderr
+    answers = json.loads(served.stdout.splitlines()[-1])
+
+    assert answers["package"].startswith(str(site)), answers["package"]
+    assert any(path.endswith(".css") for path in answers["status"]) and any(
+        path.endswith(".js") for path in answers["status"])
+    assert {path: code for path, code in answers["status"].items() if code != 200} == {}
