@@ -101,7 +101,7 @@ class ImportBatch(Base):
 
 class Page(Base):
     __tablename__ = "page"
-    # The annotation queue's order (webapp/queue.py): pages without a disagreement value last, then the
+    # The annotation queue's order (annotation/queue.py): pages without a disagreement value last, then the
     # most disagreement first, then by id; the database reads a page of the queue from this index.
     __table_args__ = (Index("ix_page_queue_order", text("(disagreement IS NULL)"), "disagreement", "id"),)
 
@@ -145,7 +145,8 @@ class Extraction(Base):
     duration_ms: Mapped[float] = mapped_column(Float, default=0.0)
     error: Mapped[str | None] = mapped_column(Text)
     incomplete: Mapped[bool] = mapped_column(Boolean, default=False)
-    attempts: Mapped[int] = mapped_column(Integer, default=1)  # runs that stored this row; see extraction.RETRYABLE
+    # runs that stored this row; see extractors/service.py RETRYABLE
+    attempts: Mapped[int] = mapped_column(Integer, default=1)
     accepted: Mapped[bool] = mapped_column(Boolean, default=False)
     guard_reason: Mapped[str | None] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
@@ -327,8 +328,8 @@ class Job(Base):
 class JobChunk(Base):
     """A unit of a job that one worker runs at a time, under a lease: a worker that stops renewing it
     (killed, or its machine gone) loses it, and the chunk is handed to another worker. `step` names the
-    work (plan, pairs, finish, import, export, refresh); `work` holds its parameters (for `pairs`, the
-    (page id, extractor name, fingerprint) triples)."""
+    work (plan, pairs, derive, import, export, refresh: jobs/runner.py STEPS); `work` holds its
+    parameters (for `pairs`, the (page id, extractor name, fingerprint) triples)."""
 
     __tablename__ = "job_chunk"
 

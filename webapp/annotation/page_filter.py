@@ -16,7 +16,7 @@ VERDICTS = ("accepted", "rejected")
 
 
 class Row(Protocol):
-    """What an in-memory row must say of its page to be filtered (see results.leaderboard.CachedRow)."""
+    """What an in-memory row must say of its page to be filtered (see results.cache.CachedRow)."""
 
     site: str
     kind: str

@@ -11,7 +11,8 @@ what is still missing. A message is therefore only a wake-up call: running the s
 chunk that is already done, does nothing.
 
 Modules: `records` (job rows, progress, cancel, stalled), `leases` (claims, heartbeats, the reaper),
-`broker` (the Huey adapter), `steps` (what each step of each kind of job does), `files` (uploads and
-export archives kept in the database), `runner` (running one chunk), `workers` (the `goldtext worker`
+`broker` (the Huey adapter), one module per kind of step (`extraction_steps`, `upload_step`,
+`export_step`, `refresh_step`, named in `runner.STEPS`), `files` (uploads and export archives kept in the
+database), `runner` (running one chunk), `workers` (the `goldtext worker`
 consumer and the embedded one).
 """

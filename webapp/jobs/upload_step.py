@@ -32,7 +32,6 @@ class NothingImported(ValueError):
 
 
 PAGES = "pages"  # loose files of the folder layout are stored under this folder, read together
-COMMIT_SECONDS = 0.25
 
 
 def upload_paths(folder: Path, names: list[str]) -> list[str]:

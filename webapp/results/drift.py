@@ -82,10 +82,3 @@ def drift_flags(rates: Rates, threshold_points: float) -> list[DriftFlag]:
     ]
     return sorted((f for f in steps if f.drop > threshold_points), key=lambda f: (f.site, f.extractor, f.from_batch))
 
-
-def flagged_sites(flags: Sequence[DriftFlag]) -> dict[str, list[DriftFlag]]:
-    """The flags grouped by site."""
-    result: dict[str, list[DriftFlag]] = {}
-    for flag in flags:
-        result.setdefault(flag.site, []).append(flag)
-    return result
