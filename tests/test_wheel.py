@@ -67,7 +67,8 @@ def test_the_installed_wheel_runs_the_demo_and_serves_every_page(wheel, tmp_path
                                         text=True).strip())
     lenders = [p for p in sys.path if p.endswith("site-packages")]
     (site / "dependencies.pth").write_text("\n".join(lenders) + "\n")
-    subprocess.run([str(python), "-m", "pip", "install", "--no-deps", "-q", str(wheel)], check=True, capture_output=True)
+    subprocess.run([str(python), "-m", "pip", "install", "--no-deps", "-q", str(wheel)],
+                   check=True, capture_output=True)
 
     away = tmp_path / "elsewhere"
     away.mkdir()
