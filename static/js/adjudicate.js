@@ -1,7 +1,9 @@
 // The adjudication view: the annotators' texts side by side, each one's word diff from the first, and the
 // result. "Take" puts a whole text (and its kind) in the result; a block pressed is added to the result
-// at its place (the page's order of blocks, then the annotators'), or taken out when it is there already.
-import { normalise, toggleLine } from "./blocks.js";
+// at its place (the page's order of blocks, then the annotators'), or its own line taken out when it is
+// there already. Placing works as in the annotate view (align.js: lines matched by order, not by text).
+import { merge, toggleBlock } from "./align.js";
+import { normalise } from "./blocks.js";
 import { diff, render, words } from "./worddiff.js";
 
 const { annotations, pageLines } = JSON.parse(document.getElementById("adjudication-data").textContent);
@@ -19,24 +21,23 @@ function showSnippets() {
 
 const linesOf = (text) => text.split("\n").map(normalise).filter((line) => line);
 
-// One order over the page's blocks and every annotator's: the page's visible text in its order, then each
-// text's blocks, a block new to the order (edited, not on the page) right after the block preceding it
-// in its text.
-export function mergedOrder(texts, page = []) {
-  const merged = [...new Set(page.map(normalise).filter((line) => line))];
+// One sequence over the page's blocks and every annotator's lines: the page's visible text in its order,
+// then each text merged in (a line matched in order to one already there is that one; a line new to the
+// sequence comes right after the one preceding it in its text). Returns {sequence, positions (per text,
+// each of its lines' index in the sequence)}.
+export function mergedSequence(texts, page = []) {
+  let sequence = page.map(normalise).filter((line) => line);
+  const placed = [];
   for (const text of texts) {
-    let at = -1;
-    for (const line of linesOf(text)) {
-      const found = merged.indexOf(line);
-      if (found >= 0) { at = found; continue; }
-      merged.splice(at + 1, 0, line);
-      at += 1;
-    }
+    const merged = merge(sequence, linesOf(text));
+    placed.forEach((positions, i) => { placed[i] = positions.map((at) => merged.moved[at]); });
+    sequence = merged.sequence;
+    placed.push(merged.positions);
   }
-  return new Map(merged.map((line, i) => [line, i]));
+  return { sequence, positions: placed };
 }
 
-const order = mergedOrder(annotations.map((a) => a.text), pageLines);
+const { sequence, positions } = mergedSequence(annotations.map((a) => a.text), pageLines);
 
 function resultLines() {
   return result.value.split("\n").filter((line) => line.trim());
@@ -50,9 +51,10 @@ function markTaken() {
 }
 
 document.querySelectorAll(".annotation").forEach((section) => {
-  const a = annotations[Number(section.dataset.index)];
+  const index = Number(section.dataset.index);
+  const a = annotations[index];
   const list = section.querySelector(".lines");
-  for (const line of linesOf(a.text)) {
+  linesOf(a.text).forEach((line, k) => {
     const item = document.createElement("li");
     const button = document.createElement("button");
     button.type = "button";
@@ -60,12 +62,12 @@ document.querySelectorAll(".annotation").forEach((section) => {
     button.dataset.line = line;
     button.textContent = line;
     button.addEventListener("click", () => {
-      result.value = toggleLine(resultLines(), line, order).join("\n");
+      result.value = toggleBlock(resultLines(), sequence, positions[index][k], line).lines.join("\n");
       markTaken();
     });
     item.append(button);
     list.append(item);
-  }
+  });
   section.querySelector(".take-all").addEventListener("click", () => {
     result.value = a.text;
     kind.value = a.kind;

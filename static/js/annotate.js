@@ -1,10 +1,12 @@
 // The annotate view: candidate tabs with word diffs and live scores, blocks of the rendered page, the gold
 // editor with drafts, saves that never lose anything (retries, conflicts), and the keyboard.
-import { attachBlocks, dom, normalise, toggleLine } from "./blocks.js";
+import { align, NONE, setBlocks, toggleBlock } from "./align.js";
+import { attachBlocks, dom, normalise } from "./blocks.js";
 import { clearDraft, loadDraft, storeDraft } from "./drafts.js";
 import { bindShortcuts, renderHelp } from "./keys.js";
 import { KIND_KEYS, kindShortcuts } from "./kinds.js";
 import { LABELS, selectedText, selectionIn, snippetEditor } from "./snippets.js";
+import { candidateLines, regions, replaceRegion, takeLines } from "./takes.js";
 import { debounce, newSaveId, postJson } from "./net.js";
 import { bag, scores } from "./tokens.js";
 import { diff, render, words } from "./worddiff.js";
@@ -13,7 +15,9 @@ const data = JSON.parse(document.getElementById("page-data").textContent);
 const $ = (id) => document.getElementById(id);
 const editor = $("editor"), kind = $("kind"), status = $("status");
 const tabs = [...document.querySelectorAll("#tabs .tab")];
-const candidates = data.candidates.map((c) => ({ ...c, bag: bag(c.text), words: words(c.text) }));
+const candidates = data.candidates.map((c) => ({
+  ...c, bag: bag(c.text), words: words(c.text), lines: candidateLines(c.text),
+}));
 const RETRY_MS = 3000;
 const snippets = snippetEditor({ with: $("snippets-with"), without: $("snippets-without") }, data.snippets,
   () => afterEdit());
@@ -102,6 +106,7 @@ function refreshCandidates() {
     }
   });
   render(diff(words(goldText), candidates[state.active].words), $("diff"));
+  if (!$("lines").hidden) showLines();
 }
 
 function selectTab(index) {
@@ -340,25 +345,184 @@ $("merge").addEventListener("click", () => {
 // --- the rendered page ------------------------------------------------------------------------------
 const frame = $("frame");
 
+const goldLines = () => (editor.value ? editor.value.split("\n") : []);
+const pageTexts = () => state.frame?.texts ?? [];
+
 function highlightBlocks() {
-  state.frame?.highlight(editor.value.split("\n"));
+  if (!state.frame) return;
+  state.frame.highlight(new Set(align(goldLines(), state.frame.texts).filter((block) => block !== NONE)));
 }
 
 const wired = new WeakSet();
 const short = (text) => (text.length > 60 ? `${text.slice(0, 57)}…` : text);
+const plural = (count, word) => `${count} ${word}${count === 1 ? "" : "s"}`;
+let lastChange = null; // {before, after, notice} of the last change made from the page or a candidate
 
-// A block clicked in the page: its line goes in or out of the gold as one undoable edit, with a notice,
-// and the editor scrolled to where it changed.
-function toggleBlock(text, order) {
-  const lines = editor.value ? editor.value.split("\n") : [];
-  const next = toggleLine(lines, text, order);
-  const added = next.length > lines.length;
-  const index = added ? next.findIndex((line) => line === text)
-    : lines.findIndex((line) => normalise(line) === text);
-  const offset = next.slice(0, index).reduce((sum, line) => sum + line.length + 1, 0);
-  const before = replaceText(next.join("\n"), offset, added ? offset + text.length : offset);
-  notice(added ? `Added “${short(text)}” to the gold.` : `Took out “${short(text)}” from the gold.`,
-    { label: "Undo (Ctrl+Z)", run: () => replaceText(before) }, "page-change");
+// One change to the gold from the page or a candidate: one undoable edit (Ctrl+Z), a notice with an undo
+// button, the editor scrolled to line `at` (its `count` lines selected).
+function changeGold(next, at, count, message) {
+  const offset = next.slice(0, at).reduce((sum, line) => sum + line.length + 1, 0);
+  const end = offset + Math.max(0, next.slice(at, at + count).join("\n").length);
+  const after = next.join("\n");
+  const before = replaceText(after, offset, end);
+  const shown = notice(message, { label: "Undo (Ctrl+Z)", run: () => replaceText(before) }, "page-change");
+  lastChange = { before, after, notice: shown };
+  highlightBlocks();
+}
+
+// The first click of a double click changed the gold: the double click selects a word instead.
+function cancelLastChange() {
+  if (!lastChange || editor.value !== lastChange.after) return;
+  undoEdit("undo");
+  if (editor.value !== lastChange.before) replaceText(lastChange.before);
+  lastChange.notice.remove();
+  lastChange = null;
+  highlightBlocks();
+}
+
+// A block clicked in the page: its own line goes out of the gold, or it goes in at its place.
+function toggleBlockLine(index) {
+  const texts = pageTexts();
+  const { lines, at, added } = toggleBlock(goldLines(), texts, index);
+  changeGold(lines, at, added ? 1 : 0,
+    added ? `Added “${short(texts[index])}” to the gold.` : `Took out “${short(texts[index])}” from the gold.`);
+}
+
+// Several blocks in or out at once (a Shift+click range, a container): all in, unless `reference` (or
+// every one of them) is in the gold already, then all out.
+function setPageBlocks(indexes, take, what) {
+  const texts = pageTexts(), lines = goldLines();
+  const { lines: next, changed } = setBlocks(lines, texts, indexes, take);
+  if (!changed) {
+    notice(`Every block of ${what} is ${take ? "in" : "out of"} the gold already.`, null, "page-change");
+    return;
+  }
+  const placed = align(take ? next : lines, texts);
+  const first = Math.max(0, placed.findIndex((block) => indexes.includes(block)));
+  changeGold(next, first, take ? changed : 0,
+    `${take ? "Added" : "Took out"} ${plural(changed, "block")} of ${what} ${take ? "to" : "from"} the gold.`);
+}
+
+const inGold = () => new Set(align(goldLines(), pageTexts()));
+
+const pageActions = {
+  toggle: toggleBlockLine,
+  range(from, to) {
+    const [lo, hi] = from < to ? [from, to] : [to, from];
+    const indexes = Array.from({ length: hi - lo + 1 }, (_, k) => lo + k);
+    setPageBlocks(indexes, !inGold().has(to), "the range");
+  },
+  container(indexes) {
+    const present = inGold();
+    setPageBlocks(indexes, !indexes.every((index) => present.has(index)), "the outlined container");
+  },
+  cancel: cancelLastChange,
+};
+
+// The keyboard's block pointer in the page, and widening it to its containers.
+function stepBlock(delta) {
+  const text = state.frame?.step(delta);
+  if (text !== undefined && text !== null) setSaveState(`Block: “${short(text)}” (t takes it or takes it out).`);
+}
+
+function actOnPointed(range) {
+  if (state.frame && !state.frame.actOnPointed(range)) {
+    setSaveState("Point at a block first: move the mouse over it, or ] and [ to step through the page.", true);
+  }
+}
+
+function widenBlock(outward) {
+  if (!state.frame) return;
+  const found = outward ? state.frame.widen() : state.frame.narrow();
+  if (found) setSaveState(`Outlined: a ${found.name} with ${plural(found.count, "block")} (click or t takes it; + wider, - narrower).`);
+  else setSaveState(outward ? "No wider container: point at a block first, or this is the page's widest." : "Back to the block alone.");
+}
+
+// --- taking lines from a candidate ------------------------------------------------------------------
+// The candidate's lines the gold lacks, region by region, each a button; a run and a region's
+// replacement are a button each. Tab moves through them, Enter takes.
+function lineButton(label, className, run) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = className;
+  button.textContent = label;
+  button.addEventListener("click", run);
+  return button;
+}
+
+function showLines() {
+  const box = $("lines");
+  const candidate = candidates[state.active];
+  if (!candidate) return;
+  const focused = [...box.querySelectorAll("button")].indexOf(document.activeElement);
+  box.replaceChildren();
+  const gold = goldLines();
+  const found = regions(gold, candidate.lines);
+  if (!found.length) {
+    box.append(`Every line of ${candidate.name} is in the gold.`);
+    return;
+  }
+  for (const region of found) {
+    const part = document.createElement("div");
+    part.className = "take-region";
+    if (region.before) {
+      const context = document.createElement("p");
+      context.className = "take-context";
+      context.textContent = `after “${short(region.before)}”`;
+      part.append(context);
+    }
+    const [from, to] = region.candidate;
+    for (let k = from; k < to; k++) {
+      part.append(lineButton(candidate.lines[k], "take-line", () => takeFromCandidate([k])));
+    }
+    if (to - from > 1) {
+      const ks = Array.from({ length: to - from }, (_, i) => from + i);
+      part.append(lineButton(`Take these ${to - from} lines`, "take-run", () => takeFromCandidate(ks)));
+    }
+    const [goldFrom, goldTo] = region.gold;
+    if (goldTo > goldFrom) {
+      part.append(lineButton(`Replace the gold's ${plural(goldTo - goldFrom, "line")} here with these`,
+        "take-replace", () => replaceFromCandidate(region)));
+    }
+    box.append(part);
+  }
+  const buttons = box.querySelectorAll("button");
+  if (focused >= 0 && buttons.length) buttons[Math.min(focused, buttons.length - 1)].focus();
+}
+
+function takeFromCandidate(ks) {
+  const candidate = candidates[state.active];
+  const { lines, changed } = takeLines(goldLines(), candidate.lines, pageTexts(), ks);
+  if (!changed) return;
+  const taken = new Set(ks.map((k) => candidate.lines[k]));
+  const at = lines.findIndex((line) => taken.has(line));
+  changeGold(lines, at, changed, changed === 1 ? `Took “${short(candidate.lines[ks[0]])}” from ${candidate.name}.`
+    : `Took ${changed} lines from ${candidate.name}.`);
+  showLines();
+}
+
+function replaceFromCandidate(region) {
+  const candidate = candidates[state.active];
+  const { lines, at } = replaceRegion(goldLines(), candidate.lines, region);
+  const [from, to] = region.candidate, [goldFrom, goldTo] = region.gold;
+  changeGold(lines, at, to - from, `Replaced ${plural(goldTo - goldFrom, "line")} of the gold with ` +
+    `${candidate.name}'s ${plural(to - from, "line")}.`);
+  showLines();
+}
+
+function showLinesView(on = $("lines").hidden) {
+  $("lines").hidden = !on;
+  $("diff").hidden = on;
+  $("show-lines").setAttribute("aria-pressed", String(on));
+  if (on) showLines();
+}
+
+// The lines view, with the focus on its first line to take (or the next one when already in it).
+function goToLines() {
+  showLinesView(true);
+  const buttons = [...$("lines").querySelectorAll("button.take-line")];
+  const at = buttons.indexOf(document.activeElement);
+  (buttons[at + 1] ?? buttons[0])?.focus();
 }
 
 // Every line of the gold that is repeated boilerplate on the page's site, out as one undoable edit.
@@ -383,7 +547,7 @@ function setupFrame() {
   dom.on(doc, "keydown", onKey);
   dom.on(doc, "selectionchange", () => noteSelection(doc));
   dom.on(doc, "pointerdown", () => { selectedLast = doc; });
-  state.frame = attachBlocks(doc, toggleBlock, data.blocks);
+  state.frame = attachBlocks(doc, pageActions, data.blocks);
   state.frame.markRepeated(data.boilerplate || []);
   highlightBlocks();
 }
@@ -427,6 +591,7 @@ for (const select of [kind, status]) {
 }
 $("save").addEventListener("click", save);
 $("use-candidate").addEventListener("click", useCandidate);
+$("show-lines").addEventListener("click", () => showLinesView());
 
 // --- snippet gold -----------------------------------------------------------------------------------
 // The document where text was selected last (the saved page's or this one): its selection is the snippet.
@@ -531,6 +696,13 @@ const SHORTCUTS = [
   { keys: ["c"], label: "go to the candidate's diff (arrow keys scroll it)", run: () => $("diff").focus() },
   { keys: ["1", "2", "3", "4", "5", "6", "7", "8", "9"], label: "show candidate 1–9", run: (e) => selectTab(Number(e.key) - 1) },
   { keys: ["u"], label: "use this candidate", run: useCandidate },
+  { keys: ["y"], label: "the candidate's lines the gold lacks: go to the next one (Enter takes it, Tab reaches its run and region)", run: goToLines },
+  { keys: ["]"], label: "point at the next block of the page", run: () => stepBlock(1) },
+  { keys: ["["], label: "point at the previous block of the page", run: () => stepBlock(-1) },
+  { keys: ["t"], label: "take the pointed block (or the outlined container) into the gold, or take it out", run: () => actOnPointed(false) },
+  { keys: ["T"], label: "take or take out every block from the last one acted on to the pointed one (as Shift+click)", run: () => actOnPointed(true) },
+  { keys: ["+"], label: "widen the pointed block to its container, and again to the next one up (outlined)", run: () => widenBlock(true) },
+  { keys: ["-"], label: "narrow the outline back", run: () => widenBlock(false) },
   { keys: ["b"], label: "take out every line repeated on this site's pages (boilerplate)", run: dropRepeated },
   { keys: ["z"], ctrl: true, label: "undo the last change to the gold text (in the editor: the browser's undo)", run: () => undoEdit("undo") },
   { keys: ["z"], ctrl: true, shift: true, label: "redo", run: () => undoEdit("redo") },

@@ -13,6 +13,7 @@ const STYLE = `.goldtext-hover { outline: 2px solid #e67e22 !important; cursor: 
 .goldtext-point { cursor: pointer !important; }
 ::highlight(goldtext-hover) { background-color: rgba(230, 126, 34, .25); text-decoration: underline 2px #e67e22; }
 ::highlight(goldtext-in) { background-color: rgba(255, 214, 0, .35); }
+.goldtext-container { outline: 3px dashed #1f6feb !important; outline-offset: 2px; }
 .goldtext-repeated { outline: 1px dashed #7a5c00 !important; outline-offset: -1px; }
 ::highlight(goldtext-repeated) { text-decoration: underline dashed #7a5c00; }`;
 
@@ -56,6 +57,7 @@ export const dom = {
   createRange: method("Document", "createRange"),
   getSelection: method("Document", "getSelection"),
   caretPositionFromPoint: proto("Document")?.caretPositionFromPoint ? method("Document", "caretPositionFromPoint") : null,
+  scrollIntoView: method("Element", "scrollIntoView"),
   caretRangeFromPoint: proto("Document")?.caretRangeFromPoint ? method("Document", "caretRangeFromPoint") : null,
   on: method("EventTarget", "addEventListener"),
 };
@@ -146,34 +148,6 @@ export function blocksOf(doc, rules) {
   return found;
 }
 
-// Lines of the gold with `text` taken out when present, else put in document order: after the last line
-// that is an earlier block, else before the first line that is a later block, else at the end. Every
-// other line stays as it is, blank lines included (a gold whose paragraphs are blank-line separated keeps
-// them); a line taken out from between two blank lines takes one of them along.
-export function toggleLine(lines, text, order) {
-  const present = lines.some((line) => normalise(line) === text);
-  if (present) {
-    const kept = [];
-    lines.forEach((line, index) => {
-      if (normalise(line) === text) return;
-      const separator = !line.trim() && index > 0 && normalise(lines[index - 1]) === text;
-      if (separator && kept.length && !kept[kept.length - 1].trim()) return;
-      kept.push(line);
-    });
-    return kept;
-  }
-  const mine = order.get(text);
-  let after = -1, before = -1;
-  lines.forEach((line, index) => {
-    const position = order.get(normalise(line));
-    if (position === undefined) return;
-    if (position < mine) after = index;
-    else if (before < 0) before = index;
-  });
-  const at = after >= 0 ? after + 1 : before >= 0 ? before : lines.length;
-  return [...lines.slice(0, at), text, ...lines.slice(at)];
-}
-
 // A block that is its owner's whole text is marked on the owner element (outline, background); one that
 // shares its owner with other blocks (a div's own text beside nested paragraphs, a run between <br>s) is
 // marked on its text with the CSS Custom Highlight API, where the browser has it.
@@ -198,10 +172,8 @@ function caretNode(doc, event) {
   return dom.caretRangeFromPoint?.(doc, event.clientX, event.clientY)?.startContainer ?? null;
 }
 
-// How far (px) the mouse may move between press and release for a click still to be a click, and how long
-// (ms) a click waits to see whether it becomes a double or triple click (which select and never toggle).
+// How far (px) the mouse may move between press and release for a click still to be a click.
 export const DRAG_PX = 4;
-export const MULTI_CLICK_MS = 300;
 
 // Whether a click is a plain click (a toggle): not part of a double or triple click, not the end of a drag,
 // and not leaving a selection behind. `press` is the mousedown's {x, y}.
@@ -210,14 +182,23 @@ export function isPlainClick(event, press, selected) {
   return !press || Math.hypot(event.clientX - press.x, event.clientY - press.y) <= DRAG_PX;
 }
 
-// Wire the frame's document once it has loaded; `onToggle(text, order)` is called on a plain block click.
-export function attachBlocks(doc, onToggle, rules) {
+// The element that holds a block: its owner, or the parent of its first text node.
+const holder = (block) => block.owner ?? dom.parentElement(block.nodes[0]);
+
+// Wire the frame's document once it has loaded. `actions` are called as the annotator acts on blocks,
+// with indexes into the page's blocks (`texts` of the returned object):
+//   toggle(index)         a plain click, or `t` on the pointed block: in or out of the gold
+//   range(from, to)       Shift+click: every block between the last one acted on and this one
+//   container(indexes)    a click (or `t`) while a container is outlined: all its blocks
+//   cancel()              the click just applied was the first of a double click: undo it
+// A click acts at once; the second press of a double click (which selects a word) cancels it.
+export function attachBlocks(doc, actions, rules) {
   const blocks = blocksOf(doc, rules);
-  const order = new Map();
   const byOwner = new Map(); // owner element -> its whole block
   const byNode = new Map(); // text node -> its block
+  const indexOf = new Map(); // block -> its index
   blocks.forEach((block, index) => {
-    if (!order.has(block.text)) order.set(block.text, index);
+    indexOf.set(block, index);
     if (block.whole) byOwner.set(block.owner, block);
     for (const node of block.nodes) byNode.set(node, block);
   });
@@ -233,6 +214,16 @@ export function attachBlocks(doc, onToggle, rules) {
     const node = caretNode(doc, event);
     return node && event.target && dom.contains(event.target, node) ? byNode.get(node) ?? null : null;
   };
+
+  // Containers outlined by widening, innermost first: [{element, indexes}].
+  let widened = [];
+  const outline = (on) => {
+    const top = widened[widened.length - 1];
+    if (top) dom.classList(top.element).toggle("goldtext-container", on);
+  };
+  const unwiden = () => { outline(false); widened = []; };
+  const inside = (element) => blocks.flatMap((block, index) => (dom.contains(element, block.nodes[0]) ? [index] : []));
+
   let hovered = null;
   const show = (block, on) => {
     if (!block) return;
@@ -242,26 +233,36 @@ export function attachBlocks(doc, onToggle, rules) {
       mark("goldtext-hover", on ? [block] : []);
     }
   };
-  dom.on(doc, "mousemove", (event) => {
-    const block = blockAt(event);
+  const point = (block) => {
     if (block === hovered) return;
     show(hovered, false);
     hovered = block;
     show(hovered, true);
-  });
+    const top = widened[widened.length - 1];
+    if (top && !(block && top.indexes.includes(indexOf.get(block)))) unwiden();
+  };
+  dom.on(doc, "mousemove", (event) => point(blockAt(event)));
+
+  let last = null; // the index of the block acted on last
+  const act = (block, range) => {
+    const index = indexOf.get(block);
+    const top = widened[widened.length - 1];
+    if (top && top.indexes.includes(index)) actions.container(top.indexes);
+    else if (range && last !== null) actions.range(last, index);
+    else actions.toggle(index);
+    last = index;
+  };
+
   const selected = () => {
     const selection = dom.getSelection(doc);
     return Boolean(selection && !selection.isCollapsed && String(selection).trim());
   };
-  // A click toggles only after MULTI_CLICK_MS without a second press: a double or triple click selects.
-  let press = null;
-  const waiting = new Set();
+  let press = null, clicked = false;
   dom.on(doc, "mousedown", (event) => {
     press = { x: event.clientX, y: event.clientY };
-    if (event.detail > 1) {
-      for (const timer of waiting) clearTimeout(timer);
-      waiting.clear();
-    }
+    if (event.shiftKey && event.button === 0) event.preventDefault(); // Shift+click takes a range, selects nothing
+    if (event.detail === 2 && clicked) actions.cancel();
+    clicked = false;
   }, true);
   const cancel = (event) => { event.preventDefault(); event.stopPropagation(); };
   dom.on(doc, "click", (event) => {
@@ -269,21 +270,19 @@ export function attachBlocks(doc, onToggle, rules) {
     if (event.button !== 0 || !isPlainClick(event, press, selected())) return;
     const block = blockAt(event);
     if (!block) return;
-    const timer = setTimeout(() => {
-      waiting.delete(timer);
-      if (!selected()) onToggle(block.text, order);
-    }, MULTI_CLICK_MS);
-    waiting.add(timer);
+    act(block, event.shiftKey);
+    clicked = true;
   }, true);
   for (const type of ["auxclick", "submit", "dragstart"]) dom.on(doc, type, cancel, true);
   return {
-    highlight(lines) {
-      const inGold = new Set(lines.map(normalise));
+    texts: blocks.map((block) => block.text),
+    // The blocks in the gold (a set of indexes, from the alignment of the gold's lines) highlighted.
+    highlight(indexes) {
       const shared = [];
-      for (const block of blocks) {
-        if (block.whole) dom.classList(block.owner).toggle("goldtext-in", inGold.has(block.text));
-        else if (inGold.has(block.text)) shared.push(block);
-      }
+      blocks.forEach((block, index) => {
+        if (block.whole) dom.classList(block.owner).toggle("goldtext-in", indexes.has(index));
+        else if (indexes.has(index)) shared.push(block);
+      });
       mark("goldtext-in", shared);
     },
     // Blocks whose text is repeated boilerplate on the page's site (menus, footers, cookie banners).
@@ -295,6 +294,48 @@ export function attachBlocks(doc, onToggle, rules) {
         else if (repeated.has(block.text)) shared.push(block);
       }
       mark("goldtext-repeated", shared);
+    },
+    // The keyboard's pointer: the next (+1) or previous (-1) block, scrolled into view.
+    step(delta) {
+      if (!blocks.length) return null;
+      const at = hovered ? indexOf.get(hovered) + delta : delta > 0 ? 0 : blocks.length - 1;
+      const block = blocks[Math.min(blocks.length - 1, Math.max(0, at))];
+      point(block);
+      dom.scrollIntoView(holder(block), { block: "nearest" });
+      return block.text;
+    },
+    // Act on the pointed block as a click (`range`: as a Shift+click) would; false when none is pointed.
+    actOnPointed(range) {
+      if (!hovered) return false;
+      act(hovered, range);
+      return true;
+    },
+    // Outline the next container up from the pointed block (or the outlined container) that holds more
+    // blocks; returns {name, count} or null when there is none.
+    widen() {
+      if (!hovered) return null;
+      const top = widened[widened.length - 1];
+      const root = dom.documentElement(doc);
+      for (let element = top ? dom.parentElement(top.element) : holder(hovered); element && element !== root;
+        element = dom.parentElement(element)) {
+        const indexes = inside(element);
+        if (indexes.length > (top ? top.indexes.length : 1)) {
+          outline(false);
+          widened.push({ element, indexes });
+          outline(true);
+          dom.scrollIntoView(element, { block: "nearest" });
+          return { name: dom.localName(element), count: indexes.length };
+        }
+      }
+      return null;
+    },
+    // Back to the container inside the outlined one (or to the block alone); returns what widen returns.
+    narrow() {
+      outline(false);
+      widened.pop();
+      outline(true);
+      const top = widened[widened.length - 1];
+      return top ? { name: dom.localName(top.element), count: top.indexes.length } : null;
     },
   };
 }

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { blocksOf, normalise, toggleLine } from "../../static/js/blocks.js";
+import { blocksOf, normalise } from "../../static/js/blocks.js";
 
 // The shape of webapp.corpus.visible_text.browser_rules(), cut down to the tags used here.
 const RULES = {
@@ -63,22 +63,4 @@ test("a document deeper than the call stack allows is walked", () => {
 test("normalise collapses what Python's str.split() splits on, and nothing else", () => {
   assert.equal(normalise(" a\u00a0\u2003b\u001f\u0085c\n"), "a b c");
   assert.equal(normalise("\ufeffa"), "\ufeffa");
-});
-
-test("toggleLine takes a present line out and puts a new one in document order", () => {
-  const order = new Map([["A", 0], ["B", 1], ["C", 2]]);
-  assert.deepEqual(toggleLine(["A", "C"], "B", order), ["A", "B", "C"]);
-  assert.deepEqual(toggleLine(["C", "typed by hand"], "A", order), ["A", "C", "typed by hand"]);
-  assert.deepEqual(toggleLine(["typed by hand"], "B", order), ["typed by hand", "B"]);
-  assert.deepEqual(toggleLine(["A", " B  "], "B", order), ["A"]);
-});
-
-test("toggleLine keeps the gold's blank lines", () => {
-  const order = new Map([["A", 0], ["B", 1], ["C", 2]]);
-  assert.deepEqual(toggleLine(["A", "", "C", ""], "B", order), ["A", "B", "", "C", ""]);
-  assert.deepEqual(toggleLine(["", "C"], "A", order), ["", "A", "C"]);
-  // out from between two blank lines: one of them goes along, the paragraphs stay one blank line apart
-  assert.deepEqual(toggleLine(["A", "", "B", "", "C"], "B", order), ["A", "", "C"]);
-  assert.deepEqual(toggleLine(["A", "", "B"], "B", order), ["A", ""]);
-  assert.deepEqual(toggleLine(["B", "", "C"], "B", order), ["", "C"]);
 });

@@ -1,0 +1,133 @@
+// Gold lines matched to a sequence of texts (the page's blocks, a candidate's lines) by their order: a
+// monotone alignment, never the first text match. It is webapp/corpus/alignment.py's `align`, step for
+// step (tests/test_visible_text.py checks in Chromium that both give the same answer): of the order-keeping
+// matchings of equal normalised texts, one with the most matched lines, then the fewest runs (stretches
+// whose blocks follow one another, only unmatched lines between), later copies winning what is left.
+// On top of it: where a block's line goes in the gold, a line taken out by its place, and a sequence
+// merged into another (a candidate's lines into the page's blocks).
+import { normalise } from "./blocks.js";
+
+export const NONE = -1;
+
+// For each line, the index of the block (in `blocks`, already normalised) it is matched to, or NONE.
+export function align(lines, blocks) {
+  const wanted = lines.map(normalise);
+  const present = new Set(blocks);
+  const rows = [];
+  wanted.forEach((text, i) => { if (text && present.has(text)) rows.push(i); });
+  const texts = new Set(rows.map((i) => wanted[i]));
+  // Blocks no line has are kept only as gaps, a run of them as one placeholder (null).
+  const columns = [], compact = [];
+  blocks.forEach((text, index) => {
+    if (texts.has(text)) { columns.push(index); compact.push(text); }
+    else if (!compact.length || compact[compact.length - 1] !== null) { columns.push(NONE); compact.push(null); }
+  });
+  const matched = alignCompact(rows.map((i) => wanted[i]), compact);
+  const result = new Array(lines.length).fill(NONE);
+  rows.forEach((row, k) => { if (matched[k] !== NONE) result[row] = columns[matched[k]]; });
+  return result;
+}
+
+const LOW = -(2 ** 31);
+
+function alignCompact(lines, blocks) {
+  const n = lines.length, m = blocks.length;
+  const result = new Array(n).fill(NONE);
+  if (!n || !m) return result;
+  const weight = n + 2, width = m + 1, cells = (n + 1) * width;
+  const best = new Int32Array(cells), ends = new Int32Array(cells).fill(LOW), here = new Int32Array(cells).fill(LOW);
+  for (let i = 1; i <= n; i++) {
+    const line = lines[i - 1], row = i * width, up = (i - 1) * width;
+    for (let j = 1; j <= m; j++) {
+      if (blocks[j - 1] === line) here[row + j] = weight + Math.max(ends[up + j - 1], best[up + j - 1] - 1);
+      ends[row + j] = Math.max(here[row + j], ends[up + j]);
+      best[row + j] = Math.max(here[row + j], best[up + j], best[row + j - 1]);
+    }
+  }
+  let i = n, j = m, state = "best";
+  while (i > 0 && j > 0) {
+    const at = i * width + j, up = (i - 1) * width + j;
+    if (state === "best") {
+      if (here[at] === best[at] && here[at] > LOW) state = "here";
+      else if (best[up] === best[at]) i -= 1;
+      else j -= 1;
+    } else if (state === "ends") {
+      if (here[at] >= ends[up] && here[at] > LOW) state = "here";
+      else i -= 1;
+    } else {
+      result[i - 1] = j - 1;
+      const before = (i - 1) * width + j - 1;
+      state = ends[before] >= best[before] - 1 && ends[before] > LOW ? "ends" : "best";
+      i -= 1;
+      j -= 1;
+    }
+  }
+  return result;
+}
+
+// Where the line of block `index` goes among lines aligned as `alignment`: after the last line of an
+// earlier block, else before the first line of a later block, else at the end.
+export function placeOf(alignment, index) {
+  let after = NONE, before = NONE;
+  alignment.forEach((block, at) => {
+    if (block === NONE) return;
+    if (block < index) after = at;
+    else if (before === NONE) before = at;
+  });
+  return after !== NONE ? after + 1 : before !== NONE ? before : alignment.length;
+}
+
+// The lines without line `at`; every other line stays, blank lines included, but a line taken out from
+// between two blank lines takes one of them along (paragraphs stay one blank line apart).
+export function removeLine(lines, at) {
+  const kept = lines.slice(0, at);
+  const rest = lines.slice(at + 1);
+  if (rest.length && !rest[0].trim() && kept.length && !kept[kept.length - 1].trim()) rest.shift();
+  return [...kept, ...rest];
+}
+
+// Block `index` of `blocks` in or out of the gold's `lines`: out when a line is aligned to it (that line
+// only), else in at its place. Returns {lines, at (the line's index before or after), added}.
+export function toggleBlock(lines, blocks, index, text = blocks[index]) {
+  const alignment = align(lines, blocks);
+  const mine = alignment.indexOf(index);
+  if (mine !== NONE) return { lines: removeLine(lines, mine), at: mine, added: false };
+  const at = placeOf(alignment, index);
+  return { lines: [...lines.slice(0, at), text, ...lines.slice(at)], at, added: true };
+}
+
+// Every block of `indexes` into the gold (`take`) or out of it; returns {lines, changed}.
+export function setBlocks(lines, blocks, indexes, take) {
+  let next = lines, changed = 0;
+  for (const index of take ? indexes : [...indexes].reverse()) {
+    const inGold = align(next, blocks).includes(index);
+    if (inGold === take) continue;
+    next = toggleBlock(next, blocks, index).lines;
+    changed += 1;
+  }
+  return { lines: next, changed };
+}
+
+// `extra` (lines, normalised) merged into the sequence `base`: a line of `extra` matched to a text of
+// `base` is that text; one that is not comes right after the text the line before it stands for.
+// Returns {sequence, positions (each extra line's index in the sequence), moved (each base text's)}.
+export function merge(base, extra) {
+  const alignment = align(extra, base);
+  const after = new Map(); // index in base (NONE: before all) -> the extra lines that follow it
+  let anchor = NONE;
+  extra.forEach((line, k) => {
+    if (alignment[k] !== NONE) { anchor = alignment[k]; return; }
+    if (!after.has(anchor)) after.set(anchor, []);
+    after.get(anchor).push(k);
+  });
+  const sequence = [], moved = new Array(base.length), positions = new Array(extra.length);
+  const put = (ks) => { for (const k of ks ?? []) { positions[k] = sequence.length; sequence.push(extra[k]); } };
+  put(after.get(NONE));
+  base.forEach((text, index) => {
+    moved[index] = sequence.length;
+    sequence.push(text);
+    put(after.get(index));
+  });
+  extra.forEach((line, k) => { if (alignment[k] !== NONE) positions[k] = moved[alignment[k]]; });
+  return { sequence, positions, moved };
+}

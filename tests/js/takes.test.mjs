@@ -1,0 +1,33 @@
+// Unit tests of static/js/takes.js: a candidate's lines the gold lacks, by region, taken in at their place.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { candidateLines, regions, replaceRegion, takeLines } from "../../static/js/takes.js";
+
+const PAGE = ["Menu", "Title", "First.", "Second.", "Third.", "Footer"];
+
+test("regions: between shared lines, what the candidate has and the gold lacks", () => {
+  const gold = ["Title", "", "1st (typed)", "Third."];
+  const candidate = candidateLines("Title\n\nFirst.\n Second. \nThird.\nSigned: Ann");
+  assert.deepEqual(candidate, ["Title", "First.", "Second.", "Third.", "Signed: Ann"]);
+  assert.deepEqual(regions(gold, candidate), [
+    { candidate: [1, 3], gold: [2, 3], before: "Title" },
+    { candidate: [4, 5], gold: [4, 4], before: "Third." },
+  ]);
+  assert.deepEqual(regions(["Title"], ["Title"]), []);
+});
+
+test("a taken line lands at its page block's place, a line not on the page after its candidate neighbour", () => {
+  const candidate = ["Title", "Byline by Ann", "Second.", "Third."];
+  assert.deepEqual(takeLines(["Title", "Third."], candidate, PAGE, [2]).lines, ["Title", "Second.", "Third."]);
+  assert.deepEqual(takeLines(["Title", "Third."], candidate, PAGE, [1]).lines, ["Title", "Byline by Ann", "Third."]);
+  assert.deepEqual(takeLines(["Third."], candidate, PAGE, [0, 1, 2]),
+    { lines: ["Title", "Byline by Ann", "Second.", "Third."], changed: 3 });
+});
+
+test("a region's lines are replaced by the candidate's version of it", () => {
+  const gold = ["Title", "1st (typed)", "", "Third."];
+  const candidate = ["Title", "First.", "Second.", "Third."];
+  const [region] = regions(gold, candidate);
+  assert.deepEqual(replaceRegion(gold, candidate, region), { lines: ["Title", "First.", "Second.", "", "Third."], at: 1 });
+});
