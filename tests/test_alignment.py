@@ -17,7 +17,7 @@ CASES = json.loads((Path(__file__).parent / "data" / "alignment" / "cases.json")
 
 @pytest.mark.parametrize("case", CASES, ids=[c["case"] for c in CASES])
 def test_align(case):
-    assert align(case["lines"], case["blocks"]) == case["aligned"]
+    assert align(case["lines"], case["blocks"], set(case.get("pinned", []))) == case["aligned"]
 
 
 def test_an_aligned_line_is_its_block_and_blocks_keep_the_lines_order():

@@ -14,6 +14,7 @@ from browser_fixtures import signed_in
 from corpora import READABILITY, READABILITY_PAGES
 from workbench import make_page, sign_in
 
+from webapp.corpus.alignment import align
 from webapp.corpus.decoding import decode
 from webapp.corpus.document import Limits
 from webapp.corpus.readability_pages import read_readability
@@ -129,7 +130,8 @@ def blocks_tab(browser):
 
     tab.route(f"{ORIGIN}/**", serve)
     tab.goto(f"{ORIGIN}/")
-    tab.evaluate("async () => { window.blocks = await import('/static/js/blocks.js'); }")
+    tab.evaluate("async () => { window.blocks = await import('/static/js/blocks.js');"
+                 " window.align = await import('/static/js/align.js'); }")
     yield tab
     own.close()
 
@@ -177,6 +179,44 @@ def test_blocks_js_collapses_exactly_the_whitespace_python_splits_on(blocks_tab)
         " if (window.blocks.normalise(`a${String.fromCodePoint(c)}b`) === 'a b') found.push(c); } return found; }"
     )
     assert javascript == python
+
+
+# --- the alignment of gold lines to the blocks, the same in Chromium ---------------------------------------
+
+ALIGNMENT_CASES = json.loads((ROOT / "tests" / "data" / "alignment" / "cases.json").read_text(encoding="utf-8"))
+
+
+def js_align(tab, lines: list[str], blocks: list[str], pinned: list[int] = ()) -> list[int]:
+    return tab.evaluate("([lines, blocks, pinned]) => window.align.align(lines, blocks, new Set(pinned))",
+                        [lines, blocks, list(pinned)])
+
+
+@pytest.mark.browser
+def test_align_js_aligns_as_python_on_the_cases(blocks_tab):
+    for case in ALIGNMENT_CASES:
+        pinned = case.get("pinned", [])
+        python = align(case["lines"], case["blocks"], set(pinned))
+        assert js_align(blocks_tab, case["lines"], case["blocks"], pinned) == python == case["aligned"], case["case"]
+
+
+@pytest.mark.browser
+@pytest.mark.corpus(READABILITY)
+@pytest.mark.parametrize("slug", SLUGS[::4])
+def test_align_js_and_python_align_readability_s_gold_to_the_page_alike(blocks_tab, slug):
+    """Readability's expected text against the page's blocks, and the same lines shuffled by a fixed rule
+    (every third line moved to the end), with every fifth block pinned, so that the runs, the pins and the
+    choice between copies are exercised."""
+    source, expected = READABILITY_PAGES / slug / "source.html", READABILITY_PAGES / slug / "expected.html"
+    if not expected.exists():
+        pytest.skip(f"{slug} has no expected.html")
+    blocks = block_lines(parse_html(decode(source.read_bytes()).text))
+    gold = block_lines(parse_html(decode(expected.read_bytes()).text))
+    moved = [line for i, line in enumerate(gold) if i % 3] + gold[::3]
+    pinned = list(range(0, len(blocks), 5))  # every fifth block, as if clicked
+    for lines in (gold, moved):
+        python = align(lines, blocks, set(pinned))
+        assert js_align(blocks_tab, lines, blocks, pinned) == python
+        assert [b for b in python if b >= 0] == sorted(b for b in python if b >= 0)
 
 
 # --- the annotator's clicks on such blocks ----------------------------------------------------------------

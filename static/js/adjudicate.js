@@ -62,7 +62,7 @@ document.querySelectorAll(".annotation").forEach((section) => {
     button.dataset.line = line;
     button.textContent = line;
     button.addEventListener("click", () => {
-      result.value = toggleBlock(resultLines(), sequence, positions[index][k], line).lines.join("\n");
+      result.value = toggleBlock(resultLines(), sequence, positions[index][k], { text: line }).lines.join("\n");
       markTaken();
     });
     item.append(button);

@@ -1,16 +1,18 @@
 // Gold lines matched to a sequence of texts (the page's blocks, a candidate's lines) by their order: a
 // monotone alignment, never the first text match. It is webapp/corpus/alignment.py's `align`, step for
 // step (tests/test_visible_text.py checks in Chromium that both give the same answer): of the order-keeping
-// matchings of equal normalised texts, one with the most matched lines, then the fewest runs (stretches
-// whose blocks follow one another, only unmatched lines between), later copies winning what is left.
+// matchings of equal normalised texts, one with the most matched lines, then the most pinned blocks (the
+// copies the annotator clicked), then the fewest runs (stretches whose blocks follow one another, only
+// unmatched lines between), later copies winning what is left.
 // On top of it: where a block's line goes in the gold, a line taken out by its place, and a sequence
 // merged into another (a candidate's lines into the page's blocks).
 import { normalise } from "./blocks.js";
 
 export const NONE = -1;
 
-// For each line, the index of the block (in `blocks`, already normalised) it is matched to, or NONE.
-export function align(lines, blocks) {
+// For each line, the index of the block (in `blocks`, already normalised) it is matched to, or NONE;
+// `pinned`: a set of block indexes preferred among copies of a text.
+export function align(lines, blocks, pinned = new Set()) {
   const wanted = lines.map(normalise);
   const present = new Set(blocks);
   const rows = [];
@@ -22,24 +24,28 @@ export function align(lines, blocks) {
     if (texts.has(text)) { columns.push(index); compact.push(text); }
     else if (!compact.length || compact[compact.length - 1] !== null) { columns.push(NONE); compact.push(null); }
   });
-  const matched = alignCompact(rows.map((i) => wanted[i]), compact);
+  const bonus = columns.map((column) => column !== NONE && pinned.has(column));
+  const matched = alignCompact(rows.map((i) => wanted[i]), compact, bonus);
   const result = new Array(lines.length).fill(NONE);
   rows.forEach((row, k) => { if (matched[k] !== NONE) result[row] = columns[matched[k]]; });
   return result;
 }
 
-const LOW = -(2 ** 31);
+const LOW = -(2 ** 60);
 
-function alignCompact(lines, blocks) {
+function alignCompact(lines, blocks, pinned) {
   const n = lines.length, m = blocks.length;
   const result = new Array(n).fill(NONE);
   if (!n || !m) return result;
-  const weight = n + 2, width = m + 1, cells = (n + 1) * width;
-  const best = new Int32Array(cells), ends = new Int32Array(cells).fill(LOW), here = new Int32Array(cells).fill(LOW);
+  // Scores: a match is worth more than any number of pins, a pin more than any number of runs cost.
+  const pin = n + 2, weight = pin * (n + 2), width = m + 1, cells = (n + 1) * width;
+  const best = new Float64Array(cells), ends = new Float64Array(cells).fill(LOW);
+  const here = new Float64Array(cells).fill(LOW);
   for (let i = 1; i <= n; i++) {
     const line = lines[i - 1], row = i * width, up = (i - 1) * width;
     for (let j = 1; j <= m; j++) {
-      if (blocks[j - 1] === line) here[row + j] = weight + Math.max(ends[up + j - 1], best[up + j - 1] - 1);
+      const gain = pinned[j - 1] ? weight + pin : weight;
+      if (blocks[j - 1] === line) here[row + j] = gain + Math.max(ends[up + j - 1], best[up + j - 1] - 1);
       ends[row + j] = Math.max(here[row + j], ends[up + j]);
       best[row + j] = Math.max(here[row + j], best[up + j], best[row + j - 1]);
     }
@@ -87,25 +93,30 @@ export function removeLine(lines, at) {
 }
 
 // Block `index` of `blocks` in or out of the gold's `lines`: out when a line is aligned to it (that line
-// only), else in at its place. Returns {lines, at (the line's index before or after), added}.
-export function toggleBlock(lines, blocks, index, text = blocks[index]) {
-  const alignment = align(lines, blocks);
+// only), else in (as `text`) at its place. Returns {lines, at (the line's index before or after), added}.
+export function toggleBlock(lines, blocks, index, { text = blocks[index], pinned = new Set() } = {}) {
+  const alignment = align(lines, blocks, pinned);
   const mine = alignment.indexOf(index);
   if (mine !== NONE) return { lines: removeLine(lines, mine), at: mine, added: false };
   const at = placeOf(alignment, index);
   return { lines: [...lines.slice(0, at), text, ...lines.slice(at)], at, added: true };
 }
 
-// Every block of `indexes` into the gold (`take`) or out of it; returns {lines, changed}.
-export function setBlocks(lines, blocks, indexes, take) {
+// Every block of `indexes` into the gold (`take`) or out of it; returns {lines, changed, pinned (the
+// pins after: the blocks taken in added, those taken out removed)}.
+export function setBlocks(lines, blocks, indexes, take, pinned = new Set()) {
   let next = lines, changed = 0;
+  const pins = new Set(pinned);
   for (const index of take ? indexes : [...indexes].reverse()) {
-    const inGold = align(next, blocks).includes(index);
-    if (inGold === take) continue;
-    next = toggleBlock(next, blocks, index).lines;
-    changed += 1;
+    const inGold = align(next, blocks, pins).includes(index);
+    if (take) pins.add(index);
+    if (inGold !== take) {
+      next = toggleBlock(next, blocks, index, { pinned: pins }).lines;
+      changed += 1;
+    }
+    if (!take) pins.delete(index);
   }
-  return { lines: next, changed };
+  return { lines: next, changed, pinned: pins };
 }
 
 // `extra` (lines, normalised) merged into the sequence `base`: a line of `extra` matched to a text of

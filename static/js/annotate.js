@@ -28,6 +28,7 @@ const state = {
   active: 0,
   pending: null, // {id, body} of the save in flight or waiting for a retry
   frame: null,
+  pinned: new Set(), // the page's blocks clicked or taken into the gold: the copies chosen (align.js)
 };
 
 const percent = (x) => `${(100 * x).toFixed(1)}%`;
@@ -350,7 +351,7 @@ const pageTexts = () => state.frame?.texts ?? [];
 
 function highlightBlocks() {
   if (!state.frame) return;
-  state.frame.highlight(new Set(align(goldLines(), state.frame.texts).filter((block) => block !== NONE)));
+  state.frame.highlight(new Set(align(goldLines(), state.frame.texts, state.pinned).filter((block) => block !== NONE)));
 }
 
 const wired = new WeakSet();
@@ -360,13 +361,13 @@ let lastChange = null; // {before, after, notice} of the last change made from t
 
 // One change to the gold from the page or a candidate: one undoable edit (Ctrl+Z), a notice with an undo
 // button, the editor scrolled to line `at` (its `count` lines selected).
-function changeGold(next, at, count, message) {
+function changeGold(next, at, count, message, pinnedBefore = state.pinned) {
   const offset = next.slice(0, at).reduce((sum, line) => sum + line.length + 1, 0);
   const end = offset + Math.max(0, next.slice(at, at + count).join("\n").length);
   const after = next.join("\n");
   const before = replaceText(after, offset, end);
   const shown = notice(message, { label: "Undo (Ctrl+Z)", run: () => replaceText(before) }, "page-change");
-  lastChange = { before, after, notice: shown };
+  lastChange = { before, after, notice: shown, pinned: pinnedBefore };
   highlightBlocks();
 }
 
@@ -376,6 +377,7 @@ function cancelLastChange() {
   undoEdit("undo");
   if (editor.value !== lastChange.before) replaceText(lastChange.before);
   lastChange.notice.remove();
+  state.pinned = lastChange.pinned;
   lastChange = null;
   highlightBlocks();
 }
@@ -383,27 +385,33 @@ function cancelLastChange() {
 // A block clicked in the page: its own line goes out of the gold, or it goes in at its place.
 function toggleBlockLine(index) {
   const texts = pageTexts();
-  const { lines, at, added } = toggleBlock(goldLines(), texts, index);
+  const before = state.pinned;
+  const { lines, at, added } = toggleBlock(goldLines(), texts, index, { pinned: before });
+  state.pinned = new Set(before);
+  if (added) state.pinned.add(index);
+  else state.pinned.delete(index);
   changeGold(lines, at, added ? 1 : 0,
-    added ? `Added “${short(texts[index])}” to the gold.` : `Took out “${short(texts[index])}” from the gold.`);
+    added ? `Added “${short(texts[index])}” to the gold.` : `Took out “${short(texts[index])}” from the gold.`, before);
 }
 
 // Several blocks in or out at once (a Shift+click range, a container): all in, unless `reference` (or
 // every one of them) is in the gold already, then all out.
 function setPageBlocks(indexes, take, what) {
   const texts = pageTexts(), lines = goldLines();
-  const { lines: next, changed } = setBlocks(lines, texts, indexes, take);
+  const before = state.pinned;
+  const { lines: next, changed, pinned } = setBlocks(lines, texts, indexes, take, before);
+  state.pinned = pinned;
   if (!changed) {
     notice(`Every block of ${what} is ${take ? "in" : "out of"} the gold already.`, null, "page-change");
     return;
   }
-  const placed = align(take ? next : lines, texts);
+  const placed = align(take ? next : lines, texts, state.pinned);
   const first = Math.max(0, placed.findIndex((block) => indexes.includes(block)));
   changeGold(next, first, take ? changed : 0,
-    `${take ? "Added" : "Took out"} ${plural(changed, "block")} of ${what} ${take ? "to" : "from"} the gold.`);
+    `${take ? "Added" : "Took out"} ${plural(changed, "block")} of ${what} ${take ? "to" : "from"} the gold.`, before);
 }
 
-const inGold = () => new Set(align(goldLines(), pageTexts()));
+const inGold = () => new Set(align(goldLines(), pageTexts(), state.pinned));
 
 const pageActions = {
   toggle: toggleBlockLine,
@@ -492,12 +500,14 @@ function showLines() {
 
 function takeFromCandidate(ks) {
   const candidate = candidates[state.active];
-  const { lines, changed } = takeLines(goldLines(), candidate.lines, pageTexts(), ks);
+  const before = state.pinned;
+  const { lines, changed, pinned } = takeLines(goldLines(), candidate.lines, pageTexts(), ks, before);
   if (!changed) return;
+  state.pinned = pinned;
   const taken = new Set(ks.map((k) => candidate.lines[k]));
   const at = lines.findIndex((line) => taken.has(line));
   changeGold(lines, at, changed, changed === 1 ? `Took “${short(candidate.lines[ks[0]])}” from ${candidate.name}.`
-    : `Took ${changed} lines from ${candidate.name}.`);
+    : `Took ${changed} lines from ${candidate.name}.`, before);
   showLines();
 }
 

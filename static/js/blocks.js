@@ -1,5 +1,6 @@
-// Blocks of the saved page in the sandboxed, same-origin frame: outlined on hover, toggled in and out of
-// the gold on click, highlighted while their text is in the gold. The saved page's own scripts never
+// Blocks of the saved page in the sandboxed, same-origin frame: outlined on hover (or on the keyboard's
+// pointer), acted on by clicks, Shift+clicks and widened containers (the annotate view decides what that
+// does to the gold, with align.js), highlighted while a gold line is aligned to them. The saved page's own scripts never
 // run (no allow-scripts); these listeners belong to this page. Every click in the frame is cancelled, so
 // a link or a form in the saved page never navigates anywhere.
 //

@@ -31,10 +31,14 @@ export function regions(gold, candidate) {
   return found;
 }
 
-// The gold with the candidate's lines `ks` taken in at their places: {lines, changed}.
-export function takeLines(gold, candidate, page, ks) {
-  const { sequence, positions } = merge(page, candidate);
-  return setBlocks(gold, sequence, ks.map((k) => positions[k]), true);
+// The gold with the candidate's lines `ks` taken in at their places: {lines, changed, pinned}. `pinned`
+// (page block indexes, see align.js) is kept and gains the page blocks the taken lines are.
+export function takeLines(gold, candidate, page, ks, pinned = new Set()) {
+  const { sequence, positions, moved } = merge(page, candidate);
+  const pageOf = new Map(moved.map((at, index) => [at, index]));
+  const taken = setBlocks(gold, sequence, ks.map((k) => positions[k]), true, new Set([...pinned].map((i) => moved[i])));
+  const pins = [...taken.pinned].filter((at) => pageOf.has(at)).map((at) => pageOf.get(at));
+  return { lines: taken.lines, changed: taken.changed, pinned: new Set(pins) };
 }
 
 // The gold with a region's lines replaced by the candidate's version of it: {lines, at}.

@@ -9,8 +9,8 @@ import { align, merge, removeLine, setBlocks, toggleBlock } from "../../static/j
 
 const CASES = JSON.parse(readFileSync(new URL("../data/alignment/cases.json", import.meta.url), "utf-8"));
 
-for (const { case: name, lines, blocks, aligned } of CASES) {
-  test(`align: ${name}`, () => assert.deepEqual(align(lines, blocks), aligned));
+for (const { case: name, lines, blocks, pinned = [], aligned } of CASES) {
+  test(`align: ${name}`, () => assert.deepEqual(align(lines, blocks, new Set(pinned)), aligned));
 }
 
 const put = (lines, blocks, index) => toggleBlock(lines, blocks, index).lines;
@@ -56,8 +56,22 @@ test("the gold's blank lines are kept", () => {
 
 test("setBlocks takes a range in at its places, or out, and counts what changed", () => {
   const blocks = ["Menu", "A", "B", "C", "D"];
-  assert.deepEqual(setBlocks(["A", "D"], blocks, [1, 2, 3], true), { lines: ["A", "B", "C", "D"], changed: 2 });
-  assert.deepEqual(setBlocks(["A", "B", "D"], blocks, [2, 3, 4], false), { lines: ["A"], changed: 2 });
+  const taken = setBlocks(["A", "D"], blocks, [1, 2, 3], true);
+  assert.deepEqual([taken.lines, taken.changed, [...taken.pinned]], [["A", "B", "C", "D"], 2, [1, 2, 3]]);
+  const out = setBlocks(["A", "B", "D"], blocks, [2, 3, 4], false, new Set([1, 2]));
+  assert.deepEqual([out.lines, out.changed, [...out.pinned]], [["A"], 2, [1]]);
+});
+
+test("a clicked copy stays the line's block: two Read more clicked bottom-up are both in, in order", () => {
+  const blocks = ["One", "Read more", "Two", "Read more"];
+  let pinned = new Set([1]);
+  let lines = toggleBlock([], blocks, 1, { pinned }).lines;
+  assert.deepEqual(lines, ["Read more"]);
+  assert.deepEqual(toggleBlock(lines, blocks, 3).lines, []); // unpinned, the lone line is the later copy
+  lines = toggleBlock(lines, blocks, 3, { pinned }).lines;
+  assert.deepEqual(lines, ["Read more", "Read more"]);
+  pinned = new Set([1, 3]);
+  assert.deepEqual(toggleBlock(lines, blocks, 2, { pinned }).lines, ["Read more", "Two", "Read more"]);
 });
 
 test("merge puts a line the base lacks right after the line before it", () => {

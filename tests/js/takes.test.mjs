@@ -21,8 +21,9 @@ test("a taken line lands at its page block's place, a line not on the page after
   const candidate = ["Title", "Byline by Ann", "Second.", "Third."];
   assert.deepEqual(takeLines(["Title", "Third."], candidate, PAGE, [2]).lines, ["Title", "Second.", "Third."]);
   assert.deepEqual(takeLines(["Title", "Third."], candidate, PAGE, [1]).lines, ["Title", "Byline by Ann", "Third."]);
-  assert.deepEqual(takeLines(["Third."], candidate, PAGE, [0, 1, 2]),
-    { lines: ["Title", "Byline by Ann", "Second.", "Third."], changed: 3 });
+  const taken = takeLines(["Third."], candidate, PAGE, [0, 1, 2], new Set([4]));
+  assert.deepEqual([taken.lines, taken.changed], [["Title", "Byline by Ann", "Second.", "Third."], 3]);
+  assert.deepEqual([...taken.pinned].sort(), [1, 3, 4]); // the page's blocks taken are pinned, others kept
 });
 
 test("a region's lines are replaced by the candidate's version of it", () => {
