@@ -123,3 +123,111 @@ def test_repeated_texts_land_at_their_own_place_in_any_click_order(session, live
     assert not any(highlighted(tab, "li", text) for text in ("Accessibility", "Layout", "Text"))
     assert not highlighted(tab, "li", "Widget catalogue") and highlighted(tab, "h1", "Widget catalogue")
     assert [highlighted(tab, "a", "Read more", n) for n in range(4)] == [True, True, False, True]
+
+
+def test_menu_items_clicked_as_content_land_under_their_heading_and_the_h1_goes_first(session, live_server, context):
+    page_id = make_page(session, SERVICE).id
+    tab = open_page(context, live_server, page_id)
+    for text in ("Health", "Energy", "Banking", "Retail"):  # the list's items, bottom-up
+        click(tab, "ul.industries li", text)
+    click(tab, "h2", "Industries we serve")
+    click(tab, "h1", "Consulting for regulated industries")
+    until(tab, f"{EDITOR}.split('\\n').length === 6")
+    assert save(tab, session, page_id) == ["Consulting for regulated industries", "Industries we serve", "Retail",
+                                           "Banking", "Energy", "Health"]
+    assert not any(highlighted(tab, "header li", text) for text in ("Retail", "Banking", "Energy", "Health"))
+    assert all(highlighted(tab, "ul.industries li", text) for text in ("Retail", "Banking", "Energy", "Health"))
+
+
+def test_a_click_takes_out_its_own_line_not_every_line_with_its_text(session, live_server, context):
+    page_id = make_page(session, CATALOGUE).id
+    tab = open_page(context, live_server, page_id)
+    for nth in (0, 1, 2):
+        click(tab, "a", "Read more", nth)
+    click(tab, "h2", "Async")
+    until(tab, f"{EDITOR} === 'Read more\\nAsync\\nRead more\\nRead more'")
+    click(tab, "a", "Read more", 1)  # the Async card's: the line after "Async" goes, the others stay
+    until(tab, f"{EDITOR} === 'Read more\\nAsync\\nRead more'")
+    assert [highlighted(tab, "a", "Read more", n) for n in range(4)] == [True, False, True, False]
+    click(tab, "h2", "Layout")  # between the two that are left
+    until(tab, f"{EDITOR} === 'Read more\\nAsync\\nLayout\\nRead more'")
+    assert save(tab, session, page_id) == ["Read more", "Async", "Layout", "Read more"]
+
+
+def test_a_double_click_selects_a_word_and_leaves_the_gold_as_it_was(session, live_server, context):
+    page_id = make_page(session, SERVICE).id
+    tab = open_page(context, live_server, page_id)
+    x, y = box(tab, "p", "We help firms meet the rules without slowing down.")
+    tab.mouse.click(x, y, click_count=2)
+    until(tab, "String(document.getElementById('frame').contentDocument.getSelection()).trim() !== ''")
+    assert gold(tab) == []
+    assert tab.locator("#notices .notice", has_text="Added").count() == 0
+    click(tab, "h1", "Consulting for regulated industries")  # a plain click elsewhere right after takes its block
+    until(tab, f"{EDITOR} === 'Consulting for regulated industries'")
+
+
+def test_shift_click_takes_a_range_and_shift_click_on_a_taken_block_takes_it_out(session, live_server, context):
+    page_id = make_page(session, CATALOGUE).id
+    tab = open_page(context, live_server, page_id)
+    click(tab, "h2", "Async")
+    click(tab, "p", "Grids, stacks and flexible boxes.", modifiers=["Shift"])
+    until(tab, f"{EDITOR} === 'Async\\nFutures, streams and cancellation.\\nRead more\\nLayout\\n"
+               f"Grids, stacks and flexible boxes.'")
+    assert tab.locator("#notices .notice", has_text="Added 4 blocks of the range").count() == 1
+    click(tab, "h2", "Layout", modifiers=["Shift"])  # from the last one acted on (Grids…) back to Layout: out
+    until(tab, f"{EDITOR} === 'Async\\nFutures, streams and cancellation.\\nRead more'")
+    tab.keyboard.press("Control+z")  # one change, one undo
+    until(tab, f"{EDITOR}.split('\\n').length === 5")
+
+
+def outlined(tab) -> list[str]:
+    return tab.evaluate("""[...document.getElementById('frame').contentDocument.querySelectorAll('.goldtext-container')]
+      .map((e) => e.localName + '.' + e.className.split(' ')[0])""")
+
+
+def test_plus_widens_the_hovered_block_to_its_card_then_the_section_and_a_click_takes_it(session, live_server, context):
+    page_id = make_page(session, CATALOGUE).id
+    tab = open_page(context, live_server, page_id)
+    x, y = box(tab, "h2", "Async")
+    tab.mouse.move(x, y)
+    tab.keyboard.press("+")
+    until(tab, "document.getElementById('save-state').textContent.includes('3 blocks')")
+    assert outlined(tab) == ["div.card"]
+    tab.keyboard.press("+")
+    assert outlined(tab) == ["section.cards"]
+    tab.keyboard.press("-")
+    assert outlined(tab) == ["div.card"]
+    tab.mouse.click(x, y)
+    until(tab, f"{EDITOR} === 'Async\\nFutures, streams and cancellation.\\nRead more'")
+    tab.keyboard.press("+")
+    tab.mouse.click(x, y)  # the section, with the card in it already: the other three cards go in around it
+    until(tab, f"{EDITOR}.split('\\n').length === 12")
+    blocks = block_lines(parse_html(CATALOGUE))
+    cards = blocks[blocks.index("Screen readers, focus order and labels.") - 1:blocks.index("Version Released")]
+    assert save(tab, session, page_id) == cards
+    tab.mouse.click(x, y)  # every block of the section in: a click takes them all out
+    until(tab, f"{EDITOR} === ''")
+
+
+def test_keyboard_alone_points_takes_ranges_and_containers(session, live_server, context):
+    page_id = make_page(session, SERVICE).id
+    tab = open_page(context, live_server, page_id)
+    blocks = block_lines(parse_html(SERVICE))
+    h1 = blocks.index("Consulting for regulated industries")
+    for _ in range(h1 + 1):
+        tab.keyboard.press("]")
+    until(tab, "document.getElementById('save-state').textContent.includes('Consulting for regulated')")
+    tab.keyboard.press("t")
+    until(tab, f"{EDITOR} === 'Consulting for regulated industries'")
+    for _ in range(3):
+        tab.keyboard.press("]")  # the paragraph, the h2, the list's first item
+    tab.keyboard.press("+")  # the list
+    until(tab, "document.getElementById('save-state').textContent.includes('a ul with 4 blocks')")
+    tab.keyboard.press("t")
+    until(tab, f"{EDITOR} === 'Consulting for regulated industries\\nRetail\\nBanking\\nEnergy\\nHealth'")
+    tab.keyboard.press("-")
+    tab.keyboard.press("[")
+    tab.keyboard.press("[")  # the paragraph under the h1
+    tab.keyboard.press("T")  # from the list's first item (last acted on) back to here: both the p and the h2 go in
+    until(tab, f"{EDITOR}.split('\\n').length === 7")
+    assert save(tab, session, page_id) == blocks[h1:h1 + 7]
