@@ -119,7 +119,7 @@ def test_repeated_texts_land_at_their_own_place_in_any_click_order(session, live
     until(tab, f"{EDITOR}.split('\\n').length === 8")
     assert save(tab, session, page_id) == IN_ORDER
     # the copies clicked are highlighted, and none other: not the sidebar's, not the breadcrumb's, not the footer's
-    assert highlighted(tab, "h2", "Layout") and highlighted(tab, "h2", "Accessibility") and highlighted(tab, "h2", "Text")
+    assert all(highlighted(tab, "h2", text) for text in ("Layout", "Accessibility", "Text"))
     assert not any(highlighted(tab, "li", text) for text in ("Accessibility", "Layout", "Text"))
     assert not highlighted(tab, "li", "Widget catalogue") and highlighted(tab, "h1", "Widget catalogue")
     assert [highlighted(tab, "a", "Read more", n) for n in range(4)] == [True, True, False, True]
@@ -231,3 +231,108 @@ def test_keyboard_alone_points_takes_ranges_and_containers(session, live_server,
     tab.keyboard.press("T")  # from the list's first item (last acted on) back to here: both the p and the h2 go in
     until(tab, f"{EDITOR}.split('\\n').length === 7")
     assert save(tab, session, page_id) == blocks[h1:h1 + 7]
+
+
+# --- a real page: WCXB's 0257, whose headings are repeated in its table of contents -------------------------
+
+# The page's blocks as the annotate view finds them, and whether each is marked as in the gold.
+FRAME_BLOCKS = """async () => {
+  const { blocksOf } = await import('/static/js/blocks.js');
+  const rules = JSON.parse(document.getElementById('page-data').textContent).blocks;
+  const frame = document.getElementById('frame'), doc = frame.contentDocument;
+  const marks = [...(frame.contentWindow.CSS.highlights.get('goldtext-in') ?? [])];
+  return blocksOf(doc, rules).map((block) => block.whole ? block.owner.classList.contains('goldtext-in')
+    : marks.some((range) => range.intersectsNode(block.nodes[0])));
+}"""
+
+CLICK_BLOCK = """async (index) => {
+  const { blocksOf } = await import('/static/js/blocks.js');
+  const rules = JSON.parse(document.getElementById('page-data').textContent).blocks;
+  const frame = document.getElementById('frame'), doc = frame.contentDocument;
+  const node = blocksOf(doc, rules)[index].nodes.find((n) => n.data.trim());
+  node.parentElement.scrollIntoView({block: 'center'});
+  const range = doc.createRange();
+  range.selectNodeContents(node);
+  const b = [...range.getClientRects()].find((r) => r.width > 0), at = frame.getBoundingClientRect();
+  return [at.left + frame.clientLeft + b.left + Math.min(b.width / 2, 20),
+          at.top + frame.clientTop + b.top + b.height / 2];
+}"""
+
+
+@pytest.mark.corpus(WCXB)
+def test_on_a_real_page_headings_repeated_in_its_contents_land_at_their_place(session, live_server, context):
+    import gzip
+
+    from webapp.corpus.alignment import align
+
+    html = decode(gzip.decompress((WCXB_SAMPLE / "dev" / "html" / "0257.html.gz").read_bytes())).text
+    truth = json.loads((WCXB_SAMPLE / "dev" / "ground-truth" / "0257.json").read_text())["ground_truth"]
+    blocks = block_lines(parse_html(html))
+    lines = [line for line in truth["main_content"].split("\n") if line.strip()]
+    aligned = align(lines, blocks)
+    repeated = [i for i, b in enumerate(aligned) if b >= 0 and blocks.count(blocks[b]) > 1][:4]
+    chosen = sorted({i for r in repeated for i in (r, r + 1) if aligned[i] >= 0})  # each heading and the line after
+    assert len(chosen) >= 6
+    page_id = make_page(session, html).id
+    tab = open_page(context, live_server, page_id)
+    for i in sorted(chosen, key=lambda i: -aligned[i]):  # bottom-up: every click lands above the lines in
+        x, y = tab.evaluate(CLICK_BLOCK, aligned[i])
+        tab.mouse.click(x, y)
+        tab.mouse.move(0, 0)
+    until(tab, f"{EDITOR}.split('\\n').length === {len(chosen)}")
+    assert save(tab, session, page_id) == [blocks[aligned[i]] for i in chosen]  # the gold's lines, normalised
+    marked = tab.evaluate(FRAME_BLOCKS)
+    assert [b for b, on in enumerate(marked) if on] == [aligned[i] for i in chosen]  # not the contents' copies
+
+
+# --- lines taken from a candidate ------------------------------------------------------------------------
+
+PREFILL = "Consulting for regulated industries\nWe help firms meet the rules without slowing down.\n" \
+          "Talk to us about your project."
+OTHER = "Industries we serve\nRetail\nBanking\nEnergy\nHealth\nTalk to us about your project.\nCall 555-0100 today"
+
+
+def test_a_candidate_s_lines_are_taken_one_by_key_a_run_at_once_and_each_lands_at_its_place(
+        session, live_server, context):
+    page_id = make_page(session, SERVICE, candidates={"trafilatura": PREFILL, "density": OTHER}).id
+    tab = open_page(context, live_server, page_id)
+    assert tab.evaluate(EDITOR) == PREFILL
+    tab.keyboard.press("2")
+    tab.keyboard.press("y")
+    until(tab, "document.activeElement?.classList.contains('take-line')")
+    assert tab.evaluate("document.activeElement.textContent") == "Industries we serve"
+    tab.keyboard.press("Enter")  # lands after the paragraph it follows on the page, not at the end
+    until(tab, f"{EDITOR}.split('\\n').length === 4")
+    assert gold(tab) == ["Consulting for regulated industries", "We help firms meet the rules without slowing down.",
+                         "Industries we serve", "Talk to us about your project."]
+    assert tab.locator("#notices .notice", has_text="Took “Industries we serve” from density").count() == 1
+    tab.locator("#lines .take-run", has_text="Take these 4 lines").click()
+    until(tab, f"{EDITOR}.split('\\n').length === 8")
+    tab.locator("#lines .take-line", has_text="Call 555-0100 today").click()  # not on the page: after its neighbour
+    until(tab, f"{EDITOR}.split('\\n').length === 9")
+    assert tab.locator("#lines").inner_text() == "Every line of density is in the gold."
+    tab.keyboard.press("Control+z")
+    until(tab, f"{EDITOR}.split('\\n').length === 8")
+    until(tab, "[...document.querySelectorAll('#lines .take-line')].map((b) => b.textContent).join('|')"
+               " === 'Call 555-0100 today'")  # the list follows the gold
+    tab.locator("#lines .take-line").click()
+    until(tab, f"{EDITOR}.split('\\n').length === 9")
+    assert save(tab, session, page_id) == [
+        "Consulting for regulated industries", "We help firms meet the rules without slowing down.",
+        "Industries we serve", "Retail", "Banking", "Energy", "Health", "Talk to us about your project.",
+        "Call 555-0100 today"]
+
+
+def test_a_candidate_s_version_of_a_region_replaces_the_gold_s_in_one_action(session, live_server, context):
+    prefill = "Consulting for regulated industries\nWe help firms.\nTalk to us about your project."
+    theirs = "Consulting for regulated industries\nWe help firms meet the rules without slowing down.\n" \
+             "Industries we serve\nTalk to us about your project."
+    page_id = make_page(session, SERVICE, candidates={"trafilatura": prefill, "density": theirs}).id
+    tab = open_page(context, live_server, page_id)
+    tab.keyboard.press("2")
+    tab.locator("#show-lines").click()
+    tab.locator("#lines .take-replace", has_text="Replace the gold's 1 line here with these").click()
+    until(tab, f"{EDITOR} === {json.dumps(theirs)}")
+    assert tab.locator("#notices .notice", has_text="Replaced 1 line of the gold with density's 2 lines").count() == 1
+    tab.keyboard.press("Control+z")
+    until(tab, f"{EDITOR} === {json.dumps(prefill)}")
