@@ -4,6 +4,7 @@ Chromium, on small cases and on every page of the shared Readability corpus."""
 
 from __future__ import annotations
 
+import gzip
 import json
 import re
 import sys
@@ -11,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from browser_fixtures import signed_in
-from corpora import READABILITY, READABILITY_PAGES
+from corpora import READABILITY, READABILITY_PAGES, WCXB, WCXB_SAMPLE
 from workbench import make_page, sign_in
 
 from webapp.corpus.alignment import align
@@ -217,6 +218,25 @@ def test_align_js_and_python_align_readability_s_gold_to_the_page_alike(blocks_t
         python = align(lines, blocks, set(pinned))
         assert js_align(blocks_tab, lines, blocks, pinned) == python
         assert [b for b in python if b >= 0] == sorted(b for b in python if b >= 0)
+
+
+# WCXB pages whose gold has lines repeated elsewhere on the page (tables of contents, menus, repeated labels)
+WCXB_REPEATS = ["0053", "0145", "0185", "0216", "0257", "0281", "0341", "0359"]
+
+
+@pytest.mark.browser
+@pytest.mark.corpus(WCXB)
+@pytest.mark.parametrize("item", WCXB_REPEATS)
+def test_align_js_and_python_align_wcxb_gold_with_repeated_lines_alike(blocks_tab, item):
+    html = decode(gzip.decompress((WCXB_SAMPLE / "dev" / "html" / f"{item}.html.gz").read_bytes())).text
+    truth = json.loads((WCXB_SAMPLE / "dev" / "ground-truth" / f"{item}.json").read_text(encoding="utf-8"))
+    lines = truth["ground_truth"]["main_content"].split("\n")
+    blocks = block_lines(parse_html(html))
+    python = align(lines, blocks)
+    assert any(b >= 0 and blocks.count(blocks[b]) > 1 for b in python)  # a repeated text is matched
+    assert js_align(blocks_tab, lines, blocks) == python
+    pinned = [b for b, text in enumerate(blocks) if blocks.count(text) > 1][::2]  # every other copy clicked
+    assert js_align(blocks_tab, lines, blocks, pinned) == align(lines, blocks, set(pinned))
 
 
 # --- the annotator's clicks on such blocks ----------------------------------------------------------------

@@ -33,37 +33,67 @@ export function align(lines, blocks, pinned = new Set()) {
 
 const LOW = -(2 ** 60);
 
+// The dynamic programme of alignment.py's _align_compact, with its three tables (best: any alignment of
+// the first i lines and j blocks; ends: the last match on block j-1, lines after it unmatched; here: line
+// i-1 on block j-1) kept as two rows each, and each cell's choice kept as bits for the way back:
+// 1-2 which of here, up, left gave `best`; 4 `ends` came from up; 8 `here` followed a break (from best).
 function alignCompact(lines, blocks, pinned) {
   const n = lines.length, m = blocks.length;
   const result = new Array(n).fill(NONE);
   if (!n || !m) return result;
+  const ids = new Map();
+  const id = (text) => { if (!ids.has(text)) ids.set(text, ids.size); return ids.get(text); };
+  const lineIds = Int32Array.from(lines, id);
+  const blockIds = Int32Array.from(blocks, (text) => (text === null ? -1 : id(text)));
   // Scores: a match is worth more than any number of pins, a pin more than any number of runs cost.
-  const pin = n + 2, weight = pin * (n + 2), width = m + 1, cells = (n + 1) * width;
-  const best = new Float64Array(cells), ends = new Float64Array(cells).fill(LOW);
-  const here = new Float64Array(cells).fill(LOW);
+  const pin = n + 2, weight = pin * (n + 2), width = m + 1;
+  const gain = Float64Array.from(pinned, (on) => (on ? weight + pin : weight));
+  let best = new Float64Array(width), ends = new Float64Array(width).fill(LOW), here = new Float64Array(width).fill(LOW);
+  let nextBest = new Float64Array(width), nextEnds = new Float64Array(width), nextHere = new Float64Array(width);
+  const choice = new Uint8Array((n + 1) * width);
   for (let i = 1; i <= n; i++) {
-    const line = lines[i - 1], row = i * width, up = (i - 1) * width;
+    const line = lineIds[i - 1], row = i * width;
+    nextBest[0] = 0;
+    nextEnds[0] = LOW;
+    nextHere[0] = LOW;
     for (let j = 1; j <= m; j++) {
-      const gain = pinned[j - 1] ? weight + pin : weight;
-      if (blocks[j - 1] === line) here[row + j] = gain + Math.max(ends[up + j - 1], best[up + j - 1] - 1);
-      ends[row + j] = Math.max(here[row + j], ends[up + j]);
-      best[row + j] = Math.max(here[row + j], best[up + j], best[row + j - 1]);
+      let h = LOW, bits = 0;
+      if (blockIds[j - 1] === line) {
+        const run = ends[j - 1], fresh = best[j - 1] - 1;
+        if (run >= fresh && run > LOW) h = gain[j - 1] + run;
+        else { h = gain[j - 1] + fresh; bits |= 8; }
+      }
+      const up = ends[j];
+      let e;
+      if (h >= up && h > LOW) e = h;
+      else { e = up; bits |= 4; }
+      const b0 = best[j], left = nextBest[j - 1];
+      let b;
+      if (h > LOW && h >= b0 && h >= left) b = h;
+      else if (b0 >= left) { b = b0; bits |= 1; }
+      else { b = left; bits |= 2; }
+      nextHere[j] = h;
+      nextEnds[j] = e;
+      nextBest[j] = b;
+      choice[row + j] = bits;
     }
+    [best, nextBest] = [nextBest, best];
+    [ends, nextEnds] = [nextEnds, ends];
+    [here, nextHere] = [nextHere, here];
   }
   let i = n, j = m, state = "best";
   while (i > 0 && j > 0) {
-    const at = i * width + j, up = (i - 1) * width + j;
+    const bits = choice[i * width + j];
     if (state === "best") {
-      if (here[at] === best[at] && here[at] > LOW) state = "here";
-      else if (best[up] === best[at]) i -= 1;
-      else j -= 1;
+      if (bits & 1) i -= 1;
+      else if (bits & 2) j -= 1;
+      else state = "here";
     } else if (state === "ends") {
-      if (here[at] >= ends[up] && here[at] > LOW) state = "here";
-      else i -= 1;
+      if (bits & 4) i -= 1;
+      else state = "here";
     } else {
       result[i - 1] = j - 1;
-      const before = (i - 1) * width + j - 1;
-      state = ends[before] >= best[before] - 1 && ends[before] > LOW ? "ends" : "best";
+      state = bits & 8 ? "best" : "ends";
       i -= 1;
       j -= 1;
     }
