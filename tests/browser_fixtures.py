@@ -60,6 +60,14 @@ def context(browser):
     context.close()
 
 
+@pytest.fixture
+def laptop(browser):
+    """A context with a 1366x768 window: the smallest screen the annotate view must be usable on."""
+    context = browser.new_context(viewport={"width": 1366, "height": 768})
+    yield context
+    context.close()
+
+
 def signed_in(context, base: str, name: str = "Ann"):
     """A new tab of the context whose session has an annotator's name."""
     page = context.new_page()

@@ -22,10 +22,8 @@ EDITOR = "document.getElementById('editor').value"
 
 
 @pytest.fixture
-def context(browser):
-    made = browser.new_context(viewport={"width": 1366, "height": 768})
-    yield made
-    made.close()
+def context(laptop):
+    return laptop
 
 
 def open_page(context, base, page_id, name="Ann"):
