@@ -349,9 +349,20 @@ const frame = $("frame");
 const goldLines = () => (editor.value ? editor.value.split("\n") : []);
 const pageTexts = () => state.frame?.texts ?? [];
 
+// The page's blocks the gold's lines are aligned to, computed once per text and pins (the highlight after a
+// change and the debounced one after it ask alike).
+let aligned = { text: null, pinned: null, texts: null, blocks: new Set() };
+function goldBlocks() {
+  const texts = pageTexts();
+  if (aligned.text !== editor.value || aligned.pinned !== state.pinned || aligned.texts !== texts) {
+    const blocks = align(goldLines(), texts, state.pinned).filter((block) => block !== NONE);
+    aligned = { text: editor.value, pinned: state.pinned, texts, blocks: new Set(blocks) };
+  }
+  return aligned.blocks;
+}
+
 function highlightBlocks() {
-  if (!state.frame) return;
-  state.frame.highlight(new Set(align(goldLines(), state.frame.texts, state.pinned).filter((block) => block !== NONE)));
+  state.frame?.highlight(goldBlocks());
 }
 
 const wired = new WeakSet();
@@ -411,17 +422,16 @@ function setPageBlocks(indexes, take, what) {
     `${take ? "Added" : "Took out"} ${plural(changed, "block")} of ${what} ${take ? "to" : "from"} the gold.`, before);
 }
 
-const inGold = () => new Set(align(goldLines(), pageTexts(), state.pinned));
 
 const pageActions = {
   toggle: toggleBlockLine,
   range(from, to) {
     const [lo, hi] = from < to ? [from, to] : [to, from];
     const indexes = Array.from({ length: hi - lo + 1 }, (_, k) => lo + k);
-    setPageBlocks(indexes, !inGold().has(to), "the range");
+    setPageBlocks(indexes, !goldBlocks().has(to), "the range");
   },
   container(indexes) {
-    const present = inGold();
+    const present = goldBlocks();
     setPageBlocks(indexes, !indexes.every((index) => present.has(index)), "the outlined container");
   },
   cancel: cancelLastChange,
