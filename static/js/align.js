@@ -33,10 +33,8 @@ export function align(lines, blocks, pinned = new Set()) {
 
 const LOW = -(2 ** 60);
 
-// The dynamic programme of alignment.py's _align_compact, with its three tables (best: any alignment of
-// the first i lines and j blocks; ends: the last match on block j-1, lines after it unmatched; here: line
-// i-1 on block j-1) kept as two rows each, and each cell's choice kept as bits for the way back:
-// 1-2 which of here, up, left gave `best`; 4 `ends` came from up; 8 `here` followed a break (from best).
+// alignment.py's _align_compact, line for line: three tables kept as two rows each, each cell's choice
+// kept as bits for the way back.
 function alignCompact(lines, blocks, pinned) {
   const n = lines.length, m = blocks.length;
   const result = new Array(n).fill(NONE);
@@ -48,14 +46,13 @@ function alignCompact(lines, blocks, pinned) {
   // Scores: a match is worth more than any number of pins, a pin more than any number of runs cost.
   const pin = n + 2, weight = pin * (n + 2), width = m + 1;
   const gain = Float64Array.from(pinned, (on) => (on ? weight + pin : weight));
-  let best = new Float64Array(width), ends = new Float64Array(width).fill(LOW), here = new Float64Array(width).fill(LOW);
-  let nextBest = new Float64Array(width), nextEnds = new Float64Array(width), nextHere = new Float64Array(width);
+  let best = new Float64Array(width), ends = new Float64Array(width).fill(LOW);
+  let nextBest = new Float64Array(width), nextEnds = new Float64Array(width);
   const choice = new Uint8Array((n + 1) * width);
   for (let i = 1; i <= n; i++) {
     const line = lineIds[i - 1], row = i * width;
     nextBest[0] = 0;
     nextEnds[0] = LOW;
-    nextHere[0] = LOW;
     for (let j = 1; j <= m; j++) {
       let h = LOW, bits = 0;
       if (blockIds[j - 1] === line) {
@@ -72,14 +69,12 @@ function alignCompact(lines, blocks, pinned) {
       if (h > LOW && h >= b0 && h >= left) b = h;
       else if (b0 >= left) { b = b0; bits |= 1; }
       else { b = left; bits |= 2; }
-      nextHere[j] = h;
       nextEnds[j] = e;
       nextBest[j] = b;
       choice[row + j] = bits;
     }
     [best, nextBest] = [nextBest, best];
     [ends, nextEnds] = [nextEnds, ends];
-    [here, nextHere] = [nextHere, here];
   }
   let i = n, j = m, state = "best";
   while (i > 0 && j > 0) {

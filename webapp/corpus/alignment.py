@@ -52,47 +52,67 @@ def align(lines: Sequence[str], blocks: Sequence[str], pinned: Set[int] = frozen
 
 
 def _align_compact(lines: list[str], blocks: list[str | None], pinned: list[bool]) -> list[int]:
+    """The dynamic programme over three tables: best (the first i lines against the first j blocks, any
+    way), ends (the last match on block j-1, the lines after it unmatched) and here (line i-1 on block
+    j-1), kept as two rows each; each cell's choice is kept for the way back as bits: 1 and 2, which of
+    up and left gave `best` (neither: here); 4, `ends` came from up; 8, `here` followed a break."""
     n, m = len(lines), len(blocks)
     if not n or not m:
         return [NONE] * n
     # Scores: a match is worth more than any number of pins, a pin more than any number of runs cost.
     pin = n + 2
     weight = pin * (n + 2)
-    low = -(10**15)
+    gain = [weight + pin if on else weight for on in pinned]
+    low = -(2**60)
     width = m + 1
-    # best[i][j]: gold[:i] against blocks[:j], any way; ends[i][j]: the last match is line (<i) on block j-1,
-    # the lines after it unmatched; here[i][j]: line i-1 on block j-1.
-    best = [0] * ((n + 1) * width)
-    ends = [low] * ((n + 1) * width)
-    here = [low] * ((n + 1) * width)
+    best, ends = [0] * width, [low] * width
+    choice = bytearray((n + 1) * width)
     for i in range(1, n + 1):
-        line = lines[i - 1]
-        row, up = i * width, (i - 1) * width
+        line, row = lines[i - 1], i * width
+        next_best, next_ends = [0] * width, [low] * width
         for j in range(1, m + 1):
+            here, bits = low, 0
             if blocks[j - 1] == line:
-                gain = weight + pin if pinned[j - 1] else weight
-                here[row + j] = gain + max(ends[up + j - 1], best[up + j - 1] - 1)
-            ends[row + j] = max(here[row + j], ends[up + j])
-            best[row + j] = max(here[row + j], best[up + j], best[row + j - 1])
+                run, fresh = ends[j - 1], best[j - 1] - 1
+                if run >= fresh and run > low:
+                    here = gain[j - 1] + run
+                else:
+                    here, bits = gain[j - 1] + fresh, 8
+            up = ends[j]
+            if here >= up and here > low:
+                next_ends[j] = here
+            else:
+                next_ends[j] = up
+                bits |= 4
+            above, left = best[j], next_best[j - 1]
+            if here > low and here >= above and here >= left:
+                next_best[j] = here
+            elif above >= left:
+                next_best[j] = above
+                bits |= 1
+            else:
+                next_best[j] = left
+                bits |= 2
+            choice[row + j] = bits
+        best, ends = next_best, next_ends
     result = [NONE] * n
     i, j, state = n, m, "best"
     while i > 0 and j > 0:
-        at, up = i * width + j, (i - 1) * width + j
+        bits = choice[i * width + j]
         if state == "best":
-            if here[at] == best[at] and here[at] > low:
-                state = "here"
-            elif best[up] == best[at]:
+            if bits & 1:
                 i -= 1
-            else:
+            elif bits & 2:
                 j -= 1
-        elif state == "ends":
-            if here[at] >= ends[up] and here[at] > low:
-                state = "here"
             else:
+                state = "here"
+        elif state == "ends":
+            if bits & 4:
                 i -= 1
+            else:
+                state = "here"
         else:
             result[i - 1] = j - 1
-            before = (i - 1) * width + j - 1
-            state = "ends" if ends[before] >= best[before] - 1 and ends[before] > low else "best"
+            state = "best" if bits & 8 else "ends"
             i, j = i - 1, j - 1
     return result
