@@ -533,6 +533,7 @@ function replaceFromCandidate(region) {
 function showLinesView(on = $("lines").hidden) {
   $("lines").hidden = !on;
   $("diff").hidden = on;
+  document.querySelector(".pane-candidates .legend").hidden = on;
   $("show-lines").setAttribute("aria-pressed", String(on));
   if (on) showLines();
 }
