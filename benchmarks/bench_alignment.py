@@ -1,5 +1,6 @@
-"""Benchmark of the alignment of gold lines to a page's blocks (static/js/align.js, run in Debian's Chromium),
-which the annotate view runs on every block click and, debounced, after every edit.
+"""Benchmark of the alignment of gold lines to a page's blocks (static/js/align.js, run by Node, whose V8 is
+the engine of Chromium), which the annotate view runs on every block click and, debounced, after every
+edit.
 
 For every page of the shared WCXB sample: its gold's lines aligned to the page's blocks (as the highlight
 does), and a block click (align, then place). Printed: the median and the slowest page; target: the
@@ -13,7 +14,9 @@ from __future__ import annotations
 
 import json
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -27,32 +30,30 @@ from webapp.corpus.readers import iter_documents  # noqa: E402
 from webapp.corpus.visible_text import block_lines, parse_html  # noqa: E402
 
 WCXB = ROOT.parent / "shared" / "corpora" / "wcxb-dev-sample"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
-ORIGIN = "http://goldtext.bench"
 TARGET_MS = 100
 RUNS = 3
 
-SCRIPT = """async ([pages, runs]) => {
-  const m = await import('/static/js/align.js');
-  const times = [];
-  for (const [lines, blocks] of pages) {
-    const highlight = [], click = [];
-    for (let r = 0; r < runs; r++) {
-      let t = performance.now();
-      m.align(lines, blocks);
-      highlight.push(performance.now() - t);
-      t = performance.now();
-      m.toggleBlock(lines, blocks, Math.floor(blocks.length / 2));
-      click.push(performance.now() - t);
-    }
-    highlight.sort((a, b) => a - b);
-    click.sort((a, b) => a - b);
-    times.push([highlight[runs >> 1], click[runs >> 1]]);
+SCRIPT = """
+const [cases, runs, module] = process.argv.slice(1);
+const m = await import(module);
+const pages = JSON.parse((await import("node:fs")).readFileSync(cases, "utf-8"));
+const times = [];
+for (const [lines, blocks] of pages) {
+  const highlight = [], click = [];
+  for (let r = 0; r < runs; r++) {
+    let t = performance.now();
+    m.align(lines, blocks);
+    highlight.push(performance.now() - t);
+    t = performance.now();
+    m.toggleBlock(lines, blocks, Math.floor(blocks.length / 2));
+    click.push(performance.now() - t);
   }
-  return times;
-}"""
+  highlight.sort((a, b) => a - b);
+  click.sort((a, b) => a - b);
+  times.push([highlight[runs >> 1], click[runs >> 1]]);
+}
+console.log(JSON.stringify(times));
+"""
 
 
 def pages() -> list[tuple[list[str], list[str]]]:
@@ -64,27 +65,14 @@ def pages() -> list[tuple[list[str], list[str]]]:
     return found
 
 
-def browser_ms(cases) -> list[tuple[float, float]]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        tab = browser.new_page()
-
-        def serve(route):
-            path = route.request.url.removeprefix(ORIGIN)
-            if path == "/":
-                route.fulfill(body="<!doctype html><title>bench</title>", content_type="text/html")
-            elif path.startswith("/static/js/") and ".." not in path:
-                route.fulfill(path=str(ROOT / path.lstrip("/")), content_type="text/javascript")
-            else:
-                route.abort()
-
-        tab.route(f"{ORIGIN}/**", serve)
-        tab.goto(f"{ORIGIN}/")
-        times = tab.evaluate(SCRIPT, [cases, RUNS])
-        browser.close()
-    return [tuple(t) for t in times]
+def node_ms(cases) -> list[tuple[float, float]]:
+    with tempfile.NamedTemporaryFile("w", suffix=".json", encoding="utf-8") as file:
+        json.dump(cases, file)
+        file.flush()
+        module = (ROOT / "static" / "js" / "align.js").as_uri()
+        out = subprocess.run(["node", "--input-type=module", "-e", SCRIPT, file.name, str(RUNS), module],
+                             capture_output=True, text=True, check=True).stdout
+    return [tuple(t) for t in json.loads(out)]
 
 
 def main() -> None:
@@ -99,11 +87,11 @@ def main() -> None:
     blocks = sum(len(c[1]) for c in cases)
     print(f"{len(cases)} WCXB pages, {lines:,} gold lines, {blocks:,} blocks; "
           f"Python: {time.perf_counter() - start:.1f} s in all, slowest page {max(python):.0f} ms")
-    times = browser_ms(cases)
+    times = node_ms(cases)
     highlight = [h for h, _ in times]
     click = [c for _, c in times]
     slowest = max(range(len(cases)), key=lambda i: click[i])
-    print(f"Chromium: highlight median {statistics.median(highlight):.2f} ms, slowest {max(highlight):.1f} ms; "
+    print(f"Node: highlight median {statistics.median(highlight):.2f} ms, slowest {max(highlight):.1f} ms; "
           f"click median {statistics.median(click):.2f} ms, slowest {click[slowest]:.1f} ms "
           f"({len(cases[slowest][0])} lines, {len(cases[slowest][1])} blocks)")
     worst = click[slowest]

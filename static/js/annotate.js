@@ -6,7 +6,9 @@ import { clearDraft, loadDraft, storeDraft } from "./drafts.js";
 import { bindShortcuts, renderHelp } from "./keys.js";
 import { KIND_KEYS, kindShortcuts } from "./kinds.js";
 import { LABELS, selectedText, selectionIn, snippetEditor } from "./snippets.js";
-import { candidateLines, regions, replaceRegion, takeLines } from "./takes.js";
+import { plural, short } from "./say.js";
+import { takeView } from "./take_view.js";
+import { candidateLines } from "./takes.js";
 import { debounce, newSaveId, postJson } from "./net.js";
 import { bag, scores } from "./tokens.js";
 import { diff, render, words } from "./worddiff.js";
@@ -366,8 +368,6 @@ function highlightBlocks() {
 }
 
 const wired = new WeakSet();
-const short = (text) => (text.length > 60 ? `${text.slice(0, 57)}…` : text);
-const plural = (count, word) => `${count} ${word}${count === 1 ? "" : "s"}`;
 let lastChange = null; // {before, after, notice} of the last change made from the page or a candidate
 
 // One change to the gold from the page or a candidate: one undoable edit (Ctrl+Z), a notice with an undo
@@ -457,78 +457,14 @@ function widenBlock(outward) {
 }
 
 // --- taking lines from a candidate ------------------------------------------------------------------
-// The candidate's lines the gold lacks, region by region, each a button; a run and a region's
-// replacement are a button each. Tab moves through them, Enter takes.
-function lineButton(label, className, run) {
-  const button = document.createElement("button");
-  button.type = "button";
-  button.className = className;
-  button.textContent = label;
-  button.addEventListener("click", run);
-  return button;
-}
-
-function showLines() {
-  const box = $("lines");
-  const candidate = candidates[state.active];
-  if (!candidate) return;
-  const focused = [...box.querySelectorAll("button")].indexOf(document.activeElement);
-  box.replaceChildren();
-  const gold = goldLines();
-  const found = regions(gold, candidate.lines);
-  if (!found.length) {
-    box.append(`Every line of ${candidate.name} is in the gold.`);
-    return;
-  }
-  for (const region of found) {
-    const part = document.createElement("div");
-    part.className = "take-region";
-    if (region.before) {
-      const context = document.createElement("p");
-      context.className = "take-context";
-      context.textContent = `after “${short(region.before)}”`;
-      part.append(context);
-    }
-    const [from, to] = region.candidate;
-    for (let k = from; k < to; k++) {
-      part.append(lineButton(candidate.lines[k], "take-line", () => takeFromCandidate([k])));
-    }
-    if (to - from > 1) {
-      const ks = Array.from({ length: to - from }, (_, i) => from + i);
-      part.append(lineButton(`Take these ${to - from} lines`, "take-run", () => takeFromCandidate(ks)));
-    }
-    const [goldFrom, goldTo] = region.gold;
-    if (goldTo > goldFrom) {
-      part.append(lineButton(`Replace the gold's ${plural(goldTo - goldFrom, "line")} here with these`,
-        "take-replace", () => replaceFromCandidate(region)));
-    }
-    box.append(part);
-  }
-  const buttons = box.querySelectorAll("button");
-  if (focused >= 0 && buttons.length) buttons[Math.min(focused, buttons.length - 1)].focus();
-}
-
-function takeFromCandidate(ks) {
-  const candidate = candidates[state.active];
+const takes = takeView($("lines"), () => ({
+  candidate: candidates[state.active], gold: goldLines(), page: pageTexts(), pinned: state.pinned,
+}), (lines, at, count, message, pinned) => {
   const before = state.pinned;
-  const { lines, changed, pinned } = takeLines(goldLines(), candidate.lines, pageTexts(), ks, before);
-  if (!changed) return;
   state.pinned = pinned;
-  const taken = new Set(ks.map((k) => candidate.lines[k]));
-  const at = lines.findIndex((line) => taken.has(line));
-  changeGold(lines, at, changed, changed === 1 ? `Took “${short(candidate.lines[ks[0]])}” from ${candidate.name}.`
-    : `Took ${changed} lines from ${candidate.name}.`, before);
-  showLines();
-}
-
-function replaceFromCandidate(region) {
-  const candidate = candidates[state.active];
-  const { lines, at } = replaceRegion(goldLines(), candidate.lines, region);
-  const [from, to] = region.candidate, [goldFrom, goldTo] = region.gold;
-  changeGold(lines, at, to - from, `Replaced ${plural(goldTo - goldFrom, "line")} of the gold with ` +
-    `${candidate.name}'s ${plural(to - from, "line")}.`);
-  showLines();
-}
+  changeGold(lines, at, count, message, before);
+});
+const showLines = () => takes.show();
 
 function showLinesView(on = $("lines").hidden) {
   $("lines").hidden = !on;

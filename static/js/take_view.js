@@ -1,0 +1,81 @@
+// The annotate view's "Lines to take": the active candidate's lines the gold lacks, region by region
+// (takes.js), each a button that takes it; a run's and a region's replacement are a button each. Tab moves
+// through them, Enter takes. What a take does to the gold goes through `apply`, as a block click's change.
+import { plural, short } from "./say.js";
+import { regions, replaceRegion, takeLines } from "./takes.js";
+
+function lineButton(label, className, run) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = className;
+  button.textContent = label;
+  button.addEventListener("click", run);
+  return button;
+}
+
+// The first line where two versions of the gold differ: where a take landed.
+const firstChange = (before, after) => {
+  const at = after.findIndex((line, i) => line !== before[i]);
+  return at < 0 ? after.length : at;
+};
+
+// `box`: the element the list goes in. `now()` gives {candidate ({name, lines}), gold (lines), page (the
+// page's block texts), pinned}; `apply(lines, at, count, message, pinned)` makes the change.
+export function takeView(box, now, apply) {
+  function take(ks) {
+    const { candidate, gold, page, pinned } = now();
+    const { lines, changed, pinned: pins } = takeLines(gold, candidate.lines, page, ks, pinned);
+    if (!changed) return;
+    apply(lines, firstChange(gold, lines), changed, changed === 1
+      ? `Took “${short(candidate.lines[ks[0]])}” from ${candidate.name}.`
+      : `Took ${changed} lines from ${candidate.name}.`, pins);
+    show();
+  }
+
+  function replace(region) {
+    const { candidate, gold, pinned } = now();
+    const { lines, at } = replaceRegion(gold, candidate.lines, region);
+    const [from, to] = region.candidate, [goldFrom, goldTo] = region.gold;
+    apply(lines, at, to - from, `Replaced ${plural(goldTo - goldFrom, "line")} of the gold with ` +
+      `${candidate.name}'s ${plural(to - from, "line")}.`, pinned);
+    show();
+  }
+
+  function show() {
+    const { candidate, gold } = now();
+    if (!candidate) return;
+    const focused = [...box.querySelectorAll("button")].indexOf(box.ownerDocument.activeElement);
+    box.replaceChildren();
+    const found = regions(gold, candidate.lines);
+    if (!found.length) {
+      box.append(`Every line of ${candidate.name} is in the gold.`);
+      return;
+    }
+    for (const region of found) {
+      const part = box.ownerDocument.createElement("div");
+      part.className = "take-region";
+      if (region.before) {
+        const context = box.ownerDocument.createElement("p");
+        context.className = "take-context";
+        context.textContent = `after “${short(region.before)}”`;
+        part.append(context);
+      }
+      const [from, to] = region.candidate;
+      for (let k = from; k < to; k++) part.append(lineButton(candidate.lines[k], "take-line", () => take([k])));
+      if (to - from > 1) {
+        const ks = Array.from({ length: to - from }, (_, i) => from + i);
+        part.append(lineButton(`Take these ${to - from} lines`, "take-run", () => take(ks)));
+      }
+      const [goldFrom, goldTo] = region.gold;
+      if (goldTo > goldFrom) {
+        part.append(lineButton(`Replace the gold's ${plural(goldTo - goldFrom, "line")} here with these`,
+          "take-replace", () => replace(region)));
+      }
+      box.append(part);
+    }
+    const buttons = box.querySelectorAll("button");
+    if (focused >= 0 && buttons.length) buttons[Math.min(focused, buttons.length - 1)].focus();
+  }
+
+  return { show };
+}
