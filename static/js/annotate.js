@@ -368,7 +368,7 @@ function highlightBlocks() {
 }
 
 const wired = new WeakSet();
-let lastChange = null; // {before, after, notice} of the last change made from the page or a candidate
+let lastChange = null; // {before, after, notice, pinned (before)} of the last change from the page or a candidate
 
 // One change to the gold from the page or a candidate: one undoable edit (Ctrl+Z), a notice with an undo
 // button, the editor scrolled to line `at` (its `count` lines selected).
@@ -405,8 +405,8 @@ function toggleBlockLine(index) {
     added ? `Added “${short(texts[index])}” to the gold.` : `Took out “${short(texts[index])}” from the gold.`, before);
 }
 
-// Several blocks in or out at once (a Shift+click range, a container): all in, unless `reference` (or
-// every one of them) is in the gold already, then all out.
+// Several blocks into the gold (`take`) or out of it at once (a Shift+click range, a container), as one
+// change; `what` names them in the notice.
 function setPageBlocks(indexes, take, what) {
   const texts = pageTexts(), lines = goldLines();
   const before = state.pinned;
@@ -421,7 +421,6 @@ function setPageBlocks(indexes, take, what) {
   changeGold(next, first, take ? changed : 0,
     `${take ? "Added" : "Took out"} ${plural(changed, "block")} of ${what} ${take ? "to" : "from"} the gold.`, before);
 }
-
 
 const pageActions = {
   toggle: toggleBlockLine,
