@@ -69,15 +69,21 @@ def noise_on(session: Session, pages: Iterable[int]) -> dict[str, Any]:
 
 def mark_board(session: Session, board: dict[str, Any], pages: Iterable[int]) -> None:
     """Add the annotators' noise to a leaderboard result: ``board["noise"]`` with, per extractor but the
-    best, whether its F1 is within annotator noise of the one ranked just above it."""
+    best, whether its F1 is within annotator noise of the best's (never of the one ranked above: that chains
+    down the table). Such an extractor is also "tied" with the best in ``board["tiers"]`` (the bootstrap's
+    verdict, scoring/tiers.py), and the best is then no longer separable."""
     noise = noise_on(session, pages)
-    ranked = sorted(((f["f1"], name) for name, f in board["extractors"].items() if f["f1"] is not None),
-                    key=lambda item: (-item[0], item[1]))
-    noise["within"] = {
-        name: within_noise(above - f1, noise["annotator_noise"])
-        for (above, _), (f1, name) in zip(ranked, ranked[1:])
-    }
+    f1 = {name: f["f1"] for name, f in board["extractors"].items() if f["f1"] is not None}
+    tiers = board.get("tiers")
+    best = tiers["best"] if tiers else min(f1, key=lambda name: (-f1[name], name), default=None)
+    noise["within"] = {name: within_noise(f1[best] - value, noise["annotator_noise"])
+                       for name, value in f1.items() if name != best}
     board["noise"] = noise
+    if tiers:
+        for name, within in noise["within"].items():
+            tiers["extractors"][name]["within_noise"] = within
+            tiers["extractors"][name]["tied"] = bool(tiers["extractors"][name]["tied"] or within)
+        tiers["separable"] = not any(t["tied"] for name, t in tiers["extractors"].items() if name != best)
 
 
 def mark_comparison(session: Session, result: dict[str, Any], pages: Iterable[int]) -> None:
