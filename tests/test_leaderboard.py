@@ -11,6 +11,7 @@ import pytest
 from sqlalchemy import func, select, update
 from workbench import EAGER, add_gold, sign_in
 
+from webapp.annotation.annotations import save_annotation
 from webapp.annotation.gold import add_revision
 from webapp.corpus.sites import UNKNOWN_SITE
 from webapp.extractors.guard import GuardThresholds
@@ -354,3 +355,24 @@ def test_every_view_says_when_the_pages_are_too_few_to_judge(client, runner, ses
     else:
         assert verdict == ("best: trafilatura, separated from every other extractor (paired bootstrap at 0.05, "
                            "Holm-corrected)")
+
+
+def test_the_human_ceiling_is_the_annotators_agreement_in_the_boards_metric(client, session):
+    batch = new_batch(session)
+    pages = [add_page(session, "duo.example", batch, "a b c d", {"trafilatura": "a b c d", "density": "a b"})
+             for _ in range(2)]
+    for page, (first, second) in zip(pages, (("a b c d", "a b c e"), ("a b c d", "a b c d"))):
+        for name, text in (("al", first), ("bo", second)):
+            save_annotation(session, page, name, base_version=0, text=text, kind="article", status="done")
+    refresh_scores(session, EAGER)
+    session.commit()
+    api = client.get("/api/leaderboard?extractor=trafilatura&extractor=density&bootstrap=0").get_json()
+    # tokens pools the counts: page 1 overlap 3 of 4 and 4, page 2 overlap 4 of 4 and 4 -> P = R = 7/8
+    assert api["ceiling"] == {"f1": pytest.approx(7 / 8), "f1_std": None, "pages": 2, "pairs": 2}
+    page = client.get("/leaderboard?extractor=trafilatura&extractor=density").get_data(as_text=True)
+    assert "Annotators agree to F1 0.875 ± " in page and "2 pairs on 2\n  double-annotated pages" in page
+    row = re.search(r'<tr data-extractor="trafilatura">.*?</tr>', page, re.S).group(0)
+    assert "within human disagreement" in row  # F1 1 >= 0.875
+    assert 'class="human"' in page  # the line on the per-page F1 plot
+    none = client.get("/api/leaderboard?extractor=trafilatura&kind=forum").get_json()
+    assert none["ceiling"] is None

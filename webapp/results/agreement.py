@@ -16,7 +16,9 @@ from sqlalchemy.orm import Session
 
 from ..annotation.annotations import FINISHED
 from ..models import Annotation, Gold, Page, Site
+from ..scoring import Metric, summarize
 from ..scoring.agreement import AnnotatedPage, Said, agreement, annotator_noise, page_agreement, within_noise
+from .store import gold_for
 
 CHUNK = 500
 
@@ -65,6 +67,23 @@ def noise_on(session: Session, pages: Iterable[int]) -> dict[str, Any]:
     wanted = list(pages)
     page_f1 = text_f1_by_page(session, wanted)
     return {"annotator_noise": annotator_noise(page_f1, wanted), "pages": len(page_f1)}
+
+
+def ceiling(session: Session, metric: Metric, pages: Iterable[int], bootstrap: int = 1000) -> dict[str, Any] | None:
+    """The human ceiling on these pages: the annotators scored against each other in the leaderboard's own
+    metric, each pair of finished annotations of a double-annotated page once (the earlier annotation as the
+    candidate, the later one as the gold), aggregated as the metric aggregates extractors: {"f1", "f1_std",
+    "pages", "pairs"}; None without a double-annotated page."""
+    rows = []
+    found = annotated_pages(session, pages)
+    for page in found:
+        for i, first in enumerate(page.said):
+            for second in page.said[i + 1:]:
+                rows.append(metric.counts(first.text, gold_for(metric, second.text, second.snippets)))
+    if not rows:
+        return None
+    summary = summarize(metric, rows, bootstrap=bootstrap if len(rows) > 1 else 0)
+    return {"f1": summary.f1, "f1_std": summary.f1_std, "pages": len(found), "pairs": len(rows)}
 
 
 def mark_board(session: Session, board: dict[str, Any], pages: Iterable[int]) -> None:

@@ -19,7 +19,7 @@ from ..extractors.base import Extractor
 from ..extractors.registry import build_registry
 from ..extractors.service import SITE_RULES, stored_rules
 from ..jobs.start import dispatch, refresh_job
-from ..results.agreement import mark_board, mark_comparison
+from ..results.agreement import ceiling, mark_board, mark_comparison
 from ..results.cache import ScoreCache, SharedScores
 from ..results.drift import acceptance_by_site_batch, drift_flags
 from ..results.extractions import current_named, extraction_state, resolve_ref, texts_of
@@ -161,7 +161,9 @@ def leaderboard_of(options: BoardOptions) -> Compute:
     def compute(session: Session, cache: ScoreCache) -> dict[str, Any]:
         named = named_for(session, options)
         result = leaderboard_with_extras(shared_scores(), options, named)
-        mark_board(session, result, board_pages(cache, options.metric, list(named.values()), options.filters))
+        pages = board_pages(cache, options.metric, list(named.values()), options.filters)
+        mark_board(session, result, pages)
+        result["ceiling"] = ceiling(session, metrics()[options.metric], pages, options.bootstrap)
         mark_too_few(result, current_app.config["LEADERBOARD_MIN_SITE_PAGES"])
         result["drift"] = drift(session, options)
         result["pending"] = pending(session, options.metric)
