@@ -7,10 +7,14 @@ from __future__ import annotations
 import gzip
 import json
 import shutil
+import subprocess
+import sys
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from corpora import WCXB as WCXB_FOLDER
+from corpora import WCXB_SAMPLE
 from sqlalchemy import select
 
 from webapp.corpus.document import Limits, RawDocument, Rejected
@@ -142,3 +146,39 @@ def test_wceb_export_writes_the_benchmarks_paths_with_its_ids_and_datasets(cli, 
         "mini/whole-page.jsonl", "other/whole-page.jsonl"]
     answers = [json.loads(line) for line in (outputs / "mini" / "whole-page.jsonl").read_text().splitlines()]
     assert {a["page_id"] for a in answers} == set(original) and {a["model"] for a in answers} == {"whole-page"}
+
+
+@pytest.mark.corpus(WCXB_FOLDER)
+def test_an_empty_article_gold_of_a_benchmark_counts_as_its_script_counts_it(cli, runner, session, tmp_path):
+    """WCXB's test split has an article whose main_content is empty (and no snippets): its evaluate.py scores it
+    (F1 1 for an empty extraction, 0 for any other), so the app's wcxb figure must too, while the page is listed
+    for review; the metrics that need a text leave it out."""
+    root = tmp_path / "wcxb"
+    shutil.copytree(WCXB, root)
+    truth_file = root / "dev" / "ground-truth" / "0101.json"
+    truth = json.loads(truth_file.read_text())
+    truth["ground_truth"].update(main_content="", without=[])
+    del truth["ground_truth"]["with"]
+    truth_file.write_text(json.dumps(truth))
+    output = cli("import", root)
+    assert "4 imported" in output and "0101: its gold text is empty: imported as done" in output
+    cli("extract", "--extractor", "whole-page")
+    board = json.loads(cli("score", "--metric", "wcxb", "--format", "json", "--bootstrap", "0",
+                           "--extractor", "whole-page"))
+    assert board["pages"] == 4
+    tokens = json.loads(cli("score", "--metric", "tokens", "--format", "json", "--bootstrap", "0",
+                            "--extractor", "whole-page"))
+    assert tokens["pages"] == 2  # the empty article and the empty product page have no text to score against
+
+    out = tmp_path / "export"
+    cli("export", "--format", "wcxb", "--out", out, "--predictions")
+    shutil.copy(WCXB_SAMPLE / "evaluate.py", out)  # the benchmark's script, beside the export's dev/ as it expects
+    printed = subprocess.run([sys.executable, "evaluate.py", "--split", "dev", "--results", "results/whole-page.json"],
+                             cwd=out, capture_output=True, text=True, check=True).stdout
+    assert "Overall (4 pages):" in printed
+    assert f"  F1:         {board['extractors']['whole-page']['f1']:.4f}" in printed
+
+    session.rollback()
+    checked = runner.invoke(args=["check", "--format", "json"])
+    flagged = {f["url"]: f["checks"] for f in json.loads(checked.output)["failing"]}
+    assert "type-mismatch" in flagged["https://harbour.example/news/ferry"]

@@ -11,6 +11,7 @@ import pytest
 from sqlalchemy import func, select, update
 from workbench import EAGER, add_gold, sign_in
 
+from webapp.annotation.annotations import save_annotation
 from webapp.annotation.gold import add_revision
 from webapp.corpus.sites import UNKNOWN_SITE
 from webapp.extractors.guard import GuardThresholds
@@ -210,7 +211,9 @@ def test_the_unknown_site_is_never_judged_whatever_its_gold():
 
 
 def test_the_minimum_of_gold_pages_is_a_setting():
-    by_site = {"groups": {"a.example": {"pages": 2, "extractors": {"x": {"f1": 0.5}, "y": {"f1": 0.9}}}}}
+    separated = {"best": "y", "separable": True}
+    by_site = {"groups": {"a.example": {"pages": 2, "extractors": {"x": {"f1": 0.5}, "y": {"f1": 0.9}},
+                                        "tiers": separated}}}
     assert site_rows(by_site, ["a.example"], 2)[0]["best"] == ["y"]
     assert site_rows(by_site, ["a.example"], 3)[0]["best"] == []
     assert site_rows(by_site, ["a.example"], 2)[0]["heat"] == {"x": 5, "y": 9}
@@ -329,3 +332,47 @@ def test_charts_escape_names_and_draw_one_mark_per_extractor():
     assert svg.count("<circle") == 2
     boxes = f1_boxes({"a": [0.0, 0.5, 1.0], "b": []})
     assert boxes.count("<rect") == 1 and "median 0.500" in boxes
+
+
+@pytest.mark.parametrize(("gold_pages", "too_few"), [(3, True), (6, False)])
+def test_every_view_says_when_the_pages_are_too_few_to_judge(client, runner, session, gold_pages, too_few):
+    batch = new_batch(session)
+    for i in range(gold_pages):
+        add_page(session, "few.example", batch, f"word{i} shared text here",
+                 {"trafilatura": f"word{i} shared text here", "density": "shared"})
+    refresh_scores(session, EAGER)
+    session.commit()
+    api = client.get("/api/leaderboard?extractor=trafilatura&extractor=density").get_json()
+    assert (api["pages"], api["too_few"], api["min_pages"]) == (gold_pages, too_few, 5)
+    page = client.get("/leaderboard?extractor=trafilatura&extractor=density").get_data(as_text=True)
+    assert ("Too few to judge: " in page) is too_few
+    assert ("★ best" in page) is not too_few  # trafilatura beats density on every page: separable
+    printed = runner.invoke(args=["score", "--extractor", "trafilatura", "--extractor", "density"]).output
+    verdict = printed.splitlines()[-1]
+    if too_few:
+        assert verdict == (f"too few to judge: {gold_pages} pages, fewer than LEADERBOARD_MIN_SITE_PAGES (5); "
+                           "these figures rank nothing")
+    else:
+        assert verdict == ("best: trafilatura, separated from every other extractor (paired bootstrap at 0.05, "
+                           "Holm-corrected)")
+
+
+def test_the_human_ceiling_is_the_annotators_agreement_in_the_boards_metric(client, session):
+    batch = new_batch(session)
+    pages = [add_page(session, "duo.example", batch, "a b c d", {"trafilatura": "a b c d", "density": "a b"})
+             for _ in range(2)]
+    for page, (first, second) in zip(pages, (("a b c d", "a b c e"), ("a b c d", "a b c d"))):
+        for name, text in (("al", first), ("bo", second)):
+            save_annotation(session, page, name, base_version=0, text=text, kind="article", status="done")
+    refresh_scores(session, EAGER)
+    session.commit()
+    api = client.get("/api/leaderboard?extractor=trafilatura&extractor=density&bootstrap=0").get_json()
+    # tokens pools the counts: page 1 overlap 3 of 4 and 4, page 2 overlap 4 of 4 and 4 -> P = R = 7/8
+    assert api["ceiling"] == {"f1": pytest.approx(7 / 8), "f1_std": None, "pages": 2, "pairs": 2}
+    page = client.get("/leaderboard?extractor=trafilatura&extractor=density").get_data(as_text=True)
+    assert "Annotators agree to F1 0.875 ± " in page and "2 pairs on 2\n  double-annotated pages" in page
+    row = re.search(r'<tr data-extractor="trafilatura">.*?</tr>', page, re.S).group(0)
+    assert "within human disagreement" in row  # F1 1 >= 0.875
+    assert 'class="human"' in page  # the line on the per-page F1 plot
+    none = client.get("/api/leaderboard?extractor=trafilatura&kind=forum").get_json()
+    assert none["ceiling"] is None

@@ -45,6 +45,10 @@ def defaults(instance_path: str) -> dict[str, Any]:
         "LOGIN_MAX_FAILURES": 5,
         "LOGIN_WINDOW_MINUTES": 15.0,
         "OVERLAP": 1,
+        "CHECK_LOW_SCORE": 0.5,
+        "CHECK_UNKNOWN_WORDS": 0.02,
+        "CHECK_SHORT_GOLD": 0.3,
+        "CHECK_MIN_AGREEMENT": 0.8,
     }
 
 

@@ -276,6 +276,20 @@ class Score(Base):
     counts: Mapped[dict[str, Any]] = mapped_column()
 
 
+class GoldCheck(Base):
+    """A check of the gold that a page failed when the checks last ran on it (scoring/gold_checks.py):
+    one row per page and check, with the reason; a run replaces the rows of the pages it checked."""
+
+    __tablename__ = "gold_check"
+    __table_args__ = (UniqueConstraint("page_id", "name"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    page_id: Mapped[int] = mapped_column(ForeignKey("page.id", ondelete="CASCADE"), index=True)
+    name: Mapped[str] = mapped_column(String(32), index=True)
+    reason: Mapped[str] = mapped_column(Text)
+    checked_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
 class ScoreEpoch(Base):
     """One row: a counter bumped by every transaction that changes pages' scores or gold.
 

@@ -9,10 +9,11 @@ from typing import Any, Protocol
 from sqlalchemy import Select, exists, func, select
 from sqlalchemy.orm import Session
 
-from ..models import Annotation, Extraction, Gold, ImportBatch, Page, Site
+from ..models import Annotation, Extraction, Gold, GoldCheck, ImportBatch, Page, Site
 from ..vocabulary import TODO
 
 VERDICTS = ("accepted", "rejected")
+ANY_CHECK = "any"
 
 
 class Row(Protocol):
@@ -39,7 +40,9 @@ class PageFilter:
     - ``url_contains``: a part of the page's URL (case as typed);
     - ``with_gold`` / ``with_snippets``: only pages with gold / with snippet gold;
     - ``adjudicated``: only pages whose gold was adjudicated from independent annotations (by a reviewer
-      or automatically): pages with gold and two annotations or more (see annotation/annotations.py).
+      or automatically): pages with gold and two annotations or more (see annotation/annotations.py);
+    - ``checks``: pages that failed one of these checks of the gold when the checks last ran on them
+      (``any``: one of them; see scoring/gold_checks.py).
     """
 
     sites: tuple[str, ...] = ()
@@ -52,6 +55,7 @@ class PageFilter:
     with_gold: bool = False
     with_snippets: bool = False
     adjudicated: bool = False
+    checks: tuple[str, ...] = ()
 
     @property
     def is_empty(self) -> bool:
@@ -107,6 +111,11 @@ class PageFilter:
         if self.adjudicated:
             annotations = select(func.count(Annotation.id)).where(Annotation.page_id == Page.id).scalar_subquery()
             query = query.where(Gold.page_id.is_not(None), annotations > 1)
+        if self.checks:
+            failed = select(GoldCheck.page_id)
+            if ANY_CHECK not in self.checks:
+                failed = failed.where(GoldCheck.name.in_(self.checks))
+            query = query.where(Page.id.in_(failed))
         return query
 
 

@@ -23,6 +23,7 @@ from ..results.cache import ScoreCache
 from ..results.extractions import current_named, resolve_ref
 from ..results.guard import CELLS, guard_report
 from ..results.leaderboard import GROUPINGS, board_pages, head_to_head, leaderboard, scored_fingerprints
+from ..results.sites import mark_too_few
 from ..results.store import refresh_scores
 from ..scoring import app_metrics, resolve_metric
 
@@ -117,6 +118,21 @@ def echo_csv(rows: list[dict[str, Any]], columns: list[str]) -> None:
     click.echo(buffer.getvalue(), nl=False)
 
 
+def verdict(result: dict[str, Any]) -> str:
+    """What the figures can tell: too few pages to judge, the best and who cannot be told from it."""
+    if result["too_few"]:
+        return (f"too few to judge: {result['pages']} pages, fewer than LEADERBOARD_MIN_SITE_PAGES "
+                f"({result['min_pages']}); these figures rank nothing")
+    tiers = result["tiers"]
+    if tiers is None:
+        return "no verdict: it needs a bootstrap (--bootstrap) and two extractors with figures"
+    tied = [name for name, tier in tiers["extractors"].items() if tier["tied"] and name != tiers["best"]]
+    test = f"paired bootstrap at {tiers['alpha']:g}, Holm-corrected"
+    if not tied:
+        return f"best: {tiers['best']}, separated from every other extractor ({test})"
+    return f"best: {tiers['best']}; not distinguishable from it: {', '.join(sorted(tied))} ({test})"
+
+
 @click.command("score")
 @with_appcontext
 @common_options
@@ -137,6 +153,7 @@ def score_command(metric, average, sites, kinds, batches, annotators, bootstrap,
         named = {name: fp for name, fp in named.items() if fp in have}
         result = leaderboard(cache, metric, named, average=average, filters=wanted, by=by, bootstrap=bootstrap,
                              seed=seed) | {"not_run": not_run}
+        mark_too_few(result, current_app.config["LEADERBOARD_MIN_SITE_PAGES"])
     if fmt == "json":
         click.echo(json.dumps(result, indent=1))
         return
@@ -146,6 +163,7 @@ def score_command(metric, average, sites, kinds, batches, annotators, bootstrap,
     (echo_csv if fmt == "csv" else echo_table)(rows, columns)
     if fmt == "table":
         click.echo(f"{result['metric']} ({result['average']}), {result['pages']} pages")
+        click.echo(verdict(result))
     if not_run:
         click.echo(f"not run: {', '.join(not_run)} (`goldtext extract` runs them)", err=fmt == "csv")
 

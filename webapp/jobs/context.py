@@ -4,9 +4,9 @@ worker's extractor pool, and the checks that stop it when its job is cancelled o
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from flask import Flask
 from sqlalchemy.orm import Session, sessionmaker
@@ -15,6 +15,7 @@ from ..extractors.runner import ExtractorPool
 from .leases import holds
 from .records import add_progress, count_progress, set_stage
 
+T = TypeVar("T")
 PROGRESS_EVERY = 0.5  # seconds between progress writes of a step that counts many small things
 
 
@@ -53,6 +54,17 @@ class Context:
             count_progress(session, self.job_id, done, errors)
         else:
             add_progress(self.writer, self.job_id, done, errors)
+
+    def in_parts(self, items: Sequence[T], size: int) -> Iterator[tuple[Sequence[T], Session]]:
+        """Each part of `size` items with a write transaction of its own: checked (see `check`) before the
+        caller's work on it, then counted as done and committed."""
+        for start in range(0, len(items), size):
+            part = items[start : start + size]
+            with self.writer() as session:
+                self.check(session)
+                yield part, session
+                self.progress(len(part), session=session)
+                session.commit()
 
     def stage(self, name: str, total: int | None = None) -> None:
         set_stage(self.writer, self.job_id, name, total)

@@ -1,6 +1,7 @@
 """The steps of an extraction job: `plan` (which pairs are missing, cut into chunks), `pairs` (compute
 one chunk of (page, extractor) pairs), `derive` (the new extractions' scores and the pages'
-disagreement). An upload's job reuses `pairs` and `derive` after its import.
+disagreement, then the checks of the gold on those pages). An upload's job reuses `pairs` and `derive` after its
+import.
 
 `pairs` reads its pages' HTML in a short read transaction, runs the calls with no transaction open,
 and stores the results a few at a time, each batch in a short write transaction that first checks the
@@ -28,6 +29,7 @@ from ..extractors.variants import with_variants
 from ..models import Extraction, Job, Page, utcnow
 from ..results.store import refresh_scores
 from ..scoring import Metric, app_metrics, eager
+from .check_step import check_pages
 from .context import Context
 
 FLUSH_RESULTS = 16  # results stored per write transaction at most
@@ -164,17 +166,13 @@ def derive_step(ctx: Context) -> Follow:
     deriving = time.monotonic()
     ctx.stage("scoring", len(page_ids))
     written = 0
-    for start in range(0, len(page_ids), DERIVE_PAGES):
-        part = page_ids[start : start + DERIVE_PAGES]
-        with ctx.writer() as session:
-            ctx.check(session)
-            written += refresh_derived(session, part, fingerprints, metrics)
-            ctx.progress(len(part), session=session)
-            session.commit()
+    for part, session in ctx.in_parts(page_ids, DERIVE_PAGES):
+        written += refresh_derived(session, part, fingerprints, metrics)
+    failing = check_pages(ctx, page_ids)
     with ctx.writer() as session:
         ctx.check(session)
         job = session.get(Job, ctx.job_id)
-        job.result = {**job.result, "scores": written, "measured": len(page_ids),
+        job.result = {**job.result, "scores": written, "measured": len(page_ids), "failing_checks": failing,
                       "derive_seconds": round(time.monotonic() - deriving, 3)}
         session.commit()
     return []

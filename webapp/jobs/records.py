@@ -19,7 +19,7 @@ from .files import drop_files
 STATUSES = ("queued", "running", "done", "failed", "cancelled")
 FINISHED = ("done", "failed", "cancelled")
 OPEN = ("queued", "running")
-KINDS = ("extract", "upload", "export", "refresh")
+KINDS = ("extract", "upload", "export", "refresh", "check")
 WORKER_SILENCE = timedelta(seconds=20)
 """A worker not heard from for this long is taken as gone (its heartbeat beats every few seconds)."""
 

@@ -19,11 +19,6 @@ def refresh_step(ctx: Context) -> Follow:
     with ctx.reader() as session:
         pages = sorted(set(session.scalars(select(Extraction.page_id).distinct())))
     ctx.stage("scoring", len(pages))
-    for start in range(0, len(pages), PAGES):
-        part = pages[start : start + PAGES]
-        with ctx.writer() as session:
-            ctx.check(session)
-            refresh_scores(session, {metric: app_metrics(ctx.app)[metric]}, part)
-            ctx.progress(len(part), session=session)
-            session.commit()
+    for part, session in ctx.in_parts(pages, PAGES):
+        refresh_scores(session, {metric: app_metrics(ctx.app)[metric]}, part)
     return []

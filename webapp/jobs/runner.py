@@ -20,6 +20,7 @@ from sqlalchemy import update
 from ..db import database
 from ..extractors.runner import ExtractorPool
 from ..models import Job, JobChunk
+from .check_step import check_step
 from .context import Context, Stopped
 from .export_step import export_step
 from .extraction_steps import Follow, derive_step, pairs_step, plan_step
@@ -36,8 +37,9 @@ STEPS: dict[str, Callable[[Context], Follow]] = {
     "import": import_step,
     "export": export_step,
     "refresh": refresh_step,
+    "check": check_step,
 }
-FIRST_STEP = {"extract": "plan", "upload": "import", "export": "export", "refresh": "refresh"}
+FIRST_STEP = {"extract": "plan", "upload": "import", "export": "export", "refresh": "refresh", "check": "check"}
 FINAL_STEP = {"extract": "derive", "upload": "derive"}
 """The step that runs once after every other chunk of the job is done."""
 

@@ -16,7 +16,9 @@ from sqlalchemy.orm import Session
 
 from ..annotation.annotations import FINISHED
 from ..models import Annotation, Gold, Page, Site
+from ..scoring import Metric, summarize
 from ..scoring.agreement import AnnotatedPage, Said, agreement, annotator_noise, page_agreement, within_noise
+from .store import gold_for
 
 CHUNK = 500
 
@@ -67,17 +69,40 @@ def noise_on(session: Session, pages: Iterable[int]) -> dict[str, Any]:
     return {"annotator_noise": annotator_noise(page_f1, wanted), "pages": len(page_f1)}
 
 
+def ceiling(session: Session, metric: Metric, pages: Iterable[int], bootstrap: int = 1000) -> dict[str, Any] | None:
+    """The human ceiling on these pages: the annotators scored against each other in the leaderboard's own
+    metric, each pair of finished annotations of a double-annotated page once (the earlier annotation as the
+    candidate, the later one as the gold), aggregated as the metric aggregates extractors: {"f1", "f1_std",
+    "pages", "pairs"}; None without a double-annotated page."""
+    rows = []
+    found = annotated_pages(session, pages)
+    for page in found:
+        for i, first in enumerate(page.said):
+            for second in page.said[i + 1:]:
+                rows.append(metric.counts(first.text, gold_for(metric, second.text, second.snippets)))
+    if not rows:
+        return None
+    summary = summarize(metric, rows, bootstrap=bootstrap if len(rows) > 1 else 0)
+    return {"f1": summary.f1, "f1_std": summary.f1_std, "pages": len(found), "pairs": len(rows)}
+
+
 def mark_board(session: Session, board: dict[str, Any], pages: Iterable[int]) -> None:
     """Add the annotators' noise to a leaderboard result: ``board["noise"]`` with, per extractor but the
-    best, whether its F1 is within annotator noise of the one ranked just above it."""
+    best, whether its F1 is within annotator noise of the best's (never of the one ranked above: that chains
+    down the table). Such an extractor is also "tied" with the best in ``board["tiers"]`` (the bootstrap's
+    verdict, scoring/tiers.py), and the best is then no longer separable."""
     noise = noise_on(session, pages)
-    ranked = sorted(((f["f1"], name) for name, f in board["extractors"].items() if f["f1"] is not None),
-                    key=lambda item: (-item[0], item[1]))
-    noise["within"] = {
-        name: within_noise(above - f1, noise["annotator_noise"])
-        for (above, _), (f1, name) in zip(ranked, ranked[1:])
-    }
+    f1 = {name: f["f1"] for name, f in board["extractors"].items() if f["f1"] is not None}
+    tiers = board.get("tiers")
+    best = tiers["best"] if tiers else min(f1, key=lambda name: (-f1[name], name), default=None)
+    noise["within"] = {name: within_noise(f1[best] - value, noise["annotator_noise"])
+                       for name, value in f1.items() if name != best}
     board["noise"] = noise
+    if tiers:
+        for name, within in noise["within"].items():
+            tiers["extractors"][name]["within_noise"] = within
+            tiers["extractors"][name]["tied"] = bool(tiers["extractors"][name]["tied"] or within)
+        tiers["separable"] = not any(t["tied"] for name, t in tiers["extractors"].items() if name != best)
 
 
 def mark_comparison(session: Session, result: dict[str, Any], pages: Iterable[int]) -> None:

@@ -22,6 +22,7 @@ from ..annotation.page_filter import PageFilter
 from ..models import Extraction, Gold, Score
 from ..scoring import Metric, compare, resolve_metric
 from ..scoring.board import Board
+from ..scoring.tiers import tiers
 from .cache import CachedRow, ScoreCache, SharedScores
 from .store import current_of
 
@@ -80,6 +81,13 @@ def _figures(board: Board) -> dict[str, Any]:
     }
 
 
+def _ranked(board: Board) -> dict[str, Any]:
+    """The board's figures per extractor and its tiers (scoring/tiers.py: who cannot be told from the best)."""
+    figures = _figures(board)
+    return {"extractors": figures, "tiers": tiers({name: f["f1"] for name, f in figures.items()},
+                                                  board.resampled_f1())}
+
+
 def leaderboard(
     cache: ScoreCache,
     metric: str,
@@ -99,7 +107,7 @@ def leaderboard(
         "metric": metric,
         "average": average_name,
         "pages": len(board.page_ids),
-        "extractors": _figures(board),
+        **_ranked(board),
     }
     if by is not None:
         if by not in GROUPINGS:
@@ -111,7 +119,7 @@ def leaderboard(
         for group, aligned in sorted(groups.items()):
             table = {name: [rows[i].counts for _, rows in aligned] for i, name in enumerate(named)}
             sub = Board(definition, table, [p for p, _ in aligned], average, bootstrap, seed)
-            result["groups"][group] = {"pages": len(sub.page_ids), "extractors": _figures(sub)}
+            result["groups"][group] = {"pages": len(sub.page_ids), **_ranked(sub)}
     return result
 
 

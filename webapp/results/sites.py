@@ -18,19 +18,32 @@ def heat(f1: float | None) -> int | None:
     return None if f1 is None else min(HEAT_STEPS - 1, int(f1 * HEAT_STEPS))
 
 
+def enough_pages(pages: int, min_pages: int) -> bool:
+    """The one "too few to judge" rule of every view, the API and the command line: figures over fewer than
+    LEADERBOARD_MIN_SITE_PAGES pages are shown with a warning, never ranked or starred."""
+    return pages >= min_pages
+
+
+def mark_too_few(board: dict[str, Any], min_pages: int) -> None:
+    """Say on a leaderboard result, and on each of its groups, whether its pages are too few to judge."""
+    board["min_pages"] = min_pages
+    for part in (board, *board.get("groups", {}).values()):
+        part["too_few"] = not enough_pages(part["pages"], min_pages)
+
+
 def _cells(group: Mapping[str, Any] | None, min_pages: int, judgeable: bool = True) -> dict[str, Any]:
     """One row's figures from its group of a grouped leaderboard (None: no gold page): its gold pages,
     whether they are enough to judge (at least `min_pages`, of a row that can be judged at all), each
-    extractor's F1 and heat step, and the best extractor(s) when judged."""
+    extractor's F1 and heat step, and the best extractor (★) when judged and the bootstrap separates it from
+    every other (its tiers, scoring/tiers.py)."""
     group = group or {"pages": 0, "extractors": {}}
     cells = {name: figures["f1"] for name, figures in group["extractors"].items()}
-    judged = judgeable and group["pages"] >= min_pages
-    defined = [f1 for f1 in cells.values() if f1 is not None]
-    top = max(defined) if judged and defined else None
+    judged = judgeable and enough_pages(group["pages"], min_pages)
+    tiers = group.get("tiers")
     return {
         "pages": group["pages"],
         "judged": judged,
-        "best": sorted(name for name, f1 in cells.items() if top is not None and f1 == top),
+        "best": [tiers["best"]] if judged and tiers and tiers["separable"] else [],
         "f1": cells,
         "heat": {name: heat(f1) for name, f1 in cells.items()},
     }

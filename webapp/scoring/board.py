@@ -67,6 +67,14 @@ class Board:
             if self.weights is not None:
                 self.resampled[name] += self.weights[:, i : i + 1].astype(float) * delta
 
+    def resampled_f1(self) -> dict[str, np.ndarray] | None:
+        """Each extractor's corpus F1 on every resample (paired: the same weights for all); None without a
+        bootstrap or pages."""
+        if not self.resampled:
+            return None
+        pages = len(self.page_ids)
+        return {name: self.aggregation.figures(sums, pages).f1 for name, sums in self.resampled.items()}
+
     def summaries(self) -> dict[str, Summary]:
         pages = len(self.page_ids)
         result = {}

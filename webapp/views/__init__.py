@@ -14,6 +14,7 @@ from . import (
     annotate,
     api,
     audit,
+    checks,
     exports,
     extractors,
     jobs,
@@ -29,5 +30,5 @@ from . import (
 def register_blueprints(app: Flask) -> None:
     app.extensions[SHARED] = SharedScores(ScoreCache(app_metrics(app)))
     for module in (queue, annotate, pages, api, upload, leaderboard, sites, exports, jobs, extractors, accounts, audit,
-                   adjudication, reviewed, agreement):
+                   adjudication, reviewed, agreement, checks):
         app.register_blueprint(module.bp)

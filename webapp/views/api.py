@@ -145,7 +145,7 @@ def leaderboard_pages_json() -> Response:
 @bp.get("/sites")
 def sites_json() -> Response:
     """`goldtext score --by site --format json` plus one row per site (judged, best, heat)."""
-    return figures.conditional(figures.sites_of(figures.board_options(bootstrap=0)))
+    return figures.conditional(figures.sites_of(figures.board_options(bootstrap=figures.SITES_RESAMPLES)))
 
 
 @bp.get("/compare")

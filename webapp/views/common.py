@@ -16,7 +16,7 @@ from ..web.access import identity
 
 ANNOTATOR = "annotator"
 LOCAL_ACTOR = "local"  # the actor of a change made in local mode before a name was given
-FILTER_ARGS = ("site", "status", "kind", "batch", "annotator", "verdict", "q")
+FILTER_ARGS = ("site", "status", "kind", "batch", "annotator", "verdict", "q", "check")
 
 
 def annotator() -> str | None:

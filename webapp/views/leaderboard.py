@@ -78,7 +78,7 @@ def plots(query: figures.BoardOptions) -> figures.Compute:
         spread = figures.shared_scores().remembered(
             key, lambda: f1_distribution(cache, query.metric, named, query.filters)
         )
-        data["f1_chart"] = f1_boxes(spread)
+        data["f1_chart"] = f1_boxes(spread, data["ceiling"]["f1"] if data["ceiling"] else None)
         return data
 
     return compute

@@ -10,6 +10,7 @@ from werkzeug.wrappers import Response
 from ..annotation.queue import own_count, own_queue, progress_by_site, queue_counts, queue_rows, step, totals
 from ..db import get_session
 from ..models import Assignment, ImportBatch, Site
+from ..scoring.gold_checks import CHECKS
 from ..vocabulary import QUEUE_STATUSES, current_taxonomy
 from ..web.query_args import page_filter
 from .common import annotator, filter_args, overlap
@@ -32,6 +33,7 @@ def index() -> str:
         select(Assignment.id).where(Assignment.annotator == name).limit(1)) is not None)
     return render_template(
         "queue/index.html",
+        checks=CHECKS,
         own=own_queue(session, name, overlap(), PAGE_SIZE) if has_own and name else None,
         own_total=own_count(session, name, overlap()) if has_own and name else 0,
         overlap=overlap(),

@@ -17,7 +17,7 @@ bp.register_error_handler(figures.MetricUnavailable, unavailable)
 
 @bp.get("")
 def index() -> str:
-    query = figures.board_options(bootstrap=0)
+    query = figures.board_options(bootstrap=figures.SITES_RESAMPLES)
     data = figures.computed(figures.sites_of(query))
     return render_template("sites/index.html", data=data, **form_context(query))
 

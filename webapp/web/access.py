@@ -91,6 +91,9 @@ ACCESS: dict[str, str] = {
     "adjudication.save": REVIEWER,
     "agreement.index": REVIEWER,
     "api.agreement_json": REVIEWER,
+    "checks.index": REVIEWER,
+    "checks.run": REVIEWER,
+    "checks.report_json": REVIEWER,
 }
 
 

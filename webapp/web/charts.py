@@ -88,8 +88,9 @@ def quartiles(values: Sequence[float]) -> tuple[float, float, float, float, floa
     return tuple(float(v) for v in q)  # type: ignore[return-value]
 
 
-def f1_boxes(distributions: Mapping[str, Sequence[float]]) -> Markup:
-    """One horizontal box plot of per-page F1 per extractor (whiskers: minimum and maximum)."""
+def f1_boxes(distributions: Mapping[str, Sequence[float]], human: float | None = None) -> Markup:
+    """One horizontal box plot of per-page F1 per extractor (whiskers: minimum and maximum), and a dashed
+    line at the annotators' own F1 against each other (`human`) where there is one."""
     row = 26
     height = MARGIN + row * max(len(distributions), 1) + 30
     x = _scale(0, 1, 150, WIDTH - 20)
@@ -109,6 +110,10 @@ def f1_boxes(distributions: Mapping[str, Sequence[float]]) -> Markup:
                     f'fill="{c}" fill-opacity="0.3" stroke="{c}"><title>{escape(name)}: median {median:.3f}, '
                     f'quartiles {q1:.3f}-{q3:.3f}, {len(values)} pages</title></rect>')
         body.append(_line(x(median), mid - 8, x(median), mid + 8, c, 2))
+    if human is not None:
+        body.append(f'<line class="human" x1="{x(human):.1f}" y1="{MARGIN - 14}" x2="{x(human):.1f}" '
+                    f'y2="{height - 30}" stroke="#5b6570" stroke-dasharray="4 3"/>')
+        body.append(_text(x(human), MARGIN - 18, f"annotators {human:.3f}", "middle", 10))
     return _svg(body, "distribution of per-page F1 per extractor", height)
 
 

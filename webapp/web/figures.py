@@ -19,7 +19,7 @@ from ..extractors.base import Extractor
 from ..extractors.registry import build_registry
 from ..extractors.service import SITE_RULES, stored_rules
 from ..jobs.start import dispatch, refresh_job
-from ..results.agreement import mark_board, mark_comparison
+from ..results.agreement import ceiling, mark_board, mark_comparison
 from ..results.cache import ScoreCache, SharedScores
 from ..results.drift import acceptance_by_site_batch, drift_flags
 from ..results.extractions import current_named, extraction_state, resolve_ref, texts_of
@@ -34,7 +34,7 @@ from ..results.leaderboard import (
     worst_pages,
 )
 from ..results.site_rules import rule_report
-from ..results.sites import site_rows, type_rows
+from ..results.sites import mark_too_few, site_rows, type_rows
 from ..results.store import stale_count
 from ..scoring import Metric, app_metrics
 from ..vocabulary import current_taxonomy
@@ -77,6 +77,11 @@ class MetricUnavailable(BadRequest):
 def unavailable_message(metric: Metric) -> str:
     return (f"The metric {metric.name} is unavailable: {metric.unavailable_reason or 'it cannot be computed here'}. "
             "Choose another metric, or install what it needs and restart Goldtext.")
+
+
+SITES_RESAMPLES = 200
+"""Bootstrap resamples of the sites and types tables by default: enough for a ★ (the best separated from the
+second at 0.05, scoring/tiers.py), at a fifth of a leaderboard's cost."""
 
 
 def board_options(bootstrap: int = 1000, needs_metric: bool = True) -> BoardOptions:
@@ -156,7 +161,10 @@ def leaderboard_of(options: BoardOptions) -> Compute:
     def compute(session: Session, cache: ScoreCache) -> dict[str, Any]:
         named = named_for(session, options)
         result = leaderboard_with_extras(shared_scores(), options, named)
-        mark_board(session, result, board_pages(cache, options.metric, list(named.values()), options.filters))
+        pages = board_pages(cache, options.metric, list(named.values()), options.filters)
+        mark_board(session, result, pages)
+        result["ceiling"] = ceiling(session, metrics()[options.metric], pages, options.bootstrap)
+        mark_too_few(result, current_app.config["LEADERBOARD_MIN_SITE_PAGES"])
         result["drift"] = drift(session, options)
         result["pending"] = pending(session, options.metric)
         return result
@@ -192,7 +200,8 @@ def sites_of(options: BoardOptions) -> Compute:
         min_pages = current_app.config["LEADERBOARD_MIN_SITE_PAGES"]
         taxonomy = current_taxonomy()
         with_content = {kind: label for kind, label in taxonomy.labels.items() if taxonomy.has_content(kind)}
-        by_site["min_pages"] = min_pages
+        for grouped_board in grouped.values():
+            mark_too_few(grouped_board, min_pages)
         by_site["sites"] = site_rows(by_site, hosts, min_pages)
         by_site["types"] = type_rows(grouped["kind"], with_content, min_pages)
         by_site["drift"] = drift(session, options)

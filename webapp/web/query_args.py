@@ -6,14 +6,15 @@ from __future__ import annotations
 from flask import abort, request
 from werkzeug.datastructures import MultiDict
 
-from ..annotation.page_filter import VERDICTS, PageFilter
+from ..annotation.page_filter import ANY_CHECK, VERDICTS, PageFilter
+from ..scoring.gold_checks import CHECKS
 from ..vocabulary import QUEUE_STATUSES
 
 
 def page_filter(args: MultiDict[str, str]) -> PageFilter:
-    """The page filter of the query string (each of site, status, kind, batch and annotator repeatable;
-    verdict; q, a part of the URL). An unknown status or verdict is ignored; a batch that is not a
-    whole number is refused (400)."""
+    """The page filter of the query string (each of site, status, kind, batch, annotator and check
+    repeatable; verdict; q, a part of the URL). An unknown status, check or verdict is ignored; a batch
+    that is not a whole number is refused (400)."""
     try:
         batches = tuple(int(b) for b in args.getlist("batch") if b)
     except ValueError:
@@ -27,6 +28,7 @@ def page_filter(args: MultiDict[str, str]) -> PageFilter:
         annotators=tuple(a for a in args.getlist("annotator") if a),
         verdict=verdict if verdict in VERDICTS else None,
         url_contains=args.get("q") or None,
+        checks=tuple(c for c in args.getlist("check") if c in CHECKS or c == ANY_CHECK),
     )
 
 

@@ -1,0 +1,30 @@
+"""The step of a check job: run the checks of the gold (results/gold_checks.py) on every page they cover,
+a few pages per transaction, replacing the failures kept for them."""
+
+from __future__ import annotations
+
+from ..extractors.registry import build_registry
+from ..results.gold_checks import checked_pages, run_checks
+from ..scoring.gold_checks import Thresholds
+from ..vocabulary import configured_taxonomy
+from .context import Context
+
+PAGES = 100  # pages per transaction
+
+
+def check_step(ctx: Context) -> list:
+    with ctx.reader() as session:
+        pages = checked_pages(session)
+    check_pages(ctx, pages)
+    return []
+
+
+def check_pages(ctx: Context, pages: list[int]) -> int:
+    """Check these pages, a few per transaction, under the stage "checking"; returns how many failed."""
+    registry, taxonomy = build_registry(), configured_taxonomy(ctx.app.config)
+    thresholds = Thresholds.of(ctx.app.config)
+    ctx.stage("checking", len(pages))
+    failed = 0
+    for part, session in ctx.in_parts(pages, PAGES):
+        failed += len(run_checks(session, registry, taxonomy, thresholds, part)[1])
+    return failed

@@ -1,0 +1,144 @@
+"""The database side of the checks of the gold (scoring/gold_checks.py): which pages they run on, what
+each page gives them, and the failures kept per page (GoldCheck) for the Checks page, the API and the
+queue's filter. Services take a session and never commit.
+
+The checks run on every page with done gold, and on every double-annotated page (the disagreement check
+needs no gold). A run replaces the kept failures of the pages it checked.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import delete, insert, select
+from sqlalchemy.orm import Session
+
+from ..corpus.visible_text import block_lines, parse_html
+from ..extractors.base import Extractor
+from ..models import Extraction, Gold, GoldCheck, Page
+from ..scoring import gold_checks as checks
+from ..scoring.agreement import text_f1
+from ..vocabulary import DONE, Taxonomy
+from .agreement import annotated_pages
+from .extractions import current_named
+
+CHUNK = 100  # pages read at once
+
+
+@dataclass
+class Failed:
+    """A page that failed one check or more, with one reason per check, in the order of checks.CHECKS."""
+
+    page_id: int
+    url: str | None
+    reasons: dict[str, str] = field(default_factory=dict)
+
+    def as_json(self) -> dict[str, Any]:
+        names = [name for name in checks.CHECKS if name in self.reasons]
+        return {"page_id": self.page_id, "url": self.url, "checks": names,
+                "reasons": [self.reasons[name] for name in names]}
+
+
+def report(pages: int, failing: Iterable[Failed]) -> dict[str, Any]:
+    """`goldtext check --format json` and GET /api/checks: {"pages": N, "failing": [...]}, by page id."""
+    return {"pages": pages, "failing": [f.as_json() for f in sorted(failing, key=lambda f: f.page_id)]}
+
+
+def checked_pages(session: Session, page_ids: Sequence[int] | None = None) -> list[int]:
+    """The pages the checks run on (of `page_ids`, or all): done gold or two finished annotations."""
+    done = select(Gold.page_id).where(Gold.status == DONE)
+    found = set(session.scalars(done)) | {int(p.page_id) for p in annotated_pages(session)}  # type: ignore[call-overload]
+    if page_ids is not None:
+        found &= set(page_ids)
+    return sorted(found)
+
+
+def _shown(html: str) -> tuple[list[str], str]:
+    """A page's blocks and everything it shows as text (its blocks and its title)."""
+    root = parse_html(html)
+    blocks = block_lines(root)
+    title = root.findtext(".//title") or ""
+    return blocks, "\n".join([title, *blocks])
+
+
+def _extraction_texts(session: Session, page_ids: Sequence[int],
+                      fingerprints: Mapping[str, str]) -> dict[int, dict[str, tuple[str, bool]]]:
+    """page -> extractor -> (text, errored), the current extractors' extractions only."""
+    by_fingerprint = {fp: name for name, fp in fingerprints.items()}
+    found: dict[int, dict[str, tuple[str, bool]]] = defaultdict(dict)
+    rows = session.execute(select(Extraction.page_id, Extraction.fingerprint, Extraction.text, Extraction.error)
+                           .where(Extraction.page_id.in_(page_ids),
+                                  Extraction.fingerprint.in_(list(by_fingerprint))))
+    for page_id, fingerprint, text, error in rows:
+        found[page_id][by_fingerprint[fingerprint]] = (text or "", error is not None)
+    return found
+
+
+def _check_gold(gold: Gold, html: str, extracted: Mapping[str, tuple[str, bool]], taxonomy: Taxonomy,
+                thresholds: checks.Thresholds) -> dict[str, str]:
+    has_content = taxonomy.has_content(gold.kind)
+    reasons = {checks.TYPE_MISMATCH: checks.type_mismatch(gold.kind, has_content, gold.text)}
+    if has_content and gold.text.strip():
+        blocks, shown = _shown(html)
+        f1 = {name: 0.0 if errored else text_f1(text, gold.text) for name, (text, errored) in extracted.items()}
+        texts = [text for text, errored in extracted.values() if not errored]
+        reasons |= {
+            checks.LOW_SCORES: checks.low_scores(f1, thresholds.low_score),
+            checks.MARKUP: checks.markup(gold.text, shown),
+            checks.UNKNOWN_WORDS: checks.unknown_words(gold.text, shown, thresholds.unknown_words),
+            checks.TRUNCATED: checks.truncated(gold.text, blocks, texts, thresholds.short_gold),
+        }
+    return {name: reason for name, reason in reasons.items() if reason}
+
+
+def run_checks(session: Session, registry: Mapping[str, Extractor], taxonomy: Taxonomy,
+               thresholds: checks.Thresholds, page_ids: Sequence[int] | None = None) -> tuple[int, list[Failed]]:
+    """Check these pages (or every page the checks run on), replace their kept failures, and return
+    (how many pages were checked, the failing ones)."""
+    wanted = checked_pages(session, page_ids)
+    fingerprints = current_named(session, registry)
+    disputed = {int(p.page_id): p for p in annotated_pages(session, wanted)}  # type: ignore[call-overload]
+    failing: list[Failed] = []
+    for start in range(0, len(wanted), CHUNK):
+        chunk = wanted[start:start + CHUNK]
+        extracted = _extraction_texts(session, chunk, fingerprints)
+        golds = {g.page_id: g for g in session.scalars(select(Gold).where(Gold.page_id.in_(chunk)))}
+        for page_id, url, html in session.execute(select(Page.id, Page.url, Page.html).where(Page.id.in_(chunk))):
+            reasons: dict[str, str] = {}
+            gold = golds.get(page_id)
+            if gold is not None and gold.status == DONE:
+                reasons = _check_gold(gold, html, extracted.get(page_id, {}), taxonomy, thresholds)
+            if page_id in disputed:
+                page = disputed[page_id]
+                texts = {said.annotator: said.text for said in page.said}
+                reason = checks.disagreement(texts, page.gold is not None, thresholds.min_agreement)
+                if reason:
+                    reasons[checks.DISAGREEMENT] = reason
+            if reasons:
+                failing.append(Failed(page_id, url, reasons))
+    keep(session, wanted, failing)
+    return len(wanted), failing
+
+
+def keep(session: Session, page_ids: Sequence[int], failing: Sequence[Failed]) -> None:
+    """Replace the kept failures of these pages with these."""
+    for start in range(0, len(page_ids), 500):
+        session.execute(delete(GoldCheck).where(GoldCheck.page_id.in_(page_ids[start:start + 500])))
+    rows = [{"page_id": f.page_id, "name": name, "reason": reason}
+            for f in failing for name, reason in f.reasons.items()]
+    if rows:
+        session.execute(insert(GoldCheck), rows)
+
+
+def kept(session: Session) -> tuple[int, list[Failed]]:
+    """The failures kept by the last runs, as run_checks returns them (pages: those the checks cover now)."""
+    found: dict[int, Failed] = {}
+    rows = session.execute(select(GoldCheck.page_id, Page.url, GoldCheck.name, GoldCheck.reason)
+                           .join(Page, Page.id == GoldCheck.page_id).order_by(GoldCheck.page_id))
+    for page_id, url, name, reason in rows:
+        found.setdefault(page_id, Failed(page_id, url)).reasons[name] = reason
+    return len(checked_pages(session)), list(found.values())
+
