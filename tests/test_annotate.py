@@ -61,7 +61,7 @@ def test_first_visit_is_prefilled_from_the_default_extractor(client, page_id):
     data = page_data(client.get(f"/pages/{page_id}"))
     assert [c["name"] for c in data["candidates"]] == ["trafilatura", "boilerpy3", "density"]
     assert data["editor"] == {"text": "Prefilled text", "kind": "article", "status": "done", "version": 0,
-                              "prefilled_from": "trafilatura"}
+                              "prefilled_from": "trafilatura", "type_signal": "default"}
 
 
 def test_the_default_extractor_is_configurable_and_an_errored_one_does_not_prefill(app, client, session, page_id):

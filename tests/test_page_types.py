@@ -200,7 +200,8 @@ def test_the_guard_is_judged_against_the_types_to_accept(app, recipes, session):
 
 
 def test_type_rows_list_the_types_given_then_any_other_the_gold_has():
-    by_type = {"groups": {"article": {"pages": 3, "extractors": {"x": {"f1": 0.5}, "y": {"f1": 0.95}}},
+    by_type = {"groups": {"article": {"pages": 3, "extractors": {"x": {"f1": 0.5}, "y": {"f1": 0.95}},
+                                      "tiers": {"best": "y", "separable": True}},
                           "recipe": {"pages": 1, "extractors": {"x": {"f1": 0.2}}}}}
     rows = type_rows(by_type, {"article": "article", "forum": "forum or discussion thread"}, 2)
     assert [(r["type"], r["label"], r["pages"], r["judged"], r["best"]) for r in rows] == [

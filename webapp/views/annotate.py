@@ -25,6 +25,7 @@ from ..annotation.annotations import annotation_of, is_blind
 from ..annotation.boilerplate import BoilerplateCache, drop_lines, page_boilerplate
 from ..annotation.gold import HistoryPage, Record, history_page, lock_page, restore_revision
 from ..annotation.prefill import METRIC, Prefill, Ranking, choose, site_ranking
+from ..annotation.type_signals import Suggestion, suggest_type
 from ..corpus.sites import known_site
 from ..corpus.visible_text import browser_rules
 from ..db import get_or_404, get_session
@@ -33,7 +34,7 @@ from ..results.extractions import current_named
 from ..results.leaderboard import page_scores, shown
 from ..results.store import gold_changed
 from ..scoring import eager
-from ..vocabulary import GOLD_STATUSES, UnknownTerm, current_taxonomy
+from ..vocabulary import ARTICLE, GOLD_STATUSES, UnknownTerm, current_taxonomy
 from ..web import figures
 from ..web.access import identity
 from .common import ANNOTATOR, annotator, filter_args, local_target, overlap, record
@@ -70,18 +71,19 @@ def candidates(session: Session, page_id: int, default: str) -> list[dict[str, A
 
 
 def editor_state(saved: Record | None, found: list[dict[str, Any]], prefill: Prefill | None,
-                 boilerplate: frozenset[str] = frozenset()) -> dict[str, Any]:
+                 boilerplate: frozenset[str] = frozenset(), suggested: Suggestion | None = None) -> dict[str, Any]:
     """What the gold editor starts from: the saved gold (or, while the page is blind, the annotator's own
     annotation), or on a first visit the chosen candidate's text (see annotation/prefill.py) without the
-    site's repeated boilerplate lines."""
+    site's repeated boilerplate lines, and the page type its signals suggest (annotation/type_signals.py)."""
     gold = saved
     if gold is not None:
         return {"text": gold.text, "kind": gold.kind, "status": gold.status, "version": gold.version,
-                "prefilled_from": None}
+                "prefilled_from": None, "type_signal": None}
     chosen = next((c for c in found if prefill and c["name"] == prefill.extractor), None)
     text = drop_lines(chosen["text"], boilerplate)[0] if chosen else ""
-    return {"text": text, "kind": "article", "status": "done", "version": 0,
-            "prefilled_from": chosen["name"] if chosen else None}
+    suggested = suggested or Suggestion(ARTICLE, "default")
+    return {"text": text, "kind": suggested.kind, "status": "done", "version": 0,
+            "prefilled_from": chosen["name"] if chosen else None, "type_signal": suggested.signal}
 
 
 BOILERPLATE = "goldtext.boilerplate"
@@ -144,7 +146,9 @@ def page(page_id: int) -> Response | str:
     saved = annotation_of(session, page_id, annotator() or "") if blind else found.gold
     prefill = prefill_of(session, found, cands) if saved is None else None
     boilerplate = site_boilerplate(session, found)
-    editor = editor_state(saved, cands, prefill, boilerplate)
+    verdicts = [(c["accepted"], c["guard_reason"]) for c in cands if not c["error"]]
+    suggested = suggest_type(found.facts or {}, found.url, current_taxonomy(), verdicts) if saved is None else None
+    editor = editor_state(saved, cands, prefill, boilerplate, suggested)
     return render_template(
         "annotate/page.html",
         page=found,

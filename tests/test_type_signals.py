@@ -1,0 +1,54 @@
+"""The page type a page's own signals suggest on a first visit (annotation/type_signals.py), strongest first,
+only types of the taxonomy in force, and the annotate view that preselects it and says which signal chose it."""
+
+from __future__ import annotations
+
+import pytest
+from workbench import add_gold, make_page, sign_in
+
+from webapp.annotation.type_signals import suggest_type
+from webapp.vocabulary import DEFAULT_TAXONOMY, taxonomy
+
+
+@pytest.mark.parametrize("facts, url, verdicts, kind, signal", [
+    ({"jsonld_types": ["WebPage", "Product"]}, None, (), "product", "JSON-LD @type Product"),
+    ({"jsonld_types": ["DiscussionForumPosting"], "og_type": "article"}, None, (), "forum",
+     "JSON-LD @type DiscussionForumPosting"),  # JSON-LD before og:type
+    ({"jsonld_types": ["Organization"], "og_type": "product"}, None, (), "product", "og:type product"),
+    ({"og_type": "website"}, "https://docs.example.org/en/docs/layout/grid", (), "documentation", "URL path /docs/"),
+    ({}, "https://shop.example/category/shoes/", (), "collection", "URL path /category/"),
+    ({}, "https://forum.example/t/why-is-the-sky-blue/42", (), "article", "default"),  # /t/ is too vague
+    ({}, "https://app.example/", [(False, "too short"), (False, "too short")], "js-shell",
+     "accept guard: every candidate rejected as too short"),
+    ({}, "https://app.example/", [(False, "too short"), (True, None)], "article", "default"),
+    ({}, None, (), "article", "default"),
+])
+def test_the_strongest_signal_chooses_the_type(facts, url, verdicts, kind, signal):
+    found = suggest_type(facts, url, DEFAULT_TAXONOMY, verdicts)
+    assert (found.kind, found.signal) == (kind, signal)
+
+
+def test_only_types_of_the_taxonomy_in_force_are_suggested():
+    small = taxonomy(["article", "forum", "other"], ["other"], ["article"])
+    found = suggest_type({"jsonld_types": ["Product", "QAPage"]}, None, small)
+    assert (found.kind, found.signal) == ("forum", "JSON-LD @type QAPage")  # Product is no type here
+    assert suggest_type({"og_type": "product"}, None, small).kind == "article"
+
+
+def test_the_annotate_view_preselects_the_suggested_type_and_says_why(client, session):
+    page = make_page(session, '<html><body><h1>Boots</h1><p>Leather boots.</p></body></html>',
+                     url="https://shop.example/product/boots")
+    page.facts = {"jsonld_types": ["Product"], "og_type": "product"}
+    session.commit()
+    page_id = page.id
+    session.rollback()
+    sign_in(client)
+    html = client.get(f"/pages/{page_id}").get_data(as_text=True)
+    assert '<option value="product" selected>' in html
+    assert "Page type product page:\n        suggested by its JSON-LD @type Product." in html
+
+    add_gold(session, session.get(type(page), page_id), text="Leather boots.", kind="article", status="done",
+             author="Ann")
+    session.commit()
+    saved = client.get(f"/pages/{page_id}").get_data(as_text=True)
+    assert '<option value="article" selected>' in saved and 'id="type-signal"' not in saved  # the gold decides
