@@ -62,7 +62,7 @@ def checked_name(name: str) -> str:
     found = normalised(name)
     if not 0 < len(found) <= NAME_MAX:
         raise BadName(f"a name has 1 to {NAME_MAX} characters")
-    odd = [ch for ch in found if unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp")]
+    odd = [ch for ch in name.strip() if unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp")]
     if odd:
         raise BadName(f"a name cannot hold control or invisible characters ({printable(''.join(odd))})")
     if ":" in found:

@@ -6,8 +6,9 @@ is checked, in the same transaction that decided it (`reserve`: the rows are loc
 attempts cannot all pass one check); a success takes its count back (`succeeded`). After `free` failures
 in a row each further one makes the next attempt wait twice as long (1 s, 2 s, 4 s, ..., at most the
 window); a refused attempt checks no password and changes nothing, so it cannot extend the wait. A name's
-count is free of failures from `max_failures` on, an address's from `ADDRESS_FACTOR` times as many, and
-both forget failures older than the window. An admin clears a name's wait (`clear`).
+count waits from `max_failures` failures on, an address's from `ADDRESS_FACTOR` times as many, and both
+forget their failures once a whole window has passed without one since the last wait ended. An admin
+clears a name's wait (`clear`).
 """
 
 from __future__ import annotations
@@ -68,9 +69,9 @@ def reserve(session: Session, name: str, address: str, policy: ThrottlePolicy,
             now: datetime | None = None) -> timedelta | None:
     """Count an attempt for the name and the address if both may try now, and return None; else change
     nothing and return how long to wait. The caller commits before checking the password."""
-    now = now or utcnow()
     free = {name_row(name): policy.max_failures, address_row(address): ADDRESS_FACTOR * policy.max_failures}
     rows = _locked_rows(session, sorted(free))
+    now = now or utcnow()  # read once the rows are ours: an attempt that waited for them is judged as of now
     waits = [aware(row.not_before) - now for row in rows
              if row.not_before is not None and aware(row.not_before) > now and not forgotten(row, now, policy)]
     if waits:
@@ -79,13 +80,15 @@ def reserve(session: Session, name: str, address: str, policy: ThrottlePolicy,
         failures = 0 if forgotten(row, now, policy) else row.failures
         row.failures = failures + 1
         row.last_failure_at = now
-        row.not_before = now + delay(row.failures, free[row.key], policy.window)
+        wait = delay(row.failures, free[row.key], policy.window)
+        row.not_before = now + wait if wait else None
     session.flush()
     return None
 
 
 def forgotten(row: LoginThrottle, now: datetime, policy: ThrottlePolicy) -> bool:
-    last = aware(row.last_failure_at)
+    """Whether a whole window has passed without a failure since the last wait ended."""
+    last = aware(row.not_before) or aware(row.last_failure_at)
     return last is None or last <= now - policy.window
 
 

@@ -88,7 +88,7 @@ def too_large(error: RequestEntityTooLarge) -> tuple[Response | str, int]:
     message = "The request is larger than this server accepts"
     if limit:
         own = limit != current_app.config.get("MAX_CONTENT_LENGTH")
-        setting = "this route's limit" if own else "the MAX_CONTENT_LENGTH setting"
+        setting = "the limit of this route" if own else "the MAX_CONTENT_LENGTH setting"
         message += f": the limit is {byte_size(limit)} ({limit} bytes, {setting})"
     message += ". Send a smaller file, or split it."
     if request.path.startswith("/api/") or request.is_json:
