@@ -219,6 +219,7 @@ class WatchedHasher(PasswordHasher):
         super().__init__(time_cost=1, memory_cost=1024, parallelism=1)
         self.during, self.pause = during, pause
         self.checks: list = []
+        self.hashes: list = []  # what `during` saw while a new password was hashed
         self.lock = threading.Lock()
 
     def verify(self, hash, password) -> bool:
@@ -227,6 +228,11 @@ class WatchedHasher(PasswordHasher):
         with self.lock:
             self.checks.append(seen)
         return super().verify(hash, password)
+
+    def hash(self, password, *, salt=None) -> str:
+        if self.during is not None:
+            self.hashes.append(self.during())
+        return super().hash(password, salt=salt)
 
 
 def open_transactions(url: str) -> list[str]:
@@ -260,8 +266,8 @@ def watched(app, monkeypatch) -> WatchedHasher:
     return hasher
 
 
-def test_no_transaction_is_open_while_a_login_or_a_password_change_checks_the_password(app, client, session,
-                                                                                         ada, watched):
+def test_no_transaction_is_open_while_a_login_or_a_password_change_checks_the_password(app, client, runner, session,
+                                                                                         ada, watched, tmp_path):
     """A flood of wrong logins cannot hold up saves: the Argon2 check runs with no transaction (and so no
     write lock on SQLite) open; the attempt is counted before and its outcome recorded after."""
     session.commit()
@@ -276,6 +282,13 @@ def test_no_transaction_is_open_while_a_login_or_a_password_change_checks_the_pa
     assert watched.checks == [[], [], [], []]
     session.rollback()
     assert session.scalar(select(func.count()).where(AuditEvent.action == "login.failed")) == 2
+    session.rollback()
+    added = client.post("/users", data={"name": "Bo", "role": "annotator", "password": PASSWORD, "csrf_token": token})
+    assert added.status_code == 302
+    secret = tmp_path / "password"
+    secret.write_text("another long password\n")
+    assert runner.invoke(args=["users", "password", "Bo", "--password-file", str(secret)]).exit_code == 0
+    assert watched.hashes == [[], [], []]  # the new passwords: Ada's own, Bo's on the Users page and the CLI
 
 
 def test_parallel_wrong_logins_for_one_name_check_at_most_the_limit_of_passwords(app, session, ada, monkeypatch,

@@ -81,17 +81,19 @@ def hashed(password: str) -> str:
 
 def add_user(session: Session, name: str, role: str, password: str) -> User:
     """A new enabled user (not committed). Names are normalised and checked (webapp/accounts/names.py),
-    and unique but for case and look-alike letters."""
+    and unique but for case and look-alike letters. The password is hashed before the session is used, so
+    a caller that opens no transaction before the call holds none during the hash."""
     try:
         name = checked_name(name)
     except BadName as error:
         raise AccountError(str(error)) from error
+    password_hash = hashed(password)
     key = name_key(name)
     taken = [other for other in session.scalars(select(User.name)) if name_key(other) == key]
     if taken:
         raise AccountError(f"a user named {taken[0]!r} exists already" + ("" if taken[0] == name else
                            f", and {name!r} differs from it only in case or look-alike letters"))
-    user = User(name=name, role=checked_role(role), password_hash=hashed(password), disabled=False)
+    user = User(name=name, role=checked_role(role), password_hash=password_hash, disabled=False)
     session.add(user)
     session.flush()
     return user
@@ -124,9 +126,11 @@ def set_disabled(session: Session, name: str, disabled: bool) -> User:
 
 
 def set_password(session: Session, name: str, password: str, keep_tokens: bool = False) -> User:
-    """A new password: every login of the user ends, and their API tokens unless `keep_tokens`."""
+    """A new password: every login of the user ends, and their API tokens unless `keep_tokens`. Hashed
+    before the session is used (as in `add_user`)."""
+    password_hash = hashed(password)
     user = existing(session, name)
-    replace_password(session, user, hashed(password), keep_tokens)
+    replace_password(session, user, password_hash, keep_tokens)
     return user
 
 

@@ -200,6 +200,7 @@ def _changed(action: str, user: User, detail: dict | None = None) -> Response:
 @bp.post("/users")
 def add() -> Response:
     db = get_session()
+    db.commit()  # end the read of who is asking: no transaction stays open while the password is hashed
     try:
         user = add_user(db, request.form.get("name", ""), request.form.get("role", ""),
                         request.form.get("password", ""))
