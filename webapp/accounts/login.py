@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import timedelta
 
-from sqlalchemy import select, update
+from sqlalchemy import update
 from sqlalchemy.orm import Session
 
 from ..models import User
@@ -65,16 +65,16 @@ def target_of(name: str) -> str:
 
 def begin(session: Session, name: str, address: str, policy: LoginPolicy) -> Attempt:
     """Step 1 (not committed): reserve the attempt with the throttle and read the user's hash."""
-    name = normalised(name)
+    typed, name = name, normalised(name)
     wait = throttle.reserve(session, name, address, policy.throttle)
     if wait is not None:
         audit.record(session, name, FAILED, target_of(name),
                      {"reason": "too many failed logins", "wait_seconds": round(wait.total_seconds())}, address)
         return Attempt(name, address, None, "", wait)
-    row = session.execute(select(User.id, User.password_hash, User.disabled).where(User.name == name)).one_or_none()
-    if row is None or row.disabled:
-        return Attempt(name, address, None, row.password_hash if row is not None else users.UNKNOWN_HASH)
-    return Attempt(name, address, row.id, row.password_hash)
+    user = users.user_named(session, typed)
+    if user is None or user.disabled:
+        return Attempt(name, address, None, user.password_hash if user is not None else users.UNKNOWN_HASH)
+    return Attempt(user.name, address, user.id, user.password_hash)
 
 
 def verify(attempt: Attempt, password: str) -> str | None:

@@ -33,7 +33,9 @@ def accounts_exist(session: Session) -> bool:
 
 
 def user_named(session: Session, name: str) -> User | None:
-    return session.scalars(select(User).where(User.name == normalised(name))).one_or_none()
+    """The user of this name as typed, NFKC-normalised (a name given before normalisation: as stored)."""
+    found = {user.name: user for user in session.scalars(select(User).where(User.name.in_({normalised(name), name})))}
+    return found.get(normalised(name)) or found.get(name)
 
 
 def existing(session: Session, name: str) -> User:
