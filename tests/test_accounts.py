@@ -341,7 +341,7 @@ def test_an_attacker_slows_down_but_never_locks_out_the_real_user(app, client, s
         assert attempt_login(client, "Ada", "wrong password").status_code == 200
     refused = attempt_login(client, "Ada", PASSWORD)
     assert refused.status_code == 429 and refused.headers["Retry-After"] == "1"
-    assert "wait 1 seconds" in refused.get_data(as_text=True)
+    assert "wait 1 second and try again" in refused.get_data(as_text=True)
     for _ in range(5):  # the attacker keeps knocking: each is refused, none extends the wait
         clock.now += timedelta(seconds=0.15)
         assert attempt_login(client, "Ada", "wrong password", "203.0.113.7").status_code == 429
@@ -405,7 +405,7 @@ def test_an_admin_clears_a_login_wait_from_the_users_page_or_the_command_line(ap
     admin = app.test_client()
     token = log_in(admin, "Ada")
     page = admin.get("/users").get_data(as_text=True)
-    assert "login waits 1 seconds" in page and "clear the login wait of Ann" in page
+    assert "login waits 1 second" in page and "clear the login wait of Ann" in page
     ann_id = session.scalar(select(User.id).where(User.name == "Ann"))
     session.rollback()
     assert admin.post(f"/users/{ann_id}/unlock", data={"csrf_token": token}).status_code == 302
@@ -574,6 +574,13 @@ def test_a_huge_password_is_refused_before_any_hashing(app, client, session, ada
     assert watched.checks == []
     with pytest.raises(AccountError, match="at most 1024 bytes"):
         add_user(session, "Bo", ANNOTATOR, "é" * 513)  # 1026 bytes in UTF-8
+
+
+@pytest.mark.parametrize("name,password", [("Ada\x00", PASSWORD), ("Ada", "pass\x00word long")])
+def test_a_nul_in_a_login_is_a_clear_refusal(client, ada, watched, name, password):
+    response = client.post("/login", data={"name": name, "password": password, "csrf_token": csrf(client)})
+    assert response.status_code == 400 and "cannot hold a NUL character" in response.get_data(as_text=True)
+    assert watched.checks == []
 
 
 def test_the_login_and_account_routes_take_small_bodies_only(app, client, ada):

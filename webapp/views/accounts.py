@@ -56,7 +56,9 @@ def policy() -> LoginPolicy:
 
 def wait_text(wait: timedelta) -> str:
     seconds = max(int(wait.total_seconds() + 0.999), 1)
-    return f"{seconds} seconds" if seconds < 120 else f"{(seconds + 59) // 60} minutes"
+    if seconds < 120:
+        return "1 second" if seconds == 1 else f"{seconds} seconds"
+    return f"{(seconds + 59) // 60} minutes"
 
 
 @bp.route("/login", methods=["GET", "POST"])
@@ -73,7 +75,7 @@ def login() -> Response | str | tuple[str, int, dict[str, str]]:
                                create=CREATE_ACCOUNT)
         return page, status, headers or {}
 
-    problem = password_problem(password)
+    problem = password_problem(password) or ("a name cannot hold a NUL character" if "\x00" in name else None)
     if problem is not None:
         return again(f"Not checked: {problem}.", 400)
     outcome = checked_login(name, password)
