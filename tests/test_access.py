@@ -295,3 +295,4 @@ def test_allowed_hosts_refuses_every_other_host_with_accounts_too(app, session):
     assert refused.status_code == 400 and "ALLOWED_HOSTS" in refused.get_data(as_text=True)
     for host in ("goldtext.example.org", "GOLDTEXT.example.org:443", "team.example", "gold.team.example"):
         assert client.get("/login", base_url=f"http://{host}").status_code == 200, host
+    assert client.get("/health", base_url="http://10.0.0.7:8000").status_code != 400  # the load balancer's check
