@@ -1,15 +1,15 @@
 """login throttle: one row per user name and per client address, counted and decided atomically
 
-Revision ID: 0009
-Revises: 0008
+Revision ID: 0010
+Revises: 0009
 """
 
 from alembic import op
 import sqlalchemy as sa
 
 
-revision = '0009'
-down_revision = '0008'
+revision = '0010'
+down_revision = '0009'
 branch_labels = None
 depends_on = None
 
