@@ -5,6 +5,7 @@ and by two `goldtext worker` processes.
     python benchmarks/bench_concurrency.py [--backends postgresql,sqlite] [--corpus PATH]
         [--annotators 50] [--saves 20] [--pollers 10] [--poll-interval 0] [--shared-pages 5]
         [--extractors density,whole-page,justext] [--keep]
+    python benchmarks/bench_concurrency.py --login-flood [--backends sqlite,postgresql] [--flood-seconds 15]
 
 Per backend (PostgreSQL in a database of its own, created and dropped here; SQLite in a temporary
 instance folder):
@@ -28,6 +29,12 @@ instance folder):
 5. The server is stopped; `goldtext extract --background --force` for the extractors is run once with one
    `goldtext worker` and once with two, timing the job (created -> done, read from the job row, and the
    outside wall time from enqueueing to the job seen done); duplicate (page, fingerprint) rows counted.
+
+With --login-flood it measures only what a flood of wrong logins does to saves (issue 23: the write lock was
+held across the Argon2 check): `goldtext import CORPUS`, `goldtext serve --workers 4 --no-worker` with the
+login throttle set out of the way (LOGIN_MAX_FAILURES=1000000, so that every wrong login costs a real
+Argon2 check), then 8 annotators saving back to back on pages of their own for --flood-seconds, once alone
+and once while 8 threads post wrong logins back to back; the saves' p50 and p95 of both runs are printed.
 
 PostgreSQL uses a Redis broker (db --redis-db, only if Redis answers and that db is empty), else the
 embedded SQLite broker; SQLite uses the embedded broker. The gunicorn control socket is put in the
@@ -700,6 +707,120 @@ def run_backend(name: str, args: argparse.Namespace, procs: Processes) -> dict[s
             shutil.rmtree(b.folder, ignore_errors=True)
 
 
+# --- a flood of wrong logins beside the saves ------------------------------------------------------
+def saver(number: int, port: int, page_id: int, base: tuple[str, str, str], until: float, times: list[float],
+          statuses: Counter, lock: threading.Lock) -> None:
+    client = Client(port, Tally())
+    token = client.sign_in(f"saver {number}")
+    headers = {"Content-Type": "application/json", "X-CSRF-Token": token}
+    path = f"/api/pages/{page_id}/gold"
+    version = client.get(path).json()["version"]
+    k = 0
+    while time.perf_counter() < until:
+        body = json.dumps({"text": f"{base[0]}\n\nflood bench: saver {number}, save {k}", "kind": base[1],
+                           "status": base[2], "version": version, "client_save_id": f"flood-{number}-{k}-{until}"})
+        answer = client.request("POST", path, body.encode(), headers)
+        with lock:
+            times.append(answer.ms)
+            statuses[answer.status] += 1
+        version = answer.json()["version"] if answer.status == 200 else client.get(path).json()["version"]
+        k += 1
+
+
+def wrong_logins(number: int, port: int, stop: threading.Event, sent: Counter, lock: threading.Lock) -> None:
+    client = Client(port, Tally())
+    token = TOKEN.search(client.get("/login").body.decode()).group(1)
+    k = 0
+    while not stop.is_set():
+        form = urlencode({"name": f"guess-{number}", "password": f"wrong {k}", "csrf_token": token}).encode()
+        answer = client.request("POST", "/login", form, {"Content-Type": "application/x-www-form-urlencoded"})
+        with lock:
+            sent[answer.status] += 1
+        k += 1
+
+
+def login_flood(name: str, args: argparse.Namespace, procs: Processes) -> dict[str, Any]:
+    """Saves' latencies with and without a flood of wrong logins (8 threads each)."""
+    b = make_backend(name, args.redis_db)
+    b.env["GOLDTEXT_LOGIN_MAX_FAILURES"] = "1000000"
+    engine = None
+    try:
+        if name == "postgresql":
+            pg("dropdb", "--if-exists", "--force", PG_DB)
+            pg("createdb", PG_DB)
+        run([GOLDTEXT, "import", str(args.corpus)], b.env)
+        engine = create_engine(b.url, connect_args={"timeout": 30} if name == "sqlite" else {})
+        with engine.connect() as conn:
+            rows = conn.execute(select(Page.id, Gold.text, Gold.kind, Gold.status)
+                                .outerjoin(Gold, Gold.page_id == Page.id).order_by(Page.id).limit(8)).all()
+        port = free_port()
+        log = b.folder / "serve.log"
+        server = procs.start([GOLDTEXT, "serve", "--host", "127.0.0.1", "--port", str(port), "--workers", "4",
+                              "--no-worker"], b.env, log)
+        probe = Client(port, Tally())
+
+        def healthy() -> bool:
+            if server.poll() is not None:
+                raise RuntimeError(f"goldtext serve exited with {server.returncode}:\n{log.read_text()[-3000:]}")
+            try:
+                return probe.request("GET", "/health", tries=1).status == 200
+            except RuntimeError:
+                return False
+
+        wait_until(healthy, 90, "goldtext serve")
+        found: dict[str, Any] = {}
+        for phase in ("alone", "flood"):
+            times: list[float] = []
+            statuses: Counter = Counter()
+            logins: Counter = Counter()
+            lock = threading.Lock()
+            stop = threading.Event()
+            flood = [threading.Thread(target=wrong_logins, args=(i, port, stop, logins, lock))
+                     for i in range(8 if phase == "flood" else 0)]
+            for thread in flood:
+                thread.start()
+            until = time.perf_counter() + args.flood_seconds
+            savers = [threading.Thread(target=saver, args=(i, port, pid, (text or "", kind or "article",
+                                                                          status or "done"), until, times,
+                                                           statuses, lock))
+                      for i, (pid, text, kind, status) in enumerate(rows)]
+            for thread in savers:
+                thread.start()
+            for thread in savers:
+                thread.join()
+            stop.set()
+            for thread in flood:
+                thread.join()
+            found[phase] = {"saves": len(times), "p50": percentile(times, 50), "p95": percentile(times, 95),
+                            "statuses": dict(statuses), "wrong_logins": dict(logins)}
+            print(f"[{name}] {phase}: {len(times)} saves, p50 {found[phase]['p50']:.0f} ms, "
+                  f"p95 {found[phase]['p95']:.0f} ms, answers {dict(statuses)}; wrong logins {dict(logins)}",
+                  flush=True)
+        found["locked"] = log.read_text(errors="replace").count(LOCKED)
+        return found
+    finally:
+        procs.stop_all()
+        if engine is not None:
+            engine.dispose()
+        if name == "postgresql":
+            pg("dropdb", "--if-exists", "--force", PG_DB)
+        if not args.keep:
+            shutil.rmtree(b.folder, ignore_errors=True)
+
+
+def flood_figures(name: str, r: dict[str, Any]) -> dict[str, dict]:
+    alone, flood = r["alone"], r["flood"]
+    errors = sum(n for status, n in flood["statuses"].items() if status >= 500)
+    return {
+        f"{name}_saves_p95_alone": figure(alone["p95"], "ms"),
+        f"{name}_saves_p95_during_wrong_login_flood": figure(flood["p95"], "ms"),
+        f"{name}_flood_over_alone_p95": figure(flood["p95"] / alone["p95"], "ratio", "<= 3",
+                                               bool(flood["p95"] <= 3 * alone["p95"])),
+        f"{name}_wrong_logins_during_flood": figure(sum(flood["wrong_logins"].values()), "requests"),
+        f"{name}_save_5xx_during_flood": at_most(errors, "answers", 0),
+    }
+
+
 # --- report ------------------------------------------------------------------------------------------
 def figure(value: float, unit: str, target: str | None = None, met: bool | None = None) -> dict:
     if isinstance(value, float) and value != value:  # NaN: nothing was measured
@@ -841,12 +962,24 @@ def main() -> None:
     parser.add_argument("--redis-db", type=int, default=13, help="Redis db of the PostgreSQL run's broker")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--keep", action="store_true", help="keep the temporary instance folders (logs)")
+    parser.add_argument("--login-flood", action="store_true",
+                        help="only measure saves with and without a flood of wrong logins")
+    parser.add_argument("--flood-seconds", type=float, default=15.0, help="seconds of each --login-flood phase")
     args = parser.parse_args()
     args.extractors = [e for e in args.extractors.split(",") if e]
     if not args.corpus.exists():
         parser.error(f"no corpus at {args.corpus}")
 
     procs = Processes()
+    if args.login_flood:
+        figures: dict[str, dict] = {}
+        try:
+            for name in [n for n in args.backends.split(",") if n]:
+                figures.update(flood_figures(name, login_flood(name, args, procs)))
+        finally:
+            procs.stop_all()
+        print(json.dumps(figures))
+        return
     results: dict[str, dict[str, Any]] = {}
     failed: dict[str, str] = {}
     started = time.perf_counter()

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from browser_fixtures import serve
+from sqlalchemy import select
 from werkzeug.serving import make_server
 from workbench import add_account, add_gold, csrf, log_in, make_page, sign_in
 
@@ -245,3 +246,53 @@ def test_which_hosts_are_loopback(host, loopback):
     from webapp.web.access import is_loopback
 
     assert is_loopback(host) is loopback
+
+
+# --- issue 23: the Host header (DNS rebinding) and ALLOWED_HOSTS ------------------------------------------
+
+
+REBOUND = "http://rebind.attacker.example"
+
+
+def test_local_mode_refuses_a_rebound_host_and_creates_no_admin_for_it(app, session):
+    """A page of another site that reaches a local instance through DNS rebinding sends its own name in
+    the Host header: refused with the reason, and the first account cannot be made that way."""
+    from webapp.models import User
+
+    client = app.test_client()
+    page = client.get("/users", base_url=REBOUND)
+    assert page.status_code == 400 and "rebind.attacker.example" in page.get_data(as_text=True)
+    assert "loopback" in page.get_data(as_text=True)
+    token = csrf(client)  # the login form is public: the attacker can read a CSRF token of their session
+    added = client.post("/users", base_url=REBOUND, data={"name": "Mallory", "role": "admin",
+                                                          "password": "mallory-was-here", "csrf_token": token})
+    assert added.status_code == 400
+    assert session.scalars(select(User.name)).all() == []
+    assert client.get("/api/leaderboard", base_url=REBOUND).get_json()["error"] == "Bad Request"
+
+
+def test_local_mode_refuses_a_rebound_host_through_a_real_server(app):
+    import http.client
+
+    for base in serve(app):
+        connection = http.client.HTTPConnection(base.removeprefix("http://"), timeout=30)
+        connection.request("GET", "/users", headers={"Host": "rebind.attacker.example:5000"})
+        response = connection.getresponse()
+        assert response.status == 400 and b"rebind.attacker.example" in response.read()
+        connection.close()
+
+
+@pytest.mark.parametrize("host", ["localhost", "localhost:5000", "127.0.0.1:5000", "[::1]:8000", "app.localhost"])
+def test_local_mode_answers_to_the_loopback_names_and_addresses(app, host):
+    assert app.test_client().get("/", base_url=f"http://{host}").status_code == 200
+
+
+def test_allowed_hosts_refuses_every_other_host_with_accounts_too(app, session):
+    add_account(session, "Ada", ADMIN)
+    app.config["ALLOWED_HOSTS"] = ["goldtext.example.org", ".team.example"]
+    client = app.test_client()
+    refused = client.get("/login", base_url="http://evil.example")
+    assert refused.status_code == 400 and "ALLOWED_HOSTS" in refused.get_data(as_text=True)
+    for host in ("goldtext.example.org", "GOLDTEXT.example.org:443", "team.example", "gold.team.example"):
+        assert client.get("/login", base_url=f"http://{host}").status_code == 200, host
+    assert client.get("/health", base_url="http://10.0.0.7:8000").status_code != 400  # the load balancer's check

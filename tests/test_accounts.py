@@ -3,16 +3,24 @@ taking effect at once, API tokens on the gold save, and `goldtext users`."""
 
 from __future__ import annotations
 
+import sqlite3
+import threading
+import time
 from datetime import timedelta
 
 import pytest
-from sqlalchemy import select, update
+from argon2 import PasswordHasher
+from sqlalchemy import create_engine, func, select, text, update
 from workbench import PASSWORD, add_account, csrf, log_in, make_page
 
+from webapp import create_app
+from webapp.accounts import audit, throttle, users
 from webapp.accounts.credentials import TOKEN, digest, issue
 from webapp.accounts.roles import ADMIN, ANNOTATOR, REVIEWER
-from webapp.accounts.users import AccountError, add_user, set_disabled, set_role
-from webapp.models import Credential, Gold, GoldRevision, User, utcnow
+from webapp.accounts.users import PASSWORD_MAX_BYTES, AccountError, add_user, set_disabled, set_role
+from webapp.cli.actor import cli_actor
+from webapp.db import dispose, sqlite_path
+from webapp.models import AuditEvent, Credential, Gold, GoldRevision, User, utcnow
 
 SAVE = {"text": "Saved by a script", "kind": "article", "status": "done", "version": 0, "client_save_id": "s1"}
 
@@ -62,7 +70,7 @@ def test_a_login_expires_after_session_hours(app, client, session, ada):
     assert expires is not None
 
 
-def test_too_many_failed_logins_are_throttled_even_with_the_right_password(app, client, ada):
+def test_too_many_failed_logins_are_throttled_even_with_the_right_password(app, client, ada, clock):
     app.config["LOGIN_MAX_FAILURES"] = 3
     for _ in range(3):
         client.post("/login", data={"name": "Ada", "password": "wrong password", "csrf_token": csrf(client)})
@@ -71,7 +79,7 @@ def test_too_many_failed_logins_are_throttled_even_with_the_right_password(app, 
     other = app.test_client()  # another web process would count the same rows: they are in the database
     again = other.post("/login", data={"name": "Ada", "password": PASSWORD, "csrf_token": csrf(other)})
     assert again.status_code == 429
-    app.config["LOGIN_WINDOW_MINUTES"] = 0.0  # the window has passed
+    clock.now += timedelta(seconds=1)  # the wait has passed
     log_in(client, "Ada")
 
 
@@ -198,3 +206,397 @@ def test_user_names_are_escaped_on_the_users_page(client, session, ada):
     log_in(client, "Ada")
     text = client.get("/users").get_data(as_text=True)
     assert "<b>Eve</b>" not in text and "&lt;b&gt;Eve&lt;/b&gt;" in text
+
+
+# --- issue 23: logins that hold no lock, a throttle that cannot be raced or turned against the user --------
+
+
+class WatchedHasher(PasswordHasher):
+    """The tests' quick Argon2 parameters, watching every password check: how many there were, and what
+    else was true while each ran (`during`, called inside the check)."""
+
+    def __init__(self, during=None, pause: float = 0.0) -> None:
+        super().__init__(time_cost=1, memory_cost=1024, parallelism=1)
+        self.during, self.pause = during, pause
+        self.checks: list = []
+        self.hashes: list = []  # what `during` saw while a new password was hashed
+        self.lock = threading.Lock()
+
+    def verify(self, hash, password) -> bool:
+        seen = self.during() if self.during is not None else None
+        time.sleep(self.pause)  # a real hash's cost: the window in which a racing attempt could slip in
+        with self.lock:
+            self.checks.append(seen)
+        return super().verify(hash, password)
+
+    def hash(self, password, *, salt=None) -> str:
+        if self.during is not None:
+            self.hashes.append(self.during())
+        return super().hash(password, salt=salt)
+
+
+def open_transactions(url: str) -> list[str]:
+    """The transactions open on the database besides this check's own: SQLite's write lock held (a
+    `BEGIN IMMEDIATE` that cannot start at once), or PostgreSQL's sessions inside a transaction."""
+    path = sqlite_path(url)
+    if path is not None:
+        probe = sqlite3.connect(path, timeout=0, isolation_level=None)
+        try:
+            probe.execute("BEGIN IMMEDIATE")
+            probe.execute("ROLLBACK")
+            return []
+        except sqlite3.OperationalError as error:
+            return [str(error)]
+        finally:
+            probe.close()
+    engine = create_engine(url)
+    try:
+        with engine.connect() as conn:
+            return [f"{row.state}: {row.query}" for row in conn.execute(text(
+                "SELECT state, query FROM pg_stat_activity WHERE datname = current_database() "
+                "AND pid <> pg_backend_pid() AND xact_start IS NOT NULL"))]
+    finally:
+        engine.dispose()
+
+
+@pytest.fixture
+def watched(app, monkeypatch) -> WatchedHasher:
+    hasher = WatchedHasher(during=lambda: open_transactions(app.config["DATABASE_URL"]))
+    monkeypatch.setattr(users, "HASHER", hasher)
+    return hasher
+
+
+def test_no_transaction_is_open_while_a_login_or_a_password_change_checks_the_password(app, client, runner, session,
+                                                                                         ada, watched, tmp_path):
+    """A flood of wrong logins cannot hold up saves: the Argon2 check runs with no transaction (and so no
+    write lock on SQLite) open; the attempt is counted before and its outcome recorded after."""
+    session.commit()
+    wrong = client.post("/login", data={"name": "Ada", "password": "wrong password", "csrf_token": csrf(client)})
+    assert "Wrong name or password." in wrong.get_data(as_text=True)
+    nobody = client.post("/login", data={"name": "Nobody", "password": "wrong password", "csrf_token": csrf(client)})
+    assert "Wrong name or password." in nobody.get_data(as_text=True)
+    token = log_in(client, "Ada")
+    changed = client.post("/account/password", data={"current": PASSWORD, "password": "a new long password",
+                                                     "confirm": "a new long password", "csrf_token": token})
+    assert changed.status_code == 302
+    assert watched.checks == [[], [], [], []]
+    session.rollback()
+    assert session.scalar(select(func.count()).where(AuditEvent.action == "login.failed")) == 2
+    session.rollback()
+    added = client.post("/users", data={"name": "Bo", "role": "annotator", "password": PASSWORD, "csrf_token": token})
+    assert added.status_code == 302
+    secret = tmp_path / "password"
+    secret.write_text("another long password\n")
+    assert runner.invoke(args=["users", "password", "Bo", "--password-file", str(secret)]).exit_code == 0
+    assert watched.hashes == [[], [], []]  # the new passwords: Ada's own, Bo's on the Users page and the CLI
+
+
+def test_parallel_wrong_logins_for_one_name_check_at_most_the_limit_of_passwords(app, session, ada, monkeypatch,
+                                                                                   clock):
+    """40 wrong logins at once for one name: the throttle counts and decides each in one atomic step, so
+    no more than LOGIN_MAX_FAILURES passwords are checked (PostgreSQL checked 19 of 40 before). The
+    throttle's clock stands still meanwhile: on a slow machine the burst could outlast the first wait."""
+    hasher = WatchedHasher(pause=0.05)
+    monkeypatch.setattr(users, "HASHER", hasher)
+    start = threading.Barrier(40)
+    statuses: list[int] = []
+
+    def attempt(number: int) -> None:
+        client = app.test_client()
+        token = csrf(client)
+        start.wait(timeout=60)
+        response = client.post("/login", data={"name": "Ada", "password": f"guess {number}", "csrf_token": token},
+                               environ_base={"REMOTE_ADDR": f"198.51.100.{number}"})
+        statuses.append(response.status_code)
+
+    threads = [threading.Thread(target=attempt, args=(n,)) for n in range(40)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(hasher.checks) == 5
+    assert sorted(statuses) == [200] * 5 + [429] * 35
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    """The throttle's clock, moved by hand: clock.now += timedelta(...)."""
+    class Clock:
+        now = utcnow()
+
+    monkeypatch.setattr(throttle, "utcnow", lambda: Clock.now)
+    return Clock
+
+
+def attempt_login(client, name: str, password: str, address: str = "192.0.2.1"):
+    return client.post("/login", data={"name": name, "password": password, "csrf_token": csrf(client)},
+                       environ_base={"REMOTE_ADDR": address})
+
+
+def test_an_attacker_slows_down_but_never_locks_out_the_real_user(app, client, session, ada, clock):
+    """After LOGIN_MAX_FAILURES failures each further one doubles the wait; refused attempts check no
+    password and do not extend it, so an attacker trying every few seconds does not keep Ada out."""
+    app.config["LOGIN_MAX_FAILURES"] = 3
+    for _ in range(3):
+        assert attempt_login(client, "Ada", "wrong password").status_code == 200
+    refused = attempt_login(client, "Ada", PASSWORD)
+    assert refused.status_code == 429 and refused.headers["Retry-After"] == "1"
+    assert "wait 1 second and try again" in refused.get_data(as_text=True)
+    for _ in range(5):  # the attacker keeps knocking: each is refused, none extends the wait
+        clock.now += timedelta(seconds=0.15)
+        assert attempt_login(client, "Ada", "wrong password", "203.0.113.7").status_code == 429
+    clock.now += timedelta(seconds=0.3)
+    assert attempt_login(client, "Ada", "wrong password", "203.0.113.7").status_code == 200  # the 4th failure
+    assert attempt_login(client, "Ada", PASSWORD).headers["Retry-After"] == "2"  # the wait has doubled
+    clock.now += timedelta(seconds=2)
+    assert attempt_login(client, "Ada", PASSWORD).status_code == 302  # the real user gets in
+    clock.now += timedelta(seconds=0.01)
+    assert attempt_login(app.test_client(), "Ada", "wrong password").status_code == 200  # a fresh start
+
+
+def test_the_wait_grows_to_the_window_and_no_further(app, client, ada, clock):
+    app.config.update(LOGIN_MAX_FAILURES=1, LOGIN_WINDOW_MINUTES=1.0)
+    waits = []
+    for _ in range(9):
+        assert attempt_login(client, "Ada", "wrong password").status_code == 200
+        waits.append(int(attempt_login(client, "Ada", "wrong password").headers["Retry-After"]))
+        clock.now += timedelta(seconds=waits[-1])
+    assert waits == [1, 2, 4, 8, 16, 32, 60, 60, 60]
+
+
+def test_an_address_is_limited_on_failures_only_and_its_users_still_get_in(app, client, session, ada, clock):
+    """One office behind one address: 20 failures over many names delay the address a little, refused
+    attempts add nothing, and a right password from there gets in once the short wait is over."""
+    add_account(session, "Ann", ANNOTATOR)
+    for number in range(20):
+        assert attempt_login(client, f"someone {number}", "wrong password").status_code == 200
+    assert attempt_login(client, "Ann", PASSWORD).status_code == 429
+    assert attempt_login(client, "Ann", PASSWORD, "192.0.2.99").status_code == 302  # another address: at once
+    for _ in range(10):
+        clock.now += timedelta(seconds=0.09)
+        assert attempt_login(client, "Ada", "wrong password").status_code == 429
+    clock.now += timedelta(seconds=0.2)
+    assert attempt_login(app.test_client(), "Ada", PASSWORD).status_code == 302
+
+
+def test_the_client_address_comes_from_the_proxy_header_only_when_proxy_hops_says_so(app, session, ada):
+    forwarded = {"X-Forwarded-For": "203.0.113.50"}
+    client = app.test_client()
+    client.post("/login", data={"name": "Ada", "password": "wrong", "csrf_token": csrf(client)}, headers=forwarded)
+    behind = create_app({**app.config, "PROXY_HOPS": 1})
+    try:
+        proxied = behind.test_client()
+        proxied.post("/login", data={"name": "Ada", "password": "wrong", "csrf_token": csrf(proxied)},
+                     headers=forwarded)
+    finally:
+        dispose(behind)
+    session.rollback()
+    addresses = session.scalars(select(AuditEvent.address).where(AuditEvent.action == "login.failed")
+                                .order_by(AuditEvent.id)).all()
+    assert addresses == ["127.0.0.1", "203.0.113.50"]
+
+
+def test_an_admin_clears_a_login_wait_from_the_users_page_or_the_command_line(app, client, runner, session, ada):
+    add_account(session, "Ann", ANNOTATOR)
+    app.config["LOGIN_MAX_FAILURES"] = 2
+    for _ in range(2):
+        attempt_login(client, "Ann", "wrong password")
+    assert attempt_login(client, "Ann", PASSWORD).status_code == 429
+    admin = app.test_client()
+    token = log_in(admin, "Ada")
+    page = admin.get("/users").get_data(as_text=True)
+    assert "login waits 1 second" in page and "clear the login wait of Ann" in page
+    ann_id = session.scalar(select(User.id).where(User.name == "Ann"))
+    session.rollback()
+    assert admin.post(f"/users/{ann_id}/unlock", data={"csrf_token": token}).status_code == 302
+    assert attempt_login(client, "Ann", PASSWORD).status_code == 302
+    for _ in range(2):
+        attempt_login(client, "Ann", "wrong password")
+    result = runner.invoke(args=["users", "unlock", "Ann"])
+    assert result.exit_code == 0 and "may log in at once" in result.output
+    assert attempt_login(client, "Ann", PASSWORD).status_code == 302
+    session.rollback()
+    assert session.scalars(select(AuditEvent.actor).where(AuditEvent.action == "user.unlock")
+                           .order_by(AuditEvent.id)).all() == ["Ada", cli_actor()]
+
+
+# --- issue 23: a new password, a disable and "log out everywhere" end every session ---------------------
+
+
+@pytest.fixture
+def ann_logged_in(app, session, ada):
+    """Ann logged in in one browser, with an API token; returns (that browser, the token's header)."""
+    ann = add_account(session, "Ann", ANNOTATOR)
+    secret = issue(session, ann, TOKEN)
+    session.commit()
+    browser = app.test_client()
+    log_in(browser, "Ann")
+    bearer = {"Authorization": f"Bearer {secret}"}
+    assert browser.get("/").status_code == 200 and browser.get("/api/leaderboard", headers=bearer).status_code == 200
+    return browser, bearer
+
+
+def still_in(app, browser, bearer) -> tuple[bool, bool]:
+    """Whether the old cookie and the old token still answer."""
+    token_answers = app.test_client().get("/api/leaderboard", headers=bearer).status_code == 200
+    return browser.get("/").status_code == 200, token_answers
+
+
+def test_a_new_password_set_on_the_command_line_ends_sessions_and_tokens(app, runner, tmp_path, ann_logged_in):
+    browser, bearer = ann_logged_in
+    secret = tmp_path / "password"
+    secret.write_text("another long password\n")
+    result = runner.invoke(args=["users", "password", "Ann", "--password-file", str(secret)])
+    assert result.exit_code == 0, result.output
+    assert still_in(app, browser, bearer) == (False, False)
+
+
+def test_keep_tokens_keeps_the_tokens_working_after_a_new_password(app, runner, tmp_path, ann_logged_in):
+    browser, bearer = ann_logged_in
+    secret = tmp_path / "password"
+    secret.write_text("another long password\n")
+    result = runner.invoke(args=["users", "password", "Ann", "--password-file", str(secret), "--keep-tokens"])
+    assert result.exit_code == 0, result.output
+    assert still_in(app, browser, bearer) == (False, True)
+
+
+def test_disabling_and_enabling_again_revives_no_old_cookie_or_token(app, runner, ann_logged_in):
+    browser, bearer = ann_logged_in
+    assert runner.invoke(args=["users", "disable", "Ann"]).exit_code == 0
+    assert runner.invoke(args=["users", "enable", "Ann"]).exit_code == 0
+    assert still_in(app, browser, bearer) == (False, False)
+    log_in(app.test_client(), "Ann")  # the password still works: only the old sessions are gone
+
+
+def test_log_out_everywhere_from_the_command_line_the_users_page_and_one_s_own_account(app, runner, session,
+                                                                                       ann_logged_in):
+    browser, bearer = ann_logged_in
+    result = runner.invoke(args=["users", "logout", "Ann", "--keep-tokens"])
+    assert result.exit_code == 0 and "1 session(s) ended" in result.output
+    assert still_in(app, browser, bearer) == (False, True)
+    admin = app.test_client()
+    token = log_in(admin, "Ada")
+    ann_id = session.scalar(select(User.id).where(User.name == "Ann"))
+    session.rollback()
+    log_in(browser, "Ann")
+    assert admin.post(f"/users/{ann_id}/logout", data={"csrf_token": token}).status_code == 302
+    assert still_in(app, browser, bearer) == (False, False)
+    other = app.test_client()
+    log_in(other, "Ann")
+    own = log_in(browser, "Ann")
+    assert browser.post("/account/logout-everywhere", data={"csrf_token": own}).location == "/login"
+    assert other.get("/").location.startswith("/login?next=") and browser.get("/").location.startswith("/login")
+
+
+def test_an_annotator_changes_their_own_password_after_giving_the_current_one(app, session, ann_logged_in):
+    browser, bearer = ann_logged_in
+    other = app.test_client()
+    log_in(other, "Ann")
+    token = csrf(browser)
+    form = {"current": "not my password", "password": "my new password", "confirm": "my new password",
+            "csrf_token": token}
+    wrong = browser.post("/account/password", data=form, follow_redirects=True)
+    assert "the current password is wrong" in wrong.get_data(as_text=True)
+    assert still_in(app, other, bearer) == (True, True)
+    mismatched = browser.post("/account/password", data={**form, "current": PASSWORD, "confirm": "typo"})
+    assert mismatched.status_code == 400 and "differ" in mismatched.get_data(as_text=True)
+    changed = browser.post("/account/password", data={**form, "current": PASSWORD}, follow_redirects=True)
+    assert "Password changed" in changed.get_data(as_text=True)
+    assert browser.get("/").status_code == 200  # this browser stays logged in
+    assert still_in(app, other, bearer) == (False, False)  # every other session and the token ended
+    log_in(app.test_client(), "Ann", "my new password")
+    refused = attempt_login(app.test_client(), "Ann", PASSWORD)
+    assert "Wrong name or password." in refused.get_data(as_text=True)
+
+
+def test_the_account_page_is_for_a_browser_login_only(app, ann_logged_in):
+    _browser, bearer = ann_logged_in
+    response = app.test_client().post("/account/password", headers=bearer, data={"current": PASSWORD,
+                                      "password": "my new password", "confirm": "my new password"})
+    assert response.status_code == 400 and "API token" in response.get_data(as_text=True)
+
+
+# --- issue 23: names that cannot pass for someone else ---------------------------------------------------
+
+
+@pytest.mark.parametrize("name,message", [
+    ("cli:root", "colon"), ("local", "records for itself"), ("Import", "records for itself"),
+    ("ann\u202e1nna", "control or invisible"), ("ann\n1", "control or invisible"), ("a\u200bnn", "invisible"),
+    ("\u0430nn1", "mix Cyrillic and Latin"), ("Ad\u03b1", "mix Greek and Latin"),
+])
+def test_names_that_would_impersonate_are_refused(session, name, message):
+    with pytest.raises(AccountError, match=message):
+        add_user(session, name, ANNOTATOR, PASSWORD)
+
+
+@pytest.mark.parametrize("existing,name", [("ann1", "ANN1"), ("ann1", "Ann1"), ("ann1", "ann 1"),
+                                           ("cope", "\u0441\u043e\u0440\u0435"), ("axe", "\u0430\u0445\u0435")])
+def test_names_differing_only_in_case_or_look_alike_letters_conflict(session, existing, name):
+    add_user(session, existing, ANNOTATOR, PASSWORD)
+    with pytest.raises(AccountError, match="exists already"):
+        add_user(session, name, ANNOTATOR, PASSWORD)
+
+
+def test_names_are_stored_nfkc_normalised_and_single_spaced(session):
+    assert add_user(session, "\uff21nn  Lee", ANNOTATOR, PASSWORD).name == "Ann Lee"
+    assert add_user(session, "Zoë Ōta", ANNOTATOR, PASSWORD).name == "Zoë Ōta"  # one script, accents: fine
+    assert add_user(session, "\u0418\u0432\u0430\u043d", ANNOTATOR, PASSWORD).name == "Иван"  # all Cyrillic: fine
+
+
+def test_a_refused_name_is_refused_on_the_command_line_and_the_users_page(client, runner, session, ada, tmp_path):
+    secret = tmp_path / "password"
+    secret.write_text(PASSWORD + "\n")
+    result = runner.invoke(args=["users", "add", "cli:root", "--role", "admin", "--password-file", str(secret)])
+    assert result.exit_code == 1 and "colon" in result.output
+    token = log_in(client, "Ada")
+    client.post("/users", data={"name": "ADA", "role": "admin", "password": PASSWORD, "csrf_token": token})
+    assert "exists already" in client.get("/users").get_data(as_text=True)
+    session.rollback()
+    assert session.scalars(select(User.name)).all() == ["Ada"]
+
+
+def test_the_audit_page_shows_control_characters_escaped(client, session, ada):
+    audit.record(session, "ann\u202egnp.exe", "login.failed", "user x\u001b[31m", {"reason": "a\nb"}, "127.0.0.1")
+    session.commit()
+    log_in(client, "Ada")
+    page = client.get("/audit").get_data(as_text=True)
+    assert "\u202e" not in page and "\x1b" not in page
+    assert "ann\\u202egnp.exe" in page and "user x\\x1b[31m" in page
+
+
+# --- issue 23: passwords of a sane size, password files that are text ------------------------------------
+
+
+def test_a_huge_password_is_refused_before_any_hashing(app, client, session, ada, watched):
+    huge = "x" * (PASSWORD_MAX_BYTES + 1)
+    response = client.post("/login", data={"name": "Ada", "password": huge, "csrf_token": csrf(client)})
+    assert response.status_code == 400 and "at most 1024 bytes" in response.get_data(as_text=True)
+    assert watched.checks == []
+    with pytest.raises(AccountError, match="at most 1024 bytes"):
+        add_user(session, "Bo", ANNOTATOR, "é" * 513)  # 1026 bytes in UTF-8
+
+
+@pytest.mark.parametrize("name,password", [("Ada\x00", PASSWORD), ("Ada", "pass\x00word long")])
+def test_a_nul_in_a_login_is_a_clear_refusal(client, ada, watched, name, password):
+    response = client.post("/login", data={"name": name, "password": password, "csrf_token": csrf(client)})
+    assert response.status_code == 400 and "cannot hold a NUL character" in response.get_data(as_text=True)
+    assert watched.checks == []
+
+
+def test_the_login_and_account_routes_take_small_bodies_only(app, client, ada):
+    response = client.post("/login", data={"name": "Ada", "password": "x" * 200_000, "csrf_token": csrf(client)})
+    assert response.status_code == 413 and "65536 bytes, the limit of this route" in response.get_data(as_text=True)
+    assert app.config["MAX_CONTENT_LENGTH"] == 512 * 2**20  # uploads keep theirs
+
+
+@pytest.mark.parametrize("content,message", [(b"\xff\xfepassword\n", "not UTF-8"), (b"x" * 5000, "longer than")])
+def test_a_password_file_that_is_not_a_password_is_a_clear_error(runner, tmp_path, content, message):
+    secret = tmp_path / "password"
+    secret.write_bytes(content)
+    result = runner.invoke(args=["users", "add", "Ada", "--role", "admin", "--password-file", str(secret)])
+    assert result.exit_code == 1 and message in result.output and "Traceback" not in result.output
+
+
+def test_password_file_dev_zero_is_a_clear_error(runner):
+    result = runner.invoke(args=["users", "add", "Ada", "--role", "admin", "--password-file", "/dev/zero"])
+    assert result.exit_code == 1 and "longer than a password may be (1024 bytes)" in result.output

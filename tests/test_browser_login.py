@@ -72,3 +72,29 @@ def test_logging_in_and_out_by_keyboard_alone(tab, live_server, team):
         pytest.fail("Tab never reached the Log out button")
     tab.keyboard.press("Enter")
     tab.wait_for_url(f"{live_server}/login")
+
+
+def test_an_annotator_changes_their_own_password_in_the_browser(tab, live_server, team):
+    """From the Account link beside their name: the current password, the new one twice; the browser stays
+    logged in, and the old password no longer opens a session."""
+    tab.goto(f"{live_server}/login")
+    tab.fill("input[name=name]", "Ann")
+    tab.fill("input[name=password]", PASSWORD)
+    tab.click("button[type=submit]")
+    tab.get_by_role("link", name="Account").click()
+    assert tab.url == f"{live_server}/account"
+    tab.get_by_label("Current password").fill(PASSWORD)
+    tab.get_by_label("New password", exact=True).fill("a brand new password")
+    tab.get_by_label("New password again").fill("a brand new password")
+    tab.get_by_role("button", name="Change password").click()
+    assert "Password changed" in tab.locator(".flashes").inner_text()
+    tab.goto(f"{live_server}/pages/{team}")
+    assert tab.url == f"{live_server}/pages/{team}"  # still logged in
+    tab.get_by_role("button", name="Log out").click()
+    tab.fill("input[name=name]", "Ann")
+    tab.fill("input[name=password]", PASSWORD)
+    tab.click("button[type=submit]")
+    assert tab.get_by_role("alert").inner_text() == "Wrong name or password."
+    tab.fill("input[name=password]", "a brand new password")
+    tab.click("button[type=submit]")
+    assert tab.locator(".who span").inner_text() == "Ann (annotator)"

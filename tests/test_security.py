@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import hashlib
 import io
+import os
 import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 from demo_fixtures import digest
-from workbench import add_account, csrf, log_in, make_page, sign_in
+from workbench import PASSWORD, add_account, csrf, log_in, make_page, sign_in
 
 from webapp import create_app
 from webapp.accounts.credentials import TOKEN, issue
@@ -68,6 +69,11 @@ def requests_that_change_state(values: dict[str, Any]) -> dict[str, dict[str, An
         "accounts.disable": {"data": {"disabled": "on"}},
         "accounts.token": {"data": {}},
         "accounts.revoke_tokens_of": {"data": {}},
+        "accounts.logout_user": {"data": {}},
+        "accounts.unlock": {"data": {}},
+        "accounts.change_password": {"data": {"current": PASSWORD, "password": "Mallory's password",
+                                              "confirm": "Mallory's password"}},
+        "accounts.logout_everywhere": {"data": {}},
     }
 
 
@@ -324,3 +330,100 @@ def test_processes_started_together_agree_on_one_secret_key(tmp_path):
     assert (tmp_path / "secret_key").read_text() == keys[0]
     assert [p.name for p in tmp_path.iterdir()] == ["secret_key"]  # no temporary file left behind
     assert (tmp_path / "secret_key").stat().st_mode & 0o777 == 0o600
+
+
+# --- issue 23: settings from the environment, private files ----------------------------------------------
+
+
+DOCUMENTED = re.findall(r"^\| `([A-Z_]+)` \|", (Path(__file__).resolve().parents[1] / "docs" / "deployment.md")
+                        .read_text(encoding="utf-8").split("\n## Settings\n", 1)[1].split("\n## ", 1)[0], re.M)
+
+
+def environment_value(name: str, default: Any) -> tuple[str, Any]:
+    """A value other than the default, as the environment spells it, and what the app should make of it."""
+    if isinstance(default, bool):
+        return ("yes", True) if not default else ("off", False)
+    if isinstance(default, int):
+        return f" {default + 3} ", default + 3
+    if isinstance(default, float):
+        return f"{default + 0.5}", default + 0.5
+    if isinstance(default, list):
+        chosen = list(reversed(default)) if len(default) > 1 else ["article", "forum"] if default else ["a", "b"]
+        if name == "NO_CONTENT_TYPES":
+            chosen = default[:1]
+        return " , ".join(chosen), chosen
+    text = {"DATABASE_URL": "sqlite:////tmp/elsewhere.sqlite", "BROKER_URL": "redis://127.0.0.1:6379/9",
+            "DEFAULT_EXTRACTOR": "density"}[name]
+    return text, text
+
+
+def environment_app(monkeypatch, tmp_path, variables: dict[str, str]):
+    """An app made as `goldtext` makes it: no test config, settings from the environment."""
+    for name in [n for n in os.environ if n.startswith("GOLDTEXT_")]:
+        monkeypatch.delenv(name)
+    monkeypatch.setenv("GOLDTEXT_INSTANCE_PATH", str(tmp_path))
+    monkeypatch.setenv("GOLDTEXT_DATABASE_URL", f"sqlite:///{tmp_path / 'env.sqlite'}")
+    for name, value in variables.items():
+        monkeypatch.setenv(name, value)
+    return create_app()
+
+
+@pytest.mark.parametrize("name", [n for n in DOCUMENTED if n != "INSTANCE_PATH"])
+def test_every_documented_setting_works_from_the_environment(monkeypatch, tmp_path, name):
+    from webapp.config import defaults
+
+    default = {**create_app({"TESTING": True, "DATABASE_URL": "sqlite://", "SECRET_KEY": "x"}).config,
+               **defaults(str(tmp_path))}[name]
+    spelled, expected = environment_value(name, default)
+    app = environment_app(monkeypatch, tmp_path, {f"GOLDTEXT_{name}": spelled})
+    assert app.config[name] == expected and app.config[name] != default
+
+
+def test_session_cookie_secure_from_the_environment_gives_the_secure_flag(monkeypatch, tmp_path):
+    app = environment_app(monkeypatch, tmp_path, {"GOLDTEXT_SESSION_COOKIE_SECURE": "true"})
+    try:
+        cookie = app.test_client().get("/login").headers["Set-Cookie"]
+    finally:
+        dispose(app)
+    assert "; Secure" in cookie
+
+
+@pytest.mark.parametrize("value", ["maybe", "2"])
+def test_a_boolean_setting_that_is_not_a_boolean_stops_the_app_naming_it(monkeypatch, tmp_path, value):
+    with pytest.raises(ValueError, match="GOLDTEXT_SESSION_COOKIE_SECURE=.* is not a boolean"):
+        environment_app(monkeypatch, tmp_path, {"GOLDTEXT_SESSION_COOKIE_SECURE": value})
+
+
+def test_an_unknown_goldtext_variable_is_reported_at_start_up(monkeypatch, tmp_path, caplog):
+    environment_app(monkeypatch, tmp_path, {"GOLDTEXT_SESION_HOURS": "3", "GOLDTEXT_ZZZ": "1"})
+    warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert any("GOLDTEXT_SESION_HOURS" in w and "did you mean GOLDTEXT_SESSION_HOURS" in w for w in warnings)
+    assert any("GOLDTEXT_ZZZ" in w and "names no Goldtext setting" in w for w in warnings)
+
+
+def test_the_database_and_queue_files_are_private_under_umask_022(tmp_path):
+    """The SQLite database holds password hashes and token digests: 0600, and so are its -wal and -shm
+    files and the embedded broker's queue (SQLite gives those the database file's mode)."""
+    import stat
+
+    from sqlalchemy import text
+
+    from webapp.db import database
+    from webapp.jobs.broker import broker
+
+    old = os.umask(0o022)
+    try:
+        app = create_app({"TESTING": True, "INSTANCE_PATH": str(tmp_path), "SECRET_KEY": "x",
+                          "DATABASE_URL": f"sqlite:///{tmp_path / 'team.sqlite'}"})
+        with app.app_context():
+            with database(app).engine.connect() as conn:
+                conn.execute(text("SELECT count(*) FROM user"))
+                queue = broker(app).huey
+                queue.storage.enqueued_items()
+                modes = {p.name: stat.S_IMODE(p.stat().st_mode) for p in tmp_path.iterdir()
+                         if p.name.startswith(("team.sqlite", "queue.sqlite")) and not p.name.endswith("lock")}
+        dispose(app)
+    finally:
+        os.umask(old)
+    assert {"team.sqlite", "team.sqlite-wal", "team.sqlite-shm", "queue.sqlite"} <= set(modes)
+    assert modes == {name: 0o600 for name in modes}

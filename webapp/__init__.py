@@ -44,6 +44,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
         app.config.update(config.from_environment(base))
+        for warning in config.unknown_variables(base):
+            app.logger.warning(warning)
     else:
         app.config.update(test_config)
     if not app.config.get("SECRET_KEY"):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import os
 import secrets
 import tempfile
@@ -42,8 +43,11 @@ def defaults(instance_path: str) -> dict[str, Any]:
         "JOB_MAX_ATTEMPTS": 3,
         "JOB_CHUNK_PAIRS": 24,
         "SESSION_HOURS": 12.0,
+        "SESSION_COOKIE_SECURE": False,
         "LOGIN_MAX_FAILURES": 5,
         "LOGIN_WINDOW_MINUTES": 15.0,
+        "ALLOWED_HOSTS": [],
+        "PROXY_HOPS": 0,
         "OVERLAP": 1,
         "CHECK_LOW_SCORE": 0.5,
         "CHECK_UNKNOWN_WORDS": 0.02,
@@ -52,21 +56,50 @@ def defaults(instance_path: str) -> dict[str, Any]:
     }
 
 
-def from_environment(base: dict[str, Any]) -> dict[str, Any]:
-    """GOLDTEXT_<KEY> for every known key, parsed as the default's type (lists: comma-separated)."""
-    found: dict[str, Any] = {}
-    for key, default in base.items():
-        value = os.environ.get(ENV_PREFIX + key)
-        if value is None:
+# GOLDTEXT_* variables that are not settings: the instance folder (read before the settings) and the
+# test suite's own (tests/conftest.py, tests/corpora.py, the serving and screenshot tests)
+OTHER_VARIABLES = ("INSTANCE_PATH", "TEST_DATABASE_URL", "SHARED_CORPORA", "RETAKE_SCREENSHOTS",
+                   "SERVING_POSTGRES", "SERVING_REDIS_URL")
+TRUE, FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
+
+
+def parsed(name: str, value: str, default: Any) -> Any:
+    """An environment value read as the default's type: booleans (true/false, yes/no, on/off, 1/0),
+    numbers, lists (comma-separated) and text. A value that is none of its type stops the app, naming it."""
+    if isinstance(default, list):
+        return [item.strip() for item in value.split(",") if item.strip()]
+    if isinstance(default, bool):
+        word = value.strip().lower()
+        if word in TRUE or word in FALSE:
+            return word in TRUE
+        raise ValueError(f"{ENV_PREFIX}{name}={value!r} is not a boolean: say true or false")
+    try:
+        return type(default)(value.strip() if isinstance(default, int | float) else value)
+    except ValueError as exc:
+        raise ValueError(f"{ENV_PREFIX}{name}={value!r} is not a {type(default).__name__}") from exc
+
+
+def from_environment(base: dict[str, Any], environ: dict[str, str] | None = None) -> dict[str, Any]:
+    """GOLDTEXT_<KEY> for every known key, parsed as the default's type."""
+    environ = os.environ if environ is None else environ
+    return {key: parsed(key, environ[ENV_PREFIX + key], default)
+            for key, default in base.items() if ENV_PREFIX + key in environ}
+
+
+def unknown_variables(base: dict[str, Any], environ: dict[str, str] | None = None) -> list[str]:
+    """A warning for each GOLDTEXT_* variable that names no setting (a typo is otherwise silently
+    ignored), with the closest setting's name when one is close."""
+    environ = os.environ if environ is None else environ
+    known = [*base, *OTHER_VARIABLES]
+    warnings = []
+    for variable in sorted(environ):
+        name = variable[len(ENV_PREFIX):]
+        if not variable.startswith(ENV_PREFIX) or name in known:
             continue
-        if isinstance(default, list):
-            found[key] = [item.strip() for item in value.split(",") if item.strip()]
-            continue
-        try:
-            found[key] = type(default)(value)
-        except ValueError as exc:
-            raise ValueError(f"{ENV_PREFIX}{key}={value!r} is not a {type(default).__name__}") from exc
-    return found
+        close = difflib.get_close_matches(name, known, n=1)
+        hint = f": did you mean {ENV_PREFIX}{close[0]}?" if close else " (see the settings in docs/deployment.md)"
+        warnings.append(f"{variable} is set but names no Goldtext setting; it is ignored{hint}")
+    return warnings
 
 
 def secret_key(instance_path: str) -> str:

@@ -47,11 +47,22 @@ def sqlite_path(url: str) -> str | None:
     return path if path and path != ":memory:" else None
 
 
+def private_file(path: Path) -> None:
+    """Create the file readable and writable by its owner only (0600, whatever the umask), unless it
+    exists. An SQLite database made this way gives its -wal and -shm files the same mode (SQLite copies
+    the database's), so password hashes and token digests are not readable by the machine's other users."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        pass
+
+
 def make_engine(url: str) -> Engine:
     if url.startswith("sqlite"):
         path = sqlite_path(url)
         if path:
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
+            private_file(Path(path))
         engine = create_engine(url, connect_args={"timeout": 30})
         _sqlite_pragmas(engine)
     else:

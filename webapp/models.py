@@ -418,6 +418,19 @@ class Credential(Base):
     user: Mapped[User] = relationship()
 
 
+class LoginThrottle(Base):
+    """The login throttle's count for one user name (`key` "name:" and the name's key) or one client address
+    ("address:" and the address): failures in a row, the last one's time, and when the next attempt may
+    check a password (webapp/accounts/throttle.py)."""
+
+    __tablename__ = "login_throttle"
+
+    key: Mapped[str] = mapped_column(String(200), primary_key=True)
+    failures: Mapped[int] = mapped_column(Integer, default=0)
+    last_failure_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    not_before: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
 class AuditEvent(Base):
     """One state change: who (`actor`, a user's name, or cli:LOGIN for the command line), when, what
     (`action`, its `target` and `detail`) and from where (`address`). Append-only: the database refuses

@@ -54,6 +54,18 @@ def revoke_tokens(session: Session, user: User) -> int:
     return result.rowcount or 0
 
 
+def end_sessions(session: Session, user: User, keep_tokens: bool = False) -> dict[str, int]:
+    """Log the user out everywhere: every browser login ends, and every API token unless `keep_tokens`;
+    returns how many of each ended."""
+    kinds = [LOGIN] if keep_tokens else [LOGIN, TOKEN]
+    ended = {kind: 0 for kind in kinds}
+    for kind in session.scalars(select(Credential.kind).where(Credential.user_id == user.id,
+                                                               Credential.kind.in_(kinds))):
+        ended[kind] += 1
+    session.execute(delete(Credential).where(Credential.user_id == user.id, Credential.kind.in_(kinds)))
+    return ended
+
+
 def token_counts(session: Session) -> dict[int, int]:
     """user id -> API tokens held."""
     counts: dict[int, int] = {}

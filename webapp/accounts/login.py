@@ -1,22 +1,29 @@
-"""Logging in and out, with the throttle: too many failed logins for one name, or from one address, in
-the window refuse further attempts without checking the password. The failures are the audit log's
-`login.failed` events, so the count is shared by every web process and machine."""
+"""Logging in and out, in three steps so that no write transaction waits on a password hash:
+
+1. `begin`: the throttle counts and decides the attempt atomically (webapp/accounts/throttle.py), and the
+   user's stored hash is read; the caller commits;
+2. `verify`: the Argon2 check, with no transaction open (a flood of wrong passwords holds no lock that
+   a save waits for);
+3. `finish`: the outcome recorded (`login` or `login.failed` in the audit log, a new login credential);
+   the caller commits.
+
+A refused attempt (`begin` says how long to wait) checks no password and changes no count.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import timedelta
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import update
 from sqlalchemy.orm import Session
 
-from ..models import AuditEvent, User, utcnow
-from . import audit
+from ..models import User
+from . import audit, throttle, users
 from .credentials import LOGIN, issue, revoke
-from .users import check_password
+from .names import normalised
 
 FAILED = "login.failed"
-ADDRESS_FACTOR = 4  # an address (an office behind one NAT) may fail this many times more than one name
 
 
 @dataclass(frozen=True)
@@ -25,42 +32,78 @@ class LoginPolicy:
     window: timedelta
     lifetime: timedelta  # of a browser login
 
+    @property
+    def throttle(self) -> throttle.ThrottlePolicy:
+        return throttle.ThrottlePolicy(self.max_failures, self.window)
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """One login attempt between its steps: who was named, from where, and what was read for the check."""
+
+    name: str
+    address: str
+    user_id: int | None
+    password_hash: str  # the user's, or a hash of nothing for an unknown name (the check takes as long)
+    wait: timedelta | None = None  # refused by the throttle: wait this long
+
 
 @dataclass(frozen=True)
 class LoginOutcome:
     user: User | None
     secret: str | None  # the new login's secret, for the session cookie
-    throttled: bool = False
+    wait: timedelta | None = None  # refused by the throttle
 
-
-def throttled(session: Session, name: str, address: str, policy: LoginPolicy) -> bool:
-    since = utcnow() - policy.window
-    counts = session.execute(
-        select(func.count().filter(AuditEvent.target == target_of(name)),
-               func.count().filter(AuditEvent.address == address))
-        .where(AuditEvent.action == FAILED, AuditEvent.at >= since,
-               or_(AuditEvent.target == target_of(name), AuditEvent.address == address))
-    ).one()
-    return counts[0] >= policy.max_failures or counts[1] >= ADDRESS_FACTOR * policy.max_failures
+    @property
+    def throttled(self) -> bool:
+        return self.wait is not None
 
 
 def target_of(name: str) -> str:
     return f"user {name}"[: audit.TARGET_MAX]
 
 
-def log_in(session: Session, name: str, password: str, address: str, policy: LoginPolicy) -> LoginOutcome:
-    """Check the name and password (unless throttled) and record the attempt; on success a new login
-    credential. The caller commits in every case: a failure must be counted."""
-    if throttled(session, name, address, policy):
-        audit.record(session, name, FAILED, target_of(name), {"reason": "too many failed logins"}, address)
-        return LoginOutcome(None, None, throttled=True)
-    user = check_password(session, name, password)
-    if user is None:
-        audit.record(session, name, FAILED, target_of(name), {"reason": "wrong name or password"}, address)
+def begin(session: Session, name: str, address: str, policy: LoginPolicy) -> Attempt:
+    """Step 1 (not committed): reserve the attempt with the throttle and read the user's hash."""
+    typed, name = name, normalised(name)
+    wait = throttle.reserve(session, name, address, policy.throttle)
+    if wait is not None:
+        audit.record(session, name, FAILED, target_of(name),
+                     {"reason": "too many failed logins", "wait_seconds": round(wait.total_seconds())}, address)
+        return Attempt(name, address, None, "", wait)
+    user = users.user_named(session, typed)
+    if user is None or user.disabled:
+        return Attempt(name, address, None, user.password_hash if user is not None else users.UNKNOWN_HASH)
+    return Attempt(user.name, address, user.id, user.password_hash)
+
+
+def verify(attempt: Attempt, password: str) -> str | None:
+    """Step 2, with no transaction open: None for a wrong password (or an unknown or disabled user);
+    for a right one, the hash to store (a new one when the hashing costs have changed, else the same)."""
+    if not users.matches(attempt.password_hash, password) or attempt.user_id is None:
+        return None
+    stale = users.HASHER.check_needs_rehash(attempt.password_hash)
+    return users.HASHER.hash(password) if stale else attempt.password_hash
+
+
+def finish(session: Session, attempt: Attempt, new_hash: str | None, policy: LoginPolicy) -> LoginOutcome:
+    """Step 3 (not committed): record the outcome; a right password gets a new login credential."""
+    user = session.get(User, attempt.user_id) if new_hash is not None and attempt.user_id is not None else None
+    if user is None or user.disabled or user.password_hash != attempt.password_hash:  # changed meanwhile
+        audit.record(session, attempt.name, FAILED, target_of(attempt.name), {"reason": "wrong name or password"},
+                     attempt.address)
         return LoginOutcome(None, None)
+    if new_hash != attempt.password_hash:
+        session.execute(update(User).where(User.id == user.id, User.password_hash == attempt.password_hash)
+                        .values(password_hash=new_hash))
+    throttle.succeeded(session, attempt.name, attempt.address)
     secret = issue(session, user, LOGIN, policy.lifetime)
-    audit.record(session, user.name, "login", target_of(user.name), None, address)
+    audit.record(session, user.name, "login", target_of(user.name), None, attempt.address)
     return LoginOutcome(user, secret)
+
+
+def refused(attempt: Attempt) -> LoginOutcome:
+    return LoginOutcome(None, None, attempt.wait)
 
 
 def log_out(session: Session, user: User, secret: str, address: str) -> None:

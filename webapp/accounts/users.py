@@ -1,5 +1,7 @@
 """Users: adding them, their role, password and whether they may log in. Passwords are hashed with
-Argon2id (argon2-cffi); a user is disabled, never deleted, so every name recorded anywhere stays theirs."""
+Argon2id (argon2-cffi); a user is disabled, never deleted, so every name recorded anywhere stays theirs.
+A new password and a disable end every login of the user, and their API tokens unless kept on purpose
+(webapp/accounts/credentials.py); names are checked by webapp/accounts/names.py."""
 
 from __future__ import annotations
 
@@ -9,14 +11,16 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ..models import User
+from .credentials import end_sessions
+from .names import BadName, checked_name, name_key, normalised
 from .roles import ADMIN, ROLES
 
-NAME_MAX = 100
 PASSWORD_MIN = 8
+PASSWORD_MAX_BYTES = 1024  # checked before hashing: a 100 MB password would cost seconds of CPU a request
 
 HASHER = PasswordHasher()
 # checked against when the name is unknown, so that a wrong name takes as long as a wrong password
-_UNKNOWN = HASHER.hash("no such user")
+UNKNOWN_HASH = HASHER.hash("no such user")
 
 
 class AccountError(ValueError):
@@ -29,7 +33,9 @@ def accounts_exist(session: Session) -> bool:
 
 
 def user_named(session: Session, name: str) -> User | None:
-    return session.scalars(select(User).where(User.name == name)).one_or_none()
+    """The user of this name as typed, NFKC-normalised (a name given before normalisation: as stored)."""
+    found = {user.name: user for user in session.scalars(select(User).where(User.name.in_({normalised(name), name})))}
+    return found.get(normalised(name)) or found.get(name)
 
 
 def existing(session: Session, name: str) -> User:
@@ -49,20 +55,47 @@ def checked_role(role: str) -> str:
     return role
 
 
+def password_problem(password: str) -> str | None:
+    """Why a password cannot be checked or set, before any hashing (None: it can)."""
+    if len(password.encode("utf-8", "surrogatepass")) > PASSWORD_MAX_BYTES:
+        return f"a password has at most {PASSWORD_MAX_BYTES} bytes"
+    if "\x00" in password:
+        return "a password cannot hold a NUL character"
+    return None
+
+
+def matches(password_hash: str, password: str) -> bool:
+    """Whether the password is the one hashed (an Argon2 check: call it with no transaction open)."""
+    try:
+        return HASHER.verify(password_hash, password)
+    except (VerificationError, InvalidHashError):
+        return False
+
+
 def hashed(password: str) -> str:
-    if len(password) < PASSWORD_MIN:
-        raise AccountError(f"a password needs at least {PASSWORD_MIN} characters")
+    problem = password_problem(password)
+    if problem is None and len(password) < PASSWORD_MIN:
+        problem = f"a password needs at least {PASSWORD_MIN} characters"
+    if problem is not None:
+        raise AccountError(problem)
     return HASHER.hash(password)
 
 
 def add_user(session: Session, name: str, role: str, password: str) -> User:
-    """A new enabled user (not committed). Names are single-spaced, 1 to NAME_MAX characters, unique."""
-    name = " ".join(name.split())
-    if not 0 < len(name) <= NAME_MAX:
-        raise AccountError(f"a name has 1 to {NAME_MAX} characters")
-    if user_named(session, name) is not None:
-        raise AccountError(f"a user named {name!r} exists already")
-    user = User(name=name, role=checked_role(role), password_hash=hashed(password), disabled=False)
+    """A new enabled user (not committed). Names are normalised and checked (webapp/accounts/names.py),
+    and unique but for case and look-alike letters. The password is hashed before the session is used, so
+    a caller that opens no transaction before the call holds none during the hash."""
+    try:
+        name = checked_name(name)
+    except BadName as error:
+        raise AccountError(str(error)) from error
+    password_hash = hashed(password)
+    key = name_key(name)
+    taken = [other for other in session.scalars(select(User.name)) if name_key(other) == key]
+    if taken:
+        raise AccountError(f"a user named {taken[0]!r} exists already" + ("" if taken[0] == name else
+                           f", and {name!r} differs from it only in case or look-alike letters"))
+    user = User(name=name, role=checked_role(role), password_hash=password_hash, disabled=False)
     session.add(user)
     session.flush()
     return user
@@ -84,30 +117,27 @@ def _keep_an_admin(session: Session, user: User) -> None:
 
 
 def set_disabled(session: Session, name: str, disabled: bool) -> User:
-    """Disable (or enable again) a user: a disabled user's logins and tokens stop working at their next
-    request, since every request reads the user's row."""
+    """Disable (or enable again) a user: a disabled user's logins and API tokens end at once (they are
+    deleted, so enabling the user again revives none of them)."""
     user = existing(session, name)
     if disabled:
         _keep_an_admin(session, user)
+        end_sessions(session, user, keep_tokens=False)
     user.disabled = disabled
     return user
 
 
-def set_password(session: Session, name: str, password: str) -> User:
+def set_password(session: Session, name: str, password: str, keep_tokens: bool = False) -> User:
+    """A new password: every login of the user ends, and their API tokens unless `keep_tokens`. Hashed
+    before the session is used (as in `add_user`)."""
+    password_hash = hashed(password)
     user = existing(session, name)
-    user.password_hash = hashed(password)
+    replace_password(session, user, password_hash, keep_tokens)
     return user
 
 
-def check_password(session: Session, name: str, password: str) -> User | None:
-    """The enabled user with this name and password, else None (in about the same time either way)."""
-    user = user_named(session, name)
-    try:
-        HASHER.verify(user.password_hash if user is not None else _UNKNOWN, password)
-    except (VerificationError, InvalidHashError):
-        return None
-    if user is None or user.disabled:
-        return None
-    if HASHER.check_needs_rehash(user.password_hash):
-        user.password_hash = HASHER.hash(password)
-    return user
+def replace_password(session: Session, user: User, password_hash: str, keep_tokens: bool = False) -> dict[str, int]:
+    """Store a new hash (made beforehand, with no transaction open) and end the user's sessions, and their
+    tokens unless `keep_tokens`; returns how many ended."""
+    user.password_hash = password_hash
+    return end_sessions(session, user, keep_tokens)

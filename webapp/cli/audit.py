@@ -3,21 +3,14 @@
 from __future__ import annotations
 
 import json
-import unicodedata
 from datetime import UTC, datetime
 
 import click
 from flask.cli import with_appcontext
 
 from ..accounts.audit import AuditFilter, detail_text, rows
+from ..accounts.names import printable
 from ..db import readers
-
-
-def printable(text: str) -> str:
-    """One line a terminal shows as it is: control and format characters (newlines, escape sequences,
-    bidirectional overrides) written as escapes."""
-    return "".join(ch.encode("unicode_escape").decode("ascii") if unicodedata.category(ch) in ("Cc", "Cf") else ch
-                   for ch in text)
 
 
 class When(click.ParamType):

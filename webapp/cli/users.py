@@ -7,22 +7,45 @@ from pathlib import Path
 import click
 from flask.cli import AppGroup
 
-from ..accounts.credentials import TOKEN, issue
+from ..accounts import throttle
+from ..accounts.credentials import LOGIN, TOKEN, end_sessions, issue
+from ..accounts.names import printable
 from ..accounts.roles import ROLES
-from ..accounts.users import AccountError, add_user, existing, list_users, set_disabled, set_password, set_role
+from ..accounts.users import (
+    PASSWORD_MAX_BYTES,
+    AccountError,
+    add_user,
+    existing,
+    list_users,
+    set_disabled,
+    set_password,
+    set_role,
+)
 from ..db import readers, sessions
 from .actor import cli_record
-from .audit import printable
 
 users_group = AppGroup("users", help="Accounts: add users, set their role, disable them, give API tokens.")
 
 
 def read_password(password_file: Path | None) -> str:
-    """The first line of the file, or asked twice without echo."""
-    if password_file is not None:
-        lines = password_file.read_text(encoding="utf-8").splitlines()
-        return lines[0] if lines else ""
-    return click.prompt("Password", hide_input=True, confirmation_prompt=True)
+    """The first line of the file (UTF-8, read no further than a password can be long), or asked twice
+    without echo."""
+    if password_file is None:
+        return click.prompt("Password", hide_input=True, confirmation_prompt=True)
+    try:
+        with password_file.open("rb") as stream:
+            first = stream.readline(PASSWORD_MAX_BYTES + 2)
+    except OSError as error:
+        raise click.ClickException(f"cannot read the password file {password_file}: {error.strerror}") from error
+    line = first.rstrip(b"\r\n")
+    if len(line) > PASSWORD_MAX_BYTES:
+        raise click.ClickException(f"the password file {password_file}: its first line is longer than a password "
+                                   f"may be ({PASSWORD_MAX_BYTES} bytes)")
+    try:
+        return line.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise click.ClickException(f"the password file {password_file} is not UTF-8 text (byte {error.start + 1} "
+                                   "of its first line)") from error
 
 
 def target(name: str) -> str:
@@ -90,14 +113,40 @@ def users_enable(name: str) -> None:
     click.echo(f"{printable(name)} enabled")
 
 
+KEEP_TOKENS = click.option("--keep-tokens", is_flag=True, help="Keep the user's API tokens working (scripts).")
+
+
 @users_group.command("password")
 @click.argument("name")
 @click.option("--password-file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="Read the password from the file's first line (else it is asked).")
-def users_password(name: str, password_file: Path | None) -> None:
-    """Set user NAME's password."""
-    change("user.password", name, lambda s: set_password(s, name, read_password(password_file)))
-    click.echo(f"password of {printable(name)} set")
+@KEEP_TOKENS
+def users_password(name: str, password_file: Path | None, keep_tokens: bool) -> None:
+    """Set user NAME's password: every session of theirs ends, and their API tokens unless --keep-tokens."""
+    password = read_password(password_file)
+    change("user.password", name, lambda s: set_password(s, name, password, keep_tokens), {"tokens_kept": keep_tokens})
+    click.echo(f"password of {printable(name)} set; their sessions ended" +
+               ("" if keep_tokens else ", and their API tokens"))
+
+
+@users_group.command("logout")
+@click.argument("name")
+@KEEP_TOKENS
+def users_logout(name: str, keep_tokens: bool) -> None:
+    """Log user NAME out everywhere: every session ends, and every API token unless --keep-tokens."""
+    ended: dict[str, int] = {}
+    change("user.logout-all", name, lambda s: ended.update(end_sessions(s, existing(s, name), keep_tokens)))
+    click.echo(f"{printable(name)} logged out: {ended.get(LOGIN, 0)} session(s)" +
+               ("" if keep_tokens else f", {ended.get(TOKEN, 0)} API token(s)") + " ended")
+
+
+@users_group.command("unlock")
+@click.argument("name")
+def users_unlock(name: str) -> None:
+    """Clear the login throttle's wait for NAME, so that they may log in at once."""
+    cleared: list[bool] = []
+    change("user.unlock", name, lambda s: cleared.append(throttle.clear(s, name)))
+    click.echo(f"{printable(name)} may log in at once" if cleared[0] else f"{printable(name)} had no login wait")
 
 
 @users_group.command("token")

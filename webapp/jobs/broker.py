@@ -20,6 +20,7 @@ from flask import Flask
 from huey import RedisHuey, SqliteHuey
 from huey.api import Huey, TaskWrapper
 
+from ..db import private_file
 from .runner import Runner
 
 EXTENSION = "goldtext.broker"
@@ -66,7 +67,7 @@ def _redacted(url: str) -> str:
 def make_huey(app: Flask) -> Huey:
     url = app.config["BROKER_URL"]
     if not url:
-        queue_path(app).parent.mkdir(parents=True, exist_ok=True)
+        private_file(queue_path(app))
         return SqliteHuey("goldtext", filename=str(queue_path(app)), results=False, utc=True)
     if url.startswith(("redis://", "rediss://", "unix://")):
         return RedisHuey("goldtext", url=url, results=False, utc=True)

@@ -1,5 +1,9 @@
-"""Logging in and out, and the admins' users page: add a user, change a role, disable or enable, hand
-out an API token (shown once), revoke a user's tokens. The same services as `goldtext users`."""
+"""Logging in and out, one's own account (change the password, log out everywhere), and the admins'
+users page: add a user, change a role, disable or enable, hand out an API token (shown once), revoke a
+user's tokens, log a user out everywhere, clear a user's login wait. The same services as `goldtext users`.
+
+No write transaction waits on a password hash: the login and the password change commit before the
+Argon2 check and record its outcome in a transaction of their own (webapp/accounts/login.py)."""
 
 from __future__ import annotations
 
@@ -19,16 +23,29 @@ from flask import (
 )
 from werkzeug.wrappers import Response
 
-from ..accounts.credentials import TOKEN, issue, revoke_tokens, token_counts
-from ..accounts.login import LoginPolicy, log_in, log_out
+from ..accounts import throttle
+from ..accounts.credentials import LOGIN, TOKEN, end_sessions, issue, revoke_tokens, token_counts
+from ..accounts.login import FAILED, LoginOutcome, LoginPolicy, begin, finish, log_out, refused, target_of, verify
+from ..accounts.names import printable
 from ..accounts.roles import ROLES
-from ..accounts.users import AccountError, accounts_exist, add_user, list_users, set_disabled, set_role
+from ..accounts.users import (
+    AccountError,
+    accounts_exist,
+    add_user,
+    hashed,
+    list_users,
+    password_problem,
+    replace_password,
+    set_disabled,
+    set_role,
+)
 from ..db import get_or_404, get_session
 from ..models import User
 from ..web.access import CREATE_ACCOUNT, LOGIN_KEY, identity
 from .common import local_target, record
 
 bp = Blueprint("accounts", __name__)
+bp.add_app_template_filter(printable, "printable")  # user text with control characters escaped (/audit)
 
 
 def policy() -> LoginPolicy:
@@ -37,25 +54,57 @@ def policy() -> LoginPolicy:
                        timedelta(hours=float(config["SESSION_HOURS"])))
 
 
+def wait_text(wait: timedelta) -> str:
+    seconds = max(int(wait.total_seconds() + 0.999), 1)
+    if seconds < 120:
+        return "1 second" if seconds == 1 else f"{seconds} seconds"
+    return f"{(seconds + 59) // 60} minutes"
+
+
 @bp.route("/login", methods=["GET", "POST"])
-def login() -> Response | str | tuple[str, int]:
+def login() -> Response | str | tuple[str, int, dict[str, str]]:
     target = local_target(request.values.get("next")) or url_for("queue.index")
     db = get_session()
     if request.method == "GET":
         return render_template("accounts/login.html", target=target, name="", local=not accounts_exist(db),
                                create=CREATE_ACCOUNT)
-    name = request.form.get("name", "").strip()
-    outcome = log_in(db, name, request.form.get("password", ""), request.remote_addr or "", policy())
-    db.commit()
-    if outcome.secret is None:
-        message = ("Too many failed logins: wait a few minutes and try again." if outcome.throttled
-                   else "Wrong name or password.")
+    name, password = request.form.get("name", "").strip(), request.form.get("password", "")
+
+    def again(message: str, status: int, headers: dict[str, str] | None = None):
         page = render_template("accounts/login.html", target=target, name=name, local=False, error=message,
                                create=CREATE_ACCOUNT)
-        return page, 429 if outcome.throttled else 200
+        return page, status, headers or {}
+
+    problem = password_problem(password) or ("a name cannot hold a NUL character" if "\x00" in name else None)
+    if problem is not None:
+        return again(f"Not checked: {problem}.", 400)
+    outcome = checked_login(name, password)
+    if outcome.wait is not None:
+        return again(f"Too many failed logins for this name or from this address: wait {wait_text(outcome.wait)} "
+                     "and try again.", 429, {"Retry-After": str(max(int(outcome.wait.total_seconds() + 0.999), 1))})
+    if outcome.secret is None:
+        return again("Wrong name or password.", 200)
     session.clear()  # a new session for the new login: nothing of the one before carries over
     session[LOGIN_KEY] = outcome.secret  # a cookie for this browser session; the login itself ends at SESSION_HOURS
     return redirect(target)
+
+
+def checked_login(name: str, password: str) -> LoginOutcome:
+    """The three steps of a login, each transaction committed before the password hash is checked."""
+    db = get_session()
+    attempt = begin(db, name, address(), policy())
+    db.commit()
+    if attempt.wait is not None:
+        return refused(attempt)
+    new_hash = verify(attempt, password)  # no transaction open
+    outcome = finish(db, attempt, new_hash, policy())
+    db.commit()
+    return outcome
+
+
+def address() -> str:
+    """The client's address: the proxy's header's when PROXY_HOPS trusts it (webapp/web/access.py)."""
+    return request.remote_addr or ""
 
 
 @bp.post("/logout")
@@ -63,8 +112,74 @@ def logout() -> Response:
     who = identity()
     secret = session.get(LOGIN_KEY)
     if who.user is not None and who.via == "login" and isinstance(secret, str):
-        log_out(get_session(), who.user, secret, request.remote_addr or "")
+        log_out(get_session(), who.user, secret, address())
         get_session().commit()
+    session.clear()
+    return redirect(url_for("accounts.login"))
+
+
+@bp.get("/account")
+def account() -> Response | str:
+    who = identity()
+    if who.user is None:
+        flash("This Goldtext has no accounts yet: there is no password to change.")
+        return redirect(url_for("queue.index"))
+    tokens = token_counts(get_session()).get(who.user.id, 0)
+    return render_template("accounts/account.html", user=who.user, tokens=tokens)
+
+
+def own_user() -> User:
+    """The user logged in in this browser (an API token may not change its user's password or sessions)."""
+    who = identity()
+    if who.user is None:
+        abort(400, description="This Goldtext has no accounts yet: there is no password to change.")
+    if who.via != "login":
+        abort(400, description="Your password and sessions are changed from a browser login, not with an API token.")
+    return who.user
+
+
+@bp.post("/account/password")
+def change_password() -> Response | tuple[str, int, dict[str, str]]:
+    """The user's own new password, after the current one: every other session ends, and the API tokens
+    unless kept; this browser stays logged in with a new login."""
+    db, user = get_session(), own_user()
+    current, new = request.form.get("current", ""), request.form.get("password", "")
+    problem = password_problem(current) or password_problem(new)
+    if new != request.form.get("confirm", new):
+        problem = "the new password and its confirmation differ"
+    if problem is not None:
+        abort(400, description=f"Password not changed: {problem}.")
+    attempt = begin(db, user.name, address(), policy())  # the throttle guards the current password too
+    db.commit()
+    if attempt.wait is not None:
+        abort(429, description=f"Too many wrong passwords: wait {wait_text(attempt.wait)} and try again.")
+    try:
+        new_hash = hashed(new) if verify(attempt, current) is not None else None  # no transaction open
+    except AccountError as error:
+        abort(400, description=f"Password not changed: {error}.")
+    if new_hash is None:
+        record(FAILED, target_of(user.name), {"reason": "wrong current password"})
+        db.commit()
+        flash("Password not changed: the current password is wrong.")
+        return redirect(url_for("accounts.account"))
+    throttle.succeeded(db, user.name, address())
+    keep = request.form.get("keep_tokens") == "on"
+    ended = replace_password(db, user, new_hash, keep_tokens=keep)
+    session[LOGIN_KEY] = issue(db, user, LOGIN, policy().lifetime)
+    record("user.password", target_of(user.name), {"by": "self", "ended": ended})
+    db.commit()
+    flash("Password changed. Every other session has ended" + (", your API tokens still work." if keep else
+                                                              ", and your API tokens no longer work."))
+    return redirect(url_for("accounts.account"))
+
+
+@bp.post("/account/logout-everywhere")
+def logout_everywhere() -> Response:
+    """End every session of the user, this one too, and their API tokens unless kept."""
+    db, user = get_session(), own_user()
+    ended = end_sessions(db, user, keep_tokens=request.form.get("keep_tokens") == "on")
+    record("user.logout-all", target_of(user.name), {"by": "self", "ended": ended})
+    db.commit()
     session.clear()
     return redirect(url_for("accounts.login"))
 
@@ -72,7 +187,9 @@ def logout() -> Response:
 @bp.get("/users")
 def users() -> str:
     db = get_session()
-    return render_template("accounts/users.html", users=list_users(db), roles=ROLES, tokens=token_counts(db),
+    people = list_users(db)
+    return render_template("accounts/users.html", users=people, roles=ROLES, tokens=token_counts(db),
+                           waits={n: wait_text(w) for n, w in throttle.waiting(db, [u.name for u in people]).items()},
                            new_token=None)
 
 
@@ -85,6 +202,7 @@ def _changed(action: str, user: User, detail: dict | None = None) -> Response:
 @bp.post("/users")
 def add() -> Response:
     db = get_session()
+    db.commit()  # end the read of who is asking: no transaction stays open while the password is hashed
     try:
         user = add_user(db, request.form.get("name", ""), request.form.get("role", ""),
                         request.form.get("password", ""))
@@ -126,7 +244,7 @@ def token(user_id: int) -> Response:
     record("user.token", f"user {user.name}")
     db.commit()
     response = make_response(render_template("accounts/users.html", users=list_users(db), roles=ROLES,
-                                             tokens=token_counts(db), new_token=(user.name, secret)))
+                                             tokens=token_counts(db), waits={}, new_token=(user.name, secret)))
     response.headers["Cache-Control"] = "no-store"
     return response
 
@@ -137,3 +255,21 @@ def revoke_tokens_of(user_id: int) -> Response:
     count = revoke_tokens(get_session(), user)
     flash(f"{count} token(s) of {user.name} revoked.")
     return _changed("user.revoke-tokens", user, {"tokens": count})
+
+
+@bp.post("/users/<int:user_id>/logout")
+def logout_user(user_id: int) -> Response:
+    """Log the user out everywhere: every session and every API token."""
+    user = get_or_404(get_session(), User, user_id)
+    ended = end_sessions(get_session(), user)
+    flash(f"{user.name} is logged out everywhere ({ended[LOGIN]} session(s), {ended[TOKEN]} token(s)).")
+    return _changed("user.logout-all", user, {"ended": ended})
+
+
+@bp.post("/users/<int:user_id>/unlock")
+def unlock(user_id: int) -> Response:
+    """Clear the login throttle's wait for the user's name (the per-address count stays)."""
+    user = get_or_404(get_session(), User, user_id)
+    cleared = throttle.clear(get_session(), user.name)
+    flash(f"{user.name} may log in again at once." if cleared else f"{user.name} had no login wait.")
+    return _changed("user.unlock", user, {"cleared": cleared})

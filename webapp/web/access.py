@@ -9,10 +9,16 @@ Who is asking (`identity()`), read once per request:
   the request needs no CSRF token: no cookie is involved); a wrong, revoked or disabled token -> 401;
 - else the session's login: the user of an unexpired login credential (webapp/accounts/credentials.py);
 - else, while no account exists, local mode: everyone may do everything, as before accounts, with a name
-  typed once (`annotate.name`), but only on a request that reached the server on a loopback address and
-  did not come through a proxy; any other request is refused with how to create an account;
+  typed once (`annotate.name`), but only on a request that reached the server on a loopback address, did
+  not come through a proxy and names a loopback host in its Host header (`localhost`, `127.0.0.1`, `[::1]`:
+  a page of another site that reaches the port through DNS rebinding sends its own name); any other
+  request is refused with the reason and how to create an account;
 - else nobody: pages redirect to the login form, the API answers 401.
 Every request reads the user's row, so a disabled user or a changed role takes effect at once.
+
+Before all of it: with ALLOWED_HOSTS set, a request whose Host is not one of them is refused (400); with
+PROXY_HOPS set, the client's address is read from that many proxies' X-Forwarded-For (werkzeug's
+ProxyFix), never otherwise. The login and account routes accept small bodies only (ACCOUNT_MAX_BODY).
 """
 
 from __future__ import annotations
@@ -21,7 +27,9 @@ import ipaddress
 import socket
 from dataclasses import dataclass
 
-from flask import Flask, g, jsonify, redirect, render_template, request, session, url_for
+from flask import Flask, current_app, g, jsonify, redirect, render_template, request, session, url_for
+from werkzeug.middleware.proxy_fix import ProxyFix
+from werkzeug.sansio.utils import host_is_trusted
 from werkzeug.wrappers import Response
 
 from ..accounts.credentials import LOGIN, TOKEN, holder
@@ -34,6 +42,9 @@ PUBLIC = "public"
 LOGIN_KEY = "login"  # the session's login secret
 PROXY_HEADERS = ("Forwarded", "X-Forwarded-For", "X-Real-IP")
 CREATE_ACCOUNT = "goldtext users add NAME --role admin"
+ACCOUNT_MAX_BODY = 64 * 2**10  # bytes of a login or account form: a password has at most 1024
+LOOPBACK_NAMES = ("localhost", ".localhost")  # browsers resolve these to loopback themselves
+HOST_FREE = {"jobs.health"}  # a load balancer's health check names the machine's address, not ALLOWED_HOSTS
 
 ACCESS: dict[str, str] = {
     "static": PUBLIC,
@@ -80,6 +91,11 @@ ACCESS: dict[str, str] = {
     "accounts.disable": ADMIN,
     "accounts.token": ADMIN,
     "accounts.revoke_tokens_of": ADMIN,
+    "accounts.logout_user": ADMIN,
+    "accounts.unlock": ADMIN,
+    "accounts.account": ANNOTATOR,
+    "accounts.change_password": ANNOTATOR,
+    "accounts.logout_everywhere": ANNOTATOR,
     "audit.index": ADMIN,
     "audit.export": ADMIN,
     "extractors.index": ANNOTATOR,
@@ -166,13 +182,55 @@ def arrived_locally() -> bool:
     return isinstance(local, tuple) and is_loopback(local[0])
 
 
+def host_name(host: str) -> str:
+    """The Host header's name or address, without its port or brackets, lower-case."""
+    host = host.strip().lower()
+    if host.startswith("["):
+        return host[1:].split("]", 1)[0]
+    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+
+
+def loopback_host(name: str) -> bool:
+    """Whether a Host header's name means this machine, without asking DNS (a rebinding attacker's name
+    resolves to 127.0.0.1 too): `localhost` and its subdomains, or a loopback address."""
+    if name == LOOPBACK_NAMES[0] or name.endswith(LOOPBACK_NAMES[1]):
+        return True
+    try:
+        address = ipaddress.ip_address(name.split("%")[0])
+    except ValueError:
+        return False
+    mapped = getattr(address, "ipv4_mapped", None)
+    return (mapped or address).is_loopback
+
+
+def allowed_host(name: str, allowed: list[str]) -> bool:
+    """ALLOWED_HOSTS: names, `.example.org` for it and its subdomains, `*` for any."""
+    return "*" in allowed or host_is_trusted(name, [entry.lower() for entry in allowed])
+
+
+def host_refusal(local: bool) -> str | None:
+    """Why this request's Host header is refused, or None."""
+    name = host_name(request.host)
+    allowed = current_app.config.get("ALLOWED_HOSTS") or []
+    if allowed and not allowed_host(name, allowed):
+        return (f"The Host header {name!r} is not one this server answers to (the ALLOWED_HOSTS setting: "
+                f"{', '.join(allowed)}).")
+    if local and not loopback_host(name):
+        return (f"The Host header {name!r} is not this machine's loopback name or address: this Goldtext has no "
+                "accounts yet, so it answers only to http://localhost or http://127.0.0.1 (a page of another "
+                f"site reaching it through DNS rebinding is refused). To serve a team, create an account first: "
+                f"{CREATE_ACCOUNT}")
+    return None
+
+
 def wants_json() -> bool:
     return request.path.startswith("/api/") or identity().via in ("token", "bad-token")
 
 
 def refuse(status: int, message: str) -> tuple[Response | str, int]:
     if wants_json():
-        response = jsonify(error={401: "Unauthorized", 403: "Forbidden"}[status], message=message)
+        response = jsonify(error={400: "Bad Request", 401: "Unauthorized", 403: "Forbidden"}[status],
+                           message=message)
         if status == 401:
             response.headers["WWW-Authenticate"] = 'Bearer realm="goldtext"'
         return response, status
@@ -182,6 +240,11 @@ def refuse(status: int, message: str) -> tuple[Response | str, int]:
 def authorize() -> Response | tuple[Response | str, int] | None:
     """The before-request check: None lets the view run, anything else is the answer."""
     endpoint = request.endpoint
+    if endpoint is not None and endpoint.startswith("accounts."):
+        request.max_content_length = ACCOUNT_MAX_BODY
+    refusal = host_refusal(local=False) if endpoint not in HOST_FREE else None
+    if refusal is not None:
+        return refuse(400, refusal)
     if endpoint is None:
         return None  # no route: Flask answers 404 or 405
     needed = ACCESS.get(endpoint)
@@ -195,7 +258,8 @@ def authorize() -> Response | tuple[Response | str, int] | None:
         if not arrived_locally():
             return refuse(403, "This Goldtext has no accounts yet, so it answers only on this machine's "
                                f"loopback address. Create an account first: {CREATE_ACCOUNT}")
-        return None
+        refusal = host_refusal(local=True)
+        return refuse(400, refusal) if refusal is not None else None
     if who.via == "bad-token":
         return refuse(401, "The bearer token is wrong, revoked, or its user is disabled.")
     if who.user is None:
@@ -209,6 +273,10 @@ def authorize() -> Response | tuple[Response | str, int] | None:
 
 
 def init_access(app: Flask) -> None:
-    """Register the check before every other before-request function (the CSRF check reads its verdict)."""
+    """Register the check before every other before-request function (the CSRF check reads its verdict);
+    with PROXY_HOPS, read the client's address from that many proxies' X-Forwarded-For."""
+    hops = int(app.config.get("PROXY_HOPS") or 0)
+    if hops > 0:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops)  # type: ignore[method-assign]
     app.before_request(authorize)
     app.jinja_env.globals.update(identity=identity)

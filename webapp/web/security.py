@@ -84,10 +84,12 @@ TOO_LARGE_PAGE = """{% extends "base.html" %}{% block title %}Too large{% endblo
 
 def too_large(error: RequestEntityTooLarge) -> tuple[Response | str, int]:
     """413 naming the limit (the MAX_CONTENT_LENGTH setting): JSON for the API, a page otherwise."""
-    limit = current_app.config.get("MAX_CONTENT_LENGTH")
+    limit = request.max_content_length  # MAX_CONTENT_LENGTH, or a route's own smaller limit
     message = "The request is larger than this server accepts"
     if limit:
-        message += f": the limit is {byte_size(limit)} ({limit} bytes, the MAX_CONTENT_LENGTH setting)"
+        own = limit != current_app.config.get("MAX_CONTENT_LENGTH")
+        setting = "the limit of this route" if own else "the MAX_CONTENT_LENGTH setting"
+        message += f": the limit is {byte_size(limit)} ({limit} bytes, {setting})"
     message += ". Send a smaller file, or split it."
     if request.path.startswith("/api/") or request.is_json:
         return jsonify(error=error.name, message=message, limit=limit), 413
