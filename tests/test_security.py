@@ -74,6 +74,7 @@ def requests_that_change_state(values: dict[str, Any]) -> dict[str, dict[str, An
         "accounts.change_password": {"data": {"current": PASSWORD, "password": "Mallory's password",
                                               "confirm": "Mallory's password"}},
         "accounts.logout_everywhere": {"data": {}},
+        "checks.run": {"data": {}},
     }
 
 
