@@ -30,8 +30,10 @@ ARTICLE_PARAGRAPHS = [
 NAV_TEXT = "Gazette News Desk"
 FOOTER_TEXT = ["Copyright Harbour Gazette", "Privacy policy of the Harbour Gazette"]
 
-OPTIONAL_NAMES = ["resiliparse", "newspaper4k", "goose3", "html-text", "inscriptis", "magic-html", "readability-js"]
-"""The extractors of the `extractors` extra and Node.js: registered everywhere, available where installed."""
+OPTIONAL_NAMES = ["resiliparse", "newspaper4k", "goose3", "html-text", "inscriptis", "magic-html", "readability-js",
+                  "rs-trafilatura", "go-trafilatura", "go-domdistiller"]
+"""The extractors of the `extractors` extra, Node.js and the Go program: registered everywhere, available where
+installed (or built)."""
 BUILTIN_NAMES = [
     "trafilatura",
     "trafilatura-precision",

@@ -6,6 +6,7 @@ pages, URLs, sites, gold and kinds stored, the per-item report printed and kept 
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import re
@@ -411,6 +412,7 @@ def test_page_facts_are_stored(run_import, session, tmp_path):
                                      "bare.html": "<p>Just a fragment.</p>"})
     run_import(tmp_path / "pages")
     pages = stored(session)
+    classified = pages["ferry.html"].facts.pop("rs_trafilatura_type")
     assert pages["ferry.html"].facts == {
         "og_type": "article",
         "jsonld_types": ["NewsArticle", "Person", "WebPage"],
@@ -422,6 +424,10 @@ def test_page_facts_are_stored(run_import, session, tmp_path):
     }
     bare = pages["bare.html"].facts
     assert (bare["og_type"], bare["jsonld_types"], bare["lang"], bare["author"]) == (None, [], None, None)
+    if importlib.util.find_spec("rs_trafilatura") is None:
+        assert classified is None and bare["rs_trafilatura_type"] is None
+    else:  # rs-trafilatura's classifier: the news article is an article, said with its confidence
+        assert classified["type"] == "article" and 0 < classified["confidence"] <= 1
 
 
 def test_sites_are_shared_between_pages_and_batches(run_import, session, tmp_path):

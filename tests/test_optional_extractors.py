@@ -1,7 +1,7 @@
-"""The extractors of the `extractors` extra and Readability.js through Node.js: registered like the built-ins,
-fingerprinted with their package versions, listed as unavailable (saying why) where their package or Node.js
-is missing, never fetching anything a saved page names nor running its scripts, and killed by name at the
-runner's timeout."""
+"""The extractors of the `extractors` extra, Readability.js through Node.js, and go-trafilatura and go-domdistiller
+through the Go program: registered like the built-ins, fingerprinted with their package versions, listed as
+unavailable (saying why) where their package, Node.js, the Go toolchain or the built program is missing, never
+fetching anything a saved page names nor running its scripts, and killed by name at the runner's timeout."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from test_extractors import (
     starting_lines,
 )
 
+from webapp.extractors import with_go
 from webapp.extractors.base import EXTRA_HINT, Extractor, optional_package
 from webapp.extractors.registry import UnavailableExtractor, build_registry, resolve, runnable
 from webapp.extractors.runner import Call, run_calls
@@ -28,7 +29,8 @@ from webapp.extractors.with_readability_js import FOLDER, status
 
 AVAILABLE = [e.name for e in runnable(build_registry()) if e.name in OPTIONAL_NAMES]
 PYTHON_PACKAGES = {"resiliparse": "resiliparse", "newspaper4k": "newspaper4k", "goose3": "goose3",
-                   "html-text": "html-text", "inscriptis": "inscriptis", "magic-html": "magic-html"}
+                   "html-text": "html-text", "inscriptis": "inscriptis", "magic-html": "magic-html",
+                   "rs-trafilatura": "rs-trafilatura"}
 
 
 def available(name: str) -> Extractor:
@@ -75,6 +77,57 @@ def test_readability_js_says_whether_node_or_the_npm_packages_are_missing(tmp_pa
         (tmp_path / "node_modules" / package).mkdir(parents=True)
         (tmp_path / "node_modules" / package / "package.json").write_text(f'{{"version": "{found}"}}')
     assert status("/usr/bin/node", tmp_path) == ("@mozilla/readability 0.6.0, jsdom 26.1.0, goldtext-blocks 1", None)
+
+
+def test_the_go_extractors_say_whether_the_toolchain_or_the_built_program_is_missing(tmp_path):
+    version, reason = with_go.status(None, tmp_path)
+    assert version == "unavailable"
+    assert reason.startswith("the Go toolchain is not installed (no `go` on the PATH): install Go 1.23 or later, ")
+    assert reason.endswith(f"build the program: {with_go.BUILD_HINT}")
+    assert with_go.status("/usr/local/go/bin/go", tmp_path) == (
+        "unavailable", f"the Go program is not built: {with_go.BUILD_HINT}")
+    (tmp_path / "go.mod").write_text("module x\n\nrequire (\n\tgithub.com/markusmobius/go-domdistiller v1.0.0\n"
+                                     "\tgithub.com/markusmobius/go-trafilatura v1.12.2\n)\n")
+    (tmp_path / "main.go").write_text("package main\n")
+    (tmp_path / "go-extractors").write_bytes(b"")
+    version, reason = with_go.status(None, tmp_path)
+    assert reason is None and version.startswith("go-trafilatura v1.12.2, go-domdistiller v1.0.0, main.go ")
+
+
+def test_the_go_modules_are_pinned_and_fingerprint_both_go_extractors():
+    versions = with_go.module_versions()
+    assert versions == {"github.com/markusmobius/go-trafilatura": "v1.12.2",
+                        "github.com/markusmobius/go-domdistiller": "v1.0.0"}
+    assert "github.com/markusmobius/go-trafilatura v1.12.2 h1:" in (with_go.FOLDER / "go.sum").read_text()
+    registry = build_registry()
+    for name in ("go-trafilatura", "go-domdistiller"):
+        extractor = registry[name]
+        if extractor.available:
+            assert extractor.fingerprint.startswith(f"{name}|go-trafilatura v1.12.2, go-domdistiller v1.0.0, main.go ")
+        else:
+            assert extractor.unavailable_reason.endswith(with_go.BUILD_HINT)
+
+
+def test_the_published_configurations_are_the_plain_names_defaults():
+    """The plain names run as Zyte's benchmark scripts did (docs/extractors.md says where each comes from)."""
+    registry = build_registry()
+    defaults = {name: {**{p: v for p, v in defaults_of(registry[name]).items()}, **registry[name].options}
+                for name in ("resiliparse", "justext", "go-trafilatura", "go-domdistiller", "rs-trafilatura")}
+    assert defaults["resiliparse"] == {"main_content": True, "list_bullets": True, "alt_texts": True, "links": False,
+                                       "form_fields": False, "noscript": False, "comments": True}
+    assert [defaults["justext"][key] for key in ("length_low", "length_high", "stopwords_low", "stopwords_high",
+                                                  "max_link_density", "max_heading_distance", "no_headings")] \
+        == [50, 200, 0.1, 0.2, 0.2, 200, True]
+    assert defaults["go-trafilatura"]["enable_fallback"] is True and defaults["go-trafilatura"]["focus"] == "balanced"
+    assert defaults["go-domdistiller"] == {"skip_pagination": True}
+    assert defaults["rs-trafilatura"]["use_url"] is False and defaults["rs-trafilatura"]["page_type"] == ""
+
+
+def defaults_of(extractor: Extractor) -> dict:
+    import inspect
+
+    parameters = list(inspect.signature(extractor.func).parameters.values())[2:]
+    return {p.name: p.default for p in parameters if p.default is not inspect.Parameter.empty}
 
 
 def test_the_npm_packages_are_pinned_by_the_lockfile_beside_the_script():
@@ -176,3 +229,30 @@ def test_readability_js_recovers_after_its_node_process_died():
     process.kill()
     process.wait()
     assert "For forty-one winters" in extractor(ARTICLE, ARTICLE_URL).text
+
+
+@pytest.mark.skipif("go-trafilatura" not in AVAILABLE, reason="the Go program is not built")
+def test_the_go_extractors_recover_after_their_program_died():
+    registry = build_registry()
+    assert "For forty-one winters" in registry["go-trafilatura"](ARTICLE, ARTICLE_URL).text
+    process = with_go._program.process
+    process.kill()
+    process.wait()
+    assert "For forty-one winters" in registry["go-domdistiller"](ARTICLE, ARTICLE_URL).text
+    assert with_go._program.process.pid != process.pid
+
+
+@pytest.mark.skipif("go-trafilatura" not in AVAILABLE, reason="the Go program is not built")
+def test_an_option_the_go_program_refuses_is_the_pages_error_not_a_crash():
+    bad = Extractor("go-bad", "test", with_go.run_go_trafilatura, {"focus": "sideways"}, "a bad focus")
+    with pytest.raises(RuntimeError, match='go-trafilatura: unknown focus "sideways"'):
+        bad(ARTICLE, ARTICLE_URL)
+    assert "For forty-one winters" in build_registry()["go-trafilatura"](ARTICLE, ARTICLE_URL).text
+
+
+@pytest.mark.skipif("rs-trafilatura" not in AVAILABLE, reason="rs-trafilatura is not installed")
+def test_rs_trafilatura_records_the_page_type_it_classified():
+    extracted = build_registry()["rs-trafilatura"](ARTICLE, ARTICLE_URL)
+    assert extracted.metadata["page_type"] == "article" and 0 < extracted.metadata["classification_confidence"] <= 1
+    forced = Extractor("rs-forum", "test", build_registry()["rs-trafilatura"].func, {"page_type": "forum"}, "forced")
+    assert forced(ARTICLE, ARTICLE_URL).metadata["page_type"] == "forum"

@@ -16,14 +16,14 @@ from pathlib import Path
 from webapp.corpus.visible_text import block_text, parse_html
 from webapp.extractors.base import Extracted, Extractor
 from webapp.extractors.blocks import BLOCKS_VERSION
-from webapp.extractors.node_process import NodeScript
+from webapp.extractors.helper_process import HelperProcess
 
 FOLDER = Path(__file__).with_name("readability_js")
 SCRIPT = FOLDER / "extract.mjs"
 PACKAGES = ("@mozilla/readability", "jsdom")
 INSTALL_HINT = f"npm ci --prefix {shlex.quote(str(FOLDER))}"
 
-_script: NodeScript | None = None
+_script: HelperProcess | None = None
 """This process's running script (each worker process starts its own on its first call)."""
 
 
@@ -34,7 +34,7 @@ def run_readability_js(
     """The visible text of Readability.parse()'s content (empty when it finds no article); metadata: title, byline."""
     global _script
     if _script is None:
-        _script = NodeScript(shutil.which("node") or "node", SCRIPT)
+        _script = HelperProcess([shutil.which("node") or "node", str(SCRIPT)], FOLDER, "node")
     options = {"charThreshold": char_threshold, "nbTopCandidates": nb_top_candidates,
                "linkDensityModifier": link_density_modifier}
     answer = _script.ask({"html": html, "url": url, "options": options})

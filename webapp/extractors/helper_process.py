@@ -1,8 +1,9 @@
-"""A Node.js script kept running beside an extractor's worker process, asked one JSON line at a time.
+"""A helper program kept running beside an extractor's worker process, asked one JSON line at a time: the
+Node.js script of Readability.js, the Go program of go-trafilatura and go-domdistiller.
 
 Starting Node.js and loading jsdom takes about half a second, longer than most pages take: each worker
-process starts the script once, on its first call, and keeps it. The script dies with the worker (Linux's
-parent-death signal), so the runner's timeout, which kills a hung worker, kills its script too; a script
+process starts the program once, on its first call, and keeps it. The program dies with the worker (Linux's
+parent-death signal), so the runner's timeout, which kills a hung worker, kills its program too; a program
 that exited is started again by the next call.
 """
 
@@ -27,12 +28,14 @@ def die_with_parent() -> None:
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
-class NodeScript:
-    """One running `node SCRIPT`: `ask(request)` writes the request as a JSON line, reads the answer's."""
+class HelperProcess:
+    """One running helper program (`command`, started in `cwd`): `ask(request)` writes the request as a JSON
+    line and reads the answer's; `label` names the program in errors."""
 
-    def __init__(self, node: str, script: Path) -> None:
-        self.command = [node, str(script)]
-        self.cwd = script.parent
+    def __init__(self, command: list[str], cwd: Path, label: str) -> None:
+        self.command = command
+        self.cwd = cwd
+        self.label = label
         self.process: subprocess.Popen[str] | None = None
         self.stderr: IO[str] | None = None
 
@@ -46,7 +49,7 @@ class NodeScript:
         return self.process
 
     def ask(self, request: dict[str, Any]) -> dict[str, Any]:
-        """The script's answer; RuntimeError with the end of its standard error when it exited instead."""
+        """The program's answer; RuntimeError with the end of its standard error when it exited instead."""
         process = self.process if self.process is not None and self.process.poll() is None else self.start()
         assert process.stdin is not None and process.stdout is not None
         try:
@@ -56,7 +59,7 @@ class NodeScript:
         except BrokenPipeError:
             line = ""
         if not line:
-            raise RuntimeError(f"node exited (code {process.wait()}): {self.stderr_tail()}")
+            raise RuntimeError(f"{self.label} exited (code {process.wait()}): {self.stderr_tail()}")
         return json.loads(line)
 
     def stderr_tail(self) -> str:

@@ -1,0 +1,138 @@
+// go-extractors: go-trafilatura and go-domdistiller asked one page at a time, one JSON line each way.
+//
+// A request is {"extractor": "go-trafilatura" | "go-domdistiller", "html": "...", "options": {...}};
+// the answer is {"text": "...", "html": "...", "title": "..."} or {"error": "..."}, "html" being
+// go-trafilatura's content as HTML (its ContentText runs every block into one line). Where go-trafilatura
+// finds too little text it answers {"text": "", "empty": "its reason"}: no content, not an error. The page is parsed with
+// golang.org/x/net/html and nothing is fetched: no URL is given to either library, as in Zyte's
+// article-extraction-benchmark (extractors/go_trafilatura/cli.go, extractors/go_domdistiller/cli.go).
+// A panic while extracting one page is answered as that page's error; the program goes on.
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	distiller "github.com/markusmobius/go-domdistiller"
+	"github.com/markusmobius/go-trafilatura"
+	"golang.org/x/net/html"
+)
+
+type request struct {
+	Extractor string  `json:"extractor"`
+	HTML      string  `json:"html"`
+	Options   options `json:"options"`
+}
+
+// options: every option either extractor takes; the Python side sends each one explicitly.
+type options struct {
+	EnableFallback  bool   `json:"enable_fallback"`
+	Focus           string `json:"focus"`
+	ExcludeComments bool   `json:"exclude_comments"`
+	ExcludeTables   bool   `json:"exclude_tables"`
+	Deduplicate     bool   `json:"deduplicate"`
+	TargetLanguage  string `json:"target_language"`
+	SkipPagination  bool   `json:"skip_pagination"`
+}
+
+type answer struct {
+	Text  string `json:"text"`
+	HTML  string `json:"html,omitempty"`
+	Title string `json:"title"`
+	Empty string `json:"empty,omitempty"`
+	Error string `json:"error,omitempty"`
+}
+
+var focuses = map[string]trafilatura.ExtractionFocus{
+	"balanced":        trafilatura.Balanced,
+	"favor-recall":    trafilatura.FavorRecall,
+	"favor-precision": trafilatura.FavorPrecision,
+}
+
+func runTrafilatura(doc *html.Node, o options) (answer, error) {
+	focus, ok := focuses[o.Focus]
+	if !ok {
+		return answer{}, fmt.Errorf("unknown focus %q (balanced, favor-recall or favor-precision)", o.Focus)
+	}
+	result, err := trafilatura.ExtractDocument(doc, trafilatura.Options{
+		EnableFallback:  o.EnableFallback,
+		Focus:           focus,
+		ExcludeComments: o.ExcludeComments,
+		ExcludeTables:   o.ExcludeTables,
+		Deduplicate:     o.Deduplicate,
+		TargetLanguage:  o.TargetLanguage,
+	})
+	if err != nil { // found too little text: no content, as Python's trafilatura answers None
+		return answer{Empty: err.Error()}, nil
+	}
+	var content strings.Builder
+	if result.ContentNode != nil {
+		if err := html.Render(&content, result.ContentNode); err != nil {
+			return answer{}, err
+		}
+	}
+	return answer{Text: result.ContentText, HTML: content.String(), Title: result.Metadata.Title}, nil
+}
+
+func runDistiller(doc *html.Node, o options) (answer, error) {
+	result, err := distiller.Apply(doc, &distiller.Options{SkipPagination: o.SkipPagination})
+	if err != nil {
+		return answer{}, err
+	}
+	return answer{Text: result.Text, Title: result.Title}, nil
+}
+
+func extract(r request) (a answer) {
+	defer func() {
+		if p := recover(); p != nil {
+			a = answer{Error: fmt.Sprintf("%s panicked: %v", r.Extractor, p)}
+		}
+	}()
+	doc, err := html.Parse(strings.NewReader(r.HTML))
+	if err != nil {
+		return answer{Error: err.Error()}
+	}
+	switch r.Extractor {
+	case "go-trafilatura":
+		a, err = runTrafilatura(doc, r.Options)
+	case "go-domdistiller":
+		a, err = runDistiller(doc, r.Options)
+	default:
+		err = fmt.Errorf("unknown extractor %q", r.Extractor)
+	}
+	if err != nil {
+		return answer{Error: err.Error()}
+	}
+	return a
+}
+
+func main() {
+	in := bufio.NewReader(os.Stdin)
+	out := json.NewEncoder(os.Stdout)
+	for {
+		line, err := in.ReadBytes('\n')
+		if len(strings.TrimSpace(string(line))) > 0 {
+			var r request
+			var a answer
+			if jsonErr := json.Unmarshal(line, &r); jsonErr != nil {
+				a = answer{Error: "bad request: " + jsonErr.Error()}
+			} else {
+				a = extract(r)
+			}
+			if encodeErr := out.Encode(a); encodeErr != nil {
+				os.Exit(1)
+			}
+		}
+		if err == io.EOF {
+			return
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+	}
+}
