@@ -17,6 +17,7 @@ from test_extractors import OPTIONAL_NAMES
 from webapp.extractors.registry import build_registry, runnable
 from webapp.extractors.runner import Call, run_calls
 from webapp.models import Extraction, Gold, Page
+from webapp.scoring.wcxb import counts as wcxb_counts
 
 FAILURES = ("worker crashed", "timeout after")  # the worker died or was killed: not the extractor's own error
 WCXB = "wcxb-dev-sample"
@@ -78,3 +79,28 @@ def test_the_added_extractors_run_on_wcxb_pages_of_every_type_without_crashes():
     assert failures == []
     answered = Counter(r.extractor_name for r in results if not r.error)
     assert {e.name: answered[e.name] for e in extractors} == {e.name: len(pages) for e in extractors}
+
+
+TOP_OF_THE_TABLES = ("rs-trafilatura", "go-trafilatura", "go-domdistiller")
+
+
+@pytest.mark.corpus(WCXB)
+@pytest.mark.parametrize("name", TOP_OF_THE_TABLES)
+def test_the_top_of_the_published_tables_extract_wcxb_articles_better_than_the_whole_page(name):
+    """On the sample's article pages each gives text on every page, and its WCXB word F1 beats the page's whole
+    visible text: it removed boilerplate, not the article."""
+    extractor = build_registry()[name]
+    if not extractor.available:
+        pytest.skip(extractor.unavailable_reason)
+    files = json.loads((CORPORA / WCXB / "metadata.json").read_text())["files"]
+    articles = [file_id for file_id, facts in sorted(files.items()) if facts["page_type"] == "article"][:8]
+    whole_page = build_registry()["whole-page"]
+    extracted, baseline = [], []
+    for file_id in articles:
+        html = gzip.decompress((CORPORA / WCXB / "dev" / "html" / f"{file_id}.html.gz").read_bytes()).decode()
+        gold = json.loads((CORPORA / WCXB / "dev" / "ground-truth" / f"{file_id}.json").read_text())["ground_truth"]
+        text = extractor(html, None).text
+        assert text.strip(), f"{name} gave no text on WCXB page {file_id}"
+        extracted.append(wcxb_counts(text, {"text": gold["main_content"]})["f1"])
+        baseline.append(wcxb_counts(whole_page(html, None).text, {"text": gold["main_content"]})["f1"])
+    assert sum(extracted) / len(extracted) > sum(baseline) / len(baseline) + 0.1
