@@ -8,8 +8,8 @@ score cache. The bare run calls every built-in extractor directly on the same de
 the other in this process, and gives each extractor's pages per second (what it costs: the README's
 table). The ratio (app wall time) / (bare time) is what the worker pool buys on this
 machine, net of everything the app does around the calls. Extractors that cannot run here (a missing
-package or Node.js) are named and left out of both runs. The two runs alternate for --rounds rounds
-(default 2) and the fastest of each counts, so a burst of other work on the machine does not decide
+package, Node.js or the Go program) are named and left out of both runs. The two runs alternate for
+--rounds rounds (default 2) and the fastest of each counts, so a burst of other work on the machine does not decide
 the ratio. The last line is one JSON object of figures.
 """
 
