@@ -14,11 +14,6 @@ import lxml.html
 import trafilatura
 from lxml import etree
 
-TYPE_SIGNALS = {"og_type": "og:type", "jsonld_types": "JSON-LD @type",
-                "rs_trafilatura_type": "rs-trafilatura's page classifier"}
-"""The facts that speak of the page's type, each with the name a user is shown for it (which signal chose
-a type)."""
-
 
 def jsonld_types(tree: Any) -> list[str]:
     """Every JSON-LD @type in the page, in document order, without duplicates."""
