@@ -21,6 +21,12 @@ from webapp.vocabulary import DEFAULT_TAXONOMY, taxonomy
     ({}, "https://app.example/", [(False, "too short"), (False, "too short")], "js-shell",
      "accept guard: every candidate rejected as too short"),
     ({}, "https://app.example/", [(False, "too short"), (True, None)], "article", "default"),
+    ({"rs_trafilatura_type": {"type": "forum", "confidence": 0.93}}, "https://x.example/docs/a", (), "forum",
+     "rs-trafilatura classifier (0.93)"),  # before the URL
+    ({"rs_trafilatura_type": {"type": "service", "confidence": 0.66}}, "https://x.example/docs/a", (),
+     "documentation", "URL path /docs/"),  # too unsure
+    ({"og_type": "article", "rs_trafilatura_type": {"type": "forum", "confidence": 0.99}}, None, (), "article",
+     "og:type article"),
     ({}, None, (), "article", "default"),
 ])
 def test_the_strongest_signal_chooses_the_type(facts, url, verdicts, kind, signal):

@@ -1,7 +1,9 @@
 """The page type a page's own signals suggest, and which signal chose it: what the annotate view preselects
 on a first visit, instead of `article` whatever the page says.
 
-The signals, strongest first: the page's JSON-LD `@type`, its `og:type`, its URL's path, and the accept
+The signals, strongest first: the page's JSON-LD `@type`, its `og:type`, rs-trafilatura's classifier
+(recorded as a page fact at import, where it is installed, and trusted from RS_TRAFILATURA_CONFIDENCE),
+its URL's path, and the accept
 guard (every candidate rejected as too short: a JavaScript shell, most often). Only types
 of the taxonomy in force are suggested; with no signal, the page is an article (the default). Pure: it
 reads the page facts recorded at import (corpus/page_facts.py), the URL and the candidates' verdicts.
@@ -71,6 +73,17 @@ def _og(facts: Mapping[str, Any]) -> Iterable[tuple[str, str]]:
         yield OG_TYPES[og], f"og:type {og}"
 
 
+RS_TRAFILATURA_CONFIDENCE = 0.8
+"""The least confidence of rs-trafilatura's classifier that suggests a type (a bare fragment gets 0.66)."""
+
+
+def _classifier(facts: Mapping[str, Any]) -> Iterable[tuple[str, str]]:
+    found = facts.get("rs_trafilatura_type") or {}
+    kind, confidence = found.get("type"), found.get("confidence") or 0.0
+    if kind and confidence >= RS_TRAFILATURA_CONFIDENCE:
+        yield ("collection" if kind == "category" else kind), f"rs-trafilatura classifier ({confidence:.2f})"
+
+
 def _url(url: str | None) -> Iterable[tuple[str, str]]:
     path = urlsplit(url).path.lower() if url else ""
     for pattern, kind in URL_PATTERNS:
@@ -88,7 +101,7 @@ def suggest_type(facts: Mapping[str, Any], url: str | None, taxonomy: Taxonomy,
                  verdicts: Sequence[tuple[bool, str | None]] = ()) -> Suggestion:
     """The type the page's signals suggest (`verdicts`: each candidate's (accepted, guard reason)), strongest
     signal first; `article` by default."""
-    for found in (_jsonld(facts), _og(facts), _url(url), _guard(verdicts)):
+    for found in (_jsonld(facts), _og(facts), _classifier(facts), _url(url), _guard(verdicts)):
         suggestion = _first_known(found, taxonomy)
         if suggestion is not None:
             return suggestion
