@@ -368,3 +368,19 @@ def test_json_nested_100000_deep_answers_400_or_413_on_every_route(app, world):
         if not (nested or too_large):
             wrong.append(f"{method} {rule.rule}: {response.status_code} {told(response)[:200]!r}")
     assert not wrong, "\n".join(wrong)
+
+
+NUMBER_FIELDS = ("before", "offset", "batch", "limit", "top", "seed", "bootstrap", "version", "page", "id")
+
+
+@pytest.mark.parametrize("number", [2**31, 2**63, 2**64])
+def test_whole_numbers_beyond_the_integer_columns_in_a_query_or_a_form_never_fail_on_every_route(app, world, number):
+    wrong = []
+    query = "&".join(f"{name}={number}" for name in NUMBER_FIELDS)
+    for method, rule in WALKED:
+        client, headers = admin_client(app)
+        form = {"csrf_token": headers["X-CSRF-Token"], **dict.fromkeys(NUMBER_FIELDS, str(number))}
+        response = client.open(f"{path_of(rule, world)}?{query}", method=method, headers=headers, data=form)
+        if response.status_code >= 500:
+            wrong.append(f"{method} {rule.rule}: {response.status_code} {told(response)[:200]!r}")
+    assert not wrong, "\n".join(wrong)
