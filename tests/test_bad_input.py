@@ -150,7 +150,9 @@ def test_the_largest_id_is_looked_up_and_one_more_is_refused_naming_the_range(ad
     client, _ = admin
     largest = client.get(f"/pages/{ID_MAX}")
     assert largest.status_code == 404 and "ids are whole numbers" not in told(largest)
-    for path in (f"/pages/{ID_MAX + 1}", f"/api/pages/{2**63}/gold", f"/jobs/{'9' * 5000}"):
+    assert client.get(f"/pages/{'0' * 5000}{ID_MAX}").status_code == 404  # read as ID_MAX
+    beyond = (f"/pages/{ID_MAX + 1}", f"/api/pages/{2**63}/gold", f"/jobs/{'9' * 5000}", f"/jobs/{'0' * 5000}{2**40}")
+    for path in beyond:
         response = client.get(path)
         assert response.status_code == 404, path
         assert f"ids are whole numbers up to {ID_MAX}" in told(response)

@@ -44,9 +44,10 @@ class IdConverter(IntegerConverter):
     """`<int:...>`: a whole number an id column holds; a larger one is a 404 saying so."""
 
     def to_python(self, value: str) -> Any:
-        if len(value.lstrip("0")) > len(str(ID_MAX)) or int(value) > ID_MAX:
+        digits = value.lstrip("0") or "0"
+        if len(digits) > len(str(ID_MAX)) or int(digits) > ID_MAX:
             raise NotFound(f"Nothing has the id {clipped(value)}: ids are whole numbers up to {ID_MAX}.")
-        return super().to_python(value)
+        return super().to_python(digits)
 
 
 def clipped(value: str, most: int = 80) -> str:
