@@ -4,6 +4,7 @@ elsewhere, and the first account switching login on."""
 
 from __future__ import annotations
 
+import html
 import re
 import socket
 import threading
@@ -296,3 +297,90 @@ def test_allowed_hosts_refuses_every_other_host_with_accounts_too(app, session):
     for host in ("goldtext.example.org", "GOLDTEXT.example.org:443", "team.example", "gold.team.example"):
         assert client.get("/login", base_url=f"http://{host}").status_code == 200, host
     assert client.get("/health", base_url="http://10.0.0.7:8000").status_code != 400  # the load balancer's check
+
+
+# --- bad input on every route ------------------------------------------------------------------------------
+# Issue 23: every bad input a clear answer, never a 500: ids beyond what the database's id columns hold,
+# NUL characters (PostgreSQL refuses them in text) in the path, the query, a form or a JSON body, and JSON
+# nested 100,000 levels deep (Python's parser gives up with RecursionError).
+
+DEEP_JSON = "[" * 100_000 + "]" * 100_000
+TOO_LARGE_IDS = [2**31, 2**63, 2**64, 10**30]
+
+
+def told(response) -> str:
+    """What the answer says, as a person reads it (a page's escaping undone)."""
+    return html.unescape(response.get_data(as_text=True))
+
+
+def admin_client(app) -> tuple[Any, dict[str, str]]:
+    client = app.test_client()
+    return client, {"X-CSRF-Token": log_in(client, "Ada")}
+
+
+@pytest.mark.parametrize("number", TOO_LARGE_IDS)
+def test_an_id_beyond_the_id_columns_answers_404_naming_it_on_every_route(app, world, number):
+    wrong = []
+    for method, rule in WALKED:
+        ids = re.findall(r"<int:(\w+)>", rule.rule)
+        if not ids:
+            continue
+        client, headers = admin_client(app)
+        path = path_of(rule, {**world, **dict.fromkeys(ids, number)})
+        response = client.open(path, method=method, headers=headers, data={"csrf_token": headers["X-CSRF-Token"]})
+        if response.status_code != 404 or str(number) not in told(response):
+            wrong.append(f"{method} {path}: {response.status_code} {told(response)[:200]!r}")
+    assert not wrong, "\n".join(wrong)
+
+
+def nul_requests(rule, world, token: str) -> Iterator[tuple[str, str, dict[str, Any]]]:
+    """(the field named in the answer, the path, the request's keywords) with a NUL in one field."""
+    headers = {"X-CSRF-Token": token}
+    path = path_of(rule, world)
+    yield "q", path + "?q=a%00b", {"headers": headers, "data": {"csrf_token": token}}
+    yield "actor", path + "?actor=%00", {"headers": headers, "data": {"csrf_token": token}}
+    yield "name", path, {"data": {"csrf_token": token, "name": "Ann\x00", "password": "long enough"}}
+    yield "text", path, {"headers": headers, "json": {"text": "a\x00b", "client_save_id": "s", "version": 0}}
+    yield "snippets.with[0]", path, {"headers": headers, "json": {"snippets": {"with": ["\x00"], "without": []}}}
+    for name in set(rule.arguments) - set(re.findall(r"<int:(\w+)>", rule.rule)):
+        yield name, path_of(rule, {**world, name: f"{world[name]}%00"}), {"headers": headers}
+
+
+def test_a_nul_character_anywhere_in_a_request_answers_400_naming_the_field_on_every_route(app, world):
+    wrong = []
+    for method, rule in WALKED:
+        client, headers = admin_client(app)
+        for field, path, request in nul_requests(rule, world, headers["X-CSRF-Token"]):
+            response = client.open(path, method=method, **request)
+            if response.status_code != 400 or f"'{field}' cannot hold a NUL character" not in told(response):
+                wrong.append(f"{method} {path} ({field}): {response.status_code} {told(response)[:200]!r}")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_json_nested_100000_deep_answers_400_or_413_on_every_route(app, world):
+    wrong = []
+    for method, rule in WALKED:
+        client, headers = admin_client(app)
+        response = client.open(path_of(rule, world), method=method, headers=headers, data=DEEP_JSON,
+                               content_type="application/json")
+        nested = response.status_code == 400 and "nested deeper than 32 levels" in told(response)
+        too_large = response.status_code == 413 and "the limit is" in told(response)  # the account forms' 64 KB
+        if not (nested or too_large):
+            wrong.append(f"{method} {rule.rule}: {response.status_code} {told(response)[:200]!r}")
+    assert not wrong, "\n".join(wrong)
+
+
+NUMBER_FIELDS = ("before", "offset", "batch", "limit", "top", "seed", "bootstrap", "version", "page", "id")
+
+
+@pytest.mark.parametrize("number", [2**31, 2**63, 2**64])
+def test_whole_numbers_beyond_the_integer_columns_in_a_query_or_a_form_never_fail_on_every_route(app, world, number):
+    wrong = []
+    query = "&".join(f"{name}={number}" for name in NUMBER_FIELDS)
+    for method, rule in WALKED:
+        client, headers = admin_client(app)
+        form = {"csrf_token": headers["X-CSRF-Token"], **dict.fromkeys(NUMBER_FIELDS, str(number))}
+        response = client.open(f"{path_of(rule, world)}?{query}", method=method, headers=headers, data=form)
+        if response.status_code >= 500:
+            wrong.append(f"{method} {rule.rule}: {response.status_code} {told(response)[:200]!r}")
+    assert not wrong, "\n".join(wrong)

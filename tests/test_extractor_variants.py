@@ -3,9 +3,11 @@ that follows the options, run and scored like a built-in through the commands, a
 
 from __future__ import annotations
 
+import inspect
 import json
 
 import pytest
+from corpora import READABILITY, READABILITY_PAGES
 from sqlalchemy import func, select
 from workbench import csrf
 
@@ -13,7 +15,7 @@ from webapp.cli.extract import start_extraction
 from webapp.extractors.options import BadOption, parse_options, settable
 from webapp.extractors.registry import UnknownExtractor, build_registry
 from webapp.extractors.service import current_extractors
-from webapp.extractors.variants import BadVariant, add_variant, remove_variant, with_variants
+from webapp.extractors.variants import BadVariant, add_variant, remove_variant, stored_variant, with_variants
 from webapp.jobs.runner import Runner
 from webapp.jobs.workers import _next_chunk, job_state, run_here
 from webapp.models import Extraction, ExtractorVariant
@@ -33,7 +35,7 @@ def variants(session) -> int:
     [
         ("trafilatura", "favor_precision=true", "favor_precision", True),
         ("trafilatura", "fast=FALSE", "fast", False),
-        ("trafilatura", "max_tree_size=5000", "max_tree_size", 5000),
+        ("justext", "max_heading_distance=150", "max_heading_distance", 150),
         ("trafilatura", 'prune_xpath=//div[@class="ad-slot"]', "prune_xpath", '//div[@class="ad-slot"]'),
         ("trafilatura", "target_language=true", "target_language", "true"),  # a string option keeps the string
         ("trafilatura", "prune_xpath=//a[@x='1=2']", "prune_xpath", "//a[@x='1=2']"),  # split at the first '='
@@ -53,11 +55,11 @@ def test_an_option_is_read_as_the_type_its_base_takes(base, pair, option, value)
     ("base", "pair", "message"),
     [
         ("trafilatura", "favor_precision=yes", "option 'favor_precision' takes true or false, not 'yes'"),
-        ("trafilatura", "max_tree_size=big", "option 'max_tree_size' takes an integer, not 'big'"),
+        ("justext", "length_high=big", "option 'length_high' takes an integer, not 'big'"),
         ("justext", "stopwords_low=low", "option 'stopwords_low' takes a number, not 'low'"),
         ("trafilatura", "favour_precision=true",
          "trafilatura has no option 'favour_precision' (its options: deduplicate, fast, favor_precision, "
-         "favor_recall, include_tables, max_tree_size, prune_xpath, target_language)"),
+         "favor_recall, include_tables, prune_xpath, target_language)"),
         ("trafilatura", "include_comments=true", "trafilatura has no option 'include_comments'"),
         ("site-rules", "rules=x", "site-rules has no option 'rules' (its options: none)"),
         ("trafilatura", "favor_precision", "option 'favor_precision' is not NAME=VALUE"),
@@ -306,3 +308,88 @@ def test_the_browser_form_keeps_what_was_sent_and_names_the_bad_option(client, s
     assert 'value="eager"' in html and ">length_low=short</textarea>" in html
     assert '<option value="justext" selected>' in html
     assert variants(session) == 0
+
+
+# --- options that could never run or that would swamp a listing (issue 23) ------------------------------
+
+TEXT_VALUES = {"target_language": "en", "prune_xpath": "//nav", "positive_keywords": "article",
+               "negative_keywords": "comment", "language": "en", "parser_class": "soup",
+               "table_cell_separator": " | ", "html_type": "forum"}
+"""A meaningful value, other than the default, of every text option of a built-in extractor."""
+
+
+def other_value(name: str, kind: type, default):
+    """A value of the option other than its default, as a user would set it."""
+    if kind is bool:
+        return not default
+    if kind is int:
+        return 1000 if default is None else default + 1
+    if kind is float:
+        return round((default or 0.0) + 0.05, 2)
+    assert name in TEXT_VALUES, f"give the text option {name!r} a value in TEXT_VALUES"
+    return TEXT_VALUES[name]
+
+
+@pytest.mark.corpus(READABILITY)
+def test_every_offered_option_of_every_builtin_extractor_runs_on_a_real_page():
+    html = (READABILITY_PAGES / "001" / "source.html").read_text(encoding="utf-8")
+    failed, ran = [], set()
+    for extractor in REGISTRY.values():
+        if not extractor.available:
+            continue
+        defaults = {p.name: p.default for p in inspect.signature(extractor.func).parameters.values()}
+        for name, kinds in settable(extractor).items():
+            options = {**extractor.options, name: other_value(name, kinds[0], defaults[name])}
+            try:
+                result = extractor.func(html, "https://nicolas.perriault.net/code/2013/get-your-frontend", **options)
+            except Exception as error:  # what a job would record as the pair's error
+                failed.append(f"{extractor.name} {name}={options[name]!r}: {type(error).__name__}: {error}")
+                continue
+            assert isinstance(result.text, str)
+            ran.add(extractor.name)
+    assert not failed, "\n".join(failed)
+    assert {"trafilatura", "readability", "justext"} <= ran
+
+
+@pytest.mark.parametrize("value", ["nan", "NaN", "inf", "-inf", "Infinity"])
+def test_a_number_option_that_is_not_finite_is_refused(session, value):
+    with pytest.raises(BadVariant) as caught:
+        add_variant(session, REGISTRY, "odd", "justext", [f"stopwords_low={value}"])
+    assert str(caught.value) == (
+        f"option 'stopwords_low' takes a number (a finite one: nan and inf are refused), not {value!r}")
+    session.rollback()
+    assert variants(session) == 0
+
+
+def test_a_variant_stored_with_an_option_that_is_not_finite_is_unavailable():
+    """SQLite's JSON took a NaN before options were checked (PostgreSQL's refuses it)."""
+    row = ExtractorVariant(name="odd", base="justext", options={"stopwords_low": float("nan")})
+    odd = stored_variant(row, REGISTRY)
+    assert not odd.available and "option 'stopwords_low' takes a number, not nan" in odd.unavailable_reason
+
+
+def test_an_option_value_over_1000_characters_is_refused_naming_it(session):
+    with pytest.raises(BadVariant) as caught:
+        add_variant(session, REGISTRY, "huge", "trafilatura", ["prune_xpath=//div" + "[1]" * 300_000])
+    assert str(caught.value) == "option 'prune_xpath' is 900,005 characters long; a value has at most 1,000"
+    session.rollback()
+    assert variants(session) == 0
+    add_variant(session, REGISTRY, "long", "trafilatura", ["prune_xpath=//div" + "[1]" * 331 + "/p"])  # 1,000
+    assert variants(session) == 1
+
+
+def test_the_extractors_page_cuts_a_long_option_value_and_a_refusal_quotes_little_of_it(client, session):
+    long_xpath = "//div" + "[1]" * 300_000
+    session.add(ExtractorVariant(name="stored-long", base="trafilatura", options={"prune_xpath": long_xpath}))
+    session.commit()
+    listing = client.get("/extractors").get_data(as_text=True)
+    assert len(listing) < 50_000
+    assert "prune_xpath=//div[1][1]" in listing and "(900,005 characters)" in listing
+
+    token = csrf(client)
+    response = client.post("/extractors/variants", data={"name": "x" * 100_000, "base": "trafilatura",
+                                                          "options": "fast=true", "csrf_token": token})
+    assert response.status_code == 400
+    message = response.get_data(as_text=True).split('id="variant-error">')[1].split("</p>")[0]
+    assert message.startswith("variant name &#39;xxx") and "(100,002 characters)" in message
+    assert len(message) < 400

@@ -15,7 +15,6 @@ HOSTILE_NEXT = [
     "/\t/evil.example/",
     "/\n/evil.example/",
     "/\r\n/evil.example/",
-    "/\x00/evil.example/",
     " /evil",
     "/%09/evil.example/",
     "/%0a/evil.example/",

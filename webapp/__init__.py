@@ -57,6 +57,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from .scoring.registry import EXTENSION, build_metrics
     from .views import register_blueprints
     from .web.access import init_access
+    from .web.bad_input import init_bad_input
     from .web.error_pages import init_error_pages
     from .web.security import init_security
 
@@ -64,6 +65,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     register(app)
     init_access(app)
     init_security(app)
+    init_bad_input(app)
     init_error_pages(app)
     register_blueprints(app)
     return app

@@ -18,6 +18,7 @@ def defaults(instance_path: str) -> dict[str, Any]:
     return {
         "DATABASE_URL": "sqlite:///" + str(Path(instance_path) / "goldtext.sqlite"),
         "MAX_CONTENT_LENGTH": 512 * 2**20,
+        "REQUEST_MAX_BYTES": 16 * 2**20,
         "IMPORT_MAX_BYTES": 20 * 2**20,
         "IMPORT_ZIP_MAX_MEMBERS": 20_000,
         "IMPORT_ZIP_MAX_TOTAL": 2 * 2**30,

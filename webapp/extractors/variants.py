@@ -21,10 +21,11 @@ from sqlalchemy.orm import Session
 
 from ..models import ExtractorVariant
 from .base import Extracted, Extractor
-from .options import BadOption, check_options, parse_options
+from .options import BadOption, check_options, parse_options, quoted
 
 NAME = re.compile(r"[a-z0-9][a-z0-9._-]{0,63}")
 NAME_RULE = "1 to 64 lower-case letters, digits, '.', '_' or '-', starting with a letter or digit"
+SHOWN_MAX_CHARS = 60
 
 
 class BadVariant(ValueError):
@@ -37,9 +38,15 @@ def unregistered(html: str, url: str | None, **options: Any) -> Extracted:
 
 
 def shown(options: Mapping[str, Any]) -> str:
-    """The options as the `--option` arguments that set them, quoted for the shell."""
-    return " ".join(shlex.quote(f"{key}={str(value).lower() if isinstance(value, bool) else value}")
+    """The options as the `--option` arguments that set them, quoted for the shell, each value cut to
+    SHOWN_MAX_CHARS characters (a listing stays readable whatever a variant was given)."""
+    return " ".join(shlex.quote(f"{key}={cut(str(value).lower() if isinstance(value, bool) else str(value))}")
                     for key, value in sorted(options.items()))
+
+
+def cut(value: str) -> str:
+    """A value as a listing shows it: at most SHOWN_MAX_CHARS characters, then its length."""
+    return value if len(value) <= SHOWN_MAX_CHARS else f"{value[:SHOWN_MAX_CHARS]}… ({len(value):,} characters)"
 
 
 def variant_of(base: Extractor, name: str, options: Mapping[str, Any]) -> Extractor:
@@ -77,12 +84,12 @@ def add_variant(
     """Store the variant NAME of the registered extractor BASE_NAME with the `NAME=VALUE` options; BadVariant
     says what is wrong (naming a bad option) and nothing is stored."""
     if not NAME.fullmatch(name):
-        raise BadVariant(f"variant name {name!r} is not {NAME_RULE}")
+        raise BadVariant(f"variant name {quoted(name)} is not {NAME_RULE}")
     if name in with_variants(session, registry):
         raise BadVariant(f"an extractor named {name!r} already exists")
     base = registry.get(base_name)
     if base is None:
-        raise BadVariant(f"unknown base extractor {base_name!r} (known: {', '.join(sorted(registry))})")
+        raise BadVariant(f"unknown base extractor {quoted(base_name)} (known: {', '.join(sorted(registry))})")
     if not pairs:
         raise BadVariant("a variant needs at least one option NAME=VALUE")
     try:

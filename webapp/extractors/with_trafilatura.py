@@ -11,14 +11,15 @@ from webapp.extractors.blocks import join_lines
 def run_trafilatura(
     html: str, url: str | None, *, fast: bool = False, favor_precision: bool = False, favor_recall: bool = False,
     include_tables: bool = True, deduplicate: bool = False, target_language: str | None = None,
-    prune_xpath: str | None = None, max_tree_size: int | None = None,
+    prune_xpath: str | None = None,
 ) -> Extracted:
     """trafilatura.extract as plain text; no result gives empty text. The keyword arguments are extract()'s
-    that a variant may set (prune_xpath: one XPath expression of elements to remove first)."""
+    that a variant may set (prune_xpath: one XPath expression of elements to remove first). trafilatura 2
+    refuses its own `max_tree_size` argument (it moved to settings.cfg), so it is not offered."""
     text = trafilatura.extract(
         html, url=url, include_comments=False, fast=fast, favor_precision=favor_precision,
         favor_recall=favor_recall, include_tables=include_tables, deduplicate=deduplicate,
-        target_language=target_language, prune_xpath=prune_xpath, max_tree_size=max_tree_size,
+        target_language=target_language, prune_xpath=prune_xpath,
     )
     return Extracted(text=join_lines((text or "").splitlines()), metadata={})
 

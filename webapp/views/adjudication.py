@@ -3,9 +3,7 @@ a page's annotations, and the save of the reviewer's result as the page's gold."
 
 from __future__ import annotations
 
-import json
-
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, json, redirect, render_template, request, url_for
 from sqlalchemy import select
 from werkzeug.wrappers import Response
 

@@ -1,14 +1,24 @@
 """Error pages: an HTTP error outside the API (a mistyped address, a method a route does not take, a
 malformed form) answers with the app's own page, naming the status and what to do, with the navigation
-bar; under /api/ (and for token requests) it answers JSON. The 413 and the access refusals have their
-own, more specific answers (security.too_large, access.refuse)."""
+bar; under /api/ (and for token requests) it answers JSON. A body over its route's limit (413) names the
+limit and the setting that sets it (web/bad_input.body_limit); the access refusals have their own answers
+(access.refuse)."""
 
 from __future__ import annotations
 
-from flask import Flask, Response, jsonify, render_template
-from werkzeug.exceptions import HTTPException
+from flask import Flask, Response, jsonify, render_template, request
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from .access import wants_json
+from .bad_input import body_limit
+
+
+def byte_size(count: int) -> str:
+    """A byte count as people read it: 512 MB, 20 KB, 900 bytes."""
+    for unit, size in (("GB", 2**30), ("MB", 2**20), ("KB", 2**10)):
+        if count >= size:
+            return f"{count / size:.3g} {unit}"
+    return f"{count} bytes"
 
 
 def error_page(error: HTTPException) -> tuple[Response | str, int]:
@@ -18,5 +28,19 @@ def error_page(error: HTTPException) -> tuple[Response | str, int]:
     return render_template("error.html", error=error, status=status), status
 
 
+def too_large(error: RequestEntityTooLarge) -> tuple[Response | str, int]:
+    """413 naming this route's limit and what sets it: JSON for the API, a page otherwise."""
+    limit, source = body_limit(request.endpoint)
+    message = "The request is larger than this server accepts here"
+    if limit:
+        message += f": the limit is {byte_size(limit)} ({limit} bytes, {source})"
+    message += ". Send less: a smaller text or file, or split it."
+    if wants_json() or request.is_json:
+        return jsonify(error=error.name, message=message, limit=limit), 413
+    error.description = message
+    return render_template("error.html", error=error, status=413), 413
+
+
 def init_error_pages(app: Flask) -> None:
     app.register_error_handler(HTTPException, error_page)
+    app.register_error_handler(RequestEntityTooLarge, too_large)

@@ -9,6 +9,7 @@ from werkzeug.datastructures import MultiDict
 from ..annotation.page_filter import ANY_CHECK, VERDICTS, PageFilter
 from ..scoring.gold_checks import CHECKS
 from ..vocabulary import QUEUE_STATUSES
+from .bad_input import ID_MAX
 
 
 def page_filter(args: MultiDict[str, str]) -> PageFilter:
@@ -18,7 +19,9 @@ def page_filter(args: MultiDict[str, str]) -> PageFilter:
     try:
         batches = tuple(int(b) for b in args.getlist("batch") if b)
     except ValueError:
-        abort(400, description="'batch' must be an import batch id.")
+        batches = (-1,)
+    if not all(0 <= batch <= ID_MAX for batch in batches):
+        abort(400, description=f"'batch' must be an import batch id (a whole number up to {ID_MAX}).")
     verdict = args.get("verdict")
     return PageFilter(
         sites=tuple(s for s in args.getlist("site") if s),
