@@ -437,3 +437,15 @@ def test_sites_are_shared_between_pages_and_batches(run_import, session, tmp_pat
     run_import(tmp_path / "two")
     assert list(session.scalars(select(Site.host))) == ["gazette.example"]
     assert session.scalar(select(func.count(Gold.id))) == 0
+
+
+def test_a_nul_character_in_an_imported_gold_rejects_that_page_naming_the_field(run_import, session, tmp_path):
+    lines = [{"url": "https://a.example/1", "html": "<p>one</p>", "gold": "one\u0000two"},
+             {"url": "https://a.example/2", "html": "<p>two</p>", "gold": "two", "snippets": {"with": ["t\u0000"]}},
+             {"url": "https://a.example/3", "html": "<p>three</p>", "gold": "three"}]
+    (tmp_path / "pages.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))
+    output = run_import(tmp_path / "pages.jsonl", "--format", "jsonl")
+    assert "batch 1: 1 imported, 0 duplicate, 2 rejected" in output
+    assert "rejected: line 1: its gold holds a NUL character, which no text may hold" in output
+    assert "rejected: line 2: its snippets holds a NUL character" in output
+    assert [p.url for p in stored(session).values()] == ["https://a.example/3"]

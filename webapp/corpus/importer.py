@@ -37,6 +37,16 @@ def empty_article_gold(doc: RawDocument) -> bool:
             and (doc.kind or "article") == "article")
 
 
+def nul_field(doc: RawDocument) -> str | None:
+    """The first text field of the document that holds a NUL character (PostgreSQL stores no text with one,
+    and no page shows it): its URL, its gold, its page type or a snippet."""
+    snippets = [text for texts in (doc.snippets or {}).values() for text in texts]
+    for name, values in (("URL", [doc.url]), ("gold", [doc.gold]), ("page type", [doc.kind]), ("snippets", snippets)):
+        if any(value and "\x00" in value for value in values):
+            return name
+    return None
+
+
 def empty_gold_status(doc: RawDocument) -> tuple[str, str | None]:
     """The status and the report's note of an empty article gold (see empty_article_gold). A file of a
     benchmark's own layout (WCXB, WCEB, scrapinghub, trafilatura-eval: `doc.layout`) is done: its script
@@ -118,6 +128,11 @@ def _screen(
             checked_kind(doc.kind)
         except UnknownTerm as error:
             yield ImportOutcome(doc.item, "rejected", str(error)), None
+            continue
+        with_nul = nul_field(doc)
+        if with_nul is not None:
+            reason = f"its {with_nul} holds a NUL character, which no text may hold"
+            yield ImportOutcome(doc.item, "rejected", reason), None
             continue
         digest = hashlib.sha256(doc.data).hexdigest()
         existing, existing_batch = session.execute(
