@@ -13,21 +13,22 @@ import signal
 import subprocess
 import sys
 import time
-from collections import Counter
+import zipfile
 from io import BytesIO
 from pathlib import Path
 
 import pytest
 from corpora import READABILITY, READABILITY_PAGES, WCXB, WCXB_SAMPLE
-from sqlalchemy import delete, select
+from sqlalchemy import delete, func, select
 from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
+from workbench import sign_in
 
 from webapp.crawl.pins import VersionDrift, build_pinned
 from webapp.crawl.plan import Plan
 from webapp.crawl.sample import Candidate, sample, shares
 from webapp.extractors.registry import build_registry
-from webapp.models import Extraction, ImportBatch, Page
+from webapp.models import Extraction, ImportBatch, Job, Page
 from webapp.scoring.agreement import text_f1
 
 pytest.importorskip("datatrove")
@@ -173,7 +174,8 @@ def hanging_plugin(tmp_path, monkeypatch):
     dist_info = tmp_path / "plugins" / "goldtext_hanging-1.0.dist-info"
     dist_info.mkdir(parents=True)
     (dist_info / "METADATA").write_text("Metadata-Version: 2.1\nName: goldtext-hanging\nVersion: 1.0\n")
-    (dist_info / "entry_points.txt").write_text("[goldtext.extractors]\nhang-on-mark = extractor_fixtures:HANG_ON_MARK\n")
+    (dist_info / "entry_points.txt").write_text(
+        "[goldtext.extractors]\nhang-on-mark = extractor_fixtures:HANG_ON_MARK\n")
     monkeypatch.syspath_prepend(str(tmp_path / "plugins"))
     monkeypatch.setenv("PYTHONPATH", str(tmp_path / "plugins"))
 
@@ -183,7 +185,8 @@ def test_a_hanging_page_is_a_timeout_and_a_killed_run_completes_only_its_missing
     app, cli, session, tmp_path, hanging_plugin
 ):
     folders = sorted(p for p in READABILITY_PAGES.iterdir() if (p / "source.html").is_file())[:10]
-    pages = [(n + 1, f"https://pages.example/{f.name}", (f / "source.html").read_bytes()) for n, f in enumerate(folders)]
+    pages = [(n + 1, f"https://pages.example/{f.name}", (f / "source.html").read_bytes())
+             for n, f in enumerate(folders)]
     pages.append((99, "https://pages.example/hangs", b"<html><body><p>goldtext-test-hang</p></body></html>"))
     # task 1's file starts with the hanging page, so a kill after task 0 completes finds task 1 in its call
     first, second = pages[:5], [pages[-1], *pages[5:10]]
@@ -215,7 +218,7 @@ def test_a_hanging_page_is_a_timeout_and_a_killed_run_completes_only_its_missing
     assert sorted(page_of(doc_id) for doc_id in docs) == sorted(page_id for page_id, _, _ in pages)
     hung = docs[record_id(99)]
     assert (hung["text"], hung["metadata"]["error"], hung["metadata"]["accepted"]) == ("", "timeout after 3 s", False)
-    for page_id, url, raw in pages[:-1]:
+    for page_id, url, _ in pages[:-1]:
         assert docs[record_id(page_id)]["text"].endswith(f" characters from {url}")
     task_1 = json.loads((out / "logs" / "stats" / "00001.json").read_text())
     counters = next(step["stats"] for step in task_1 if "⛏ Goldtext" in step["name"])
@@ -230,14 +233,16 @@ def test_a_hanging_page_is_a_timeout_and_a_killed_run_completes_only_its_missing
 @pytest.mark.corpus(READABILITY)
 def test_the_pipeline_refuses_libraries_other_than_the_pinned_ones_unless_drift_is_allowed(cli, tmp_path):
     folders = sorted(p for p in READABILITY_PAGES.iterdir() if (p / "source.html").is_file())[:3]
-    write_warcs(tmp_path / "warc", [(n, f"https://pages.example/{n}", (f / "source.html").read_bytes()) for n, f in enumerate(folders)], 1)
+    pages = [(n, f"https://pages.example/{n}", (f / "source.html").read_bytes()) for n, f in enumerate(folders)]
+    write_warcs(tmp_path / "warc", pages, 1)
     cli("export", "--format", "datatrove", "--extractor", "trafilatura", "--out", str(tmp_path / "pipeline"))
     path = tmp_path / "pipeline" / "pipeline.json"
     config = json.loads(path.read_text())
     installed = config["extractors"][0]["version"]
     assert installed.startswith("trafilatura 2.")
     config["extractors"][0]["version"] = "trafilatura 1.11.0"
-    config["extractors"][0]["fingerprint"] = config["extractors"][0]["fingerprint"].replace(installed, "trafilatura 1.11.0")
+    pin = config["extractors"][0]
+    pin["fingerprint"] = pin["fingerprint"].replace(installed, "trafilatura 1.11.0")
     path.write_text(json.dumps(config))
 
     refused = run_pipeline(tmp_path / "pipeline", "--warc", str(tmp_path / "warc"), "--out", str(tmp_path / "out"),
@@ -265,3 +270,30 @@ def test_the_sample_shares_itself_among_strata_and_takes_the_lowest_agreement():
     chosen = sample(pool, 8, lowest_agreement=True)
     assert [c.position[1] for c in chosen] == [0, 1, 2, 3, 4, 5, 30, 31]
     assert len(sample(pool, 100)) == 41
+
+
+def test_the_extractors_page_exports_the_pipeline_through_an_export_job(client, session, run_jobs):
+    token = sign_in(client)
+    assert 'action="/extractors/pipeline"' in client.get("/extractors").get_data(as_text=True)
+    form = {"extractor": "trafilatura", "challenger": "none", "keep_html_bytes": "100000"}
+    assert client.post("/extractors/pipeline", data=form).status_code == 400  # no CSRF token
+    refused = client.post("/extractors/pipeline", data={**form, "csrf_token": token, "extractor": "<b>nope</b>"})
+    assert refused.status_code == 400
+    assert "unknown extractor: &lt;b&gt;nope&lt;/b&gt;" in refused.get_data(as_text=True)
+    assert session.scalar(select(func.count(Job.id))) == 0
+    session.rollback()
+
+    response = client.post("/extractors/pipeline", data={**form, "csrf_token": token})
+    assert response.status_code == 302 and response.location.startswith("/jobs/")
+    job_id = int(response.location.rsplit("/", 1)[-1])
+    assert run_jobs() == [job_id]
+    archive = client.get(f"/jobs/{job_id}/download")
+    assert archive.status_code == 200
+    with zipfile.ZipFile(BytesIO(archive.get_data())) as zipped:
+        names = set(zipped.namelist())
+        assert {f"goldtext-datatrove-{job_id}/pipeline.py", f"goldtext-datatrove-{job_id}/pipeline.json"} <= names
+        config = json.loads(zipped.read(f"goldtext-datatrove-{job_id}/pipeline.json"))
+        script = zipped.read(f"goldtext-datatrove-{job_id}/pipeline.py").decode()
+    assert (config["extractor"], config["challenger"], config["keep_html_bytes"]) == ("trafilatura", None, 100000)
+    assert [pin["fingerprint"] for pin in config["extractors"]] == [build_registry()["trafilatura"].fingerprint]
+    assert "from webapp.crawl.launch import main" in script and "extractor trafilatura" in script

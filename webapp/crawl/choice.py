@@ -23,7 +23,7 @@ from ..extractors.registry import build_registry
 from ..extractors.service import RunSettings, current_extractors
 from ..models import ExtractorVariant, Gold, Page
 from ..results.cache import ScoreCache
-from ..results.leaderboard import leaderboard
+from ..results.leaderboard import leaderboard, scored_fingerprints
 from ..vocabulary import DONE
 from .pins import Pin, library_versions
 from .plan import BY_EXTRACTOR, BY_TYPE, FORMAT
@@ -113,7 +113,8 @@ def pipeline_config(
         available |= {e.name: e for e in current_extractors(session, registry, named)} if named else {}
     except ValueError as error:
         raise NoChoice(str(error)) from error
-    fingerprints = {name: e.fingerprint for name, e in available.items()}
+    scored = scored_fingerprints(cache, request.metric)
+    fingerprints = {name: e.fingerprint for name, e in available.items() if e.fingerprint in scored}
     board = leaderboard(cache, request.metric, fingerprints, bootstrap=0,
                         by=BY_TYPE if request.by else None)
     overall = ranked(board["extractors"])

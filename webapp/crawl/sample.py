@@ -1,10 +1,10 @@
 """A stratified sample of a crawl's documents, to bring back as a batch to annotate.
 
 The documents are grouped by stratum (their page type, or their site; one stratum without `by`), and the sample
-is shared among the strata in proportion to their size (largest remainders). Within a stratum the documents taken are those of lowest
-agreement between the extractor and its challenger (`lowest_agreement`: where the crawl's extraction is least
-certain; a document without an agreement figure comes last), or a seeded random choice. Only documents whose
-HTML was kept can be imported: the others are never sampled.
+is shared among the strata in proportion to their size (largest remainders). Within a stratum the documents
+taken are those of lowest agreement between the extractor and its challenger (`lowest_agreement`: where the
+crawl's extraction is least certain; a document without an agreement figure comes last), or a seeded random
+choice. Only documents whose HTML was kept can be imported: the others are never sampled.
 """
 
 from __future__ import annotations
