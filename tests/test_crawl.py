@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 from corpora import READABILITY, READABILITY_PAGES, WCXB, WCXB_SAMPLE
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, func, or_, select
 from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 from workbench import sign_in
@@ -77,7 +77,7 @@ def write_warcs(folder: Path, pages: list[tuple[int, str, bytes]], files: int) -
 def stored_pages(session) -> list[tuple[int, str, bytes]]:
     """Every page's (id, URL, bytes); a page imported without a URL is given one first, as every page of a crawl
     has one (Readability's test pages mostly have none)."""
-    for page in session.scalars(select(Page).where(Page.url.is_(None))):
+    for page in session.scalars(select(Page).where(or_(Page.url.is_(None), Page.url == ""))):
         page.url = f"https://readability.example/{page.id}"
     session.commit()
     return [(p.id, p.url, p.raw) for p in session.scalars(select(Page).order_by(Page.id))]
@@ -124,6 +124,18 @@ def test_every_page_of_the_shared_corpora_gets_the_text_goldtext_stores_and_the_
     registry = build_registry()
     assert [(p["name"], p["fingerprint"]) for p in config["extractors"]] == [
         ("trafilatura", registry["trafilatura"].fingerprint), ("resiliparse", registry["resiliparse"].fingerprint)]
+
+    # --by type: each type's winner on the leaderboard, as `goldtext score --by type` ranks them
+    cli("export", "--format", "datatrove", "--by", "type", "--out", str(tmp_path / "by-type"))
+    routes = json.loads((tmp_path / "by-type" / "pipeline.json").read_text())["routes"]
+    board = json.loads(cli("score", "--by", "type", "--format", "json", "--bootstrap", "0"))
+    assert set(routes) == set(app.config["PAGE_TYPES"])
+    for kind, group in board["groups"].items():
+        f1 = {name: figures["f1"] for name, figures in group["extractors"].items()}
+        if group["pages"] >= 5:
+            assert f1[routes[kind]["extractor"]] == max(f1.values()), kind
+            assert routes[kind]["fallback"] in f1 and routes[kind]["fallback"] != routes[kind]["extractor"]
+            assert f"on the {group['pages']} scored gold pages of this type" in routes[kind]["why"]
 
     write_warcs(tmp_path / "warc", pages, files=2)
     run_pipeline(tmp_path / "pipeline", "--warc", str(tmp_path / "warc"), "--out", str(tmp_path / "out"),
@@ -297,3 +309,35 @@ def test_the_extractors_page_exports_the_pipeline_through_an_export_job(client, 
     assert (config["extractor"], config["challenger"], config["keep_html_bytes"]) == ("trafilatura", None, 100000)
     assert [pin["fingerprint"] for pin in config["extractors"]] == [build_registry()["trafilatura"].fingerprint]
     assert "from webapp.crawl.launch import main" in script and "extractor trafilatura" in script
+
+
+@pytest.mark.corpus(READABILITY)
+def test_a_variant_and_the_site_rules_run_by_name_with_their_stored_options(cli, session, tmp_path):
+    folders = sorted(p for p in READABILITY_PAGES.iterdir() if (p / "source.html").is_file())[:6]
+    pages = tmp_path / "pages"
+    pages.mkdir()
+    for folder in folders:
+        (pages / f"{folder.name}.html").write_bytes((folder / "source.html").read_bytes())
+    (pages / "index.json").write_text(json.dumps({f.name: f"https://pages.example/{f.name}" for f in folders}))
+    cli("import", str(pages))
+    cli("extractors", "add", "traf-precise", "--base", "trafilatura", "--option", "favor_precision=true")
+    cli("rules", "set", "pages.example", "--body", "body", "--drop", "nav", "--drop", "footer")
+    cli("extract", "--extractor", "site-rules", "--extractor", "traf-precise")
+    cli("export", "--format", "datatrove", "--extractor", "site-rules", "--challenger", "traf-precise",
+        "--out", str(tmp_path / "pipeline"))
+    config = json.loads((tmp_path / "pipeline" / "pipeline.json").read_text())
+    pins = {pin["name"]: pin for pin in config["extractors"]}
+    assert pins["site-rules"]["options"] == {"rules": {"pages.example": {"body": "body", "drop": ["nav", "footer"]}}}
+    assert (pins["traf-precise"]["base"], pins["traf-precise"]["options"]["favor_precision"]) == ("trafilatura", True)
+
+    stored = stored_pages(session)
+    write_warcs(tmp_path / "warc", stored, files=1)
+    run_pipeline(tmp_path / "pipeline", "--warc", str(tmp_path / "warc"), "--out", str(tmp_path / "out"))
+    docs = documents(tmp_path / "out")
+    rules = stored_texts(session, pins["site-rules"]["fingerprint"])
+    variant = stored_texts(session, pins["traf-precise"]["fingerprint"])
+    assert len(docs) == len(stored) == 6
+    for doc_id, doc in docs.items():
+        page_id = page_of(doc_id)
+        assert doc["text"] == rules[page_id]
+        assert doc["metadata"]["agreement"] == round(text_f1(rules[page_id], variant[page_id]), 6)

@@ -3,9 +3,10 @@ pins of every extractor used, the run settings of `goldtext extract`, and the fa
 the gold. Takes a session and a synced ScoreCache; never commits.
 
 With `by="type"`, each type with at least MIN_TYPE_PAGES scored gold pages runs its own winner; its fallback,
-run when the accept guard rejects the winner's text, is the overall winner (or, when the type's winner is the
+whose text is taken when the accept guard rejects the winner's, is the overall winner (or, when the type's winner is the
 overall winner, the type's runner-up). A type with fewer scored pages runs the overall winner, with the overall
-runner-up as its fallback. Each route states why in the configuration.
+runner-up as its fallback. Each route states why in the configuration. Extractors are ranked by F1 over the gold
+pages that every extractor with scores has scored, as `goldtext score` ranks them.
 """
 
 from __future__ import annotations
