@@ -57,6 +57,9 @@ def export_command(fmt, out, statuses, sites, kinds, with_html, with_extractions
     if fmt == DATATROVE:
         run_pipeline_export(out, PipelineRequest(extractor, by, challenger, keep_html_bytes, metric))
         return
+    if extractor or by or challenger or keep_html_bytes or metric != "tokens":
+        raise click.UsageError("--extractor, --by, --challenger, --keep-html-bytes and --metric apply to "
+                               "--format datatrove only")
     request = ExportRequest(fmt, statuses, sites, kinds, with_html, with_extractions, predictions, adjudicated)
     try:
         request.check()
