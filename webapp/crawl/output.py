@@ -15,6 +15,7 @@ from typing import Any
 LOGS = "logs"
 CARD = "CRAWL_REPORT.md"
 STEP_NAME = "⛏ Goldtext"
+"""The Goldtext step's name in datatrove's stats (webapp/crawl/step.py)."""
 
 
 def document_record(writer: Any, document: Any) -> dict[str, Any]:

@@ -32,6 +32,7 @@ from ..extractors.base import Extractor
 from ..extractors.guard import judge
 from ..extractors.runner import Call, ExtractorPool, Result
 from ..scoring.agreement import text_f1
+from .output import STEP_NAME
 from .pins import build_pinned
 from .plan import BY_TYPE, Plan, Route
 from .warc import CHARSET, RAW
@@ -70,7 +71,7 @@ class GoldtextExtractor(BaseExtractor):
         keep_html_bytes: keep each page's raw bytes up to this size in the metadata (None: the configuration's)
     """
 
-    name = "⛏ Goldtext"
+    name = STEP_NAME
     _requires_dependencies = ["pebble"]
 
     def __init__(
