@@ -58,3 +58,16 @@ SYS_EXIT = fixture(call_sys_exit)
 KILL = fixture(kill_worker)
 HOG = fixture(hog_memory)
 MODEST = fixture(use_memory)
+
+
+HANG_MARK = "goldtext-test-hang"
+
+
+def hang_on_mark(html: str, url: str | None) -> Extracted:
+    """Hangs on a page holding HANG_MARK; elsewhere the page's length, like count-characters."""
+    if HANG_MARK in html:
+        time.sleep(1000)
+    return Extracted(text=f"{len(html)} characters from {url}", metadata={"url": url})
+
+
+HANG_ON_MARK = fixture(hang_on_mark)

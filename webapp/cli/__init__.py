@@ -8,9 +8,9 @@ from flask.cli import FlaskGroup, routes_command, shell_command
 
 
 def register(app: Flask) -> None:
-    from . import audit, checks, corpus, database, demo, export, extract, jobs, scores, serve, team, users
+    from . import audit, checks, corpus, crawl, database, demo, export, extract, jobs, scores, serve, team, users
 
-    for module in (corpus, database, demo, export, extract, jobs, scores, serve, team, users, audit, checks):
+    for module in (corpus, database, demo, export, extract, jobs, scores, serve, team, users, audit, checks, crawl):
         for command in module.COMMANDS:
             app.cli.add_command(command)
 

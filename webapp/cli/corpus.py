@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import time
+from pathlib import Path
 
 import click
 from flask import current_app
@@ -12,9 +13,11 @@ from flask.cli import with_appcontext
 from ..corpus.document import Limits
 from ..corpus.importer import SITE_FROM, import_documents, nothing_imported, start_batch
 from ..corpus.readers import FORMATS, iter_documents
+from ..crawl.sample import STRATA
 from ..db import sessions
 from ..models import ImportBatch
 from .actor import cli_actor, cli_record
+from .crawl import run_datatrove_import
 
 COMMIT_SECONDS = 0.25  # the write lock is held at most about this long at a time
 
@@ -56,7 +59,7 @@ def echo_report(batch: ImportBatch) -> None:
 
 @click.command("import")
 @with_appcontext
-@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
+@click.argument("paths", nargs=-1, type=click.Path(exists=True))
 @click.option(
     "--format", "fmt", type=click.Choice(FORMATS), default="auto", show_default=True,
     help="Layout of the input; auto detects it per path.",
@@ -69,10 +72,29 @@ def echo_report(batch: ImportBatch) -> None:
     "--jobs", type=click.IntRange(min=1), default=None,
     help="Processes decoding pages and reading their facts; default: one per core.",
 )
-def import_command(paths: tuple[str, ...], fmt: str, site_from: str, jobs: int | None) -> None:
+@click.option("--datatrove", "crawl", type=click.Path(exists=True, file_okay=False, path_type=Path),
+              metavar="OUTPUT", help="Import a sample of a crawl pipeline's output folder instead of PATHS.")
+@click.option("--sample", type=click.IntRange(min=1), default=None, metavar="N",
+              help="--datatrove: how many documents (required with it).")
+@click.option("--by", type=click.Choice(STRATA), default=None,
+              help="--datatrove: share the sample among page types or sites, in proportion to their documents.")
+@click.option("--lowest-agreement", is_flag=True,
+              help="--datatrove: take the documents whose extractor and challenger agree least (else at random).")
+def import_command(paths: tuple[str, ...], fmt: str, site_from: str, jobs: int | None, crawl: Path | None,
+                   sample: int | None, by: str | None, lowest_agreement: bool) -> None:
     """Import saved pages (folder, zip, WARC, JSONL, Readability test pages, or any folder `goldtext export`
-    wrote). Exits with status 1 when everything read was rejected, a path with nothing to read included."""
-    batch = run_import(list(paths), fmt, site_from, "importing", jobs)
+    wrote), or with --datatrove a stratified sample of a crawl's documents as a batch to annotate. Exits with
+    status 1 when everything read was rejected, a path with nothing to read included."""
+    if crawl is not None:
+        if paths or sample is None:
+            raise click.UsageError("--datatrove OUTPUT takes --sample N and no PATHS")
+        batch = run_datatrove_import(crawl, sample, by, lowest_agreement, jobs)
+    elif not paths:
+        raise click.UsageError("give PATHS to import, or --datatrove OUTPUT --sample N")
+    elif sample is not None or by is not None or lowest_agreement:
+        raise click.UsageError("--sample, --by and --lowest-agreement apply to --datatrove only")
+    else:
+        batch = run_import(list(paths), fmt, site_from, "importing", jobs)
     echo_report(batch)
     failure = nothing_imported(batch)
     if failure is not None:

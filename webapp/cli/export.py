@@ -9,6 +9,7 @@ import click
 from flask import current_app
 from flask.cli import with_appcontext
 
+from ..crawl.choice import NO_CHALLENGER, PipelineRequest
 from ..db import sessions
 from ..exports.service import FORMATS, ExportRequest, run_export
 from ..extractors.registry import build_registry
@@ -17,11 +18,15 @@ from ..results.store import refresh_scores
 from ..scoring import app_metrics, eager
 from ..vocabulary import GOLD_STATUSES
 from .actor import cli_record
+from .crawl import run_pipeline_export
+
+DATATROVE = "datatrove"
 
 
 @click.command("export")
 @with_appcontext
-@click.option("--format", "fmt", type=click.Choice(FORMATS), required=True, help="Layout of the export.")
+@click.option("--format", "fmt", type=click.Choice((*FORMATS, DATATROVE)), required=True,
+              help="Layout of the export; datatrove: a runnable crawl pipeline (docs/extractors.md).")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True,
               help="Folder to write (new, or empty).")
 @click.option("--status", "statuses", multiple=True, type=click.Choice(list(GOLD_STATUSES)),
@@ -36,8 +41,25 @@ from .actor import cli_record
               help="scrapinghub, wcxb, wceb: also write the predictions of each extractor that has extractions.")
 @click.option("--adjudicated", is_flag=True,
               help="Only pages whose gold was adjudicated from two annotations or more.")
-def export_command(fmt, out, statuses, sites, kinds, with_html, with_extractions, predictions, adjudicated) -> None:
-    """Export pages and their gold (jsonl, folder, scrapinghub, trafilatura-eval, wcxb, wceb) or scores (csv)."""
+@click.option("--extractor", metavar="NAME", help="datatrove: the extractor (or variant) the pipeline runs.")
+@click.option("--by", type=click.Choice(["type"]),
+              help="datatrove: run the leaderboard's winner of each page type, the type read from the page facts.")
+@click.option("--challenger", metavar="NAME",
+              help=f"datatrove: the second extractor whose agreement is recorded (default: the runner-up; "
+                   f"{NO_CHALLENGER!r}: none).")
+@click.option("--keep-html-bytes", type=click.IntRange(min=0), default=0, show_default=True,
+              help="datatrove: keep each page's HTML up to this size in the output (for `import --datatrove`).")
+@click.option("--metric", default="tokens", show_default=True, help="datatrove: the metric that ranks extractors.")
+def export_command(fmt, out, statuses, sites, kinds, with_html, with_extractions, predictions, adjudicated,
+                   extractor, by, challenger, keep_html_bytes, metric) -> None:
+    """Export pages and their gold (jsonl, folder, scrapinghub, trafilatura-eval, wcxb, wceb), scores (csv), or
+    the leaderboard's choice as a runnable datatrove pipeline (datatrove)."""
+    if fmt == DATATROVE:
+        run_pipeline_export(out, PipelineRequest(extractor, by, challenger, keep_html_bytes, metric))
+        return
+    if extractor or by or challenger or keep_html_bytes or metric != "tokens":
+        raise click.UsageError("--extractor, --by, --challenger, --keep-html-bytes and --metric apply to "
+                               "--format datatrove only")
     request = ExportRequest(fmt, statuses, sites, kinds, with_html, with_extractions, predictions, adjudicated)
     try:
         request.check()

@@ -1,16 +1,21 @@
-"""The step of an export job: write the export into a temporary folder, pack it into one zip, and keep
-the zip in the database, where any web process can send it (`GET /exports/<job>/download`)."""
+"""The step of an export job: write the export (or, with the parameter "pipeline", the leaderboard's choice as a
+datatrove pipeline: webapp/crawl/) into a temporary folder, pack it into one zip, and keep the zip in the
+database, where any web process can send it (`GET /exports/<job>/download`)."""
 
 from __future__ import annotations
 
 import tempfile
 from pathlib import Path
 
+from ..crawl.choice import PipelineRequest
+from ..crawl.export import export_pipeline
 from ..exports.archive import zip_folder
 from ..exports.service import ExportRequest, run_export
+from ..extractors.service import RunSettings
 from ..models import Job
 from ..results.store import refresh_scores
-from ..scoring import app_metrics, eager
+from ..scoring import app_metrics, eager, resolve_metric
+from ..vocabulary import EXTENSION
 from .context import Context
 from .extraction_steps import Follow
 from .files import store_path
@@ -25,7 +30,40 @@ def archive_name(job_id: int, fmt: str) -> str:
     return f"goldtext-{fmt}-{job_id}"
 
 
+def pipeline_step(ctx: Context) -> Follow:
+    """The datatrove pipeline of the leaderboard's choice, zipped: pipeline.py and pipeline.json."""
+    request = PipelineRequest(**ctx.params["pipeline"])
+    name = archive_name(ctx.job_id, "datatrove")
+    metrics = app_metrics(ctx.app)
+    with ctx.writer() as session:
+        ctx.check(session)
+        refresh_scores(session, {request.metric: resolve_metric(metrics, request.metric)})
+        session.commit()
+    with tempfile.TemporaryDirectory(prefix=f"goldtext-job-{ctx.job_id}-") as tmp:
+        out = Path(tmp) / name
+        with ctx.reader() as session:
+            export_pipeline(session, metrics, request, RunSettings.from_config(ctx.app.config),
+                            ctx.app.extensions[EXTENSION].kinds, out, request.command(name))
+        keep_archive(ctx, out, name, {})
+    return []
+
+
+def keep_archive(ctx: Context, out: Path, name: str, result: dict) -> None:
+    """Zip the folder, store the zip for download and record it as the job's result."""
+    archive = zip_folder(out, out.parent / f"{name}.zip")
+    with ctx.reader() as session:
+        ctx.check(session)
+    size = store_path(ctx.writer, ctx.job_id, archive.name, archive)
+    with ctx.writer() as session:
+        ctx.check(session)
+        job = session.get(Job, ctx.job_id)
+        job.result = {"file": f"{name}.zip", "size": size, **result}
+        session.commit()
+
+
 def export_step(ctx: Context) -> Follow:
+    if "pipeline" in ctx.params:
+        return pipeline_step(ctx)
     request = export_request(ctx.params)
     name = archive_name(ctx.job_id, request.fmt)
     metrics = eager(app_metrics(ctx.app))
@@ -50,13 +88,5 @@ def export_step(ctx: Context) -> Follow:
         with ctx.reader() as session:
             tally = run_export(session, request, out, predictions=ctx.params.get("predictions") or {},
                                metrics=metrics, command=request.command(name), progress=progress)
-        archive = zip_folder(out, Path(tmp) / f"{name}.zip")
-        with ctx.reader() as session:
-            ctx.check(session)
-        size = store_path(ctx.writer, ctx.job_id, archive.name, archive)
-    with ctx.writer() as session:
-        ctx.check(session)
-        job = session.get(Job, ctx.job_id)
-        job.result = {"file": f"{name}.zip", "size": size, "pages": tally.pages}
-        session.commit()
+        keep_archive(ctx, out, name, {"pages": tally.pages})
     return []

@@ -101,6 +101,7 @@ ACCESS: dict[str, str] = {
     "extractors.index": ANNOTATOR,
     "extractors.add": ADMIN,
     "extractors.remove": ADMIN,
+    "extractors.pipeline": ADMIN,
     "reviewed.index": ANNOTATOR,
     "adjudication.index": REVIEWER,
     "adjudication.page": REVIEWER,

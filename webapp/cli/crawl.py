@@ -1,0 +1,97 @@
+"""The crawl on datatrove: `goldtext export --format datatrove` (the pipeline), `goldtext import --datatrove`
+(a sample of its output back as a batch) and `goldtext crawl-report` (the report of a run)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import click
+from flask import current_app
+
+from ..corpus.datatrove_output import iter_records, read_datatrove
+from ..corpus.document import Limits
+from ..corpus.importer import import_documents, start_batch
+from ..crawl.choice import NoChoice, PipelineRequest
+from ..crawl.export import SCRIPT, export_pipeline
+from ..crawl.output import CARD
+from ..crawl.report import crawl_report, render
+from ..crawl.sample import candidates, sample
+from ..db import sessions
+from ..extractors.service import RunSettings
+from ..models import ImportBatch
+from ..results.store import refresh_scores
+from ..scoring import app_metrics, resolve_metric
+from ..vocabulary import current_taxonomy
+from .actor import cli_actor, cli_record
+
+
+def run_pipeline_export(out: Path, request: PipelineRequest) -> None:
+    """`goldtext export --format datatrove`: refresh the metric's scores, choose, write the pipeline."""
+    metrics = app_metrics(current_app)
+    try:
+        request.check()
+        definition = resolve_metric(metrics, request.metric)
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from exc
+    with sessions()() as session:
+        refresh_scores(session, {request.metric: definition})
+        session.commit()
+        try:
+            config = export_pipeline(session, metrics, request, RunSettings.from_config(current_app.config),
+                                     current_taxonomy().kinds, out)
+        except (NoChoice, ValueError) as exc:
+            raise click.ClickException(str(exc)) from exc
+        cli_record(session, "export", str(out), {"format": "datatrove", "mode": config["mode"],
+                                                  "extractor": config["extractor"], "challenger": config["challenger"]})
+        session.commit()
+    click.echo(f"pipeline written to {out}: {SCRIPT} and pipeline.json")
+    if config["mode"] == "type":
+        for kind, route in config["routes"].items():
+            click.echo(f"  {kind}: {route['extractor']} ({route['why']})")
+    else:
+        click.echo(f"  extractor: {config['extractor']}")
+    click.echo(f"  challenger: {config['challenger'] or 'none'}")
+    click.echo(f"run it: python {out / SCRIPT} --warc PATH_OR_GLOB --out FOLDER [--tasks N] [--workers N]")
+
+
+def run_datatrove_import(output: Path, size: int, by: str | None, lowest_agreement: bool,
+                         jobs: int | None) -> ImportBatch:
+    """Import a stratified sample of the crawl output's documents as a new batch; returns the committed batch."""
+    try:
+        chosen = sample(candidates(iter_records(output), by), size, lowest_agreement)
+    except ValueError as exc:
+        raise click.ClickException(str(exc)) from exc
+    if not chosen:
+        raise click.ClickException(f"{output}: no document kept its HTML (run the pipeline with --keep-html-bytes)")
+    how = f"sample {size}" + (f" by {by}" if by else "") + (", lowest agreement" if lowest_agreement else "")
+    limits = Limits.from_config(current_app.config)
+    with sessions()() as session:
+        batch = start_batch(session, f"{output} ({how})", "datatrove", cli_actor())
+        cli_record(session, "import", f"batch {batch.id}",
+                   {"datatrove": str(output), "sample": size, "by": by, "lowest_agreement": lowest_agreement})
+        session.commit()
+        documents = read_datatrove(str(output), limits, {c.position for c in chosen})
+        for _ in import_documents(session, batch, documents, "url", workers=jobs or os.cpu_count() or 1):
+            pass
+        session.commit()
+        return batch
+
+
+@click.command("crawl-report")
+@click.argument("output", type=click.Path(exists=True, file_okay=False, path_type=Path))
+def crawl_report_command(output: Path) -> None:
+    """Print the report of a crawl run (the output folder of an exported pipeline): documents per extractor and
+    page type, timeouts and errors, the agreement with the challenger, throughput per task; and write it as a
+    card (CRAWL_REPORT.md) in that folder."""
+    try:
+        report = crawl_report(output)
+    except ValueError as exc:
+        raise click.ClickException(str(exc)) from exc
+    text = render(report, output)
+    (output / CARD).write_text(text + "\n", encoding="utf-8")
+    click.echo(text)
+    click.echo(f"card written to {output / CARD}")
+
+
+COMMANDS = [crawl_report_command]

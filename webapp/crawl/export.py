@@ -1,0 +1,64 @@
+"""The exported pipeline: pipeline.py, written from the package's template, and pipeline.json, its configuration."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from importlib.resources import files
+from pathlib import Path
+from string import Template
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from ..exports.service import prepare_folder
+from ..extractors.service import RunSettings
+from ..results.cache import ScoreCache
+from ..scoring import Metric
+from .choice import PipelineRequest, pipeline_config
+
+SCRIPT = "pipeline.py"
+CONFIG = "pipeline.json"
+TEMPLATE = "pipeline.py.tmpl"
+
+
+def summary(config: dict[str, Any]) -> str:
+    """One line saying what the pipeline runs."""
+    if config["mode"] == "type":
+        chosen = ", ".join(f"{kind}: {route['extractor']}" for kind, route in config["routes"].items())
+        head = f"each page type's extractor ({chosen})"
+    else:
+        head = f"extractor {config['extractor']}"
+    challenger = f", challenger {config['challenger']}" if config.get("challenger") else ""
+    return f"{head}{challenger}"
+
+
+def render_script(config: dict[str, Any]) -> str:
+    template = Template(files("webapp.crawl").joinpath("templates", TEMPLATE).read_text(encoding="utf-8"))
+    line = summary(config)
+    return template.substitute(summary=line, command=config.get("command") or "goldtext export --format datatrove",
+                               created=config["created"], description=repr(f"Goldtext crawl pipeline: {line}"))
+
+
+def write_pipeline(out: Path, config: dict[str, Any]) -> list[Path]:
+    """Write pipeline.py and pipeline.json into out (new, or an empty folder; ValueError otherwise)."""
+    prepare_folder(out)
+    script = out / SCRIPT
+    script.write_text(render_script(config), encoding="utf-8")
+    script.chmod(0o755)
+    (out / CONFIG).write_text(json.dumps(config, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    return [script, out / CONFIG]
+
+
+def export_pipeline(
+    session: Session, metrics: Mapping[str, Metric], request: PipelineRequest, settings: RunSettings,
+    kinds: Sequence[str], out: Path, command: str = "",
+) -> dict[str, Any]:
+    """Choose from the leaderboard (the metric's scores must be current: refresh them first) and write the
+    pipeline into out; returns its configuration. NoChoice or ValueError say why nothing was written."""
+    request.check()
+    cache = ScoreCache(metrics)
+    cache.sync(session)
+    config = pipeline_config(session, cache, request, settings, kinds, command or request.command(str(out)))
+    write_pipeline(out, config)
+    return config

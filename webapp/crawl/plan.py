@@ -1,0 +1,64 @@
+"""The configuration of an exported pipeline, as the step reads it: which extractor runs on a page, which one
+challenges it, and the settings of the calls. It is plain JSON (pipeline.json), written by `choice`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..extractors.guard import GuardThresholds
+from .pins import Pin
+from .routing import DEFAULT_TYPE, keys_of_html, page_type
+
+FORMAT = "goldtext-datatrove-pipeline 1"
+BY_EXTRACTOR = "extractor"
+BY_TYPE = "type"
+
+
+@dataclass(frozen=True)
+class Route:
+    """The extractor chosen for a page type, the one run when the guard rejects its text, and why."""
+
+    extractor: str
+    fallback: str | None
+    why: str
+
+
+@dataclass(frozen=True)
+class Plan:
+    mode: str
+    extractor: str  # the extractor of every page (BY_EXTRACTOR), or of the types without a route of their own
+    pins: tuple[Pin, ...]
+    challenger: str | None = None
+    routes: Mapping[str, Route] = field(default_factory=dict)
+    fact_table: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
+    default_type: str = DEFAULT_TYPE
+    timeout: float = 60.0
+    memory_mb: int = 2048
+    guard: GuardThresholds = GuardThresholds()
+    keep_html_bytes: int = 0
+
+    @classmethod
+    def from_config(cls, config: Mapping[str, Any]) -> Plan:
+        if config.get("format") != FORMAT:
+            raise ValueError(f"not a Goldtext pipeline configuration (format {config.get('format')!r}, "
+                             f"expected {FORMAT!r})")
+        return cls(
+            mode=config["mode"], extractor=config["extractor"],
+            pins=tuple(Pin.from_dict(pin) for pin in config["extractors"]),
+            challenger=config.get("challenger"),
+            routes={kind: Route(**route) for kind, route in config.get("routes", {}).items()},
+            fact_table=config.get("fact_table", {}), default_type=config.get("default_type", DEFAULT_TYPE),
+            timeout=float(config["timeout"]), memory_mb=int(config["memory_mb"]),
+            guard=GuardThresholds(**config["guard"]), keep_html_bytes=int(config.get("keep_html_bytes", 0)),
+        )
+
+    def kind_of(self, html: str) -> str:
+        return page_type(keys_of_html(html), self.fact_table, self.default_type)
+
+    def route(self, kind: str) -> Route:
+        """The route of a page type: its own (BY_TYPE), else the plan's extractor with no fallback."""
+        if self.mode == BY_TYPE and kind in self.routes:
+            return self.routes[kind]
+        return Route(self.extractor, None, "the configured extractor")
