@@ -146,7 +146,8 @@ def test_the_database_refuses_to_edit_or_delete_an_event(session):
 def test_the_service_offers_no_way_to_change_the_log():
     public = {name for name in vars(audit) if not name.startswith("_") and callable(vars(audit)[name])
               and getattr(vars(audit)[name], "__module__", None) == audit.__name__}
-    assert public == {"record", "events", "rows", "as_dict", "detail_text", "AuditFilter"}
+    assert public == {"record", "events", "rows", "as_dict", "detail_text", "AuditFilter", "chain_digest",
+                      "event_digest", "verify", "Break"}
 
 
 # --- reading it ------------------------------------------------------------------------------------------

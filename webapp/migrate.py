@@ -9,6 +9,7 @@ web processes started together never run the schema upgrade at once.
 from __future__ import annotations
 
 import fcntl
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -17,7 +18,7 @@ from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import Engine, text
+from sqlalchemy import Engine, create_engine, func, inspect, select, table, text
 
 SCRIPTS = Path(__file__).resolve().parent / "migrations"
 ADVISORY_LOCK = 7_404_117  # any fixed number: the PostgreSQL advisory lock key of Goldtext's upgrades
@@ -36,6 +37,37 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
 
 def downgrade(engine: Engine, revision: str) -> None:
     command.downgrade(alembic_config(engine), revision)
+
+
+def _schema(engine: Engine) -> dict[str, set[str]]:
+    """Table -> column names (Alembic's own table left out)."""
+    found = inspect(engine)
+    return {name: {c["name"] for c in found.get_columns(name)} for name in found.get_table_names()
+            if name != "alembic_version"}
+
+
+def dropped_by_downgrade(engine: Engine, revision: str) -> list[str]:
+    """What taking the schema back to `revision` would drop: each table (with its rows) and each column
+    that the schema at `revision` does not have. The schema at `revision` is built in a scratch SQLite
+    file, never on the database itself."""
+    with tempfile.TemporaryDirectory() as scratch:
+        target_engine = create_engine(f"sqlite:///{Path(scratch) / 'target.sqlite'}")
+        try:
+            if revision != "base":
+                upgrade(target_engine, revision)
+            target = _schema(target_engine)
+        finally:
+            target_engine.dispose()
+    now = _schema(engine)
+    dropped = []
+    with engine.connect() as connection:
+        for name in sorted(set(now) - set(target)):
+            rows = connection.scalar(select(func.count()).select_from(table(name)))
+            dropped.append(f"table {name} ({rows} row{'s' if rows != 1 else ''})")
+        connection.rollback()
+    for name in sorted(set(now) & set(target)):
+        dropped.extend(f"column {name}.{column}" for column in sorted(now[name] - target[name]))
+    return dropped
 
 
 def is_current(engine: Engine) -> bool:

@@ -355,6 +355,8 @@ class JobChunk(Base):
     lease_until: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     worker: Mapped[str | None] = mapped_column(String(200))
     attempts: Mapped[int] = mapped_column(Integer, default=0)
+    error: Mapped[str | None] = mapped_column(String(500))
+    """Why the chunk was handed back (a database or broker error), until a worker takes it again."""
 
     job: Mapped[Job] = relationship(back_populates="chunks")
 
@@ -434,7 +436,8 @@ class LoginThrottle(Base):
 class AuditEvent(Base):
     """One state change: who (`actor`, a user's name, or cli:LOGIN for the command line), when, what
     (`action`, its `target` and `detail`) and from where (`address`). Append-only: the database refuses
-    to update or delete a row (triggers of migration 0007)."""
+    to update or delete a row (triggers of migrations 0007 and 0011); tamper-evident: each event is
+    chained to the one before it by its hash (accounts/audit.py)."""
 
     __tablename__ = "audit_event"
     __table_args__ = (Index("ix_audit_event_action_at", "action", "at"),)
@@ -446,3 +449,6 @@ class AuditEvent(Base):
     target: Mapped[str] = mapped_column(String(255), default="")
     detail: Mapped[Any] = mapped_column(JSON(none_as_null=True), nullable=True)
     address: Mapped[str] = mapped_column(String(64), default="")
+    prev_digest: Mapped[str | None] = mapped_column(String(64))
+    digest: Mapped[str | None] = mapped_column(String(64))
+    """SHA-256 of `prev_digest` and the event's fields: the hash chain `goldtext audit verify` checks."""

@@ -1,4 +1,5 @@
-"""`goldtext audit`: the audit log, oldest first, as a table or JSON."""
+"""`goldtext audit`: the audit log, oldest first, as a table or JSON; `goldtext audit verify`: its hash
+chain."""
 
 from __future__ import annotations
 
@@ -6,9 +7,9 @@ import json
 from datetime import UTC, datetime
 
 import click
-from flask.cli import with_appcontext
+from flask.cli import AppGroup, with_appcontext
 
-from ..accounts.audit import AuditFilter, detail_text, rows
+from ..accounts.audit import AuditFilter, detail_text, rows, verify
 from ..accounts.names import printable
 from ..db import readers
 
@@ -26,15 +27,18 @@ class When(click.ParamType):
         return found.astimezone(UTC) if found.tzinfo else found.replace(tzinfo=UTC)
 
 
-@click.command("audit")
-@with_appcontext
+@click.group("audit", cls=AppGroup, invoke_without_command=True)
 @click.option("--since", type=When(), help="Only events from this date or time on (UTC unless it says).")
 @click.option("--until", type=When(), help="Only events before this date or time.")
 @click.option("--actor", help="Only this user's events (cli:LOGIN for commands).")
 @click.option("--action", help='Only this action, or a family ending in "." ("user.").')
 @click.option("--format", "fmt", type=click.Choice(("table", "json")), default="table", show_default=True)
-def audit_command(since, until, actor, action, fmt) -> None:
-    """The audit log, oldest first: who changed what, when and from where."""
+@click.pass_context
+@with_appcontext
+def audit_command(ctx: click.Context, since, until, actor, action, fmt) -> None:
+    """The audit log, oldest first: who changed what, when and from where (`verify` checks its chain)."""
+    if ctx.invoked_subcommand is not None:
+        return
     with readers()() as session:
         found = list(rows(session, AuditFilter(since, until, actor, action)))
     if fmt == "json":
@@ -46,6 +50,18 @@ def audit_command(since, until, actor, action, fmt) -> None:
         click.echo(f"{row['at'][:19]:19}  {printable(row['actor']):16} {printable(row['action']):16} "
                    f"{printable(row['target']):24} {printable(row['address']):15} {detail}")
     click.echo(f"{len(found)} event(s)")
+
+
+@audit_command.command("verify")
+def audit_verify() -> None:
+    """Check the audit log's hash chain: exits 1 naming the first event that was changed, deleted or
+    moved since it was written."""
+    with readers()() as session:
+        checked, last, broken = verify(session)
+    if broken is not None:
+        raise click.ClickException(f"the audit log's chain is broken after {checked} intact event(s): "
+                                   f"{printable(broken.reason)}")
+    click.echo(f"{checked} event(s), chain intact; last hash {last}")
 
 
 COMMANDS = [audit_command]

@@ -7,7 +7,7 @@ from flask import current_app
 from flask.cli import AppGroup
 
 from ..db import make_engine
-from ..migrate import downgrade, upgrade
+from ..migrate import downgrade, dropped_by_downgrade, upgrade
 
 db_group = AppGroup("db", help="Schema migrations (applied automatically on first use too).")
 
@@ -22,9 +22,20 @@ def upgrade_command(revision: str) -> None:
 
 @db_group.command("downgrade")
 @click.argument("revision")
-def downgrade_command(revision: str) -> None:
-    """Take the schema back to REVISION ("base" drops every table)."""
-    downgrade(make_engine(current_app.config["DATABASE_URL"]), revision)
+@click.option("--yes-destroy", is_flag=True,
+              help="Drop the tables and columns the downgrade removes, with what they hold.")
+def downgrade_command(revision: str, yes_destroy: bool) -> None:
+    """Take the schema back to REVISION ("base" drops every table). A downgrade that drops a table or
+    a column says which and refuses unless given --yes-destroy."""
+    engine = make_engine(current_app.config["DATABASE_URL"])
+    dropped = dropped_by_downgrade(engine, revision)
+    if dropped and not yes_destroy:
+        raise click.ClickException(
+            f"refusing to take the schema back to {revision}: it would drop {'; '.join(dropped)}. "
+            "Back the database up, then run again with --yes-destroy to drop them.")
+    downgrade(engine, revision)
+    if dropped:
+        click.echo(f"dropped {'; '.join(dropped)}")
     click.echo(f"schema at {revision}")
 
 
