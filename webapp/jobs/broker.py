@@ -85,7 +85,7 @@ def broker(app: Flask) -> Broker:
             runner: Runner | None = app.extensions.get(RUNNER)
             if runner is None:
                 raise RuntimeError("a chunk message reached a process that runs no worker")
-            broker(app).send(runner.run_chunk(chunk_id) or [])
+            runner.deliver(runner.run_chunk(chunk_id) or [])
 
         found = Broker(huey, run_chunk, os.getpid())
         app.extensions[EXTENSION] = found

@@ -1,9 +1,11 @@
 """Who runs which chunk: claims under a lease, the workers' heartbeat, the reaper, completion.
 
 A worker claims a chunk with one conditional UPDATE (queued, or running under a lease that has
-expired), so two workers never hold the same chunk. Its heartbeat renews the leases of every chunk it
-holds; a worker killed with SIGKILL stops renewing, and the reaper hands its chunk back to the queue
-(at most `max_attempts` times, then the job fails with the reason). Completing a chunk locks its job
+expired), so two workers never hold the same chunk. Its heartbeat renews the leases of the chunks whose
+step is running in it now, and no other: a worker killed with SIGKILL stops renewing, and the reaper hands
+its chunk back to the queue (at most `max_attempts` times, then the job fails with the reason). A step
+that met a database or broker error hands its chunk back (`hand_back`), with the reason kept on the chunk
+until a worker takes it again, so the job shows as stalled while it cannot move. Completing a chunk locks its job
 row, so the step that follows the last chunk is added exactly once.
 
 Every function takes a session and never commits: the worker's runner owns those transactions and
@@ -12,7 +14,7 @@ keeps each one short.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -23,6 +25,8 @@ from sqlalchemy.orm import Session
 from ..models import Job, JobChunk, WorkerBeat, utcnow
 from .files import drop_files
 from .records import FINISHED, OPEN
+
+ERROR_MAX = 500
 
 
 @dataclass(frozen=True)
@@ -51,7 +55,8 @@ def claim(session: Session, chunk_id: int, worker: str, lease: Lease) -> JobChun
             JobChunk.attempts < lease.max_attempts,
             JobChunk.job_id.in_(select(Job.id).where(Job.status.in_(OPEN))),
         )
-        .values(status="running", worker=worker, lease_until=lease.until(now), attempts=JobChunk.attempts + 1)
+        .values(status="running", worker=worker, lease_until=lease.until(now), attempts=JobChunk.attempts + 1,
+                error=None)
         .execution_options(synchronize_session=False)
     ).rowcount
     if not taken:
@@ -77,8 +82,11 @@ def holds(session: Session, chunk_id: int, worker: str) -> bool:
     return row is not None and row[0] == "running" and row[1] == worker and row[2] in OPEN
 
 
-def beat(session: Session, name: str, host: str, pid: int, concurrency: int, lease: Lease) -> None:
-    """The worker is alive: note it, and renew the lease of every chunk it holds."""
+def beat(session: Session, name: str, host: str, pid: int, concurrency: int, lease: Lease,
+         running: Collection[int]) -> None:
+    """The worker is alive: note it, and renew the leases of the chunks whose step runs in it now
+    (`running`); a chunk it still holds but no longer runs (its step ended on an error it could not
+    record) is left to lapse."""
     # begin first (on SQLite: wait for the write lock), then read the clock: a renewal dated before a
     # long wait for the lock would already have lapsed, and `reap` would take the worker's own chunks
     session.connection()
@@ -86,10 +94,26 @@ def beat(session: Session, name: str, host: str, pid: int, concurrency: int, lea
     seen = session.execute(update(WorkerBeat).where(WorkerBeat.name == name).values(seen_at=now)).rowcount
     if not seen:
         session.add(WorkerBeat(name=name, host=host, pid=pid, concurrency=concurrency, started_at=now, seen_at=now))
-    session.execute(
-        update(JobChunk).where(JobChunk.worker == name, JobChunk.status == "running")
-        .values(lease_until=lease.until(now))
-    )
+    if running:
+        session.execute(
+            update(JobChunk)
+            .where(JobChunk.id.in_(sorted(running)), JobChunk.worker == name, JobChunk.status == "running")
+            .values(lease_until=lease.until(now))
+        )
+
+
+def hand_back(session: Session, chunk_id: int, worker: str, reason: str) -> bool:
+    """Give a chunk this worker holds back to the queue after its step met a database or broker error:
+    the attempt does not count against `max_attempts` (the chunk did nothing wrong), and `reason` stays
+    on the chunk, shown as the job's stall, until a worker takes it again. False if the worker no longer
+    held it (its lease lapsed and the reaper or another worker took it)."""
+    return bool(session.execute(
+        update(JobChunk)
+        .where(JobChunk.id == chunk_id, JobChunk.worker == worker, JobChunk.status == "running")
+        .values(status="queued", worker=None, lease_until=utcnow(), error=reason[:ERROR_MAX],
+                attempts=JobChunk.attempts - 1)
+        .execution_options(synchronize_session=False)
+    ).rowcount)
 
 
 def leave(session: Session, name: str) -> None:

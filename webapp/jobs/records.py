@@ -77,11 +77,19 @@ def live_workers(session: Session, now: datetime | None = None) -> list[WorkerBe
 
 
 def stalled_reason(session: Session, job: Job, now: datetime | None = None) -> str | None:
-    """Why an open job is not moving, or None: a chunk whose worker stopped renewing its lease, or no
+    """Why an open job is not moving, or None: a chunk handed back after a database or broker error (or
+    whose message the broker could not take), a chunk whose worker stopped renewing its lease, or no
     worker alive at all."""
     if job.status not in OPEN:
         return None
     now = now or utcnow()
+    handed = session.execute(
+        select(JobChunk.id, JobChunk.error)
+        .where(JobChunk.job_id == job.id, JobChunk.status.in_(OPEN), JobChunk.error.is_not(None))
+        .order_by(JobChunk.id).limit(1)
+    ).first()
+    if handed is not None:
+        return f"chunk {handed[0]} {handed[1]}"
     lapsed = session.execute(
         select(JobChunk.worker, JobChunk.lease_until)
         .where(JobChunk.job_id == job.id, JobChunk.status == "running", JobChunk.lease_until < now)

@@ -1,6 +1,11 @@
 """Running one chunk: claim it, run its step with no transaction open, complete it (or fail the job
 with the reason). A `Runner` is one worker's identity, heartbeat and extractor pool; `goldtext worker`,
 the embedded worker and a foreground command each make one.
+
+A database or broker outage never fails a job and never leaves a chunk held: the step's chunk is handed
+back to the queue (or, while the database cannot even record that, left out of the heartbeat's renewals
+and handed back by the next heartbeat that reaches the database; failing that, its lease lapses), and the
+reaper sends it to the workers again once the outage is over. No process needs a restart.
 """
 
 from __future__ import annotations
@@ -11,8 +16,9 @@ import secrets
 import socket
 import threading
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 
 from flask import Flask
 from sqlalchemy import update
@@ -24,7 +30,8 @@ from .check_step import check_step
 from .context import Context, Stopped
 from .export_step import export_step
 from .extraction_steps import Follow, derive_step, pairs_step, plan_step
-from .leases import Lease, beat, claim, complete, fail, leave, reap
+from .leases import Lease, beat, claim, complete, fail, hand_back, leave, reap
+from .outages import brief, is_outage, part_of
 from .refresh_step import refresh_step
 from .upload_step import import_step
 
@@ -66,6 +73,10 @@ class Runner:
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _stop: threading.Event = field(default_factory=threading.Event, repr=False)
     _heart: threading.Thread | None = field(default=None, repr=False)
+    _running: set[int] = field(default_factory=set, repr=False)
+    """Chunks whose step runs in this worker now: the only leases its heartbeat renews."""
+    _handing_back: dict[int, str] = field(default_factory=dict, repr=False)
+    """Chunks to hand back (with the reason) that the database could not take back yet."""
 
     @property
     def lease(self) -> Lease:
@@ -86,13 +97,53 @@ class Runner:
         return self
 
     def beat(self) -> None:
+        with self._lock:
+            running, pending = set(self._running), dict(self._handing_back)
         with database(self.app).writer() as session:
-            beat(session, self.name, socket.gethostname(), os.getpid(), self.concurrency, self.lease)
-            again = reap(session, self.lease, self.broker_idle()) if self.send is not None else []
+            returned = [chunk_id for chunk_id, reason in pending.items()
+                        if hand_back(session, chunk_id, self.name, reason)]
+            beat(session, self.name, socket.gethostname(), os.getpid(), self.concurrency, self.lease, running)
+            again = reap(session, self.lease, self._broker_idle()) if self.send is not None else []
             session.commit()
-        if again and self.send is not None:
+        with self._lock:
+            for chunk_id in pending:
+                self._handing_back.pop(chunk_id, None)
+        if again:
             log.warning("sending %d chunk(s) to the workers again: %s", len(again), again)
-            self.send(again)
+        self.deliver([*returned, *again])
+
+    def _broker_idle(self) -> bool:
+        """Whether the broker holds no message; an unreachable broker counts as busy (nothing is sent)."""
+        try:
+            return self.broker_idle()
+        except Exception as error:
+            if not is_outage(error):
+                raise
+            log.warning("the broker is unreachable (%s): no lost message is sent again until it answers",
+                        brief(error))
+            return False
+
+    def deliver(self, chunk_ids: Sequence[int]) -> None:
+        """Send chunks to the workers; while the broker is out, they wait in the database, the reason on
+        each, until the reaper sends them again."""
+        if not chunk_ids or self.send is None:
+            return
+        try:
+            self.send(list(chunk_ids))
+        except Exception as error:
+            if not is_outage(error):
+                raise
+            log.warning("could not send chunk(s) %s to the workers: %s", list(chunk_ids), brief(error))
+            note = (f"waits since {_clock()} for the broker ({brief(error)}); it is sent again once the broker "
+                    f"answers")
+            try:
+                with database(self.app).writer() as session:
+                    session.execute(update(JobChunk).where(JobChunk.id.in_(list(chunk_ids)),
+                                                           JobChunk.status == "queued").values(error=note))
+                    session.commit()
+            except Exception as again:
+                if not is_outage(again):
+                    raise
 
     def _beating(self) -> None:
         while not self._stop.wait(self.lease.seconds / 3):
@@ -122,31 +173,82 @@ class Runner:
 
     def _run(self, chunk_id: int) -> list[int] | None:
         db = database(self.app)
-        with db.writer() as session:
-            chunk = claim(session, chunk_id, self.name, self.lease)
-            if chunk is None:
-                session.rollback()
-                return None
-            job = session.get(Job, chunk.job_id)
-            ctx = Context(self.app, db.writer, db.reader, job.id, chunk.id, self.name, job.kind, dict(job.params),
-                          chunk.work, self.pool)
-            step = chunk.step
-            session.commit()
+        try:
+            with db.writer() as session:
+                chunk = claim(session, chunk_id, self.name, self.lease)
+                if chunk is None:
+                    session.rollback()
+                    return None
+                job = session.get(Job, chunk.job_id)
+                ctx = Context(self.app, db.writer, db.reader, job.id, chunk.id, self.name, job.kind,
+                              dict(job.params), chunk.work, self.pool)
+                step = chunk.step
+                with self._lock:
+                    self._running.add(chunk_id)
+                session.commit()
+        except Exception as error:
+            self._stop_running(chunk_id)
+            if not is_outage(error):
+                raise
+            log.warning("chunk %s not taken: the %s is out (%s); it is sent again once it answers",
+                        chunk_id, part_of(error), brief(error))
+            return None
+        try:
+            follow = self._step(ctx, step)
+        except Exception as error:
+            self._stop_running(chunk_id)
+            if not is_outage(error):
+                raise
+            self._hand_back(chunk_id, step, error)
+            return []
+        self._stop_running(chunk_id)
+        return follow
+
+    def _stop_running(self, chunk_id: int) -> None:
+        with self._lock:
+            self._running.discard(chunk_id)
+
+    def _step(self, ctx: Context, step: str) -> list[int]:
+        """Run the step and complete its chunk, or fail the job with the step's error (an outage is
+        raised: the chunk is handed back, not failed)."""
+        db = database(self.app)
         try:
             follow = STEPS[step](ctx)
         except Stopped:
-            self._drop(chunk_id)
+            self._drop(ctx.chunk_id)
             return []
         except Exception as error:
-            log.error("job %s, chunk %s (%s) failed:\n%s", ctx.job_id, chunk_id, step, traceback.format_exc())
+            if is_outage(error):
+                raise
+            log.error("job %s, chunk %s (%s) failed:\n%s", ctx.job_id, ctx.chunk_id, step, traceback.format_exc())
             with db.writer() as session:
-                fail(session, chunk_id, describe_error(error))
+                fail(session, ctx.chunk_id, describe_error(error))
                 session.commit()
             return []
         with db.writer() as session:
-            ids = complete(session, chunk_id, self.name, follow, FINAL_STEP.get(ctx.kind), self.lease)
+            ids = complete(session, ctx.chunk_id, self.name, follow, FINAL_STEP.get(ctx.kind), self.lease)
             session.commit()
         return ids
+
+    def _hand_back(self, chunk_id: int, step: str, error: BaseException) -> None:
+        """Give the chunk back after an outage; if the database cannot take it now, the heartbeat retries
+        (and the lease, no longer renewed, lapses meanwhile)."""
+        part = part_of(error)
+        reason = (f"was handed back at {_clock()} after a {part} error in its {step} step ({brief(error)}); "
+                  f"it runs again once the {part} answers")
+        log.warning("chunk %s %s", chunk_id, reason)
+        try:
+            with database(self.app).writer() as session:
+                returned = hand_back(session, chunk_id, self.name, reason)
+                session.commit()
+        except Exception as again:
+            if not is_outage(again):
+                raise
+            with self._lock:
+                self._handing_back[chunk_id] = reason
+            return
+        if returned:
+            self.deliver([chunk_id])
 
     def _drop(self, chunk_id: int) -> None:
         """A stopped chunk: if its job was cancelled, the chunk is too (what it finished stays stored)."""
@@ -157,3 +259,7 @@ class Runner:
                 .values(status="cancelled")
             )
             session.commit()
+
+
+def _clock() -> str:
+    return datetime.now(UTC).strftime("%H:%M:%S UTC")

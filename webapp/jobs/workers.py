@@ -18,6 +18,7 @@ from sqlalchemy import select
 from ..db import database
 from ..models import Job, JobChunk, utcnow
 from .broker import RUNNER, broker
+from .outages import is_outage
 from .records import FINISHED, OPEN
 from .runner import Runner
 
@@ -97,21 +98,37 @@ def run_here(app: Flask, job_id: int, threads: int = 2,
 
     def work() -> None:
         while not stop.is_set():
-            chunk_id = _next_chunk(app, job_id)
-            if chunk_id is None:
-                if job_state(app, job_id)[0] in FINISHED:
+            try:
+                if not step_once():
                     return
-                stop.wait(POLL_SECONDS)
-                continue
-            if runner.run_chunk(chunk_id) is None:
-                stop.wait(POLL_SECONDS)  # taken meanwhile, or still ours under a lapsed lease
+            except Exception as error:
+                if not is_outage(error):
+                    raise
+                stop.wait(POLL_SECONDS)  # the database is out: wait for it
+
+    def step_once() -> bool:
+        """Run the job's next chunk; False once the job has finished."""
+        chunk_id = _next_chunk(app, job_id)
+        if chunk_id is None:
+            if job_state(app, job_id)[0] in FINISHED:
+                return False
+            stop.wait(POLL_SECONDS)
+        elif runner.run_chunk(chunk_id) is None:
+            stop.wait(POLL_SECONDS)  # taken meanwhile, or still ours under a lapsed lease
+        return True
 
     crew = [threading.Thread(target=work, name=f"job-{job_id}-{n}", daemon=True) for n in range(threads)]
     for thread in crew:
         thread.start()
     try:
         while True:
-            status, done, total, _errors, stage = job_state(app, job_id)
+            try:
+                status, done, total, _errors, stage = job_state(app, job_id)
+            except Exception as error:
+                if not is_outage(error):
+                    raise
+                time.sleep(POLL_SECONDS)
+                continue
             if on_progress is not None:
                 on_progress(status, done, total, stage)
             if status in FINISHED:
