@@ -11,10 +11,12 @@ past, never by waiting.
 from __future__ import annotations
 
 import json
+import sqlite3
 from datetime import UTC, datetime
 
 import pytest
-from sqlalchemy import func, select, update
+from sqlalchemy import func, select, text, update
+from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session
 
 from webapp.cli.actor import cli_actor
@@ -524,7 +526,40 @@ def test_health_is_503_naming_a_broker_it_cannot_use(app, client):
     app.config["BROKER_URL"] = "amqp://guest@queue.example/"
     response = client.get("/health")
     assert (response.status_code, response.json) == (
-        503, {"status": "failing", "database": "ok", "broker": "unreachable: ValueError"})
+        503, {"status": "failing", "database": "ok",
+              "broker": "unreachable: ValueError: BROKER_URL must be a redis:// URL (or empty for the embedded "
+                        "broker), not 'amqp://***@queue.example/'"})
+
+
+def test_health_is_503_naming_the_database_while_an_external_writer_holds_sqlite_s_write_lock(app, client, session):
+    if session.get_bind().dialect.name != "sqlite":
+        pytest.skip("SQLite's write lock")
+    session.rollback()
+    other = sqlite3.connect(make_url(app.config["DATABASE_URL"]).database, isolation_level=None)
+    try:
+        other.execute("BEGIN IMMEDIATE")  # another process writing: the lock is held
+        response = client.get("/health")
+        assert (response.status_code, response.json) == (503, {
+            "status": "failing", "database": "not writable within 2 s: OperationalError: database is locked",
+            "broker": "ok"})
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    response = client.get("/health")
+    assert (response.status_code, response.json["database"]) == (200, "ok")
+
+
+def test_health_is_503_naming_the_database_while_a_postgresql_transaction_holds_the_row_it_writes(
+    app, client, session
+):
+    if session.get_bind().dialect.name != "postgresql":
+        pytest.skip("PostgreSQL's row lock")
+    session.execute(text("UPDATE score_epoch SET value = value"))  # a long write transaction, not committed
+    response = client.get("/health")
+    assert response.status_code == 503
+    assert response.json["database"].startswith("not writable within 2 s: LockNotAvailable"), response.json
+    session.rollback()
+    assert client.get("/health").status_code == 200
 
 
 # --- failing steps -------------------------------------------------------------------------------

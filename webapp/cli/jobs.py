@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import click
 from flask import current_app
@@ -10,6 +11,7 @@ from flask.cli import AppGroup, with_appcontext
 
 from ..db import readers, sessions
 from ..jobs.broker import describe_broker
+from ..jobs.lifeline import die_with, hold_lock, holder
 from ..jobs.records import STATUSES, UnknownJob, cancel_job, describe, list_jobs, live_workers
 from ..jobs.workers import run_worker
 from .actor import cli_record
@@ -20,13 +22,29 @@ from .actor import cli_record
 @click.option("--concurrency", type=click.IntRange(min=1), default=None,
               help="Chunks run at once (threads sharing one pool of extractor processes); "
                    "default: WORKER_CONCURRENCY.")
-def worker_command(concurrency: int | None) -> None:
+@click.option("--embedded-in", "parent", type=int, default=None, hidden=True,
+              help="The pid of the `goldtext serve` this worker belongs to: stop when it is gone, and run "
+                   "only if no other embedded worker runs on the instance.")
+def worker_command(concurrency: int | None, parent: int | None) -> None:
     """Run jobs: take chunks from the broker until stopped (Ctrl+C or SIGTERM finish the running
     chunks first). Start as many as you like, on any machine that reaches the database and the broker."""
     app = current_app._get_current_object()
     concurrency = concurrency or int(app.config["WORKER_CONCURRENCY"])
+    lock = None
+    if parent is not None:
+        die_with(parent)
+        instance = Path(app.instance_path)
+        lock = hold_lock(instance)
+        if lock is None:
+            click.echo(f"embedded worker not started: the one of another server (pid {holder(instance)}) still "
+                       f"runs on {instance}", err=True)
+            return
     click.echo(f"worker: {concurrency} at once, broker {describe_broker(app)}", err=True)
-    run_worker(app, concurrency)
+    try:
+        run_worker(app, concurrency)
+    finally:
+        if lock is not None:
+            lock.close()
 
 
 @click.group("jobs", cls=AppGroup, invoke_without_command=True)

@@ -3,6 +3,7 @@ with several web processes, for a team)."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from typing import Any
@@ -100,7 +101,9 @@ def serve_command(host: str, port: int, processes: int, worker: bool | None) -> 
     database(app)
     check_binding(app, host)
     dispose(app)
-    child = subprocess.Popen(WORKER_COMMAND) if embedded_wanted(app, worker) else None
+    child = None
+    if embedded_wanted(app, worker):  # it stops when this process is gone, even killed (jobs/lifeline.py)
+        child = subprocess.Popen([*WORKER_COMMAND, "--embedded-in", str(os.getpid())])
     try:
         Gunicorn(app, {"bind": f"{host}:{port}", "workers": processes, "threads": 4, "worker_class": "gthread",
                        "timeout": 120, "graceful_timeout": 30, "accesslog": "-",

@@ -1,0 +1,213 @@
+"""A database outage in the middle of a job, on both backends, with real outages: PostgreSQL reached
+through a TCP forwarder that the test cuts (every connection dropped, new ones refused) and restores;
+SQLite locked by an external writer for longer than the busy timeout. The job finishes once the database
+is back, with no process restarted and every pair stored once; while a chunk waits after an outage, the
+job shows as stalled with the reason (`goldtext jobs`, the Jobs page, the API).
+
+The helpers are serving_fixtures.py's (real `goldtext worker` processes, bounded waits)."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+import time
+
+import pytest
+from corpora import READABILITY
+from forwarder import Forwarder
+from serving_fixtures import (
+    Databases,
+    Processes,
+    goldtext_env,
+    postgres_available,
+    run_goldtext,
+    wait_for,
+)
+from sqlalchemy import select
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import OperationalError
+
+from webapp import create_app
+from webapp.db import dispose, sessions
+from webapp.jobs import runner as runner_module
+from webapp.jobs.records import describe
+from webapp.jobs.runner import Runner
+from webapp.jobs.workers import drain
+from webapp.models import Extraction, Job, JobChunk
+
+EXTRACTORS = ("density", "justext")
+PAGES = 130  # the shared corpus's pages
+OUTAGE_SECONDS = 8
+SQLITE_LOCK_SECONDS = 35  # longer than SQLite's 30 s busy timeout: writes fail with "database is locked"
+
+
+@pytest.fixture(scope="module")
+def databases(tmp_path_factory):
+    made = Databases(tmp_path_factory.mktemp("outage-databases"))
+    try:
+        yield made
+    finally:
+        made.cleanup()
+
+
+@pytest.fixture
+def processes(tmp_path):
+    started = Processes(tmp_path / "logs")
+    try:
+        yield started
+    finally:
+        started.cleanup()
+
+
+def postgres_forwarder() -> Forwarder:
+    if not postgres_available():
+        pytest.fail("PostgreSQL is not reachable on 127.0.0.1:5432")
+    return Forwarder(("127.0.0.1", 5432))
+
+
+def through(url: str, forwarder: Forwarder) -> str:
+    return make_url(url).set(port=forwarder.port).render_as_string(hide_password=False)
+
+
+def hold_write_lock(path: str, seconds: float, held: threading.Event) -> None:
+    """An external writer holding SQLite's write lock."""
+    connection = sqlite3.connect(path, isolation_level=None)
+    try:
+        connection.execute("BEGIN EXCLUSIVE")
+        held.set()
+        time.sleep(seconds)
+        connection.execute("ROLLBACK")
+    finally:
+        connection.close()
+
+
+@pytest.mark.slow
+@pytest.mark.corpus(READABILITY)
+@pytest.mark.parametrize("backend", ("sqlite", "postgresql"))
+def test_a_job_survives_a_database_outage_in_its_middle_and_finishes_once_the_database_is_back(
+    backend, databases, processes, tmp_path
+):
+    db = databases.with_corpus(backend)
+    forwarder = postgres_forwarder() if backend == "postgresql" else None
+    url = through(db.url, forwarder) if forwarder else db.url
+    instance = tmp_path / "instance"
+    instance.mkdir()
+    env = goldtext_env(instance, url, "", job_chunk_pairs=6, job_lease_seconds=3, extract_workers=1)
+    worker = processes.start("worker", ["worker", "--concurrency", "2"], env)
+    try:
+        wait_for(lambda: db.scalar("SELECT count(*) FROM worker_beat WHERE pid = :pid", pid=worker.pid), 60,
+                 "the worker's first heartbeat", interval=0.2, alive=[worker])
+        job_id = int(run_goldtext(["extract", "--background", *(a for n in EXTRACTORS for a in ("--extractor", n))],
+                                  env).strip().splitlines()[-1])
+        pairs = PAGES * len(EXTRACTORS)
+
+        def extracting() -> bool:
+            job = db.job(job_id)
+            assert job["status"] not in ("done", "failed", "cancelled"), f"job ended before the outage: {job}"
+            return job["stage"] == "extracting" and job["done"] >= pairs // 5
+
+        wait_for(extracting, 180, f"job {job_id} to store a fifth of its pairs", interval=0.1, alive=[worker])
+        if forwarder is not None:
+            forwarder.cut()  # PostgreSQL goes away: connections dropped, new ones refused
+            time.sleep(OUTAGE_SECONDS)
+            forwarder.restore()
+        else:
+            held = threading.Event()
+            locker = threading.Thread(target=hold_write_lock,
+                                      args=(make_url(db.url).database, SQLITE_LOCK_SECONDS, held))
+            locker.start()
+            held.wait(30)
+            locker.join()
+        assert db.job(job_id)["status"] == "running", "the job ended during the outage (too short to test)"
+
+        def finished() -> dict | None:
+            job = db.job(job_id)
+            return job if job["status"] in ("done", "failed", "cancelled") else None
+
+        job = wait_for(finished, 150, f"job {job_id} to finish after the outage", interval=0.25, alive=[worker])
+        chunks = db.rows("SELECT id, step, status, attempts, error FROM job_chunk WHERE job_id = :job "
+                         "AND NOT (status = 'done' AND attempts = 1)", job=job_id)
+        assert (job["status"], job["error"]) == ("done", None), (job, chunks)
+        rows = db.rows("SELECT page_id, extractor, count(*) FROM extraction WHERE extractor IN ('density', "
+                       "'justext') GROUP BY page_id, extractor")
+        assert len(rows) == pairs and {n for *_, n in rows} == {1}, "a pair missing or stored twice"
+        assert worker.alive(), "the worker had to be restarted"
+        output = worker.output()
+        assert "handed back" in output or "not taken" in output, (
+            "the outage never reached a step (the test cut the database at a quiet moment):\n" + worker.tail(60))
+    finally:
+        if forwarder is not None:
+            forwarder.close()
+
+
+# --- in one process: the stall is shown with its reason, and the chunk runs again -----------------------
+
+
+def test_a_chunk_handed_back_after_an_outage_shows_its_job_stalled_then_runs_again(tmp_path, database_url,
+                                                                                    monkeypatch):
+    if not database_url.startswith("postgresql"):
+        pytest.skip("the forwarder stands in front of PostgreSQL (SQLite's outage is the test above)")
+    forwarder = postgres_forwarder()
+    instance = tmp_path / "instance"
+    instance.mkdir()
+    app = create_app({"TESTING": True, "INSTANCE_PATH": str(instance), "DATABASE_URL": through(database_url, forwarder),
+                      "SECRET_KEY": "test-secret", "EXTRACT_WORKERS": 1})
+    runner = app.test_cli_runner()
+    try:
+        pages = tmp_path / "pages"
+        pages.mkdir()
+        for n in range(3):
+            (pages / f"page{n}.html").write_text(f"<html><body><article><p>Story {n} of the quay and its "
+                                                 f"ferries, told at length.</p></article></body></html>")
+        assert runner.invoke(args=["import", str(pages)]).exit_code == 0
+        started = runner.invoke(args=["extract", "--background", "--extractor", "density"])
+        assert started.exit_code == 0, started.output
+        job_id = int(started.output.strip().splitlines()[-1])
+        sent: list[int] = []
+        worker = Runner(app, 1, send=sent.extend)  # its heartbeat is called by hand below
+        worker.beat()
+        with sessions(app)() as session:
+            (plan_chunk,) = session.scalars(select(JobChunk.id).where(JobChunk.job_id == job_id))
+        worker.deliver(worker.run_chunk(plan_chunk) or [])
+        (pairs_chunk,) = sent
+        sent.clear()
+
+        real_pairs = runner_module.STEPS["pairs"]
+
+        def pairs_in_an_outage(ctx):
+            forwarder.cut()  # PostgreSQL goes away while the step runs
+            return real_pairs(ctx)
+
+        monkeypatch.setitem(runner_module.STEPS, "pairs", pairs_in_an_outage)
+        assert worker.run_chunk(pairs_chunk) == []  # handed back, not failed, nothing escaped
+        monkeypatch.setitem(runner_module.STEPS, "pairs", real_pairs)
+        with pytest.raises(OperationalError):  # the heartbeat cannot reach the database either
+            worker.beat()
+        forwarder.restore()
+        worker.beat()  # the first heartbeat that reaches the database hands the chunk back
+        assert sent == [pairs_chunk]
+
+        with sessions(app)() as session:
+            chunk = session.get(JobChunk, pairs_chunk)
+            assert (chunk.status, chunk.worker, chunk.attempts) == ("queued", None, 0)
+            job = session.get(Job, job_id)
+            stalled = describe(session, job)["stalled"]
+        assert stalled.startswith(f"chunk {pairs_chunk} was handed back at "), stalled
+        assert "after a database error in its pairs step (OperationalError" in stalled, stalled
+        assert stalled.endswith("it runs again once the database answers")
+        listing = runner.invoke(args=["jobs"]).output
+        assert f"stalled: chunk {pairs_chunk} was handed back" in listing, listing
+        client = app.test_client()
+        assert client.get(f"/api/jobs/{job_id}").get_json()["stalled"] == stalled
+        assert f"chunk {pairs_chunk} was handed back" in client.get(f"/jobs/{job_id}").get_data(as_text=True)
+
+        worker.deliver(worker.run_chunk(pairs_chunk) or [])  # the chunk runs again, now the database answers
+        worker.close()
+        drain(app)
+        with sessions(app)() as session:
+            job = session.get(Job, job_id)
+            assert (job.status, describe(session, job)["stalled"]) == ("done", None)
+            assert len(session.scalars(select(Extraction.id).where(Extraction.extractor == "density")).all()) == 3
+    finally:
+        forwarder.close()
+        dispose(app)
