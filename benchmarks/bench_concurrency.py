@@ -6,6 +6,7 @@ and by two `goldtext worker` processes.
         [--annotators 50] [--saves 20] [--pollers 10] [--poll-interval 0] [--shared-pages 5]
         [--extractors density,whole-page,justext] [--keep]
     python benchmarks/bench_concurrency.py --login-flood [--backends sqlite,postgresql] [--flood-seconds 15]
+    python benchmarks/bench_concurrency.py --team 10,20,30 [--saves 20]   # how many annotators SQLite serves
 
 Per backend (PostgreSQL in a database of its own, created and dropped here; SQLite in a temporary
 instance folder):
@@ -589,6 +590,7 @@ def serve_load(b: Backend, procs: Processes, engine: Engine, args: argparse.Name
         "statuses": dict(sorted(tally.statuses.items())),
         "save_p50": statistics.median(save_ms) if save_ms else float("nan"),
         "save_p95": percentile(save_ms, 95),
+        "save_p99": percentile(save_ms, 99),
         "saves_per_s": len(save_ms) / elapsed if elapsed else 0.0,
         "poll_p50": statistics.median(load.poll_ms) if load.poll_ms else float("nan"),
         "poll_p95": percentile(load.poll_ms, 95),
@@ -946,6 +948,90 @@ def report(results: dict[str, dict[str, Any]], failed: dict[str, str], args: arg
     print(json.dumps(figures))
 
 
+# --- how many annotators SQLite serves: saves with and without an extraction running -------------------
+TEAM_P99_TARGET = 2000  # ms: the slowest save in a hundred an annotator waits for, at most
+
+
+def keep_extracting(b: Backend, procs: Processes, engine: Engine, extractors: list[str], stop: threading.Event,
+                    jobs: list[int]) -> None:
+    """One `goldtext worker` running forced extraction jobs back to back until `stop`."""
+    worker = procs.start([GOLDTEXT, "worker"], b.env, b.folder / "team-worker.log")
+    try:
+        while not stop.is_set():
+            command = [GOLDTEXT, "extract", "--background", "--force"]
+            for name in extractors:
+                command += ["--extractor", name]
+            job_id = int(run(command, b.env).strip().splitlines()[-1])
+            jobs.append(job_id)
+            while not stop.wait(0.5):
+                with engine.connect() as conn:
+                    if conn.scalar(select(Job.status).where(Job.id == job_id)) in ("done", "failed", "cancelled"):
+                        break
+    finally:
+        procs.stop(worker)
+        procs.started.remove(worker)
+
+
+def team_step(b: Backend, procs: Processes, engine: Engine, args: argparse.Namespace, annotators: int,
+              extracting: bool) -> dict[str, Any]:
+    """The save load of `annotators` clients (no pollers), with an extraction running or not."""
+    step = argparse.Namespace(**{**vars(args), "annotators": annotators, "pollers": 0})
+    stop, jobs = threading.Event(), []
+    extraction = None
+    if extracting:
+        extraction = threading.Thread(target=keep_extracting, args=(b, procs, engine, args.extractors, stop, jobs))
+        extraction.start()
+        wait_until(lambda: bool(jobs), 120, "the extraction to start")
+    try:
+        found = serve_load(b, procs, engine, step)
+    finally:
+        stop.set()
+        if extraction is not None:
+            extraction.join()
+    with engine.connect() as conn:
+        statuses = [conn.scalar(select(Job.status).where(Job.id == job)) for job in jobs]
+    return {"annotators": annotators, "extracting": extracting, "p50": found["save_p50"], "p95": found["save_p95"],
+            "p99": found["save_p99"], "5xx": found["5xx"], "locked": found["locked"], "lost": len(found["lost"]),
+            "saves": found["save_posts"], "jobs": statuses, "errors": found["server_errors"][:3]}
+
+
+def team_sqlite(args: argparse.Namespace, procs: Processes) -> None:
+    """SQLite with `goldtext serve --workers 4`: for each number of annotators in --team, the saves' p50,
+    p95, p99 and errors without and with an extraction running; the most annotators whose p99 stays
+    within TEAM_P99_TARGET with no 5xx and nothing lost, both ways. Last line: the JSON figures."""
+    b = make_backend("sqlite", args.redis_db)
+    engine = None
+    rows = []
+    try:
+        run([GOLDTEXT, "import", str(args.corpus)], b.env)
+        run([GOLDTEXT, "extract", *(a for e in args.extractors for a in ("--extractor", e))], b.env)
+        engine = create_engine(b.url, connect_args={"timeout": 30})
+        for annotators in args.team:
+            for extracting in (False, True):
+                row = team_step(b, procs, engine, args, annotators, extracting)
+                rows.append(row)
+                print(f"[sqlite] {annotators:3} annotators, extraction {'running' if extracting else 'idle   '}: "
+                      f"save p50/p95/p99 {row['p50']:.0f}/{row['p95']:.0f}/{row['p99']:.0f} ms, "
+                      f"{row['saves']} saves, 5xx {row['5xx']}, locked {row['locked']}, lost {row['lost']}, "
+                      f"jobs {row['jobs']} {row['errors'] or ''}", flush=True)
+    finally:
+        procs.stop_all()
+        if engine is not None:
+            engine.dispose()
+        if not args.keep:
+            shutil.rmtree(b.folder, ignore_errors=True)
+    served = [n for n in args.team if all(r["p99"] <= TEAM_P99_TARGET and not r["5xx"] and not r["lost"]
+                                          for r in rows if r["annotators"] == n)]
+    figures: dict[str, dict] = {}
+    for r in rows:
+        key = f"sqlite_{r['annotators']}_annotators_{'extracting' if r['extracting'] else 'idle'}"
+        figures[f"{key}_save_p95"] = figure(r["p95"], "ms")
+        figures[f"{key}_save_p99"] = at_most(r["p99"], "ms", TEAM_P99_TARGET)
+        figures[f"{key}_5xx"] = at_most(r["5xx"], "answers", 0)
+    figures["sqlite_annotators_served"] = figure(max(served, default=0), "annotators")
+    print(json.dumps(figures))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--backends", default="postgresql,sqlite")
@@ -965,10 +1051,21 @@ def main() -> None:
     parser.add_argument("--login-flood", action="store_true",
                         help="only measure saves with and without a flood of wrong logins")
     parser.add_argument("--flood-seconds", type=float, default=15.0, help="seconds of each --login-flood phase")
+    parser.add_argument("--team", default="",
+                        help="SQLite only: numbers of annotators to try (10,20,30), each without and with an "
+                             "extraction running, to find how many SQLite serves")
     args = parser.parse_args()
     args.extractors = [e for e in args.extractors.split(",") if e]
     if not args.corpus.exists():
         parser.error(f"no corpus at {args.corpus}")
+    if args.team:
+        args.team = [int(n) for n in args.team.split(",") if n]
+        procs = Processes()
+        try:
+            team_sqlite(args, procs)
+        finally:
+            procs.stop_all()
+        return
 
     procs = Processes()
     if args.login_flood:

@@ -26,6 +26,7 @@ from serving_fixtures import (
 from sqlalchemy import select
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import OperationalError
+from workbench import make_page, sign_in
 
 from webapp import create_app
 from webapp.db import dispose, sessions
@@ -211,3 +212,35 @@ def test_a_chunk_handed_back_after_an_outage_shows_its_job_stalled_then_runs_aga
     finally:
         forwarder.close()
         dispose(app)
+
+
+# --- a save while another process holds SQLite's write lock ---------------------------------------------
+
+
+@pytest.mark.slow
+def test_a_save_while_an_external_writer_holds_sqlite_s_lock_answers_503_with_retry_after_then_applies_once(
+    app, client, session
+):
+    if session.get_bind().dialect.name != "sqlite":
+        pytest.skip("SQLite's write lock")
+    page_id = make_page(session).id
+    session.commit()
+    token = sign_in(client)
+    save = {"text": "Gold kept", "kind": "article", "status": "done", "version": 0, "client_save_id": "s1"}
+    held = threading.Event()
+    locker = threading.Thread(target=hold_write_lock,
+                              args=(make_url(app.config["DATABASE_URL"]).database, SQLITE_LOCK_SECONDS, held))
+    locker.start()
+    try:
+        held.wait(30)
+        response = client.post(f"/api/pages/{page_id}/gold", json=save, headers={"X-CSRF-Token": token})
+        assert response.status_code == 503, response.get_data(as_text=True)
+        assert response.headers["Retry-After"] == "5"
+        assert response.json["message"] == (
+            "The database is busy or unreachable (OperationalError: database is locked), so nothing was "
+            "changed. Try again in 5 seconds.")
+    finally:
+        locker.join()
+    assert client.get(f"/api/pages/{page_id}/gold").json["version"] == 0  # nothing was stored
+    again = client.post(f"/api/pages/{page_id}/gold", json=save, headers={"X-CSRF-Token": token})
+    assert (again.status_code, again.json["version"]) == (200, 1)

@@ -6,9 +6,11 @@ limit and the setting that sets it (web/bad_input.body_limit); the access refusa
 
 from __future__ import annotations
 
-from flask import Flask, Response, jsonify, render_template, request
-from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
+from flask import Flask, Response, jsonify, make_response, render_template, request
+from sqlalchemy.exc import DBAPIError
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge, ServiceUnavailable
 
+from ..jobs.outages import brief, is_outage
 from .access import wants_json
 from .bad_input import body_limit
 
@@ -19,6 +21,9 @@ def byte_size(count: int) -> str:
         if count >= size:
             return f"{count / size:.3g} {unit}"
     return f"{count} bytes"
+
+
+RETRY_AFTER_SECONDS = 5
 
 
 def error_page(error: HTTPException) -> tuple[Response | str, int]:
@@ -41,6 +46,21 @@ def too_large(error: RequestEntityTooLarge) -> tuple[Response | str, int]:
     return render_template("error.html", error=error, status=413), 413
 
 
+def database_unavailable(error: DBAPIError) -> tuple[Response | str, int]:
+    """The database could not take the request in time (SQLite's write lock still held after its busy
+    timeout, PostgreSQL stopped or unreachable): 503 with Retry-After, never a 500. The request's
+    transaction was rolled back; a save sent again with its client save id is applied once."""
+    if not is_outage(error):
+        raise error
+    unavailable = ServiceUnavailable(
+        f"The database is busy or unreachable ({brief(error)}), so nothing was changed. Try again in "
+        f"{RETRY_AFTER_SECONDS} seconds.")
+    response = make_response(error_page(unavailable))
+    response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    return response, 503
+
+
 def init_error_pages(app: Flask) -> None:
     app.register_error_handler(HTTPException, error_page)
     app.register_error_handler(RequestEntityTooLarge, too_large)
+    app.register_error_handler(DBAPIError, database_unavailable)
