@@ -282,7 +282,10 @@ def test_db_downgrade_and_upgrade(cli, database_url):
     engine = make_engine(database_url)
     tables = {t.name for t in Base.metadata.sorted_tables}
     try:
-        assert "schema at base" in succeed(cli("db", "downgrade", "base"))
+        refused = cli("db", "downgrade", "base")
+        assert refused.exit_code != 0 and "table page (0 rows)" in refused.output, refused.output
+        assert tables <= set(inspect(engine).get_table_names())
+        assert "schema at base" in succeed(cli("db", "downgrade", "base", "--yes-destroy"))
         assert not tables & set(inspect(engine).get_table_names())
     finally:
         assert "schema at head" in succeed(cli("db", "upgrade"))

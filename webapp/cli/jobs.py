@@ -22,9 +22,9 @@ from .actor import cli_record
 @click.option("--concurrency", type=click.IntRange(min=1), default=None,
               help="Chunks run at once (threads sharing one pool of extractor processes); "
                    "default: WORKER_CONCURRENCY.")
-@click.option("--embedded-in", "parent", type=int, default=None, hidden=True,
-              help="The pid of the `goldtext serve` this worker belongs to: stop when it is gone, and run "
-                   "only if no other embedded worker runs on the instance.")
+@click.option("--embedded-in", "parent", type=int, default=None, metavar="PID",
+              help="Set by `goldtext serve` for its embedded worker: stop when process PID is gone, and run "
+                   "only if no other embedded worker runs on the instance folder.")
 def worker_command(concurrency: int | None, parent: int | None) -> None:
     """Run jobs: take chunks from the broker until stopped (Ctrl+C or SIGTERM finish the running
     chunks first). Start as many as you like, on any machine that reaches the database and the broker."""

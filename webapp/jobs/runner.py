@@ -149,8 +149,11 @@ class Runner:
         while not self._stop.wait(self.lease.seconds / 3):
             try:
                 self.beat()
-            except Exception:
-                log.exception("heartbeat of %s failed", self.name)
+            except Exception as error:
+                if not is_outage(error):
+                    log.exception("heartbeat of %s failed", self.name)
+                    continue
+                log.warning("heartbeat of %s failed: the %s is out (%s)", self.name, part_of(error), brief(error))
 
     def close(self) -> None:
         """Stop beating and give back any chunk still held (a clean stop; SIGKILL leaves the leases to lapse)."""
