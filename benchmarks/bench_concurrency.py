@@ -309,7 +309,7 @@ def annotator(number: int, port: int, pages: list[int], shared: list[int], base:
             if think:
                 time.sleep(rng.uniform(0, 2 * think))  # editing
             for attempt in range(MAX_ATTEMPTS):
-                save_id = f"bench-a{number}-s{k}-t{attempt}"
+                save_id = f"bench-r{seed}-a{number}-s{k}-t{attempt}"
                 body = json.dumps({"text": text, "kind": kind, "status": status, "version": version,
                                    "client_save_id": save_id}).encode()
                 path = f"/api/pages/{page_id}/gold"
@@ -975,7 +975,9 @@ def keep_extracting(b: Backend, procs: Processes, engine: Engine, extractors: li
 def team_step(b: Backend, procs: Processes, engine: Engine, args: argparse.Namespace, annotators: int,
               extracting: bool) -> dict[str, Any]:
     """The save load of `annotators` clients (no pollers), with an extraction running or not."""
-    step = argparse.Namespace(**{**vars(args), "annotators": annotators, "pollers": 0})
+    # a seed of its own: each step's client save ids are new (a reused one is a replay, applied once)
+    seed = args.seed * 1000 + annotators * 2 + extracting
+    step = argparse.Namespace(**{**vars(args), "annotators": annotators, "pollers": 0, "seed": seed})
     stop, jobs = threading.Event(), []
     extraction = None
     if extracting:
