@@ -18,6 +18,9 @@ class Forwarder:
         self.restore()
 
     def restore(self) -> None:
+        """Listen (again), on the same port; nothing to do while listening."""
+        if self._listener is not None:
+            return
         listener = socket.socket()
         listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         listener.bind(("127.0.0.1", self.port))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import sqlite3
 import threading
 import time
+from datetime import UTC, datetime
 
 import pytest
 from corpora import READABILITY
@@ -20,10 +21,11 @@ from serving_fixtures import (
     Processes,
     goldtext_env,
     postgres_available,
+    redis_available,
     run_goldtext,
     wait_for,
 )
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import OperationalError
 from workbench import make_page, sign_in
@@ -31,6 +33,7 @@ from workbench import make_page, sign_in
 from webapp import create_app
 from webapp.db import dispose, sessions
 from webapp.jobs import runner as runner_module
+from webapp.jobs.broker import broker
 from webapp.jobs.records import describe
 from webapp.jobs.runner import Runner
 from webapp.jobs.workers import drain
@@ -39,6 +42,8 @@ from webapp.models import Extraction, Job, JobChunk
 EXTRACTORS = ("density", "justext")
 PAGES = 130  # the shared corpus's pages
 OUTAGE_SECONDS = 8
+BROKER_DB = 12  # a Redis database of this test's own
+LONG_AGO = datetime(2024, 1, 2, tzinfo=UTC)
 SQLITE_LOCK_SECONDS = 35  # longer than SQLite's 30 s busy timeout: writes fail with "database is locked"
 
 
@@ -262,3 +267,59 @@ def test_a_save_while_an_external_writer_holds_sqlite_s_lock_answers_503_with_re
     assert client.get(f"/api/pages/{page_id}/gold").json["version"] == 0  # nothing was stored
     again = client.post(f"/api/pages/{page_id}/gold", json=save, headers={"X-CSRF-Token": token})
     assert (again.status_code, again.json["version"]) == (200, 1)
+
+
+# --- a broker outage --------------------------------------------------------------------------------
+
+
+def test_chunks_the_broker_cannot_take_wait_in_the_database_shown_as_the_stall_then_are_sent_again(
+    tmp_path, database_url
+):
+    """Redis behind the forwarder, cut as the plan step's follow-up chunks are sent."""
+    if not redis_available():
+        pytest.fail("Redis is not reachable on 127.0.0.1:6379")
+    forwarder = Forwarder(("127.0.0.1", 6379))
+    instance = tmp_path / "instance"
+    instance.mkdir()
+    app = create_app({"TESTING": True, "INSTANCE_PATH": str(instance), "DATABASE_URL": database_url,
+                      "SECRET_KEY": "test-secret", "EXTRACT_WORKERS": 1,
+                      "BROKER_URL": f"redis://127.0.0.1:{forwarder.port}/{BROKER_DB}"})
+    cli = app.test_cli_runner()
+    try:
+        pages = tmp_path / "pages"
+        pages.mkdir()
+        (pages / "page.html").write_text("<html><body><article><p>The quay reopens.</p></article></body></html>")
+        assert cli.invoke(args=["import", str(pages)]).exit_code == 0
+        job_id = int(cli.invoke(args=["extract", "--background", "--extractor", "density"]).output.split()[-1])
+        found = broker(app)
+        found.huey.flush()
+        worker = Runner(app, 1, send=found.send, broker_idle=found.idle)
+        worker.beat()
+        with sessions(app)() as session:
+            (plan_chunk,) = session.scalars(select(JobChunk.id).where(JobChunk.job_id == job_id))
+        follow = worker.run_chunk(plan_chunk)
+        forwarder.cut()  # Redis goes away before the follow-up chunk is sent
+        worker.deliver(follow)  # nothing escapes
+        worker.beat()  # the heartbeat still renews and reaps with the broker out
+        with sessions(app)() as session:
+            stalled = describe(session, session.get(Job, job_id))["stalled"]
+        assert stalled.startswith(f"chunk {follow[0]} waits since "), stalled
+        assert "for the broker (ConnectionError: " in stalled and stalled.endswith("once the broker answers")
+
+        forwarder.restore()
+        with sessions(app)() as session:  # as if the chunk's grace had passed
+            session.execute(update(JobChunk).where(JobChunk.id == follow[0]).values(lease_until=LONG_AGO))
+            session.commit()
+        worker.beat()  # the broker is idle again: the reaper sends the waiting chunk
+        assert found.huey.pending_count() == 1
+        assert worker.run_chunk(follow[0]) is not None  # the message's chunk runs
+        drain(app)
+        with sessions(app)() as session:
+            job = session.get(Job, job_id)
+            assert (job.status, describe(session, job)["stalled"]) == ("done", None)
+        worker.close()
+    finally:
+        forwarder.restore()  # to empty this test's queue
+        broker(app).huey.flush()
+        forwarder.close()
+        dispose(app)

@@ -19,6 +19,11 @@ from pathlib import Path
 from flask import Flask
 from huey import RedisHuey, SqliteHuey
 from huey.api import Huey, TaskWrapper
+from redis import ConnectionPool
+from redis.backoff import NoBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+from redis.retry import Retry
 
 from ..db import private_file
 from .runner import Runner
@@ -70,7 +75,12 @@ def make_huey(app: Flask) -> Huey:
         private_file(queue_path(app))
         return SqliteHuey("goldtext", filename=str(queue_path(app)), results=False, utc=True)
     if url.startswith(("redis://", "rediss://", "unix://")):
-        return RedisHuey("goldtext", url=url, results=False, utc=True)
+        # a connection dropped by a Redis restart is made again once, at once, rather than failing the
+        # first command after it; an unreachable Redis fails within seconds instead of hanging
+        pool = ConnectionPool.from_url(url, retry=Retry(NoBackoff(), 1),
+                                       retry_on_error=[RedisConnectionError, RedisTimeoutError],
+                                       socket_connect_timeout=5, socket_timeout=10)
+        return RedisHuey("goldtext", connection_pool=pool, results=False, utc=True)
     raise ValueError(f"BROKER_URL must be a redis:// URL (or empty for the embedded broker), not {_redacted(url)!r}")
 
 
