@@ -994,7 +994,8 @@ def team_step(b: Backend, procs: Processes, engine: Engine, args: argparse.Names
         statuses = [conn.scalar(select(Job.status).where(Job.id == job)) for job in jobs]
     return {"annotators": annotators, "extracting": extracting, "p50": found["save_p50"], "p95": found["save_p95"],
             "p99": found["save_p99"], "5xx": found["5xx"], "locked": found["locked"], "lost": len(found["lost"]),
-            "saves": found["save_posts"], "jobs": statuses, "errors": found["server_errors"][:3]}
+            "saves": found["save_posts"], "saves_per_s": found["saves_per_s"], "jobs": statuses,
+            "errors": found["server_errors"][:3], "loadavg": found["loadavg"][1][0]}
 
 
 def team_sqlite(args: argparse.Namespace, procs: Processes) -> None:
@@ -1014,8 +1015,9 @@ def team_sqlite(args: argparse.Namespace, procs: Processes) -> None:
                 rows.append(row)
                 print(f"[sqlite] {annotators:3} annotators, extraction {'running' if extracting else 'idle   '}: "
                       f"save p50/p95/p99 {row['p50']:.0f}/{row['p95']:.0f}/{row['p99']:.0f} ms, "
-                      f"{row['saves']} saves, 5xx {row['5xx']}, locked {row['locked']}, lost {row['lost']}, "
-                      f"jobs {row['jobs']} {row['errors'] or ''}", flush=True)
+                      f"{row['saves']} saves ({row['saves_per_s']:.1f}/s), 5xx {row['5xx']}, locked {row['locked']}, "
+                      f"lost {row['lost']}, jobs {row['jobs']}, load average {row['loadavg']:.1f} "
+                      f"{row['errors'] or ''}", flush=True)
     finally:
         procs.stop_all()
         if engine is not None:
@@ -1030,6 +1032,7 @@ def team_sqlite(args: argparse.Namespace, procs: Processes) -> None:
         figures[f"{key}_save_p95"] = figure(r["p95"], "ms")
         figures[f"{key}_save_p99"] = at_most(r["p99"], "ms", TEAM_P99_TARGET)
         figures[f"{key}_5xx"] = at_most(r["5xx"], "answers", 0)
+        figures[f"{key}_saves_per_s"] = figure(r["saves_per_s"], "saves/s")
     figures["sqlite_annotators_served"] = figure(max(served, default=0), "annotators")
     print(json.dumps(figures))
 
