@@ -323,3 +323,32 @@ def test_chunks_the_broker_cannot_take_wait_in_the_database_shown_as_the_stall_t
         broker(app).huey.flush()
         forwarder.close()
         dispose(app)
+
+
+def test_a_save_while_postgresql_is_down_answers_503_with_retry_after_then_applies_once(tmp_path, database_url):
+    if not database_url.startswith("postgresql"):
+        pytest.skip("the forwarder stands in front of PostgreSQL (SQLite's case is the test above)")
+    forwarder = postgres_forwarder()
+    instance = tmp_path / "instance"
+    instance.mkdir()
+    app = create_app({"TESTING": True, "INSTANCE_PATH": str(instance), "SECRET_KEY": "test-secret",
+                      "DATABASE_URL": through(database_url, forwarder)})
+    try:
+        with sessions(app)() as session:
+            page_id = make_page(session).id
+            session.commit()
+        client = app.test_client()
+        token = sign_in(client)
+        save = {"text": "Gold kept", "kind": "article", "status": "done", "version": 0, "client_save_id": "s1"}
+        forwarder.cut()
+        response = client.post(f"/api/pages/{page_id}/gold", json=save, headers={"X-CSRF-Token": token})
+        assert (response.status_code, response.headers["Retry-After"]) == (503, "5"), response.get_data(as_text=True)
+        assert response.json["message"].startswith("The database is busy or unreachable (OperationalError: ")
+        health = client.get("/health")
+        assert health.status_code == 503 and health.json["database"].startswith("unreachable: OperationalError")
+        forwarder.restore()
+        again = client.post(f"/api/pages/{page_id}/gold", json=save, headers={"X-CSRF-Token": token})
+        assert (again.status_code, again.json["version"]) == (200, 1)
+    finally:
+        forwarder.close()
+        dispose(app)
