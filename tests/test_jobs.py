@@ -22,6 +22,7 @@ from sqlalchemy.orm import Session
 from webapp.cli.actor import cli_actor
 from webapp.db import database, make_engine
 from webapp.extractors.runner import ExtractorPool
+from webapp.jobs import runner as runner_module
 from webapp.jobs.context import Context, Stopped
 from webapp.jobs.extraction_steps import pairs_step
 from webapp.jobs.leases import Lease, claim, complete, holds, reap
@@ -400,6 +401,32 @@ def test_a_running_chunk_of_a_cancelled_job_stores_nothing_more(app, cli, sessio
             pairs_step(ctx)
     assert count(session, Extraction) == 0
     assert fresh(session, Job, job_id).done == 0
+
+
+def test_a_worker_stopped_under_a_running_step_gives_its_chunk_back_and_fails_nothing(
+    app, cli, session, pages, run_jobs, monkeypatch
+):
+    """SIGTERM to `goldtext worker` closes its extractor pool while a step still uses it: the job goes on
+    with another worker, it does not fail with "The Pool is not active"."""
+    job_id = background(cli, *CHEAP)
+    pairs_chunk = run_plan(app, session, job_id)
+    worker = Runner(app, name="stopping")
+    real_pairs = runner_module.STEPS["pairs"]
+
+    def pairs_while_stopping(ctx):
+        pool = ctx.pool()  # the step's pool, as it takes it when it starts
+        worker.close()  # the worker stops under the step: its chunks go back, its pool is closed
+        ctx.pool = lambda: pool
+        return real_pairs(ctx)
+
+    monkeypatch.setitem(runner_module.STEPS, "pairs", pairs_while_stopping)
+    assert worker.run_chunk(pairs_chunk) == []
+    monkeypatch.setitem(runner_module.STEPS, "pairs", real_pairs)
+    job, chunk = fresh(session, Job, job_id), fresh(session, JobChunk, pairs_chunk)
+    assert (job.status, job.error, chunk.status, chunk.worker) == ("running", None, "queued", None)
+    run_jobs()
+    assert fresh(session, Job, job_id).status == "done"
+    assert extraction_pairs(session) == sorted(PAIRS)
 
 
 def test_cancelling_a_finished_job_or_an_unknown_one_is_an_error(cli, session, pages, run_jobs):

@@ -30,7 +30,7 @@ from .check_step import check_step
 from .context import Context, Stopped
 from .export_step import export_step
 from .extraction_steps import Follow, derive_step, pairs_step, plan_step
-from .leases import Lease, beat, claim, complete, fail, hand_back, leave, reap
+from .leases import Lease, beat, claim, complete, fail, hand_back, holds, leave, reap
 from .outages import brief, is_outage, part_of
 from .refresh_step import refresh_step
 from .upload_step import import_step
@@ -200,7 +200,7 @@ class Runner:
             follow = self._step(ctx, step)
         except Exception as error:
             self._stop_running(chunk_id)
-            if not is_outage(error):
+            if not (is_outage(error) or self._stop.is_set()):
                 raise
             self._hand_back(chunk_id, step, error)
             return []
@@ -221,11 +221,12 @@ class Runner:
             self._drop(ctx.chunk_id)
             return []
         except Exception as error:
-            if is_outage(error):
-                raise
+            if is_outage(error) or self._stop.is_set():
+                raise  # not the step's fault: the chunk is handed back
             log.error("job %s, chunk %s (%s) failed:\n%s", ctx.job_id, ctx.chunk_id, step, traceback.format_exc())
             with db.writer() as session:
-                fail(session, ctx.chunk_id, describe_error(error))
+                if holds(session, ctx.chunk_id, self.name):  # not taken over or given back meanwhile
+                    fail(session, ctx.chunk_id, describe_error(error))
                 session.commit()
             return []
         with db.writer() as session:
@@ -234,11 +235,15 @@ class Runner:
         return ids
 
     def _hand_back(self, chunk_id: int, step: str, error: BaseException) -> None:
-        """Give the chunk back after an outage; if the database cannot take it now, the heartbeat retries
-        (and the lease, no longer renewed, lapses meanwhile)."""
-        part = part_of(error)
-        reason = (f"was handed back at {_clock()} after a {part} error in its {step} step ({brief(error)}); "
-                  f"it runs again once the {part} answers")
+        """Give the chunk back after an outage, or as this worker stops (its extractor pool closed under
+        the step); if the database cannot take it now, the heartbeat retries (and the lease, no longer
+        renewed, lapses meanwhile)."""
+        if not is_outage(error):
+            reason = f"was handed back at {_clock()} as its worker stopped; another worker runs it again"
+        else:
+            part = part_of(error)
+            reason = (f"was handed back at {_clock()} after a {part} error in its {step} step ({brief(error)}); "
+                      f"it runs again once the {part} answers")
         log.warning("chunk %s %s", chunk_id, reason)
         try:
             with database(self.app).writer() as session:
