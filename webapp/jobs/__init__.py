@@ -14,5 +14,7 @@ Modules: `records` (job rows, progress, cancel, stalled), `leases` (claims, hear
 `broker` (the Huey adapter), one module per kind of step (`extraction_steps`, `upload_step`,
 `export_step`, `refresh_step`, named in `runner.STEPS`), `files` (uploads and export archives kept in the
 database), `runner` (running one chunk), `workers` (the `goldtext worker`
-consumer and the embedded one).
+consumer and the embedded one), `outages` (which errors mean the database or the broker is out: the
+chunk is handed back, the job does not fail), `health` (what `/health` checks) and `lifeline` (the
+embedded worker of `goldtext serve` dies with it, and runs once per instance).
 """
