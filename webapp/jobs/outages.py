@@ -10,10 +10,16 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 
-BROKER_ERRORS = (RedisConnectionError, RedisTimeoutError, sqlite3.OperationalError, ConnectionError, TimeoutError)
+BROKER_ERRORS = (RedisConnectionError, RedisTimeoutError, ConnectionError, TimeoutError)
+SQLITE_OUTAGES = ("locked", "busy", "unable to open", "disk i/o", "disk is full", "readonly")
+"""What an SQLite OperationalError says when the file is out of reach; its others ("no such column")
+are faults of the code, which fail the job rather than run it again and again."""
 
 
 def is_outage(error: BaseException) -> bool:
+    if isinstance(error, sqlite3.OperationalError) or (
+            isinstance(error, OperationalError) and isinstance(error.orig, sqlite3.OperationalError)):
+        return any(word in str(getattr(error, "orig", None) or error).lower() for word in SQLITE_OUTAGES)
     if isinstance(error, (OperationalError, InterfaceError)):
         return True
     if isinstance(error, DBAPIError) and error.connection_invalidated:
