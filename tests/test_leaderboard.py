@@ -19,7 +19,7 @@ from webapp.extractors.registry import build_registry
 from webapp.extractors.runner import Result
 from webapp.extractors.service import current_extractors, store
 from webapp.extractors.with_trafilatura import TRAFILATURA
-from webapp.models import Extraction, ImportBatch, Job, Page, Site, SiteRule
+from webapp.models import AuditEvent, Extraction, ImportBatch, Job, Page, Site, SiteRule
 from webapp.results.drift import BatchRate, drift_flags
 from webapp.results.sites import site_rows
 from webapp.results.store import refresh_scores
@@ -132,22 +132,41 @@ def test_the_cache_is_one_per_app_and_synced_by_the_change_log(app, client, sess
     assert data["extractors"]["density"]["recall"] == pytest.approx((1 + 0.5) / 2)
 
 
-def test_a_slow_metric_is_computed_by_one_refresh_job_then_shown(client, session, board, run_jobs):
+def test_reading_a_slow_metric_starts_nothing_and_its_refresh_is_an_audited_post(client, session, board, run_jobs):
     session.rollback()
     first = figures(client, metric="rouge-lsum")
     assert first["pending"] == 4 and first["pages"] == 0
+    table = client.get("/leaderboard/table", query_string={"metric": "rouge-lsum", "bootstrap": 0})
+    assert 'action="/leaderboard/refresh"' in table.get_data(as_text=True)
     assert figures(client, metric="rouge-lsum")["pending"] == 4
+    assert session.scalar(select(func.count(Job.id))) == 0  # a GET neither starts a job
+    assert session.scalar(select(func.count(AuditEvent.id))) == 0  # nor writes anything
+    session.rollback()
+    token = sign_in(client)
+    for _ in range(2):
+        started = client.post("/leaderboard/refresh", data={"metric": "rouge-lsum", "csrf_token": token})
+        assert started.status_code == 302 and "metric=rouge-lsum" in started.headers["Location"]
     jobs = session.scalars(select(Job).where(Job.kind == "refresh")).all()
     assert [(job.params, job.status) for job in jobs] == [({"metric": "rouge-lsum"}, "queued")]  # one, reused
+    assert figures(client, metric="rouge-lsum")["pending"] == 4  # still counted until the job has run
+    events = session.scalars(select(AuditEvent).where(AuditEvent.action == "refresh")).all()
+    assert [(e.target, e.detail["created"]) for e in events] == [(f"job {jobs[0].id}", True),
+                                                                 (f"job {jobs[0].id}", False)]
     session.rollback()  # the test's session writes (BEGIN IMMEDIATE on SQLite): let go before the worker runs
     assert run_jobs() == [jobs[0].id]
     done = figures(client, metric="rouge-lsum")
     assert done["pending"] == 0 and done["pages"] == 2
     assert done["extractors"]["density"]["f1"] == pytest.approx(1.0)
     assert session.get(Job, jobs[0].id, populate_existing=True).status == "done"
+
+
+@pytest.mark.parametrize(("metric", "with_token"), [("rouge-lsum", False), ("tokens", True), ("nope", True)])
+def test_a_refresh_needs_the_csrf_token_and_a_slow_metric(client, session, board, metric, with_token):
+    token = sign_in(client)
+    form = {"metric": metric, **({"csrf_token": token} if with_token else {})}
+    assert client.post("/leaderboard/refresh", data=form).status_code == 400
     session.rollback()
-    figures(client, metric="rouge-lsum")
-    assert session.scalar(select(func.count(Job.id))) == 1  # nothing missing: no new job
+    assert session.scalar(select(func.count(Job.id))) == 0
 
 
 def test_drill_down_lists_pages_worst_first_linking_to_the_candidate(client, board):

@@ -12,7 +12,7 @@ PostgreSQL advisory lock held to the end of the transaction; on SQLite the write
 transaction holds from its BEGIN IMMEDIATE), so two saves at once never fork the chain.
 
 Actions in use: login, login.failed, logout, gold.save, gold.restore, import, export, extract,
-job.cancel, rule.set, rule.delete, user.add, user.role, user.disable, user.enable, user.password,
+job.cancel, refresh, rule.set, rule.delete, user.add, user.role, user.disable, user.enable, user.password,
 user.token, user.revoke-tokens; adjudication and assignment add their own (adjudicate, assign).
 """
 

@@ -1,5 +1,6 @@
 """What the figures need to know of the stored extractions: the current extractors' fingerprints, every
-stored fingerprint, references to one, texts for diffs, and the state that versions live figures."""
+stored fingerprint, references to one, and texts for diffs. What versions live figures is the extraction
+epoch (store.epochs), which the database bumps on every change to the extractions (migration 0009)."""
 
 from __future__ import annotations
 
@@ -50,11 +51,3 @@ def texts_of(session: Session, page_ids: Sequence[int], fingerprints: Sequence[s
         result.setdefault(page, {})[fp] = text
     return result
 
-
-def extraction_state(session: Session) -> tuple[int, int, str]:
-    """(count, newest id, newest time) of the extractions: changes when extractions are added, removed
-    or recomputed in place (a re-extraction stamps its row's created_at anew)."""
-    count, newest, latest = session.execute(
-        select(func.count(Extraction.id), func.max(Extraction.id), func.max(Extraction.created_at))
-    ).one()
-    return count, newest or 0, str(latest)

@@ -158,23 +158,21 @@ def head_to_head(
 
 
 def board_pages(cache: ScoreCache, metric: str, fingerprints: list[str], filters: PageFilter) -> list[int]:
-    """The pages a board of these fingerprints scores: those every one of them has scored."""
-    return [page for page, _ in cache.aligned(metric, fingerprints, filters)]
+    """The pages a board of these fingerprints scores: those every one of them has scored (the cache's
+    own list, kept up to date by the change log: read it, never change it)."""
+    return cache.aligned_pages(metric, fingerprints, filters)[1]
 
 
 def scored_fingerprints(cache: ScoreCache, metric: str) -> set[str]:
-    """The fingerprints with at least one cached count of this metric."""
-    found: set[str] = set()
-    for rows in cache.rows.get(metric, {}).values():
-        found.update(rows)
-    return found
+    """The fingerprints with at least one cached count of this metric (the cache counts them)."""
+    return {fp for fp, pages in cache.scored.get(metric, {}).items() if pages > 0}
 
 
 def shown(shared: SharedScores, metric: str, named: Mapping[str, str], asked: bool) -> dict[str, str]:
     """The extractors a leaderboard shows: those asked for, else every registered one with scores."""
     if asked:
         return dict(named)
-    have = shared.remembered(("scored", metric), lambda: scored_fingerprints(shared.cache, metric))
+    have = scored_fingerprints(shared.cache, metric)
     return {name: fp for name, fp in named.items() if fp in have}
 
 
@@ -198,7 +196,9 @@ def leaderboard_with_extras(shared: SharedScores, options: BoardOptions, named: 
     result = leaderboard(cache, options.metric, named, average=options.average, filters=options.filters,
                          bootstrap=options.bootstrap, seed=options.seed)
     key = ("extras", options.metric, tuple(named.items()), options.filters)
-    result["extras"] = shared.remembered(key, lambda: guard_and_time(cache, options.metric, named, options.filters))
+    stamp, _ = cache.aligned_pages(options.metric, list(named.values()), options.filters)
+    result["extras"] = shared.remembered(key, lambda: guard_and_time(cache, options.metric, named, options.filters),
+                                         (stamp, cache.extraction_stamp))
     return result
 
 

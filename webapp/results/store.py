@@ -9,20 +9,21 @@ Services take a session and never commit.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from sqlalchemy import ColumnElement, and_, delete, func, insert, or_, select, update
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, aliased
 
 from ..models import Extraction, Gold, Score, ScoreChange, ScoreEpoch
 from ..scoring import Metric
 from ..vocabulary import DONE, current_taxonomy
 
 
-def is_current(metric: Metric) -> ColumnElement[bool]:
-    """The one test of a cached count (a Score row joined to its page's Gold): it was computed on the
-    gold's current version by the metric's current version."""
-    return and_(Score.metric == metric.name, Score.gold_version == Gold.version,
-                Score.metric_version == metric.version)
+def is_current(metric: Metric, score: Any = Score) -> ColumnElement[bool]:
+    """The one test of a cached count (a Score row, or an alias of Score, joined to its page's Gold): it
+    was computed on the gold's current version by the metric's current version."""
+    return and_(score.metric == metric.name, score.gold_version == Gold.version,
+                score.metric_version == metric.version)
 
 
 def current_of(metrics: Mapping[str, Metric]) -> ColumnElement[bool]:
@@ -52,7 +53,10 @@ def gold_for(metric: Metric, text: str, snippets: dict | None):
     return {"text": text, **lists}
 
 
-EPOCH, PRUNED = 1, 2  # the rows of score_epoch: the newest epoch; the newest epoch pruned from the log
+EPOCH, PRUNED, EXTRACTIONS = 1, 2, 3
+"""The rows of score_epoch: the newest epoch of the change log; the newest epoch pruned from it; the
+extraction epoch, which the database's triggers bump on every change to the extractions, variants and
+site rules (migration 0009)."""
 KEEP_EPOCHS = 10_000  # epochs of the change log kept; a cache further behind reloads every count
 PRUNE_EVERY = 500
 
@@ -90,52 +94,72 @@ def refresh_scores(
     changed: Iterable[int] = (),
 ) -> int:
     """Compute the missing and stale counts of these metrics (of these pages, or all); returns how many
-    were written.
+    were written. One pass: each extraction is read once with its gold and its cached count of every
+    metric, and the stale counts of all metrics go in one delete and one insert.
 
     `changed` names pages whose gold changed even if no count needs recomputing (a new kind or status).
     """
-    touched: set[int] = set(changed)
-    written = 0
     for name, metric in metrics.items():
         if not metric.available:
             raise RuntimeError(f"metric {name} is unavailable: {metric.unavailable_reason}")
-        query = (
-            select(
-                Extraction.id, Extraction.page_id, Extraction.text, Extraction.error,
-                Gold.text, Gold.snippets, Gold.version, Score.id,
-            )
-            .join(Gold, Gold.page_id == Extraction.page_id)
-            .outerjoin(Score, and_(Score.extraction_id == Extraction.id, Score.metric == name))
-            .where(scorable(metric))
-            .where(or_(Score.id.is_(None), ~is_current(metric)))
-        )
-        if page_ids is not None:
-            query = query.where(Extraction.page_id.in_(page_ids))
-        stale, fresh = [], []
-        for ext_id, page_id, text, error, gold_text, snippets, version, score_id in session.execute(query):
+    touched: set[int] = set(changed)
+    if not metrics:
+        note_changes(session, touched)
+        return 0
+    names = list(metrics)
+    cached = {name: aliased(Score, name=f"score_{i}") for i, name in enumerate(names)}
+    query = select(
+        Extraction.id, Extraction.page_id, Extraction.text, Extraction.error, Gold.text, Gold.snippets,
+        Gold.version,
+        *(cached[name].id for name in names),
+        *(_needs_count(cached[name], metric).label(f"needs_{i}") for i, (name, metric) in
+          enumerate(metrics.items())),
+    ).join(Gold, Gold.page_id == Extraction.page_id)
+    for name in names:
+        query = query.outerjoin(cached[name], and_(cached[name].extraction_id == Extraction.id,
+                                                   cached[name].metric == name))
+    query = query.where(or_(*(_needs_count(cached[name], metric) for name, metric in metrics.items())))
+    if page_ids is not None:
+        query = query.where(Extraction.page_id.in_(page_ids))
+    stale, fresh = [], []
+    width = len(names)
+    for row in session.execute(query):
+        ext_id, page_id, text, error, gold_text, snippets, version = row[:7]
+        score_ids, needed = row[7:7 + width], row[7 + width:]
+        for name, score_id, needs in zip(names, score_ids, needed):
+            if not needs:
+                continue
+            metric = metrics[name]
             if score_id is not None:
                 stale.append(score_id)
             counts = metric.counts(text, gold_for(metric, gold_text, snippets), errored=error is not None)
-            fresh.append(
-                {
-                    "extraction_id": ext_id, "page_id": page_id, "metric": name,
-                    "metric_version": metric.version, "gold_version": version, "counts": counts,
-                }
-            )
+            fresh.append({"extraction_id": ext_id, "page_id": page_id, "metric": name,
+                          "metric_version": metric.version, "gold_version": version, "counts": counts})
             touched.add(page_id)
-        if stale:
-            session.execute(delete(Score).where(Score.id.in_(stale)))
-        if fresh:
-            session.execute(insert(Score), fresh)
-        written += len(fresh)
+    if stale:
+        session.execute(delete(Score).where(Score.id.in_(stale)))
+    if fresh:
+        session.execute(insert(Score), fresh)
     note_changes(session, touched)
-    return written
+    return len(fresh)
+
+
+def _needs_count(score, metric: Metric) -> ColumnElement[bool]:
+    """A scorable gold whose count by this metric (the aliased Score `score`) is missing or stale."""
+    return and_(scorable(metric), or_(score.id.is_(None), ~is_current(metric, score)))
 
 
 def gold_changed(session: Session, metrics: Mapping[str, Metric], page_id: int) -> int:
     """A page's gold changed (a save, a restore): its counts of these metrics recomputed, and the change
     logged even when no count changes (a new kind or status); returns the counts written."""
     return refresh_scores(session, metrics, [page_id], changed=[page_id])
+
+
+def epochs(session: Session) -> tuple[int, int, int]:
+    """(the change log's newest epoch, its pruned floor, the extraction epoch) in one read of three rows:
+    what a poll reads to know whether anything changed."""
+    found: dict[int, int] = {row.id: row.value for row in session.execute(select(ScoreEpoch.id, ScoreEpoch.value))}
+    return found.get(EPOCH, 0), found.get(PRUNED, 0), found.get(EXTRACTIONS, 0)
 
 
 def current_epoch(session: Session) -> int:

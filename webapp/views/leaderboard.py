@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, render_template, request
+from flask import Blueprint, current_app, redirect, render_template, request, url_for
 from werkzeug.datastructures import MultiDict
 from werkzeug.wrappers import Response
 
 from ..annotation.page_filter import filter_choices
 from ..db import get_session
+from ..jobs.start import dispatch
 from ..results.cache import ScoreCache
 from ..results.extractions import stored_fingerprints
 from ..results.leaderboard import f1_distribution
@@ -17,6 +18,7 @@ from ..vocabulary import current_taxonomy
 from ..web import figures
 from ..web.charts import f1_boxes, precision_recall
 from ..web.query_args import int_arg, page_filter
+from .common import record
 
 bp = Blueprint("leaderboard", __name__, url_prefix="/leaderboard")
 
@@ -99,6 +101,21 @@ def table() -> Response:
         figures.leaderboard_of(query),
         lambda board: Response(render_template("leaderboard/_board.html", board=board, args=request.args)),
     )
+
+
+@bp.post("/refresh")
+def refresh() -> Response:
+    """Start the refresh job of a lazy metric's missing counts (or join the open one), audited; back to
+    the leaderboard, which shows the counts as they arrive."""
+    session = get_session()
+    metric = request.form.get("metric") or ""
+    job, created = figures.start_refresh(session, metric)
+    session.flush()
+    record("refresh", f"job {job.id}", {"metric": metric, "created": created})
+    session.commit()
+    if created:
+        dispatch(current_app, session, job)
+    return redirect(url_for("leaderboard.index", metric=metric))
 
 
 @bp.get("/pages")

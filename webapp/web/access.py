@@ -70,6 +70,7 @@ ACCESS: dict[str, str] = {
     "api.site_rules_json": ANNOTATOR,
     "leaderboard.index": ANNOTATOR,
     "leaderboard.table": ANNOTATOR,
+    "leaderboard.refresh": ANNOTATOR,
     "leaderboard.pages": ANNOTATOR,
     "leaderboard.compare": ANNOTATOR,
     "sites.index": ANNOTATOR,

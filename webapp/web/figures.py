@@ -1,6 +1,7 @@
 """The figures the leaderboard and sites views show and the JSON API serves: the options string parsed
 into the options of `goldtext score`, the shared score cache read under its lock, and the ETag of the
-live refresh (change-log epoch + extraction state + options), answered with 304 before any work."""
+live refresh (the change log's epoch, the extraction epoch, the settings and the options: three rows read,
+never a table scanned), answered with 304 before any work and without waiting for the cache's lock."""
 
 from __future__ import annotations
 
@@ -14,15 +15,16 @@ from werkzeug.exceptions import BadRequest
 from werkzeug.wrappers import Response
 
 from ..annotation.page_filter import filter_choices
-from ..db import get_session, sessions
+from ..db import get_session
 from ..extractors.base import Extractor
 from ..extractors.registry import build_registry
 from ..extractors.service import SITE_RULES, stored_rules
-from ..jobs.start import dispatch, refresh_job
+from ..jobs.start import refresh_job
+from ..models import Job
 from ..results.agreement import ceiling, mark_board, mark_comparison
 from ..results.cache import ScoreCache, SharedScores
 from ..results.drift import acceptance_by_site_batch, drift_flags
-from ..results.extractions import current_named, extraction_state, resolve_ref, texts_of
+from ..results.extractions import current_named, resolve_ref, texts_of
 from ..results.guard import guard_report
 from ..results.leaderboard import (
     BoardOptions,
@@ -35,7 +37,7 @@ from ..results.leaderboard import (
 )
 from ..results.site_rules import rule_report
 from ..results.sites import mark_too_few, site_rows, type_rows
-from ..results.store import stale_count
+from ..results.store import epochs, stale_count
 from ..scoring import Metric, app_metrics
 from ..vocabulary import current_taxonomy
 from .query_args import int_arg, page_filter
@@ -114,26 +116,42 @@ def computed(compute: Compute) -> dict[str, Any]:
             abort(400, description=str(error))
 
 
-def live_tag(session: Session, cache: ScoreCache) -> str:
-    """Changes whenever a figure this options shows may have: scores, extractions, or the options."""
-    state = f"{cache.epoch}|{extraction_state(session)}|{request.full_path}"
+SETTINGS = ("DRIFT_THRESHOLD_POINTS", "LEADERBOARD_MIN_SITE_PAGES", "PAGE_TYPES", "NO_CONTENT_TYPES",
+            "GUARD_ACCEPT_TYPES")
+"""The settings the figures depend on, beside the metrics' versions and availability."""
+
+
+def settings_state() -> str:
+    """What of the settings and the metric registry the figures depend on."""
+    settings = [current_app.config.get(name) for name in SETTINGS]
+    versions = [(name, m.version, m.available) for name, m in metrics().items()]
+    return repr((settings, versions))
+
+
+def live_tag(session: Session) -> str:
+    """Changes whenever a figure these options show may have: the scores or gold (the change log's
+    epoch), the extractions or the extractors' definitions (the extraction epoch), the settings, or the
+    options. One read of three rows, whatever the size of the corpus."""
+    score_epoch, _, extraction_epoch = epochs(session)
+    state = f"{score_epoch}|{extraction_epoch}|{settings_state()}|{request.full_path}"
     return hashlib.sha256(state.encode()).hexdigest()[:32]
 
 
 def conditional(compute: Compute, render: Callable[[dict[str, Any]], Response] = jsonify) -> Response:
-    """The rendered figures with their ETag, or 304 Not Modified (nothing computed) when unchanged."""
+    """The rendered figures with their ETag, or 304 Not Modified when unchanged: the tag is read before
+    the cache's lock, so a poll never waits for a request that is building figures. The tag is read
+    before the figures, which are then at least as new as it says (a newer change shows at the next
+    poll)."""
     session = get_session()
-    with shared_scores().synced(session) as cache:
-        tag = live_tag(session, cache)
-        if request.if_none_match.contains(tag):
-            response = Response(status=304)
-            data = None
-        else:
+    tag = live_tag(session)
+    if request.if_none_match.contains(tag):
+        response = Response(status=304)
+    else:
+        with shared_scores().synced(session) as cache:
             try:
                 data = compute(session, cache)
             except ValueError as error:
                 abort(400, description=str(error))
-    if data is not None:
         response = render(data)
     response.set_etag(tag)
     response.headers["Cache-Control"] = "no-cache"
@@ -148,9 +166,9 @@ def named_for(session: Session, options: BoardOptions) -> dict[str, str]:
 def drift(session: Session, options: BoardOptions) -> list[dict[str, Any]]:
     """The drift flags of the extractors asked for (all registered ones by default), scored or not."""
     named = current_named(session, registry(), options.extractors)
-    rates = shared_scores().remembered(("rates", tuple(named.items())),
-                                       lambda: acceptance_by_site_batch(session, named),
-                                       extraction_state(session))
+    shared = shared_scores()
+    rates = shared.remembered(("rates", tuple(named.items())), lambda: acceptance_by_site_batch(session, named),
+                              shared.cache.extraction_epoch)
     return [flag.as_dict() for flag in drift_flags(rates, current_app.config["DRIFT_THRESHOLD_POINTS"])]
 
 
@@ -173,18 +191,27 @@ def leaderboard_of(options: BoardOptions) -> Compute:
 
 
 def pending(session: Session, metric: str) -> int:
-    """How many extractions lack this metric's counts; for a lazy metric, a refresh job computes them
-    (started once: an open one is reused). An unavailable metric starts none: no worker could finish it."""
-    if metrics()[metric].eager or not metrics()[metric].available:
+    """How many extractions lack this lazy metric's counts (0 for an eager or unavailable one), counted
+    once per version of the scores and extractions. Reading never starts the refresh: the leaderboard
+    offers it (start_refresh, a POST), and saves and extraction runs keep eager metrics current."""
+    definition = metrics()[metric]
+    if definition.eager or not definition.available:
         return 0
-    missing = stale_count(session, metrics()[metric])
-    if missing:
-        with sessions()() as writer:
-            job, created = refresh_job(writer, current_app, metric, "leaderboard")
-            writer.commit()
-            if created:
-                dispatch(current_app, writer, job)
-    return missing
+    cache = shared_scores().cache
+    return shared_scores().remembered(("pending", metric), lambda: stale_count(session, definition),
+                                      (cache.epoch, cache.extraction_epoch))
+
+
+def start_refresh(session: Session, metric: str) -> tuple[Job, bool]:
+    """The refresh job computing a lazy metric's missing counts: the open one, or a new one (True); the
+    caller audits, commits, then dispatches a new one."""
+    definition = metrics().get(metric)
+    if definition is None or definition.eager:
+        abort(400, description=f"{metric!r} is not a metric computed by a refresh job; one of "
+                               f"{', '.join(name for name, m in metrics().items() if not m.eager)}")
+    if not definition.available:
+        raise MetricUnavailable(definition)
+    return refresh_job(session, current_app, metric, "leaderboard")
 
 
 def sites_of(options: BoardOptions) -> Compute:
