@@ -1,12 +1,21 @@
-"""Benchmark of the live leaderboard with 10,000 gold pages x 10 extractors (tokens counts cached).
+"""Benchmark of the live leaderboard at 10,000 and 100,000 gold pages x the 16 registered extractors
+(tokens counts cached), each size in a process of its own.
 
-1. Median server time of GET /api/leaderboard and of the leaderboard page, both warm (target <= 200 ms each),
-   and of a poll answered 304.
-2. The delay from a gold save (POST /api/pages/<id>/gold, which rescores that page) to the refreshed figures
+Per size:
+1. The first request of a process: the first process of a deployment reads every count from the database
+   (and stores the snapshot), a second process (another app on the same database and instance folder)
+   starts from that snapshot.
+2. The median server time of GET /api/leaderboard and of the leaderboard page, both warm, and of a poll
+   answered 304.
+3. The delay from a gold save (POST /api/pages/<id>/gold, which rescores that page) to the refreshed figures
    being served by /api/leaderboard: the save's time plus the first changed response's.
+4. The process's memory held by the cache: its resident size after the first request minus before it
+   (the counts and one board with its bootstrap weights).
+And the ratio of the warm API at 100,000 pages to that at 10,000.
 
 The corpus is written straight into a fresh SQLite database with synthetic counts (no texts are scored).
-Run: python benchmarks/bench_leaderboard.py [--pages N]. The last line printed is one JSON object.
+Run: python benchmarks/bench_leaderboard.py [--pages N ...] (default: 10000 100000). The last line
+printed is one JSON object, its keys prefixed with the size (`10000_api_leaderboard_ms`).
 """
 
 from __future__ import annotations
@@ -15,6 +24,7 @@ import argparse
 import json
 import random
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -40,10 +50,17 @@ RUNS = 20
 SITES = 50
 BATCHES = 4
 GOLD_WORDS = 12
+CHUNK = 2000
+TARGETS = {  # pages -> figure -> at most
+    10_000: {"first_request_ms": 2000, "api_leaderboard_ms": 100, "leaderboard_page_ms": 150, "poll_304_ms": 10,
+             "save_to_refreshed_ms": 300},
+    100_000: {"first_request_ms": 15_000, "api_leaderboard_ms": 300, "poll_304_ms": 10, "cache_memory_mb": 500},
+}
+RATIO_TARGET = 3
 
 
 def build(maker, pages: int) -> tuple[list[str], int]:
-    """The synthetic corpus; returns the fingerprints and the first page's id."""
+    """The synthetic corpus, written CHUNK pages at a time; returns the fingerprints and the first page's id."""
     rng = random.Random(0)
     gold = " ".join(f"w{i}" for i in range(GOLD_WORDS))
     with maker() as session:
@@ -51,36 +68,44 @@ def build(maker, pages: int) -> tuple[list[str], int]:
         session.execute(insert(Site), [{"id": s + 1, "host": f"site{s}.example"} for s in range(SITES)])
         session.execute(insert(ImportBatch),
                         [{"id": b + 1, "source": "bench", "format": "jsonl"} for b in range(BATCHES)])
-        session.execute(insert(Page), [
-            {"id": p + 1, "url": f"https://site{p % SITES}.example/{p}", "site_id": p % SITES + 1,
-             "batch_id": p * BATCHES // pages + 1, "source_name": str(p), "raw": b"<p>x</p>", "sha256": f"{p:064d}",
-             "encoding": "utf-8", "encoding_source": "meta", "html": "<p>x</p>", "facts": {}}
-            for p in range(pages)
-        ])
-        session.execute(insert(Gold), [
-            {"id": p + 1, "page_id": p + 1, "text": gold, "kind": "article", "status": "done", "author": "ann",
-             "version": 1} for p in range(pages)
-        ])
-        session.execute(insert(GoldRevision), [
-            {"gold_id": p + 1, "version": 1, "text": gold, "kind": "article", "status": "done", "author": "ann"}
-            for p in range(pages)
-        ])
-        extractions, scores = [], []
-        for p in range(pages):
-            for f, fp in enumerate(fingerprints):
-                ident = p * len(fingerprints) + f + 1
-                kept = rng.randint(GOLD_WORDS // 2, GOLD_WORDS)
-                text = " ".join(gold.split()[:kept])
-                extractions.append({"id": ident, "page_id": p + 1, "extractor": fp.split("|")[0], "fingerprint": fp,
-                                    "text": text, "meta": {}, "duration_ms": rng.uniform(1, 50), "accepted": True,
-                                    "incomplete": False})
-                scores.append({"extraction_id": ident, "page_id": p + 1, "metric": "tokens",
-                               "metric_version": METRICS["tokens"].version, "gold_version": 1,
-                               "counts": METRICS["tokens"].counts(text, gold)})
-        session.execute(insert(Extraction), extractions)
-        session.execute(insert(Score), scores)
+        for first in range(0, pages, CHUNK):
+            chunk = range(first, min(first + CHUNK, pages))
+            session.execute(insert(Page), [
+                {"id": p + 1, "url": f"https://site{p % SITES}.example/{p}", "site_id": p % SITES + 1,
+                 "batch_id": p * BATCHES // pages + 1, "source_name": str(p), "raw": b"<p>x</p>",
+                 "sha256": f"{p:064d}", "encoding": "utf-8", "encoding_source": "meta", "html": "<p>x</p>", "facts": {}}
+                for p in chunk
+            ])
+            session.execute(insert(Gold), [
+                {"id": p + 1, "page_id": p + 1, "text": gold, "kind": "article", "status": "done", "author": "ann",
+                 "version": 1} for p in chunk
+            ])
+            session.execute(insert(GoldRevision), [
+                {"gold_id": p + 1, "version": 1, "text": gold, "kind": "article", "status": "done", "author": "ann"}
+                for p in chunk
+            ])
+            extractions, scores = [], []
+            for p in chunk:
+                for f, fp in enumerate(fingerprints):
+                    ident = p * len(fingerprints) + f + 1
+                    kept = rng.randint(GOLD_WORDS // 2, GOLD_WORDS)
+                    text = " ".join(gold.split()[:kept])
+                    extractions.append({"id": ident, "page_id": p + 1, "extractor": fp.split("|")[0],
+                                        "fingerprint": fp, "text": text, "meta": {}, "duration_ms": rng.uniform(1, 50),
+                                        "accepted": True, "incomplete": False})
+                    scores.append({"extraction_id": ident, "page_id": p + 1, "metric": "tokens",
+                                   "metric_version": METRICS["tokens"].version, "gold_version": 1,
+                                   "counts": METRICS["tokens"].counts(text, gold)})
+            session.execute(insert(Extraction), extractions)
+            session.execute(insert(Score), scores)
         session.commit()
     return fingerprints, 1
+
+
+def resident_mb() -> float:
+    """This process's resident memory (Linux)."""
+    with open("/proc/self/statm") as handle:
+        return int(handle.read().split()[1]) * 4096 / 2**20
 
 
 def median_ms(client, url: str, headers: dict | None = None, expect: int = 200) -> float:
@@ -99,28 +124,42 @@ def figure(value: float, unit: str, at_most: float | None = None) -> dict:
             "met": None if at_most is None else value <= at_most}
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--pages", type=int, default=10_000)
-    pages = parser.parse_args().pages
+def new_app(folder: Path):
+    return create_app({"TESTING": True, "INSTANCE_PATH": str(folder),
+                       "DATABASE_URL": f"sqlite:///{folder / 'bench.sqlite'}", "SECRET_KEY": "bench"})
+
+
+def one_size(pages: int) -> dict:
+    """Every figure of one corpus size, measured in this process."""
+    targets = TARGETS.get(pages, {})
     folder = Path(tempfile.mkdtemp())
-    app = create_app({"TESTING": True, "INSTANCE_PATH": str(folder),
-                      "DATABASE_URL": f"sqlite:///{folder / 'bench.sqlite'}", "SECRET_KEY": "bench"})
+    app = new_app(folder)
     start = time.perf_counter()
     fingerprints, page_id = build(sessions(app), pages)
-    print(f"{pages} pages x {len(fingerprints)} extractors written in {time.perf_counter() - start:.1f} s")
+    print(f"{pages} pages x {len(fingerprints)} extractors written in {time.perf_counter() - start:.1f} s",
+          file=sys.stderr)
     client = app.test_client()
+    before = resident_mb()
     start = time.perf_counter()
     first = client.get("/api/leaderboard")
     cold = 1000 * (time.perf_counter() - start)
+    memory = resident_mb() - before
     assert first.get_json()["pages"] == pages
+    second = new_app(folder)
+    start = time.perf_counter()
+    assert second.test_client().get("/api/leaderboard").get_json()["pages"] == pages
+    from_snapshot = 1000 * (time.perf_counter() - start)
+    dispose(second)
     client.get("/leaderboard")
     figures = {
-        "cold_api_ms": figure(cold, "ms"),
-        "api_leaderboard_ms": figure(median_ms(client, "/api/leaderboard"), "ms", 200),
-        "leaderboard_page_ms": figure(median_ms(client, "/leaderboard"), "ms", 200),
+        "first_request_ms": figure(cold, "ms", targets.get("first_request_ms")),
+        "first_request_from_snapshot_ms": figure(from_snapshot, "ms", targets.get("first_request_ms")),
+        "cache_memory_mb": figure(memory, "MB", targets.get("cache_memory_mb")),
+        "api_leaderboard_ms": figure(median_ms(client, "/api/leaderboard"), "ms", targets.get("api_leaderboard_ms")),
+        "leaderboard_page_ms": figure(median_ms(client, "/leaderboard"), "ms", targets.get("leaderboard_page_ms")),
         "poll_304_ms": figure(
-            median_ms(client, "/api/leaderboard", {"If-None-Match": first.headers["ETag"]}, 304), "ms"
+            median_ms(client, "/api/leaderboard", {"If-None-Match": first.headers["ETag"]}, 304), "ms",
+            targets.get("poll_304_ms"),
         ),
     }
     token = sign_in(client)
@@ -136,13 +175,39 @@ def main() -> None:
         delays.append(1000 * (time.perf_counter() - start))
         assert fresh.status_code == 200
         tag = fresh.headers["ETag"]
-    # the page polls every second, so a save shows within 1 s plus this delay: the issue asks for 2 s
-    figures["save_to_refreshed_ms"] = figure(statistics.median(delays), "ms", 1000)
-    print(f"{pages} pages x {len(fingerprints)} extractors")
-    for key, value in figures.items():
-        print(f"{key:24} {value['value']} {value['unit']}")
-    print(json.dumps(figures))
+    # the page polls every second, so a save shows within 1 s plus this delay
+    figures["save_to_refreshed_ms"] = figure(statistics.median(delays), "ms", targets.get("save_to_refreshed_ms"))
     dispose(app)
+    return figures
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--pages", type=int, nargs="+", default=[10_000, 100_000])
+    parser.add_argument("--in-process", action="store_true", help="measure the one size given, here")
+    args = parser.parse_args()
+    if args.in_process:
+        print(json.dumps(one_size(args.pages[0])))
+        return
+    figures: dict[str, dict] = {}
+    for pages in args.pages:
+        start = time.perf_counter()
+        run = subprocess.run([sys.executable, __file__, "--in-process", "--pages", str(pages)],
+                             capture_output=True, text=True, check=False)
+        sys.stderr.write(run.stderr)
+        if run.returncode != 0:
+            raise SystemExit(f"the run at {pages} pages failed")
+        found = json.loads(run.stdout.strip().splitlines()[-1])
+        print(f"{pages} pages x 16 extractors ({time.perf_counter() - start:.0f} s in all, building included)")
+        for key, value in found.items():
+            print(f"  {key:32} {value['value']} {value['unit']}  (target {value['target']})")
+            figures[f"{pages}_{key}"] = value
+    small, large = min(args.pages), max(args.pages)
+    if small != large:
+        ratio = figures[f"{large}_api_leaderboard_ms"]["value"] / figures[f"{small}_api_leaderboard_ms"]["value"]
+        figures[f"warm_api_ratio_{large}_over_{small}"] = figure(ratio, "x", RATIO_TARGET)
+        print(f"warm API {large} / {small} pages: {ratio:.2f}")
+    print(json.dumps(figures))
 
 
 if __name__ == "__main__":

@@ -16,8 +16,17 @@ from webapp.annotation.gold import lock_page, save_gold
 from webapp.annotation.page_filter import PageFilter
 from webapp.db import readers
 from webapp.models import Extraction, ImportBatch, Page, ScoreChange, ScoreEpoch, Site
-from webapp.results.cache import BOARDS_KEPT, ScoreCache
-from webapp.results.leaderboard import leaderboard
+from webapp.extractors.guard import GuardThresholds
+from webapp.extractors.runner import Result
+from webapp.extractors.service import store
+from webapp.results.cache import BOARDS_KEPT, ScoreCache, SharedScores
+from webapp.results.leaderboard import (
+    BoardOptions,
+    board_pages,
+    leaderboard,
+    leaderboard_with_extras,
+    scored_fingerprints,
+)
 from webapp.results.store import (
     EPOCH,
     KEEP_EPOCHS,
@@ -26,6 +35,7 @@ from webapp.results.store import (
     gold_changed,
     prune_changes,
     pruned_floor,
+    refresh_scores,
 )
 
 GOLDS = [
@@ -247,3 +257,81 @@ def test_the_log_prunes_itself_every_prune_every_epochs_beyond_keep_epochs(app, 
 
     assert_same_figures(figures(app, cache), fresh(app))  # the old cache reloaded, both saves included
     assert cache.epoch == point
+
+
+# --- 4. every figure kept up to date by the change log equals one computed from scratch ----------------
+
+
+def everything(app, shared: SharedScores) -> dict[str, Any]:
+    """What a web request reads of the cache, for every kind of query: the figures, their extras (the
+    guard's acceptance and the median time), the pages aligned, the fingerprints scored."""
+    found: dict[str, Any] = {}
+    with readers(app)() as session, shared.synced(session) as cache:
+        for label, filters in (("all", PageFilter()), ("site a", PageFilter(sites=("a.example",))),
+                               ("ann1", PageFilter(annotators=("ann1",))), ("kind", PageFilter(kinds=("listing",)))):
+            options = BoardOptions(filters=filters, bootstrap=BOOTSTRAP)
+            found[label] = leaderboard_with_extras(shared, options, NAMED)
+            found[f"{label} pages"] = list(board_pages(cache, "tokens", list(NAMED.values()), filters))
+        found["by site"] = leaderboard(cache, "tokens", NAMED, by="site", bootstrap=BOOTSTRAP)
+        found["scored"] = scored_fingerprints(cache, "tokens")
+    return found
+
+
+def test_figures_kept_up_to_date_equal_figures_computed_from_scratch(app, session):
+    pages = seed(session)
+    kept = SharedScores(ScoreCache(METRICS))
+    assert_same_figures(everything(app, kept), everything(app, SharedScores(ScoreCache(METRICS))))
+
+    def save(page_id: int, **fields: Any) -> None:
+        page = lock_page(session, page_id)
+        version = page.gold.version
+        save_gold(session, page, base_version=version, author=fields.pop("author", "ann0"),
+                  client_save_id=f"save-{page_id}-{version}", **{"kind": "article", "status": "done", **fields})
+        gold_changed(session, EAGER, page_id)
+        session.commit()
+
+    def reextract(page_id: int, name: str, text: str, duration_ms: float) -> None:
+        store(session, Result(key=(page_id, 10_000), extractor_name=name, fingerprint=NAMED[name], text=text,
+                              metadata={}, duration_ms=duration_ms, error=None, incomplete=False), GuardThresholds())
+        refresh_scores(session, EAGER, [page_id])
+        session.commit()
+
+    steps = [
+        lambda: save(pages[0], text="the night train"),  # figures change, the pages stay
+        lambda: save(pages[1], text="compost", status="draft"),  # a page leaves every board
+        lambda: save(pages[2], text="slate roofs", kind="listing"),  # moves between the type filters
+        lambda: save(pages[3], text="a quiet reading room", author="ann1"),  # between the annotator filters
+        lambda: reextract(pages[0], "good", "", 123.0),  # its time (and the guard's verdict) change
+        lambda: reextract(pages[2], "good", "slate", 200.0),
+        lambda: save(pages[1], text="compost heats up", status="done"),  # the page comes back
+    ]
+    seen = []
+    for step in steps:
+        step()
+        got = everything(app, kept)
+        assert_same_figures(got, everything(app, SharedScores(ScoreCache(METRICS))))
+        seen.append(got)
+    assert seen[0]["all pages"] == pages and seen[1]["all pages"] == [pages[0], pages[2], pages[3]]
+    assert seen[2]["kind pages"] == [pages[2]] and seen[3]["ann1 pages"] == [pages[3]]
+    assert seen[3]["all"]["extras"]["good"]["median_ms"] == 0.0
+    assert seen[5]["all"]["extras"]["good"]["median_ms"] == 123.0  # of 123, 200 and 0 ms
+    assert seen[6]["all pages"] == pages
+
+
+def test_a_snapshot_is_used_only_within_the_reach_of_the_change_log(app, session, tmp_path):
+    pages = seed(session)
+    path = tmp_path / "snapshot.pickle"
+    first = ScoreCache(METRICS, snapshot_path=path)
+    expected = figures(app, first)
+    assert first.loaded_from == "database" and path.exists()
+    second = ScoreCache(METRICS, snapshot_path=path)
+    assert_same_figures(figures(app, second), expected)
+    assert second.loaded_from == "snapshot"
+
+    add_gold(session, session.get(Page, pages[2]), text="slate roofs", kind="article", status="done", author="x")
+    session.commit()
+    prune_changes(session, current_epoch(session))  # the log no longer reaches back to the snapshot
+    session.commit()
+    third = ScoreCache(METRICS, snapshot_path=path)
+    assert_same_figures(figures(app, third), fresh(app))
+    assert third.loaded_from == "database"

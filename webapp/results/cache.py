@@ -13,6 +13,7 @@ figures remembered per version of the data.
 from __future__ import annotations
 
 import bisect
+import gc
 import itertools
 import json
 import threading
@@ -21,7 +22,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import cast, select
 from sqlalchemy.orm import Session
@@ -41,11 +42,13 @@ BOARDS_KEPT = 8
 (about 19 MiB at 10,000 pages and 1,000 resamples)."""
 ALIGNMENTS_KEPT = 32
 MEMO_LIMIT = 256
+LOAD_CHUNK = 20_000
 STAMPS = itertools.count(1)
 
 
-@dataclass(frozen=True, slots=True)
-class CachedRow:
+class CachedRow(NamedTuple):
+    """One current count of one extraction: a tuple, which a process holds by the million."""
+
     page_id: int
     fingerprint: str
     counts: Mapping[str, Any]
@@ -81,6 +84,7 @@ class ScoreCache:
         self.boards: OrderedDict[tuple, tuple[int, Board]] = OrderedDict()
         self.boards_kept = boards_kept
         self.alignments: OrderedDict[tuple, tuple[int, int, list[int]]] = OrderedDict()
+        self.strings: dict[str, str] = {}
         self.loaded_from = "none"
         """How the cache started: "snapshot", "database", or "none" yet."""
 
@@ -112,35 +116,41 @@ class ScoreCache:
 
     def _start(self, session: Session, newest: int, floor: int) -> None:
         """A cold cache: the stored snapshot if it is still within the log's reach (the sync then catches
-        up with the pages changed since), else every count read in bulk and stored as the snapshot."""
+        up with the pages changed since), else every count read in bulk and stored as the snapshot. The
+        garbage collector pauses meanwhile: the rows hold no cycles, and its passes over millions of new
+        objects would cost more than the load; they are then frozen out of its later passes too."""
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            self._fill(session, newest, floor)
+            gc.freeze()
+        finally:
+            if collecting:
+                gc.enable()
+
+    def _fill(self, session: Session, newest: int, floor: int) -> None:
         if self.snapshot_path is not None:
             found = snapshot.read(self.snapshot_path, self.versions(), floor, newest)
             if found is not None:
-                self.epoch, rows = found
-                self.rows = defaultdict(dict, rows)
-                self._count_scored()
+                self.epoch, chunks = found
+                for chunk in chunks:
+                    self._ingest(chunk, None)
                 self.loaded_from = "snapshot"
                 return
         self.epoch = newest
-        self._load(session, None)
-        self.loaded_from = "database"
+        chunks = self._read(session, None)
         if self.snapshot_path is not None:
-            snapshot.write(self.snapshot_path, self.versions(), self.epoch, dict(self.rows))
+            chunks = snapshot.writing(self.snapshot_path, self.versions(), self.epoch, chunks)
+        for chunk in chunks:
+            self._ingest(chunk, None)
+        self.loaded_from = "database"
 
     def versions(self) -> dict[str, int]:
         """The metrics' versions, which a snapshot must share to be used."""
         return {name: metric.version for name, metric in self.metrics.items()}
 
-    def _count_scored(self) -> None:
-        self.scored = defaultdict(Counter)
-        for metric, by_page in self.rows.items():
-            counter = self.scored[metric]
-            for rows in by_page.values():
-                counter.update(rows.keys())
-
-    def _load(self, session: Session, pages: set[int] | None) -> None:
-        """The current counts of these pages (or of all), read in one query: counts as JSON text, decoded
-        here, and the repeated strings (fingerprints, sites, types, annotators) shared."""
+    def _read(self, session: Session, pages: set[int] | None) -> Iterator[list[tuple]]:
+        """The current counts of these pages (or of all), LOAD_CHUNK rows at a time, the counts as JSON text."""
         query = (
             select(
                 Score.page_id, Score.metric, cast(Score.counts, Text),
@@ -152,27 +162,41 @@ class ScoreCache:
             .join(Site, Site.id == Page.site_id)
             .join(Gold, current_of(self.metrics))
             .where(Gold.status == DONE)
+            .execution_options(yield_per=LOAD_CHUNK)
         )
-        before: dict[tuple[str, int, str], tuple[bool, float]] = {}
         if pages is not None:
             query = query.where(Score.page_id.in_(pages))
-            for metric, by_page in self.rows.items():
-                for page in pages:
-                    for fp, old in by_page.pop(page, {}).items():
-                        self.scored[metric][fp] -= 1
-                        before[(metric, page, fp)] = (old.accepted, old.duration_ms)
-        shared: dict[Any, Any] = {}
-        decode = json.loads
-        rows = self.rows
-        for page, metric, counts, fp, site, kind, batch, author, accepted, ms in session.execute(query):
-            fp, site, kind, author = (shared.setdefault(value, value) for value in (fp, site, kind, author))
-            row = CachedRow(page, fp, decode(counts), site, kind, batch, author, bool(accepted), ms or 0.0)
-            rows[metric].setdefault(page, {})[fp] = row
-            self.scored[metric][fp] += 1
-            if pages is not None and before.pop((metric, page, fp), None) != (row.accepted, row.duration_ms):
-                self.extraction_stamp = next(STAMPS)
-        if before:
+        for part in session.execute(query).partitions():
+            yield [tuple(row) for row in part]
+
+    def _load(self, session: Session, pages: set[int]) -> None:
+        """Replace these pages' rows with their current counts."""
+        before: dict[tuple[str, int, str], tuple[bool, float]] = {}
+        for metric, by_page in self.rows.items():
+            for page in pages:
+                for fp, old in by_page.pop(page, {}).items():
+                    self.scored[metric][fp] -= 1
+                    before[(metric, page, fp)] = (old.accepted, old.duration_ms)
+        for chunk in self._read(session, pages):
+            self._ingest(chunk, before)
+        if before:  # rows gone
             self.extraction_stamp = next(STAMPS)
+
+    def _ingest(self, chunk: list[tuple], before: dict[tuple[str, int, str], tuple[bool, float]] | None) -> None:
+        """Rows read by _read into the cache: the counts decoded in one call (their keys shared), the
+        repeated strings (fingerprints, sites, types, annotators) shared. With `before` (the replaced
+        rows' guard verdicts and times, taken out as they are matched), a changed one moves the stamp."""
+        decoded = json.loads("[" + ",".join(row[2] for row in chunk) + "]")
+        shared = self.strings
+        rows, scored = self.rows, self.scored
+        for (page, metric, _, fp, site, kind, batch, author, accepted, ms), counts in zip(chunk, decoded):
+            row = CachedRow(page, shared.setdefault(fp, fp), counts, shared.setdefault(site, site),
+                            shared.setdefault(kind, kind), batch, shared.setdefault(author, author),
+                            bool(accepted), ms or 0.0)
+            rows[metric].setdefault(page, {})[row.fingerprint] = row
+            scored[metric][row.fingerprint] += 1
+            if before is not None and before.pop((metric, page, fp), None) != (row.accepted, row.duration_ms):
+                self.extraction_stamp = next(STAMPS)
 
     def changed_after(self, epoch: int) -> set[int] | None:
         """Pages changed after `epoch`; None when the log no longer reaches back that far."""

@@ -14,10 +14,12 @@ import hashlib
 import os
 import pickle
 import tempfile
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import IO
 
-FORMAT = 1
+FORMAT = 2
+PROTOCOL = pickle.HIGHEST_PROTOCOL
 
 
 def path_for(instance: str, database_url: str) -> Path:
@@ -25,31 +27,56 @@ def path_for(instance: str, database_url: str) -> Path:
     return Path(instance) / f"score-cache-{hashlib.sha256(database_url.encode()).hexdigest()[:16]}.pickle"
 
 
-def read(path: Path, versions: dict[str, int], floor: int, newest: int) -> tuple[int, Any] | None:
-    """(epoch, rows) of the stored snapshot, or None when there is none usable: none stored, of other
-    metric versions, older than the log's pruned floor, or newer than the database (a database made anew)."""
+def read(path: Path, versions: dict[str, int], floor: int, newest: int) -> tuple[int, Iterator[list[tuple]]] | None:
+    """(epoch, its rows chunk by chunk) of the stored snapshot, or None when there is none usable: none
+    stored, of other metric versions, older than the log's pruned floor, or newer than the database (a
+    database made anew). The file is read whole first, so a snapshot being replaced meanwhile is no harm."""
     try:
         with path.open("rb") as handle:
             header = pickle.load(handle)
-            if header != {"format": FORMAT, "versions": versions}:
+            if header.get("format") != FORMAT or header.get("versions") != versions:
                 return None
-            epoch = pickle.load(handle)
-            if not floor <= epoch <= newest:
+            if not floor <= header["epoch"] <= newest:
                 return None
-            return epoch, pickle.load(handle)
-    except (OSError, EOFError, pickle.UnpicklingError, AttributeError, TypeError, ValueError):
+            chunks = []
+            while (chunk := pickle.load(handle)) is not None:
+                chunks.append(chunk)
+    except (OSError, EOFError, pickle.UnpicklingError, AttributeError, KeyError, TypeError, ValueError):
         return None
+    return header["epoch"], iter(chunks)
 
 
-def write(path: Path, versions: dict[str, int], epoch: int, rows: Any) -> None:
-    """Store the rows current at `epoch`; a failure to write (a read-only folder) only loses the sharing."""
+def writing(path: Path, versions: dict[str, int], epoch: int, chunks: Iterable[list[tuple]]) -> Iterator[list[tuple]]:
+    """Yield the chunks while storing them as the snapshot current at `epoch`, which replaces the stored
+    one once the last chunk is written; failing to write (a read-only folder, a full disk) only loses the
+    sharing, and an unfinished file is removed."""
+    out, temporary = None, ""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".score-cache-")
-        with os.fdopen(handle, "wb") as out:
-            pickle.dump({"format": FORMAT, "versions": versions}, out, protocol=pickle.HIGHEST_PROTOCOL)
-            pickle.dump(epoch, out, protocol=pickle.HIGHEST_PROTOCOL)
-            pickle.dump(rows, out, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(temporary, path)
+        out = os.fdopen(handle, "wb")
+        pickle.dump({"format": FORMAT, "versions": versions, "epoch": epoch}, out, protocol=PROTOCOL)
     except OSError:
-        return
+        out = _discard(out, temporary)
+    try:
+        for chunk in chunks:
+            if out is not None:
+                try:
+                    pickle.dump(chunk, out, protocol=PROTOCOL)
+                except OSError:
+                    out = _discard(out, temporary)
+            yield chunk
+        if out is not None:
+            pickle.dump(None, out, protocol=PROTOCOL)
+            out.close()
+            os.replace(temporary, path)
+            out = None
+    finally:
+        _discard(out, temporary)
+
+
+def _discard(out: IO[bytes] | None, temporary: str) -> None:
+    """Close and remove an unfinished snapshot file."""
+    if out is not None:
+        out.close()
+        Path(temporary).unlink(missing_ok=True)
