@@ -9,6 +9,7 @@ from contextlib import contextmanager
 
 import pytest
 from sqlalchemy import event
+from test_leaderboard import add_page, fingerprint, new_batch
 from workbench import EAGER, sign_in
 
 from webapp import create_app
@@ -18,8 +19,6 @@ from webapp.extractors.runner import Result
 from webapp.extractors.service import store
 from webapp.models import Job
 from webapp.results.store import refresh_scores
-
-from test_leaderboard import add_page, fingerprint, new_batch
 
 URL = "/api/leaderboard"
 ARGS = {"bootstrap": 0}
