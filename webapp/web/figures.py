@@ -164,12 +164,16 @@ def named_for(session: Session, options: BoardOptions) -> dict[str, str]:
 
 
 def drift(session: Session, options: BoardOptions) -> list[dict[str, Any]]:
-    """The drift flags of the extractors asked for (all registered ones by default), scored or not."""
+    """The drift flags of the extractors asked for (all registered ones by default), scored or not:
+    computed once per version of the extractions and threshold."""
     named = current_named(session, registry(), options.extractors)
+    threshold = current_app.config["DRIFT_THRESHOLD_POINTS"]
     shared = shared_scores()
-    rates = shared.remembered(("rates", tuple(named.items())), lambda: acceptance_by_site_batch(session, named),
-                              shared.cache.extraction_epoch)
-    return [flag.as_dict() for flag in drift_flags(rates, current_app.config["DRIFT_THRESHOLD_POINTS"])]
+    return shared.remembered(
+        ("drift", tuple(named.items()), threshold),
+        lambda: [flag.as_dict() for flag in drift_flags(acceptance_by_site_batch(session, named), threshold)],
+        shared.cache.extraction_epoch,
+    )
 
 
 def leaderboard_of(options: BoardOptions) -> Compute:
