@@ -130,9 +130,13 @@ def new_app(folder: Path):
 
 
 def one_size(pages: int) -> dict:
-    """Every figure of one corpus size, measured in this process."""
+    """Every figure of one corpus size, measured in this process (the database removed after)."""
+    with tempfile.TemporaryDirectory() as folder:
+        return measure(Path(folder), pages)
+
+
+def measure(folder: Path, pages: int) -> dict:
     targets = TARGETS.get(pages, {})
-    folder = Path(tempfile.mkdtemp())
     app = new_app(folder)
     start = time.perf_counter()
     fingerprints, page_id = build(sessions(app), pages)
