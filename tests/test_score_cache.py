@@ -327,6 +327,11 @@ def test_a_snapshot_is_used_only_within_the_reach_of_the_change_log(app, session
     second = ScoreCache(METRICS, snapshot_path=path)
     assert_same_figures(figures(app, second), expected)
     assert second.loaded_from == "snapshot"
+    whole = path.read_bytes()
+    path.write_bytes(whole[: len(whole) * 2 // 3])  # a file broken off: read the database instead
+    broken = ScoreCache(METRICS, snapshot_path=path)
+    assert_same_figures(figures(app, broken), expected)
+    assert broken.loaded_from == "database" and path.read_bytes() == whole  # and stored whole again
 
     add_gold(session, session.get(Page, pages[2]), text="slate roofs", kind="article", status="done", author="x")
     session.commit()

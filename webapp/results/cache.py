@@ -133,10 +133,13 @@ class ScoreCache:
             found = snapshot.read(self.snapshot_path, self.versions(), floor, newest)
             if found is not None:
                 self.epoch, chunks = found
-                for chunk in chunks:
-                    self._ingest(chunk, None)
-                self.loaded_from = "snapshot"
-                return
+                try:
+                    for chunk in chunks:
+                        self._ingest(chunk, None)
+                    self.loaded_from = "snapshot"
+                    return
+                except snapshot.Unreadable:  # start over from the database
+                    self.rows, self.scored = defaultdict(dict), defaultdict(Counter)
         self.epoch = newest
         chunks = self._read(session, None)
         if self.snapshot_path is not None:

@@ -27,23 +27,38 @@ def path_for(instance: str, database_url: str) -> Path:
     return Path(instance) / f"score-cache-{hashlib.sha256(database_url.encode()).hexdigest()[:16]}.pickle"
 
 
+class Unreadable(Exception):
+    """A snapshot that cannot be read to its end: the caller reads the database instead."""
+
+
 def read(path: Path, versions: dict[str, int], floor: int, newest: int) -> tuple[int, Iterator[list[tuple]]] | None:
     """(epoch, its rows chunk by chunk) of the stored snapshot, or None when there is none usable: none
     stored, of other metric versions, older than the log's pruned floor, or newer than the database (a
-    database made anew). The file is read whole first, so a snapshot being replaced meanwhile is no harm."""
+    database made anew). The chunks are read as they are asked for (a snapshot replaced meanwhile is no
+    harm: the open file stays the old one); Unreadable if the file breaks off."""
     try:
-        with path.open("rb") as handle:
-            header = pickle.load(handle)
-            if header.get("format") != FORMAT or header.get("versions") != versions:
-                return None
-            if not floor <= header["epoch"] <= newest:
-                return None
-            chunks = []
-            while (chunk := pickle.load(handle)) is not None:
-                chunks.append(chunk)
-    except (OSError, EOFError, pickle.UnpicklingError, AttributeError, KeyError, TypeError, ValueError):
+        handle = path.open("rb")
+    except OSError:
         return None
-    return header["epoch"], iter(chunks)
+    try:
+        header = pickle.load(handle)
+        usable = (header.get("format") == FORMAT and header.get("versions") == versions
+                  and floor <= header["epoch"] <= newest)
+    except (OSError, EOFError, pickle.UnpicklingError, AttributeError, KeyError, TypeError, ValueError):
+        usable = False
+    if not usable:
+        handle.close()
+        return None
+    return header["epoch"], _chunks(handle)
+
+
+def _chunks(handle: IO[bytes]) -> Iterator[list[tuple]]:
+    with handle:
+        try:
+            while (chunk := pickle.load(handle)) is not None:
+                yield chunk
+        except (OSError, EOFError, pickle.UnpicklingError, AttributeError, TypeError, ValueError) as error:
+            raise Unreadable(str(error)) from error
 
 
 def writing(path: Path, versions: dict[str, int], epoch: int, chunks: Iterable[list[tuple]]) -> Iterator[list[tuple]]:
