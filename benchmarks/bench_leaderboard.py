@@ -202,7 +202,7 @@ def main() -> None:
         if run.returncode != 0:
             raise SystemExit(f"the run at {pages} pages failed")
         found = json.loads(run.stdout.strip().splitlines()[-1])
-        print(f"{pages} pages x 16 extractors ({time.perf_counter() - start:.0f} s in all, building included)")
+        print(f"{pages} pages ({time.perf_counter() - start:.0f} s in all, building included)")
         for key, value in found.items():
             print(f"  {key:32} {value['value']} {value['unit']}  (target {value['target']})")
             figures[f"{pages}_{key}"] = value
