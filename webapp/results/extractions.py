@@ -1,6 +1,6 @@
 """What the figures need to know of the stored extractions: the current extractors' fingerprints, every
 stored fingerprint, references to one, and texts for diffs. What versions live figures is the extraction
-epoch (store.epochs), which the database bumps on every change to the extractions (migration 0009)."""
+epoch (store.epochs), which the database bumps on every change to the extractions (migration 0012)."""
 
 from __future__ import annotations
 

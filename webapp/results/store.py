@@ -56,7 +56,7 @@ def gold_for(metric: Metric, text: str, snippets: dict | None):
 EPOCH, PRUNED, EXTRACTIONS = 1, 2, 3
 """The rows of score_epoch: the newest epoch of the change log; the newest epoch pruned from it; the
 extraction epoch, which the database's triggers bump on every change to the extractions, variants and
-site rules (migration 0009)."""
+site rules (migration 0012)."""
 KEEP_EPOCHS = 10_000  # epochs of the change log kept; a cache further behind reloads every count
 PRUNE_EVERY = 500
 

@@ -4,15 +4,15 @@ Row 3 of score_epoch counts every change to the extraction, extractor_variant an
 triggers, so that whoever writes them (a job step, a command, a cascade) moves it, and a leaderboard poll
 reads it in one indexed lookup instead of scanning every extraction.
 
-Revision ID: 0009
-Revises: 0008
+Revision ID: 0012
+Revises: 0011
 """
 
 from alembic import op
 
 
-revision = '0009'
-down_revision = '0008'
+revision = '0012'
+down_revision = '0011'
 branch_labels = None
 depends_on = None
 
