@@ -94,9 +94,13 @@ def database_url(tmp_path, server_database, request) -> str:
 
 
 @pytest.fixture
-def app(tmp_path, database_url):
+def app(tmp_path, database_url, request):
+    """The app, created with the settings of the test's `settings` marks (the closest last)."""
     instance = tmp_path / "instance"
     instance.mkdir()
+    marked = {}
+    for mark in reversed(list(request.node.iter_markers("settings"))):
+        marked.update(mark.kwargs)
     app = create_app(
         {
             "TESTING": True,
@@ -104,6 +108,7 @@ def app(tmp_path, database_url):
             "DATABASE_URL": database_url,
             "SECRET_KEY": "test-secret",
             "EXTRACT_TIMEOUT": 60.0,
+            **marked,
         }
     )
     yield app

@@ -64,9 +64,9 @@ def test_first_visit_is_prefilled_from_the_default_extractor(client, page_id):
                               "prefilled_from": "trafilatura", "type_signal": "default"}
 
 
+@pytest.mark.settings(DEFAULT_EXTRACTOR="density")
 def test_the_default_extractor_is_configurable_and_an_errored_one_does_not_prefill(app, client, session, page_id):
     sign_in(client)
-    app.config["DEFAULT_EXTRACTOR"] = "density"
     assert page_data(client.get(f"/pages/{page_id}"))["editor"]["text"] == "Dense text"
     session.scalars(select(Extraction).where(Extraction.extractor == "density")).one().error = "boom"
     session.commit()

@@ -62,7 +62,7 @@ def test_wcxb_files_it_cannot_score_are_rejected_with_the_reason(tmp_path):
     shutil.copytree(WCXB / "dev", split)
     (split / "ground-truth" / "0102.json").write_text('{"ground_truth": "none"}')
     truth = json.loads((split / "ground-truth" / "0104.json").read_text())
-    truth["_internal"]["page_type"]["primary"] = "homepage"
+    truth["_internal"]["page_type"]["primary"] = "Home page"
     (split / "ground-truth" / "0104.json").write_text(json.dumps(truth))
     (split / "html" / "0101.html.gz").unlink()
     (split / "html" / "0999.html.gz").write_bytes(gzip.compress(b"<p>orphan</p>"))
@@ -71,7 +71,7 @@ def test_wcxb_files_it_cannot_score_are_rejected_with_the_reason(tmp_path):
     assert reasons.keys() == {"0101", "0102", "0104", "test/html/0999.html.gz"}
     assert "no html/0101.html.gz" in reasons["0101"]
     assert "no \"ground_truth\" object" in reasons["0102"]
-    assert "unknown page type 'homepage'" in reasons["0104"]
+    assert "unknown page type 'Home page'" in reasons["0104"]
     assert isinstance(found["0103"], RawDocument) and found["0103"].layout["split"] == "test"
 
 

@@ -7,7 +7,7 @@ import hashlib
 import pytest
 from browser_fixtures import signed_in
 from test_browser_workbench import until
-from workbench import EAGER, add_gold
+from workbench import EAGER, NO_CONTENT, add_gold
 
 from webapp.annotation.gold import add_revision
 from webapp.extractors.registry import build_registry
@@ -36,7 +36,7 @@ def seed(session) -> int:
         session.add(Extraction(page_id=page.id, extractor=name, fingerprint=fingerprints[name], text=text,
                                accepted=True))
     session.flush()
-    refresh_scores(session, EAGER)
+    refresh_scores(session, EAGER, no_content=NO_CONTENT)
     session.commit()
     return page.id
 

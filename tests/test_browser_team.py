@@ -12,19 +12,13 @@ from workbench import PASSWORD, add_account, make_page
 from webapp.accounts.roles import ANNOTATOR, REVIEWER
 from webapp.models import Gold
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.settings(OVERLAP=2)]
 
 HTML = ("<html><body><h1>Ferry timetable</h1><p>The ferry leaves at nine.</p><p>It returns at five.</p>"
         "<p>Tickets on board.</p></body></html>")
 ANN = "The ferry leaves at nine.\nIt returns at five."
 BOB = "The ferry leaves at nine.\nTickets on board."
 EDITOR = "document.getElementById('editor')"
-
-
-@pytest.fixture
-def app(app):
-    app.config["OVERLAP"] = 2
-    return app
 
 
 def context_of(browser):

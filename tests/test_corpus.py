@@ -246,10 +246,10 @@ def test_an_unreadable_index_rejects_itself_and_the_pages_of_its_folder(tmp_path
     assert isinstance(results["b.html"], RawDocument)
 
 
-def test_an_unknown_kind_in_the_index_rejects_that_page_only(tmp_path):
-    write_files(tmp_path, {"index.csv": "a,,recipe\nb,,listing\n", "a.html": PAGE, "b.html": PAGE})
+def test_a_kind_that_is_no_type_name_in_the_index_rejects_that_page_only(tmp_path):
+    write_files(tmp_path, {"index.csv": "a,,Recipe!\nb,,listing\n", "a.html": PAGE, "b.html": PAGE})
     results = by_item(read(tmp_path))
-    assert results["a.html"].reason.startswith("unknown page type 'recipe' in the index (known: ")
+    assert results["a.html"].reason.startswith("unknown page type 'Recipe!' in the index (a type is ")
     assert results["b.html"].kind == "listing"
 
 
@@ -482,7 +482,7 @@ def test_jsonl(tmp_path):
         "{broken",
         {"url": "https://c.example/"},
         {"url": 7, "html": "<p>c</p>"},
-        {"html": "<p>d</p>", "kind": "recipe"},
+        {"html": "<p>d</p>", "kind": "Recipe"},
         ["html"],
         {"html": "<p>\ud800</p>"},
     ]
@@ -497,8 +497,8 @@ def test_jsonl(tmp_path):
                                    "quotes at column 2)"),
         Rejected("line 5", source, "no html field"),
         Rejected("line 6", source, "url is not a string"),
-        Rejected("line 7", source, "unknown page type 'recipe' (known: article, forum, product, collection, "
-                                   "listing, documentation, service, js-shell, wall, error, other)"),
+        Rejected("line 7", source, "unknown page type 'Recipe' (a type is lower-case letters, digits and "
+                                   "hyphens)"),
         Rejected("line 8", source, "not a JSON object"),
         Rejected("line 9", source,
                  "html holds a lone surrogate escape (\\ud800-\\udfff), not text"),

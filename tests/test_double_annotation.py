@@ -21,10 +21,7 @@ TEXT_A = "The council met on Monday.\nIt approved the budget."
 TEXT_B = "The council met on Monday.\nIt approved the new budget.\nRead more"
 
 
-@pytest.fixture
-def app(app):
-    app.config["OVERLAP"] = 2
-    return app
+pytestmark = pytest.mark.settings(OVERLAP=2)
 
 
 @pytest.fixture

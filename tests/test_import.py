@@ -286,8 +286,8 @@ def test_worker_processes_keep_the_report_in_order_and_catch_duplicates_in_fligh
 # --- rejections ----------------------------------------------------------------------------------
 
 
+@pytest.mark.settings(IMPORT_MAX_BYTES=200)
 def test_every_rejection_gives_its_reason_and_the_rest_imports(app, run_import, session, tmp_path):
-    app.config["IMPORT_MAX_BYTES"] = 200
     root = write_files(tmp_path / "pages", {
         "png.html": b"\x89PNG\r\n\x1a\n<html></html>",
         "pdf.html": b"%PDF-1.7\n<html></html>",
@@ -331,21 +331,25 @@ def test_unsafe_zip_members_are_rejected_and_the_rest_imports(run_import, sessio
     assert list(stored(session)) == ["zip:evil.zip/fine.html"]
 
 
+def capped(setting: str, value: int, members: dict, reason: dict):
+    """A case of the caps, its app created with the cap set."""
+    return pytest.param(setting, value, members, reason, marks=pytest.mark.settings(**{setting: value}))
+
+
 @pytest.mark.parametrize(
     ("setting", "value", "members", "reason"),
     [
-        ("IMPORT_MAX_BYTES", 1000, {"bomb.html": b"<p>" + b"0" * 5_000_000, "ok.html": page("ok")},
-         {"zip:bomb.zip/bomb.html": "over the size cap (more than 1,000 bytes)"}),
-        ("IMPORT_ZIP_MAX_MEMBERS", 2, {f"p{i}.html": page(str(i)) for i in range(4)},
-         {f"zip:bomb.zip/p{i}.html": "not read: the zip holds more than 2 members (zip bomb guard)"
-          for i in (2, 3)}),
-        ("IMPORT_ZIP_MAX_TOTAL", 100, {f"p{i}.html": b"<p>" + bytes([65 + i]) * 57 for i in range(3)},
-         {f"zip:bomb.zip/p{i}.html": "not read: over 100 uncompressed bytes read from this zip "
-          "(zip bomb guard)" for i in (1, 2)}),
+        capped("IMPORT_MAX_BYTES", 1000, {"bomb.html": b"<p>" + b"0" * 5_000_000, "ok.html": page("ok")},
+               {"zip:bomb.zip/bomb.html": "over the size cap (more than 1,000 bytes)"}),
+        capped("IMPORT_ZIP_MAX_MEMBERS", 2, {f"p{i}.html": page(str(i)) for i in range(4)},
+               {f"zip:bomb.zip/p{i}.html": "not read: the zip holds more than 2 members (zip bomb guard)"
+                for i in (2, 3)}),
+        capped("IMPORT_ZIP_MAX_TOTAL", 100, {f"p{i}.html": b"<p>" + bytes([65 + i]) * 57 for i in range(3)},
+               {f"zip:bomb.zip/p{i}.html": "not read: over 100 uncompressed bytes read from this zip "
+                "(zip bomb guard)" for i in (1, 2)}),
     ],
 )
 def test_zip_bomb_caps_come_from_the_settings(app, run_import, session, tmp_path, setting, value, members, reason):
-    app.config[setting] = value
     output = run_import(make_zip(tmp_path / "bomb.zip", members))
     rejected = {r["item"]: r["reason"] for r in last_batch(session).report if r["status"] == "rejected"}
     assert rejected == reason

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import hashlib
 import re
+from dataclasses import replace
 from itertools import count
 
 import pytest
 from sqlalchemy import func, select, update
-from workbench import EAGER, add_gold, sign_in
+from workbench import EAGER, NO_CONTENT, add_gold, sign_in
 
 from webapp.annotation.annotations import save_annotation
 from webapp.annotation.gold import add_revision
@@ -23,6 +24,7 @@ from webapp.models import AuditEvent, Extraction, ImportBatch, Job, Page, Site, 
 from webapp.results.drift import BatchRate, drift_flags
 from webapp.results.sites import site_rows
 from webapp.results.store import refresh_scores
+from webapp.settings import EXTENSION as SETTINGS
 from webapp.web.charts import f1_boxes, precision_recall
 
 _serial = count()
@@ -68,7 +70,7 @@ def board(session) -> list[int]:
                      {"trafilatura": "alpha beta", "density": "alpha beta gamma delta"})
     second = add_page(session, "news.example", batch, "one two",
                       {"trafilatura": "one two", "density": "one two"})
-    refresh_scores(session, EAGER)
+    refresh_scores(session, EAGER, no_content=NO_CONTENT)
     session.commit()
     return [first.id, second.id]
 
@@ -122,13 +124,13 @@ def test_figures_come_from_the_cached_counts_not_the_texts(client, session, boar
 
 def test_the_cache_is_one_per_app_and_synced_by_the_change_log(app, client, session, board):
     figures(client)
-    shared = app.extensions["goldtext.scores"]
+    shared = app.extensions[SETTINGS].shared
     epoch = shared.cache.epoch
     add_gold(session, session.get(Page, board[1]), text="one two three four", kind="article", status="done",
                  author="bob")
     session.commit()
     data = figures(client)
-    assert app.extensions["goldtext.scores"] is shared and shared.cache.epoch > epoch
+    assert app.extensions[SETTINGS].shared is shared and shared.cache.epoch > epoch
     assert data["extractors"]["density"]["recall"] == pytest.approx((1 + 0.5) / 2)
 
 
@@ -193,7 +195,7 @@ def test_a_leaderboard_whose_counts_are_all_of_older_extractor_versions_is_empty
     page = add_page(session, "news.example", batch, "alpha beta", {})
     session.add(Extraction(page_id=page.id, extractor="trafilatura", fingerprint="trafilatura|0.1|{}",
                            text="alpha beta", accepted=True))
-    refresh_scores(session, EAGER)
+    refresh_scores(session, EAGER, no_content=NO_CONTENT)
     session.commit()
     response = client.get("/api/leaderboard", query_string={"bootstrap": 0})
     assert response.status_code == 200
@@ -207,7 +209,7 @@ def test_a_site_with_too_few_gold_pages_is_marked_not_ranked(client, session, go
         add_page(session, "few.example", batch, f"word{i} shared", {"trafilatura": f"word{i} shared",
                                                                     "density": "shared"})
     add_page(session, "empty.example", batch, None, {"trafilatura": "x", "density": "y"})
-    refresh_scores(session, EAGER)
+    refresh_scores(session, EAGER, no_content=NO_CONTENT)
     session.commit()
     sites = {row["site"]: row for row in client.get("/api/sites").get_json()["sites"]}
     assert sites["few.example"]["pages"] == gold_pages
@@ -272,7 +274,8 @@ def test_drift_flags_a_site_whose_second_batch_is_javascript_shells_and_not_a_st
     ]
     board = client.get("/leaderboard").get_data(as_text=True)
     assert 'data-site="shifty.example"' in board and 'data-site="steady.example"' not in board
-    app.config["DRIFT_THRESHOLD_POINTS"] = 100
+    settings = app.extensions[SETTINGS]
+    app.extensions[SETTINGS] = replace(settings, drift_threshold=100.0)  # as DRIFT_THRESHOLD_POINTS=100 would
     assert client.get("/api/guard").get_json()["drift"] == []
 
 
@@ -322,7 +325,7 @@ def test_site_rules_report_counts_paths_and_compares_rule_and_fallback(client, s
         page = add_page(session, "ruled.example", batch, "a b c d", {"trafilatura": "a b"}, meta=meta)
         session.add(Extraction(page_id=page.id, extractor="site-rules", meta=meta, text="a b c d" if i < 2 else "a b",
                                fingerprint=fingerprint(session, "site-rules")))
-    refresh_scores(session, EAGER)
+    refresh_scores(session, EAGER, no_content=NO_CONTENT)
     session.commit()
     [row] = client.get("/api/site-rules").get_json()["sites"]
     assert row["paths"] == {"rules": 2, "fallback": 1, "failed": 1} and row["has_rule"]
@@ -359,7 +362,7 @@ def test_every_view_says_when_the_pages_are_too_few_to_judge(client, runner, ses
     for i in range(gold_pages):
         add_page(session, "few.example", batch, f"word{i} shared text here",
                  {"trafilatura": f"word{i} shared text here", "density": "shared"})
-    refresh_scores(session, EAGER)
+    refresh_scores(session, EAGER, no_content=NO_CONTENT)
     session.commit()
     api = client.get("/api/leaderboard?extractor=trafilatura&extractor=density").get_json()
     assert (api["pages"], api["too_few"], api["min_pages"]) == (gold_pages, too_few, 5)
@@ -383,7 +386,7 @@ def test_the_human_ceiling_is_the_annotators_agreement_in_the_boards_metric(clie
     for page, (first, second) in zip(pages, (("a b c d", "a b c e"), ("a b c d", "a b c d"))):
         for name, text in (("al", first), ("bo", second)):
             save_annotation(session, page, name, base_version=0, text=text, kind="article", status="done")
-    refresh_scores(session, EAGER)
+    refresh_scores(session, EAGER, no_content=NO_CONTENT)
     session.commit()
     api = client.get("/api/leaderboard?extractor=trafilatura&extractor=density&bootstrap=0").get_json()
     # tokens pools the counts: page 1 overlap 3 of 4 and 4, page 2 overlap 4 of 4 and 4 -> P = R = 7/8

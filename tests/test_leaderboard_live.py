@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 
 import pytest
 from sqlalchemy import event
 from test_leaderboard import add_page, fingerprint, new_batch
-from workbench import EAGER, sign_in
+from workbench import EAGER, NO_CONTENT, sign_in
 
 from webapp import create_app
 from webapp.db import database, dispose
@@ -19,6 +20,7 @@ from webapp.extractors.runner import Result
 from webapp.extractors.service import store
 from webapp.models import Job
 from webapp.results.store import refresh_scores
+from webapp.settings import EXTENSION as SETTINGS
 
 URL = "/api/leaderboard"
 ARGS = {"bootstrap": 0}
@@ -35,7 +37,7 @@ def grow(session, pages: int) -> list[int]:
     batch = new_batch(session)
     ids = [add_page(session, f"site{i % 3}.example", batch, f"alpha beta gamma {i}",
                     {"trafilatura": "alpha beta", "density": f"alpha beta gamma {i}"}).id for i in range(pages)]
-    refresh_scores(session, EAGER)
+    refresh_scores(session, EAGER, no_content=NO_CONTENT)
     session.commit()
     return ids
 
@@ -78,7 +80,8 @@ def test_the_etag_changes_exactly_when_a_save_an_extraction_or_a_setting_changes
     assert not still(client, after_save)  # its extraction counts in the guard's drift figures
     after_extraction = tag(client)
 
-    app.config["DRIFT_THRESHOLD_POINTS"] = app.config["DRIFT_THRESHOLD_POINTS"] + 1
+    settings = app.extensions[SETTINGS]  # an app created with another DRIFT_THRESHOLD_POINTS
+    app.extensions[SETTINGS] = replace(settings, drift_threshold=settings.drift_threshold + 1)
     assert not still(client, after_extraction)
     assert tag(client) != after_extraction
 

@@ -16,6 +16,7 @@ from webapp.results.leaderboard import leaderboard
 from webapp.results.store import gold_changed
 from webapp.scoring import app_metrics, build_metrics, eager
 from webapp.scoring.registry import GROUP
+from webapp.vocabulary import DEFAULT_TAXONOMY
 
 CHARS = textwrap.dedent(
     """\
@@ -60,7 +61,7 @@ def test_an_app_scores_and_ranks_with_an_installed_metric(plugin_dist, tmp_path,
     with app.app_context(), sessions(app)() as session:
         page = make_page(session, candidates={"trafilatura": "abc", "density": "xyz"})
         add_revision(session, page, text="abcd", kind="article", status="done", author="Ann")
-        gold_changed(session, eager(app_metrics(app)), page.id)
+        gold_changed(session, eager(app_metrics(app)), page.id, no_content=DEFAULT_TAXONOMY.no_content)
         session.commit()
     shown = app.test_client().get("/api/leaderboard?metric=chars&bootstrap=0")
     assert shown.status_code == 200 and shown.get_json()["extractors"] == {}  # scored, not by current versions

@@ -17,6 +17,7 @@ from webapp.extractors.registry import build_registry
 from webapp.extractors.service import current_extractors
 from webapp.models import Extraction, Gold, GoldRevision
 from webapp.results.sites import type_rows
+from webapp.settings import settings_of
 from webapp.vocabulary import DEFAULT_TAXONOMY, UnknownTerm, checked_kind, taxonomy
 
 DEFAULT_TYPES = ["article", "forum", "product", "collection", "listing", "documentation", "service",
@@ -84,12 +85,12 @@ def test_the_types_are_read_from_the_environment_comma_separated(monkeypatch, tm
     assert (found["PAGE_TYPES"], found["NO_CONTENT_TYPES"]) == (["article", "recipe", "other"], ["other"])
 
 
-def test_the_check_follows_the_app_and_the_default_outside_one(recipes):
-    assert checked_kind("forum") == "forum"
-    with recipes.app_context():
-        assert checked_kind("recipe") == "recipe"
-        with pytest.raises(UnknownTerm, match=r"unknown page type 'forum' \(known: article, recipe, listing, other\)"):
-            checked_kind("forum")
+def test_the_check_takes_the_taxonomy_the_app_built_and_no_app_is_needed(recipes):
+    assert checked_kind("forum", DEFAULT_TAXONOMY) == "forum"
+    configured = settings_of(recipes).taxonomy
+    assert checked_kind("recipe", configured) == "recipe"
+    with pytest.raises(UnknownTerm, match=r"unknown page type 'forum' \(known: article, recipe, listing, other\)"):
+        checked_kind("forum", configured)
 
 
 # --- menus, saves, imports and exports follow the settings ------------------------------------------

@@ -9,7 +9,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from sqlalchemy import select
-from workbench import EAGER, add_gold, make_page
+from workbench import EAGER, NO_CONTENT, add_gold, make_page
 
 from webapp.annotation.disagreement import mean_pairwise_f1
 from webapp.annotation.page_filter import PageFilter
@@ -112,10 +112,10 @@ def test_disagreement_counts_only_the_candidates_of_current_fingerprints(session
     current = stored_fingerprints(session)
     session.add(Extraction(page_id=page_id, extractor="density", fingerprint="density|0|{}", text="old words"))
     session.commit()
-    refresh_derived(session, [page_id], current, EAGER)  # the old version's output is not a candidate any more
+    refresh_derived(session, [page_id], current, EAGER, NO_CONTENT)  # the old version's output is no candidate now
     session.commit()
     assert session.get(Page, page_id, populate_existing=True).disagreement == 1.0
-    refresh_derived(session, [page_id], current | {"density|0|{}"}, EAGER)
+    refresh_derived(session, [page_id], current | {"density|0|{}"}, EAGER, NO_CONTENT)
     session.commit()
     assert session.get(Page, page_id, populate_existing=True).disagreement < 1.0
 
@@ -127,7 +127,8 @@ def test_disagreement_is_stored_by_the_run_that_changed_the_extractions(session,
     other.disagreement = 0.5  # a value the next run must leave alone: its page is not in the run
     session.add(Extraction(page_id=single.id, extractor="density", fingerprint="d2", text="x"))
     session.commit()
-    refresh_derived(session, pages_to_derive(session, []), stored_fingerprints(session), EAGER)  # never measured
+    refresh_derived(session, pages_to_derive(session, []), stored_fingerprints(session), EAGER,  # never measured
+                    NO_CONTENT)
     session.commit()
     rows = {row.page_id: row for row in queue_rows(session)}
     assert rows[pages["todo_single"]].disagreement == 1.0
@@ -334,7 +335,8 @@ def test_a_re_run_extraction_updates_the_disagreement(session, pages):
     rerun = session.get(Extraction, 4)  # todo_agree's density: now says something else
     rerun.text = "nine ten eleven twelve"
     session.commit()
-    refresh_derived(session, pages_to_derive(session, [pages["todo_agree"]]), stored_fingerprints(session), EAGER)
+    refresh_derived(session, pages_to_derive(session, [pages["todo_agree"]]), stored_fingerprints(session), EAGER,
+                    NO_CONTENT)
     session.commit()
     rows = {row.page_id: row for row in queue_rows(session)}
     assert rows[pages["todo_agree"]].disagreement == 0.0

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from sqlalchemy import func, select, update
-from workbench import EAGER, METRICS, add_gold
+from workbench import EAGER, METRICS, NO_CONTENT, add_gold
 
 from webapp.annotation.gold import lock_page, save_gold
 from webapp.annotation.page_filter import PageFilter
@@ -169,7 +169,7 @@ def test_a_gold_save_through_one_process_shows_in_the_other_at_its_next_sync(app
     page = lock_page(session, pages[2])  # the second process saves page 2's gold, as the workbench does
     outcome = save_gold(session, page, base_version=1, text="slate roofs", kind="article", status="done",
                         author="other", client_save_id="save-1")
-    gold_changed(session, EAGER, page.id)
+    gold_changed(session, EAGER, page.id, no_content=NO_CONTENT)
     session.commit()
     assert not outcome.conflict and outcome.record.version == 2
 
@@ -185,7 +185,7 @@ def test_a_gold_save_through_one_process_shows_in_the_other_at_its_next_sync(app
     page = lock_page(session, pages[0])  # a page leaves the leaderboard: no longer an article
     save_gold(session, page, base_version=1, text="", kind="listing", status="done", author="other",
               client_save_id="save-2")
-    gold_changed(session, EAGER, page.id)
+    gold_changed(session, EAGER, page.id, no_content=NO_CONTENT)
     session.commit()
     expected = fresh(app)
     assert expected["pages"] == 3
@@ -287,13 +287,13 @@ def test_figures_kept_up_to_date_equal_figures_computed_from_scratch(app, sessio
         version = page.gold.version
         save_gold(session, page, base_version=version, author=fields.pop("author", "ann0"),
                   client_save_id=f"save-{page_id}-{version}", **{"kind": "article", "status": "done", **fields})
-        gold_changed(session, EAGER, page_id)
+        gold_changed(session, EAGER, page_id, no_content=NO_CONTENT)
         session.commit()
 
     def reextract(page_id: int, name: str, text: str, duration_ms: float) -> None:
         store(session, Result(key=(page_id, 10_000), extractor_name=name, fingerprint=NAMED[name], text=text,
                               metadata={}, duration_ms=duration_ms, error=None, incomplete=False), GuardThresholds())
-        refresh_scores(session, EAGER, [page_id])
+        refresh_scores(session, EAGER, [page_id], no_content=NO_CONTENT)
         session.commit()
 
     steps = [

@@ -12,7 +12,7 @@ from collections import Counter
 import pytest
 from demo_fixtures import demo_app_on
 from sqlalchemy import delete, select, update
-from workbench import EAGER, METRICS, add_gold
+from workbench import EAGER, METRICS, NO_CONTENT, add_gold
 
 from webapp.annotation.page_filter import PageFilter
 from webapp.db import dispose, readers, sessions
@@ -58,7 +58,7 @@ def seed(session) -> list[int]:
                                    text=candidates[i], meta={}))
         page_ids.append(page.id)
     session.flush()
-    refresh_scores(session, EAGER)
+    refresh_scores(session, EAGER, no_content=NO_CONTENT)
     session.commit()
     return page_ids
 
@@ -88,7 +88,7 @@ def test_refresh_caches_every_eager_metric_once(session):
     seed(session)
     rows = score_rows(session)
     assert len(rows) == 4 * 2 * 3  # 4 pages x 2 extractors x (tokens, shingles, wcxb); no snippet gold
-    assert refresh_scores(session, EAGER) == 0
+    assert refresh_scores(session, EAGER, no_content=NO_CONTENT) == 0
     assert score_rows(session) == rows
 
 
@@ -110,7 +110,7 @@ def test_reextraction_recomputes_only_its_own_rows(session):
     result = Result(key=(pages[0], 400), extractor_name="good", fingerprint="good|1|{}", text="night train",
                     metadata={}, duration_ms=1.0, error=None, incomplete=False)
     row = store(session, result, GuardThresholds())
-    assert refresh_scores(session, EAGER) == 3
+    assert refresh_scores(session, EAGER, no_content=NO_CONTENT) == 3
     after = score_rows(session)
     assert {k for k in after if after.get(k) != before.get(k)} == {(row.id, m) for m in ("tokens", "shingles", "wcxb")}
 
@@ -118,7 +118,7 @@ def test_reextraction_recomputes_only_its_own_rows(session):
 def test_metric_version_change_recomputes_that_metric(session):
     seed(session)
     session.execute(update(Score).where(Score.metric == "shingles").values(metric_version=0))
-    assert refresh_scores(session, EAGER) == 8
+    assert refresh_scores(session, EAGER, no_content=NO_CONTENT) == 8
     assert {s.metric_version for s in session.scalars(select(Score))} == {1}
 
 

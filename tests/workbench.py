@@ -16,11 +16,13 @@ from webapp.annotation.gold import add_revision
 from webapp.models import Extraction, GoldRevision, ImportBatch, Page, Site, User
 from webapp.results.store import gold_changed
 from webapp.scoring import build_metrics, eager
+from webapp.vocabulary import DEFAULT_TAXONOMY
 
 _serial = count()
 METRICS = build_metrics()
 """The registry an app builds: the built-in metrics (and any installed)."""
 EAGER = eager(METRICS)
+NO_CONTENT = DEFAULT_TAXONOMY.no_content
 
 TOKEN = re.compile(r'name="csrf-token" content="([^"]+)"')
 
@@ -57,7 +59,7 @@ def make_page(
 def add_gold(session: Session, page: Page, **fields) -> GoldRevision:
     """A new revision of the page's gold, its scores refreshed, as a save through the API does."""
     revision = add_revision(session, page, **fields)
-    gold_changed(session, EAGER, page.id)
+    gold_changed(session, EAGER, page.id, no_content=NO_CONTENT)
     return revision
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from flask import Flask
 
-from . import config, db, vocabulary
+from . import config, db
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -51,17 +51,19 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = config.secret_key(app.instance_path)
 
-    app.extensions[vocabulary.EXTENSION] = vocabulary.configured_taxonomy(app.config)
-    db.init_app(app)
+    from . import settings
     from .cli import register
-    from .scoring.registry import EXTENSION, build_metrics
+    from .scoring.registry import EXTENSION
     from .views import register_blueprints
     from .web.access import init_access
     from .web.bad_input import init_bad_input
     from .web.error_pages import init_error_pages
     from .web.security import init_security
 
-    app.extensions[EXTENSION] = build_metrics()
+    built = settings.build_settings(app.config, app.instance_path)
+    app.extensions[settings.EXTENSION] = built
+    app.extensions[EXTENSION] = built.metrics  # the job steps' registry (scoring.app_metrics)
+    db.init_app(app)
     register(app)
     init_access(app)
     init_security(app)

@@ -54,6 +54,7 @@ def defaults(instance_path: str) -> dict[str, Any]:
         "CHECK_UNKNOWN_WORDS": 0.02,
         "CHECK_SHORT_GOLD": 0.3,
         "CHECK_MIN_AGREEMENT": 0.8,
+        "GOLD_MAX_BYTES": 4 * 2**20,
     }
 
 

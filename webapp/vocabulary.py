@@ -3,8 +3,9 @@ and the one place that checks them. Readers, the gold save, the API, filters and
 from here.
 
 The page types are a setting (PAGE_TYPES, NO_CONTENT_TYPES, GUARD_ACCEPT_TYPES): an app builds its
-Taxonomy once, at its creation, and `current_taxonomy()` is that app's inside an app context (a request,
-a command, a job) and the default taxonomy outside one (a reader or a service called on its own)."""
+Taxonomy once, at its creation (usecases/settings.py), and passes it to every check that needs it
+(`checked_kind`). A reader, which knows no settings, checks only that a type is a type's name
+(`checked_kind_name`); the importer then checks it against the taxonomy in force."""
 
 from __future__ import annotations
 
@@ -12,8 +13,6 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
-
-from flask import current_app, has_app_context
 
 ARTICLE = "article"
 
@@ -85,18 +84,9 @@ def taxonomy(kinds: Iterable[str], no_content: Iterable[str], accept: Iterable[s
 
 DEFAULT_TAXONOMY = taxonomy(PAGE_KINDS, NO_CONTENT_KINDS, ACCEPT_KINDS)
 
-EXTENSION = "goldtext.taxonomy"
-"""Where an app keeps its taxonomy: `app.extensions[EXTENSION]`."""
-
-
 def configured_taxonomy(config: Mapping[str, Any]) -> Taxonomy:
     """The taxonomy of an app's settings (PAGE_TYPES, NO_CONTENT_TYPES, GUARD_ACCEPT_TYPES)."""
     return taxonomy(config["PAGE_TYPES"], config["NO_CONTENT_TYPES"], config["GUARD_ACCEPT_TYPES"])
-
-
-def current_taxonomy() -> Taxonomy:
-    """The app's taxonomy inside an app context, the default taxonomy outside one."""
-    return current_app.extensions[EXTENSION] if has_app_context() else DEFAULT_TAXONOMY
 
 
 DONE = "done"
@@ -128,10 +118,19 @@ def _checked(value: str | None, known: dict[str, str], what: str, where: str) ->
     return value
 
 
-def checked_kind(value: str | None, where: str = "") -> str | None:
-    """The page type (None: not given) if the taxonomy in force has it (`current_taxonomy`); UnknownTerm
-    naming it and `where` it was found otherwise."""
-    return _checked(value, current_taxonomy().labels, "page type", where)
+def checked_kind(value: str | None, taxonomy: Taxonomy, where: str = "") -> str | None:
+    """The page type (None: not given) if the taxonomy in force has it; UnknownTerm naming it and `where`
+    it was found otherwise."""
+    return _checked(value, taxonomy.labels, "page type", where)
+
+
+def checked_kind_name(value: Any, where: str = "") -> str | None:
+    """The page type (None: not given) if it is a type's name (what a reader can check without the
+    settings: the importer checks it against the taxonomy); UnknownTerm naming it otherwise."""
+    if value is None or (isinstance(value, str) and TYPE_NAME.fullmatch(value)):
+        return value
+    place = f" {where}" if where else ""
+    raise UnknownTerm(f"unknown page type {value!r}{place} (a type is lower-case letters, digits and hyphens)")
 
 
 def checked_status(value: str | None, where: str = "") -> str | None:

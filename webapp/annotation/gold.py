@@ -26,7 +26,7 @@ from sqlalchemy import func, inspect, select
 from sqlalchemy.orm import Session
 
 from ..models import Annotation, AnnotationRevision, Gold, GoldRevision, Page, utcnow
-from ..vocabulary import SNIPPET_KEYS, checked_kind, checked_status
+from ..vocabulary import SNIPPET_KEYS
 
 Record = Gold | Annotation
 Revision = GoldRevision | AnnotationRevision
@@ -54,8 +54,8 @@ def append_revision(session: Session, record: Record, version: int, **fields: An
 
 def apply_revision(session: Session, record: Record, *, author: str, **fields: Any) -> Revision:
     """Set the record's text, kind, status and snippets (``fields``, with ``client_save_id`` and, for a
-    gold, ``note``), bump its version and record the new revision."""
-    checked_kind(fields["kind"]), checked_status(fields["status"])
+    gold, ``note``), bump its version and record the new revision. The fields were checked by the caller
+    (the use case of the action, or the importer)."""
     kept = {key: fields[key] for key in ("text", "kind", "status", "snippets")}
     record.version += 1
     for key, value in kept.items():
@@ -207,8 +207,7 @@ def save_record(
 ) -> SaveOutcome:
     """A save of a gold or an annotation (``record``; ``create`` makes it when it is None) that edited
     ``base_version`` of it: applied, kept as a stale save, or answered from the retried one (see
-    ``save_gold``). ``fields``: text, kind and status."""
-    checked_kind(fields["kind"]), checked_status(fields["status"])
+    ``save_gold``). ``fields``: text, kind and status, checked by the caller (webapp/usecases)."""
     if not 0 <= base_version <= (record.version if record is not None else 0):
         raise ValueError(f"version {base_version} of this page's {_what(record)} does not exist")
     if record is not None and client_save_id is not None:

@@ -10,12 +10,12 @@ import click
 from flask import current_app
 from flask.cli import with_appcontext
 
-from ..corpus.document import Limits
 from ..corpus.importer import SITE_FROM, import_documents, nothing_imported, start_batch
 from ..corpus.readers import FORMATS, iter_documents
 from ..crawl.sample import STRATA
 from ..db import sessions
 from ..models import ImportBatch
+from ..settings import settings_of
 from .actor import cli_actor, cli_record
 from .crawl import run_datatrove_import
 
@@ -27,13 +27,14 @@ def run_import(
 ) -> ImportBatch:
     """Import PATHS, showing progress, committing every COMMIT_SECONDS so that web requests and workers
     writing meanwhile never wait long; returns the committed batch."""
+    settings = settings_of(current_app)
     with sessions()() as session:
         batch = start_batch(session, ", ".join(paths), fmt, cli_actor())
         cli_record(session, "import", f"batch {batch.id}", {"paths": paths, "format": fmt})
         session.commit()
         outcomes = import_documents(
-            session, batch, iter_documents(paths, fmt, Limits.from_config(current_app.config)), site_from,
-            workers=jobs or os.cpu_count() or 1,
+            session, batch, iter_documents(paths, fmt, settings.limits), site_from,
+            workers=jobs or os.cpu_count() or 1, taxonomy=settings.taxonomy,
         )
         committed = time.monotonic()
         with click.progressbar(

@@ -16,6 +16,7 @@ from ..extractors.registry import build_registry
 from ..results.extractions import current_named
 from ..results.store import refresh_scores
 from ..scoring import app_metrics, eager
+from ..settings import settings_of
 from ..vocabulary import GOLD_STATUSES
 from .actor import cli_record
 from .crawl import run_pipeline_export
@@ -62,13 +63,13 @@ def export_command(fmt, out, statuses, sites, kinds, with_html, with_extractions
                                "--format datatrove only")
     request = ExportRequest(fmt, statuses, sites, kinds, with_html, with_extractions, predictions, adjudicated)
     try:
-        request.check()
+        request.check(settings_of(current_app).taxonomy)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from exc
     with sessions()() as session:
         metrics = eager(app_metrics(current_app))
         if fmt == "csv":
-            refresh_scores(session, metrics)
+            refresh_scores(session, metrics, no_content=settings_of(current_app).taxonomy.no_content)
             session.commit()
         named = current_named(session, build_registry()) if predictions else {}
         with click.progressbar(length=1, label=f"exporting {fmt}") as bar:

@@ -26,6 +26,7 @@ from ..results.leaderboard import GROUPINGS, board_pages, head_to_head, leaderbo
 from ..results.sites import mark_too_few
 from ..results.store import refresh_scores
 from ..scoring import app_metrics, resolve_metric
+from ..settings import settings_of
 
 FIGURES = ("precision", "recall", "f1", "accuracy", "precision_std", "recall_std", "f1_std", "pages", "errors")
 
@@ -72,7 +73,7 @@ def scored_cache(session: Session, metric: str) -> ScoreCache:
         raise click.ClickException(str(error)) from None
     if not definition.available:
         raise click.ClickException(f"metric {metric} is unavailable: {definition.unavailable_reason}")
-    refresh_scores(session, {metric: definition})
+    refresh_scores(session, {metric: definition}, no_content=settings_of(current_app).taxonomy.no_content)
     session.commit()
     cache = ScoreCache(metrics)
     cache.sync(session)
@@ -218,7 +219,8 @@ def guard_command(names, sites, fmt) -> None:
     """The accept guard against the gold page types: confusion matrix per extractor against the types to
     accept (GUARD_ACCEPT_TYPES), and the acceptance rate per site and per import batch."""
     with sessions()() as session, usage_errors():
-        report = guard_report(session, current_named(session, build_registry(), names), sites)
+        report = guard_report(session, current_named(session, build_registry(), names),
+                              settings_of(current_app).taxonomy, sites)
     if fmt == "json":
         click.echo(json.dumps(report, indent=1))
         return

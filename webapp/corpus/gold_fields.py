@@ -1,5 +1,6 @@
 """The vocabulary's checks as a reader reports them: a page type, gold status or snippet gold that the
-vocabulary refuses makes the item Unreadable, with the vocabulary's reason."""
+vocabulary refuses makes the item Unreadable, with the vocabulary's reason. A page type is checked here as
+a type's name only: the importer checks it against the taxonomy of the settings in force."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ def _read(check: Callable[..., T], *args: Any) -> T:
 
 
 def kind_of(value: Any, where: str = "") -> str | None:
-    return _read(vocabulary.checked_kind, value, where)
+    return _read(vocabulary.checked_kind_name, value, where)
 
 
 def status_of(value: Any) -> str | None:

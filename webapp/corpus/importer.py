@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 
 from ..annotation.gold import add_revision
 from ..models import ImportBatch, Page
-from ..vocabulary import DONE, UnknownTerm, checked_kind
+from ..vocabulary import DONE, Taxonomy, UnknownTerm, checked_kind
 from .document import LAYOUT_FACT, RawDocument, Rejected
 from .preparation import Prepared, in_order
 from .sites import UNKNOWN_SITE, host_of, site_named
@@ -89,15 +89,18 @@ def import_documents(
     documents: Iterable[RawDocument | Rejected],
     site_from: str = "url",
     workers: int = 1,
+    *,
+    taxonomy: Taxonomy,
 ) -> Iterator[ImportOutcome]:
-    """Store each document, yielding its outcome; the batch's counts and report are kept up to date.
+    """Store each document, yielding its outcome; the batch's counts and report are kept up to date. A
+    document whose page type is not in ``taxonomy`` (the settings' page types) is rejected, naming it.
 
     Decoding and page facts run on `workers` processes; duplicates are found before that work.
     """
     if site_from not in SITE_FROM:
         raise ValueError(f"--site-from must be one of {', '.join(SITE_FROM)}, not {site_from!r}")
     report: list[dict] = []
-    for screened, prepared in in_order(_screen(session, batch.id, documents), workers):
+    for screened, prepared in in_order(_screen(session, batch.id, documents, taxonomy), workers):
         if isinstance(screened, ImportOutcome):
             outcome = screened
         else:
@@ -114,7 +117,7 @@ _COUNTER = {"imported": "imported", "duplicate": "duplicates", "rejected": "reje
 
 
 def _screen(
-    session: Session, batch_id: int, documents: Iterable[RawDocument | Rejected]
+    session: Session, batch_id: int, documents: Iterable[RawDocument | Rejected], taxonomy: Taxonomy
 ) -> Iterator[tuple[ImportOutcome | tuple[RawDocument, str], tuple | None]]:
     """Each document's outcome if it is settled without decoding it (rejected, duplicate), else the
     document with its digest and the arguments of `prepare_page`. A page this batch stored already (the
@@ -125,7 +128,7 @@ def _screen(
             yield ImportOutcome(doc.item, "rejected", doc.reason), None
             continue
         try:
-            checked_kind(doc.kind)
+            checked_kind(doc.kind, taxonomy)
         except UnknownTerm as error:
             yield ImportOutcome(doc.item, "rejected", str(error)), None
             continue

@@ -19,7 +19,7 @@ from ..annotation.page_filter import PageFilter
 from ..results.agreement import annotated_pages
 from ..scoring import Metric
 from ..scoring.agreement import agreement
-from ..vocabulary import checked_kind
+from ..vocabulary import Taxonomy, checked_kind
 from .card import FILE as CARD
 from .card import Tally, dataset_card
 from .checksums import write_checksums
@@ -62,7 +62,14 @@ class ExportRequest:
     predictions: bool = False
     adjudicated: bool = False
 
-    def check(self) -> None:
+    def check(self, taxonomy: Taxonomy) -> None:
+        """ValueError naming the first option that does not apply to the format, or a page type not in
+        ``taxonomy`` (the settings' page types)."""
+        self.check_format()
+        for kind in self.kinds:
+            checked_kind(kind, taxonomy, "in --kind")
+
+    def check_format(self) -> None:
         """ValueError naming the first option that does not apply to the format."""
         if self.fmt not in WRITERS:
             raise ValueError(f"format must be one of {', '.join(FORMATS)}, not {self.fmt!r}")
@@ -72,8 +79,6 @@ class ExportRequest:
             raise ValueError("--with-extractions applies to the jsonl and folder formats")
         if self.predictions and self.fmt not in WITH_PREDICTIONS:
             raise ValueError(f"--predictions applies to the {', '.join(WITH_PREDICTIONS)} formats")
-        for kind in self.kinds:
-            checked_kind(kind, "in --kind")
 
     def selection(self) -> PageFilter:
         requires = REQUIRES.get(self.fmt)
@@ -125,7 +130,7 @@ def run_export(
     exported page get one (a file of empty texts is no prediction, and the benchmarks' scripts fail on it);
     the csv layout holds the per-page scores of ``metrics`` (ValueError without them).
     """
-    request.check()
+    request.check_format()  # its page types were checked when it was asked for (ExportRequest.check)
     if request.fmt == "csv" and metrics is None:
         raise ValueError("the csv layout needs the metrics whose scores it holds")
     prepare_folder(out)

@@ -12,6 +12,7 @@ from flask import Flask
 from sqlalchemy.orm import Session, sessionmaker
 
 from ..extractors.runner import ExtractorPool
+from ..settings import Settings, settings_of
 from .leases import holds
 from .records import add_progress, count_progress, set_stage
 
@@ -40,6 +41,11 @@ class Context:
     @property
     def config(self) -> dict[str, Any]:
         return self.app.config
+
+    @property
+    def settings(self) -> Settings:
+        """What the app's settings decide (webapp/settings.py)."""
+        return settings_of(self.app)
 
     def check(self, session: Session) -> None:
         """Raise Stopped unless this worker still holds the chunk of an open job (call inside the

@@ -70,7 +70,7 @@ def export_step(ctx: Context) -> Follow:
     if request.fmt == "csv":
         with ctx.writer() as session:
             ctx.check(session)
-            refresh_scores(session, metrics)
+            refresh_scores(session, metrics, no_content=ctx.settings.taxonomy.no_content)
             session.commit()
     reported: int | None = None
 

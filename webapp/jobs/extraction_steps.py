@@ -24,7 +24,7 @@ from ..annotation.disagreement import refresh_disagreement
 from ..extractors.base import Extractor
 from ..extractors.registry import build_registry
 from ..extractors.runner import Call, Result
-from ..extractors.service import MAX_ATTEMPTS, RunSettings, current_extractors, plan, retryable, store
+from ..extractors.service import MAX_ATTEMPTS, current_extractors, plan, retryable, store
 from ..extractors.variants import with_variants
 from ..models import Extraction, Job, Page, utcnow
 from ..results.store import refresh_scores
@@ -119,7 +119,7 @@ def pairs_step(ctx: Context) -> Follow:
                 select(Page.id, Page.html, Page.url).where(Page.id.in_(sorted({p for p, _ in wanted})))
             )
         }
-    settings = RunSettings.from_config(ctx.app.config)
+    settings = ctx.settings.run
     calls = [Call(key=(page_id, len(pages[page_id][0])), extractor=extractor, html=pages[page_id][0],
                   url=pages[page_id][1]) for page_id, extractor in wanted]
     buffer: list[Result] = []
@@ -163,11 +163,12 @@ def derive_step(ctx: Context) -> Follow:
     with ctx.reader() as session:
         fingerprints = [e.fingerprint for e in current_extractors(session, build_registry())]
     metrics = eager(app_metrics(ctx.app))
+    no_content = ctx.settings.taxonomy.no_content
     deriving = time.monotonic()
     ctx.stage("scoring", len(page_ids))
     written = 0
     for part, session in ctx.in_parts(page_ids, DERIVE_PAGES):
-        written += refresh_derived(session, part, fingerprints, metrics)
+        written += refresh_derived(session, part, fingerprints, metrics, no_content)
     failing = check_pages(ctx, page_ids)
     with ctx.writer() as session:
         ctx.check(session)
@@ -186,10 +187,11 @@ def pages_to_derive(session: Session, page_ids: Iterable[int]) -> list[int]:
 
 
 def refresh_derived(
-    session: Session, page_ids: Sequence[int], fingerprints: Collection[str], metrics: Mapping[str, Metric]
+    session: Session, page_ids: Sequence[int], fingerprints: Collection[str], metrics: Mapping[str, Metric],
+    no_content: Collection[str],
 ) -> int:
     """What follows an extraction run over these pages: their extractions' cached scores, and their
     disagreement over the candidates an annotator sees (the current fingerprints). Returns the scores
     (of these metrics) written."""
     refresh_disagreement(session, page_ids, fingerprints=fingerprints)
-    return refresh_scores(session, metrics, page_ids)
+    return refresh_scores(session, metrics, page_ids, no_content=no_content)

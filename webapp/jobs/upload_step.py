@@ -15,7 +15,6 @@ from pathlib import Path
 
 from sqlalchemy import select
 
-from ..corpus.document import Limits
 from ..corpus.importer import import_documents, nothing_imported
 from ..corpus.readers import iter_documents
 from ..models import ImportBatch, Page
@@ -47,13 +46,14 @@ def import_step(ctx: Context) -> Follow:
         folder = Path(tmp)
         written = unpack(ctx.reader, ctx.job_id, folder)
         paths = upload_paths(folder, [p.relative_to(folder).as_posix() for p in written])
-        documents = iter_documents(paths, ctx.params.get("format", "auto"), Limits.from_config(ctx.app.config))
+        documents = iter_documents(paths, ctx.params.get("format", "auto"), ctx.settings.limits)
         with ctx.writer() as session:
             ctx.check(session)
             batch = session.get(ImportBatch, batch_id)
             batch.imported = batch.duplicates = batch.rejected = 0
             pending = 0
-            for _ in import_documents(session, batch, documents, ctx.params.get("site_from", "url")):
+            for _ in import_documents(session, batch, documents, ctx.params.get("site_from", "url"),
+                                      taxonomy=ctx.settings.taxonomy):
                 pending += 1
                 if ctx.due():
                     ctx.check(session)

@@ -12,7 +12,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ..models import Extraction, Gold, Page, Site
-from ..vocabulary import DONE, current_taxonomy
+from ..vocabulary import DONE, Taxonomy
 
 CELLS = ("true_accept", "false_reject", "false_accept", "true_reject")
 """The confusion matrix: a page of a type to accept accepted or rejected, one of another type accepted or
@@ -23,9 +23,10 @@ def rate(accepted: int, total: int) -> float | None:
     return accepted / total if total else None
 
 
-def guard_report(session: Session, named: Mapping[str, str], sites: tuple[str, ...] = ()) -> dict[str, Any]:
+def guard_report(session: Session, named: Mapping[str, str], taxonomy: Taxonomy,
+                 sites: tuple[str, ...] = ()) -> dict[str, Any]:
     """For each extractor (display name -> fingerprint): confusion against the types of done gold (which
-    to accept: `current_taxonomy().accept`), and acceptance rates over all its pages by site and by batch
+    to accept: `taxonomy.accept`), and acceptance rates over all its pages by site and by batch
     (gold or not)."""
     by_fp = {fp: name for name, fp in named.items()}
     query = (
@@ -37,7 +38,6 @@ def guard_report(session: Session, named: Mapping[str, str], sites: tuple[str, .
     )
     if sites:
         query = query.where(Site.host.in_(sites))
-    taxonomy = current_taxonomy()
     confusion = {name: dict.fromkeys(CELLS, 0) for name in named}
     tallies: dict[str, dict[str, dict[str, list[int]]]] = {
         name: {"site": defaultdict(lambda: [0, 0]), "batch": defaultdict(lambda: [0, 0])} for name in named

@@ -8,7 +8,7 @@ Services take a session and never commit.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any
 
 from sqlalchemy import ColumnElement, and_, delete, func, insert, or_, select, update
@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session, aliased
 
 from ..models import Extraction, Gold, Score, ScoreChange, ScoreEpoch
 from ..scoring import Metric
-from ..vocabulary import DONE, current_taxonomy
+from ..vocabulary import DONE
 
 
 def is_current(metric: Metric, score: Any = Score) -> ColumnElement[bool]:
@@ -31,11 +31,12 @@ def current_of(metrics: Mapping[str, Metric]) -> ColumnElement[bool]:
     return and_(Gold.page_id == Score.page_id, or_(*(is_current(metric) for metric in metrics.values())))
 
 
-def scorable(metric: Metric):
-    """The SQL condition for a gold that this metric scores: done, of a kind that has main content (the
-    others are the accept guard's alone), with the gold it needs: snippets, or a text (the `text+snippets`
-    metrics score an empty text too, as the benchmark they follow does)."""
-    condition = and_(Gold.status == DONE, Gold.kind.not_in(sorted(current_taxonomy().no_content)))
+def scorable(metric: Metric, no_content: Collection[str]):
+    """The SQL condition for a gold that this metric scores: done, of a kind that has main content (not in
+    ``no_content``, the taxonomy's types without main content: those are the accept guard's alone), with
+    the gold it needs: snippets, or a text (the `text+snippets` metrics score an empty text too, as the
+    benchmark they follow does)."""
+    condition = and_(Gold.status == DONE, Gold.kind.not_in(sorted(no_content)))
     if metric.needs == "snippets":
         return and_(condition, Gold.snippets.is_not(None))
     if metric.needs == "text":
@@ -92,10 +93,13 @@ def refresh_scores(
     metrics: Mapping[str, Metric],
     page_ids: Sequence[int] | None = None,
     changed: Iterable[int] = (),
+    *,
+    no_content: Collection[str],
 ) -> int:
     """Compute the missing and stale counts of these metrics (of these pages, or all); returns how many
     were written. One pass: each extraction is read once with its gold and its cached count of every
-    metric, and the stale counts of all metrics go in one delete and one insert.
+    metric, and the stale counts of all metrics go in one delete and one insert. ``no_content``: the
+    taxonomy's page types without main content (never scored).
 
     `changed` names pages whose gold changed even if no count needs recomputing (a new kind or status).
     """
@@ -112,13 +116,14 @@ def refresh_scores(
         Extraction.id, Extraction.page_id, Extraction.text, Extraction.error, Gold.text, Gold.snippets,
         Gold.version,
         *(cached[name].id for name in names),
-        *(_needs_count(cached[name], metric).label(f"needs_{i}") for i, (name, metric) in
+        *(_needs_count(cached[name], metric, no_content).label(f"needs_{i}") for i, (name, metric) in
           enumerate(metrics.items())),
     ).join(Gold, Gold.page_id == Extraction.page_id)
     for name in names:
         query = query.outerjoin(cached[name], and_(cached[name].extraction_id == Extraction.id,
                                                    cached[name].metric == name))
-    query = query.where(or_(*(_needs_count(cached[name], metric) for name, metric in metrics.items())))
+    query = query.where(or_(*(_needs_count(cached[name], metric, no_content)
+                              for name, metric in metrics.items())))
     if page_ids is not None:
         query = query.where(Extraction.page_id.in_(page_ids))
     stale, fresh = [], []
@@ -144,15 +149,16 @@ def refresh_scores(
     return len(fresh)
 
 
-def _needs_count(score, metric: Metric) -> ColumnElement[bool]:
+def _needs_count(score, metric: Metric, no_content: Collection[str]) -> ColumnElement[bool]:
     """A scorable gold whose count by this metric (the aliased Score `score`) is missing or stale."""
-    return and_(scorable(metric), or_(score.id.is_(None), ~is_current(metric, score)))
+    return and_(scorable(metric, no_content), or_(score.id.is_(None), ~is_current(metric, score)))
 
 
-def gold_changed(session: Session, metrics: Mapping[str, Metric], page_id: int) -> int:
+def gold_changed(session: Session, metrics: Mapping[str, Metric], page_id: int, *,
+                 no_content: Collection[str]) -> int:
     """A page's gold changed (a save, a restore): its counts of these metrics recomputed, and the change
     logged even when no count changes (a new kind or status); returns the counts written."""
-    return refresh_scores(session, metrics, [page_id], changed=[page_id])
+    return refresh_scores(session, metrics, [page_id], changed=[page_id], no_content=no_content)
 
 
 def epochs(session: Session) -> tuple[int, int, int]:
@@ -175,12 +181,12 @@ def changed_since(session: Session, epoch: int) -> tuple[int, set[int]]:
     return newest, {page for _, page in rows}
 
 
-def stale_count(session: Session, metric: Metric) -> int:
+def stale_count(session: Session, metric: Metric, no_content: Collection[str]) -> int:
     """How many scorable extractions lack a current count of this metric (0 when all are cached)."""
     return session.scalar(
         select(func.count(Extraction.id))
         .join(Gold, Gold.page_id == Extraction.page_id)
         .outerjoin(Score, and_(Score.extraction_id == Extraction.id, Score.metric == metric.name))
-        .where(scorable(metric))
+        .where(scorable(metric, no_content))
         .where(or_(Score.id.is_(None), ~is_current(metric)))
     ) or 0

@@ -4,10 +4,6 @@ from __future__ import annotations
 
 from flask import Flask
 
-from ..results import snapshot
-from ..results.cache import ScoreCache, SharedScores
-from ..scoring import app_metrics
-from ..web.figures import SHARED
 from . import (
     accounts,
     adjudication,
@@ -29,8 +25,6 @@ from . import (
 
 
 def register_blueprints(app: Flask) -> None:
-    stored = snapshot.path_for(app.instance_path, app.config["DATABASE_URL"])
-    app.extensions[SHARED] = SharedScores(ScoreCache(app_metrics(app), snapshot_path=stored))
     for module in (queue, annotate, pages, api, upload, leaderboard, sites, exports, jobs, extractors, accounts, audit,
                    adjudication, reviewed, agreement, checks):
         app.register_blueprint(module.bp)

@@ -14,11 +14,9 @@ from ..corpus.visible_text import visible_text
 from ..db import get_or_404, get_session
 from ..models import Page
 from ..results.store import gold_changed
-from ..scoring import eager
 from ..scoring.agreement import page_agreement
-from ..vocabulary import GOLD_STATUSES, UnknownTerm, checked_snippets, current_taxonomy
-from ..web import figures
-from .common import annotator, overlap, record
+from ..vocabulary import GOLD_STATUSES, UnknownTerm, checked_snippets
+from .common import annotator, overlap, record, settings
 
 bp = Blueprint("adjudication", __name__, url_prefix="/adjudication")
 
@@ -47,7 +45,7 @@ def page(page_id: int) -> str:
         agreement=page_agreement(annotated(page_id, annotations)) if len(annotations) > 1 else None,
         start={"text": start.text if start else "", "kind": start.kind if start else "article",
                "status": start.status if start else "done", "snippets": start.snippets if start else None},
-        kinds=current_taxonomy().labels, statuses=GOLD_STATUSES, note_max=NOTE_MAX,
+        kinds=settings().taxonomy.labels, statuses=GOLD_STATUSES, note_max=NOTE_MAX,
     )
 
 
@@ -60,7 +58,7 @@ def save(page_id: int) -> Response:
         abort(400, description="Give your name first.")
     form = request.form
     version = form.get("version", type=int)
-    if version is None or form.get("kind") not in current_taxonomy().kinds or form.get("status") not in GOLD_STATUSES:
+    if version is None or form.get("kind") not in settings().taxonomy.kinds or form.get("status") not in GOLD_STATUSES:
         abort(400, description="The form needs a version, a page kind and a status.")
     try:
         snippets = checked_snippets(json.loads(form.get("snippets") or "null"))
@@ -77,7 +75,7 @@ def save(page_id: int) -> Response:
     except ValueError as error:
         abort(400, description=str(error))
     if outcome.applied:
-        gold_changed(session, eager(figures.metrics()), page_id)
+        gold_changed(session, settings().eager, page_id, no_content=settings().taxonomy.no_content)
     record("adjudicate", f"page {page_id}", {"version": version, "conflict": outcome.conflict,
                                               "kind": form["kind"], "note": form.get("note", "")[:NOTE_MAX]})
     session.commit()

@@ -33,11 +33,10 @@ from ..models import Extraction, Gold, GoldRevision, Page
 from ..results.extractions import current_named
 from ..results.leaderboard import page_scores, shown
 from ..results.store import gold_changed
-from ..scoring import eager
-from ..vocabulary import ARTICLE, GOLD_STATUSES, UnknownTerm, current_taxonomy
+from ..vocabulary import ARTICLE, GOLD_STATUSES, UnknownTerm, checked_kind
 from ..web import figures
 from ..web.access import identity
-from .common import ANNOTATOR, annotator, filter_args, local_target, overlap, record
+from .common import ANNOTATOR, annotator, filter_args, local_target, overlap, record, settings
 from .pages import heavy
 
 bp = Blueprint("annotate", __name__)
@@ -101,12 +100,10 @@ def site_boilerplate(session: Session, page: Page) -> frozenset[str]:
 def prefill_of(session: Session, page: Page, found: list[dict[str, Any]]) -> Prefill:
     """The prefill of a page without gold: the site's best extractor once the site has enough gold,
     else the default; the site's ranking computed once per epoch of the score change log."""
-    config = current_app.config
     host = known_site(page.site.host)
     pages, ranked = (0, []) if host is None else ranked_site(session, host)
     usable = {c["name"] for c in found if not c["error"]}
-    return choose(ranked, pages, host, config["LEADERBOARD_MIN_SITE_PAGES"], config["DEFAULT_EXTRACTOR"],
-                  usable)
+    return choose(ranked, pages, host, settings().min_site_pages, settings().default_extractor, usable)
 
 
 def ranked_site(session: Session, host: str) -> tuple[int, Ranking]:
@@ -123,7 +120,7 @@ def ranked_site(session: Session, host: str) -> tuple[int, Ranking]:
 def kind_choices(kind: str) -> dict[str, str]:
     """The page types in force, and the gold's own type when the settings no longer name it: shown as it
     is, so that a save has to choose one of the others."""
-    labels = current_taxonomy().labels
+    labels = settings().taxonomy.labels
     return labels if kind in labels else {**labels, kind: f"{kind} (not in the configured page types)"}
 
 
@@ -140,14 +137,13 @@ def page(page_id: int) -> Response | str:
         return redirect(url_for("annotate.name", next=request.full_path))
     session = get_session()
     found = get_or_404(session, Page, page_id)  # raw and html are deferred: the frame loads them
-    default = current_app.config["DEFAULT_EXTRACTOR"]
-    cands = candidates(session, page_id, default)
+    cands = candidates(session, page_id, settings().default_extractor)
     blind = is_blind(found, overlap())
     saved = annotation_of(session, page_id, annotator() or "") if blind else found.gold
     prefill = prefill_of(session, found, cands) if saved is None else None
     boilerplate = site_boilerplate(session, found)
     verdicts = [(c["accepted"], c["guard_reason"]) for c in cands if not c["error"]]
-    suggested = suggest_type(found.facts or {}, found.url, current_taxonomy(), verdicts) if saved is None else None
+    suggested = suggest_type(found.facts or {}, found.url, settings().taxonomy, verdicts) if saved is None else None
     editor = editor_state(saved, cands, prefill, boilerplate, suggested)
     return render_template(
         "annotate/page.html",
@@ -196,11 +192,12 @@ def restore(page_id: int, revision_id: int) -> Response:
     if found is None or revision is None or found.gold is None or revision.gold_id != found.gold.id:
         abort(404)
     try:
+        checked_kind(revision.kind, settings().taxonomy)
         restored = restore_revision(session, found, revision, author)
     except UnknownTerm as error:
         flash(f"Revision {revision.id} was not restored: {error}. Restore another, or edit the page.")
         return redirect(url_for("annotate.history", page_id=page_id))
-    gold_changed(session, eager(figures.metrics()), page_id)
+    gold_changed(session, settings().eager, page_id, no_content=settings().taxonomy.no_content)
     record("gold.restore", f"page {page_id}", {"revision": revision.id, "version": restored.version})
     session.commit()
     flash(f"Revision {revision.id} restored as version {restored.version}.")

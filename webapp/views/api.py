@@ -19,11 +19,10 @@ from ..models import Page
 from ..results.agreement import corpus_agreement
 from ..results.leaderboard import page_scores
 from ..results.store import gold_changed
-from ..scoring import eager
-from ..vocabulary import UnknownTerm, checked_snippets
+from ..vocabulary import UnknownTerm, checked_kind, checked_snippets, checked_status
 from ..web import figures
 from ..web.query_args import int_arg
-from .common import annotator, overlap, record
+from .common import annotator, overlap, record, settings
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -63,6 +62,10 @@ def _save_request() -> dict[str, Any]:
             abort(400, description=f"{key!r} must be a {kind.__name__}.")
     if not 0 < len(body["client_save_id"]) <= SAVE_ID_MAX:
         abort(400, description=f"'client_save_id' must have 1 to {SAVE_ID_MAX} characters.")
+    try:
+        checked_kind(body["kind"], settings().taxonomy), checked_status(body["status"])
+    except UnknownTerm as error:
+        abort(400, description=f"{error}.")
     try:
         checked_snippets(body.get("snippets"))
     except UnknownTerm as error:
@@ -105,7 +108,7 @@ def write_gold(page_id: int) -> tuple[Response, int]:
     except ValueError as error:
         abort(400, description=str(error))
     if outcome.applied and (not blind or settle(session, page, overlap(), author)):
-        gold_changed(session, eager(figures.metrics()), page.id)
+        gold_changed(session, settings().eager, page.id, no_content=settings().taxonomy.no_content)
         if blind:
             record("adjudicate", f"page {page.id}", {"automatic": True})
     if not outcome.replayed:

@@ -1,5 +1,5 @@
-"""What several views share: who is annotating, their role, the audit of what they change, the overlap,
-and the page filter in the query string."""
+"""What several views share: who is annotating, their role, the audit of what they change, the app's
+settings object (and its overlap), and the page filter in the query string."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from werkzeug.datastructures import MultiDict
 from ..accounts import audit
 from ..db import get_session
 from ..models import AuditEvent, User
+from ..settings import Settings, settings_of
 from ..web.access import identity
 
 ANNOTATOR = "annotator"
@@ -45,9 +46,14 @@ def record(action: str, target: str = "", detail: Any = None) -> AuditEvent:
     return audit.record(get_session(), annotator() or LOCAL_ACTOR, action, target, detail, request.remote_addr)
 
 
+def settings() -> Settings:
+    """What the app's settings decide (webapp/settings.py), built once by create_app."""
+    return settings_of(current_app)
+
+
 def overlap() -> int:
     """How many annotators annotate each page independently (the OVERLAP setting, at least 1)."""
-    return max(int(current_app.config["OVERLAP"]), 1)
+    return settings().overlap
 
 
 def filter_args(args: MultiDict[str, str]) -> dict[str, str]:

@@ -15,8 +15,8 @@ from ..extractors.registry import build_registry
 from ..jobs.start import dispatch, new_job
 from ..models import Site
 from ..results.extractions import current_named
-from ..vocabulary import GOLD_STATUSES, current_taxonomy
-from .common import LOCAL_ACTOR, annotator, record
+from ..vocabulary import GOLD_STATUSES
+from .common import LOCAL_ACTOR, annotator, record, settings
 
 bp = Blueprint("exports", __name__)
 
@@ -34,7 +34,7 @@ def request_from_form() -> ExportRequest:
         adjudicated=form.get("adjudicated") == "on",
     )
     try:
-        export.check()
+        export.check(settings().taxonomy)
     except ValueError as error:
         abort(400, description=str(error))
     return export
@@ -44,7 +44,7 @@ def request_from_form() -> ExportRequest:
 def form() -> str:
     hosts = get_session().scalars(select(Site.host).order_by(Site.host)).all()
     return render_template("exports/form.html", formats=FORMATS, statuses=GOLD_STATUSES,
-                           kinds=current_taxonomy().labels, hosts=hosts)
+                           kinds=settings().taxonomy.labels, hosts=hosts)
 
 
 @bp.post("/exports")

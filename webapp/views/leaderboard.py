@@ -14,7 +14,6 @@ from ..jobs.start import dispatch
 from ..results.cache import ScoreCache
 from ..results.extractions import stored_fingerprints
 from ..results.leaderboard import f1_distribution
-from ..vocabulary import current_taxonomy
 from ..web import figures
 from ..web.charts import f1_boxes, precision_recall
 from ..web.query_args import int_arg, page_filter
@@ -49,7 +48,7 @@ def form_context(query: figures.BoardOptions) -> dict[str, Any]:
     return {
         "query": query,
         "metrics": figures.metrics(),
-        "kinds": current_taxonomy().labels,
+        "kinds": figures.settings().taxonomy.labels,
         "choices": filter_choices(get_session()),
         "args": request.args,
     }

@@ -11,9 +11,9 @@ from ..annotation.queue import own_count, own_queue, progress_by_site, queue_cou
 from ..db import get_session
 from ..models import Assignment, ImportBatch, Site
 from ..scoring.gold_checks import CHECKS
-from ..vocabulary import QUEUE_STATUSES, current_taxonomy
+from ..vocabulary import QUEUE_STATUSES
 from ..web.query_args import page_filter
-from .common import annotator, filter_args, overlap
+from .common import annotator, filter_args, overlap, settings
 
 bp = Blueprint("queue", __name__)
 
@@ -45,7 +45,7 @@ def index() -> str:
         total=totals(progress.values()),
         sites=session.scalars(select(Site).order_by(Site.host)).all(),
         batches=session.scalars(select(ImportBatch).order_by(ImportBatch.id.desc())).all(),
-        kinds=current_taxonomy().labels,
+        kinds=settings().taxonomy.labels,
         statuses=QUEUE_STATUSES,
         args=filter_args(request.args),
     )

@@ -17,7 +17,6 @@ from werkzeug.wrappers import Response
 from ..annotation.page_filter import filter_choices
 from ..db import get_session
 from ..extractors.base import Extractor
-from ..extractors.registry import build_registry
 from ..extractors.service import SITE_RULES, stored_rules
 from ..jobs.start import refresh_job
 from ..models import Job
@@ -38,12 +37,10 @@ from ..results.leaderboard import (
 from ..results.site_rules import rule_report
 from ..results.sites import mark_too_few, site_rows, type_rows
 from ..results.store import epochs, stale_count
-from ..scoring import Metric, app_metrics
-from ..vocabulary import current_taxonomy
+from ..scoring import Metric
+from ..settings import Settings, settings_of
 from .query_args import int_arg, page_filter
 
-SHARED = "goldtext.scores"
-REGISTRY = "goldtext.registry"
 BOOTSTRAP_MAX = 10_000
 TOP_MAX = 200
 FALLBACK = "trafilatura"
@@ -51,20 +48,24 @@ FALLBACK = "trafilatura"
 Compute = Callable[[Session, ScoreCache], dict[str, Any]]
 
 
+def settings() -> Settings:
+    """What the app's settings decide (webapp/settings.py)."""
+    return settings_of(current_app)
+
+
 def shared_scores() -> SharedScores:
-    return current_app.extensions[SHARED]
+    """The process's score cache."""
+    return settings().shared
 
 
 def metrics() -> Mapping[str, Metric]:
     """The app's metric registry."""
-    return app_metrics(current_app)
+    return settings().metrics
 
 
 def registry() -> Mapping[str, Extractor]:
     """The app's extractor registry, built once (read-only)."""
-    if current_app.extensions.get(REGISTRY) is None:
-        current_app.extensions[REGISTRY] = build_registry()
-    return current_app.extensions[REGISTRY]
+    return settings().registry
 
 
 class MetricUnavailable(BadRequest):
@@ -116,16 +117,13 @@ def computed(compute: Compute) -> dict[str, Any]:
             abort(400, description=str(error))
 
 
-SETTINGS = ("DRIFT_THRESHOLD_POINTS", "LEADERBOARD_MIN_SITE_PAGES", "PAGE_TYPES", "NO_CONTENT_TYPES",
-            "GUARD_ACCEPT_TYPES")
-"""The settings the figures depend on, beside the metrics' versions and availability."""
-
-
 def settings_state() -> str:
-    """What of the settings and the metric registry the figures depend on."""
-    settings = [current_app.config.get(name) for name in SETTINGS]
+    """What of the settings and the metric registry the figures depend on: the drift threshold
+    (DRIFT_THRESHOLD_POINTS), the too-few rule (LEADERBOARD_MIN_SITE_PAGES), the page types (PAGE_TYPES,
+    NO_CONTENT_TYPES, GUARD_ACCEPT_TYPES), and the metrics' versions and availability."""
+    found = settings()
     versions = [(name, m.version, m.available) for name, m in metrics().items()]
-    return repr((settings, versions))
+    return repr((found.drift_threshold, found.min_site_pages, found.taxonomy, versions))
 
 
 def live_tag(session: Session) -> str:
@@ -167,7 +165,7 @@ def drift(session: Session, options: BoardOptions) -> list[dict[str, Any]]:
     """The drift flags of the extractors asked for (all registered ones by default), scored or not:
     computed once per version of the extractions and threshold."""
     named = current_named(session, registry(), options.extractors)
-    threshold = current_app.config["DRIFT_THRESHOLD_POINTS"]
+    threshold = settings().drift_threshold
     shared = shared_scores()
     return shared.remembered(
         ("drift", tuple(named.items()), threshold),
@@ -186,7 +184,7 @@ def leaderboard_of(options: BoardOptions) -> Compute:
         pages = board_pages(cache, options.metric, list(named.values()), options.filters)
         mark_board(session, result, pages)
         result["ceiling"] = ceiling(session, metrics()[options.metric], pages, options.bootstrap)
-        mark_too_few(result, current_app.config["LEADERBOARD_MIN_SITE_PAGES"])
+        mark_too_few(result, settings().min_site_pages)
         result["drift"] = drift(session, options)
         result["pending"] = pending(session, options.metric)
         return result
@@ -202,7 +200,8 @@ def pending(session: Session, metric: str) -> int:
     if definition.eager or not definition.available:
         return 0
     cache = shared_scores().cache
-    return shared_scores().remembered(("pending", metric), lambda: stale_count(session, definition),
+    no_content = settings().taxonomy.no_content
+    return shared_scores().remembered(("pending", metric), lambda: stale_count(session, definition, no_content),
                                       (cache.epoch, cache.extraction_epoch))
 
 
@@ -228,8 +227,8 @@ def sites_of(options: BoardOptions) -> Compute:
                                    by=by, bootstrap=options.bootstrap, seed=options.seed) for by in ("site", "kind")}
         by_site = grouped["site"]
         hosts = filter_choices(session)["sites"]
-        min_pages = current_app.config["LEADERBOARD_MIN_SITE_PAGES"]
-        taxonomy = current_taxonomy()
+        min_pages = settings().min_site_pages
+        taxonomy = settings().taxonomy
         with_content = {kind: label for kind, label in taxonomy.labels.items() if taxonomy.has_content(kind)}
         for grouped_board in grouped.values():
             mark_too_few(grouped_board, min_pages)
@@ -276,17 +275,17 @@ def guard_of(options: BoardOptions) -> Compute:
     def compute(session: Session, cache: ScoreCache) -> dict[str, Any]:
         named = current_named(session, registry(), options.extractors)
         rates = acceptance_by_site_batch(session, named)
-        taxonomy = current_taxonomy()
+        taxonomy = settings().taxonomy
         return {
-            "threshold": current_app.config["DRIFT_THRESHOLD_POINTS"],
+            "threshold": settings().drift_threshold,
             "accept": [kind for kind in taxonomy.kinds if taxonomy.accepts(kind)],
-            "guard": guard_report(session, named, options.filters.sites),
+            "guard": guard_report(session, named, taxonomy, options.filters.sites),
             "acceptance_by_site_batch": {
                 name: {site: [{"batch": r.batch, "accepted": r.accepted, "pages": r.pages, "rate": r.rate}
                               for r in batches] for site, batches in sites.items()}
                 for name, sites in rates.items()
             },
-            "drift": [f.as_dict() for f in drift_flags(rates, current_app.config["DRIFT_THRESHOLD_POINTS"])],
+            "drift": [f.as_dict() for f in drift_flags(rates, settings().drift_threshold)],
         }
 
     return compute

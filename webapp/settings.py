@@ -1,0 +1,74 @@
+"""What an app's settings decide, built once by `create_app` and passed explicitly to the use cases and the
+services: the page types, the metric and extractor registries, the import limits, the extraction's run
+settings with the guard's thresholds, the overlap, the size limit of a gold text and the process's shared
+score cache. Nothing below the faces reads `flask.current_app`: the faces take this object from the app
+(`app.extensions[EXTENSION]`) and hand on what each call needs."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+from .corpus.document import Limits
+from .extractors.base import Extractor
+from .extractors.registry import build_registry
+from .extractors.service import RunSettings
+from .results import snapshot
+from .results.cache import ScoreCache, SharedScores
+from .scoring import Metric, build_metrics, eager
+from .vocabulary import Taxonomy, configured_taxonomy
+
+EXTENSION = "goldtext.settings"
+"""Where an app keeps its settings object: `app.extensions[EXTENSION]`."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    taxonomy: Taxonomy
+    metrics: Mapping[str, Metric]  # the metric registry (one dict per app: a test may replace an entry)
+    shared: SharedScores  # the process's score cache, synced from the change log at each read
+    limits: Limits  # IMPORT_MAX_BYTES, IMPORT_ZIP_MAX_MEMBERS, IMPORT_ZIP_MAX_TOTAL
+    run: RunSettings  # EXTRACT_TIMEOUT, EXTRACT_MEMORY_MB and the guard's thresholds (GUARD_*)
+    overlap: int  # OVERLAP, at least 1
+    gold_max_bytes: int  # GOLD_MAX_BYTES: the largest gold or annotation text a save stores (UTF-8)
+    default_extractor: str  # DEFAULT_EXTRACTOR
+    min_site_pages: int  # LEADERBOARD_MIN_SITE_PAGES
+    drift_threshold: float  # DRIFT_THRESHOLD_POINTS
+
+    @cached_property
+    def registry(self) -> Mapping[str, Extractor]:
+        """The extractor registry, built at its first use (building it imports every extractor's library,
+        which no start-up should wait for)."""
+        return build_registry()
+
+    @property
+    def eager(self) -> Mapping[str, Metric]:
+        """The metrics a gold save refreshes at once (the slow ones are refreshed by a job)."""
+        return eager(self.metrics)
+
+
+def build_settings(config: Mapping[str, Any], instance_path: str,
+                   metrics: Mapping[str, Metric] | None = None) -> Settings:
+    """The settings object of an app's settings (``instance_path``: where the score cache keeps its
+    snapshot); ValueError naming a setting that is wrong."""
+    metrics = build_metrics() if metrics is None else metrics
+    stored = snapshot.path_for(instance_path, config["DATABASE_URL"])
+    return Settings(
+        taxonomy=configured_taxonomy(config),
+        metrics=metrics,
+        shared=SharedScores(ScoreCache(metrics, snapshot_path=stored)),
+        limits=Limits.from_config(config),
+        run=RunSettings.from_config(config),
+        overlap=max(int(config["OVERLAP"]), 1),
+        gold_max_bytes=int(config["GOLD_MAX_BYTES"]),
+        default_extractor=config["DEFAULT_EXTRACTOR"],
+        min_site_pages=int(config["LEADERBOARD_MIN_SITE_PAGES"]),
+        drift_threshold=float(config["DRIFT_THRESHOLD_POINTS"]),
+    )
+
+
+def settings_of(app: Any) -> Settings:
+    """The settings object an app built at its creation."""
+    return app.extensions[EXTENSION]
