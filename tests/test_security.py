@@ -20,7 +20,7 @@ from webapp.db import dispose
 from webapp.extractors.registry import build_registry
 from webapp.extractors.service import current_extractors
 from webapp.extractors.variants import add_variant
-from webapp.models import Extraction, Page
+from webapp.models import Annotation, Assignment, Extraction, Page
 from webapp.web.security import RAW_PAGE_CSP
 
 HOSTILE = '<html><body><p>Text</p><script>alert(1)</script><img src="http://127.0.0.1:9/x.png"></body></html>'
@@ -75,6 +75,8 @@ def requests_that_change_state(values: dict[str, Any]) -> dict[str, dict[str, An
                                               "confirm": "Mallory's password"}},
         "accounts.logout_everywhere": {"data": {}},
         "checks.run": {"data": {}},
+        "queue.hand_back": {"data": {}},
+        "adjudication.void": {"data": {"annotator": "Bea"}},
     }
 
 
@@ -97,7 +99,7 @@ def local_app(tmp_path):
 def values(client, session, page_id) -> dict[str, Any]:
     """A client logged in as an admin, and real values for the routes' URL variables: a page with two gold
     revisions and trafilatura's extraction, its import batch, a queued export job, a file of static/, an
-    annotator with an API token."""
+    annotator with an API token and an annotation of the page, and the page assigned to the admin."""
     [trafilatura] = current_extractors(session, build_registry(), ("trafilatura",))
     add_variant(session, build_registry(), "no-ads", "trafilatura", ["prune_xpath=//aside"])
     session.add(Extraction(page_id=page_id, extractor="trafilatura", fingerprint=trafilatura.fingerprint, text="Text",
@@ -106,6 +108,8 @@ def values(client, session, page_id) -> dict[str, Any]:
     add_account(session, "Ann", "admin")
     other = add_account(session, "Bea", "annotator")
     issue(session, other, TOKEN)
+    session.add_all([Annotation(page_id=page_id, annotator="Bea", text="Bea's", kind="article", status="done"),
+                     Assignment(page_id=page_id, annotator="Ann")])
     session.commit()
     token = log_in(client, "Ann")
     for number, text in enumerate(["First gold", "Second gold"]):

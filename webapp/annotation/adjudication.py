@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session
 
 from ..models import Annotation, Gold, Page, Site
 from ..scoring.agreement import AnnotatedPage, PageAgreement, Said, page_agreement
-from .annotations import DRAFT, FINISHED
+from .annotations import DRAFT, FINISHED, VOID
 from .gold import SaveOutcome, new_gold, save_record
 
 
@@ -43,7 +43,7 @@ def review_queue(session: Session, overlap: int, limit: int | None = None) -> li
     complete = (
         select(Annotation.page_id)
         .outerjoin(Gold, Gold.page_id == Annotation.page_id)
-        .where(Gold.page_id.is_(None))
+        .where(Gold.page_id.is_(None), Annotation.status != VOID)
         .group_by(Annotation.page_id)
         .having(finished >= overlap, drafts == 0)
     )
@@ -52,7 +52,8 @@ def review_queue(session: Session, overlap: int, limit: int | None = None) -> li
         .where(Page.id.in_(complete))
     )}
     by_page: dict[int, list[Annotation]] = {page: [] for page in pages}
-    for found in session.scalars(select(Annotation).where(Annotation.page_id.in_(pages)).order_by(Annotation.id)):
+    counted = select(Annotation).where(Annotation.page_id.in_(pages), Annotation.status != VOID)
+    for found in session.scalars(counted.order_by(Annotation.id)):
         by_page[found.page_id].append(found)
     rows = [
         ReviewRow(page, pages[page].url, pages[page].source_name, pages[page].host,
@@ -96,7 +97,7 @@ def reviewed(session: Session, annotator: str, limit: int = 100) -> list[Reviewe
         .join(Site, Site.id == Page.site_id)
         .join(Annotation, Annotation.page_id == Page.id)
         .join(Gold, Gold.page_id == Page.id)
-        .where(Annotation.annotator == annotator)
+        .where(Annotation.annotator == annotator, Annotation.status != VOID)
         .order_by(Gold.updated_at.desc(), Page.id)
         .limit(limit)
     )

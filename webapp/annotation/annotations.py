@@ -7,6 +7,11 @@ adjudicated (adjudication.py). Until then the page is *blind*: nobody sees anoth
 no score exists, since scores are computed against the gold. With overlap 1 there are no annotations:
 the page's gold is its single annotation, edited as it always was.
 
+A page has ``overlap`` *places*: its annotators hold them (those with an annotation of it, and those it is
+assigned to who have none yet), and once they are full nobody else may annotate it (``place_refusal``).
+An admin may *void* an annotation (``void``): it keeps its revisions, with one more recording the void, but
+holds no place and counts in no agreement, queue or export.
+
 A page's annotations are *complete* when ``overlap`` of them are finished (status done or skipped) and
 none is a draft; a complete page on which every annotation says exactly the same (text, kind, status and
 snippets) is adjudicated automatically (``settle``).
@@ -17,15 +22,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import exists, select
 from sqlalchemy.orm import Session
 
-from ..models import Annotation, Page
+from ..models import Annotation, AnnotationRevision, Assignment, Page, utcnow
 from ..vocabulary import GOLD_STATUSES
-from .gold import SaveOutcome, add_revision, save_record
+from .gold import SaveOutcome, add_revision, append_revision, save_record
 
 DRAFT = "draft"
 FINISHED = tuple(status for status in GOLD_STATUSES if status != DRAFT)
+VOID = "void"
+"""The status of an annotation an admin voided (not a gold status: no save can set it)."""
 
 
 def is_blind(page: Page, overlap: int) -> bool:
@@ -40,8 +47,45 @@ def annotation_of(session: Session, page_id: int, annotator: str) -> Annotation 
 
 
 def annotations_of(session: Session, page_id: int) -> list[Annotation]:
-    """The page's annotations, in the order they were first saved."""
-    return list(session.scalars(select(Annotation).where(Annotation.page_id == page_id).order_by(Annotation.id)))
+    """The page's annotations that count (not voided), in the order they were first saved."""
+    return list(session.scalars(select(Annotation).where(Annotation.page_id == page_id, Annotation.status != VOID)
+                                .order_by(Annotation.id)))
+
+
+def place_holders(session: Session, page_id: int) -> list[str]:
+    """Who holds the page's places: the annotators of its annotations that count, in the order they first
+    saved, then those it is assigned to who have no annotation yet."""
+    annotated = [a.annotator for a in annotations_of(session, page_id)]
+    started = exists().where(Annotation.page_id == page_id, Annotation.annotator == Assignment.annotator)
+    reserved = session.scalars(select(Assignment.annotator).where(Assignment.page_id == page_id, ~started)
+                               .order_by(Assignment.id))
+    return annotated + list(reserved)
+
+
+def place_refusal(session: Session, page: Page, annotator: str, overlap: int) -> str | None:
+    """Why the annotator may not save an annotation of the page (None: they may): their annotation was
+    voided, or the page's ``overlap`` places are held by others."""
+    mine = annotation_of(session, page.id, annotator)
+    if mine is not None and mine.status == VOID:
+        return f"Your annotation of page {page.id} was voided by an admin: it holds no place any more."
+    holders = place_holders(session, page.id)
+    if annotator in holders or len(holders) < overlap:
+        return None
+    return (f"Page {page.id}'s {overlap} places are taken by other annotators: it is read-only for you "
+            "(annotations are blind until the page is adjudicated).")
+
+
+def void(session: Session, annotation: Annotation, by: str) -> AnnotationRevision:
+    """Void the annotation (see VOID): its status becomes void, recorded as a new revision by ``by``
+    (the admin), so that its history keeps what it said. Lock the page first."""
+    annotation.version += 1
+    annotation.status = VOID
+    annotation.updated_at = utcnow()
+    revision = append_revision(session, annotation, annotation.version, text=annotation.text, kind=annotation.kind,
+                               status=VOID, snippets=annotation.snippets, author=by)
+    session.flush()
+    assert isinstance(revision, AnnotationRevision)
+    return revision
 
 
 def save_annotation(session: Session, page: Page, annotator: str, *, base_version: int, text: str, kind: str,

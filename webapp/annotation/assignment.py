@@ -3,7 +3,8 @@
 An assigned page comes first in its annotator's own queue and holds one of its OVERLAP places for them,
 so that other annotators are offered it only while places remain (annotation/queue.py, ``own_queue``).
 Only pages that still have a free place are assigned: no gold, fewer than OVERLAP annotators holding a
-place, and neither assigned to nor annotated by this annotator already.
+place, and neither assigned to nor annotated by this annotator already. An assignment can be removed
+(``unassign``): the place is free again.
 """
 
 from __future__ import annotations
@@ -32,3 +33,17 @@ def assign(session: Session, annotators: tuple[str, ...], selection: PageFilter,
         made += len(pages)
     session.flush()
     return made
+
+
+def unassign(session: Session, annotators: tuple[str, ...], selection: PageFilter, page_id: int | None = None) -> int:
+    """Remove the assignments to these annotators of the pages the filter selects (of that page only, when
+    given); their annotations stay. Returns how many were removed."""
+    chosen = selection.where(select(Page.id).outerjoin(Gold, Gold.page_id == Page.id))
+    if page_id is not None:
+        chosen = chosen.where(Page.id == page_id)
+    found = list(session.scalars(select(Assignment).where(Assignment.annotator.in_(annotators),
+                                                          Assignment.page_id.in_(chosen))))
+    for assignment in found:
+        session.delete(assignment)
+    session.flush()
+    return len(found)

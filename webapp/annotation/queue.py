@@ -21,7 +21,7 @@ from sqlalchemy.orm import Session
 
 from ..models import Annotation, Assignment, Gold, Page, Site
 from ..vocabulary import QUEUE_STATUSES, TODO
-from .annotations import FINISHED
+from .annotations import FINISHED, VOID
 from .page_filter import PageFilter
 
 # Within each segment (no gold, then gold): most disagreement (lowest mean F1) first, pages without a
@@ -199,7 +199,8 @@ class OwnRow:
 def places_taken() -> ColumnElement[int]:
     """How many annotators hold one of a page's places (correlated to Page): those with an annotation of
     it, and those it is assigned to who have none yet."""
-    annotated = select(func.count(Annotation.id)).where(Annotation.page_id == Page.id).scalar_subquery()
+    annotated = (select(func.count(Annotation.id)).where(Annotation.page_id == Page.id, Annotation.status != VOID)
+                 .scalar_subquery())
     reserved = (
         select(func.count(Assignment.id))
         .where(Assignment.page_id == Page.id,

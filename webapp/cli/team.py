@@ -9,12 +9,15 @@ import click
 from flask import current_app
 from flask.cli import with_appcontext
 
-from ..annotation.assignment import assign
+from ..accounts.roles import ADMIN
 from ..annotation.page_filter import PageFilter
 from ..db import sessions
 from ..results.agreement import corpus_agreement
 from ..scoring.agreement import GROUPINGS
-from .actor import cli_record
+from ..settings import settings_of
+from ..usecases.assign import assign_pages, unassign_pages
+from ..usecases.outcome import Actor, Refused
+from .actor import ADDRESS, cli_actor
 from .scores import echo_table
 
 FIGURES = ("pages", "pairs", "text_f1", "kind_agreement", "kind_alpha", "snippet_agreement")
@@ -30,16 +33,24 @@ FIGURES = ("pages", "pairs", "text_f1", "kind_agreement", "kind_alpha", "snippet
 @click.option("--url-contains", metavar="TEXT", default=None, help="Only pages whose URL holds this text.")
 @click.option("--limit", type=click.IntRange(min=1), default=None,
               help="At most this many pages per annotator, in queue order (default: all).")
-def assign_command(annotators, sites, batches, url_contains, limit) -> None:
+@click.option("--remove", is_flag=True,
+              help="Remove these annotators' assignments of the selected pages instead (their annotations stay).")
+def assign_command(annotators, sites, batches, url_contains, limit, remove) -> None:
     """Assign the selected pages that still have a free place (of OVERLAP) to annotators, in turn: they
-    come first in their queue, and the place is kept for them."""
+    come first in their queue, and the place is kept for them. The names must be users' (not disabled);
+    --remove undoes assignments."""
     selection = PageFilter(sites=sites, batches=batches, url_contains=url_contains)
+    actor = Actor(cli_actor(), ADMIN, ADDRESS)
     with sessions()() as session:
-        made = assign(session, annotators, selection, max(int(current_app.config["OVERLAP"]), 1), limit)
-        cli_record(session, "assign", ", ".join(annotators),
-                   {"pages": made, "sites": list(sites), "batches": list(batches), "url_contains": url_contains})
+        try:
+            if remove:
+                done = unassign_pages(session, actor, annotators, selection)
+            else:
+                done = assign_pages(session, settings_of(current_app), actor, annotators, selection, limit)
+        except Refused as error:
+            raise click.UsageError(error.reason) from None
         session.commit()
-    click.echo(f"{made} assignments made ({', '.join(annotators)}).")
+    click.echo(f"{done} assignments {'removed' if remove else 'made'} ({', '.join(annotators)}).")
 
 
 def rows_of(result: dict[str, Any]) -> list[dict[str, Any]]:

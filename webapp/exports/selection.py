@@ -11,6 +11,7 @@ from typing import Any
 from sqlalchemy import Select, func, select
 from sqlalchemy.orm import Session
 
+from ..annotation.annotations import VOID
 from ..annotation.page_filter import PageFilter
 from ..corpus.document import LAYOUT_FACT
 from ..models import Annotation, Extraction, Gold, GoldRevision, Page, Score, Site
@@ -26,7 +27,8 @@ class GoldRecord:
     kind: str
     status: str
     snippets: dict[str, list[str]] | None
-    annotators: tuple[str, ...]  # every author of a revision, in the order they first saved
+    annotators: tuple[str, ...]  # every author of a revision in the order they first saved, then every
+    # annotator whose own annotation says what the gold says (an automatic adjudication credits them all)
     revisions: int
     updated_at: datetime
     note: str | None = None  # the reviewer's note on an adjudicated gold
@@ -112,6 +114,7 @@ def iter_pages(session: Session, selection: PageFilter, loading: Loading = Loadi
             gold = None
             if row[6] is not None:
                 names, count = authors.get(row[6], ((), 0))
+                names = credited(names, row[7], row[8], row[9], annotations.get(row[0], ()))
                 gold = GoldRecord(row[7], row[8], row[9], row[10], names, count, row[11], row[12])
             yield ExportedPage(row[0], row[1], row[2], row[3], row[4], row[5],
                                row[14] if raw is not None else None, gold, tuple(found.get(row[0], ())),
@@ -129,10 +132,20 @@ def _authors(session: Session, gold_ids: Sequence[int]) -> dict[int, tuple[tuple
     return {gold_id: (tuple(authors[gold_id]), counts[gold_id]) for gold_id in counts}
 
 
+def credited(authors: tuple[str, ...], text: str, kind: str, status: str,
+             annotations: Sequence[AnnotationRecord]) -> tuple[str, ...]:
+    """The gold's authors, then the annotators whose annotation has the gold's text (ends trimmed), type
+    and status: their text agreed, so the gold is theirs too."""
+    agreed = [a.annotator for a in annotations
+              if (a.text.strip(), a.kind, a.status) == (text.strip(), kind, status)]
+    return tuple(dict.fromkeys((*authors, *agreed)))
+
+
 def _annotations(session: Session, page_ids: Sequence[int]) -> dict[int, list[AnnotationRecord]]:
-    """page id -> its annotations, in the order they were first saved."""
+    """page id -> its annotations that count (not voided), in the order they were first saved."""
     query = (select(Annotation.page_id, Annotation.annotator, Annotation.text, Annotation.kind, Annotation.status)
-             .where(Annotation.page_id.in_(page_ids)).order_by(Annotation.page_id, Annotation.id))
+             .where(Annotation.page_id.in_(page_ids), Annotation.status != VOID)
+             .order_by(Annotation.page_id, Annotation.id))
     found: dict[int, list[AnnotationRecord]] = defaultdict(list)
     for page_id, *fields in session.execute(query):
         found[page_id].append(AnnotationRecord(*fields))

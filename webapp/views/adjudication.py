@@ -1,5 +1,6 @@
-"""Adjudication (reviewers): the queue of pages whose annotations are complete, the side-by-side view of
-a page's annotations, and the save of the reviewer's result as the page's gold."""
+"""Adjudication (reviewers): the queue of pages whose places are full and done, the side-by-side view of
+a page's annotations, the save of the reviewer's result as the page's gold (usecases/adjudicate.py), and
+an admin's void of an annotation (usecases/void.py)."""
 
 from __future__ import annotations
 
@@ -7,21 +8,22 @@ from flask import Blueprint, abort, flash, json, redirect, render_template, requ
 from sqlalchemy import select
 from werkzeug.wrappers import Response
 
-from ..annotation.adjudication import adjudicate, annotated, review_queue
+from ..accounts.roles import ADMIN, at_least
+from ..annotation.adjudication import annotated, review_queue
 from ..annotation.annotations import annotations_of
-from ..annotation.gold import lock_page
 from ..corpus.visible_text import visible_text
 from ..db import get_or_404, get_session
 from ..models import Page
-from ..results.store import gold_changed
 from ..scoring.agreement import page_agreement
-from ..vocabulary import GOLD_STATUSES, UnknownTerm, checked_snippets
-from .common import annotator, overlap, record, settings
+from ..usecases.adjudicate import NOTE_MAX, adjudicate_page, adjudication_refusal, adjudication_request
+from ..usecases.outcome import Refused
+from ..usecases.void import void_annotation
+from ..vocabulary import GOLD_STATUSES
+from .common import actor, annotator, current_role, overlap, refuse, settings
 
 bp = Blueprint("adjudication", __name__, url_prefix="/adjudication")
 
 QUEUE_SIZE = 200
-NOTE_MAX = 2000
 
 
 @bp.get("")
@@ -34,6 +36,9 @@ def index() -> str:
 def page(page_id: int) -> str:
     session = get_session()
     found = get_or_404(session, Page, page_id)
+    refusal = adjudication_refusal(session, settings(), found, annotator() or "")
+    if refusal is not None and refusal.status == 403 and found.gold is None:
+        refuse(refusal)  # their own page, still blind: the others' annotations are not theirs to see
     annotations = annotations_of(session, page_id)
     shown = [{"annotator": a.annotator, "text": a.text, "kind": a.kind, "status": a.status,
               "snippets": a.snippets, "version": a.version} for a in annotations]
@@ -46,6 +51,7 @@ def page(page_id: int) -> str:
         start={"text": start.text if start else "", "kind": start.kind if start else "article",
                "status": start.status if start else "done", "snippets": start.snippets if start else None},
         kinds=settings().taxonomy.labels, statuses=GOLD_STATUSES, note_max=NOTE_MAX,
+        refusal=refusal.reason if refusal else None, can_void=at_least(current_role(), ADMIN),
     )
 
 
@@ -57,27 +63,17 @@ def save(page_id: int) -> Response:
     if reviewer is None:
         abort(400, description="Give your name first.")
     form = request.form
-    version = form.get("version", type=int)
-    if version is None or form.get("kind") not in settings().taxonomy.kinds or form.get("status") not in GOLD_STATUSES:
-        abort(400, description="The form needs a version, a page kind and a status.")
-    try:
-        snippets = checked_snippets(json.loads(form.get("snippets") or "null"))
-    except (ValueError, UnknownTerm) as error:
-        abort(400, description=f"snippets: {error}")
     session = get_session()
-    found = lock_page(session, page_id)
-    if found is None:
-        abort(404)
     try:
-        outcome = adjudicate(session, found, reviewer, base_version=version,
-                             text=form.get("text", "").replace("\r\n", "\n"), kind=form["kind"],
-                             status=form["status"], note=form.get("note", "")[:NOTE_MAX], snippets=snippets)
+        snippets = json.loads(form.get("snippets") or "null")
     except ValueError as error:
-        abort(400, description=str(error))
-    if outcome.applied:
-        gold_changed(session, settings().eager, page_id, no_content=settings().taxonomy.no_content)
-    record("adjudicate", f"page {page_id}", {"version": version, "conflict": outcome.conflict,
-                                              "kind": form["kind"], "note": form.get("note", "")[:NOTE_MAX]})
+        abort(400, description=f"snippets: {error}")
+    try:
+        outcome = adjudicate_page(session, settings(), actor(reviewer), page_id, adjudication_request(
+            settings(), version=form.get("version", type=int), text=form.get("text", ""), kind=form.get("kind"),
+            status=form.get("status"), note=form.get("note", ""), snippets=snippets))
+    except Refused as error:
+        refuse(error)
     session.commit()
     if outcome.conflict:
         flash("Someone saved this page's gold while you were adjudicating: yours is kept in its history as a "
@@ -88,3 +84,19 @@ def save(page_id: int) -> Response:
     if following:
         return redirect(url_for("adjudication.page", page_id=following[0].page_id))
     return redirect(url_for("adjudication.index"))
+
+
+@bp.post("/<int:page_id>/void")
+def void(page_id: int) -> Response:
+    """An admin voids one annotation of the page (the form's ``annotator``): kept in its history, out of
+    the page's places and of every agreement."""
+    session = get_session()
+    name = request.form.get("annotator", "")
+    try:
+        voided = void_annotation(session, settings(), actor(), page_id, name)
+    except Refused as error:
+        refuse(error)
+    session.commit()
+    flash(f"{name}'s annotation of page {page_id} is voided"
+          + (": the others agree exactly, so the page is adjudicated automatically." if voided.automatic else "."))
+    return redirect(url_for("adjudication.page", page_id=page_id))

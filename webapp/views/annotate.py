@@ -23,20 +23,22 @@ from werkzeug.wrappers import Response
 
 from ..annotation.annotations import annotation_of, is_blind
 from ..annotation.boilerplate import BoilerplateCache, drop_lines, page_boilerplate
-from ..annotation.gold import HistoryPage, Record, history_page, lock_page, restore_revision
+from ..annotation.gold import HistoryPage, Record, history_page
 from ..annotation.prefill import METRIC, Prefill, Ranking, choose, site_ranking
 from ..annotation.type_signals import Suggestion, suggest_type
 from ..corpus.sites import known_site
 from ..corpus.visible_text import browser_rules
 from ..db import get_or_404, get_session
-from ..models import Extraction, Gold, GoldRevision, Page
+from ..models import Extraction, Gold, Page
 from ..results.extractions import current_named
 from ..results.leaderboard import page_scores, shown
-from ..results.store import gold_changed
-from ..vocabulary import ARTICLE, GOLD_STATUSES, UnknownTerm, checked_kind
+from ..usecases.outcome import Refused
+from ..usecases.restore import restore as restore_gold
+from ..usecases.save import edit_refusal
+from ..vocabulary import ARTICLE, GOLD_STATUSES
 from ..web import figures
 from ..web.access import identity
-from .common import ANNOTATOR, annotator, filter_args, local_target, overlap, record, settings
+from .common import ANNOTATOR, actor, annotator, filter_args, local_target, overlap, refuse, settings
 from .pages import heavy
 
 bp = Blueprint("annotate", __name__)
@@ -151,6 +153,7 @@ def page(page_id: int) -> Response | str:
         saved=saved,
         blind=blind,
         adjudicated=overlap() > 1 and not blind,
+        read_only=edit_refusal(session, settings(), found, annotator() or ""),
         link=safe_link(found.url),
         candidates=cands,
         editor=editor,
@@ -183,24 +186,20 @@ def history(page_id: int) -> str:
 
 @bp.post("/pages/<int:page_id>/history/<int:revision_id>/restore")
 def restore(page_id: int, revision_id: int) -> Response:
+    """Restore a revision of the gold (usecases/restore.py: a save's rules); a refusal is shown on the history."""
     author = annotator()
     if author is None:
         abort(400, description="Give your name first.")
     session = get_session()
-    found = lock_page(session, page_id)
-    revision = session.get(GoldRevision, revision_id)
-    if found is None or revision is None or found.gold is None or revision.gold_id != found.gold.id:
-        abort(404)
     try:
-        checked_kind(revision.kind, settings().taxonomy)
-        restored = restore_revision(session, found, revision, author)
-    except UnknownTerm as error:
-        flash(f"Revision {revision.id} was not restored: {error}. Restore another, or edit the page.")
+        restored = restore_gold(session, settings(), actor(author), page_id, revision_id)
+    except Refused as error:
+        if error.status == 404:
+            refuse(error)
+        flash(f"Revision {revision_id} was not restored: {error.reason} Restore another, or edit the page.")
         return redirect(url_for("annotate.history", page_id=page_id))
-    gold_changed(session, settings().eager, page_id, no_content=settings().taxonomy.no_content)
-    record("gold.restore", f"page {page_id}", {"revision": revision.id, "version": restored.version})
     session.commit()
-    flash(f"Revision {revision.id} restored as version {restored.version}.")
+    flash(f"Revision {revision_id} restored as version {restored.version}.")
     return redirect(url_for("annotate.history", page_id=page_id))
 
 

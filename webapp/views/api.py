@@ -1,8 +1,8 @@
 """JSON API of the workbench: read and save a page's gold (optimistic concurrency, idempotent retries).
 
 With overlap above 1, while a page is blind (not adjudicated) the gold endpoints read and save the
-caller's own annotation instead (see annotation/annotations.py); once it is adjudicated its gold is
-changed by adjudication only, and a save is refused (423)."""
+caller's own annotation instead (see annotation/annotations.py). Every rule of a save is in its use case
+(usecases/save.py): this view parses, calls, commits and answers."""
 
 from __future__ import annotations
 
@@ -12,22 +12,19 @@ from flask import Blueprint, abort, jsonify, request
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
 
-from ..annotation.annotations import annotation_of, is_blind, save_annotation, settle
-from ..annotation.gold import Record, lock_page, save_gold
+from ..annotation.annotations import annotation_of, is_blind
+from ..annotation.gold import Record
 from ..db import get_or_404, get_session
 from ..models import Page
 from ..results.agreement import corpus_agreement
 from ..results.leaderboard import page_scores
-from ..results.store import gold_changed
-from ..vocabulary import UnknownTerm, checked_kind, checked_snippets, checked_status
+from ..usecases.outcome import Refused
+from ..usecases.save import save, save_request
 from ..web import figures
 from ..web.query_args import int_arg
-from .common import annotator, overlap, record, settings
+from .common import actor, annotator, overlap, refuse, settings
 
 bp = Blueprint("api", __name__, url_prefix="/api")
-
-SAVE_ID_MAX = 64
-
 
 @bp.errorhandler(HTTPException)
 def json_error(error: HTTPException) -> tuple[Response, int]:
@@ -50,29 +47,6 @@ def gold_json(gold: Record | None) -> dict[str, Any]:
     }
 
 
-def _save_request() -> dict[str, Any]:
-    """The save's fields, or 400 naming what is wrong."""
-    body = request.get_json(silent=True)
-    if not isinstance(body, dict):
-        abort(400, description="Send a JSON object.")
-    types = {"text": str, "kind": str, "status": str, "version": int, "client_save_id": str}
-    for key, kind in types.items():
-        value = body.get(key)
-        if not isinstance(value, kind) or isinstance(value, bool):
-            abort(400, description=f"{key!r} must be a {kind.__name__}.")
-    if not 0 < len(body["client_save_id"]) <= SAVE_ID_MAX:
-        abort(400, description=f"'client_save_id' must have 1 to {SAVE_ID_MAX} characters.")
-    try:
-        checked_kind(body["kind"], settings().taxonomy), checked_status(body["status"])
-    except UnknownTerm as error:
-        abort(400, description=f"{error}.")
-    try:
-        checked_snippets(body.get("snippets"))
-    except UnknownTerm as error:
-        abort(400, description=f"'snippets': {error}.")
-    return body
-
-
 @bp.get("/pages/<int:page_id>/gold")
 def read_gold(page_id: int) -> Response:
     """The page's gold; while the page is blind, the caller's own annotation."""
@@ -90,31 +64,14 @@ def write_gold(page_id: int) -> tuple[Response, int]:
     author = annotator()
     if author is None:
         abort(400, description="Give your name first (every revision records it).")
-    body = _save_request()
     session = get_session()
-    page = lock_page(session, page_id)
-    if page is None:
-        abort(404)
-    blind = is_blind(page, overlap())
-    if overlap() > 1 and not blind:
-        abort(423, description="This page is adjudicated: its gold is changed in adjudication.")
-    fields = {"text": body["text"], "kind": body["kind"], "status": body["status"],
-              "client_save_id": body["client_save_id"], "snippets": body.get("snippets")}
     try:
-        if blind:
-            outcome = save_annotation(session, page, author, base_version=body["version"], **fields)
-        else:
-            outcome = save_gold(session, page, base_version=body["version"], author=author, **fields)
-    except ValueError as error:
-        abort(400, description=str(error))
-    if outcome.applied and (not blind or settle(session, page, overlap(), author)):
-        gold_changed(session, settings().eager, page.id, no_content=settings().taxonomy.no_content)
-        if blind:
-            record("adjudicate", f"page {page.id}", {"automatic": True})
-    if not outcome.replayed:
-        record("gold.save", f"page {page.id}", {"revision": outcome.revision.id, "version": outcome.revision.version,
-                                                 "conflict": outcome.conflict, "status": body["status"]})
+        saved = save(session, settings(), actor(author), page_id,
+                     save_request(settings(), request.get_json(silent=True)))
+    except Refused as error:
+        refuse(error)
     session.commit()
+    outcome = saved.outcome
     if outcome.conflict:
         return jsonify(conflict=True, revision=outcome.revision.id, current=gold_json(outcome.record)), 409
     return (

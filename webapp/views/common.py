@@ -3,16 +3,18 @@ settings object (and its overlap), and the page filter in the query string."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NoReturn
 from urllib.parse import unquote, urlsplit
 
-from flask import current_app, request, session
+from flask import abort, current_app, request, session
 from werkzeug.datastructures import MultiDict
+from werkzeug.exceptions import HTTPException
 
 from ..accounts import audit
 from ..db import get_session
 from ..models import AuditEvent, User
 from ..settings import Settings, settings_of
+from ..usecases.outcome import Actor, Refused
 from ..web.access import identity
 
 ANNOTATOR = "annotator"
@@ -44,6 +46,26 @@ def record(action: str, target: str = "", detail: Any = None) -> AuditEvent:
     """Append an event of the current request to the audit log, in the request's session (the view
     commits it with the change)."""
     return audit.record(get_session(), annotator() or LOCAL_ACTOR, action, target, detail, request.remote_addr)
+
+
+def actor(name: str | None = None) -> Actor:
+    """Who acts in this request, for a use case: ``name`` (the annotator, checked by the view) or the
+    audit log's actor, their role and address."""
+    return Actor(name or annotator() or LOCAL_ACTOR, current_role() or "", request.remote_addr)
+
+
+class TextTooLarge(HTTPException):
+    """A gold or annotation text over GOLD_MAX_BYTES: 413 with the use case's reason (not the request-size
+    answer of MAX_CONTENT_LENGTH, web/security.py)."""
+
+    code = 413
+
+
+def refuse(error: Refused) -> NoReturn:
+    """Answer a use case's refusal: its status and reason (the API's error handler makes it JSON)."""
+    if error.status == 413:
+        raise TextTooLarge(description=error.reason)
+    abort(error.status, description=error.reason)
 
 
 def settings() -> Settings:

@@ -3,17 +3,20 @@ annotator's own queue (with overlap above 1, or pages assigned to them)."""
 
 from __future__ import annotations
 
-from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from sqlalchemy import select
 from werkzeug.wrappers import Response
 
+from ..annotation.page_filter import PageFilter
 from ..annotation.queue import own_count, own_queue, progress_by_site, queue_counts, queue_rows, step, totals
 from ..db import get_session
 from ..models import Assignment, ImportBatch, Site
 from ..scoring.gold_checks import CHECKS
+from ..usecases.assign import unassign_pages
+from ..usecases.outcome import Refused
 from ..vocabulary import QUEUE_STATUSES
 from ..web.query_args import page_filter
-from .common import annotator, filter_args, overlap, settings
+from .common import actor, annotator, filter_args, overlap, refuse, settings
 
 bp = Blueprint("queue", __name__)
 
@@ -65,3 +68,20 @@ def go(page_id: int) -> Response:
               "page below, change the filters, or see the scores on the leaderboard.")
         return redirect(url_for("queue.index", **args))
     return redirect(url_for("annotate.page", page_id=target, **args))
+
+
+@bp.post("/queue/assignments/<int:page_id>/hand-back")
+def hand_back(page_id: int) -> Response:
+    """The annotator removes their own assignment of the page (usecases/assign.py): its place is free again."""
+    name = annotator()
+    if name is None:
+        abort(400, description="Give your name first.")
+    session = get_session()
+    try:
+        removed = unassign_pages(session, actor(name), (name,), PageFilter(), page_id)
+    except Refused as error:
+        refuse(error)
+    session.commit()
+    flash(f"Page {page_id} handed back: it is no longer assigned to you." if removed
+          else f"Page {page_id} was not assigned to you.")
+    return redirect(url_for("queue.index"))

@@ -1,0 +1,77 @@
+"""Adjudicate: a reviewer's result saved as the gold of a page whose places are full and done.
+
+The rules: the page is locked; it must be complete (its OVERLAP places held by annotations that are all
+finished, none a draft, voided ones left out: the pages of the adjudication queue) or already adjudicated
+(409 otherwise); a reviewer never adjudicates a page they annotated themselves (403); the fields are
+checked as a save's are (usecases/fields.py); the result is a save of the gold with the reviewer's note
+(versions, stale saves kept); the page's scores are refreshed when the gold changed; it is audited."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from ..annotation.adjudication import adjudicate
+from ..annotation.annotations import annotations_of, is_complete
+from ..models import Page
+from ..results.store import gold_changed
+from ..settings import Settings
+from .fields import Fields, checked_fields
+from .outcome import Actor, Refused
+from .save import Saved, locked_page
+
+NOTE_MAX = 2000
+
+
+@dataclass(frozen=True)
+class AdjudicationRequest:
+    fields: Fields
+    version: int  # the version of the gold the reviewer edited (0: none yet)
+    note: str
+
+
+def adjudication_request(settings: Settings, *, version: Any, text: str, kind: Any, status: Any, note: str,
+                         snippets: Any) -> AdjudicationRequest:
+    """The reviewer's result (``snippets``: as the API takes them, None for the gold's current ones);
+    Refused (400, 413) naming what is wrong. The note is cut to NOTE_MAX characters."""
+    if not isinstance(version, int) or isinstance(version, bool) or not isinstance(kind, str) \
+            or not isinstance(status, str):
+        raise Refused(400, "The form needs a version, a page type and a status.")
+    fields = checked_fields(settings, text=text.replace("\r\n", "\n"), kind=kind, status=status, snippets=snippets)
+    return AdjudicationRequest(fields, version, note[:NOTE_MAX])
+
+
+def adjudication_refusal(session: Session, settings: Settings, page: Page, reviewer: str) -> Refused | None:
+    """Why the reviewer may not adjudicate the page (None: they may): 403 their own annotation, 409 a page
+    whose places are not full and done."""
+    annotations = annotations_of(session, page.id)
+    if reviewer in {a.annotator for a in annotations}:
+        return Refused(403, f"You annotated page {page.id} yourself: another reviewer adjudicates it "
+                            "(nobody adjudicates their own annotation).")
+    if page.gold is None and not is_complete(annotations, settings.overlap):
+        return Refused(409, f"Page {page.id} is not ready for adjudication: its {settings.overlap} places are not "
+                            "all held by finished annotations (one is a draft, or a place is free).")
+    return None
+
+
+def adjudicate_page(session: Session, settings: Settings, actor: Actor, page_id: int,
+                    request: AdjudicationRequest) -> Saved:
+    """Save the reviewer's result by the rules above; Refused (404, 403, 409, 400) when it is not taken.
+    Never commits."""
+    page = locked_page(session, page_id)
+    refusal = adjudication_refusal(session, settings, page, actor.name)
+    if refusal is not None:
+        raise refusal
+    fields = request.fields
+    try:
+        outcome = adjudicate(session, page, actor.name, base_version=request.version, text=fields.text,
+                             kind=fields.kind, status=fields.status, note=request.note, snippets=fields.snippets)
+    except ValueError as error:
+        raise Refused(400, str(error)) from None
+    if outcome.applied:
+        gold_changed(session, settings.eager, page_id, no_content=settings.taxonomy.no_content)
+    actor.record(session, "adjudicate", f"page {page_id}", {"version": request.version, "conflict": outcome.conflict,
+                                                            "kind": fields.kind, "note": request.note})
+    return Saved(outcome)

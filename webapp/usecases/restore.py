@@ -1,0 +1,34 @@
+"""Restore: make an old revision of a page's gold its gold again, as a new revision. The rules are a
+save's (usecases/save.py): the page is locked, an adjudicated page's gold changes in adjudication only
+(423), the revision's text and type must be what a save may store today (a type the settings no longer
+name, a text over GOLD_MAX_BYTES: refused), the page's scores are refreshed and the restore is audited."""
+
+from __future__ import annotations
+
+from sqlalchemy.orm import Session
+
+from ..annotation.gold import restore_revision
+from ..models import GoldRevision
+from ..results.store import gold_changed
+from ..settings import Settings
+from .fields import checked_fields
+from .outcome import Actor, Refused
+from .save import edit_refusal, locked_page
+
+
+def restore(session: Session, settings: Settings, actor: Actor, page_id: int, revision_id: int) -> GoldRevision:
+    """Restore the revision of the page's gold (returns the new revision); Refused (404, 423, 400, 413)
+    when the rules do not allow it. Never commits."""
+    page = locked_page(session, page_id)
+    revision = session.get(GoldRevision, revision_id)
+    if revision is None or page.gold is None or revision.gold_id != page.gold.id:
+        raise Refused(404, f"Page {page_id}'s gold has no revision {revision_id}.")
+    refusal = edit_refusal(session, settings, page, actor.name)
+    if refusal is not None:
+        raise Refused(423, refusal)
+    checked_fields(settings, text=revision.text, kind=revision.kind, status=revision.status,
+                   snippets=revision.snippets)
+    restored = restore_revision(session, page, revision, actor.name)
+    gold_changed(session, settings.eager, page.id, no_content=settings.taxonomy.no_content)
+    actor.record(session, "gold.restore", f"page {page_id}", {"revision": revision.id, "version": restored.version})
+    return restored

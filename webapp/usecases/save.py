@@ -1,0 +1,124 @@
+"""Save: an annotator's edit of a page's gold, or, while the page is blind (OVERLAP above 1, not yet
+adjudicated), of their own annotation of it. Every face calls `save`: the JSON API (which the annotate
+view's editor uses), and any command or job that saves gold as a user would.
+
+The rules, in order:
+- the page is locked for the rest of the transaction (two saves of one page never both pass the checks);
+- with OVERLAP above 1 an adjudicated page's gold changes in adjudication only (423);
+- while it is blind, the annotator must hold one of its places, or a place must be free (423, see
+  annotation/annotations.py `place_refusal`); a voided annotation holds none;
+- the save is applied, kept as a stale save (409 for the face) or answered from its retry
+  (annotation/gold.py); an applied annotation that completes the page's places with exactly the same
+  annotations adjudicates it automatically (`settle`);
+- when the gold changed, the page's cached scores are refreshed in the same transaction (`gold_changed`);
+- the save (and an automatic adjudication) is appended to the audit log.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from ..annotation.annotations import is_blind, place_refusal, save_annotation, settle
+from ..annotation.gold import Record, Revision, SaveOutcome, lock_page, save_gold
+from ..results.store import gold_changed
+from ..settings import Settings
+from .fields import Fields, checked_fields
+from .outcome import Actor, Refused
+
+SAVE_ID_MAX = 64
+ADJUDICATED = "This page is adjudicated: its gold is changed in adjudication."
+
+
+@dataclass(frozen=True)
+class SaveRequest:
+    fields: Fields
+    version: int  # the version the save edited
+    client_save_id: str  # the same id on a retry: applied once
+
+
+def save_request(settings: Settings, body: Any) -> SaveRequest:
+    """A save from its JSON object (text, kind, status, version, client_save_id, snippets); Refused (400,
+    413) naming what is wrong."""
+    if not isinstance(body, dict):
+        raise Refused(400, "Send a JSON object.")
+    types = {"text": str, "kind": str, "status": str, "version": int, "client_save_id": str}
+    for key, kind in types.items():
+        value = body.get(key)
+        if not isinstance(value, kind) or isinstance(value, bool):
+            raise Refused(400, f"{key!r} must be a {kind.__name__}.")
+    if not 0 < len(body["client_save_id"]) <= SAVE_ID_MAX:
+        raise Refused(400, f"'client_save_id' must have 1 to {SAVE_ID_MAX} characters.")
+    fields = checked_fields(settings, text=body["text"], kind=body["kind"], status=body["status"],
+                            snippets=body.get("snippets"))
+    return SaveRequest(fields, body["version"], body["client_save_id"])
+
+
+@dataclass(frozen=True)
+class Saved:
+    """What a save did (``outcome``: annotation/gold.py's SaveOutcome) and whether it adjudicated the page
+    automatically."""
+
+    outcome: SaveOutcome
+    automatic: bool = False
+
+    @property
+    def conflict(self) -> bool:
+        return self.outcome.conflict
+
+    @property
+    def record(self) -> Record:
+        return self.outcome.record
+
+    @property
+    def revision(self) -> Revision:
+        return self.outcome.revision
+
+
+def locked_page(session: Session, page_id: int) -> Any:
+    """The page, locked (annotation/gold.py `lock_page`); Refused (404) when there is none."""
+    page = lock_page(session, page_id)
+    if page is None:
+        raise Refused(404, f"There is no page {page_id}.")
+    return page
+
+
+def edit_refusal(session: Session, settings: Settings, page: Any, name: str) -> str | None:
+    """Why ``name`` may not edit the page in the annotate view (None: they may): adjudicated under
+    overlap, or blind with no place for them. The annotate view shows it and makes the editor read-only."""
+    if settings.overlap > 1 and not is_blind(page, settings.overlap):
+        return ADJUDICATED
+    if is_blind(page, settings.overlap):
+        return place_refusal(session, page, name, settings.overlap)
+    return None
+
+
+def save(session: Session, settings: Settings, actor: Actor, page_id: int, request: SaveRequest) -> Saved:
+    """Apply the save by the rules above; Refused (404, 423, 400) when it is not taken. Never commits."""
+    page = locked_page(session, page_id)
+    refusal = edit_refusal(session, settings, page, actor.name)
+    if refusal is not None:
+        raise Refused(423, refusal)
+    blind = is_blind(page, settings.overlap)
+    fields = request.fields
+    values: dict[str, Any] = {"text": fields.text, "kind": fields.kind, "status": fields.status,
+                              "snippets": fields.snippets, "client_save_id": request.client_save_id}
+    try:
+        if blind:
+            outcome = save_annotation(session, page, actor.name, base_version=request.version, **values)
+        else:
+            outcome = save_gold(session, page, base_version=request.version, author=actor.name, **values)
+    except ValueError as error:
+        raise Refused(400, str(error)) from None
+    automatic = outcome.applied and blind and settle(session, page, settings.overlap, actor.name)
+    if outcome.applied and (not blind or automatic):
+        gold_changed(session, settings.eager, page.id, no_content=settings.taxonomy.no_content)
+    if automatic:
+        actor.record(session, "adjudicate", f"page {page.id}", {"automatic": True})
+    if not outcome.replayed:
+        actor.record(session, "gold.save", f"page {page.id}",
+                     {"revision": outcome.revision.id, "version": outcome.revision.version,
+                      "conflict": outcome.conflict, "status": fields.status})
+    return Saved(outcome, automatic)

@@ -1,0 +1,45 @@
+"""Void: an admin takes an annotation out of a page's places (an outsider's, a mistaken one). The
+annotation keeps its revisions, with one more by the admin recording the void; it holds no place and
+counts in no agreement, queue, adjudication or export; its annotator may not save it again. If the page's
+remaining annotations then fill its places and agree exactly, it is adjudicated automatically, as a save
+would. Audited."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy.orm import Session
+
+from ..accounts.roles import ADMIN, at_least
+from ..annotation.annotations import VOID, annotation_of, settle, void
+from ..models import AnnotationRevision
+from ..results.store import gold_changed
+from ..settings import Settings
+from .outcome import Actor, Refused
+from .save import locked_page
+
+
+@dataclass(frozen=True)
+class Voided:
+    revision: AnnotationRevision  # the revision recording the void
+    automatic: bool  # the page was then adjudicated automatically
+
+
+def void_annotation(session: Session, settings: Settings, actor: Actor, page_id: int, annotator: str) -> Voided:
+    """Void the annotator's annotation of the page; Refused (403 not an admin, 404 none, 409 voided
+    already). Never commits."""
+    if not at_least(actor.role, ADMIN):
+        raise Refused(403, "Only an admin voids an annotation.")
+    page = locked_page(session, page_id)
+    annotation = annotation_of(session, page_id, annotator)
+    if annotation is None:
+        raise Refused(404, f"Page {page_id} has no annotation by {annotator!r}.")
+    if annotation.status == VOID:
+        raise Refused(409, f"{annotator!r}'s annotation of page {page_id} is voided already.")
+    revision = void(session, annotation, actor.name)
+    actor.record(session, "annotation.void", f"page {page_id}", {"annotator": annotator, "revision": revision.id})
+    automatic = settle(session, page, settings.overlap, actor.name)
+    if automatic:
+        gold_changed(session, settings.eager, page_id, no_content=settings.taxonomy.no_content)
+        actor.record(session, "adjudicate", f"page {page_id}", {"automatic": True})
+    return Voided(revision, automatic)
