@@ -25,12 +25,14 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from webapp import create_app  # noqa: E402
+from webapp.annotation.gold import add_revision  # noqa: E402
 from webapp.cli.extract import run_extraction  # noqa: E402
 from webapp.corpus.importer import import_documents, start_batch  # noqa: E402
 from webapp.corpus.readers import iter_documents  # noqa: E402
 from webapp.db import dispose, sessions  # noqa: E402
 from webapp.extractors.registry import build_registry  # noqa: E402
 from webapp.extractors.service import current_extractors  # noqa: E402
+from webapp.vocabulary import DEFAULT_TAXONOMY  # noqa: E402
 
 CORPUS = ROOT.parent / "shared" / "corpora" / "readability-test-pages"
 CHROMIUM = "/usr/bin/chromium"
@@ -55,7 +57,8 @@ def annotate_view_ms(app) -> float:
     source = largest_page()
     with sessions(app)() as session:
         batch = start_batch(session, str(source), "folder", "benchmark")
-        (outcome,) = list(import_documents(session, batch, iter_documents([source], "folder"), "url"))
+        (outcome,) = list(import_documents(session, batch, iter_documents([source], "folder"), "url",
+                                          taxonomy=DEFAULT_TAXONOMY, add_gold=add_revision))
         extractors = current_extractors(session, build_registry())
         session.commit()
     with app.app_context():

@@ -46,6 +46,7 @@ from sqlalchemy import select  # noqa: E402
 
 from webapp import create_app  # noqa: E402
 from webapp.annotation.boilerplate import drop_lines, page_boilerplate, site_boilerplate  # noqa: E402
+from webapp.annotation.gold import add_revision  # noqa: E402
 from webapp.annotation.page_filter import PageFilter  # noqa: E402
 from webapp.annotation.prefill import METRIC, Prefill, choose, ranking  # noqa: E402
 from webapp.cli.extract import run_extraction  # noqa: E402
@@ -58,6 +59,7 @@ from webapp.models import Extraction, Gold, ImportBatch, Page, Site  # noqa: E40
 from webapp.results.cache import ScoreCache  # noqa: E402
 from webapp.results.extractions import current_named  # noqa: E402
 from webapp.scoring import Metric, app_metrics  # noqa: E402
+from webapp.vocabulary import DEFAULT_TAXONOMY  # noqa: E402
 
 CORPORA = ROOT.parent / "shared" / "corpora"
 READABILITY = CORPORA / "readability-test-pages"
@@ -126,9 +128,11 @@ def smarter_prefill(metric: Metric, aligned: Aligned, names: Sequence[str], page
 def build(app) -> None:
     with sessions(app)() as session:
         batch = start_batch(session, str(READABILITY), "readability", "benchmark")
-        list(import_documents(session, batch, iter_documents([READABILITY], "readability"), "url"))
+        list(import_documents(session, batch, iter_documents([READABILITY], "readability"), "url",
+                              taxonomy=DEFAULT_TAXONOMY, add_gold=add_revision))
         batch = start_batch(session, str(WCXB), "wcxb", "benchmark")
-        list(import_documents(session, batch, iter_documents([WCXB], "wcxb"), "url"))
+        list(import_documents(session, batch, iter_documents([WCXB], "wcxb"), "url",
+                              taxonomy=DEFAULT_TAXONOMY, add_gold=add_revision))
         session.commit()
     with app.app_context():
         run_extraction()

@@ -27,6 +27,7 @@ from webapp.results.cache import ScoreCache
 from webapp.results.leaderboard import leaderboard
 from webapp.results.store import gold_changed
 from webapp.scoring import build_metrics, eager, summarize_many
+from webapp.vocabulary import DEFAULT_TAXONOMY
 
 METRICS = build_metrics()
 EAGER = eager(METRICS)
@@ -153,7 +154,7 @@ def main() -> None:
             with sessions(app)() as session:
                 page = session.get(Page, page_id)
                 add_revision(session, page, text=article(rng), kind="article", status="done", author="bench")
-                gold_changed(session, EAGER, page.id)
+                gold_changed(session, EAGER, page.id, no_content=DEFAULT_TAXONOMY.no_content)
                 session.commit()
                 cache.sync(session)
             board = leaderboard(cache, "tokens", named, bootstrap=1000)

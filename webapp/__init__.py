@@ -59,6 +59,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from .web.bad_input import init_bad_input
     from .web.error_pages import init_error_pages
     from .web.security import init_security
+    from .web.template_helpers import init_template_helpers
 
     built = settings.build_settings(app.config, app.instance_path)
     app.extensions[settings.EXTENSION] = built
@@ -68,6 +69,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     init_access(app)
     init_security(app)
     init_bad_input(app)
+    init_template_helpers(app)
     init_error_pages(app)
     register_blueprints(app)
     return app

@@ -9,10 +9,10 @@ on this page, or when the page's site is unknown (it was imported without a URL:
 configured default. Either way the lines of the site's repeated boilerplate (boilerplate.py) are left
 out.
 
-The per-site ranking is read from the process's ScoreCache, kept per epoch of the score change log by
-the caller (SharedScores.remembered), so an annotate view pays for it once per gold save and site.
-`ranking` and `choose` are pure: the benchmark (benchmarks/bench_annotation_effort.py) calls them with
-each page's own counts left out. Nothing here knows Flask.
+The per-site ranking is read from the process's ScoreCache (results/site_ranking.py), kept per epoch of
+the score change log by the caller (SharedScores.remembered), so an annotate view pays for it once per
+gold save and site. `ranking` and `choose` are pure: the benchmark (benchmarks/bench_annotation_effort.py)
+calls them with each page's own counts left out. Nothing here knows Flask.
 """
 
 from __future__ import annotations
@@ -21,10 +21,8 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from ..results.cache import ScoreCache
 from ..scoring import Metric
 from ..scoring.board import Board
-from .page_filter import PageFilter
 
 METRIC = "tokens"
 """The metric the best extractor is judged by: the leaderboard's default."""
@@ -85,11 +83,3 @@ def choose(ranked: Ranking, pages: int, site: str | None, min_pages: int, defaul
     return Prefill(None, NONE, f"not prefilled: the default, {default}, has no text for this page; {why}",
                    **facts)
 
-
-def site_ranking(cache: ScoreCache, metric: Metric, named: Mapping[str, str], host: str) -> tuple[int, Ranking]:
-    """(gold pages, ranking) of one site from the cache: the pages scored by every named extractor
-    (display name -> fingerprint), as the leaderboard's per-site group aligns them. Call with the
-    cache synced and locked."""
-    aligned = cache.aligned(metric.name, list(named.values()), PageFilter(sites=(host,)))
-    table = {name: [rows[i].counts for _, rows in aligned] for i, name in enumerate(named)}
-    return len(aligned), ranking(metric, table)

@@ -10,6 +10,7 @@ import click
 from flask import current_app
 from flask.cli import with_appcontext
 
+from ..annotation.gold import add_revision
 from ..corpus.importer import SITE_FROM, import_documents, nothing_imported, start_batch
 from ..corpus.readers import FORMATS, iter_documents
 from ..crawl.sample import STRATA
@@ -34,7 +35,7 @@ def run_import(
         session.commit()
         outcomes = import_documents(
             session, batch, iter_documents(paths, fmt, settings.limits), site_from,
-            workers=jobs or os.cpu_count() or 1, taxonomy=settings.taxonomy,
+            workers=jobs or os.cpu_count() or 1, taxonomy=settings.taxonomy, add_gold=add_revision,
         )
         committed = time.monotonic()
         with click.progressbar(

@@ -1,24 +1,29 @@
 """The import service: documents from any reader -> stored pages, with a per-item report.
 
 Used by `goldtext import`, `goldtext demo` and the browser upload. It never commits: the caller
-owns the transaction. Pages are flushed and let go one by one, so a large WARC never sits in memory.
+owns the transaction. A document's gold is stored by the function the caller passes (``add_gold``:
+annotation/gold.py's `add_revision`), since the gold's rules live above the corpus. Pages are flushed
+and let go one by one, so a large WARC never sits in memory.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from ..annotation.gold import add_revision
 from ..models import ImportBatch, Page
 from ..vocabulary import DONE, Taxonomy, UnknownTerm, checked_kind
 from .document import LAYOUT_FACT, RawDocument, Rejected
 from .preparation import Prepared, in_order
 from .sites import UNKNOWN_SITE, host_of, site_named
+
+AddGold = Callable[..., Any]
+"""Stores a page's gold as its first revision: add_gold(session, page, *, text, kind, status, author, snippets)."""
 
 SITE_FROM = ("url", "folder")
 IMPORT_AUTHOR = "import"
@@ -91,6 +96,7 @@ def import_documents(
     workers: int = 1,
     *,
     taxonomy: Taxonomy,
+    add_gold: AddGold,
 ) -> Iterator[ImportOutcome]:
     """Store each document, yielding its outcome; the batch's counts and report are kept up to date. A
     document whose page type is not in ``taxonomy`` (the settings' page types) is rejected, naming it.
@@ -105,7 +111,7 @@ def import_documents(
             outcome = screened
         else:
             assert prepared is not None  # a screened document is always prepared
-            outcome = _store(session, batch, *screened, prepared, site_from)
+            outcome = _store(session, batch, *screened, prepared, site_from, add_gold)
         report.append(outcome.as_dict())
         setattr(batch, _COUNTER[outcome.status], getattr(batch, _COUNTER[outcome.status]) + 1)
         yield outcome
@@ -154,7 +160,8 @@ def _screen(
 
 
 def _store(
-    session: Session, batch: ImportBatch, doc: RawDocument, digest: str, prepared: Prepared, site_from: str
+    session: Session, batch: ImportBatch, doc: RawDocument, digest: str, prepared: Prepared, site_from: str,
+    add_gold: AddGold,
 ) -> ImportOutcome:
     host = (host_of(doc.url) if site_from == "url" else doc.folder) or UNKNOWN_SITE
     page = Page(
@@ -176,7 +183,7 @@ def _store(
         status = doc.status or DONE
         if empty_article_gold(doc) and status == DONE:
             status, note = empty_gold_status(doc)
-        add_revision(
+        add_gold(
             session,
             page,
             text=doc.gold or "",

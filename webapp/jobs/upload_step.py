@@ -15,6 +15,7 @@ from pathlib import Path
 
 from sqlalchemy import select
 
+from ..annotation.gold import add_revision
 from ..corpus.importer import import_documents, nothing_imported
 from ..corpus.readers import iter_documents
 from ..models import ImportBatch, Page
@@ -53,7 +54,7 @@ def import_step(ctx: Context) -> Follow:
             batch.imported = batch.duplicates = batch.rejected = 0
             pending = 0
             for _ in import_documents(session, batch, documents, ctx.params.get("site_from", "url"),
-                                      taxonomy=ctx.settings.taxonomy):
+                                      taxonomy=ctx.settings.taxonomy, add_gold=add_revision):
                 pending += 1
                 if ctx.due():
                     ctx.check(session)

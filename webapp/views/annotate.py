@@ -24,7 +24,7 @@ from werkzeug.wrappers import Response
 from ..annotation.annotations import annotation_of, is_blind
 from ..annotation.boilerplate import BoilerplateCache, drop_lines, page_boilerplate
 from ..annotation.gold import HistoryPage, Record, history_page
-from ..annotation.prefill import METRIC, Prefill, Ranking, choose, site_ranking
+from ..annotation.prefill import METRIC, Prefill, Ranking, choose
 from ..annotation.type_signals import Suggestion, suggest_type
 from ..corpus.sites import known_site
 from ..corpus.visible_text import browser_rules
@@ -32,14 +32,15 @@ from ..db import get_or_404, get_session
 from ..models import Extraction, Gold, Page
 from ..results.extractions import current_named
 from ..results.leaderboard import page_scores, shown
+from ..results.site_ranking import site_ranking
 from ..usecases.outcome import Refused
 from ..usecases.restore import restore as restore_gold
 from ..usecases.save import edit_refusal
 from ..vocabulary import ARTICLE, GOLD_STATUSES
 from ..web import figures
 from ..web.access import identity
+from ..web.page_html import heavy
 from .common import ANNOTATOR, actor, annotator, filter_args, local_target, overlap, refuse, settings
-from .pages import heavy
 
 bp = Blueprint("annotate", __name__)
 

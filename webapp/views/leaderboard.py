@@ -5,63 +5,22 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
-from werkzeug.datastructures import MultiDict
 from werkzeug.wrappers import Response
 
-from ..annotation.page_filter import filter_choices
 from ..db import get_session
 from ..jobs.start import dispatch
 from ..results.cache import ScoreCache
 from ..results.extractions import stored_fingerprints
 from ..results.leaderboard import f1_distribution
 from ..web import figures
+from ..web.board_form import form_context, unavailable
 from ..web.charts import f1_boxes, precision_recall
-from ..web.query_args import int_arg, page_filter
+from ..web.query_args import int_arg
 from .common import record
 
 bp = Blueprint("leaderboard", __name__, url_prefix="/leaderboard")
 
 PAGES_LIMIT = 100
-CARRIED = ("metric", "average", "site", "kind", "batch", "annotator", "extractor", "bootstrap", "seed")
-
-
-@bp.app_template_filter("pct")
-def pct(value: float | None) -> str:
-    """A share as a percentage with one decimal, a dash when undefined."""
-    return "–" if value is None else f"{100 * value:.1f}%"
-
-
-@bp.app_template_filter("ranked")
-def ranked(extractors: dict[str, dict[str, Any]]) -> list[tuple[str, dict[str, Any]]]:
-    """(name, figures) by F1, best first; undefined F1 last."""
-    return sorted(extractors.items(), key=lambda item: (item[1]["f1"] is None, -(item[1]["f1"] or 0), item[0]))
-
-
-@bp.app_template_global("carry")
-def carry(args: MultiDict, *dropped: str) -> dict[str, list[str]]:
-    """The leaderboard's query arguments present in `args` (minus `dropped`), to carry along in links."""
-    return {name: args.getlist(name) for name in CARRIED if name not in dropped and args.get(name)}
-
-
-def form_context(query: figures.BoardOptions) -> dict[str, Any]:
-    """What the filter form needs: the choices, the current query, the query string to carry along."""
-    return {
-        "query": query,
-        "metrics": figures.metrics(),
-        "kinds": figures.settings().taxonomy.labels,
-        "choices": filter_choices(get_session()),
-        "args": request.args,
-    }
-
-
-def unavailable(error: figures.MetricUnavailable) -> tuple[str, int]:
-    """The figures' pages for an unavailable metric: the filters, to choose another, and why."""
-    query = figures.BoardOptions(metric=error.metric.name, average=None, filters=page_filter(request.args),
-                                 extractors=(), bootstrap=0, seed=0)
-    page = render_template("leaderboard/unavailable.html", metric=error.metric, message=error.description,
-                           **form_context(query))
-    return page, error.code or 400
-
 
 bp.register_error_handler(figures.MetricUnavailable, unavailable)
 

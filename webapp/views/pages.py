@@ -2,29 +2,16 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, abort, current_app, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 from sqlalchemy import select
 
 from ..db import get_session
 from ..models import Page
-from ..web.heavy_pages import flat_document_of, verdict
+from ..web.heavy_pages import flat_document_of
+from ..web.page_html import heavy, page_html
 from ..web.security import RAW_PAGE_CSP
 
 bp = Blueprint("pages", __name__)
-
-
-def _html(page_id: int) -> str:
-    html = get_session().scalars(select(Page.html).where(Page.id == page_id)).one_or_none()
-    if html is None:
-        abort(404)
-    return html
-
-
-def heavy(page_id: int, sha256: str, encoding: str) -> str | None:
-    """Why the page is too deep or too large to render (the RENDER_MAX_* settings), or None."""
-    config = current_app.config
-    return verdict((sha256, encoding), lambda: _html(page_id), config["RENDER_MAX_DEPTH"],
-                   config["RENDER_MAX_BYTES"])
 
 
 FRAMED = frozenset({"iframe", "frame"})
@@ -47,9 +34,9 @@ def raw(page_id: int) -> Response:
     if found is None:
         abort(404)
     if heavy(page_id, *found):
-        body = flat_document_of(tuple(found), lambda: _html(page_id), f"Page {page_id}, flattened")
+        body = flat_document_of(tuple(found), lambda: page_html(page_id), f"Page {page_id}, flattened")
     else:
-        body = _html(page_id)
+        body = page_html(page_id)
     response = Response(body, mimetype="text/html")
     response.vary.add("Sec-Fetch-Dest")
     response.headers["Content-Security-Policy"] = RAW_PAGE_CSP
@@ -62,4 +49,4 @@ def raw(page_id: int) -> Response:
 @bp.get("/pages/<int:page_id>/source")
 def source(page_id: int) -> str:
     """The HTML source, escaped and line-numbered."""
-    return render_template("pages/source.html", page_id=page_id, lines=_html(page_id).splitlines())
+    return render_template("pages/source.html", page_id=page_id, lines=page_html(page_id).splitlines())

@@ -8,8 +8,8 @@ from flask import Blueprint, current_app, render_template, request
 
 from ..results.cache import ScoreCache
 from ..web import figures
+from ..web.board_form import form_context, unavailable
 from ..web.charts import acceptance_lines
-from .leaderboard import form_context, unavailable
 
 bp = Blueprint("sites", __name__, url_prefix="/sites")
 bp.register_error_handler(figures.MetricUnavailable, unavailable)

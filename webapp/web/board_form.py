@@ -1,0 +1,33 @@
+"""The figures' filter form, shared by the leaderboard's and the sites' pages: what it needs, and the
+page that answers a metric unavailable here."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import render_template, request
+
+from ..annotation.page_filter import filter_choices
+from ..db import get_session
+from . import figures
+from .query_args import page_filter
+
+
+def form_context(query: figures.BoardOptions) -> dict[str, Any]:
+    """What the filter form needs: the choices, the current query, the query string to carry along."""
+    return {
+        "query": query,
+        "metrics": figures.metrics(),
+        "kinds": figures.settings().taxonomy.labels,
+        "choices": filter_choices(get_session()),
+        "args": request.args,
+    }
+
+
+def unavailable(error: figures.MetricUnavailable) -> tuple[str, int]:
+    """The figures' pages for an unavailable metric: the filters, to choose another, and why."""
+    query = figures.BoardOptions(metric=error.metric.name, average=None, filters=page_filter(request.args),
+                                 extractors=(), bootstrap=0, seed=0)
+    page = render_template("leaderboard/unavailable.html", metric=error.metric, message=error.description,
+                           **form_context(query))
+    return page, error.code or 400

@@ -1,0 +1,26 @@
+"""A stored page's decoded HTML for the views that show it (the frame, the source, the annotate view),
+and whether it is too deep or too large to render as it is (the RENDER_MAX_* settings, heavy_pages.py)."""
+
+from __future__ import annotations
+
+from flask import abort, current_app
+from sqlalchemy import select
+
+from ..db import get_session
+from ..models import Page
+from .heavy_pages import verdict
+
+
+def page_html(page_id: int) -> str:
+    """The page's decoded HTML; 404 when there is no such page."""
+    html = get_session().scalars(select(Page.html).where(Page.id == page_id)).one_or_none()
+    if html is None:
+        abort(404)
+    return html
+
+
+def heavy(page_id: int, sha256: str, encoding: str) -> str | None:
+    """Why the page is too deep or too large to render (the RENDER_MAX_* settings), or None."""
+    config = current_app.config
+    return verdict((sha256, encoding), lambda: page_html(page_id), config["RENDER_MAX_DEPTH"],
+                   config["RENDER_MAX_BYTES"])
