@@ -40,6 +40,15 @@ def save(client, token, page_id, text, version=0, save_id="s1", status="done"):
     return client.post(f"/api/pages/{page_id}/gold", json=body, headers={"X-CSRF-Token": token})
 
 
+def ann_and_bob(app, page_id, bob_text=TEXT_B, bob_status="done"):
+    """Ann's and Bob's clients (each a (client, CSRF token) pair) once Ann saved TEXT_A, done, and Bob his
+    text: the page's two places are theirs."""
+    ann, bob = client_of(app, "Ann"), client_of(app, "Bob")
+    save(*ann, page_id, TEXT_A)
+    save(*bob, page_id, bob_text, status=bob_status)
+    return ann, bob
+
+
 def adjudicate(client, token, page_id, text, version=0):
     form = {"csrf_token": token, "version": str(version), "text": text, "kind": "article", "status": "done",
             "note": ""}
@@ -63,11 +72,8 @@ def gold_of(session, page_id) -> SimpleNamespace | None:
 
 
 def test_restore_cannot_overwrite_adjudicated_gold_as_a_save_cannot(app, session, page_id):
-    ann, ann_token = client_of(app, "Ann")
-    bob, bob_token = client_of(app, "Bob")
+    (ann, ann_token), _ = ann_and_bob(app, page_id)
     rita, rita_token = client_of(app, "Rita")
-    save(ann, ann_token, page_id, TEXT_A)
-    save(bob, bob_token, page_id, TEXT_B)
     assert adjudicate(rita, rita_token, page_id, TEXT_A).status_code == 302
     assert adjudicate(rita, rita_token, page_id, TEXT_B, version=1).status_code == 302
     first = session.scalars(select(GoldRevision.id).order_by(GoldRevision.id)).first()
@@ -83,11 +89,8 @@ def test_restore_cannot_overwrite_adjudicated_gold_as_a_save_cannot(app, session
 
 
 def test_a_third_persons_save_is_refused_once_the_places_are_full(app, session, page_id):
-    ann, ann_token = client_of(app, "Ann")
-    bob, bob_token = client_of(app, "Bob")
+    ann_and_bob(app, page_id)
     cleo, cleo_token = client_of(app, "Cleo")
-    save(ann, ann_token, page_id, TEXT_A)
-    save(bob, bob_token, page_id, TEXT_B)
     refused = save(cleo, cleo_token, page_id, "my own idea", status="draft")
     assert refused.status_code == 423 and "places are taken" in refused.json["message"]
     assert session.scalars(select(Annotation.annotator).order_by(Annotation.id)).all() == ["Ann", "Bob"]
@@ -175,11 +178,8 @@ def test_an_admin_voids_an_outsiders_annotation_kept_in_history_and_out_of_agree
 
 
 def test_a_voided_annotation_frees_its_place_and_its_annotator_cannot_save_it(app, session, page_id):
-    ann, ann_token = client_of(app, "Ann")
-    bob, bob_token = client_of(app, "Bob")
+    _, (bob, bob_token) = ann_and_bob(app, page_id, bob_status="draft")
     cleo, cleo_token = client_of(app, "Cleo")
-    save(ann, ann_token, page_id, TEXT_A)
-    save(bob, bob_token, page_id, TEXT_B, status="draft")
     admin, token = client_of(app, "Ada")  # local mode: everyone may do everything
     assert admin.post(f"/adjudication/{page_id}/void", data={"csrf_token": token, "annotator": "Bob"}
                       ).status_code == 302
@@ -190,10 +190,7 @@ def test_a_voided_annotation_frees_its_place_and_its_annotator_cannot_save_it(ap
 
 
 def test_automatic_adjudication_credits_every_annotator_who_agreed(app, session, page_id, runner, tmp_path):
-    ann, ann_token = client_of(app, "Ann")
-    bob, bob_token = client_of(app, "Bob")
-    save(ann, ann_token, page_id, TEXT_A)
-    save(bob, bob_token, page_id, TEXT_A + "\n")
+    (ann, _), (bob, _) = ann_and_bob(app, page_id, bob_text=TEXT_A + "\n")
     assert gold_of(session, page_id).author == "Bob"  # whose save completed the places
     session.rollback()
     out = tmp_path / "out"
@@ -207,10 +204,7 @@ def test_automatic_adjudication_credits_every_annotator_who_agreed(app, session,
 
 
 def test_an_annotators_editor_on_an_adjudicated_page_is_read_only_with_the_reason(app, session, page_id):
-    ann, ann_token = client_of(app, "Ann")
-    bob, bob_token = client_of(app, "Bob")
-    save(ann, ann_token, page_id, TEXT_A)
-    save(bob, bob_token, page_id, TEXT_A)
+    (ann, _), _ = ann_and_bob(app, page_id, bob_text=TEXT_A)
     view = ann.get(f"/pages/{page_id}").get_data(as_text=True)
     assert 'id="adjudicated-notice">This page is adjudicated' in view and "so it is read-only" in view
     assert 'id="save" class="primary" disabled' in view and "paragraph per line.\" readonly" in view
