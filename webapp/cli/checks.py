@@ -9,10 +9,9 @@ from flask import current_app
 from flask.cli import with_appcontext
 
 from ..db import sessions
-from ..extractors.registry import build_registry
 from ..results.gold_checks import report, run_checks
 from ..scoring.gold_checks import CHECKS, Thresholds
-from ..vocabulary import current_taxonomy
+from ..settings import settings_of
 from .audit import printable
 from .scores import echo_table
 
@@ -27,8 +26,9 @@ def check_command(page_ids, fmt) -> None:
     Checks page and the queue's filter. The checks: low scores of every extractor, markup left in the gold,
     words the page does not show, truncation, a type at odds with the gold, and annotators who disagree
     with nobody adjudicating; their thresholds are the CHECK_* settings. Exits 1 when a page fails."""
+    settings = settings_of(current_app)
     with sessions()() as session:
-        pages, failing = run_checks(session, build_registry(), current_taxonomy(), Thresholds.of(current_app.config),
+        pages, failing = run_checks(session, settings.registry, settings.taxonomy, Thresholds.of(current_app.config),
                                     list(page_ids) or None)
         session.commit()
     result = report(pages, failing)

@@ -154,7 +154,7 @@ def score_command(metric, average, sites, kinds, batches, annotators, bootstrap,
         named = {name: fp for name, fp in named.items() if fp in have}
         result = leaderboard(cache, metric, named, average=average, filters=wanted, by=by, bootstrap=bootstrap,
                              seed=seed) | {"not_run": not_run}
-        mark_too_few(result, current_app.config["LEADERBOARD_MIN_SITE_PAGES"])
+        mark_too_few(result, settings_of(current_app).min_site_pages)
     if fmt == "json":
         click.echo(json.dumps(result, indent=1))
         return

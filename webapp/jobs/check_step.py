@@ -3,10 +3,8 @@ a few pages per transaction, replacing the failures kept for them."""
 
 from __future__ import annotations
 
-from ..extractors.registry import build_registry
 from ..results.gold_checks import checked_pages, run_checks
 from ..scoring.gold_checks import Thresholds
-from ..vocabulary import configured_taxonomy
 from .context import Context
 
 PAGES = 100  # pages per transaction
@@ -21,7 +19,7 @@ def check_step(ctx: Context) -> list:
 
 def check_pages(ctx: Context, pages: list[int]) -> int:
     """Check these pages, a few per transaction, under the stage "checking"; returns how many failed."""
-    registry, taxonomy = build_registry(), configured_taxonomy(ctx.app.config)
+    registry, taxonomy = ctx.settings.registry, ctx.settings.taxonomy
     thresholds = Thresholds.of(ctx.app.config)
     ctx.stage("checking", len(pages))
     failed = 0

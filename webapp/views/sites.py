@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, current_app, render_template, request
+from flask import Blueprint, render_template, request
 
 from ..results.cache import ScoreCache
 from ..web import figures
@@ -40,7 +40,7 @@ def with_chart(query: figures.BoardOptions, extractor: str) -> figures.Compute:
 @bp.get("/guard")
 def guard() -> str:
     query = figures.board_options(bootstrap=0, needs_metric=False)
-    extractor = request.args.get("chart") or current_app.config["DEFAULT_EXTRACTOR"]
+    extractor = request.args.get("chart") or figures.settings().default_extractor
     data = figures.computed(with_chart(query, extractor))
     return render_template("sites/guard.html", data=data, **form_context(query))
 
