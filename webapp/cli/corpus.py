@@ -10,13 +10,13 @@ import click
 from flask import current_app
 from flask.cli import with_appcontext
 
-from ..annotation.gold import add_revision
-from ..corpus.importer import SITE_FROM, import_documents, nothing_imported, start_batch
-from ..corpus.readers import FORMATS, iter_documents
+from ..corpus.importer import SITE_FROM, nothing_imported, start_batch
+from ..corpus.readers import FORMATS
 from ..crawl.sample import STRATA
 from ..db import sessions
 from ..models import ImportBatch
 from ..settings import settings_of
+from ..usecases.import_pages import import_pages
 from .actor import cli_actor, cli_record
 from .crawl import run_datatrove_import
 
@@ -33,10 +33,7 @@ def run_import(
         batch = start_batch(session, ", ".join(paths), fmt, cli_actor())
         cli_record(session, "import", f"batch {batch.id}", {"paths": paths, "format": fmt})
         session.commit()
-        outcomes = import_documents(
-            session, batch, iter_documents(paths, fmt, settings.limits), site_from,
-            workers=jobs or os.cpu_count() or 1, taxonomy=settings.taxonomy, add_gold=add_revision,
-        )
+        outcomes = import_pages(session, settings, batch, paths, fmt, site_from, workers=jobs or os.cpu_count() or 1)
         committed = time.monotonic()
         with click.progressbar(
             outcomes, label=label, item_show_func=lambda o: o.item[-40:] if o else None

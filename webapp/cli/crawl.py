@@ -10,8 +10,7 @@ import click
 from flask import current_app
 
 from ..corpus.datatrove_output import iter_records, read_datatrove
-from ..corpus.document import Limits
-from ..corpus.importer import import_documents, start_batch
+from ..corpus.importer import start_batch
 from ..crawl.choice import NoChoice, PipelineRequest
 from ..crawl.export import SCRIPT, export_pipeline
 from ..crawl.output import CARD
@@ -22,6 +21,8 @@ from ..extractors.service import RunSettings
 from ..models import ImportBatch
 from ..results.store import refresh_scores
 from ..scoring import app_metrics, resolve_metric
+from ..settings import settings_of
+from ..usecases.import_pages import import_documents_into
 from ..vocabulary import current_taxonomy
 from .actor import cli_actor, cli_record
 
@@ -65,14 +66,14 @@ def run_datatrove_import(output: Path, size: int, by: str | None, lowest_agreeme
     if not chosen:
         raise click.ClickException(f"{output}: no document kept its HTML (run the pipeline with --keep-html-bytes)")
     how = f"sample {size}" + (f" by {by}" if by else "") + (", lowest agreement" if lowest_agreement else "")
-    limits = Limits.from_config(current_app.config)
+    settings = settings_of(current_app)
     with sessions()() as session:
         batch = start_batch(session, f"{output} ({how})", "datatrove", cli_actor())
         cli_record(session, "import", f"batch {batch.id}",
                    {"datatrove": str(output), "sample": size, "by": by, "lowest_agreement": lowest_agreement})
         session.commit()
-        documents = read_datatrove(str(output), limits, {c.position for c in chosen})
-        for _ in import_documents(session, batch, documents, "url", workers=jobs or os.cpu_count() or 1):
+        documents = read_datatrove(str(output), settings.limits, {c.position for c in chosen})
+        for _ in import_documents_into(session, settings, batch, documents, "url", workers=jobs or os.cpu_count() or 1):
             pass
         session.commit()
         return batch

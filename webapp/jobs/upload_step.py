@@ -15,10 +15,9 @@ from pathlib import Path
 
 from sqlalchemy import select
 
-from ..annotation.gold import add_revision
-from ..corpus.importer import import_documents, nothing_imported
-from ..corpus.readers import iter_documents
+from ..corpus.importer import nothing_imported
 from ..models import ImportBatch, Page
+from ..usecases.import_pages import import_pages
 from .context import Context
 from .extraction_steps import Follow, plan_pairs
 from .files import drop_files, unpack
@@ -47,14 +46,13 @@ def import_step(ctx: Context) -> Follow:
         folder = Path(tmp)
         written = unpack(ctx.reader, ctx.job_id, folder)
         paths = upload_paths(folder, [p.relative_to(folder).as_posix() for p in written])
-        documents = iter_documents(paths, ctx.params.get("format", "auto"), ctx.settings.limits)
         with ctx.writer() as session:
             ctx.check(session)
             batch = session.get(ImportBatch, batch_id)
             batch.imported = batch.duplicates = batch.rejected = 0
             pending = 0
-            for _ in import_documents(session, batch, documents, ctx.params.get("site_from", "url"),
-                                      taxonomy=ctx.settings.taxonomy, add_gold=add_revision):
+            for _ in import_pages(session, ctx.settings, batch, paths, ctx.params.get("format", "auto"),
+                                  ctx.params.get("site_from", "url")):
                 pending += 1
                 if ctx.due():
                     ctx.check(session)
