@@ -1,6 +1,8 @@
 """The team flow in Chromium at 1366x768 (issue 10): with OVERLAP 2, two annotators in two browser contexts
 annotate the same page blind, a reviewer adjudicates by taking blocks from each (keyboard only) and saves
-the gold with a note, and both annotators then see the reviewed diff from their text to the gold."""
+the gold with a note, and both annotators then see the reviewed diff from their text to the gold. Once the
+page's places are full a third person's editor is read-only, and so is an annotator's once it is
+adjudicated, each with the reason."""
 
 from __future__ import annotations
 
@@ -107,4 +109,40 @@ def test_two_annotators_blind_a_reviewer_adjudicates_both_see_the_reviewed_diff(
             assert tab.evaluate("document.documentElement.scrollWidth <= window.innerWidth")  # readable at 1366
     finally:
         for context in (ann_context, bob_context, rita_context):
+            context.close()
+
+
+def read_only(tab) -> bool:
+    """The editor of the annotate view takes no typing and its save button is disabled."""
+    before = tab.evaluate(f"{EDITOR}.value")
+    tab.focus("#editor")
+    tab.keyboard.type("typed anyway")
+    return (tab.evaluate(f"{EDITOR}.value") == before and tab.evaluate(f"{EDITOR}.readOnly")
+            and tab.is_disabled("#save"))
+
+
+def test_a_third_person_and_an_annotator_of_an_adjudicated_page_see_a_read_only_editor_with_the_reason(
+        app, browser, live_server, session):
+    page_id = make_page(session, html=HTML, url="https://ferry.example/timetable",
+                        candidates={"trafilatura": "Ferry timetable"}).id
+    contexts = [context_of(browser) for _ in range(3)]
+    try:
+        ann = annotate(contexts[0], live_server, page_id, "Ann", ANN, False)
+        bob = annotate(contexts[1], live_server, page_id, "Bob", BOB, False)
+        cleo = enter(contexts[2], live_server, "Cleo", False)
+        cleo.goto(f"{live_server}/pages/{page_id}")
+        until(cleo, "document.body?.dataset.ready === 'yes'")
+        assert "places are taken by other annotators" in cleo.text_content("#read-only-notice")
+        assert read_only(cleo)
+        bob.fill("#editor", ANN)
+        bob.keyboard.press("Control+s")  # now both say the same: adjudicated automatically
+        until(bob, "document.getElementById('save-state').textContent.startsWith('Saved version 2')")
+        assert session.scalars(select(Gold.text).where(Gold.page_id == page_id)).one() == ANN
+        session.rollback()
+        ann.reload()
+        until(ann, "document.body?.dataset.ready === 'yes'")
+        assert "so it is read-only" in ann.text_content("#adjudicated-notice")
+        assert read_only(ann)
+    finally:
+        for context in contexts:
             context.close()
