@@ -153,10 +153,10 @@ def misbehaving(tmp_path, monkeypatch):
     monkeypatch.syspath_prepend(str(tmp_path / "plugins"))
 
 
+@pytest.mark.settings(EXTRACT_TIMEOUT=1.0)
 def test_hanging_and_crashing_extractors_are_stored_as_errors_while_the_others_finish(
     app, cli, session, pages, misbehaving
 ):
-    app.config["EXTRACT_TIMEOUT"] = 1.0
     names = ("hang", "crash", "kill-worker", "whole-page")
     output = succeed(cli("extract", *(arg for name in names for arg in ("--extractor", name))))
     assert "12 extractions in " in output and "3 done, 9 errors" in output
@@ -174,10 +174,10 @@ def test_hanging_and_crashing_extractors_are_stored_as_errors_while_the_others_f
         assert rows[page, "whole-page"].error is None
 
 
+@pytest.mark.settings(EXTRACT_TIMEOUT=1.0)
 def test_calls_that_crashed_or_timed_out_are_retried_up_to_three_attempts_then_kept(
     app, cli, session, pages, misbehaving
 ):
-    app.config["EXTRACT_TIMEOUT"] = 1.0
     args = [arg for name in ("hang", "crash", "kill-worker", "whole-page") for arg in ("--extractor", name)]
     assert "12 extractions in " in succeed(cli("extract", *args))
     for attempt in (2, 3):

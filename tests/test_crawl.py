@@ -206,6 +206,7 @@ def hanging_plugin(tmp_path, monkeypatch):
 
 
 @pytest.mark.corpus(READABILITY)
+@pytest.mark.settings(EXTRACT_TIMEOUT=3.0)
 def test_a_hanging_page_is_a_timeout_and_a_killed_run_completes_only_its_missing_tasks(
     app, cli, session, tmp_path, hanging_plugin
 ):
@@ -217,7 +218,6 @@ def test_a_hanging_page_is_a_timeout_and_a_killed_run_completes_only_its_missing
     first, second = pages[:5], [pages[-1], *pages[5:10]]
     write_warcs(tmp_path / "warc" / "a", first, files=1)
     write_warcs(tmp_path / "warc" / "b", second, files=1)
-    app.config["EXTRACT_TIMEOUT"] = 3.0
     cli("export", "--format", "datatrove", "--extractor", "hang-on-mark", "--out", str(tmp_path / "pipeline"))
     out = tmp_path / "out"
     args = ["--warc", str(tmp_path / "warc" / "*" / "*.warc.gz"), "--out", str(out), "--tasks", "2", "--workers", "1"]

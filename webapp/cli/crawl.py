@@ -17,13 +17,11 @@ from ..crawl.output import CARD
 from ..crawl.report import crawl_report, render
 from ..crawl.sample import candidates, sample
 from ..db import sessions
-from ..extractors.service import RunSettings
 from ..models import ImportBatch
 from ..results.store import refresh_scores
 from ..scoring import app_metrics, resolve_metric
 from ..settings import settings_of
 from ..usecases.import_pages import import_documents_into
-from ..vocabulary import current_taxonomy
 from .actor import cli_actor, cli_record
 
 
@@ -36,11 +34,11 @@ def run_pipeline_export(out: Path, request: PipelineRequest) -> None:
     except ValueError as exc:
         raise click.UsageError(str(exc)) from exc
     with sessions()() as session:
-        refresh_scores(session, {request.metric: definition})
+        refresh_scores(session, {request.metric: definition}, no_content=settings_of(current_app).taxonomy.no_content)
         session.commit()
         try:
-            config = export_pipeline(session, metrics, request, RunSettings.from_config(current_app.config),
-                                     current_taxonomy().kinds, out)
+            config = export_pipeline(session, metrics, request, settings_of(current_app).run,
+                                     settings_of(current_app).taxonomy.kinds, out)
         except (NoChoice, ValueError) as exc:
             raise click.ClickException(str(exc)) from exc
         cli_record(session, "export", str(out), {"format": "datatrove", "mode": config["mode"],

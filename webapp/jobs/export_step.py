@@ -11,11 +11,9 @@ from ..crawl.choice import PipelineRequest
 from ..crawl.export import export_pipeline
 from ..exports.archive import zip_folder
 from ..exports.service import ExportRequest, run_export
-from ..extractors.service import RunSettings
 from ..models import Job
 from ..results.store import refresh_scores
 from ..scoring import app_metrics, eager, resolve_metric
-from ..vocabulary import EXTENSION
 from .context import Context
 from .extraction_steps import Follow
 from .files import store_path
@@ -37,13 +35,14 @@ def pipeline_step(ctx: Context) -> Follow:
     metrics = app_metrics(ctx.app)
     with ctx.writer() as session:
         ctx.check(session)
-        refresh_scores(session, {request.metric: resolve_metric(metrics, request.metric)})
+        refresh_scores(session, {request.metric: resolve_metric(metrics, request.metric)},
+                       no_content=ctx.settings.taxonomy.no_content)
         session.commit()
     with tempfile.TemporaryDirectory(prefix=f"goldtext-job-{ctx.job_id}-") as tmp:
         out = Path(tmp) / name
         with ctx.reader() as session:
-            export_pipeline(session, metrics, request, RunSettings.from_config(ctx.app.config),
-                            ctx.app.extensions[EXTENSION].kinds, out, request.command(name))
+            export_pipeline(session, metrics, request, ctx.settings.run, ctx.settings.taxonomy.kinds, out,
+                            request.command(name))
         keep_archive(ctx, out, name, {})
     return []
 

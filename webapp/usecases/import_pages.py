@@ -1,6 +1,6 @@
 """Import: documents read from files in any layout (or from a crawl's output) stored as pages of an import
 batch. Every face that imports calls `import_documents_into` (through `import_pages` for files):
-`goldtext import` and `goldtext demo` (cli/corpus.py), `goldtext import-crawl` (cli/crawl.py) and the
+`goldtext import` and `goldtext demo` (cli/corpus.py), `goldtext import --datatrove` (cli/crawl.py) and the
 browser upload's job step (jobs/upload_step.py).
 
 The rules: files are read within the settings' import limits (IMPORT_MAX_BYTES and the zip caps); a
