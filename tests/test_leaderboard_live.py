@@ -124,7 +124,7 @@ def test_a_poll_runs_the_same_few_statements_whatever_the_size_of_the_corpus(app
 
 def test_a_second_process_starts_from_the_snapshot_then_follows_the_change_log(app, client, session, board):
     first = client.get(URL, query_string=ARGS).get_json()
-    assert app.extensions["goldtext.scores"].cache.loaded_from == "database"
+    assert app.extensions[SETTINGS].shared.cache.loaded_from == "database"
 
     token = sign_in(client)
     saved = client.post(f"/api/pages/{board[1]}/gold", headers={"X-CSRF-Token": token},
@@ -138,10 +138,10 @@ def test_a_second_process_starts_from_the_snapshot_then_follows_the_change_log(a
                         "SECRET_KEY": "test-secret"})
     try:
         got = other.test_client().get(URL, query_string=ARGS).get_json()
-        cache = other.extensions["goldtext.scores"].cache
+        cache = other.extensions[SETTINGS].shared.cache
         assert cache.loaded_from == "snapshot"  # stored by the first process, before the save
         assert got == expected  # caught up with the save through the change log
-        assert cache.epoch == app.extensions["goldtext.scores"].cache.epoch
+        assert cache.epoch == app.extensions[SETTINGS].shared.cache.epoch
     finally:
         dispose(other)
 
