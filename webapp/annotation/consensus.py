@@ -29,11 +29,15 @@ class Said:
 
 @dataclass
 class Line:
-    """A line of the merged sequence: its text (as the first annotator who has it wrote it, normalised)
-    and the annotators who have it, in the order they were given."""
+    """A line of the merged sequence: its text (normalised) and the annotators who have it, in the order
+    they were given, each with the line's index among that annotator's non-blank lines."""
 
     text: str
-    origin: list[str] = field(default_factory=list)
+    at: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def origin(self) -> list[str]:
+        return list(self.at)
 
 
 @dataclass(frozen=True)
@@ -53,14 +57,15 @@ class Consensus:
     @property
     def disputed(self) -> list[dict[str, object]]:
         """Each disputed line with its origin and its place: `after`, how many agreed lines precede it
-        (0: before the first)."""
+        (0: before the first); `line`, its index among the first origin annotator's non-blank lines."""
         out: list[dict[str, object]] = []
         after = 0
         for line in self.lines:
             if len(line.origin) == len(self.annotators):
                 after += 1
             else:
-                out.append({"text": line.text, "origin": list(line.origin), "after": after})
+                out.append({"text": line.text, "origin": line.origin, "after": after,
+                            "line": line.at[line.origin[0]]})
         return out
 
     @property
@@ -82,16 +87,16 @@ def consensus(annotations: Sequence[Said]) -> Consensus:
 
 def _merge(base: list[Line], extra: list[str], annotator: str) -> list[Line]:
     alignment = align(extra, [line.text for line in base])
-    after: dict[int, list[str]] = {}
+    after: dict[int, list[Line]] = {}
     anchor = NONE
     for k, text in enumerate(extra):
         if alignment[k] != NONE:
             anchor = alignment[k]
-            base[anchor].origin.append(annotator)
+            base[anchor].at[annotator] = k
         else:
-            after.setdefault(anchor, []).append(text)
-    merged = [Line(text, [annotator]) for text in after.get(NONE, [])]
+            after.setdefault(anchor, []).append(Line(text, {annotator: k}))
+    merged = after.get(NONE, [])
     for index, line in enumerate(base):
         merged.append(line)
-        merged.extend(Line(text, [annotator]) for text in after.get(index, []))
+        merged.extend(after.get(index, []))
     return merged
