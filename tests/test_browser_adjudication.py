@@ -82,3 +82,22 @@ def test_the_adjudication_starts_from_the_agreed_lines_and_marks_the_disputed_on
     gold = session.scalars(select(Gold).where(Gold.page_id == page_id)).one()
     assert (gold.text, gold.kind, gold.author) == (chosen, "forum", "Rita")
     assert chosen == ANN + "\nTickets on board."
+
+
+def test_three_annotators_blocks_several_have_are_marked_apart_from_those_all_have(app, session, live_server,
+                                                                                    laptop):
+    app.config["OVERLAP"] = 3
+    found = make_page(session, html=HTML, url="https://ferry.example/timetable")
+    for name, text in (("Ann", ANN), ("Bob", BOB), ("Cy", "Ferry timetable\nIt returns at five.")):
+        save_annotation(session, found, name, base_version=0, text=text, kind="article", status="done")
+    session.commit()
+    rita = signed_in(laptop, live_server, "Rita")
+    rita.goto(f"{live_server}/adjudication/{found.id}")
+    assert rita.evaluate(RESULT) == "Ferry timetable"
+    assert rita.eval_on_selector("#result-kind", "select => select.value") == "article"  # all agree
+    assert "only Ann, Cy" in rita.locator(".disputed-line", has_text="It returns at five.").text_content()
+    until(rita, "document.getElementById('frame').dataset.marked === 'yes'")
+    assert "goldtext-by-all" in frame_classes(rita, "Ferry timetable")
+    assert "goldtext-by-some" in frame_classes(rita, "It returns at five.")
+    assert "goldtext-by-some" in frame_classes(rita, "The ferry leaves at nine.")
+    assert "goldtext-by-1" in frame_classes(rita, "Tickets on board.")
