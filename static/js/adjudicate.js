@@ -118,7 +118,6 @@ function markFrame() {
   frame.dataset.marked = "yes";
 }
 frame.addEventListener("load", markFrame);
-if (frame.contentDocument && dom.url(frame.contentDocument) !== "about:blank") markFrame();
 
 result.addEventListener("input", markTaken);
 document.addEventListener("keydown", (event) => {
@@ -129,3 +128,6 @@ document.addEventListener("keydown", (event) => {
 });
 showSnippets();
 markTaken();
+// The frame may have loaded before this module ran (then its load event has passed).
+const loaded = frame.contentDocument;
+if (loaded && dom.readyState(loaded) === "complete") markFrame();
