@@ -2,11 +2,14 @@
 // result. "Take" puts a whole text (and its kind) in the result; a block pressed is added to the result
 // at its place (the page's order of blocks, then the annotators'), or its own line taken out when it is
 // there already. Placing works as in the annotate view (align.js: lines matched by order, not by text).
-import { merge, toggleBlock } from "./align.js";
-import { normalise } from "./blocks.js";
+// The result starts from the lines all annotators agree on (webapp/annotation/consensus.py); the disputed
+// lines are listed beside it with who has each, taken in at their place or dropped with one press. The
+// saved page is shown in the sandboxed frame (no script of it runs) with each annotator's blocks outlined.
+import { NONE, align, merge, toggleBlock } from "./align.js";
+import { attachBlocks, dom, normalise } from "./blocks.js";
 import { diff, render, words } from "./worddiff.js";
 
-const { annotations, pageLines } = JSON.parse(document.getElementById("adjudication-data").textContent);
+const { annotations, pageLines, blocks: rules, disputed } = JSON.parse(document.getElementById("adjudication-data").textContent);
 const result = document.getElementById("result-text");
 const kind = document.getElementById("result-kind");
 const status = document.getElementById("result-status");
@@ -45,7 +48,7 @@ function resultLines() {
 
 function markTaken() {
   const taken = new Set(resultLines().map(normalise));
-  document.querySelectorAll(".lines button").forEach((button) => {
+  document.querySelectorAll(".lines button, #disputed-lines button").forEach((button) => {
     button.setAttribute("aria-pressed", String(taken.has(button.dataset.line)));
   });
 }
@@ -80,6 +83,42 @@ document.querySelectorAll(".annotation").forEach((section) => {
   if (pair) render(diff(words(annotations[0].text), words(a.text)), pair);
 });
 
+const byName = new Map(annotations.map((a, index) => [a.annotator, index]));
+const disputedList = document.getElementById("disputed-lines");
+disputed.forEach((line) => {
+  const item = document.createElement("li");
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "block-line disputed-line";
+  button.dataset.line = line.text;
+  const text = document.createElement("span");
+  text.textContent = line.text;
+  const origin = document.createElement("small");
+  origin.className = "origin";
+  origin.textContent = `only ${line.origin.join(", ")} · after agreed line ${line.after}`;
+  button.append(text, " ", origin);
+  button.addEventListener("click", () => {
+    const at = positions[byName.get(line.origin[0])][line.line];
+    result.value = toggleBlock(resultLines(), sequence, at, { text: line.text }).lines.join("\n");
+    markTaken();
+  });
+  item.append(button);
+  disputedList.append(item);
+});
+
+const frame = document.getElementById("frame");
+const wired = new WeakSet();
+function markFrame() {
+  const doc = frame.contentDocument;
+  if (!doc || dom.url(doc) === "about:blank" || wired.has(doc)) return;
+  wired.add(doc);
+  const noop = () => {};
+  const page = attachBlocks(doc, { toggle: noop, range: noop, container: noop, cancel: noop }, rules);
+  page.markAnnotators(annotations.map((a) => new Set(align(linesOf(a.text), page.texts).filter((at) => at !== NONE))));
+  frame.dataset.marked = "yes";
+}
+frame.addEventListener("load", markFrame);
+
 result.addEventListener("input", markTaken);
 document.addEventListener("keydown", (event) => {
   if ((event.ctrlKey || event.metaKey) && event.key === "s") {
@@ -89,3 +128,6 @@ document.addEventListener("keydown", (event) => {
 });
 showSnippets();
 markTaken();
+// The frame may have loaded before this module ran (then its load event has passed).
+const loaded = frame.contentDocument;
+if (loaded && dom.readyState(loaded) === "complete") markFrame();

@@ -16,6 +16,16 @@ const STYLE = `.goldtext-hover { outline: 2px solid #e67e22 !important; cursor: 
 ::highlight(goldtext-in) { background-color: rgba(255, 214, 0, .35); }
 .goldtext-container { outline: 3px dashed #1f6feb !important; outline-offset: 2px; }
 .goldtext-repeated { outline: 1px dashed #7a5c00 !important; outline-offset: -1px; }
+.goldtext-by-0 { outline: 2px solid #1f6feb !important; outline-offset: 1px; }
+.goldtext-by-1 { outline: 2px dashed #c2410c !important; outline-offset: 1px; }
+.goldtext-by-2 { outline: 2px dotted #7e22ce !important; outline-offset: 1px; }
+.goldtext-by-all { outline: 3px double #15803d !important; outline-offset: 1px; }
+.goldtext-by-some { outline: 3px double #a16207 !important; outline-offset: 1px; }
+::highlight(goldtext-by-0) { text-decoration: underline 2px solid #1f6feb; }
+::highlight(goldtext-by-1) { text-decoration: underline 2px dashed #c2410c; }
+::highlight(goldtext-by-2) { text-decoration: underline 2px dotted #7e22ce; }
+::highlight(goldtext-by-all) { text-decoration: underline 3px double #15803d; }
+::highlight(goldtext-by-some) { text-decoration: underline 3px double #a16207; }
 ::highlight(goldtext-repeated) { text-decoration: underline dashed #7a5c00; }`;
 
 // The characters Python's str.split() splits on (str.isspace()): JavaScript's \s differs (it adds
@@ -295,6 +305,24 @@ export function attachBlocks(doc, actions, rules) {
         else if (repeated.has(block.text)) shared.push(block);
       }
       mark("goldtext-repeated", shared);
+    },
+    // Each annotator's blocks (a list of sets of indexes, one per annotator) outlined in that annotator's
+    // style (goldtext-by-0, -1, -2), the blocks every annotator has as goldtext-by-all, and those several
+    // but not all have (three annotators or more) as goldtext-by-some.
+    markAnnotators(groups) {
+      const shared = new Map();
+      blocks.forEach((block, index) => {
+        const owners = groups.flatMap((indexes, k) => (indexes.has(index) ? [k] : []));
+        const name = owners.length === 1 ? String(owners[0]) : owners.length === groups.length ? "all"
+          : owners.length ? "some" : null;
+        if (block.whole) {
+          for (const k of [...groups.keys(), "all", "some"]) dom.classList(block.owner).toggle(`goldtext-by-${k}`, name === String(k));
+        } else if (name !== null) {
+          if (!shared.has(name)) shared.set(name, []);
+          shared.get(name).push(block);
+        }
+      });
+      for (const [name, list] of shared) mark(`goldtext-by-${name}`, list);
     },
     // The keyboard's pointer: the next (+1) or previous (-1) block, scrolled into view.
     step(delta) {

@@ -11,7 +11,8 @@ from werkzeug.wrappers import Response
 from ..accounts.roles import ADMIN, at_least
 from ..annotation.adjudication import annotated, review_queue
 from ..annotation.annotations import annotations_of
-from ..corpus.visible_text import visible_text
+from ..annotation.consensus import Said, consensus
+from ..corpus.visible_text import browser_rules, visible_text
 from ..db import get_or_404, get_session
 from ..models import Page
 from ..scoring.agreement import page_agreement
@@ -42,14 +43,15 @@ def page(page_id: int) -> str:
     annotations = annotations_of(session, page_id)
     shown = [{"annotator": a.annotator, "text": a.text, "kind": a.kind, "status": a.status,
               "snippets": a.snippets, "version": a.version} for a in annotations]
-    start = found.gold or (annotations[0] if annotations else None)
+    agreed = consensus([Said(a.annotator, a.text, a.kind) for a in annotations])
+    gold = found.gold
     html = session.scalar(select(Page.html).where(Page.id == page_id)) or ""
     return render_template(
-        "adjudication/page.html", page=found, annotations=shown, gold=found.gold,
-        page_lines=visible_text(html).split("\n"),
+        "adjudication/page.html", page=found, annotations=shown, gold=gold, consensus=agreed,
+        page_lines=visible_text(html).split("\n"), rules=browser_rules(),
         agreement=page_agreement(annotated(page_id, annotations)) if len(annotations) > 1 else None,
-        start={"text": start.text if start else "", "kind": start.kind if start else "article",
-               "status": start.status if start else "done", "snippets": start.snippets if start else None},
+        start={"text": gold.text if gold else agreed.text, "kind": gold.kind if gold else agreed.kind,
+               "status": gold.status if gold else "done", "snippets": gold.snippets if gold else None},
         kinds=settings().taxonomy.labels, statuses=GOLD_STATUSES, note_max=NOTE_MAX,
         refusal=refusal.reason if refusal else None, can_void=at_least(current_role(), ADMIN),
     )

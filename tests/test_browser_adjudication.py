@@ -1,0 +1,103 @@
+"""The adjudication view in Chromium at 1366x768 (issue 22 §2): it starts from the lines both annotators
+agree on, not from either one's text; the disputed lines are listed with whose they are and taken or
+dropped by mouse and keyboard; the saved page is shown in the sandboxed frame with each annotator's blocks
+outlined; the saved gold is what the reviewer chose."""
+
+from __future__ import annotations
+
+import pytest
+from browser_fixtures import signed_in, until
+from sqlalchemy import select
+from workbench import make_page
+
+from webapp.annotation.annotations import save_annotation
+from webapp.models import Gold
+
+pytestmark = pytest.mark.browser
+
+HTML = ("<html><head><script>document.title = 'script ran'</script></head><body><h1>Ferry timetable</h1>"
+        "<p>The ferry leaves at nine.</p><p>It returns at five.</p><p>Tickets on board.</p></body></html>")
+ANN = "Ferry timetable\nThe ferry leaves at nine.\nIt returns at five."
+BOB = "Ferry timetable\nThe ferry leaves at nine.\nTickets on board."
+RESULT = "document.getElementById('result-text').value"
+
+
+@pytest.fixture
+def app(app):
+    app.config["OVERLAP"] = 2
+    return app
+
+
+def frame_classes(tab, text: str) -> list[str]:
+    return tab.evaluate("""(text) => [...document.getElementById('frame').contentDocument.querySelectorAll('h1, p')]
+        .find((element) => element.textContent === text).className.split(' ')""", text)
+
+
+def test_the_adjudication_starts_from_the_agreed_lines_and_marks_the_disputed_ones(app, session, live_server,
+                                                                                     laptop):
+    found = make_page(session, html=HTML, url="https://ferry.example/timetable")
+    save_annotation(session, found, "Ann", base_version=0, text=ANN, kind="article", status="done")
+    save_annotation(session, found, "Bob", base_version=0, text=BOB, kind="forum", status="done")
+    session.commit()
+    page_id = found.id
+    rita = signed_in(laptop, live_server, "Rita")
+    rita.goto(f"{live_server}/adjudication/{page_id}")
+
+    assert rita.evaluate(RESULT) == "Ferry timetable\nThe ferry leaves at nine."  # neither Ann's nor Bob's
+    notice = rita.text_content("#consensus-notice")
+    assert "2 lines all annotators agree on" in " ".join(notice.split())
+    assert "2 lines are disputed" in " ".join(notice.split())
+    assert rita.eval_on_selector("#result-kind", "select => select.value") == ""  # no type preselected
+    assert "Ann: article · Bob: forum or discussion thread" in rita.text_content("#kinds-said")
+    disputed = rita.locator("#disputed-lines .disputed-line")
+    assert disputed.count() == 2
+    five, tickets = disputed.filter(has_text="It returns at five."), disputed.filter(has_text="Tickets on board.")
+    assert "only Ann · after agreed line 2" in five.text_content()
+    assert "only Bob · after agreed line 2" in tickets.text_content()
+
+    tickets.click()
+    assert rita.evaluate(RESULT) == "Ferry timetable\nThe ferry leaves at nine.\nTickets on board."
+    assert tickets.get_attribute("aria-pressed") == "true"
+    five.focus()
+    rita.keyboard.press("Enter")  # taken in at its place, between nine and the tickets
+    assert rita.evaluate(RESULT) == ANN + "\nTickets on board."
+    rita.keyboard.press("Enter")  # and dropped again
+    assert rita.evaluate(RESULT) == BOB and five.get_attribute("aria-pressed") == "false"
+    rita.keyboard.press("Enter")
+    chosen = rita.evaluate(RESULT)
+
+    until(rita, "document.getElementById('frame').dataset.marked === 'yes'")
+    assert rita.evaluate("document.getElementById('frame').contentDocument.title") != "script ran"
+    assert "goldtext-by-all" in frame_classes(rita, "Ferry timetable")
+    assert "goldtext-by-0" in frame_classes(rita, "It returns at five.")
+    assert "goldtext-by-1" in frame_classes(rita, "Tickets on board.")
+    assert rita.is_visible("text=Ann's blocks") and rita.is_visible("text=Bob's blocks")
+
+    rita.focus("#result-text")
+    rita.keyboard.press("Control+s")  # no type chosen: the form is not sent
+    assert rita.evaluate("document.getElementById('result-kind').matches(':invalid')")
+    rita.select_option("#result-kind", "forum")
+    rita.keyboard.press("Control+s")
+    rita.wait_for_url(f"{live_server}/adjudication")
+    gold = session.scalars(select(Gold).where(Gold.page_id == page_id)).one()
+    assert (gold.text, gold.kind, gold.author) == (chosen, "forum", "Rita")
+    assert chosen == ANN + "\nTickets on board."
+
+
+def test_three_annotators_blocks_several_have_are_marked_apart_from_those_all_have(app, session, live_server,
+                                                                                    laptop):
+    app.config["OVERLAP"] = 3
+    found = make_page(session, html=HTML, url="https://ferry.example/timetable")
+    for name, text in (("Ann", ANN), ("Bob", BOB), ("Cy", "Ferry timetable\nIt returns at five.")):
+        save_annotation(session, found, name, base_version=0, text=text, kind="article", status="done")
+    session.commit()
+    rita = signed_in(laptop, live_server, "Rita")
+    rita.goto(f"{live_server}/adjudication/{found.id}")
+    assert rita.evaluate(RESULT) == "Ferry timetable"
+    assert rita.eval_on_selector("#result-kind", "select => select.value") == "article"  # all agree
+    assert "only Ann, Cy" in rita.locator(".disputed-line", has_text="It returns at five.").text_content()
+    until(rita, "document.getElementById('frame').dataset.marked === 'yes'")
+    assert "goldtext-by-all" in frame_classes(rita, "Ferry timetable")
+    assert "goldtext-by-some" in frame_classes(rita, "It returns at five.")
+    assert "goldtext-by-some" in frame_classes(rita, "The ferry leaves at nine.")
+    assert "goldtext-by-1" in frame_classes(rita, "Tickets on board.")

@@ -1,0 +1,50 @@
+"""The adjudication editor's starting point: agreed lines in order, disputed lines with their origin and
+place, the type only when all agree."""
+
+from webapp.annotation.consensus import Said, consensus
+
+
+def test_two_annotators_agreed_lines_and_a_disputed_one_in_the_middle():
+    found = consensus([Said("ann", "Title\nIntro\nBody", "article"),
+                       Said("bob", "Title\nIntro\nAside\nBody", "article")])
+    assert found.agreed == ["Title", "Intro", "Body"]
+    assert found.disputed == [{"text": "Aside", "origin": ["bob"], "after": 2, "line": 2}]
+    assert found.kind == "article"
+
+
+def test_extra_lines_at_the_start_and_end_are_disputed_where_they_sit():
+    found = consensus([Said("ann", "Menu\nTitle\nBody", "article"),
+                       Said("bob", "Title\nBody\nFooter", "article")])
+    assert found.agreed == ["Title", "Body"]
+    assert found.disputed == [{"text": "Menu", "origin": ["ann"], "after": 0, "line": 0},
+                              {"text": "Footer", "origin": ["bob"], "after": 2, "line": 2}]
+
+
+def test_the_first_annotator_is_not_preferred():
+    one = consensus([Said("ann", "A\nB\nC", "article"), Said("bob", "A\nC", "forum")])
+    other = consensus([Said("bob", "A\nC", "forum"), Said("ann", "A\nB\nC", "article")])
+    assert one.text == other.text == "A\nC"
+    assert [d["text"] for d in one.disputed] == [d["text"] for d in other.disputed] == ["B"]
+    assert one.kind is None and one.kinds == {"ann": "article", "bob": "forum"}
+
+
+def test_repeated_lines_are_matched_in_order_not_by_first_copy():
+    found = consensus([Said("ann", "Read more\nStory one\nRead more\nStory two\nRead more", "listing"),
+                       Said("bob", "Story one\nRead more\nStory two", "listing")])
+    assert found.agreed == ["Story one", "Read more", "Story two"]
+    assert found.disputed == [{"text": "Read more", "origin": ["ann"], "after": 0, "line": 0},
+                              {"text": "Read more", "origin": ["ann"], "after": 3, "line": 4}]
+
+
+def test_three_annotators_origin_names_who_has_each_disputed_line():
+    found = consensus([Said("ann", "T\nX\nB", "article"), Said("bob", "T\nX\nB\nY", "article"),
+                       Said("cy", "T\n\n  B  \nY", "product")])
+    assert found.agreed == ["T", "B"]
+    assert found.disputed == [{"text": "X", "origin": ["ann", "bob"], "after": 1, "line": 1},
+                              {"text": "Y", "origin": ["bob", "cy"], "after": 2, "line": 3}]
+    assert found.kind is None
+
+
+def test_identical_texts_have_nothing_disputed():
+    found = consensus([Said("ann", "A\nB", "article"), Said("bob", "A \n B", "article")])
+    assert found.text == "A\nB" and found.disputed == []
