@@ -75,6 +75,8 @@ def requests_that_change_state(values: dict[str, Any]) -> dict[str, dict[str, An
                                               "confirm": "Mallory's password"}},
         "accounts.logout_everywhere": {"data": {}},
         "checks.run": {"data": {}},
+        "leaderboard.refresh": {"data": {"metric": "rouge-lsum"}},
+        "extractors.pipeline": {"data": {"extractor": "trafilatura"}},
         "queue.hand_back": {"data": {}},
         "adjudication.void": {"data": {"annotator": "Bea"}},
     }
