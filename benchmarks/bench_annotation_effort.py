@@ -202,9 +202,9 @@ def replay(app) -> list[Replayed]:
             ops = None
             if corpus in (WCXB.name, SITES.name):
                 html = session.scalar(select(Page.html).where(Page.id == page_id)) or ""
-                page = operations.Page(page_lines(html), [operations.lines_of(text) for text, error
+                shown = operations.Page(page_lines(html), [operations.lines_of(text) for text, error
                                                           in candidates.values() if error is None])
-                ops = operations.count(prefill, gold, page)
+                ops = operations.count(prefill, gold, shown)
             results.append(Replayed(
                 page_id, corpus, host, len(gold),
                 fixed=edit_chars(fixed_text, gold),
