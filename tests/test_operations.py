@@ -54,3 +54,9 @@ def test_text_in_no_block_or_candidate_is_typed_word_by_word():
 def test_a_changed_word_costs_its_deletion_and_typing():
     found = count("Title\nFirst paragraph of text", "Title\nFirst paragraph of prose", Page(BLOCKS))
     assert (found.typing, found.workbench) == (2, 2)
+
+
+def test_part_of_a_candidate_region_is_taken_line_by_line():
+    candidate = ["Title", "wanted line", "another wanted", "unwanted line", "Footer links"]
+    found = count("Title", "Title\nwanted line\nanother wanted", Page(BLOCKS, [candidate]))
+    assert found.workbench == 2  # "Take these 3 lines" would add "unwanted line" too: two line takes

@@ -3,17 +3,19 @@
 The prefill's and the gold's lines (blank ones left out, whitespace collapsed) are diffed in order
 (difflib, no junk heuristic). Every stretch the two share costs nothing. Each other stretch costs:
 
-- typing only (`typing_ops`): one line deletion per prefill line to remove, one operation per word (a
+- typing only (`Count.typing`): one line deletion per prefill line to remove, one operation per word (a
   run of non-space characters) to type or delete. A replaced stretch costs the cheaper of deleting its
   lines and typing the gold's, or the word diff of the two (words deleted plus words typed);
-- the workbench (`workbench_ops`): the same stretch, where three more actions may do part of it:
+- the workbench (`Count.workbench`): the same stretch, where three more actions may do part of it:
   - removing prefill lines: a line that is a page block (the lines aligned to the page's blocks by
     corpus/alignment.align, as the annotate view aligns them) goes with one block click; two or more
     such lines on consecutive blocks go with a click and a Shift+click (2, however many);
   - adding gold lines: a gold line that is a page block is one block click; a run of gold lines on
-    consecutive page blocks is a click and a Shift+click (2); a run of gold lines each adjacent pair of which
-    follows one another in a candidate's text is one candidate-run take (1; a single such line is a candidate-line
-    take); anything else is typed, word by word.
+    consecutive page blocks is a click and a Shift+click (2); a run of gold lines that follow one another in
+    a candidate's text is one candidate-run take (1) when it is a
+    whole region of "Lines to take" (the candidate's lines just before and after it are in the gold, or
+    it starts or ends the candidate), as "Take these N lines" takes a region's whole run; anything else
+    is typed, word by word. A single candidate line is always one candidate-line take.
   The cheapest split of each added stretch into such pieces is a dynamic programme over its lines.
 
 Not counted: container widening (the page's DOM containers are not part of this line model, so the
@@ -25,7 +27,7 @@ counted). Nothing here knows Flask.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Sequence, Set
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from typing import NamedTuple
@@ -84,16 +86,13 @@ def removal_ops(indexes: Sequence[int]) -> int:
     return total
 
 
-def _pairs(candidates: Sequence[Sequence[str]]) -> list[tuple[set[str], set[tuple[str, str]]]]:
-    """Each candidate's lines and its pairs of lines that follow one another."""
-    return [(set(c), set(zip(c, c[1:]))) for c in candidates]
-
-
-def addition_ops(lines: Sequence[str], indexes: Sequence[int], candidates: Sequence[Sequence[str]]) -> int:
+def addition_ops(lines: Sequence[str], indexes: Sequence[int], candidates: Sequence[Sequence[str]],
+                 gold: Set[str] = frozenset()) -> int:
     """The fewest operations that add gold `lines` (on page blocks `indexes`, NONE: not a block):
-    a DP over where each piece (a block or range of blocks, a candidate run, a typed line) ends."""
+    a DP over where each piece (a block or range of blocks, a candidate take, a typed line) ends.
+    A candidate's run is one take only when it is a whole region of the lines the gold lacks: the
+    candidate's lines just around it are in the `gold` (or it starts or ends the candidate)."""
     n = len(lines)
-    known = _pairs(candidates)
     best = [0] * (n + 1)
     for end in range(1, n + 1):
         cost = best[end - 1] + words([lines[end - 1]])
@@ -103,17 +102,31 @@ def addition_ops(lines: Sequence[str], indexes: Sequence[int], candidates: Seque
         while start > 0 and indexes[start - 1] != NONE and indexes[start] == indexes[start - 1] + 1:
             start -= 1
             cost = min(cost, best[start] + 2)
-        alive = [pairs for single, pairs in known if lines[end - 1] in single]
-        begin = end - 1
-        while alive:
+        for begin in _takes(lines, end, candidates, gold):
             cost = min(cost, best[begin] + 1)
-            if begin == 0:
-                break
-            pair = (lines[begin - 1], lines[begin])
-            alive = [pairs for pairs in alive if pair in pairs]
-            begin -= 1
         best[end] = cost
     return best[n]
+
+
+def _takes(lines: Sequence[str], end: int, candidates: Sequence[Sequence[str]], gold: Set[str]) -> set[int]:
+    """The starts of the runs of `lines` ending at `end` that one candidate take adds."""
+    found: set[int] = set()
+    for candidate in candidates:
+        size = len(candidate)
+        for last, line in enumerate(candidate):
+            if line != lines[end - 1]:
+                continue
+            found.add(end - 1)  # each line of "Lines to take" is a button of its own
+            if last + 1 < size and candidate[last + 1] not in gold:
+                continue
+            first, begin = last, end - 1
+            while True:
+                if first == 0 or candidate[first - 1] in gold:
+                    found.add(begin)
+                if first == 0 or begin == 0 or candidate[first - 1] != lines[begin - 1]:
+                    break
+                first, begin = first - 1, begin - 1
+    return found
 
 
 class Count(NamedTuple):
@@ -135,6 +148,6 @@ def count(prefill: str, gold: str, page: Page) -> Count:
         if tag == "replace":
             typed = min(typed, word_diff(removed, added))
         typing += typed
-        taken = removal_ops(on_a[i1:i2]) + addition_ops(added, on_b[j1:j2], candidates)
+        taken = removal_ops(on_a[i1:i2]) + addition_ops(added, on_b[j1:j2], candidates, set(b))
         workbench += min(typed, taken)
     return Count(typing, workbench)
