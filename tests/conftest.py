@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from argon2 import PasswordHasher
 from corpora import CORPORA
-from sqlalchemy import text
+from sqlalchemy import make_url, text
 
 from webapp import create_app
 from webapp.accounts import users
@@ -25,7 +25,21 @@ from webapp.migrate import upgrade
 
 pytest_plugins = ["browser_fixtures", "demo_fixtures"]
 
-TEST_DATABASE_URL = os.environ.get("GOLDTEXT_TEST_DATABASE_URL")
+
+
+def _worker_database_url(url: str | None) -> str | None:
+    """Under pytest-xdist each worker runs on a database of its own beside the named one (`test` gives
+    `test_gw0`, `test_gw1`), so that one worker's clean schema never wipes the other's tables."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if not url or not worker:
+        return url
+    named = make_url(url)
+    return named.set(database=f"{named.database}_{worker}").render_as_string(hide_password=False)
+
+
+TEST_DATABASE_URL = _worker_database_url(os.environ.get("GOLDTEXT_TEST_DATABASE_URL"))
+if TEST_DATABASE_URL:  # the demo corpus's databases (demo_fixtures.py) are named after this one
+    os.environ["GOLDTEXT_TEST_DATABASE_URL"] = TEST_DATABASE_URL
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -46,11 +60,24 @@ def quick_password_hashes(monkeypatch):
     monkeypatch.setattr(users, "HASHER", PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1))
 
 
+def _create_database(url: str) -> None:
+    """Make the database `url` names on its server (a worker's own), empty; any earlier one is dropped."""
+    name = make_url(url).database
+    server = make_engine(make_url(url).set(database="postgres").render_as_string(hide_password=False))
+    with server.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+        conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    server.dispose()
+
+
 @pytest.fixture(scope="session")
 def server_database() -> str | None:
-    """The shared test server's database, emptied once per run (None on SQLite)."""
+    """The shared test server's database, emptied once per run (None on SQLite); a worker of
+    pytest-xdist makes its own."""
     if not TEST_DATABASE_URL:
         return None
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        _create_database(TEST_DATABASE_URL)
     engine = make_engine(TEST_DATABASE_URL)
     with engine.begin() as conn:
         conn.execute(text("DROP SCHEMA public CASCADE"))

@@ -35,7 +35,11 @@ TESTS = Path(__file__).resolve().parent
 CHECKOUT = TESTS.parent  # the checkout under test: its `webapp` comes first in every process started here
 CORPUS = READABILITY_PAGES
 POSTGRES_SERVER = os.environ.get("GOLDTEXT_SERVING_POSTGRES", "postgresql+psycopg://postgres@127.0.0.1:5432")
-REDIS_URL = os.environ.get("GOLDTEXT_SERVING_REDIS_URL", "redis://127.0.0.1:6379/7")
+# Redis database 7, and 8, 9... for the further workers of pytest-xdist (gw1, gw2...): each flushes its own.
+REDIS_URL = os.environ.get(
+    "GOLDTEXT_SERVING_REDIS_URL",
+    f"redis://127.0.0.1:6379/{7 + int(os.environ.get('PYTEST_XDIST_WORKER', 'gw0').removeprefix('gw'))}",
+)
 TOKEN = re.compile(r'name="csrf-token" content="([^"]+)"')
 T = TypeVar("T")
 

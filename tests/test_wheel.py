@@ -14,7 +14,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
-pytestmark = pytest.mark.slow
+# One worker of pytest-xdist builds the wheel: pip builds in the checkout, so two builds would collide.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("wheel")]
 
 # Run by the fresh environment's Python: every page the navigation offers, then every stylesheet and script
 # those pages link, each answered by the installed app.
