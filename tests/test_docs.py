@@ -28,7 +28,7 @@ README_MAX_LINES = 120
 INSTALL_AND_DEMO = ("python3 -m venv .venv && . .venv/bin/activate && pip install --upgrade pip && "
                     "pip install -e . && goldtext demo")
 INSTALL_AND_TEST = ("python3 -m venv .venv && . .venv/bin/activate && pip install --upgrade pip && "
-                    "pip install -e '.[test]' && python -m pytest")
+                    "pip install -e '.[test]' && python -m pytest -n 2")
 ENVIRONMENT_ONLY = {"INSTANCE_PATH"}  # read by create_app from GOLDTEXT_INSTANCE_PATH, not a config key
 
 
