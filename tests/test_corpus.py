@@ -461,7 +461,7 @@ def test_a_warc_cut_anywhere_never_loses_a_page_silently(tmp_path, gzipped):
     ("name", "content", "reason"),
     [
         ("notes.warc", b"just some notes\n", "unreadable from here on (ArchiveLoadFailed: Unknown"),
-        ("notes.warc.gz", gzip.compress(b"notes\n"), "unreadable from here on (ArchiveLoadFailed"),
+        ("notes.warc.gz", gzip.compress(b"notes\n", mtime=0), "unreadable from here on (ArchiveLoadFailed"),
         ("notes.warc", b"five words make an ARC header\n", "record without a valid Content-Length"),
     ],
 )
