@@ -600,3 +600,16 @@ def test_a_password_file_that_is_not_a_password_is_a_clear_error(runner, tmp_pat
 def test_password_file_dev_zero_is_a_clear_error(runner):
     result = runner.invoke(args=["users", "add", "Ada", "--role", "admin", "--password-file", "/dev/zero"])
     assert result.exit_code == 1 and "longer than a password may be (1024 bytes)" in result.output
+
+
+@pytest.mark.parametrize("name", ["local", "import", "cli:root", "ann\u202e1", "\u0430nn1"])
+def test_local_mode_refuses_a_typed_name_that_would_impersonate(client, name):
+    """In local mode the typed name is every revision's author: it follows the same rules as a user's name."""
+    token = csrf(client)
+    response = client.post("/annotator", data={"name": name, "csrf_token": token})
+    assert response.status_code == 200 and "That name cannot be used: " in response.get_data(as_text=True)
+    with client.session_transaction() as cookie:
+        assert "annotator" not in cookie
+    assert client.post("/annotator", data={"name": " Ann  Lee ", "csrf_token": token}).status_code == 302
+    with client.session_transaction() as cookie:
+        assert cookie["annotator"] == "Ann Lee"

@@ -21,6 +21,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 from werkzeug.wrappers import Response
 
+from ..accounts.names import BadName, checked_name
 from ..annotation.annotations import annotation_of, is_blind
 from ..annotation.boilerplate import BoilerplateCache, drop_lines, page_boilerplate
 from ..annotation.gold import HistoryPage, Record, history_page
@@ -212,8 +213,12 @@ def name() -> Response | str:
         return redirect(target)
     if request.method == "POST":
         given = " ".join(request.form.get("name", "").split())[:NAME_MAX]
-        if given:
-            session[ANNOTATOR] = given
-            return redirect(target)
-        flash("Please give a name: every saved revision records it.")
+        if not given:
+            flash("Please give a name: every saved revision records it.")
+        else:
+            try:
+                session[ANNOTATOR] = checked_name(given)
+                return redirect(target)
+            except BadName as error:
+                flash(f"That name cannot be used: {error}.")
     return render_template("annotate/name.html", target=target, current=annotator())
