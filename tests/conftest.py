@@ -1,6 +1,7 @@
 """Fixtures: app, client, runner and a session, on SQLite (default) or the database named by
 GOLDTEXT_TEST_DATABASE_URL (PostgreSQL in CI), always on a clean schema. The browser fixtures and the
-shared demo corpus are plugins of their own (browser_fixtures.py, demo_fixtures.py).
+shared demo corpus are plugins of their own (browser_fixtures.py, demo_fixtures.py), and so are the serving
+tests' processes and databases (serving_fixtures.py).
 
 A test marked `corpus` reads the shared real-page corpora (corpora.py says where): without them it is
 skipped on a developer's machine and fails in CI (CI=true), as the browser tests do without Chromium."""
@@ -23,7 +24,7 @@ from webapp.db import dispose, make_engine, sessions
 from webapp.jobs.workers import drain
 from webapp.migrate import upgrade
 
-pytest_plugins = ["browser_fixtures", "demo_fixtures"]
+pytest_plugins = ["browser_fixtures", "demo_fixtures", "serving_fixtures"]
 
 
 
@@ -163,6 +164,21 @@ def client(app):
 @pytest.fixture
 def runner(app):
     return app.test_cli_runner()
+
+
+@pytest.fixture
+def cli(runner, session):
+    """Run `goldtext ARGS` (paths welcome), which must succeed, and return what it printed; the test's
+    session lets go of the database first (SQLite's BEGIN IMMEDIATE). Modules that read the exit code
+    themselves define their own."""
+
+    def invoke(*args) -> str:
+        session.rollback()
+        result = runner.invoke(args=[str(a) for a in args])
+        assert result.exit_code == 0, result.output + repr(result.exception)
+        return result.output
+
+    return invoke
 
 
 @pytest.fixture

@@ -26,6 +26,7 @@ from http.cookiejar import CookieJar
 from pathlib import Path
 from typing import Any, TypeVar
 
+import pytest
 from corpora import READABILITY_PAGES
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import Engine
@@ -471,3 +472,23 @@ def corpus_pages(count: int) -> list[tuple[str, bytes]]:
     """`count` pages of the shared corpus as upload files: (NAME.html, the page's bytes)."""
     folders = sorted(p for p in CORPUS.iterdir() if (p / "source.html").is_file())
     return [(f"{folder.name}.html", (folder / "source.html").read_bytes()) for folder in folders[:count]]
+
+
+@pytest.fixture(scope="module")
+def databases(tmp_path_factory):
+    """The serving tests' databases (see Databases), made once per test module."""
+    made = Databases(tmp_path_factory.mktemp("databases"))
+    try:
+        yield made
+    finally:
+        made.cleanup()
+
+
+@pytest.fixture
+def processes(tmp_path):
+    """The test's `goldtext` processes, each stopped with its process group at the end."""
+    started = Processes(tmp_path / "logs")
+    try:
+        yield started
+    finally:
+        started.cleanup()

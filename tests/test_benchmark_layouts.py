@@ -26,16 +26,6 @@ WCXB, WCEB = DATA / "wcxb", DATA / "wceb"
 COMBINED = WCEB / "datasets" / "combined"
 
 
-@pytest.fixture
-def cli(runner, session):
-    def invoke(*args: str | Path) -> str:
-        session.rollback()
-        result = runner.invoke(args=[str(a) for a in args])
-        assert result.exit_code == 0, result.output + repr(result.exception)
-        return result.output
-
-    return invoke
-
 
 def documents(path: Path) -> dict[str, RawDocument | Rejected]:
     """What the reader read at path, by item (the path given left out, so that two paths compare)."""

@@ -38,16 +38,6 @@ TESTS = Path(__file__).resolve().parent
 WCXB_SITES = "wcxb-dev-sites"
 
 
-@pytest.fixture
-def cli(runner, session):
-    def invoke(*args: str) -> str:
-        session.rollback()
-        result = runner.invoke(args=list(args))
-        assert result.exit_code == 0, result.output
-        return result.output
-
-    return invoke
-
 
 def record_id(page_id: int) -> str:
     return f"<urn:goldtext:page:{page_id}>"

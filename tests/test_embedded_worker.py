@@ -9,19 +9,11 @@ import signal
 from pathlib import Path
 
 import pytest
-from serving_fixtures import Client, Databases, Processes, free_port, goldtext_env, healthy, wait_for
+from serving_fixtures import Client, Databases, free_port, goldtext_env, healthy, wait_for
 
 pytestmark = pytest.mark.slow
 NOT_STARTED = "embedded worker not started: the one of another server"
 
-
-@pytest.fixture
-def processes(tmp_path):
-    started = Processes(tmp_path / "logs")
-    try:
-        yield started
-    finally:
-        started.cleanup()
 
 
 def running(pid: int) -> bool:

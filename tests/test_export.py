@@ -21,16 +21,6 @@ SNIPPETS = {"with": ["Skarvik", "royal hunting lodge"], "without": ["Most read",
 SHINGLES = METRICS["shingles"]
 
 
-@pytest.fixture
-def cli(runner, session):
-    def invoke(*args: str) -> str:
-        session.rollback()
-        result = runner.invoke(args=list(args))
-        assert result.exit_code == 0, result.output + repr(result.exception)
-        return result.output
-
-    return invoke
-
 
 @pytest.fixture
 def database_url(demo_copy) -> str:

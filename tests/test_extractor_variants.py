@@ -158,16 +158,6 @@ STORY = ("<html><head><title>Night ferry</title></head><body><nav><a href='/'>Ho
 GOLD = "Night ferry returns\n" + "\n".join(f"{PARAGRAPH}Paragraph {n}." for n in range(4))
 
 
-@pytest.fixture
-def cli(runner, session):
-    def invoke(*args: str) -> str:
-        session.rollback()
-        result = runner.invoke(args=list(args))
-        assert result.exit_code == 0, result.output
-        return result.output
-
-    return invoke
-
 
 @pytest.fixture
 def ferry(cli, tmp_path):

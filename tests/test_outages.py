@@ -17,8 +17,6 @@ import pytest
 from corpora import READABILITY
 from forwarder import Forwarder
 from serving_fixtures import (
-    Databases,
-    Processes,
     goldtext_env,
     postgres_available,
     redis_available,
@@ -47,22 +45,6 @@ LONG_AGO = datetime(2024, 1, 2, tzinfo=UTC)
 SQLITE_LOCK_SECONDS = 35  # longer than SQLite's 30 s busy timeout: writes fail with "database is locked"
 
 
-@pytest.fixture(scope="module")
-def databases(tmp_path_factory):
-    made = Databases(tmp_path_factory.mktemp("outage-databases"))
-    try:
-        yield made
-    finally:
-        made.cleanup()
-
-
-@pytest.fixture
-def processes(tmp_path):
-    started = Processes(tmp_path / "logs")
-    try:
-        yield started
-    finally:
-        started.cleanup()
 
 
 def postgres_forwarder() -> Forwarder:

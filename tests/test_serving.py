@@ -68,22 +68,6 @@ def require(service: str, available: bool) -> None:
         pytest.skip(message)
 
 
-@pytest.fixture(scope="module")
-def databases(tmp_path_factory):
-    made = Databases(tmp_path_factory.mktemp("serving-databases"))
-    try:
-        yield made
-    finally:
-        made.cleanup()
-
-
-@pytest.fixture
-def processes(tmp_path):
-    started = Processes(tmp_path / "logs")
-    try:
-        yield started
-    finally:
-        started.cleanup()
 
 
 @pytest.fixture

@@ -9,8 +9,8 @@ from flask import current_app
 from flask.cli import with_appcontext
 
 from ..db import sessions
-from ..results.gold_checks import report, run_checks
-from ..scoring.gold_checks import CHECKS, Thresholds
+from ..results.gold_checks import failing_by_check, report, run_checks
+from ..scoring.gold_checks import Thresholds
 from ..settings import settings_of
 from .audit import printable
 from .scores import echo_table
@@ -38,7 +38,7 @@ def check_command(page_ids, fmt) -> None:
         rows = [{"page": f["page_id"], "url": printable(f["url"] or ""), "check": name, "reason": printable(reason)}
                 for f in result["failing"] for name, reason in zip(f["checks"], f["reasons"])]
         echo_table(rows, ["page", "url", "check", "reason"])
-        counts = {name: sum(name in f["checks"] for f in result["failing"]) for name in CHECKS}
+        counts = failing_by_check(result)
         click.echo(f"{len(result['failing'])} of {pages} pages fail a check"
                    + "".join(f"; {name}: {n}" for name, n in counts.items() if n) + ".")
     if result["failing"]:

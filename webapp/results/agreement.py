@@ -23,11 +23,17 @@ from .store import gold_for
 CHUNK = 500
 
 
+def double_annotated(session: Session) -> list[int]:
+    """The ids of the pages with two finished annotations or more, in order (their texts unread)."""
+    finished = Annotation.status.in_(FINISHED)
+    double = select(Annotation.page_id).where(finished).group_by(Annotation.page_id).having(func.count() > 1)
+    return list(session.scalars(double.order_by(Annotation.page_id)))
+
+
 def annotated_pages(session: Session, page_ids: Iterable[int] | None = None) -> list[AnnotatedPage]:
     """The pages with two finished annotations or more (of ``page_ids``, or all), by page id."""
     finished = Annotation.status.in_(FINISHED)
-    double = select(Annotation.page_id).where(finished).group_by(Annotation.page_id).having(func.count() > 1)
-    wanted = list(session.scalars(double.order_by(Annotation.page_id)))
+    wanted = double_annotated(session)
     if page_ids is not None:
         wanted = sorted(set(wanted) & set(page_ids))
     found: list[AnnotatedPage] = []

@@ -22,7 +22,7 @@ from ..models import Extraction, Gold, GoldCheck, Page
 from ..scoring import gold_checks as checks
 from ..scoring.agreement import text_f1
 from ..vocabulary import DONE, Taxonomy
-from .agreement import annotated_pages
+from .agreement import annotated_pages, double_annotated
 from .extractions import current_named
 
 CHUNK = 100  # pages read at once
@@ -47,10 +47,15 @@ def report(pages: int, failing: Iterable[Failed]) -> dict[str, Any]:
     return {"pages": pages, "failing": [f.as_json() for f in sorted(failing, key=lambda f: f.page_id)]}
 
 
+def failing_by_check(result: dict[str, Any]) -> dict[str, int]:
+    """How many of a report's failing pages fail each check, in the order of checks.CHECKS."""
+    return {name: sum(name in page["checks"] for page in result["failing"]) for name in checks.CHECKS}
+
+
 def checked_pages(session: Session, page_ids: Sequence[int] | None = None) -> list[int]:
     """The pages the checks run on (of `page_ids`, or all): done gold or two finished annotations."""
     done = select(Gold.page_id).where(Gold.status == DONE)
-    found = set(session.scalars(done)) | {int(p.page_id) for p in annotated_pages(session)}  # type: ignore[call-overload]
+    found = set(session.scalars(done)) | set(double_annotated(session))
     if page_ids is not None:
         found &= set(page_ids)
     return sorted(found)

@@ -8,7 +8,7 @@ from werkzeug.wrappers import Response
 
 from ..db import get_session
 from ..jobs.start import dispatch, new_job
-from ..results.gold_checks import kept, report
+from ..results.gold_checks import failing_by_check, kept, report
 from ..scoring.gold_checks import CHECKS
 from .common import LOCAL_ACTOR, annotator, record
 
@@ -18,7 +18,7 @@ bp = Blueprint("checks", __name__)
 @bp.get("/checks")
 def index() -> str:
     result = report(*kept(get_session()))
-    counts = {name: sum(name in page["checks"] for page in result["failing"]) for name in CHECKS}
+    counts = failing_by_check(result)
     return render_template("checks/index.html", result=result, checks=CHECKS, counts=counts,
                            settings={key: current_app.config[key] for key in sorted(current_app.config)
                                      if key.startswith("CHECK_")})
