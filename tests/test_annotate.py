@@ -124,6 +124,18 @@ def test_save_applies_and_bumps_the_version(client, session, page_id):
     assert [(r[0], r[3]) for r in revisions(session, page_id)] == [("One", "a"), ("Two", "b")]
 
 
+def test_a_save_records_its_facts_on_its_revision_and_a_save_without_them_records_none(client, session, page_id):
+    token = sign_in(client, "Ann")
+    facts = {"provenance": {"prefill": {"source": "extractor", "name": "trafilatura"}, "lines": ["prefill"]},
+             "effort": {"active_seconds": 12}, "guideline_version": 3}
+    assert save(client, token, page_id, "One", save_id="a", **facts).status_code == 200
+    assert save(client, token, page_id, "Two", version=1, save_id="b").status_code == 200
+    first, second = session.scalars(select(GoldRevision).order_by(GoldRevision.id)).all()
+    assert (first.provenance, first.effort, first.guideline_version) == (
+        facts["provenance"], facts["effort"], 3)
+    assert (second.provenance, second.effort, second.guideline_version) == (None, None, None)
+
+
 def test_a_retried_save_is_applied_once(client, session, page_id):
     token = sign_in(client)
     first = save(client, token, page_id, "Once", save_id="retry-me")
@@ -153,6 +165,7 @@ def test_a_stale_save_gets_409_with_the_other_text_and_both_are_kept(app, sessio
     [
         {"text": None}, {"text": 3}, {"version": "1"}, {"version": True}, {"kind": "poem"}, {"status": "lost"},
         {"client_save_id": ""}, {"client_save_id": "x" * 65}, {"version": 5}, {"version": -1},
+        {"provenance": "prefill"}, {"effort": [1]}, {"guideline_version": "2"}, {"guideline_version": True},
     ],
 )
 def test_a_malformed_save_is_400_and_stores_nothing(client, session, page_id, change):

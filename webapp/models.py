@@ -193,6 +193,11 @@ class RevisionFields:
     author: Mapped[str] = mapped_column(String(100))
     client_save_id: Mapped[str | None] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # What else the save recorded about how the text was made (None: not recorded): where it came from
+    # (the prefill's source, each line's origin), the effort it took, the guideline version in force.
+    provenance: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
+    effort: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
+    guideline_version: Mapped[int | None] = mapped_column(Integer)
 
 
 class GoldRevision(RevisionFields, Base):

@@ -90,9 +90,9 @@ def void(session: Session, annotation: Annotation, by: str) -> AnnotationRevisio
 
 def save_annotation(session: Session, page: Page, annotator: str, *, base_version: int, text: str, kind: str,
                     status: str, client_save_id: str | None = None,
-                    snippets: dict[str, Any] | None = None) -> SaveOutcome:
+                    snippets: dict[str, Any] | None = None, **facts: Any) -> SaveOutcome:
     """Apply the annotator's save of their own annotation of the page (see gold.save_gold: lock the
-    page first; stale saves are kept, retries answered from the revision they made)."""
+    page first; stale saves are kept, retries answered from the revision they made; ``facts`` as there)."""
     found = annotation_of(session, page.id, annotator)
 
     def create() -> Annotation:
@@ -101,7 +101,8 @@ def save_annotation(session: Session, page: Page, annotator: str, *, base_versio
         return made
 
     return save_record(session, found, create, base_version=base_version, text=text, kind=kind,
-                       status=status, author=annotator, client_save_id=client_save_id, snippets=snippets)
+                       status=status, author=annotator, client_save_id=client_save_id, snippets=snippets,
+                       **facts)
 
 
 def is_complete(annotations: Sequence[Annotation], overlap: int) -> bool:

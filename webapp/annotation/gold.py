@@ -53,8 +53,8 @@ def append_revision(session: Session, record: Record, version: int, **fields: An
 
 
 def apply_revision(session: Session, record: Record, *, author: str, **fields: Any) -> Revision:
-    """Set the record's text, kind, status and snippets (``fields``, with ``client_save_id`` and, for a
-    gold, ``note``), bump its version and record the new revision. The fields were checked by the caller
+    """Set the record's text, kind, status and snippets (``fields``, with ``client_save_id``, the revision's
+    facts and, for a gold, ``note``), bump its version and record the new revision. The fields were checked by the caller
     (the use case of the action, or the importer)."""
     kept = {key: fields[key] for key in ("text", "kind", "status", "snippets")}
     record.version += 1
@@ -183,15 +183,17 @@ def save_gold(
     author: str,
     client_save_id: str | None = None,
     snippets: dict[str, Any] | None = None,
+    **facts: Any,
 ) -> SaveOutcome:
     """Apply a save that edited ``base_version`` of the page's gold, unless it is stale or a retry.
 
     Lock the page first (``lock_page``). ``snippets=None`` keeps the gold's current snippets; lists
-    with no snippet left after ``clean_snippets`` remove them.
+    with no snippet left after ``clean_snippets`` remove them. ``facts``: what the revision records
+    beside the text (provenance, effort, guideline_version; models.RevisionFields).
     """
     return save_record(session, page.gold, lambda: new_gold(page, author), base_version=base_version,
                        text=text, kind=kind, status=status, author=author, client_save_id=client_save_id,
-                       snippets=snippets)
+                       snippets=snippets, **facts)
 
 
 def save_record(
@@ -207,7 +209,8 @@ def save_record(
 ) -> SaveOutcome:
     """A save of a gold or an annotation (``record``; ``create`` makes it when it is None) that edited
     ``base_version`` of it: applied, kept as a stale save, or answered from the retried one (see
-    ``save_gold``). ``fields``: text, kind and status, checked by the caller (webapp/usecases)."""
+    ``save_gold``). ``fields``: text, kind and status, checked by the caller (webapp/usecases), and the
+    revision's facts."""
     if not 0 <= base_version <= (record.version if record is not None else 0):
         raise ValueError(f"version {base_version} of this page's {_what(record)} does not exist")
     if record is not None and client_save_id is not None:

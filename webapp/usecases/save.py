@@ -16,7 +16,7 @@ The rules, in order:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -32,15 +32,22 @@ SAVE_ID_MAX = 64
 ADJUDICATED = "This page is adjudicated: its gold is changed in adjudication."
 
 
+REVISION_FACTS: dict[str, type] = {"provenance": dict, "effort": dict, "guideline_version": int}
+"""What a save may record about how its text was made, beside the text (models.RevisionFields), and the
+JSON type of each; a save without one records None."""
+
+
 @dataclass(frozen=True)
 class SaveRequest:
     fields: Fields
     version: int  # the version the save edited
     client_save_id: str  # the same id on a retry: applied once
+    facts: dict[str, Any] = field(default_factory=dict)  # of REVISION_FACTS, recorded on the revision
 
 
 def save_request(settings: Settings, body: Any) -> SaveRequest:
-    """A save from its JSON object (text, kind, status, version, client_save_id, snippets); Refused (400,
+    """A save from its JSON object (text, kind, status, version, client_save_id, snippets and the
+    REVISION_FACTS); Refused (400,
     413) naming what is wrong."""
     if not isinstance(body, dict):
         raise Refused(400, "Send a JSON object.")
@@ -53,7 +60,21 @@ def save_request(settings: Settings, body: Any) -> SaveRequest:
         raise Refused(400, f"'client_save_id' must have 1 to {SAVE_ID_MAX} characters.")
     fields = checked_fields(settings, text=body["text"], kind=body["kind"], status=body["status"],
                             snippets=body.get("snippets"))
-    return SaveRequest(fields, body["version"], body["client_save_id"])
+    return SaveRequest(fields, body["version"], body["client_save_id"], revision_facts(body))
+
+
+def revision_facts(body: dict[str, Any]) -> dict[str, Any]:
+    """The REVISION_FACTS the body gives (null or absent: not recorded); Refused (400) naming a fact of
+    the wrong type."""
+    facts = {}
+    for key, kind in REVISION_FACTS.items():
+        value = body.get(key)
+        if value is None:
+            continue
+        if not isinstance(value, kind) or isinstance(value, bool):
+            raise Refused(400, f"{key!r} must be {'an object' if kind is dict else 'an integer'} or null.")
+        facts[key] = value
+    return facts
 
 
 @dataclass(frozen=True)
@@ -104,7 +125,8 @@ def save(session: Session, settings: Settings, actor: Actor, page_id: int, reque
     blind = is_blind(page, settings.overlap)
     fields = request.fields
     values: dict[str, Any] = {"text": fields.text, "kind": fields.kind, "status": fields.status,
-                              "snippets": fields.snippets, "client_save_id": request.client_save_id}
+                              "snippets": fields.snippets, "client_save_id": request.client_save_id,
+                              **request.facts}
     try:
         if blind:
             outcome = save_annotation(session, page, actor.name, base_version=request.version, **values)
