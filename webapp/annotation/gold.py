@@ -54,8 +54,8 @@ def append_revision(session: Session, record: Record, version: int, **fields: An
 
 def apply_revision(session: Session, record: Record, *, author: str, **fields: Any) -> Revision:
     """Set the record's text, kind, status and snippets (``fields``, with ``client_save_id``, the revision's
-    facts and, for a gold, ``note``), bump its version and record the new revision. The fields were checked by the caller
-    (the use case of the action, or the importer)."""
+    facts and, for a gold, ``note``), bump its version and record the new revision. The fields were
+    checked by the caller (the use case of the action, or the importer)."""
     kept = {key: fields[key] for key in ("text", "kind", "status", "snippets")}
     record.version += 1
     for key, value in kept.items():
