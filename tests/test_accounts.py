@@ -20,7 +20,7 @@ from webapp.accounts.roles import ADMIN, ANNOTATOR, REVIEWER
 from webapp.accounts.users import PASSWORD_MAX_BYTES, AccountError, add_user, set_disabled, set_role
 from webapp.cli.actor import cli_actor
 from webapp.db import dispose, sqlite_path
-from webapp.models import AuditEvent, Credential, Gold, GoldRevision, User, utcnow
+from webapp.models import AuditEvent, Credential, Gold, GoldRevision, LoginThrottle, User, utcnow
 
 SAVE = {"text": "Saved by a script", "kind": "article", "status": "done", "version": 0, "client_save_id": "s1"}
 
@@ -377,6 +377,23 @@ def test_an_address_is_limited_on_failures_only_and_its_users_still_get_in(app, 
         assert attempt_login(client, "Ada", "wrong password").status_code == 429
     clock.now += timedelta(seconds=0.2)
     assert attempt_login(app.test_client(), "Ada", PASSWORD).status_code == 302
+
+
+def test_guessing_with_ever_new_names_does_not_grow_the_throttle_table(app, client, session, ada, clock):
+    """Each attempt deletes the rows that have forgotten their failures: once a window has passed since
+    their last wait, the old names' and addresses' rows are gone."""
+    app.config.update(LOGIN_MAX_FAILURES=1, LOGIN_WINDOW_MINUTES=1.0)
+    for number in range(6):
+        attempt_login(client, f"guess {number}", "wrong password", f"198.51.100.{number}")
+    assert attempt_login(client, "Ada", "wrong password").status_code == 200  # Ada waits from now on
+    session.rollback()
+    assert session.scalar(select(func.count()).select_from(LoginThrottle)) == 14
+    session.rollback()
+    clock.now += timedelta(seconds=61)
+    attempt_login(client, "Ann", "wrong password", "192.0.2.8")
+    session.rollback()
+    left = session.scalars(select(LoginThrottle.key).order_by(LoginThrottle.key)).all()
+    assert left == ["address:192.0.2.8", "name:ann"]
 
 
 def test_the_client_address_comes_from_the_proxy_header_only_when_proxy_hops_says_so(app, session, ada):

@@ -8,7 +8,9 @@ in a row each further one makes the next attempt wait twice as long (1 s, 2 s, 4
 window); a refused attempt checks no password and changes nothing, so it cannot extend the wait. A name's
 count waits from `max_failures` failures on, an address's from `ADDRESS_FACTOR` times as many, and both
 forget their failures once a whole window has passed without one since the last wait ended. An admin
-clears a name's wait (`clear`).
+clears a name's wait (`clear`). Rows that have forgotten everything are deleted as attempts come
+(`prune`, at most PRUNE_ROWS per attempt), so guessing with ever new names or addresses cannot grow the
+table without bound.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from .names import name_key
 
 ADDRESS_FACTOR = 4  # an address (an office behind one NAT) may fail this many times more than one name
 FIRST_DELAY = timedelta(seconds=1)
+PRUNE_ROWS = 100  # forgotten rows deleted per attempt: more than any burst of attempts can make
 
 
 @dataclass(frozen=True)
@@ -72,6 +75,7 @@ def reserve(session: Session, name: str, address: str, policy: ThrottlePolicy,
     free = {name_row(name): policy.max_failures, address_row(address): ADDRESS_FACTOR * policy.max_failures}
     rows = _locked_rows(session, sorted(free))
     now = now or utcnow()  # read once the rows are ours: an attempt that waited for them is judged as of now
+    prune(session, now, policy, keep=list(free))
     waits = [aware(row.not_before) - now for row in rows
              if row.not_before is not None and aware(row.not_before) > now and not forgotten(row, now, policy)]
     if waits:
@@ -90,6 +94,22 @@ def forgotten(row: LoginThrottle, now: datetime, policy: ThrottlePolicy) -> bool
     """Whether a whole window has passed without a failure since the last wait ended."""
     last = aware(row.not_before) or aware(row.last_failure_at)
     return last is None or last <= now - policy.window
+
+
+def prune(session: Session, now: datetime, policy: ThrottlePolicy, keep: list[str]) -> int:
+    """Delete up to PRUNE_ROWS rows, other than ``keep``, that have forgotten their failures (see
+    `forgotten`; a row with no failure left counts too); how many. On PostgreSQL rows another attempt holds
+    are skipped, never waited for, so two attempts cannot deadlock on each other's old rows."""
+    old = now - policy.window
+    stale = (select(LoginThrottle.key)
+             .where(LoginThrottle.key.not_in(keep),
+                    (LoginThrottle.not_before.is_(None) & (LoginThrottle.last_failure_at.is_(None)
+                                                           | (LoginThrottle.last_failure_at <= old)))
+                    | (LoginThrottle.not_before <= old))
+             .limit(PRUNE_ROWS))
+    if session.get_bind().dialect.name == "postgresql":
+        stale = stale.with_for_update(skip_locked=True)
+    return session.execute(delete(LoginThrottle).where(LoginThrottle.key.in_(stale.scalar_subquery()))).rowcount
 
 
 def succeeded(session: Session, name: str, address: str) -> None:
