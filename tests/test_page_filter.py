@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from workbench import add_gold, make_page
 
+from webapp.annotation.annotations import save_annotation, void
 from webapp.annotation.page_filter import PageFilter
 from webapp.annotation.queue import queue_rows
 from webapp.exports.selection import count_pages
@@ -44,6 +45,19 @@ def test_the_todo_status_combines_with_gold_statuses(session):
     session.commit()
     shown = {row.page_id for row in queue_rows(session, PageFilter(statuses=("todo", "draft")))}
     assert shown == {todo.id, draft.id}
+
+
+def test_a_voided_annotation_does_not_make_a_page_adjudicated(session):
+    pages = [make_page(session, url=f"https://a.example/{n}") for n in (1, 2)]
+    for page in pages:
+        for name in ("Ann", "Bob"):
+            save_annotation(session, page, name, base_version=0, text="t", kind="article", status="done")
+        add_gold(session, page, text="t", kind="article", status="done", author="Rex")
+    void(session, pages[1].annotations[1], by="Ada")
+    session.commit()
+    adjudicated = PageFilter(adjudicated=True)
+    assert [row.page_id for row in queue_rows(session, adjudicated)] == [pages[0].id]
+    assert count_pages(session, adjudicated) == 1
 
 
 def test_the_leaderboard_refuses_a_queue_only_filter(client):
