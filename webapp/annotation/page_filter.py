@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session
 
 from ..models import Annotation, Extraction, Gold, GoldCheck, ImportBatch, Page, Site
 from ..vocabulary import TODO
+from .annotations import VOID
 
 VERDICTS = ("accepted", "rejected")
 ANY_CHECK = "any"
@@ -40,7 +41,8 @@ class PageFilter:
     - ``url_contains``: a part of the page's URL (case as typed);
     - ``with_gold`` / ``with_snippets``: only pages with gold / with snippet gold;
     - ``adjudicated``: only pages whose gold was adjudicated from independent annotations (by a reviewer
-      or automatically): pages with gold and two annotations or more (see annotation/annotations.py);
+      or automatically): pages with gold and two annotations or more, voided ones not counted (see
+      annotation/annotations.py);
     - ``checks``: pages that failed one of these checks of the gold when the checks last ran on them
       (``any``: one of them; see scoring/gold_checks.py).
     """
@@ -109,7 +111,8 @@ class PageFilter:
         if self.with_snippets:
             query = query.where(Gold.snippets.is_not(None))
         if self.adjudicated:
-            annotations = select(func.count(Annotation.id)).where(Annotation.page_id == Page.id).scalar_subquery()
+            annotations = (select(func.count(Annotation.id))
+                           .where(Annotation.page_id == Page.id, Annotation.status != VOID).scalar_subquery())
             query = query.where(Gold.page_id.is_not(None), annotations > 1)
         if self.checks:
             failed = select(GoldCheck.page_id)
