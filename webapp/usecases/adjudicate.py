@@ -20,7 +20,7 @@ from ..results.store import gold_changed
 from ..settings import Settings
 from .fields import Fields, checked_fields
 from .outcome import Actor, Refused
-from .save import Saved, locked_page
+from .save import Saved, effort_fact, locked_page
 
 NOTE_MAX = 2000
 
@@ -30,17 +30,19 @@ class AdjudicationRequest:
     fields: Fields
     version: int  # the version of the gold the reviewer edited (0: none yet)
     note: str
+    effort: dict[str, Any] | None = None  # what the adjudication took (annotation/effort.py), recorded
 
 
 def adjudication_request(settings: Settings, *, version: Any, text: str, kind: Any, status: Any, note: str,
-                         snippets: Any) -> AdjudicationRequest:
-    """The reviewer's result (``snippets``: as the API takes them, None for the gold's current ones);
-    Refused (400, 413) naming what is wrong. The note is cut to NOTE_MAX characters."""
+                         snippets: Any, effort: Any = None) -> AdjudicationRequest:
+    """The reviewer's result (``snippets``: as the API takes them, None for the gold's current ones;
+    ``effort``: None or as a save's); Refused (400, 413) naming what is wrong. The note is cut to
+    NOTE_MAX characters."""
     if not isinstance(version, int) or isinstance(version, bool) or not isinstance(kind, str) \
             or not isinstance(status, str):
         raise Refused(400, "The form needs a version, a page type and a status.")
     fields = checked_fields(settings, text=text.replace("\r\n", "\n"), kind=kind, status=status, snippets=snippets)
-    return AdjudicationRequest(fields, version, note[:NOTE_MAX])
+    return AdjudicationRequest(fields, version, note[:NOTE_MAX], None if effort is None else effort_fact(effort))
 
 
 def adjudication_refusal(session: Session, settings: Settings, page: Page, reviewer: str) -> Refused | None:
@@ -67,7 +69,8 @@ def adjudicate_page(session: Session, settings: Settings, actor: Actor, page_id:
     fields = request.fields
     try:
         outcome = adjudicate(session, page, actor.name, base_version=request.version, text=fields.text,
-                             kind=fields.kind, status=fields.status, note=request.note, snippets=fields.snippets)
+                             kind=fields.kind, status=fields.status, note=request.note, snippets=fields.snippets,
+                             effort=request.effort)
     except ValueError as error:
         raise Refused(400, str(error)) from None
     if outcome.applied:

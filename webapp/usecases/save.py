@@ -22,6 +22,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from ..annotation.annotations import is_blind, place_refusal, save_annotation, settle
+from ..annotation.effort import checked_effort
 from ..annotation.gold import Record, Revision, SaveOutcome, lock_page, save_gold
 from ..results.store import gold_changed
 from ..settings import Settings
@@ -74,7 +75,17 @@ def revision_facts(body: dict[str, Any]) -> dict[str, Any]:
         if not isinstance(value, kind) or isinstance(value, bool):
             raise Refused(400, f"{key!r} must be {'an object' if kind is dict else 'an integer'} or null.")
         facts[key] = value
+    if "effort" in facts:
+        facts["effort"] = effort_fact(facts["effort"])
     return facts
+
+
+def effort_fact(value: Any) -> dict[str, Any]:
+    """The effort as stored (annotation/effort.py); Refused (400) naming what is wrong with it."""
+    try:
+        return checked_effort(value)
+    except ValueError as error:
+        raise Refused(400, f"{error}.") from None
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ an admin's void of an annotation (usecases/void.py)."""
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, flash, json, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, flash, json, redirect, render_template, request, url_for
 from sqlalchemy import select
 from werkzeug.wrappers import Response
 
@@ -54,6 +54,7 @@ def page(page_id: int) -> str:
                "status": gold.status if gold else "done", "snippets": gold.snippets if gold else None},
         kinds=settings().taxonomy.labels, statuses=GOLD_STATUSES, note_max=NOTE_MAX,
         refusal=refusal.reason if refusal else None, can_void=at_least(current_role(), ADMIN),
+        idle_seconds=max(float(current_app.config["EFFORT_IDLE_SECONDS"]), 1.0),
     )
 
 
@@ -68,12 +69,13 @@ def save(page_id: int) -> Response:
     session = get_session()
     try:
         snippets = json.loads(form.get("snippets") or "null")
+        effort = json.loads(form.get("effort") or "null")
     except ValueError as error:
-        abort(400, description=f"snippets: {error}")
+        abort(400, description=f"snippets or effort: {error}")
     try:
         outcome = adjudicate_page(session, settings(), actor(reviewer), page_id, adjudication_request(
             settings(), version=form.get("version", type=int), text=form.get("text", ""), kind=form.get("kind"),
-            status=form.get("status"), note=form.get("note", ""), snippets=snippets))
+            status=form.get("status"), note=form.get("note", ""), snippets=snippets, effort=effort))
     except Refused as error:
         refuse(error)
     session.commit()
