@@ -55,6 +55,7 @@ def defaults(instance_path: str) -> dict[str, Any]:
         "CHECK_SHORT_GOLD": 0.3,
         "CHECK_MIN_AGREEMENT": 0.8,
         "GOLD_MAX_BYTES": 4 * 2**20,
+        "EFFORT_IDLE_SECONDS": 60.0,
     }
 
 

@@ -7,13 +7,21 @@
 // saved page is shown in the sandboxed frame (no script of it runs) with each annotator's blocks outlined.
 import { NONE, align, merge, toggleBlock } from "./align.js";
 import { attachBlocks, dom, normalise } from "./blocks.js";
+import { effortCounter, trackActivity } from "./effort.js";
 import { diff, render, words } from "./worddiff.js";
 
-const { annotations, pageLines, blocks: rules, disputed } = JSON.parse(document.getElementById("adjudication-data").textContent);
+const { annotations, pageLines, blocks: rules, disputed, idleSeconds } = JSON.parse(document.getElementById("adjudication-data").textContent);
 const result = document.getElementById("result-text");
 const kind = document.getElementById("result-kind");
 const status = document.getElementById("result-status");
 const snippets = document.getElementById("result-snippets");
+// The effort sent with the result (effort.js): takes are actions, typing in the result counts its words.
+const effort = effortCounter({ idleSeconds, text: result.value });
+const activity = trackActivity(effort, window, dom.on);
+const take = (action, change) => {
+  effort.count(action);
+  effort.tool(() => result.value, change);
+};
 
 function showSnippets() {
   const value = JSON.parse(snippets.value);
@@ -65,14 +73,14 @@ document.querySelectorAll(".annotation").forEach((section) => {
     button.dataset.line = line;
     button.textContent = line;
     button.addEventListener("click", () => {
-      result.value = toggleBlock(resultLines(), sequence, positions[index][k], { text: line }).lines.join("\n");
+      take("take", () => { result.value = toggleBlock(resultLines(), sequence, positions[index][k], { text: line }).lines.join("\n"); });
       markTaken();
     });
     item.append(button);
     list.append(item);
   });
   section.querySelector(".take-all").addEventListener("click", () => {
-    result.value = a.text;
+    take("use_candidate", () => { result.value = a.text; });
     kind.value = a.kind;
     status.value = a.status;
     snippets.value = JSON.stringify(a.snippets || { with: [], without: [] });
@@ -99,7 +107,7 @@ disputed.forEach((line) => {
   button.append(text, " ", origin);
   button.addEventListener("click", () => {
     const at = positions[byName.get(line.origin[0])][line.line];
-    result.value = toggleBlock(resultLines(), sequence, at, { text: line.text }).lines.join("\n");
+    take("take", () => { result.value = toggleBlock(resultLines(), sequence, at, { text: line.text }).lines.join("\n"); });
     markTaken();
   });
   item.append(button);
@@ -112,6 +120,7 @@ function markFrame() {
   const doc = frame.contentDocument;
   if (!doc || dom.url(doc) === "about:blank" || wired.has(doc)) return;
   wired.add(doc);
+  activity.watch(doc);
   const noop = () => {};
   const page = attachBlocks(doc, { toggle: noop, range: noop, container: noop, cancel: noop }, rules);
   page.markAnnotators(annotations.map((a) => new Set(align(linesOf(a.text), page.texts).filter((at) => at !== NONE))));
@@ -120,6 +129,9 @@ function markFrame() {
 frame.addEventListener("load", markFrame);
 
 result.addEventListener("input", markTaken);
+document.getElementById("result-form").addEventListener("submit", () => {
+  document.getElementById("result-effort").value = JSON.stringify(effort.snapshot(result.value));
+});
 document.addEventListener("keydown", (event) => {
   if ((event.ctrlKey || event.metaKey) && event.key === "s") {
     event.preventDefault();

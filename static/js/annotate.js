@@ -3,6 +3,7 @@
 import { align, NONE, setBlocks, toggleBlock } from "./align.js";
 import { attachBlocks, dom, normalise } from "./blocks.js";
 import { clearDraft, loadDraft, storeDraft } from "./drafts.js";
+import { clockText, effortCounter, trackActivity } from "./effort.js";
 import { bindShortcuts, renderHelp } from "./keys.js";
 import { KIND_KEYS, kindShortcuts } from "./kinds.js";
 import { LABELS, selectedText, selectionIn, snippetEditor } from "./snippets.js";
@@ -34,6 +35,16 @@ const state = {
 };
 
 const percent = (x) => `${(100 * x).toFixed(1)}%`;
+
+// The effort sent with each save (effort.js), and the annotator's pace beside the save button.
+const effort = effortCounter({ idleSeconds: data.effort.idleSeconds, text: editor.value });
+const activity = trackActivity(effort, window, dom.on);
+const byTool = (change) => effort.tool(() => editor.value, change);
+function showPace() {
+  const { savedSeconds, medianSeconds, pages } = data.effort;
+  $("pace").textContent = `this page ${clockText(savedSeconds + effort.seconds())}` +
+    (pages ? ` · your median ${clockText(medianSeconds)} over ${plural(pages, "page")}` : "");
+}
 
 // A notice above the editor. One with a `key` replaces the earlier one with that key, and at most
 // MAX_NOTICES stay (the oldest go), so notices never pile up; each can be closed.
@@ -130,10 +141,12 @@ function replaceText(text, reveal = null, revealEnd = reveal) {
   const had = document.activeElement;
   editor.focus();
   editor.select();
-  if (!document.execCommand("insertText", false, text) || editor.value !== text) {
-    editor.value = text;
-    editor.dispatchEvent(new Event("input"));
-  }
+  byTool(() => {
+    if (!document.execCommand("insertText", false, text) || editor.value !== text) {
+      editor.value = text;
+      editor.dispatchEvent(new Event("input"));
+    }
+  });
   if (reveal !== null) {
     editor.setSelectionRange(reveal, revealEnd);
     revealCaret(reveal);
@@ -172,7 +185,7 @@ function giveBack(had) {
 function undoEdit(command) {
   const had = document.activeElement;
   editor.focus();
-  document.execCommand(command);
+  byTool(() => document.execCommand(command));
   giveBack(had);
 }
 
@@ -180,6 +193,7 @@ function useCandidate() {
   const candidate = candidates[state.active];
   if (!candidate) return;
   const before = replaceText(candidate.text);
+  effort.count("use_candidate");
   notice(`Replaced the text with ${candidate.name}'s.`, { label: "Undo", run: () => replaceText(before) }, "replaced");
 }
 
@@ -228,7 +242,8 @@ function restoreDraft() {
     label: "Discard draft",
     run: () => {
       clearDraft(data.pageId);
-      editor.value = server.text; kind.value = server.kind; status.value = server.status;
+      byTool(() => { editor.value = server.text; });
+      kind.value = server.kind; status.value = server.status;
       snippets.set(server.snippets);
       state.version = server.version;
       afterEdit();
@@ -264,18 +279,22 @@ function offerOldDraft(draft, when) {
 async function save() {
   const body = { ...current(), version: state.version };
   const same = state.pending && JSON.stringify(state.pending.body) === JSON.stringify(body);
-  if (!same) state.pending = { id: newSaveId(), body };
-  const { id } = state.pending;
+  if (!same) state.pending = { id: newSaveId(), body, effort: effort.snapshot(body.text) };
+  const { id, effort: sent } = state.pending;
   setSaveState("Saving…");
   let reply;
   try {
-    reply = await postJson(data.saveUrl, { ...body, client_save_id: id });
+    reply = await postJson(data.saveUrl, { ...body, client_save_id: id, effort: sent });
   } catch {
     setSaveState("Not saved: no connection. Your draft is kept in this browser; retrying…", true);
     setTimeout(() => { if (state.pending?.id === id) save(); }, RETRY_MS);
     return false;
   }
   if (state.pending?.id === id) state.pending = null;
+  if (reply.status === 200 || reply.status === 409) { // a stale save is kept as a revision, with its effort
+    effort.recorded(sent);
+    data.effort.savedSeconds += sent.active_seconds;
+  }
   if (reply.status === 200) {
     state.version = reply.data.version;
     state.saved = { text: body.text, kind: body.kind, status: body.status, snippets: body.snippets };
@@ -328,7 +347,7 @@ $("keep-mine").addEventListener("click", () => {
   save();
 });
 $("keep-theirs").addEventListener("click", () => {
-  editor.value = theirs.text;
+  byTool(() => { editor.value = theirs.text; });
   kind.value = theirs.kind;
   status.value = theirs.status;
   state.version = theirs.version;
@@ -397,6 +416,7 @@ function cancelLastChange() {
 function toggleBlockLine(index) {
   const texts = pageTexts();
   const before = state.pinned;
+  effort.count("block");
   const { lines, at, added } = toggleBlock(goldLines(), texts, index, { pinned: before });
   state.pinned = new Set(before);
   if (added) state.pinned.add(index);
@@ -427,10 +447,12 @@ const pageActions = {
   range(from, to) {
     const [lo, hi] = from < to ? [from, to] : [to, from];
     const indexes = Array.from({ length: hi - lo + 1 }, (_, k) => lo + k);
+    effort.count("range");
     setPageBlocks(indexes, !goldBlocks().has(to), "the range");
   },
   container(indexes) {
     const present = goldBlocks();
+    effort.count("block");
     setPageBlocks(indexes, !indexes.every((index) => present.has(index)), "the outlined container");
   },
   cancel: cancelLastChange,
@@ -451,6 +473,7 @@ function actOnPointed(range) {
 function widenBlock(outward) {
   if (!state.frame) return;
   const found = outward ? state.frame.widen() : state.frame.narrow();
+  if (found && outward) effort.count("widen");
   if (found) setSaveState(`Outlined: a ${found.name} with ${plural(found.count, "block")} (click or t takes it; + wider, - narrower).`);
   else setSaveState(outward ? "No wider container: point at a block first, or this is the page's widest." : "Back to the block alone.");
 }
@@ -462,7 +485,7 @@ const takes = takeView($("lines"), () => ({
   const before = state.pinned;
   state.pinned = pinned;
   changeGold(lines, at, count, message, before);
-});
+}, (action) => effort.count(action));
 const showLines = () => takes.show();
 
 function showLinesView(on = $("lines").hidden) {
@@ -492,6 +515,7 @@ function dropRepeated() {
     return;
   }
   const before = replaceText(kept.join("\n"));
+  effort.count("drop_boilerplate");
   notice(`Took out ${dropped} line${dropped === 1 ? "" : "s"} repeated on this site's pages.`,
     { label: "Undo (Ctrl+Z)", run: () => replaceText(before) }, "page-change");
 }
@@ -501,6 +525,7 @@ function setupFrame() {
   if (frame.dataset.mode === "source" || !doc || dom.url(doc) === "about:blank" || wired.has(doc)) return;
   wired.add(doc);
   dom.on(doc, "keydown", onKey);
+  activity.watch(doc);
   dom.on(doc, "selectionchange", () => noteSelection(doc));
   dom.on(doc, "pointerdown", () => { selectedLast = doc; });
   state.frame = attachBlocks(doc, pageActions, data.blocks);
@@ -680,4 +705,6 @@ selectTab(Math.max(0, candidates.findIndex((c) => c.name === wanted)));
 const loaded = frame.contentDocument;
 if (loaded && dom.readyState(loaded) === "complete") setupFrame();
 showDirty();
+showPace();
+setInterval(showPace, 1000);
 document.body.dataset.ready = "yes";

@@ -20,12 +20,14 @@ const firstChange = (before, after) => {
 };
 
 // `box`: the element the list goes in. `now()` gives {candidate ({name, lines}), gold (lines), page (the
-// page's block texts), pinned}; `apply(lines, at, count, message, pinned)` makes the change.
-export function takeView(box, now, apply) {
+// page's block texts), pinned}; `apply(lines, at, count, message, pinned)` makes the change; `count(action)`
+// counts it ("take", "take_run" or "replace_region": effort.js).
+export function takeView(box, now, apply, count = () => {}) {
   function take(ks) {
     const { candidate, gold, page, pinned } = now();
     const { lines, changed, pinned: pins } = takeLines(gold, candidate.lines, page, ks, pinned);
     if (!changed) return;
+    count(ks.length > 1 ? "take_run" : "take");
     apply(lines, firstChange(gold, lines), changed, changed === 1
       ? `Took “${short(candidate.lines[ks[0]])}” from ${candidate.name}.`
       : `Took ${changed} lines from ${candidate.name}.`, pins);
@@ -36,6 +38,7 @@ export function takeView(box, now, apply) {
     const { candidate, gold, pinned } = now();
     const { lines, at } = replaceRegion(gold, candidate.lines, region);
     const [from, to] = region.candidate, [goldFrom, goldTo] = region.gold;
+    count("replace_region");
     apply(lines, at, to - from, `Replaced ${plural(goldTo - goldFrom, "line")} of the gold with ` +
       `${candidate.name}'s ${plural(to - from, "line")}.`, pinned);
     show();
