@@ -12,6 +12,7 @@ from . import (
     api,
     audit,
     checks,
+    effort,
     exports,
     extractors,
     jobs,
@@ -26,5 +27,5 @@ from . import (
 
 def register_blueprints(app: Flask) -> None:
     for module in (queue, annotate, pages, api, upload, leaderboard, sites, exports, jobs, extractors, accounts, audit,
-                   adjudication, reviewed, agreement, checks):
+                   adjudication, reviewed, agreement, checks, effort):
         app.register_blueprint(module.bp)

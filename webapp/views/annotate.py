@@ -31,6 +31,7 @@ from ..corpus.sites import known_site
 from ..corpus.visible_text import browser_rules
 from ..db import get_or_404, get_session
 from ..models import Extraction, Gold, Page
+from ..results.effort import pace
 from ..results.extractions import current_named
 from ..results.leaderboard import page_scores, shown
 from ..results.site_ranking import site_ranking
@@ -166,6 +167,8 @@ def page(page_id: int) -> Response | str:
         args=filter_args(request.args),
         block_rules=browser_rules(),
         flattened=heavy(page_id, found.sha256, found.encoding),
+        effort={"idleSeconds": max(float(current_app.config["EFFORT_IDLE_SECONDS"]), 1.0),
+                **pace(session, annotator() or "", page_id)},
     )
 
 

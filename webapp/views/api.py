@@ -17,12 +17,13 @@ from ..annotation.gold import Record
 from ..db import get_or_404, get_session
 from ..models import Page
 from ..results.agreement import corpus_agreement
+from ..results.effort import effort_figures
 from ..results.leaderboard import page_scores
 from ..usecases.outcome import Refused
 from ..usecases.save import save, save_request
 from ..web import figures
 from ..web.query_args import int_arg
-from .common import actor, annotator, overlap, refuse, settings
+from .common import actor, annotator, effort_scope, overlap, refuse, settings
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -136,6 +137,12 @@ def agreement_json() -> Response:
         return jsonify(corpus_agreement(get_session(), request.args.get("by") or None))
     except ValueError as error:
         abort(400, description=str(error))
+
+
+@bp.get("/effort")
+def effort_json() -> Response:
+    """The Effort page's figures (``annotator``: one's only; an annotator gets their own)."""
+    return jsonify(effort_figures(get_session(), effort_scope()))
 
 
 @bp.get("/pages/<int:page_id>/scores")

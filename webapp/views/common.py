@@ -11,6 +11,7 @@ from werkzeug.datastructures import MultiDict
 from werkzeug.exceptions import HTTPException
 
 from ..accounts import audit
+from ..accounts.roles import REVIEWER, at_least
 from ..db import get_session
 from ..models import AuditEvent, User
 from ..settings import Settings, settings_of
@@ -40,6 +41,19 @@ def current_role() -> str | None:
     """The current user's role (webapp/accounts/roles.py); in local mode "admin": everyone may do
     everything, as before accounts. Compare with roles.at_least(current_role(), REVIEWER)."""
     return identity().role
+
+
+def effort_scope() -> str | None:
+    """Whose effort this request may see (the Effort page and /api/effort): None for everyone's
+    (reviewers and admins; ``?annotator=NAME`` narrows it to one), else the annotator's own; 403 for an
+    annotator asking for another's."""
+    asked = request.args.get("annotator") or None
+    if at_least(current_role(), REVIEWER):
+        return asked
+    own = annotator()
+    if own is None or (asked is not None and asked != own):
+        abort(403, description="An annotator sees their own effort only.")
+    return own
 
 
 def record(action: str, target: str = "", detail: Any = None) -> AuditEvent:

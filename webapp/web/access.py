@@ -114,6 +114,8 @@ ACCESS: dict[str, str] = {
     "checks.index": REVIEWER,
     "checks.run": REVIEWER,
     "checks.report_json": REVIEWER,
+    "effort.index": ANNOTATOR,
+    "api.effort_json": ANNOTATOR,
 }
 
 
