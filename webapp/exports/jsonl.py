@@ -1,7 +1,9 @@
 """`jsonl` (canonical): one JSON object per page in pages.jsonl.
 
 Fields: id, url, site, sha256, encoding, kind, gold, snippets, status, annotators, revisions,
-created_at, updated_at, gold_note (the reviewer's note on an adjudicated gold), annotations (each
+created_at, updated_at, gold_note (the reviewer's note on an adjudicated gold), effort (each gold revision's
+recorded effort: version, author, active_seconds and a count of every action, annotation/effort.py) and
+lead_time (their active seconds summed, as Label Studio's `lead_time`; null when none recorded one), annotations (each
 annotator's own annotation beside the gold: annotator, text, kind, status; empty without double
 annotation); with the HTML (default) `html` (the raw bytes as text in the recorded
 encoding, a byte order mark kept as U+FEFF) and `html_base64` (the exact bytes, only for a page whose
@@ -14,9 +16,11 @@ from __future__ import annotations
 
 import base64
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from ..annotation.effort import ACTIONS
 from .selection import ExportedPage, extraction_dicts, page_meta
 from .writer import WriterOptions
 
@@ -44,6 +48,14 @@ def _known(encoding: str) -> bool:
     return True
 
 
+def effort_fields(efforts: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """{"effort", "lead_time"} of the gold's revisions that record one (every action counted, 0 where none)."""
+    listed = [{"version": e["version"], "author": e["author"], "active_seconds": float(e["effort"]["active_seconds"]),
+               "actions": {name: (e["effort"].get("actions") or {}).get(name, 0) for name in ACTIONS}}
+              for e in efforts]
+    return {"effort": listed, "lead_time": round(sum(e["active_seconds"] for e in listed), 1) if listed else None}
+
+
 def one_line(record: dict[str, Any]) -> str:
     """The record as JSON on one line, UTF-8 text kept, with every character that some readers take for
     a line end escaped (they can only occur inside strings)."""
@@ -62,6 +74,7 @@ class JsonlWriter:
         record = page_meta(page)
         record["gold"] = page.gold.text if page.gold else None
         record["gold_note"] = page.gold.note if page.gold else None
+        record |= effort_fields(page.gold.efforts if page.gold else ())
         record["annotations"] = [{"annotator": a.annotator, "text": a.text, "kind": a.kind, "status": a.status}
                                  for a in page.annotations]
         if self._options.with_html and page.raw is not None:

@@ -32,6 +32,7 @@ class GoldRecord:
     revisions: int
     updated_at: datetime
     note: str | None = None  # the reviewer's note on an adjudicated gold
+    efforts: tuple[dict[str, Any], ...] = ()  # {version, author, effort} of each revision recording an effort
 
 
 @dataclass(frozen=True)
@@ -108,6 +109,7 @@ def iter_pages(session: Session, selection: PageFilter, loading: Loading = Loadi
         last = rows[-1][0]
         gold_ids = [row[6] for row in rows if row[6] is not None]
         authors = _authors(session, gold_ids)
+        efforts = _efforts(session, gold_ids)
         found = _extractions(session, [row[0] for row in rows], loading)
         annotations = _annotations(session, [row[0] for row in rows])
         for row in rows:
@@ -115,7 +117,8 @@ def iter_pages(session: Session, selection: PageFilter, loading: Loading = Loadi
             if row[6] is not None:
                 names, count = authors.get(row[6], ((), 0))
                 names = credited(names, row[7], row[8], row[9], annotations.get(row[0], ()))
-                gold = GoldRecord(row[7], row[8], row[9], row[10], names, count, row[11], row[12])
+                gold = GoldRecord(row[7], row[8], row[9], row[10], names, count, row[11], row[12],
+                                  tuple(efforts.get(row[6], ())))
             yield ExportedPage(row[0], row[1], row[2], row[3], row[4], row[5],
                                row[14] if raw is not None else None, gold, tuple(found.get(row[0], ())),
                                tuple(annotations.get(row[0], ())), (row[13] or {}).get(LAYOUT_FACT) or {})
@@ -130,6 +133,16 @@ def _authors(session: Session, gold_ids: Sequence[int]) -> dict[int, tuple[tuple
         authors[gold_id][author] = None
         counts[gold_id] += 1
     return {gold_id: (tuple(authors[gold_id]), counts[gold_id]) for gold_id in counts}
+
+
+def _efforts(session: Session, gold_ids: Sequence[int]) -> dict[int, list[dict[str, Any]]]:
+    """gold id -> {version, author, effort} of its revisions that record an effort, in order."""
+    query = (select(GoldRevision.gold_id, GoldRevision.version, GoldRevision.author, GoldRevision.effort)
+             .where(GoldRevision.gold_id.in_(gold_ids), GoldRevision.effort.is_not(None)).order_by(GoldRevision.id))
+    found: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for gold_id, version, author, effort in session.execute(query):
+        found[gold_id].append({"version": version, "author": author, "effort": effort})
+    return found
 
 
 def credited(authors: tuple[str, ...], text: str, kind: str, status: str,
