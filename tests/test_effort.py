@@ -192,3 +192,19 @@ def test_the_jsonl_export_carries_each_revisions_effort(cli, recorded, tmp_path)
     assert p1["lead_time"] == 92.0
     p2 = records["https://news.example/p2"]
     assert [e["author"] for e in p2["effort"]] == ["Ann"] and p2["lead_time"] == 20.0
+
+
+@pytest.mark.settings(OVERLAP=2)
+def test_the_jsonl_export_carries_each_annotations_effort(app, cli, session, page_id, tmp_path):
+    for name, seconds in (("Ann", 30), ("Bob", None)):
+        client = app.test_client()
+        effort = {"effort": {"active_seconds": seconds, "actions": {"block": 2}}} if seconds else {}
+        assert save(client, sign_in(client, name), page_id, f"Text of {name}", **effort).status_code == 200
+    out = tmp_path / "export"
+    cli("export", "--format", "jsonl", "--out", str(out), "--without-html")
+    [record] = map(json.loads, (out / "pages.jsonl").read_text().splitlines())
+    ann, bob = record["annotations"]
+    assert [(e["version"], e["author"], e["active_seconds"], e["actions"]["block"]) for e in ann["effort"]] == [
+        (1, "Ann", 30.0, 2)]
+    assert (ann["lead_time"], bob["effort"], bob["lead_time"]) == (30.0, [], None)
+    assert (record["effort"], record["lead_time"]) == ([], None)

@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 from ..annotation.annotations import VOID
 from ..annotation.page_filter import PageFilter
 from ..corpus.document import LAYOUT_FACT
-from ..models import Annotation, Extraction, Gold, GoldRevision, Page, Score, Site
+from ..models import Annotation, AnnotationRevision, Extraction, Gold, GoldRevision, Page, Score, Site
 from ..results.store import current_of
 from ..scoring import Metric
 
@@ -43,6 +43,7 @@ class AnnotationRecord:
     text: str
     kind: str
     status: str
+    efforts: tuple[dict[str, Any], ...] = ()  # {version, author, effort} of each revision recording an effort
 
 
 @dataclass(frozen=True)
@@ -109,7 +110,7 @@ def iter_pages(session: Session, selection: PageFilter, loading: Loading = Loadi
         last = rows[-1][0]
         gold_ids = [row[6] for row in rows if row[6] is not None]
         authors = _authors(session, gold_ids)
-        efforts = _efforts(session, gold_ids)
+        efforts = _efforts(session, GoldRevision.gold_id, gold_ids)
         found = _extractions(session, [row[0] for row in rows], loading)
         annotations = _annotations(session, [row[0] for row in rows])
         for row in rows:
@@ -135,13 +136,15 @@ def _authors(session: Session, gold_ids: Sequence[int]) -> dict[int, tuple[tuple
     return {gold_id: (tuple(authors[gold_id]), counts[gold_id]) for gold_id in counts}
 
 
-def _efforts(session: Session, gold_ids: Sequence[int]) -> dict[int, list[dict[str, Any]]]:
-    """gold id -> {version, author, effort} of its revisions that record an effort, in order."""
-    query = (select(GoldRevision.gold_id, GoldRevision.version, GoldRevision.author, GoldRevision.effort)
-             .where(GoldRevision.gold_id.in_(gold_ids), GoldRevision.effort.is_not(None)).order_by(GoldRevision.id))
+def _efforts(session: Session, owner: Any, ids: Sequence[int]) -> dict[int, list[dict[str, Any]]]:
+    """record id -> {version, author, effort} of its revisions that record an effort, in order; ``owner``:
+    GoldRevision.gold_id or AnnotationRevision.annotation_id."""
+    revision = owner.class_
+    query = (select(owner, revision.version, revision.author, revision.effort)
+             .where(owner.in_(ids), revision.effort.is_not(None)).order_by(revision.id))
     found: dict[int, list[dict[str, Any]]] = defaultdict(list)
-    for gold_id, version, author, effort in session.execute(query):
-        found[gold_id].append({"version": version, "author": author, "effort": effort})
+    for record_id, version, author, effort in session.execute(query):
+        found[record_id].append({"version": version, "author": author, "effort": effort})
     return found
 
 
@@ -156,12 +159,15 @@ def credited(authors: tuple[str, ...], text: str, kind: str, status: str,
 
 def _annotations(session: Session, page_ids: Sequence[int]) -> dict[int, list[AnnotationRecord]]:
     """page id -> its annotations that count (not voided), in the order they were first saved."""
-    query = (select(Annotation.page_id, Annotation.annotator, Annotation.text, Annotation.kind, Annotation.status)
+    query = (select(Annotation.page_id, Annotation.id, Annotation.annotator, Annotation.text, Annotation.kind,
+                    Annotation.status)
              .where(Annotation.page_id.in_(page_ids), Annotation.status != VOID)
              .order_by(Annotation.page_id, Annotation.id))
+    rows = session.execute(query).all()
+    efforts = _efforts(session, AnnotationRevision.annotation_id, [row[1] for row in rows])
     found: dict[int, list[AnnotationRecord]] = defaultdict(list)
-    for page_id, *fields in session.execute(query):
-        found[page_id].append(AnnotationRecord(*fields))
+    for page_id, annotation_id, *fields in rows:
+        found[page_id].append(AnnotationRecord(*fields, efforts=tuple(efforts.get(annotation_id, ()))))
     return found
 
 
