@@ -66,6 +66,24 @@ def test_clicks_and_typed_words_are_in_the_saved_revisions_effort(session, live_
     until(tab, f"{pace}.test(document.getElementById('pace').textContent)")
 
 
+def test_the_unsaved_effort_of_a_reloaded_page_is_kept_with_its_draft(session, live_server, context):
+    page_id = make_page(session, CATALOGUE).id
+    tab = open_page(context, live_server, page_id)
+    click(tab, "h1", "Widget catalogue")
+    tab.click("#editor")
+    tab.keyboard.press("Control+End")
+    tab.keyboard.type(" and two", delay=30)
+    until(tab, f"JSON.parse(localStorage.getItem('goldtext:draft:{page_id}'))?.text?.endsWith('and two')")
+    tab.reload()
+    until(tab, "document.body.dataset.ready === 'yes'")
+    until(tab, f"{EDITOR} === 'Widget catalogue and two'")  # the draft, restored
+    click(tab, "h2", "Layout")
+    save(tab, 1)
+    [effort] = saved_efforts(session, page_id)
+    assert effort["actions"] == {"block": 2, "typed_words": 2}
+    assert effort["active_seconds"] > 0
+
+
 def test_a_candidates_line_taken_counts_as_a_take(session, live_server, context):
     page_id = make_page(session, CATALOGUE, candidates={"trafilatura": "Widget catalogue\nAsync"}).id
     tab = open_page(context, live_server, page_id)

@@ -13,6 +13,7 @@ from sqlalchemy import select
 from workbench import add_account, add_gold, log_in, make_page, sign_in
 
 from webapp.accounts.roles import ANNOTATOR, REVIEWER
+from webapp.annotation.effort import ACTIONS
 from webapp.models import Gold, GoldRevision, Page
 
 EFFORT = {"active_seconds": 42.5, "actions": {"block": 3, "typed_words": 4, "line_deletions": 1}}
@@ -157,10 +158,11 @@ def page_data(response) -> dict:
 def test_the_annotate_view_gives_the_annotators_pace(client, recorded):
     sign_in(client, "Ann")
     data = page_data(client.get(f"/pages/{recorded['p1']}"))
-    assert data["effort"] == {"idleSeconds": 45.0, "savedSeconds": 42.0, "medianSeconds": 42.0, "pages": 3}
+    assert data["effort"] == {"idleSeconds": 45.0, "savedSeconds": 42.0, "medianSeconds": 42.0, "pages": 3,
+                              "actions": list(ACTIONS)}
     sign_in(client, "Dora")
     assert page_data(client.get(f"/pages/{recorded['p1']}"))["effort"] == {
-        "idleSeconds": 45.0, "savedSeconds": 0.0, "medianSeconds": None, "pages": 0}
+        "idleSeconds": 45.0, "savedSeconds": 0.0, "medianSeconds": None, "pages": 0, "actions": list(ACTIONS)}
 
 
 @pytest.mark.settings(OVERLAP=2)

@@ -218,7 +218,7 @@ function showDirty() {
 const title = document.title;
 
 function keepDraft() {
-  if (dirty()) storeDraft(data.pageId, { ...current(), version: state.version });
+  if (dirty()) storeDraft(data.pageId, { ...current(), version: state.version, effort: effort.snapshot(editor.value) });
   else clearDraft(data.pageId);
 }
 
@@ -228,6 +228,7 @@ function keepDraft() {
 function restoreDraft() {
   const draft = loadDraft(data.pageId);
   if (!draft || typeof draft.text !== "string") return;
+  effort.resume(draft.effort, data.effort.actions); // the unsaved work of the earlier visit counts too
   const same = draft.text === editor.value && draft.kind === kind.value && draft.status === status.value &&
     (!draft.snippets || sameSnippets(draft.snippets, snippets.value()));
   if (same) { clearDraft(data.pageId); return; }

@@ -75,6 +75,15 @@ export function effortCounter({ idleSeconds, text = "", clock = () => performanc
       if (last !== null) last = t;
       return { active_seconds: Math.round(spent / 100) / 10, actions: { ...actions } };
     },
+    // Take on an unsaved effort kept with a draft (a snapshot) by an earlier visit of the page; only the
+    // `known` actions' counts, so that a stale or damaged draft never makes a save refused.
+    resume(kept, known) {
+      const seconds = Number(kept?.active_seconds);
+      if (seconds > 0 && seconds <= 86400) spent += seconds * 1000;
+      for (const [name, n] of Object.entries(kept?.actions ?? {})) {
+        if (known.includes(name) && Number.isInteger(n) && n > 0 && n <= 1e6) add(name, n);
+      }
+    },
     // A save recorded `sent` (a snapshot): what came after it is the next save's.
     recorded(sent) {
       spent = Math.max(0, spent - sent.active_seconds * 1000);

@@ -70,6 +70,16 @@ test("a tool's change is not typing, and the typing before it counts", () => {
   assert.deepEqual(effort.snapshot(text).actions, { typed_words: 2 });
 });
 
+test("an unsaved effort kept with a draft is taken on, but only known actions and sound counts", () => {
+  const { effort, at } = counter();
+  effort.resume({ active_seconds: 12.5, actions: { block: 2, typed_words: 3, clicks: 9, take: -1, range: 1.5 } },
+    ["block", "typed_words", "take", "range"]);
+  effort.resume({ active_seconds: "lots", actions: null }, ["block"]);
+  effort.resume(undefined, ["block"]);
+  at(0);
+  assert.deepEqual(effort.snapshot(""), { active_seconds: 12.5, actions: { block: 2, typed_words: 3 } });
+});
+
 test("clock text", () => {
   assert.deepEqual([clockText(0), clockText(42.4), clockText(55.6), clockText(3725)], ["0:00", "0:42", "0:56", "1:02:05"]);
 });

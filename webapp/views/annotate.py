@@ -24,6 +24,7 @@ from werkzeug.wrappers import Response
 from ..accounts.names import BadName, checked_name
 from ..annotation.annotations import annotation_of, is_blind
 from ..annotation.boilerplate import BoilerplateCache, drop_lines, page_boilerplate
+from ..annotation.effort import ACTIONS
 from ..annotation.gold import HistoryPage, Record, history_page
 from ..annotation.prefill import METRIC, Prefill, Ranking, choose
 from ..annotation.type_signals import Suggestion, suggest_type
@@ -167,7 +168,7 @@ def page(page_id: int) -> Response | str:
         args=filter_args(request.args),
         block_rules=browser_rules(),
         flattened=heavy(page_id, found.sha256, found.encoding),
-        effort={"idleSeconds": max(float(current_app.config["EFFORT_IDLE_SECONDS"]), 1.0),
+        effort={"idleSeconds": max(float(current_app.config["EFFORT_IDLE_SECONDS"]), 1.0), "actions": list(ACTIONS),
                 **pace(session, annotator() or "", page_id)},
     )
 
