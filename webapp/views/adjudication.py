@@ -4,7 +4,7 @@ an admin's void of an annotation (usecases/void.py)."""
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, current_app, flash, json, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, json, redirect, render_template, request, url_for
 from sqlalchemy import select
 from werkzeug.wrappers import Response
 
@@ -20,7 +20,7 @@ from ..usecases.adjudicate import NOTE_MAX, adjudicate_page, adjudication_refusa
 from ..usecases.outcome import Refused
 from ..usecases.void import void_annotation
 from ..vocabulary import GOLD_STATUSES
-from .common import actor, annotator, current_role, overlap, refuse, settings
+from .common import actor, annotator, current_role, idle_seconds, overlap, refuse, settings
 
 bp = Blueprint("adjudication", __name__, url_prefix="/adjudication")
 
@@ -54,7 +54,7 @@ def page(page_id: int) -> str:
                "status": gold.status if gold else "done", "snippets": gold.snippets if gold else None},
         kinds=settings().taxonomy.labels, statuses=GOLD_STATUSES, note_max=NOTE_MAX,
         refusal=refusal.reason if refusal else None, can_void=at_least(current_role(), ADMIN),
-        idle_seconds=max(float(current_app.config["EFFORT_IDLE_SECONDS"]), 1.0),
+        idle_seconds=idle_seconds(),
     )
 
 

@@ -43,7 +43,7 @@ from ..vocabulary import ARTICLE, GOLD_STATUSES
 from ..web import figures
 from ..web.access import identity
 from ..web.page_html import heavy
-from .common import ANNOTATOR, actor, annotator, filter_args, local_target, overlap, refuse, settings
+from .common import ANNOTATOR, actor, annotator, filter_args, idle_seconds, local_target, overlap, refuse, settings
 
 bp = Blueprint("annotate", __name__)
 
@@ -168,7 +168,7 @@ def page(page_id: int) -> Response | str:
         args=filter_args(request.args),
         block_rules=browser_rules(),
         flattened=heavy(page_id, found.sha256, found.encoding),
-        effort={"idleSeconds": max(float(current_app.config["EFFORT_IDLE_SECONDS"]), 1.0), "actions": list(ACTIONS),
+        effort={"idleSeconds": idle_seconds(), "actions": list(ACTIONS),
                 **pace(session, annotator() or "", page_id)},
     )
 

@@ -43,6 +43,12 @@ def current_role() -> str | None:
     return identity().role
 
 
+def idle_seconds() -> float:
+    """EFFORT_IDLE_SECONDS (at least 1): the longest pause the effort counter of the annotate and
+    adjudication views still counts as active time (static/js/effort.js)."""
+    return max(float(current_app.config["EFFORT_IDLE_SECONDS"]), 1.0)
+
+
 def effort_scope() -> str | None:
     """Whose effort this request may see (the Effort page and /api/effort): None for everyone's
     (reviewers and admins; ``?annotator=NAME`` narrows it to one), else the annotator's own; 403 for an
