@@ -1,11 +1,12 @@
 """`jsonl` (canonical): one JSON object per page in pages.jsonl.
 
 Fields: id, url, site, sha256, encoding, kind, gold, snippets, status, annotators, revisions,
-created_at, updated_at, gold_note (the reviewer's note on an adjudicated gold), annotations (each
-annotator's own annotation beside the gold: annotator, text, kind, status; empty without double
-annotation); with the HTML (default) `html` (the raw bytes as text in the recorded
-encoding, a byte order mark kept as U+FEFF) and `html_base64` (the exact bytes, only for a page whose
-bytes that text cannot give back; otherwise null); with extractions, `extractions` (extractor,
+created_at, updated_at, gold_note (the reviewer's note on an adjudicated gold), gold_author (who saved
+the gold's current version), gold_provenance (where its text came from: annotation/provenance.py; null
+when not recorded), annotations (each annotator's own annotation beside the gold: annotator, text, kind,
+status, provenance; empty without double annotation); with the HTML (default) `html` (the raw bytes as
+text in the recorded encoding, a byte order mark kept as U+FEFF) and `html_base64` (the exact bytes, only
+for a page whose bytes that text cannot give back; otherwise null); with extractions, `extractions` (extractor,
 fingerprint, text, error, accepted). Every line has the same fields with the same types (null where
 empty), so `datasets.load_dataset("json", data_files=...)` loads it.
 """
@@ -62,8 +63,10 @@ class JsonlWriter:
         record = page_meta(page)
         record["gold"] = page.gold.text if page.gold else None
         record["gold_note"] = page.gold.note if page.gold else None
-        record["annotations"] = [{"annotator": a.annotator, "text": a.text, "kind": a.kind, "status": a.status}
-                                 for a in page.annotations]
+        record["gold_author"] = page.gold.author if page.gold else None
+        record["gold_provenance"] = page.gold.provenance if page.gold else None
+        record["annotations"] = [{"annotator": a.annotator, "text": a.text, "kind": a.kind, "status": a.status,
+                                  "provenance": a.provenance} for a in page.annotations]
         if self._options.with_html and page.raw is not None:
             record |= html_fields(page.raw, page.encoding)
         if self._options.with_extractions:

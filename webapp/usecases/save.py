@@ -23,6 +23,7 @@ from sqlalchemy.orm import Session
 
 from ..annotation.annotations import is_blind, place_refusal, save_annotation, settle
 from ..annotation.gold import Record, Revision, SaveOutcome, lock_page, save_gold
+from ..annotation.provenance import BadProvenance, checked_provenance
 from ..results.store import gold_changed
 from ..settings import Settings
 from .fields import Fields, checked_fields
@@ -74,7 +75,18 @@ def revision_facts(body: dict[str, Any]) -> dict[str, Any]:
         if not isinstance(value, kind) or isinstance(value, bool):
             raise Refused(400, f"{key!r} must be {'an object' if kind is dict else 'an integer'} or null.")
         facts[key] = value
+    if "provenance" in facts:
+        facts["provenance"] = provenance_of(facts["provenance"], body["text"])
     return facts
+
+
+def provenance_of(value: Any, text: str) -> dict[str, Any]:
+    """The provenance if its shape is right for the text (annotation/provenance.py); Refused (400) naming
+    the problem."""
+    try:
+        return checked_provenance(value, text)
+    except BadProvenance as error:
+        raise Refused(400, f"{error}: nothing was saved.") from None
 
 
 @dataclass(frozen=True)

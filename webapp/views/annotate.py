@@ -26,6 +26,7 @@ from ..annotation.annotations import annotation_of, is_blind
 from ..annotation.boilerplate import BoilerplateCache, drop_lines, page_boilerplate
 from ..annotation.gold import HistoryPage, Record, history_page
 from ..annotation.prefill import METRIC, Prefill, Ranking, choose
+from ..annotation.provenance import summary
 from ..annotation.type_signals import Suggestion, suggest_type
 from ..corpus.sites import known_site
 from ..corpus.visible_text import browser_rules
@@ -179,7 +180,8 @@ def history(page_id: int) -> str:
     shown = history_page(session, gold_id, before) if gold_id is not None else HistoryPage([], None)
     rows = [
         {"id": r.id, "version": r.version, "author": r.author, "created_at": r.created_at.isoformat(),
-         "kind": r.kind, "status": r.status, "text": r.text, "applied": applied}
+         "kind": r.kind, "status": r.status, "text": r.text, "applied": applied,
+         "provenance": summary(r.provenance), "origins": (r.provenance or {}).get("lines")}
         for r, applied in shown.revisions
     ]
     return render_template("annotate/history.html", page=found, revisions=rows, older=shown.older,
