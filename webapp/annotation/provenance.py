@@ -103,7 +103,8 @@ def _shown(origin: Any) -> str:
 
 
 def uniform(prefill: dict[str, Any], text: str, origin: str) -> dict[str, Any]:
-    """The provenance of a text whose every line has one origin (an import, an automatic adjudication)."""
+    """The provenance of a text whose every line has one origin (an import, an automatic adjudication, an
+    editor as it starts)."""
     return {"prefill": prefill, "lines": [origin] * len(text.split("\n"))}
 
 
