@@ -5,6 +5,7 @@ import into an emptied database with the annotations, the note and the authors."
 
 from __future__ import annotations
 
+import html
 import json
 
 import pytest
@@ -180,3 +181,24 @@ def test_an_import_whose_provenance_does_not_fit_its_text_is_rejected_naming_it(
     assert "annotator 'Ann' has two annotations of it" in report
     assert "annotation 1's 'provenance.lines' has 1 origins for a text of 2 lines" in report
     assert "is not a name" in report
+
+
+@pytest.mark.settings(OVERLAP=2)
+def test_an_adjudication_stores_the_reviewers_provenance_and_refuses_a_malformed_one(app, client, session):
+    page = make_page(session)
+    for name, text in (("Ann", "Agreed\nAnn's"), ("Bob", "Agreed\nBob's")):
+        save_annotation(session, page, name, base_version=0, text=text, kind="article", status="done")
+    session.commit()
+    page_id = page.id
+    token = sign_in(client, "Rita")
+    form = {"csrf_token": token, "version": "0", "text": "Agreed\r\nBob's", "kind": "article", "status": "done",
+            "note": ""}
+    wrong = client.post(f"/adjudication/{page_id}", data=form | {
+        "provenance": json.dumps({"prefill": {"source": "consensus"}, "lines": ["consensus", "annotator:"]})})
+    assert wrong.status_code == 400 and "line 2: 'annotator:' is not an origin" in html.unescape(
+        wrong.get_data(as_text=True))
+    assert session.scalars(select(Gold)).all() == []
+    session.rollback()
+    good = {"prefill": {"source": "consensus"}, "lines": ["consensus", "annotator:Bob"]}
+    assert client.post(f"/adjudication/{page_id}", data=form | {"provenance": json.dumps(good)}).status_code == 302
+    assert session.scalars(select(GoldRevision)).one().provenance == good

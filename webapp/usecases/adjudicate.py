@@ -20,7 +20,7 @@ from ..results.store import gold_changed
 from ..settings import Settings
 from .fields import Fields, checked_fields
 from .outcome import Actor, Refused
-from .save import Saved, locked_page
+from .save import Saved, locked_page, provenance_of
 
 NOTE_MAX = 2000
 
@@ -30,17 +30,20 @@ class AdjudicationRequest:
     fields: Fields
     version: int  # the version of the gold the reviewer edited (0: none yet)
     note: str
+    provenance: dict[str, Any] | None = None  # where the result's lines came from (annotation/provenance.py)
 
 
 def adjudication_request(settings: Settings, *, version: Any, text: str, kind: Any, status: Any, note: str,
-                         snippets: Any) -> AdjudicationRequest:
-    """The reviewer's result (``snippets``: as the API takes them, None for the gold's current ones);
-    Refused (400, 413) naming what is wrong. The note is cut to NOTE_MAX characters."""
+                         snippets: Any, provenance: Any = None) -> AdjudicationRequest:
+    """The reviewer's result (``snippets``: as the API takes them, None for the gold's current ones;
+    ``provenance``: None when not recorded); Refused (400, 413) naming what is wrong. The note is cut to
+    NOTE_MAX characters."""
     if not isinstance(version, int) or isinstance(version, bool) or not isinstance(kind, str) \
             or not isinstance(status, str):
         raise Refused(400, "The form needs a version, a page type and a status.")
     fields = checked_fields(settings, text=text.replace("\r\n", "\n"), kind=kind, status=status, snippets=snippets)
-    return AdjudicationRequest(fields, version, note[:NOTE_MAX])
+    checked = None if provenance is None else provenance_of(provenance, fields.text)
+    return AdjudicationRequest(fields, version, note[:NOTE_MAX], checked)
 
 
 def adjudication_refusal(session: Session, settings: Settings, page: Page, reviewer: str) -> Refused | None:
@@ -67,7 +70,8 @@ def adjudicate_page(session: Session, settings: Settings, actor: Actor, page_id:
     fields = request.fields
     try:
         outcome = adjudicate(session, page, actor.name, base_version=request.version, text=fields.text,
-                             kind=fields.kind, status=fields.status, note=request.note, snippets=fields.snippets)
+                             kind=fields.kind, status=fields.status, note=request.note, snippets=fields.snippets,
+                             provenance=request.provenance)
     except ValueError as error:
         raise Refused(400, str(error)) from None
     if outcome.applied:
