@@ -10,6 +10,7 @@ import json
 
 import pytest
 from sqlalchemy import select
+from test_annotate import page_data
 from test_export import empty_database
 from workbench import make_page, sign_in
 
@@ -75,6 +76,9 @@ def test_a_save_stores_its_provenance_refuses_a_malformed_one_and_may_have_none(
     assert save(client, token, page_id, "Title\nBody\nMine", provenance=good).status_code == 200
     assert save(client, token, page_id, "Title", version=1, save_id="s2").status_code == 200  # from the API
     assert [r.provenance for r in session.scalars(select(GoldRevision).order_by(GoldRevision.id))] == [good, None]
+    session.rollback()
+    start = page_data(client.get(f"/pages/{page_id}"))["editor"]["start"]  # the next edit starts from version 2
+    assert start == {"prefill": {"source": "gold", "version": 2}, "lines": ["gold"]}
 
 
 def test_a_restore_records_the_restored_revisions_provenance(client, session):
