@@ -52,6 +52,8 @@ def test_a_well_formed_provenance_is_taken_as_it_is(provenance, text):
     ({"prefill": {"source": "none"}, "lines": ["annotator:" + "x" * 101]}, "a", "line 1"),
     ({"prefill": {"source": "none"}, "lines": [None]}, "a", "line 1: None"),
     ({"prefill": {"source": "extractor", "name": "x" * 201}, "lines": ["prefill"]}, "a", "1 to 200 characters"),
+    ({"prefill": {"source": "import", "layout": "a\x00"}, "lines": ["import"]}, "a", "no NUL"),
+    ({"prefill": {"source": "none"}, "lines": ["candidate:a\x00"]}, "a", "line 1"),
 ])
 def test_a_malformed_provenance_is_refused_naming_the_problem(provenance, text, problem):
     with pytest.raises(BadProvenance, match=problem.replace("(", r"\(")):
@@ -175,16 +177,18 @@ def test_an_import_whose_provenance_does_not_fit_its_text_is_rejected_naming_it(
         {"html": "<p>3</p>", "gold": "x", "annotations": [
             {"annotator": "Ann", "text": "a\nb", "kind": "article", "status": "done", "provenance": bad}]},
         {"html": "<p>4</p>", "gold": "x", "gold_author": "Eve\u202e"},
-        {"html": "<p>5</p>", "gold": "fine", "gold_author": "Eve"},
+        {"html": "<p>5</p>", "gold": "x", "gold_note": "a NUL \x00 here"},
+        {"html": "<p>6</p>", "gold": "fine", "gold_author": "Eve"},
     ]
     source = tmp_path / "pages.jsonl"
     source.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
     report = cli("import", "--format", "jsonl", str(source))
-    assert "1 imported, 0 duplicate, 4 rejected" in report
+    assert "1 imported, 0 duplicate, 5 rejected" in report
     assert "the gold's 'provenance.lines' has 1 origins for a text of 2 lines" in report
     assert "annotator 'Ann' has two annotations of it" in report
     assert "annotation 1's 'provenance.lines' has 1 origins for a text of 2 lines" in report
     assert "is not a name" in report
+    assert "its note or an annotation's text holds a NUL character" in report
 
 
 @pytest.mark.settings(OVERLAP=2)

@@ -81,8 +81,8 @@ def _check_prefill(prefill: Any) -> None:
             continue
         if not isinstance(given, kind) or isinstance(given, bool):
             raise BadProvenance(f"'provenance.prefill.{name}' must be {'a string' if kind is str else 'an integer'}")
-        if isinstance(given, str) and not 0 < len(given) <= TEXT_MAX:
-            raise BadProvenance(f"'provenance.prefill.{name}' must have 1 to {TEXT_MAX} characters")
+        if isinstance(given, str) and (not 0 < len(given) <= TEXT_MAX or "\x00" in given):
+            raise BadProvenance(f"'provenance.prefill.{name}' must have 1 to {TEXT_MAX} characters, no NUL")
     if source == "extractor" and prefill.get("basis") not in (None, *BASES):
         raise BadProvenance(f"'provenance.prefill.basis' must be one of {', '.join(BASES)}")
     if source == "gold" and prefill["version"] < 1:
@@ -91,7 +91,7 @@ def _check_prefill(prefill: Any) -> None:
 
 def known_origin(origin: Any) -> bool:
     """Whether ``origin`` is an origin a line may have."""
-    if not isinstance(origin, str):
+    if not isinstance(origin, str) or "\x00" in origin:
         return False
     if origin in ORIGINS:
         return True
