@@ -51,7 +51,8 @@ def test_a_well_formed_provenance_is_taken_as_it_is(provenance, text):
     ({"prefill": {"source": "none"}, "lines": ["candidate:"]}, "a", "line 1"),
     ({"prefill": {"source": "none"}, "lines": ["annotator:" + "x" * 101]}, "a", "line 1"),
     ({"prefill": {"source": "none"}, "lines": [None]}, "a", "line 1: None"),
-    ({"prefill": {"source": "extractor", "name": "x" * 201}, "lines": ["prefill"]}, "a", "1 to 200 characters"),
+    ({"prefill": {"source": "extractor", "name": "x", "fingerprint": "f" * 256}, "lines": ["prefill"]}, "a",
+     "1 to 255 characters"),
     ({"prefill": {"source": "import", "layout": "a\x00"}, "lines": ["import"]}, "a", "no NUL"),
     ({"prefill": {"source": "none"}, "lines": ["candidate:a\x00"]}, "a", "line 1"),
 ])

@@ -257,7 +257,9 @@ function restoreDraft() {
 
 function putDraft(draft) {
   replaceText(draft.text);
-  if (Array.isArray(draft.lines)) origins.reset(draft.text, draft.lines, "typed");
+  if (Array.isArray(draft.lines) && draft.lines.length === draft.text.split("\n").length) {
+    origins.reset(draft.text, draft.lines); // the origins the draft's lines had
+  }
   if (draft.prefill) state.prefill = draft.prefill;
   kind.value = draft.kind;
   status.value = draft.status;

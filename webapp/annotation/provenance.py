@@ -34,7 +34,7 @@ PREFILL_FIELDS: dict[str, dict[str, tuple[type, bool]]] = {
     "import": {"layout": (str, False)},
     "none": {},
 }
-TEXT_MAX = 200  # the longest string a prefill field may hold (a name, a fingerprint, a layout)
+TEXT_MAX = 255  # the longest string a prefill field may hold (a fingerprint: models.Extraction.fingerprint)
 
 
 class BadProvenance(ValueError):
