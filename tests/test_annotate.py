@@ -56,12 +56,16 @@ def test_an_empty_name_is_asked_again(client):
     assert response.status_code == 200 and "Please give a name" in response.get_data(as_text=True)
 
 
-def test_first_visit_is_prefilled_from_the_default_extractor(client, page_id):
+def test_first_visit_is_prefilled_from_the_default_extractor(client, session, page_id):
     sign_in(client)
     data = page_data(client.get(f"/pages/{page_id}"))
     assert [c["name"] for c in data["candidates"]] == ["trafilatura", "boilerpy3", "density"]
+    start = data["editor"].pop("start")  # what the provenance of a save records it started from
     assert data["editor"] == {"text": "Prefilled text", "kind": "article", "status": "done", "version": 0,
                               "prefilled_from": "trafilatura", "type_signal": "default"}
+    fingerprint = session.scalars(select(Extraction.fingerprint).where(Extraction.extractor == "trafilatura")).one()
+    assert start == {"prefill": {"source": "extractor", "name": "trafilatura", "fingerprint": fingerprint,
+                                 "basis": "default"}, "lines": ["prefill"]}
 
 
 @pytest.mark.settings(DEFAULT_EXTRACTOR="density")
@@ -72,6 +76,7 @@ def test_the_default_extractor_is_configurable_and_an_errored_one_does_not_prefi
     session.commit()
     editor = page_data(client.get(f"/pages/{page_id}"))["editor"]
     assert editor["text"] == "" and editor["prefilled_from"] is None
+    assert editor["start"] == {"prefill": {"source": "none"}, "lines": ["typed"]}
 
 
 def test_a_page_with_gold_shows_the_gold(client, session, page_id):

@@ -11,7 +11,7 @@ from sqlalchemy import select
 from workbench import make_page
 
 from webapp.annotation.annotations import save_annotation
-from webapp.models import Gold
+from webapp.models import Gold, GoldRevision
 
 pytestmark = pytest.mark.browser
 
@@ -82,6 +82,9 @@ def test_the_adjudication_starts_from_the_agreed_lines_and_marks_the_disputed_on
     gold = session.scalars(select(Gold).where(Gold.page_id == page_id)).one()
     assert (gold.text, gold.kind, gold.author) == (chosen, "forum", "Rita")
     assert chosen == ANN + "\nTickets on board."
+    revision = session.scalars(select(GoldRevision).join(Gold).where(Gold.page_id == page_id)).one()
+    assert revision.provenance == {"prefill": {"source": "consensus"}, "lines": [
+        "consensus", "consensus", "annotator:Ann", "annotator:Bob"]}  # each line's origin, as the reviewer took it
 
 
 def test_three_annotators_blocks_several_have_are_marked_apart_from_those_all_have(app, session, live_server,

@@ -194,10 +194,10 @@ def test_exports_carry_annotations_agreement_and_only_adjudicated_pages(app, ses
     assert runner.invoke(args=["export", "--format", "jsonl", "--out", str(out), "--without-html"]).exit_code == 0
     lines = {r["id"]: r for r in map(json.loads, (out / "pages.jsonl").read_text().splitlines())}
     assert lines[adjudicated.id]["annotations"] == [
-        {"annotator": "Ann", "text": "a b c d", "kind": "article", "status": "done", "effort": [],
-         "lead_time": None},
-        {"annotator": "Bob", "text": "a b c e", "kind": "article", "status": "done", "effort": [],
-         "lead_time": None},
+        {"annotator": "Ann", "text": "a b c d", "kind": "article", "status": "done", "provenance": None,
+         "effort": [], "lead_time": None},
+        {"annotator": "Bob", "text": "a b c e", "kind": "article", "status": "done", "provenance": None,
+         "effort": [], "lead_time": None},
     ]
     assert lines[adjudicated.id]["gold"] == "a b c d" and lines[adjudicated.id]["gold_note"] == "Ann's"
     assert lines[single.id]["annotations"] == [] and lines[pending.id]["gold"] is None

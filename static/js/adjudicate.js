@@ -5,13 +5,24 @@
 // The result starts from the lines all annotators agree on (webapp/annotation/consensus.py); the disputed
 // lines are listed beside it with who has each, taken in at their place or dropped with one press. The
 // saved page is shown in the sandboxed frame (no script of it runs) with each annotator's blocks outlined.
+// Each line's origin is tracked (origins.js: "consensus", "annotator:NAME", typed or edited) and saved with
+// the result as its provenance.
 import { NONE, align, merge, toggleBlock } from "./align.js";
 import { attachBlocks, dom, normalise } from "./blocks.js";
 import { effortCounter, trackActivity } from "./effort.js";
+import { originTracker } from "./origins.js";
 import { diff, render, words } from "./worddiff.js";
 
-const { annotations, pageLines, blocks: rules, disputed, idleSeconds } = JSON.parse(document.getElementById("adjudication-data").textContent);
+const { annotations, pageLines, blocks: rules, disputed, idleSeconds, start } =
+  JSON.parse(document.getElementById("adjudication-data").textContent);
 const result = document.getElementById("result-text");
+const origins = originTracker(result.value, start.lines, start.prefill.source === "gold" ? "gold" : "consensus");
+
+// The result's text set from an annotator's: its new lines are that annotator's.
+function setResult(text, name) {
+  result.value = text;
+  origins.change(result.value, `annotator:${name}`);
+}
 const kind = document.getElementById("result-kind");
 const status = document.getElementById("result-status");
 const snippets = document.getElementById("result-snippets");
@@ -73,14 +84,14 @@ document.querySelectorAll(".annotation").forEach((section) => {
     button.dataset.line = line;
     button.textContent = line;
     button.addEventListener("click", () => {
-      take("take", () => { result.value = toggleBlock(resultLines(), sequence, positions[index][k], { text: line }).lines.join("\n"); });
+      take("take", () => setResult(toggleBlock(resultLines(), sequence, positions[index][k], { text: line }).lines.join("\n"), a.annotator));
       markTaken();
     });
     item.append(button);
     list.append(item);
   });
   section.querySelector(".take-all").addEventListener("click", () => {
-    take("use_candidate", () => { result.value = a.text; });
+    take("use_candidate", () => setResult(a.text, a.annotator));
     kind.value = a.kind;
     status.value = a.status;
     snippets.value = JSON.stringify(a.snippets || { with: [], without: [] });
@@ -107,7 +118,7 @@ disputed.forEach((line) => {
   button.append(text, " ", origin);
   button.addEventListener("click", () => {
     const at = positions[byName.get(line.origin[0])][line.line];
-    take("take", () => { result.value = toggleBlock(resultLines(), sequence, at, { text: line.text }).lines.join("\n"); });
+    take("take", () => setResult(toggleBlock(resultLines(), sequence, at, { text: line.text }).lines.join("\n"), line.origin[0]));
     markTaken();
   });
   item.append(button);
@@ -128,9 +139,14 @@ function markFrame() {
 }
 frame.addEventListener("load", markFrame);
 
-result.addEventListener("input", markTaken);
+result.addEventListener("input", () => {
+  origins.change(result.value);
+  markTaken();
+});
 document.getElementById("result-form").addEventListener("submit", () => {
   document.getElementById("result-effort").value = JSON.stringify(effort.snapshot(result.value));
+  document.getElementById("result-provenance").value =
+    JSON.stringify({ prefill: start.prefill, lines: origins.of(result.value) });
 });
 document.addEventListener("keydown", (event) => {
   if ((event.ctrlKey || event.metaKey) && event.key === "s") {

@@ -6,6 +6,7 @@ import { clearDraft, loadDraft, storeDraft } from "./drafts.js";
 import { clockText, effortCounter, trackActivity } from "./effort.js";
 import { bindShortcuts, renderHelp } from "./keys.js";
 import { KIND_KEYS, kindShortcuts } from "./kinds.js";
+import { originTracker } from "./origins.js";
 import { LABELS, selectedText, selectionIn, snippetEditor } from "./snippets.js";
 import { plural, short } from "./say.js";
 import { takeView } from "./take_view.js";
@@ -32,7 +33,13 @@ const state = {
   pending: null, // {id, body} of the save in flight or waiting for a retry
   frame: null,
   pinned: new Set(), // the page's blocks clicked or taken into the gold: the copies chosen (align.js)
+  prefill: data.editor.start.prefill, // what the editor started from, for the provenance a save records
 };
+// Where each line of the editor came from (origins.js); `arriving` is the origin of the change being made
+// from the page or a candidate (null: typing, undo, redo).
+const origins = originTracker(data.editor.text, data.editor.start.lines);
+let arriving = null;
+const provenance = () => ({ prefill: state.prefill, lines: origins.of(editor.value) });
 
 const percent = (x) => `${(100 * x).toFixed(1)}%`;
 
@@ -189,10 +196,21 @@ function undoEdit(command) {
   giveBack(had);
 }
 
+// Replace the editor's text from the page or a candidate: the new lines' origin is `origin`.
+function replaceFrom(origin, text, reveal = null, revealEnd = reveal) {
+  arriving = origin;
+  try {
+    return replaceText(text, reveal, revealEnd);
+  } finally {
+    arriving = null;
+    origins.change(editor.value, origin);
+  }
+}
+
 function useCandidate() {
   const candidate = candidates[state.active];
   if (!candidate) return;
-  const before = replaceText(candidate.text);
+  const before = replaceFrom(`candidate:${candidate.name}`, candidate.text);
   effort.count("use_candidate");
   notice(`Replaced the text with ${candidate.name}'s.`, { label: "Undo", run: () => replaceText(before) }, "replaced");
 }
@@ -218,7 +236,9 @@ function showDirty() {
 const title = document.title;
 
 function keepDraft() {
-  if (dirty()) storeDraft(data.pageId, { ...current(), version: state.version, effort: effort.snapshot(editor.value) });
+  if (dirty()) {
+    storeDraft(data.pageId, { ...current(), version: state.version, ...provenance(), effort: effort.snapshot(editor.value) });
+  }
   else clearDraft(data.pageId);
 }
 
@@ -246,6 +266,7 @@ function restoreDraft() {
       byTool(() => { editor.value = server.text; });
       kind.value = server.kind; status.value = server.status;
       snippets.set(server.snippets);
+      origins.change(server.text); // the saved text's origins, as they were
       state.version = server.version;
       afterEdit();
     },
@@ -254,6 +275,10 @@ function restoreDraft() {
 
 function putDraft(draft) {
   replaceText(draft.text);
+  if (Array.isArray(draft.lines) && draft.lines.length === draft.text.split("\n").length) {
+    origins.reset(draft.text, draft.lines); // the origins the draft's lines had
+  }
+  if (draft.prefill) state.prefill = draft.prefill;
   kind.value = draft.kind;
   status.value = draft.status;
   if (draft.snippets) snippets.set(draft.snippets);
@@ -278,7 +303,7 @@ function offerOldDraft(draft, when) {
 
 // --- saving -----------------------------------------------------------------------------------------
 async function save() {
-  const body = { ...current(), version: state.version };
+  const body = { ...current(), version: state.version, provenance: provenance() };
   const same = state.pending && JSON.stringify(state.pending.body) === JSON.stringify(body);
   if (!same) state.pending = { id: newSaveId(), body, effort: effort.snapshot(body.text) };
   const { id, effort: sent } = state.pending;
@@ -349,6 +374,8 @@ $("keep-mine").addEventListener("click", () => {
 });
 $("keep-theirs").addEventListener("click", () => {
   byTool(() => { editor.value = theirs.text; });
+  origins.reset(theirs.text, null, "gold"); // the editor starts again from their version
+  state.prefill = { source: "gold", version: theirs.version };
   kind.value = theirs.kind;
   status.value = theirs.status;
   state.version = theirs.version;
@@ -391,12 +418,12 @@ const wired = new WeakSet();
 let lastChange = null; // {before, after, notice, pinned (before)} of the last change from the page or a candidate
 
 // One change to the gold from the page or a candidate: one undoable edit (Ctrl+Z), a notice with an undo
-// button, the editor scrolled to line `at` (its `count` lines selected).
-function changeGold(next, at, count, message, pinnedBefore = state.pinned) {
+// button, the editor scrolled to line `at` (its `count` lines selected); its new lines' origin is `origin`.
+function changeGold(next, at, count, message, pinnedBefore = state.pinned, origin = "block") {
   const offset = next.slice(0, at).reduce((sum, line) => sum + line.length + 1, 0);
   const end = offset + Math.max(0, next.slice(at, at + count).join("\n").length);
   const after = next.join("\n");
-  const before = replaceText(after, offset, end);
+  const before = replaceFrom(origin, after, offset, end);
   const shown = notice(message, { label: "Undo (Ctrl+Z)", run: () => replaceText(before) }, "page-change");
   lastChange = { before, after, notice: shown, pinned: pinnedBefore };
   highlightBlocks();
@@ -485,7 +512,7 @@ const takes = takeView($("lines"), () => ({
 }), (lines, at, count, message, pinned) => {
   const before = state.pinned;
   state.pinned = pinned;
-  changeGold(lines, at, count, message, before);
+  changeGold(lines, at, count, message, before, `candidate:${candidates[state.active].name}`);
 }, (action) => effort.count(action));
 const showLines = () => takes.show();
 
@@ -559,7 +586,10 @@ function afterEdit() {
   draftSoon();
 }
 
-editor.addEventListener("input", afterEdit);
+editor.addEventListener("input", () => {
+  origins.change(editor.value, arriving);
+  afterEdit();
+});
 // A dropdown changed gives the focus back, so the next key is a shortcut again (not a choice in the list),
 // unless the change came from the keyboard on the dropdown itself (arrow keys).
 for (const select of [kind, status]) {

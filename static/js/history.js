@@ -1,5 +1,21 @@
-// A page's history: the word diff between the two chosen revisions (A -> B).
+// A page's history: the word diff between the two chosen revisions (A -> B), and each line of B with its
+// origin (the provenance the revision recorded; webapp/annotation/provenance.py).
 import { diff, render, words } from "./worddiff.js";
+
+// Each line of the revision as a list item marked with its origin ("not recorded" without provenance).
+export function showOrigins(revision, list) {
+  list.replaceChildren();
+  const origins = revision.origins || [];
+  revision.text.split("\n").forEach((line, at) => {
+    const item = list.ownerDocument.createElement("li");
+    const origin = list.ownerDocument.createElement("span");
+    origin.className = "line-origin";
+    origin.textContent = origins[at] ?? "not recorded";
+    item.dataset.origin = origins[at] ?? "";
+    item.append(origin, " ", line);
+    list.append(item);
+  });
+}
 
 const source = document.getElementById("revisions");
 if (source) {
@@ -8,6 +24,7 @@ if (source) {
   const show = () => {
     const a = chosen("a"), b = chosen("b");
     if (a && b) render(diff(words(a.text), words(b.text)), document.getElementById("history-diff"));
+    if (b) showOrigins(b, document.getElementById("line-origins"));
   };
   document.querySelectorAll('input[name="a"], input[name="b"]').forEach((input) => input.addEventListener("change", show));
   show();

@@ -27,7 +27,8 @@ from sqlalchemy.orm import Session
 
 from ..models import Annotation, AnnotationRevision, Assignment, Page, utcnow
 from ..vocabulary import GOLD_STATUSES
-from .gold import SaveOutcome, add_revision, append_revision, save_record
+from .gold import SaveOutcome, add_revision, append_revision, apply_revision, save_record
+from .provenance import agreed
 
 DRAFT = "draft"
 FINISHED = tuple(status for status in GOLD_STATUSES if status != DRAFT)
@@ -105,6 +106,17 @@ def save_annotation(session: Session, page: Page, annotator: str, *, base_versio
                        **facts)
 
 
+def add_annotation(session: Session, page: Page, annotator: str, *, text: str, kind: str, status: str,
+                   provenance: dict[str, Any] | None = None) -> Annotation:
+    """Store an annotator's own annotation of a page that has none by them (an export's annotation read
+    back by an import, checked by the import use case) as its first revision, by the annotator."""
+    made = Annotation(page_id=page.id, annotator=annotator, version=0)
+    session.add(made)
+    apply_revision(session, made, author=annotator, text=text, kind=kind, status=status, snippets=None,
+                   client_save_id=None, provenance=provenance)
+    return made
+
+
 def is_complete(annotations: Sequence[Annotation], overlap: int) -> bool:
     """``overlap`` annotations finished, and none still a draft."""
     finished = sum(a.status in FINISHED for a in annotations)
@@ -130,5 +142,6 @@ def settle(session: Session, page: Page, overlap: int, saved_by: str) -> bool:
     first = annotations[0]
     names = " and ".join(sorted(a.annotator for a in annotations))
     add_revision(session, page, text=first.text, kind=first.kind, status=first.status, author=saved_by,
-                 snippets=first.snippets, note=f"Adjudicated automatically: {names} agree exactly.")
+                 snippets=first.snippets, note=f"Adjudicated automatically: {names} agree exactly.",
+                 provenance=agreed(first.text))
     return True

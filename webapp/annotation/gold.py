@@ -81,13 +81,15 @@ def add_revision(
     snippets: dict[str, Any] | None = None,
     client_save_id: str | None = None,
     note: str | None = None,
+    provenance: dict[str, Any] | None = None,
 ) -> GoldRevision:
-    """Set the page's gold (`page.gold`) and record it as a new revision (version 1 for a new gold);
-    returns the revision. The caller that owns the save refreshes the page's cached scores
-    (results.store.gold_changed), in the same transaction.
+    """Set the page's gold (`page.gold`) and record it as a new revision (version 1 for a new gold), with
+    its provenance (annotation/provenance.py); returns the revision. The caller that owns the save
+    refreshes the page's cached scores (results.store.gold_changed), in the same transaction.
     """
     revision = apply_revision(session, new_gold(page, author), text=text, kind=kind, status=status,
-                              author=author, snippets=snippets, client_save_id=client_save_id, note=note)
+                              author=author, snippets=snippets, client_save_id=client_save_id, note=note,
+                              provenance=provenance)
     assert isinstance(revision, GoldRevision)
     return revision
 
@@ -245,7 +247,8 @@ def clean_snippets(snippets: dict[str, Any] | None) -> dict[str, list[str]] | No
 def restore_revision(
     session: Session, page: Page, revision: GoldRevision, author: str
 ) -> GoldRevision:
-    """Make an old revision the page's gold again, as a new revision (returned)."""
+    """Make an old revision the page's gold again, as a new revision (returned) recording the old one's
+    provenance: its lines came from where the old one's did."""
     return add_revision(
         session,
         page,
@@ -254,6 +257,7 @@ def restore_revision(
         status=revision.status,
         author=author,
         snippets=revision.snippets,
+        provenance=revision.provenance,
     )
 
 

@@ -8,6 +8,17 @@ from typing import Any
 
 
 @dataclass(frozen=True)
+class ReadAnnotation:
+    """One annotator's own annotation of the page, as an export (`jsonl`) carries it."""
+
+    annotator: str
+    text: str
+    kind: str
+    status: str
+    provenance: dict[str, Any] | None = None  # where its text came from (annotation/provenance.py)
+
+
+@dataclass(frozen=True)
 class RawDocument:
     """One page as stored in its source, before any decoding."""
 
@@ -23,6 +34,10 @@ class RawDocument:
     status: str | None = None  # gold status (webapp.vocabulary.GOLD_STATUSES key); "done" when not given
     layout: dict[str, Any] | None = None  # what a benchmark layout says of the page besides its gold (its
     # name, the page's id there, title, author, date...): kept in the page's facts under LAYOUT_FACT
+    author: str | None = None  # who saved the gold, when the source says (an export); else "import"
+    note: str | None = None  # the reviewer's note on the gold
+    provenance: dict[str, Any] | None = None  # where the gold's text came from, when the source says
+    annotations: tuple[ReadAnnotation, ...] = ()  # each annotator's own annotation, when the source has them
 
 
 LAYOUT_FACT = "layout"

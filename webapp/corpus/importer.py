@@ -23,7 +23,11 @@ from .preparation import Prepared, in_order
 from .sites import UNKNOWN_SITE, host_of, site_named
 
 AddGold = Callable[..., Any]
-"""Stores a page's gold as its first revision: add_gold(session, page, *, text, kind, status, author, snippets)."""
+"""Stores a page's gold as its first revision: add_gold(session, page, *, text, kind, status, author, snippets,
+note, provenance)."""
+AddAnnotation = Callable[..., Any]
+"""Stores an annotator's own annotation of a page as its first revision: add_annotation(session, page,
+annotator, *, text, kind, status, provenance)."""
 
 SITE_FROM = ("url", "folder")
 IMPORT_AUTHOR = "import"
@@ -97,6 +101,7 @@ def import_documents(
     *,
     taxonomy: Taxonomy,
     add_gold: AddGold,
+    add_annotation: AddAnnotation | None = None,
 ) -> Iterator[ImportOutcome]:
     """Store each document, yielding its outcome; the batch's counts and report are kept up to date. A
     document whose page type is not in ``taxonomy`` (the settings' page types) is rejected, naming it.
@@ -111,7 +116,7 @@ def import_documents(
             outcome = screened
         else:
             assert prepared is not None  # a screened document is always prepared
-            outcome = _store(session, batch, *screened, prepared, site_from, add_gold)
+            outcome = _store(session, batch, *screened, prepared, site_from, add_gold, add_annotation)
         report.append(outcome.as_dict())
         setattr(batch, _COUNTER[outcome.status], getattr(batch, _COUNTER[outcome.status]) + 1)
         yield outcome
@@ -162,6 +167,7 @@ def _screen(
 def _store(
     session: Session, batch: ImportBatch, doc: RawDocument, digest: str, prepared: Prepared, site_from: str,
     add_gold: AddGold,
+    add_annotation: AddAnnotation | None,
 ) -> ImportOutcome:
     host = (host_of(doc.url) if site_from == "url" else doc.folder) or UNKNOWN_SITE
     page = Page(
@@ -189,9 +195,15 @@ def _store(
             text=doc.gold or "",
             kind=doc.kind or "article",
             status=status,
-            author=IMPORT_AUTHOR,
+            author=doc.author or IMPORT_AUTHOR,
             snippets=doc.snippets,
+            note=doc.note,
+            provenance=doc.provenance,
         )
+    for annotation in doc.annotations:
+        if add_annotation is not None:
+            add_annotation(session, page, annotation.annotator, text=annotation.text, kind=annotation.kind,
+                           status=annotation.status, provenance=annotation.provenance)
     outcome = ImportOutcome(doc.item, "imported", note, page_id=page.id)
     session.expunge(page)
     return outcome

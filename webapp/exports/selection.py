@@ -33,6 +33,8 @@ class GoldRecord:
     updated_at: datetime
     note: str | None = None  # the reviewer's note on an adjudicated gold
     efforts: tuple[dict[str, Any], ...] = ()  # {version, author, effort} of each revision recording an effort
+    author: str | None = None  # who saved the gold's current version
+    provenance: dict[str, Any] | None = None  # where the current version's text came from (annotation/provenance.py)
 
 
 @dataclass(frozen=True)
@@ -44,6 +46,7 @@ class AnnotationRecord:
     kind: str
     status: str
     efforts: tuple[dict[str, Any], ...] = ()  # {version, author, effort} of each revision recording an effort
+    provenance: dict[str, Any] | None = None  # of its current version (annotation/provenance.py)
 
 
 @dataclass(frozen=True)
@@ -100,7 +103,7 @@ def iter_pages(session: Session, selection: PageFilter, loading: Loading = Loadi
     """The selected pages in id order, CHUNK at a time (plain rows: nothing stays in the session)."""
     raw = Page.raw if loading.raw else None
     columns = [Page.id, Page.url, Site.host, Page.sha256, Page.encoding, Page.created_at, Gold.id,
-               Gold.text, Gold.kind, Gold.status, Gold.snippets, Gold.updated_at, Gold.note, Page.facts]
+               Gold.text, Gold.kind, Gold.status, Gold.snippets, Gold.updated_at, Gold.note, Page.facts, Gold.author]
     last = 0
     while True:
         query = _filtered(select(*columns, *([raw] if raw is not None else [])), selection)
@@ -111,6 +114,7 @@ def iter_pages(session: Session, selection: PageFilter, loading: Loading = Loadi
         gold_ids = [row[6] for row in rows if row[6] is not None]
         authors = _authors(session, gold_ids)
         efforts = _efforts(session, GoldRevision.gold_id, gold_ids)
+        provenances = _current_provenance(session, GoldRevision, GoldRevision.gold_id, Gold, gold_ids)
         found = _extractions(session, [row[0] for row in rows], loading)
         annotations = _annotations(session, [row[0] for row in rows])
         for row in rows:
@@ -119,9 +123,9 @@ def iter_pages(session: Session, selection: PageFilter, loading: Loading = Loadi
                 names, count = authors.get(row[6], ((), 0))
                 names = credited(names, row[7], row[8], row[9], annotations.get(row[0], ()))
                 gold = GoldRecord(row[7], row[8], row[9], row[10], names, count, row[11], row[12],
-                                  tuple(efforts.get(row[6], ())))
+                                  tuple(efforts.get(row[6], ())), row[14], provenances.get(row[6]))
             yield ExportedPage(row[0], row[1], row[2], row[3], row[4], row[5],
-                               row[14] if raw is not None else None, gold, tuple(found.get(row[0], ())),
+                               row[15] if raw is not None else None, gold, tuple(found.get(row[0], ())),
                                tuple(annotations.get(row[0], ())), (row[13] or {}).get(LAYOUT_FACT) or {})
 
 
@@ -148,6 +152,15 @@ def _efforts(session: Session, owner: Any, ids: Sequence[int]) -> dict[int, list
     return found
 
 
+def _current_provenance(session: Session, revision: Any, owner: Any, record: Any,
+                        ids: Sequence[int]) -> dict[int, dict[str, Any] | None]:
+    """record id -> the provenance of the revision that made its current version (the first revision with
+    that version: a later stale save may carry the same version), for golds or annotations."""
+    query = (select(owner, revision.provenance).join(record, record.id == owner)
+             .where(owner.in_(ids), revision.version == record.version).order_by(revision.id.desc()))
+    return {record_id: provenance for record_id, provenance in session.execute(query)}
+
+
 def credited(authors: tuple[str, ...], text: str, kind: str, status: str,
              annotations: Sequence[AnnotationRecord]) -> tuple[str, ...]:
     """The gold's authors, then the annotators whose annotation has the gold's text (ends trimmed), type
@@ -165,9 +178,12 @@ def _annotations(session: Session, page_ids: Sequence[int]) -> dict[int, list[An
              .order_by(Annotation.page_id, Annotation.id))
     rows = session.execute(query).all()
     efforts = _efforts(session, AnnotationRevision.annotation_id, [row[1] for row in rows])
+    provenances = _current_provenance(session, AnnotationRevision, AnnotationRevision.annotation_id, Annotation,
+                                      [row[1] for row in rows])
     found: dict[int, list[AnnotationRecord]] = defaultdict(list)
     for page_id, annotation_id, *fields in rows:
-        found[page_id].append(AnnotationRecord(*fields, efforts=tuple(efforts.get(annotation_id, ()))))
+        found[page_id].append(AnnotationRecord(*fields, efforts=tuple(efforts.get(annotation_id, ())),
+                                               provenance=provenances.get(annotation_id)))
     return found
 
 

@@ -20,7 +20,7 @@ from ..results.store import gold_changed
 from ..settings import Settings
 from .fields import Fields, checked_fields
 from .outcome import Actor, Refused
-from .save import Saved, effort_fact, locked_page
+from .save import Saved, effort_fact, locked_page, provenance_of
 
 NOTE_MAX = 2000
 
@@ -31,18 +31,21 @@ class AdjudicationRequest:
     version: int  # the version of the gold the reviewer edited (0: none yet)
     note: str
     effort: dict[str, Any] | None = None  # what the adjudication took (annotation/effort.py), recorded
+    provenance: dict[str, Any] | None = None  # where the result's lines came from (annotation/provenance.py)
 
 
 def adjudication_request(settings: Settings, *, version: Any, text: str, kind: Any, status: Any, note: str,
-                         snippets: Any, effort: Any = None) -> AdjudicationRequest:
+                         snippets: Any, effort: Any = None, provenance: Any = None) -> AdjudicationRequest:
     """The reviewer's result (``snippets``: as the API takes them, None for the gold's current ones;
-    ``effort``: None or as a save's); Refused (400, 413) naming what is wrong. The note is cut to
-    NOTE_MAX characters."""
+    ``effort``: None or as a save's; ``provenance``: None when not recorded); Refused (400, 413) naming
+    what is wrong. The note is cut to NOTE_MAX characters."""
     if not isinstance(version, int) or isinstance(version, bool) or not isinstance(kind, str) \
             or not isinstance(status, str):
         raise Refused(400, "The form needs a version, a page type and a status.")
     fields = checked_fields(settings, text=text.replace("\r\n", "\n"), kind=kind, status=status, snippets=snippets)
-    return AdjudicationRequest(fields, version, note[:NOTE_MAX], None if effort is None else effort_fact(effort))
+    checked = None if provenance is None else provenance_of(provenance, fields.text)
+    return AdjudicationRequest(fields, version, note[:NOTE_MAX], None if effort is None else effort_fact(effort),
+                               checked)
 
 
 def adjudication_refusal(session: Session, settings: Settings, page: Page, reviewer: str) -> Refused | None:
@@ -70,7 +73,7 @@ def adjudicate_page(session: Session, settings: Settings, actor: Actor, page_id:
     try:
         outcome = adjudicate(session, page, actor.name, base_version=request.version, text=fields.text,
                              kind=fields.kind, status=fields.status, note=request.note, snippets=fields.snippets,
-                             effort=request.effort)
+                             effort=request.effort, provenance=request.provenance)
     except ValueError as error:
         raise Refused(400, str(error)) from None
     if outcome.applied:

@@ -5,30 +5,84 @@ browser upload's job step (jobs/upload_step.py).
 
 The rules: files are read within the settings' import limits (IMPORT_MAX_BYTES and the zip caps); a
 document whose page type the settings do not name is rejected with the reason; a document's gold becomes
-the page's first revision, by "import" (an empty article gold: a draft to review); the caller commits as
-it goes (corpus/importer.py yields each outcome)."""
+the page's first revision, by its author when the source names one (a `jsonl` export's `gold_author`), else
+by "import", with the reviewer's note and the provenance the source gives, else the provenance of an import
+(every line "import"); each annotator's own annotation the source carries (a `jsonl` export's
+`annotations`) becomes that annotator's annotation of the page, with its provenance. A document whose
+provenance does not fit its text, whose annotation names an annotator twice or has a page type the
+settings do not name, or whose author is not a name, is rejected with the reason; an empty article gold is
+a draft to review; the caller commits as it goes (corpus/importer.py yields each outcome)."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from sqlalchemy.orm import Session
 
+from ..annotation.annotations import add_annotation
 from ..annotation.gold import add_revision
+from ..annotation.provenance import BadProvenance, checked_provenance, imported
 from ..corpus.document import RawDocument, Rejected
 from ..corpus.importer import ImportOutcome, import_documents
 from ..corpus.readers import iter_documents
 from ..models import ImportBatch
 from ..settings import Settings
+from ..vocabulary import UnknownTerm, checked_kind
+
+NAME_MAX = 100  # an author's or annotator's name (the revision's author column)
 
 
 def import_documents_into(session: Session, settings: Settings, batch: ImportBatch,
                           documents: Iterable[RawDocument | Rejected], site_from: str = "url",
                           workers: int = 1) -> Iterator[ImportOutcome]:
     """Store the documents in the batch, yielding each outcome; never commits."""
-    return import_documents(session, batch, documents, site_from, workers, taxonomy=settings.taxonomy,
-                            add_gold=add_revision)
+    checked = (recorded(settings, doc, batch.format) for doc in documents)
+    return import_documents(session, batch, checked, site_from, workers, taxonomy=settings.taxonomy,
+                            add_gold=add_revision, add_annotation=add_annotation)
+
+
+def recorded(settings: Settings, doc: RawDocument | Rejected, fmt: str) -> RawDocument | Rejected:
+    """The document with the provenance its gold records (the source's, else an import's from the
+    layout ``fmt`` or the one the document names), or Rejected naming what of its authors, provenance or
+    annotations cannot be stored."""
+    if isinstance(doc, Rejected):
+        return doc
+    try:
+        for name in ([doc.author] if doc.author is not None else []) + [a.annotator for a in doc.annotations]:
+            _check_name(name)
+        if any("\x00" in text for text in [doc.note or "", *(a.text for a in doc.annotations)]):
+            raise ValueError("its note or an annotation's text holds a NUL character, which no text may hold")
+        names = [a.annotator for a in doc.annotations]
+        twice = next((name for name in names if names.count(name) > 1), None)
+        if twice is not None:
+            raise ValueError(f"annotator {twice!r} has two annotations of it")
+        for number, annotation in enumerate(doc.annotations, start=1):
+            checked_kind(annotation.kind, settings.taxonomy, f"in annotation {number}")
+            if annotation.provenance is not None:
+                _provenance(annotation.provenance, annotation.text, f"annotation {number}'s ")
+        text = doc.gold or ""
+        if doc.provenance is not None:
+            return dataclasses.replace(doc, provenance=_provenance(doc.provenance, text, "the gold's "))
+    except (ValueError, UnknownTerm) as error:
+        return Rejected(doc.item, doc.source, str(error))
+    if doc.gold is None and doc.kind is None and doc.snippets is None:
+        return doc
+    layout = (doc.layout or {}).get("name") or (fmt if fmt != "auto" else None)
+    return dataclasses.replace(doc, provenance=imported(text, layout if isinstance(layout, str) else None))
+
+
+def _check_name(name: str) -> None:
+    if not name.strip() or len(name) > NAME_MAX or any(not char.isprintable() for char in name):
+        raise ValueError(f"{name[:40]!r} is not a name (1 to {NAME_MAX} printable characters)")
+
+
+def _provenance(value: dict, text: str, whose: str) -> dict:
+    try:
+        return checked_provenance(value, text)
+    except BadProvenance as error:
+        raise ValueError(f"{whose}{error}") from None
 
 
 def import_pages(session: Session, settings: Settings, batch: ImportBatch, paths: Iterable[str | Path], fmt: str,

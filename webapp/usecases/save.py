@@ -24,6 +24,7 @@ from sqlalchemy.orm import Session
 from ..annotation.annotations import is_blind, place_refusal, save_annotation, settle
 from ..annotation.effort import checked_effort
 from ..annotation.gold import Record, Revision, SaveOutcome, lock_page, save_gold
+from ..annotation.provenance import BadProvenance, checked_provenance
 from ..results.store import gold_changed
 from ..settings import Settings
 from .fields import Fields, checked_fields
@@ -77,6 +78,8 @@ def revision_facts(body: dict[str, Any]) -> dict[str, Any]:
         facts[key] = value
     if "effort" in facts:
         facts["effort"] = effort_fact(facts["effort"])
+    if "provenance" in facts:
+        facts["provenance"] = provenance_of(facts["provenance"], body["text"])
     return facts
 
 
@@ -86,6 +89,15 @@ def effort_fact(value: Any) -> dict[str, Any]:
         return checked_effort(value)
     except ValueError as error:
         raise Refused(400, f"{error}.") from None
+
+
+def provenance_of(value: Any, text: str) -> dict[str, Any]:
+    """The provenance if its shape is right for the text (annotation/provenance.py); Refused (400) naming
+    the problem."""
+    try:
+        return checked_provenance(value, text)
+    except BadProvenance as error:
+        raise Refused(400, f"{error}: nothing was saved.") from None
 
 
 @dataclass(frozen=True)

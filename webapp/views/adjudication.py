@@ -12,6 +12,7 @@ from ..accounts.roles import ADMIN, at_least
 from ..annotation.adjudication import annotated, review_queue
 from ..annotation.annotations import annotations_of
 from ..annotation.consensus import Said, consensus
+from ..annotation.provenance import uniform
 from ..corpus.visible_text import browser_rules, visible_text
 from ..db import get_or_404, get_session
 from ..models import Page
@@ -45,13 +46,16 @@ def page(page_id: int) -> str:
               "snippets": a.snippets, "version": a.version} for a in annotations]
     agreed = consensus([Said(a.annotator, a.text, a.kind) for a in annotations])
     gold = found.gold
+    started = uniform({"source": "gold", "version": gold.version}, gold.text, "gold") if gold else uniform(
+        {"source": "consensus"}, agreed.text, "consensus")
     html = session.scalar(select(Page.html).where(Page.id == page_id)) or ""
     return render_template(
         "adjudication/page.html", page=found, annotations=shown, gold=gold, consensus=agreed,
         page_lines=visible_text(html).split("\n"), rules=browser_rules(),
         agreement=page_agreement(annotated(page_id, annotations)) if len(annotations) > 1 else None,
         start={"text": gold.text if gold else agreed.text, "kind": gold.kind if gold else agreed.kind,
-               "status": gold.status if gold else "done", "snippets": gold.snippets if gold else None},
+               "status": gold.status if gold else "done", "snippets": gold.snippets if gold else None,
+               "provenance": started},
         kinds=settings().taxonomy.labels, statuses=GOLD_STATUSES, note_max=NOTE_MAX,
         refusal=refusal.reason if refusal else None, can_void=at_least(current_role(), ADMIN),
         idle_seconds=idle_seconds(),
@@ -70,12 +74,14 @@ def save(page_id: int) -> Response:
     try:
         snippets = json.loads(form.get("snippets") or "null")
         effort = json.loads(form.get("effort") or "null")
+        provenance = json.loads(form.get("provenance") or "null")
     except ValueError as error:
-        abort(400, description=f"snippets or effort: {error}")
+        abort(400, description=f"snippets, effort or provenance: {error}")
     try:
         outcome = adjudicate_page(session, settings(), actor(reviewer), page_id, adjudication_request(
             settings(), version=form.get("version", type=int), text=form.get("text", ""), kind=form.get("kind"),
-            status=form.get("status"), note=form.get("note", ""), snippets=snippets, effort=effort))
+            status=form.get("status"), note=form.get("note", ""), snippets=snippets, effort=effort,
+            provenance=provenance))
     except Refused as error:
         refuse(error)
     session.commit()

@@ -27,6 +27,7 @@ from ..annotation.boilerplate import BoilerplateCache, drop_lines, page_boilerpl
 from ..annotation.effort import ACTIONS
 from ..annotation.gold import HistoryPage, Record, history_page
 from ..annotation.prefill import METRIC, Prefill, Ranking, choose
+from ..annotation.provenance import summary, uniform
 from ..annotation.type_signals import Suggestion, suggest_type
 from ..corpus.sites import known_site
 from ..corpus.visible_text import browser_rules
@@ -63,6 +64,7 @@ def candidates(session: Session, page_id: int, default: str) -> list[dict[str, A
     return [
         {
             "name": e.extractor,
+            "fingerprint": e.fingerprint,
             "text": e.text,
             "accepted": e.accepted,
             "guard_reason": e.guard_reason,
@@ -79,16 +81,22 @@ def editor_state(saved: Record | None, found: list[dict[str, Any]], prefill: Pre
                  boilerplate: frozenset[str] = frozenset(), suggested: Suggestion | None = None) -> dict[str, Any]:
     """What the gold editor starts from: the saved gold (or, while the page is blind, the annotator's own
     annotation), or on a first visit the chosen candidate's text (see annotation/prefill.py) without the
-    site's repeated boilerplate lines, and the page type its signals suggest (annotation/type_signals.py)."""
+    site's repeated boilerplate lines, and the page type its signals suggest (annotation/type_signals.py);
+    with where it started from and each line's origin, for the provenance a save records
+    (annotation/provenance.py)."""
     gold = saved
     if gold is not None:
         return {"text": gold.text, "kind": gold.kind, "status": gold.status, "version": gold.version,
-                "prefilled_from": None, "type_signal": None}
+                "prefilled_from": None, "type_signal": None,
+                "start": uniform({"source": "gold", "version": gold.version}, gold.text, "gold")}
     chosen = next((c for c in found if prefill and c["name"] == prefill.extractor), None)
     text = drop_lines(chosen["text"], boilerplate)[0] if chosen else ""
     suggested = suggested or Suggestion(ARTICLE, "default")
+    start = uniform({"source": "none"}, text, "typed") if not chosen or prefill is None else uniform(
+        {"source": "extractor", "name": chosen["name"], "fingerprint": chosen["fingerprint"],
+         "basis": prefill.basis}, text, "prefill")
     return {"text": text, "kind": suggested.kind, "status": "done", "version": 0,
-            "prefilled_from": chosen["name"] if chosen else None, "type_signal": suggested.signal}
+            "prefilled_from": chosen["name"] if chosen else None, "type_signal": suggested.signal, "start": start}
 
 
 BOILERPLATE = "goldtext.boilerplate"
@@ -183,7 +191,8 @@ def history(page_id: int) -> str:
     shown = history_page(session, gold_id, before) if gold_id is not None else HistoryPage([], None)
     rows = [
         {"id": r.id, "version": r.version, "author": r.author, "created_at": r.created_at.isoformat(),
-         "kind": r.kind, "status": r.status, "text": r.text, "applied": applied}
+         "kind": r.kind, "status": r.status, "text": r.text, "applied": applied,
+         "provenance": summary(r.provenance), "origins": (r.provenance or {}).get("lines")}
         for r, applied in shown.revisions
     ]
     return render_template("annotate/history.html", page=found, revisions=rows, older=shown.older,

@@ -1,0 +1,142 @@
+"""Provenance: where a revision's text came from, recorded on the revision (models.RevisionFields).
+
+    {"prefill": PREFILL, "lines": [ORIGIN, ...]}
+
+PREFILL says what the editor started from: {"source": "extractor", "name", "fingerprint"?, "basis"?} (an
+extractor's text; a site rule is the extractor "site-rules"), {"source": "gold", "version"} (the saved
+gold or annotation, version N), {"source": "consensus"} (the annotators' agreed lines, in adjudication),
+{"source": "import", "layout"?} (an import's text) or {"source": "none"} (an empty editor). ``lines``
+holds one ORIGIN per line of the saved text (``text.split("\\n")``): how the line arrived (ORIGINS, or
+"candidate:NAME" / "annotator:NAME").
+
+The editors send it with a save (static/js/origins.js tracks it); the server checks its shape here
+(``checked_provenance``) and makes it itself for the revisions it writes (an import, a restore, an
+automatic adjudication). Pure: no database, no Flask.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+ORIGINS = ("prefill", "gold", "block", "consensus", "typed", "edited", "import")
+"""The origins a line may have besides those naming a candidate or an annotator."""
+NAMED = ("candidate:", "annotator:")
+"""The origins that name where the line came from: an extractor's candidate, an annotator's text."""
+NAME_MAX = 100  # an extractor's or an annotator's name (accounts/names.py, the extractor registry)
+BASES = ("best", "default", "fixed", "random")
+"""How the prefill's extractor was chosen (annotation/prefill.py)."""
+PREFILL_FIELDS: dict[str, dict[str, tuple[type, bool]]] = {
+    # source -> field -> (JSON type, required)
+    "extractor": {"name": (str, True), "fingerprint": (str, False), "basis": (str, False)},
+    "gold": {"version": (int, True)},
+    "consensus": {},
+    "import": {"layout": (str, False)},
+    "none": {},
+}
+TEXT_MAX = 255  # the longest string a prefill field may hold (a fingerprint: models.Extraction.fingerprint)
+
+
+class BadProvenance(ValueError):
+    """A provenance of the wrong shape; the message names what is wrong."""
+
+
+def checked_provenance(value: Any, text: str) -> dict[str, Any]:
+    """The provenance of a revision whose text is ``text`` if its shape is right, else BadProvenance naming
+    the problem: the keys, the prefill's source and fields, one known origin per line."""
+    if not isinstance(value, dict):
+        raise BadProvenance("'provenance' must be an object")
+    extra = set(value) - {"prefill", "lines"}
+    if extra or "prefill" not in value or "lines" not in value:
+        raise BadProvenance("'provenance' must have exactly the keys 'prefill' and 'lines'")
+    _check_prefill(value["prefill"])
+    lines = value["lines"]
+    count = len(text.split("\n"))
+    if not isinstance(lines, list):
+        raise BadProvenance("'provenance.lines' must be a list of origins, one per line of the text")
+    if len(lines) != count:
+        raise BadProvenance(f"'provenance.lines' has {len(lines)} origins for a text of {count} lines "
+                            "(one per line, text.split on newlines)")
+    for number, origin in enumerate(lines, start=1):
+        if not known_origin(origin):
+            raise BadProvenance(f"'provenance.lines' line {number}: {_shown(origin)} is not an origin (one of "
+                                f"{', '.join(ORIGINS)}, candidate:NAME, annotator:NAME)")
+    return value
+
+
+def _check_prefill(prefill: Any) -> None:
+    if not isinstance(prefill, dict) or prefill.get("source") not in PREFILL_FIELDS:
+        raise BadProvenance(f"'provenance.prefill' must be an object whose 'source' is one of "
+                            f"{', '.join(PREFILL_FIELDS)}")
+    fields = PREFILL_FIELDS[prefill["source"]]
+    source = prefill["source"]
+    extra = set(prefill) - set(fields) - {"source"}
+    if extra:
+        raise BadProvenance(f"'provenance.prefill' of source {source!r} has no field {sorted(extra)[0]!r}")
+    for name, (kind, required) in fields.items():
+        given = prefill.get(name)
+        if given is None:
+            if required:
+                raise BadProvenance(f"'provenance.prefill' of source {source!r} needs {name!r}")
+            continue
+        if not isinstance(given, kind) or isinstance(given, bool):
+            raise BadProvenance(f"'provenance.prefill.{name}' must be {'a string' if kind is str else 'an integer'}")
+        if isinstance(given, str) and (not 0 < len(given) <= TEXT_MAX or "\x00" in given):
+            raise BadProvenance(f"'provenance.prefill.{name}' must have 1 to {TEXT_MAX} characters, no NUL")
+    if source == "extractor" and prefill.get("basis") not in (None, *BASES):
+        raise BadProvenance(f"'provenance.prefill.basis' must be one of {', '.join(BASES)}")
+    if source == "gold" and prefill["version"] < 1:
+        raise BadProvenance("'provenance.prefill.version' must be a saved version (1 or more)")
+
+
+def known_origin(origin: Any) -> bool:
+    """Whether ``origin`` is an origin a line may have."""
+    if not isinstance(origin, str) or "\x00" in origin:
+        return False
+    if origin in ORIGINS:
+        return True
+    return any(origin.startswith(prefix) and 0 < len(origin) - len(prefix) <= NAME_MAX for prefix in NAMED)
+
+
+def _shown(origin: Any) -> str:
+    return repr(origin[:40] + "…" if isinstance(origin, str) and len(origin) > 40 else origin)
+
+
+def uniform(prefill: dict[str, Any], text: str, origin: str) -> dict[str, Any]:
+    """The provenance of a text whose every line has one origin (an import, an automatic adjudication, an
+    editor as it starts)."""
+    return {"prefill": prefill, "lines": [origin] * len(text.split("\n"))}
+
+
+def imported(text: str, layout: str | None) -> dict[str, Any]:
+    """The provenance of a gold read from an import of ``layout`` (None: not known)."""
+    prefill: dict[str, Any] = {"source": "import"} | ({"layout": layout} if layout else {})
+    return uniform(prefill, text, "import")
+
+
+def agreed(text: str) -> dict[str, Any]:
+    """The provenance of a gold adjudicated automatically: the annotators' text they all agree on."""
+    return uniform({"source": "consensus"}, text, "consensus")
+
+
+def summary(provenance: dict[str, Any] | None) -> dict[str, Any] | None:
+    """What the history shows of a provenance: the prefill in words and the count of lines per origin
+    (most first), or None when the revision recorded none."""
+    if not provenance:
+        return None
+    counts = Counter(provenance.get("lines") or [])
+    return {"prefill": prefill_said(provenance.get("prefill") or {}),
+            "counts": sorted(counts.items(), key=lambda pair: (-pair[1], pair[0]))}
+
+
+def prefill_said(prefill: dict[str, Any]) -> str:
+    """The prefill in words, e.g. "extractor trafilatura (best)", "gold version 3", "import (jsonl)"."""
+    source = prefill.get("source", "none")
+    if source == "extractor":
+        basis = f" ({prefill['basis']})" if prefill.get("basis") else ""
+        return f"extractor {prefill.get('name')}{basis}"
+    if source == "gold":
+        return f"gold version {prefill.get('version')}"
+    if source == "import":
+        return f"import ({prefill['layout']})" if prefill.get("layout") else "import"
+    return {"consensus": "the annotators' agreed lines", "none": "an empty editor"}.get(source, str(source))
