@@ -4,8 +4,10 @@ Fields: id, url, site, sha256, encoding, kind, gold, snippets, status, annotator
 created_at, updated_at, gold_note (the reviewer's note on an adjudicated gold), effort (each gold
 revision's recorded effort: version, author, active_seconds and a count of every action,
 annotation/effort.py) and lead_time (their active seconds summed, as Label Studio's `lead_time`; null
-when none recorded one), annotations (each annotator's own annotation beside the gold: annotator, text,
-kind, status, and its revisions' effort and lead_time as the gold's; empty without double annotation);
+when none recorded one), guideline_version (the version of the page type's guideline in force when the
+gold's current revision was saved; null: none), annotations (each annotator's own annotation beside the
+gold: annotator, text, kind, status, its revisions' effort and lead_time as the gold's, and its
+guideline_version; empty without double annotation);
 with the HTML (default) `html` (the raw bytes as text in the recorded encoding, a byte order mark kept
 as U+FEFF) and `html_base64` (the exact bytes, only for a page whose bytes that text cannot give back;
 otherwise null); with extractions, `extractions` (extractor,
@@ -76,8 +78,10 @@ class JsonlWriter:
         record["gold"] = page.gold.text if page.gold else None
         record["gold_note"] = page.gold.note if page.gold else None
         record |= effort_fields(page.gold.efforts if page.gold else ())
+        record["guideline_version"] = page.gold.guideline_version if page.gold else None
         record["annotations"] = [{"annotator": a.annotator, "text": a.text, "kind": a.kind, "status": a.status,
-                                  **effort_fields(a.efforts)} for a in page.annotations]
+                                  **effort_fields(a.efforts), "guideline_version": a.guideline_version}
+                                 for a in page.annotations]
         if self._options.with_html and page.raw is not None:
             record |= html_fields(page.raw, page.encoding)
         if self._options.with_extractions:

@@ -24,6 +24,7 @@ from sqlalchemy.orm import Session
 from ..annotation.annotations import is_blind, place_refusal, save_annotation, settle
 from ..annotation.effort import checked_effort
 from ..annotation.gold import Record, Revision, SaveOutcome, lock_page, save_gold
+from ..annotation.guidelines import version_in_force
 from ..results.store import gold_changed
 from ..settings import Settings
 from .fields import Fields, checked_fields
@@ -35,7 +36,8 @@ ADJUDICATED = "This page is adjudicated: its gold is changed in adjudication."
 
 REVISION_FACTS: dict[str, type] = {"provenance": dict, "effort": dict, "guideline_version": int}
 """What a save may record about how its text was made, beside the text (models.RevisionFields), and the
-JSON type of each; a save without one records None."""
+JSON type of each; a save without one records None. The guideline version is the server's: `save` records
+the version in force for the saved page type, whatever the body says (annotation/guidelines.py)."""
 
 
 @dataclass(frozen=True)
@@ -137,7 +139,7 @@ def save(session: Session, settings: Settings, actor: Actor, page_id: int, reque
     fields = request.fields
     values: dict[str, Any] = {"text": fields.text, "kind": fields.kind, "status": fields.status,
                               "snippets": fields.snippets, "client_save_id": request.client_save_id,
-                              **request.facts}
+                              **request.facts, "guideline_version": version_in_force(session, fields.kind)}
     try:
         if blind:
             outcome = save_annotation(session, page, actor.name, base_version=request.version, **values)
