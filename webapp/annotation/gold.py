@@ -81,13 +81,15 @@ def add_revision(
     snippets: dict[str, Any] | None = None,
     client_save_id: str | None = None,
     note: str | None = None,
+    guideline_version: int | None = None,
 ) -> GoldRevision:
     """Set the page's gold (`page.gold`) and record it as a new revision (version 1 for a new gold);
     returns the revision. The caller that owns the save refreshes the page's cached scores
     (results.store.gold_changed), in the same transaction.
     """
     revision = apply_revision(session, new_gold(page, author), text=text, kind=kind, status=status,
-                              author=author, snippets=snippets, client_save_id=client_save_id, note=note)
+                              author=author, snippets=snippets, client_save_id=client_save_id, note=note,
+                              guideline_version=guideline_version)
     assert isinstance(revision, GoldRevision)
     return revision
 

@@ -157,7 +157,7 @@ def _guideline_versions(session: Session, gold_ids: Sequence[int]) -> dict[int, 
     query = (select(GoldRevision.gold_id, GoldRevision.guideline_version)
              .join(Gold, (Gold.id == GoldRevision.gold_id) & (Gold.version == GoldRevision.version))
              .where(GoldRevision.gold_id.in_(gold_ids)))
-    return dict(session.execute(query).tuples().all())
+    return {gold_id: version for gold_id, version in session.execute(query)}
 
 
 def credited(authors: tuple[str, ...], text: str, kind: str, status: str,
