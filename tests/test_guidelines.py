@@ -148,6 +148,13 @@ def test_revisions_record_the_version_in_force_for_their_type_whatever_the_clien
     assert save(client, token, page_id, version=1, save_id="s4").status_code == 409  # a stale save records it too
     rows = session.execute(select(GoldRevision.kind, GoldRevision.guideline_version).order_by(GoldRevision.id)).all()
     assert [tuple(r) for r in rows] == [("forum", 1), ("forum", 2), ("product", 1), ("forum", 2)]
+    first = session.scalars(select(GoldRevision.id).order_by(GoldRevision.id)).first()
+    session.rollback()
+    restored = client.post(f"/pages/{page_id}/history/{first}/restore", data={"csrf_token": token})
+    assert restored.status_code == 302
+    newest = session.scalars(select(GoldRevision).order_by(GoldRevision.id.desc())).first()
+    assert (newest.kind, newest.guideline_version) == ("forum", 2)  # restored under the version in force now
+    session.rollback()
     history = client.get(f"/pages/{page_id}/history").get_data(as_text=True)
     assert 'href="/guidelines/forum?version=2">v2</a>' in history
     assert 'href="/guidelines/product?version=1">v1</a>' in history

@@ -245,9 +245,10 @@ def clean_snippets(snippets: dict[str, Any] | None) -> dict[str, list[str]] | No
 
 
 def restore_revision(
-    session: Session, page: Page, revision: GoldRevision, author: str
+    session: Session, page: Page, revision: GoldRevision, author: str, guideline_version: int | None = None
 ) -> GoldRevision:
-    """Make an old revision the page's gold again, as a new revision (returned)."""
+    """Make an old revision the page's gold again, as a new revision (returned), recording the guideline
+    version in force now."""
     return add_revision(
         session,
         page,
@@ -256,6 +257,7 @@ def restore_revision(
         status=revision.status,
         author=author,
         snippets=revision.snippets,
+        guideline_version=guideline_version,
     )
 
 
