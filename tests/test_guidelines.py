@@ -228,3 +228,25 @@ def test_own_annotations_and_adjudication_record_the_version_and_agreement_split
     assert [a["guideline_version"] for a in records[second]["annotations"]] == [2, 2]
     assert records[second]["guideline_version"] == 2  # identical annotations: adjudicated automatically
 
+
+
+def test_the_guidelines_go_out_as_markdown_files_and_come_back_as_new_versions(app, session, runner, tmp_path):
+    folder = tmp_path / "guidelines"
+    result = runner.invoke(args=["guidelines", "export", str(folder)])
+    assert result.exit_code == 0, result.output
+    assert sorted(p.stem for p in folder.glob("*.md")) == sorted(DEFAULT_TAXONOMY.kinds)
+    assert "every reply" in (folder / "forum.md").read_text()
+    (folder / "forum.md").write_text("# Forum\n\nTitles are not content.\n")
+    result = runner.invoke(args=["guidelines", "import", str(folder), "--note", "from the policy repo"])
+    assert result.exit_code == 0, result.output
+    assert "forum: version 2" in result.output and "article: unchanged (version 1)" in result.output
+    rows = session.execute(select(Guideline.kind, Guideline.version, Guideline.note).order_by(Guideline.id)).all()
+    assert [tuple(r) for r in rows] == [("forum", 1, None), ("forum", 2, "from the policy repo")]
+    event = session.scalars(select(AuditEvent).where(AuditEvent.action == "guideline.save")).one()
+    assert event.actor.startswith("cli:") and event.detail["version"] == 2
+    session.rollback()
+    (folder / "recipe.md").write_text("# Recipe\n")
+    (folder / "product.md").write_text("# Product\n\nChanged.\n")
+    refused = runner.invoke(args=["guidelines", "import", str(folder)])
+    assert refused.exit_code != 0 and "recipe.md: no page type of that name" in refused.output
+    assert session.scalar(select(Guideline.id).where(Guideline.kind == "product")) is None  # nothing saved
