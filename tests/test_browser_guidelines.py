@@ -71,9 +71,11 @@ def test_the_adjudication_view_shows_the_chosen_types_guideline(app, session, li
     tab.locator("#guideline-button").click()
     until(tab, "!document.getElementById('guideline-panel').hidden")
     assert shown_kind(tab) == ""  # the annotators disagree on the type: none chosen yet
+    assert tab.locator("#guideline-unchosen").is_visible()
     tab.select_option("#result-kind", "product")
     until(tab, f"{SHOWN}.map((s) => s.dataset.kind).join(',') === 'product'")
     assert "specifications" in tab.locator("#guideline-panel").inner_text()
+    assert tab.locator("#guideline-unchosen").is_hidden()
     panel = box(tab, "#guideline-panel")
     assert panel["x"] + panel["width"] <= 1366 and panel["x"] > 1366 / 2
     tab.locator(".take-all").nth(1).click()  # Bob's text and type

@@ -2,8 +2,10 @@
 // and shows the one of the type chosen in `select`, following each change of the type.
 export function guidelinePanel(panel, select) {
   const sections = [...panel.querySelectorAll("section.guideline")];
+  const unchosen = panel.querySelector("#guideline-unchosen");
   const follow = () => {
     for (const section of sections) section.hidden = section.dataset.kind !== select.value;
+    unchosen.hidden = sections.some((section) => !section.hidden);
   };
   const toggle = (open = panel.hidden) => {
     panel.hidden = !open;
