@@ -9,7 +9,7 @@ paths and anchors (a `javascript:` or `data:` link stays text). Links open with 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -46,6 +46,8 @@ def _parser() -> MarkdownIt:
     return parser
 
 
+@lru_cache(maxsize=64)
 def render(text: str) -> Markup:
-    """The text's Markdown as safe HTML."""
+    """The text's Markdown as safe HTML (the last texts rendered are kept: every annotate view shows every
+    type's guideline, and they rarely change)."""
     return Markup(_parser().render(text))
