@@ -63,7 +63,8 @@ def world(session) -> dict[str, Any]:
     add_variant(session, build_registry(), "trafilatura-planted", "trafilatura", ["fast=true"], created_by="Ada")
     session.commit()
     return {"page_id": page.id, "revision_id": first.id, "batch_id": page.batch_id, "job_id": job.id,
-            "user_id": zed.id, "name": "trafilatura-planted", "filename": "css/app.css", "tokens": tokens}
+            "user_id": zed.id, "name": "trafilatura-planted", "filename": "css/app.css", "kind": "forum",
+            "tokens": tokens}
 
 
 def path_of(rule, values: dict[str, Any]) -> str:
@@ -139,7 +140,7 @@ def test_in_local_mode_every_route_is_open_as_before_accounts(app, session):
     session.add(job := Job(kind="export", params={}, started_by="Ann", status="done", result={}))
     session.commit()
     values = {"page_id": page.id, "revision_id": first.id, "batch_id": page.batch_id, "job_id": job.id,
-              "user_id": 999, "name": "no-such-variant", "filename": "css/app.css"}
+              "user_id": 999, "name": "no-such-variant", "filename": "css/app.css", "kind": "forum"}
     wrong = []
     for method, rule in WALKED:
         if rule.endpoint == "accounts.add":

@@ -195,9 +195,9 @@ def test_exports_carry_annotations_agreement_and_only_adjudicated_pages(app, ses
     lines = {r["id"]: r for r in map(json.loads, (out / "pages.jsonl").read_text().splitlines())}
     assert lines[adjudicated.id]["annotations"] == [
         {"annotator": "Ann", "text": "a b c d", "kind": "article", "status": "done", "provenance": None,
-         "effort": [], "lead_time": None},
+         "effort": [], "lead_time": None, "guideline_version": None},
         {"annotator": "Bob", "text": "a b c e", "kind": "article", "status": "done", "provenance": None,
-         "effort": [], "lead_time": None},
+         "effort": [], "lead_time": None, "guideline_version": None},
     ]
     assert lines[adjudicated.id]["gold"] == "a b c d" and lines[adjudicated.id]["gold_note"] == "Ann's"
     assert lines[single.id]["annotations"] == [] and lines[pending.id]["gold"] is None

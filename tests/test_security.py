@@ -79,6 +79,7 @@ def requests_that_change_state(values: dict[str, Any]) -> dict[str, dict[str, An
         "extractors.pipeline": {"data": {"extractor": "trafilatura"}},
         "queue.hand_back": {"data": {}},
         "adjudication.void": {"data": {"annotator": "Bea"}},
+        "guidelines.save": {"data": {"text": "# Forum\n\nMallory's policy.", "base": "1"}},
     }
 
 
@@ -133,6 +134,7 @@ def values(client, session, page_id) -> dict[str, Any]:
         "user_id": other.id,
         "token": token,
         "name": "no-ads",
+        "kind": "forum",
     }
     session.rollback()
     return found

@@ -210,6 +210,24 @@ class GoldRevision(RevisionFields, Base):
     gold: Mapped[Gold] = relationship(back_populates="revisions")
 
 
+class Guideline(Base):
+    """One version of a page type's annotation guideline (Markdown): what is main content for pages of that
+    type. Every save is a new row with the next version; the newest is the one in force. Versions are
+    never changed or deleted, so a revision's `guideline_version` always names the text it was made under
+    (annotation/guidelines.py)."""
+
+    __tablename__ = "guideline"
+    __table_args__ = (UniqueConstraint("kind", "version"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    kind: Mapped[str] = mapped_column(String(32), index=True)
+    version: Mapped[int] = mapped_column(Integer)
+    text: Mapped[str] = mapped_column(Text)
+    author: Mapped[str] = mapped_column(String(100))
+    note: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
 class Annotation(Base):
     """One annotator's own, independent annotation of a page (overlap above 1); every save also appends
     an AnnotationRevision. With overlap 1 there are none: the page's gold is its single annotation."""

@@ -10,6 +10,8 @@
 import { NONE, align, merge, toggleBlock } from "./align.js";
 import { attachBlocks, dom, normalise } from "./blocks.js";
 import { effortCounter, trackActivity } from "./effort.js";
+import { guidelinePanel } from "./guideline.js";
+import { bindShortcuts } from "./keys.js";
 import { originTracker } from "./origins.js";
 import { diff, render, words } from "./worddiff.js";
 
@@ -33,6 +35,9 @@ const take = (action, change) => {
   effort.count(action);
   effort.tool(() => result.value, change);
 };
+const guideline = guidelinePanel(document.getElementById("guideline-panel"), kind);
+document.getElementById("guideline-button").addEventListener("click", () => guideline.toggle());
+bindShortcuts([{ keys: ["G"], label: "show or hide the chosen type's guideline", run: () => guideline.toggle() }]);
 
 function showSnippets() {
   const value = JSON.parse(snippets.value);
@@ -93,6 +98,7 @@ document.querySelectorAll(".annotation").forEach((section) => {
   section.querySelector(".take-all").addEventListener("click", () => {
     take("use_candidate", () => setResult(a.text, a.annotator));
     kind.value = a.kind;
+    guideline.follow();
     status.value = a.status;
     snippets.value = JSON.stringify(a.snippets || { with: [], without: [] });
     showSnippets();

@@ -4,6 +4,7 @@ import { align, NONE, setBlocks, toggleBlock } from "./align.js";
 import { attachBlocks, dom, normalise } from "./blocks.js";
 import { clearDraft, loadDraft, storeDraft } from "./drafts.js";
 import { clockText, effortCounter, trackActivity } from "./effort.js";
+import { guidelinePanel } from "./guideline.js";
 import { bindShortcuts, renderHelp } from "./keys.js";
 import { KIND_KEYS, kindShortcuts } from "./kinds.js";
 import { originTracker } from "./origins.js";
@@ -18,6 +19,7 @@ import { diff, render, words } from "./worddiff.js";
 const data = JSON.parse(document.getElementById("page-data").textContent);
 const $ = (id) => document.getElementById(id);
 const editor = $("editor"), kind = $("kind"), status = $("status");
+const guideline = guidelinePanel($("guideline-panel"), kind);
 const tabs = [...document.querySelectorAll("#tabs .tab")];
 const candidates = data.candidates.map((c) => ({
   ...c, bag: bag(c.text), words: words(c.text), lines: candidateLines(c.text),
@@ -581,6 +583,7 @@ const refreshSoon = debounce(() => { refreshCandidates(); highlightBlocks(); }, 
 const draftSoon = debounce(keepDraft, 300);
 
 function afterEdit() {
+  guideline.follow();
   showDirty();
   refreshSoon();
   draftSoon();
@@ -657,6 +660,7 @@ help.addEventListener("keydown", (event) => { // Tab cycles inside the help, nev
   stops[(at + (event.shiftKey ? stops.length - 1 : 1)) % stops.length]?.focus();
 });
 $("help-button").addEventListener("click", () => toggleHelp());
+$("guideline-button").addEventListener("click", () => guideline.toggle());
 
 // Moving to another page saves unsaved changes first, and moves only when the save succeeded.
 let leaving = false;
@@ -724,6 +728,7 @@ const SHORTCUTS = [
   ...typeShortcuts,
   { keys: ["i"], label: "add the selected text as a must-include snippet", run: () => addSnippet("with") },
   { keys: ["e"], label: "add the selected text as a must-exclude snippet", run: () => addSnippet("without") },
+  { keys: ["G"], label: "show or hide the page type's guideline beside the editor (it follows the type)", run: () => guideline.toggle() },
   { keys: ["?"], always: true, label: "show or hide this help", run: () => toggleHelp() },
 ];
 renderHelp(SHORTCUTS, $("help-table"));

@@ -129,10 +129,11 @@ def same(annotations: Sequence[Annotation]) -> bool:
     return len(said) == 1
 
 
-def settle(session: Session, page: Page, overlap: int, saved_by: str) -> bool:
+def settle(session: Session, page: Page, overlap: int, saved_by: str, guideline_version: int | None = None) -> bool:
     """Adjudicate the page automatically when its annotations are complete and all the same (the gold
     is their text, recorded as saved by ``saved_by``, whose save completed them, with a note saying
-    so); returns whether it did. The caller refreshes the page's scores when it did."""
+    so, and the guideline version in force); returns whether it did. The caller refreshes the page's
+    scores when it did."""
     if not is_blind(page, overlap):
         return False
     session.flush()
@@ -143,5 +144,5 @@ def settle(session: Session, page: Page, overlap: int, saved_by: str) -> bool:
     names = " and ".join(sorted(a.annotator for a in annotations))
     add_revision(session, page, text=first.text, kind=first.kind, status=first.status, author=saved_by,
                  snippets=first.snippets, note=f"Adjudicated automatically: {names} agree exactly.",
-                 provenance=agreed(first.text))
+                 provenance=agreed(first.text), guideline_version=guideline_version)
     return True

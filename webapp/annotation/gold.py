@@ -82,6 +82,7 @@ def add_revision(
     client_save_id: str | None = None,
     note: str | None = None,
     provenance: dict[str, Any] | None = None,
+    guideline_version: int | None = None,
 ) -> GoldRevision:
     """Set the page's gold (`page.gold`) and record it as a new revision (version 1 for a new gold), with
     its provenance (annotation/provenance.py); returns the revision. The caller that owns the save
@@ -89,7 +90,7 @@ def add_revision(
     """
     revision = apply_revision(session, new_gold(page, author), text=text, kind=kind, status=status,
                               author=author, snippets=snippets, client_save_id=client_save_id, note=note,
-                              provenance=provenance)
+                              provenance=provenance, guideline_version=guideline_version)
     assert isinstance(revision, GoldRevision)
     return revision
 
@@ -245,10 +246,10 @@ def clean_snippets(snippets: dict[str, Any] | None) -> dict[str, list[str]] | No
 
 
 def restore_revision(
-    session: Session, page: Page, revision: GoldRevision, author: str
+    session: Session, page: Page, revision: GoldRevision, author: str, guideline_version: int | None = None
 ) -> GoldRevision:
     """Make an old revision the page's gold again, as a new revision (returned) recording the old one's
-    provenance: its lines came from where the old one's did."""
+    provenance (its lines came from where the old one's did) and the guideline version in force now."""
     return add_revision(
         session,
         page,
@@ -258,6 +259,7 @@ def restore_revision(
         author=author,
         snippets=revision.snippets,
         provenance=revision.provenance,
+        guideline_version=guideline_version,
     )
 
 

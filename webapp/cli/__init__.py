@@ -8,9 +8,25 @@ from flask.cli import FlaskGroup, routes_command, shell_command
 
 
 def register(app: Flask) -> None:
-    from . import audit, checks, corpus, crawl, database, demo, export, extract, jobs, scores, serve, team, users
+    from . import (
+        audit,
+        checks,
+        corpus,
+        crawl,
+        database,
+        demo,
+        export,
+        extract,
+        guidelines,
+        jobs,
+        scores,
+        serve,
+        team,
+        users,
+    )
 
-    for module in (corpus, database, demo, export, extract, jobs, scores, serve, team, users, audit, checks, crawl):
+    for module in (corpus, database, demo, export, extract, jobs, scores, serve, team, users, audit, checks, crawl,
+                   guidelines):
         for command in module.COMMANDS:
             app.cli.add_command(command)
 

@@ -35,6 +35,7 @@ class GoldRecord:
     efforts: tuple[dict[str, Any], ...] = ()  # {version, author, effort} of each revision recording an effort
     author: str | None = None  # who saved the gold's current version
     provenance: dict[str, Any] | None = None  # where the current version's text came from (annotation/provenance.py)
+    guideline_version: int | None = None  # of its current revision: the guideline in force when it was saved
 
 
 @dataclass(frozen=True)
@@ -47,6 +48,7 @@ class AnnotationRecord:
     status: str
     efforts: tuple[dict[str, Any], ...] = ()  # {version, author, effort} of each revision recording an effort
     provenance: dict[str, Any] | None = None  # of its current version (annotation/provenance.py)
+    guideline_version: int | None = None  # of its current revision
 
 
 @dataclass(frozen=True)
@@ -115,6 +117,7 @@ def iter_pages(session: Session, selection: PageFilter, loading: Loading = Loadi
         authors = _authors(session, gold_ids)
         efforts = _efforts(session, GoldRevision.gold_id, gold_ids)
         provenances = _current_provenance(session, GoldRevision, GoldRevision.gold_id, Gold, gold_ids)
+        guidelines = _guideline_versions(session, gold_ids)
         found = _extractions(session, [row[0] for row in rows], loading)
         annotations = _annotations(session, [row[0] for row in rows])
         for row in rows:
@@ -123,7 +126,8 @@ def iter_pages(session: Session, selection: PageFilter, loading: Loading = Loadi
                 names, count = authors.get(row[6], ((), 0))
                 names = credited(names, row[7], row[8], row[9], annotations.get(row[0], ()))
                 gold = GoldRecord(row[7], row[8], row[9], row[10], names, count, row[11], row[12],
-                                  tuple(efforts.get(row[6], ())), row[14], provenances.get(row[6]))
+                                  tuple(efforts.get(row[6], ())), row[14], provenances.get(row[6]),
+                                  guidelines.get(row[6]))
             yield ExportedPage(row[0], row[1], row[2], row[3], row[4], row[5],
                                row[15] if raw is not None else None, gold, tuple(found.get(row[0], ())),
                                tuple(annotations.get(row[0], ())), (row[13] or {}).get(LAYOUT_FACT) or {})
@@ -161,6 +165,15 @@ def _current_provenance(session: Session, revision: Any, owner: Any, record: Any
     return {record_id: provenance for record_id, provenance in session.execute(query)}
 
 
+def _guideline_versions(session: Session, gold_ids: Sequence[int]) -> dict[int, int | None]:
+    """gold id -> the guideline version its current revision recorded (the one revision with its version:
+    a stale save records an older version)."""
+    query = (select(GoldRevision.gold_id, GoldRevision.guideline_version)
+             .join(Gold, (Gold.id == GoldRevision.gold_id) & (Gold.version == GoldRevision.version))
+             .where(GoldRevision.gold_id.in_(gold_ids)))
+    return {gold_id: version for gold_id, version in session.execute(query)}
+
+
 def credited(authors: tuple[str, ...], text: str, kind: str, status: str,
              annotations: Sequence[AnnotationRecord]) -> tuple[str, ...]:
     """The gold's authors, then the annotators whose annotation has the gold's text (ends trimmed), type
@@ -172,8 +185,11 @@ def credited(authors: tuple[str, ...], text: str, kind: str, status: str,
 
 def _annotations(session: Session, page_ids: Sequence[int]) -> dict[int, list[AnnotationRecord]]:
     """page id -> its annotations that count (not voided), in the order they were first saved."""
+    current = ((AnnotationRevision.annotation_id == Annotation.id)
+               & (AnnotationRevision.version == Annotation.version))  # its one applied revision
     query = (select(Annotation.page_id, Annotation.id, Annotation.annotator, Annotation.text, Annotation.kind,
-                    Annotation.status)
+                    Annotation.status, AnnotationRevision.guideline_version)
+             .outerjoin(AnnotationRevision, current)
              .where(Annotation.page_id.in_(page_ids), Annotation.status != VOID)
              .order_by(Annotation.page_id, Annotation.id))
     rows = session.execute(query).all()
@@ -181,9 +197,9 @@ def _annotations(session: Session, page_ids: Sequence[int]) -> dict[int, list[An
     provenances = _current_provenance(session, AnnotationRevision, AnnotationRevision.annotation_id, Annotation,
                                       [row[1] for row in rows])
     found: dict[int, list[AnnotationRecord]] = defaultdict(list)
-    for page_id, annotation_id, *fields in rows:
-        found[page_id].append(AnnotationRecord(*fields, efforts=tuple(efforts.get(annotation_id, ())),
-                                               provenance=provenances.get(annotation_id)))
+    for page_id, annotation_id, annotator, text, kind, status, guideline_version in rows:
+        found[page_id].append(AnnotationRecord(annotator, text, kind, status, tuple(efforts.get(annotation_id, ())),
+                                               provenances.get(annotation_id), guideline_version))
     return found
 
 

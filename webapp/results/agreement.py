@@ -15,7 +15,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from ..annotation.annotations import FINISHED
-from ..models import Annotation, Gold, Page, Site
+from ..models import Annotation, AnnotationRevision, Gold, Page, Site
 from ..scoring import Metric, summarize
 from ..scoring.agreement import AnnotatedPage, Said, agreement, annotator_noise, page_agreement, within_noise
 from .store import gold_for
@@ -40,10 +40,14 @@ def annotated_pages(session: Session, page_ids: Iterable[int] | None = None) -> 
     for start in range(0, len(wanted), CHUNK):
         chunk = wanted[start:start + CHUNK]
         said: dict[int, list[Said]] = defaultdict(list)
-        query = (select(Annotation.page_id, Annotation.annotator, Annotation.text, Annotation.kind, Annotation.snippets)
+        current = ((AnnotationRevision.annotation_id == Annotation.id)
+                   & (AnnotationRevision.version == Annotation.version))  # its one applied revision
+        query = (select(Annotation.page_id, Annotation.annotator, Annotation.text, Annotation.kind, Annotation.snippets,
+                        AnnotationRevision.guideline_version)
+                 .outerjoin(AnnotationRevision, current)
                  .where(finished, Annotation.page_id.in_(chunk)).order_by(Annotation.page_id, Annotation.id))
-        for page_id, name, text, kind, snippets in session.execute(query):
-            said[page_id].append(Said(name, text, kind, snippets))
+        for page_id, name, text, kind, snippets, guideline in session.execute(query):
+            said[page_id].append(Said(name, text, kind, snippets, guideline))
         pages = (select(Page.id, Site.host, Gold.text, Gold.kind).join(Site, Site.id == Page.site_id)
                  .outerjoin(Gold, Gold.page_id == Page.id).where(Page.id.in_(chunk)).order_by(Page.id))
         for page_id, host, gold, kind in session.execute(pages):

@@ -35,7 +35,7 @@ import numpy as np
 
 from .token_overlap import counts, page_scores
 
-GROUPINGS = ("site", "kind", "annotator")
+GROUPINGS = ("site", "kind", "annotator", "guideline")
 TEXT_CHARS_KEPT = 40_000_000
 """Characters of the pairs of texts whose F1 is kept per process (40 MB for texts in Latin script)."""
 
@@ -48,6 +48,7 @@ class Said:
     text: str
     kind: str
     snippets: Mapping[str, Sequence[str]] | None = None
+    guideline_version: int | None = None  # of the kind's guideline, in force when the annotation was saved
 
 
 @dataclass(frozen=True)
@@ -218,14 +219,25 @@ def summary(pages: Sequence[AnnotatedPage], only: str | None = None) -> dict[str
     }
 
 
+def guideline_of(page: AnnotatedPage) -> str:
+    """The guideline a page's annotations were made under: "forum v2" when all were saved under version 2
+    of the forum guideline, "mixed: ..." naming each otherwise (a change of policy between them)."""
+    said = sorted({f"{s.kind} v{s.guideline_version}" if s.guideline_version is not None
+                   else f"{s.kind} (no version recorded)" for s in page.said})
+    return said[0] if len(said) == 1 else "mixed: " + " · ".join(said)
+
+
 def group_of(page: AnnotatedPage, by: str) -> list[str]:
-    """The groups a page belongs to: its site, its kind, or each of its annotators."""
+    """The groups a page belongs to: its site, its kind, each of its annotators, or the guideline its
+    annotations were made under (`guideline_of`)."""
     if by == "site":
         return [page.site]
     if by == "kind":
         return [page.kind]
     if by == "annotator":
         return sorted({s.annotator for s in page.said})
+    if by == "guideline":
+        return [guideline_of(page)]
     raise ValueError(f"--by must be one of {', '.join(GROUPINGS)}, not {by!r}")
 
 

@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session
 
 from ..annotation.adjudication import adjudicate
 from ..annotation.annotations import annotations_of, is_complete
+from ..annotation.guidelines import version_in_force
 from ..models import Page
 from ..results.store import gold_changed
 from ..settings import Settings
@@ -73,7 +74,8 @@ def adjudicate_page(session: Session, settings: Settings, actor: Actor, page_id:
     try:
         outcome = adjudicate(session, page, actor.name, base_version=request.version, text=fields.text,
                              kind=fields.kind, status=fields.status, note=request.note, snippets=fields.snippets,
-                             effort=request.effort, provenance=request.provenance)
+                             effort=request.effort, provenance=request.provenance,
+                             guideline_version=version_in_force(session, fields.kind))
     except ValueError as error:
         raise Refused(400, str(error)) from None
     if outcome.applied:

@@ -1,13 +1,15 @@
 """Restore: make an old revision of a page's gold its gold again, as a new revision. The rules are a
 save's (usecases/save.py): the page is locked, an adjudicated page's gold changes in adjudication only
 (423), the revision's text and type must be what a save may store today (a type the settings no longer
-name, a text over GOLD_MAX_BYTES: refused), the page's scores are refreshed and the restore is audited."""
+name, a text over GOLD_MAX_BYTES: refused), the new revision records the guideline version in force for its
+type now (annotation/guidelines.py), the page's scores are refreshed and the restore is audited."""
 
 from __future__ import annotations
 
 from sqlalchemy.orm import Session
 
 from ..annotation.gold import restore_revision
+from ..annotation.guidelines import version_in_force
 from ..models import GoldRevision
 from ..results.store import gold_changed
 from ..settings import Settings
@@ -28,7 +30,7 @@ def restore(session: Session, settings: Settings, actor: Actor, page_id: int, re
         raise Refused(423, refusal)
     checked_fields(settings, text=revision.text, kind=revision.kind, status=revision.status,
                    snippets=revision.snippets)
-    restored = restore_revision(session, page, revision, actor.name)
+    restored = restore_revision(session, page, revision, actor.name, version_in_force(session, revision.kind))
     gold_changed(session, settings.eager, page.id, no_content=settings.taxonomy.no_content)
     actor.record(session, "gold.restore", f"page {page_id}", {"revision": revision.id, "version": restored.version})
     return restored

@@ -24,6 +24,7 @@ from sqlalchemy.orm import Session
 from ..annotation.annotations import is_blind, place_refusal, save_annotation, settle
 from ..annotation.effort import checked_effort
 from ..annotation.gold import Record, Revision, SaveOutcome, lock_page, save_gold
+from ..annotation.guidelines import version_in_force
 from ..annotation.provenance import BadProvenance, checked_provenance
 from ..results.store import gold_changed
 from ..settings import Settings
@@ -36,7 +37,8 @@ ADJUDICATED = "This page is adjudicated: its gold is changed in adjudication."
 
 REVISION_FACTS: dict[str, type] = {"provenance": dict, "effort": dict, "guideline_version": int}
 """What a save may record about how its text was made, beside the text (models.RevisionFields), and the
-JSON type of each; a save without one records None."""
+JSON type of each; a save without one records None. The guideline version is the server's: `save` records
+the version in force for the saved page type, whatever the body says (annotation/guidelines.py)."""
 
 
 @dataclass(frozen=True)
@@ -149,7 +151,7 @@ def save(session: Session, settings: Settings, actor: Actor, page_id: int, reque
     fields = request.fields
     values: dict[str, Any] = {"text": fields.text, "kind": fields.kind, "status": fields.status,
                               "snippets": fields.snippets, "client_save_id": request.client_save_id,
-                              **request.facts}
+                              **request.facts, "guideline_version": version_in_force(session, fields.kind)}
     try:
         if blind:
             outcome = save_annotation(session, page, actor.name, base_version=request.version, **values)
@@ -157,7 +159,8 @@ def save(session: Session, settings: Settings, actor: Actor, page_id: int, reque
             outcome = save_gold(session, page, base_version=request.version, author=actor.name, **values)
     except ValueError as error:
         raise Refused(400, str(error)) from None
-    automatic = outcome.applied and blind and settle(session, page, settings.overlap, actor.name)
+    automatic = outcome.applied and blind and settle(session, page, settings.overlap, actor.name,
+                                                     values["guideline_version"])
     if outcome.applied and (not blind or automatic):
         gold_changed(session, settings.eager, page.id, no_content=settings.taxonomy.no_content)
     if automatic:

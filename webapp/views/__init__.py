@@ -15,6 +15,7 @@ from . import (
     effort,
     exports,
     extractors,
+    guidelines,
     jobs,
     leaderboard,
     pages,
@@ -27,5 +28,5 @@ from . import (
 
 def register_blueprints(app: Flask) -> None:
     for module in (queue, annotate, pages, api, upload, leaderboard, sites, exports, jobs, extractors, accounts, audit,
-                   adjudication, reviewed, agreement, checks, effort):
+                   adjudication, reviewed, agreement, checks, effort, guidelines):
         app.register_blueprint(module.bp)

@@ -21,6 +21,7 @@ from ..usecases.adjudicate import NOTE_MAX, adjudicate_page, adjudication_refusa
 from ..usecases.outcome import Refused
 from ..usecases.void import void_annotation
 from ..vocabulary import GOLD_STATUSES
+from ..web.guideline_panel import guideline_panel
 from .common import actor, annotator, current_role, idle_seconds, overlap, refuse, settings
 
 bp = Blueprint("adjudication", __name__, url_prefix="/adjudication")
@@ -59,6 +60,7 @@ def page(page_id: int) -> str:
         kinds=settings().taxonomy.labels, statuses=GOLD_STATUSES, note_max=NOTE_MAX,
         refusal=refusal.reason if refusal else None, can_void=at_least(current_role(), ADMIN),
         idle_seconds=idle_seconds(),
+        guidelines=guideline_panel(session, settings().taxonomy),
     )
 
 

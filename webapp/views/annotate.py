@@ -43,6 +43,7 @@ from ..usecases.save import edit_refusal
 from ..vocabulary import ARTICLE, GOLD_STATUSES
 from ..web import figures
 from ..web.access import identity
+from ..web.guideline_panel import guideline_panel
 from ..web.page_html import heavy
 from .common import ANNOTATOR, actor, annotator, filter_args, idle_seconds, local_target, overlap, refuse, settings
 
@@ -178,6 +179,7 @@ def page(page_id: int) -> Response | str:
         flattened=heavy(page_id, found.sha256, found.encoding),
         effort={"idleSeconds": idle_seconds(), "actions": list(ACTIONS),
                 **pace(session, annotator() or "", page_id)},
+        guidelines=guideline_panel(session, settings().taxonomy),
     )
 
 
@@ -192,7 +194,8 @@ def history(page_id: int) -> str:
     rows = [
         {"id": r.id, "version": r.version, "author": r.author, "created_at": r.created_at.isoformat(),
          "kind": r.kind, "status": r.status, "text": r.text, "applied": applied,
-         "provenance": summary(r.provenance), "origins": (r.provenance or {}).get("lines")}
+         "provenance": summary(r.provenance), "origins": (r.provenance or {}).get("lines"),
+         "guideline_version": r.guideline_version}
         for r, applied in shown.revisions
     ]
     return render_template("annotate/history.html", page=found, revisions=rows, older=shown.older,

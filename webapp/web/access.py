@@ -116,6 +116,11 @@ ACCESS: dict[str, str] = {
     "checks.report_json": REVIEWER,
     "effort.index": ANNOTATOR,
     "api.effort_json": ANNOTATOR,
+    "guidelines.index": ANNOTATOR,
+    "guidelines.show": ANNOTATOR,
+    "guidelines.history": ANNOTATOR,
+    "guidelines.edit": ADMIN,
+    "guidelines.save": ADMIN,
 }
 
 

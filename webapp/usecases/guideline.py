@@ -1,0 +1,40 @@
+"""Edit a guideline: an admin's new version of a page type's guideline (annotation/guidelines.py).
+
+The rules: admins only (403; the route's role says so too, web/access.py); the type must be one of the
+taxonomy in force (404); the text must not be empty or over TEXT_MAX characters (400, 413); the edit
+must start from the version in force (409 otherwise: another admin saved meanwhile, and nothing is
+stored, so the admin's text is shown back to be merged by hand); the new version is audited
+("guideline.save" with the type, the version and the note)."""
+
+from __future__ import annotations
+
+from sqlalchemy.orm import Session
+
+from ..accounts.roles import ADMIN
+from ..annotation.guidelines import TEXT_MAX, StaleGuideline, save_version
+from ..models import Guideline
+from ..settings import Settings
+from .outcome import Actor, Refused
+
+NOTE_MAX = 500
+
+
+def save_guideline(session: Session, settings: Settings, actor: Actor, kind: str, text: str,
+                   base_version: int | None, note: str = "") -> Guideline:
+    """Store the admin's text as the type's new guideline version by the rules above; Refused (403, 404,
+    400, 413, 409) when it is not taken. Never commits."""
+    if actor.role != ADMIN:
+        raise Refused(403, "Only admins edit the guidelines.")
+    if kind not in settings.taxonomy.kinds:
+        raise Refused(404, f"There is no page type {kind!r} in the taxonomy in force.")
+    text = text.replace("\r\n", "\n").strip()
+    if not text:
+        raise Refused(400, f"The guideline of {kind!r} is empty: write what is main content for this type.")
+    if len(text) > TEXT_MAX:
+        raise Refused(413, f"The guideline of {kind!r} has {len(text)} characters, more than {TEXT_MAX}.")
+    try:
+        row = save_version(session, kind, text + "\n", actor.name, base_version, note.strip()[:NOTE_MAX] or None)
+    except StaleGuideline as error:
+        raise Refused(409, f"Not saved: {error}.") from None
+    actor.record(session, "guideline.save", f"guideline {kind}", {"version": row.version, "note": row.note})
+    return row

@@ -1,0 +1,21 @@
+"""The guideline panel of the annotate and adjudication views: every type's guideline in force, rendered,
+so that changing the page type shows that type's guideline at once (static/js/guideline.js)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from ..annotation.guidelines import in_force
+from ..vocabulary import Taxonomy
+from .markdown import render
+
+
+def guideline_panel(session: Session, taxonomy: Taxonomy) -> list[dict[str, Any]]:
+    """One entry per type of the taxonomy, in menu order: kind, label, version (None: no guideline yet)
+    and html (the rendered guideline; empty without one)."""
+    found = in_force(session, list(taxonomy.kinds))
+    return [{"kind": kind, "label": label, "version": found[kind].version if found[kind] else None,
+             "html": render(found[kind].text) if found[kind] else ""}
+            for kind, label in taxonomy.labels.items()]

@@ -1,0 +1,53 @@
+"""Markdown written by the team (the guidelines) turned into HTML that is safe in the app's pages.
+
+CommonMark with raw HTML off (a `<script>` or `<img onerror>` written in the text is shown as text),
+images off (`![x](https://host/pixel.png)` stays a link and loads nothing: the app's own pages load
+nothing remote, and their CSP would refuse it anyway), and links only to http(s), mailto, this site's
+paths and anchors (a `javascript:` or `data:` link stays text). Links open with no referrer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache, lru_cache
+from typing import Any
+from urllib.parse import urlsplit
+
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+from markupsafe import Markup
+
+SCHEMES = ("http", "https", "mailto")
+
+
+def safe_link(url: str) -> bool:
+    """Whether a link may be rendered: a scheme of SCHEMES, or none (a path or an anchor on this site)."""
+    url = url.strip()
+    if any(ord(ch) < 32 or ch == "\\" for ch in url):
+        return False
+    try:
+        scheme = urlsplit(url).scheme.lower()
+    except ValueError:
+        return False
+    return scheme in SCHEMES if scheme else not url.startswith("//")
+
+
+def _link_open(renderer: Any, tokens: Sequence[Token], index: int, options: Any, env: Any) -> str:
+    tokens[index].attrSet("rel", "noopener noreferrer nofollow")
+    return str(renderer.renderToken(tokens, index, options, env))
+
+
+@cache
+def _parser() -> MarkdownIt:
+    parser = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
+    parser.disable("image")
+    parser.validateLink = safe_link
+    parser.add_render_rule("link_open", _link_open)
+    return parser
+
+
+@lru_cache(maxsize=64)
+def render(text: str) -> Markup:
+    """The text's Markdown as safe HTML (the last texts rendered are kept: every annotate view shows every
+    type's guideline, and they rarely change)."""
+    return Markup(_parser().render(text))
