@@ -23,6 +23,7 @@ from ..jobs.records import FINISHED
 from ..jobs.start import dispatch, new_job
 from ..jobs.workers import run_here
 from ..models import Extraction, Job, Site, SiteRule
+from ..results.rule_proposal import store_rule
 from .actor import cli_actor, cli_record
 
 
@@ -216,7 +217,8 @@ def rules_list() -> None:
     with sessions()() as session:
         for site in session.scalars(select(Site).join(Site.rule).order_by(Site.host)):
             options = ["--body", site.rule.body, *(word for d in site.rule.drop for word in ("--drop", d))]
-            click.echo(f"{site.host}: {shlex.join(options)}")
+            learned = f" (learned, refining {site.rule.base})" if site.rule.base else ""
+            click.echo(f"{site.host}: {shlex.join(options)}{learned}")
 
 
 @rules_group.command("delete")
@@ -234,14 +236,10 @@ def rules_delete(host: str) -> None:
 
 
 def set_rule(session: Session, site: Site, body: str, drop: list[str]) -> SiteRule:
-    """Set the site's rule (replacing any earlier one), recording who changed it."""
-    if site.rule is None:
-        site.rule = SiteRule(body=body, drop=drop)
-    else:
-        site.rule.body, site.rule.drop = body, drop
-    site.rule.updated_by = cli_actor()
+    """Set the site's rule (replacing any earlier one, a learned one's base included), recording who changed it."""
+    rule = store_rule(site, body, drop, None, cli_actor())
     cli_record(session, "rule.set", f"site {site.host}", {"body": body, "drop": drop})
-    return site.rule
+    return rule
 
 
 def validate_selectors(selectors: list[str]) -> None:

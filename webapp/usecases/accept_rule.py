@@ -1,0 +1,39 @@
+"""Accept a learned site rule (issue 24 §6): an admin takes the rule a site's gold pages teach as the
+site's rule of the `site-rules` extractor, replacing any earlier one.
+
+The proposal is learned and proven again from the gold as it stands (results/rule_proposal.py): what
+is stored is what the figures prove, never a rule sent by the browser. It is refused when it no longer
+beats the site's best extractor leave-one-out (the gold changed since the editor showed it), when the
+site is unknown, and to anyone but an admin. Audited as `rule.set`, with the figures. Never commits.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from ..accounts.roles import ADMIN, at_least
+from ..annotation.prefill import METRIC
+from ..models import Site, SiteRule
+from ..results.rule_proof import Proof
+from ..results.rule_proposal import site_proof, store_rule
+from ..settings import Settings
+from .outcome import Actor, Refused
+
+
+def accept_learned_rule(session: Session, settings: Settings, actor: Actor, host: str) -> tuple[SiteRule, Proof]:
+    """Store the site's learned rule when it beats its best extractor; Refused (403, 404, 409) otherwise."""
+    if not at_least(actor.role, ADMIN):
+        raise Refused(403, "Only an admin accepts a learned site rule.")
+    site = session.scalars(select(Site).where(Site.host == host)).one_or_none()
+    if site is None:
+        raise Refused(404, f"No site {host!r}.")
+    proof = site_proof(session, settings.registry, settings.metrics[METRIC], host)
+    if not proof.beats:
+        raise Refused(409, f"No learned rule to accept for {host}: {proof.reason}.")
+    rule = proof.stored_rule()
+    stored = store_rule(site, rule["body"], rule["drop"], rule["base"], actor.name)
+    actor.record(session, "rule.set", f"site {host}", {
+        **rule, "learned": True, "learned_f1": proof.learned_f1, "best_f1": proof.best_f1, "pages": proof.pages,
+    })
+    return stored, proof
