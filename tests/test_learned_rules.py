@@ -173,3 +173,14 @@ def test_the_rules_editor_offers_a_learned_rule_only_where_it_beats_and_acceptin
     assert session.scalars(select(SiteRule).join(Site).where(Site.host == "exact.example")).one_or_none() is None
     event = session.scalars(select(AuditEvent).where(AuditEvent.action == "rule.set")).one()
     assert (event.actor, event.target, event.detail["learned"]) == ("root", "site quay.example", True)
+
+
+def test_goldtext_rules_set_takes_a_base_and_lists_it_as_set_takes_it(runner, session):
+    args = ["rules", "set", "quay.example", "--body", "article.post", "--drop", "aside.related", "--base", "whole-page"]
+    assert runner.invoke(args=args).exit_code == 0
+    listed = runner.invoke(args=["rules", "list"]).output
+    assert listed.strip() == "quay.example: --body article.post --drop aside.related --base whole-page"
+    refused = runner.invoke(args=["rules", "set", "quay.example", "--body", "main", "--base", "site-rules"])
+    assert refused.exit_code != 0 and "'site-rules' is not an extractor a rule can refine" in refused.output
+    assert runner.invoke(args=["rules", "set", "quay.example", "--body", "main"]).exit_code == 0  # by hand: no base
+    assert runner.invoke(args=["rules", "list"]).output.strip() == "quay.example: --body main"

@@ -10,11 +10,11 @@ from werkzeug.wrappers import Response
 
 from ..accounts.roles import ADMIN, at_least
 from ..annotation.prefill import METRIC
-from ..db import get_session
+from ..db import get_session, readers
 from ..results.cache import ScoreCache
 from ..results.rule_proof import MIN_PAGES
 from ..results.rule_proposal import gold_sites, site_proof
-from ..usecases.accept_rule import accept_learned_rule
+from ..usecases.accept_rule import accept_learned_rule, learned_proof
 from ..usecases.outcome import Refused
 from ..web import figures
 from ..web.board_form import form_context, unavailable
@@ -78,8 +78,12 @@ def accept_learned() -> Response:
     """An admin accepts the site's learned rule (learned and proven again from the gold as it stands)."""
     session = get_session()
     host = request.form.get("site", "").strip().lower()
+    who = actor()
+    session.rollback()  # learning takes seconds: no write lock is held meanwhile
+    with readers()() as reading:
+        proof = learned_proof(reading, settings(), host)
     try:
-        rule, proof = accept_learned_rule(session, settings(), actor(), host)
+        _, proof = accept_learned_rule(session, who, host, proof)
     except Refused as error:
         refuse(error)
     session.commit()
