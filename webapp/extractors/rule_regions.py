@@ -103,11 +103,13 @@ def outermost(elements: list[etree._Element]) -> list[etree._Element]:
 
 def refined(html: str, body: str | None, drops: Iterable[str], text: str) -> str | None:
     """The extractor's text refined by a rule (body selector or None, drop selectors), None when the body
-    selector matches nothing on this page."""
+    selector matches nothing on this page. A drop never removes a body element (one that holds it is
+    left alone), as a rule's drops apply only inside its body when it has no base."""
     root = parse_html(html)
     bodies = outermost(root.cssselect(body)) if body else None
     if bodies == []:
         return None
     page = PageLines(root)
-    dropped = page.dropped(bodies, (e for selector in drops for e in root.cssselect(selector)))
-    return refine(text, page, dropped)
+    holding = {a for body in bodies or () for a in (body, *body.iterancestors())}
+    matches = (e for selector in drops for e in root.cssselect(selector) if e not in holding)
+    return refine(text, page, page.dropped(bodies, matches))
