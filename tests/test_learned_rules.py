@@ -105,6 +105,8 @@ def test_site_rules_refines_its_base_with_a_learned_rule():
     result = run_site_rules(html, "https://quay.example/3", rules)
     assert result.metadata == {"path": "rules", "host": "quay.example", "base": "whole-page"}
     assert result.text.split("\n") == gold.split("\n")
+    holding = {"quay.example": {**rules["quay.example"], "drop": ["div#main", "aside.related"]}}
+    assert run_site_rules(html, "https://quay.example/3", holding).text == result.text  # a drop spares the body
     missing = {"quay.example": {**rules["quay.example"], "body": "main.nowhere"}}
     fallen = run_site_rules(html, "https://quay.example/3", missing)
     assert fallen.metadata["path"] == "fallback" and fallen.text == whole_page(html)

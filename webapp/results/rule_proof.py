@@ -16,7 +16,7 @@ figure beats the second. Pure: the pages come in with their texts, nothing is re
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..annotation.prefill import ranking
@@ -111,7 +111,7 @@ def prove(metric: Metric, site: str, pages: Sequence[SitePage], names: Sequence[
     rule = learner(profiles)
     proof = Proof(site, len(held_out), figures.get(LEARNED), figures.get(BEST), rule, best_of(metric, pages, names),
                   "", held_out)
-    return Proof(**{**proof.__dict__, "reason": verdict(proof)})
+    return replace(proof, reason=verdict(proof))
 
 
 def f1_of(metric: Metric, counts: dict[str, Any]) -> float | None:
