@@ -1,8 +1,9 @@
 """The database side of a learned site rule (issue 24 §6): a site's gold pages with every candidate's
 text, proven by results/rule_proof.py, and the proposal stored as the site's rule once accepted.
 
-The candidates are the current extractors (site-rules excepted: a rule cannot refine itself) that have
-an extraction of every gold page of the site; an extraction that failed counts as an empty text, as
+The candidates are the registered extractors as they stand now (site-rules excepted: a rule cannot
+refine itself; the stored variants too, which site-rules cannot run as a base) that have an extraction
+of every gold page of the site; an extraction that failed counts as an empty text, as
 everywhere in the figures. Only the site's done gold with text counts. Nothing here commits.
 """
 
@@ -53,7 +54,8 @@ def gold_sites(session: Session, min_pages: int) -> list[tuple[str, int]]:
 
 def site_proof(session: Session, registry: Mapping[str, Extractor], metric: Metric, host: str) -> Proof:
     """The site's learned rule and its leave-one-out figures against the site's best extractor."""
-    named = {name: fp for name, fp in current_named(session, registry).items() if name != SITE_RULES_NAME}
+    named = {name: fp for name, fp in current_named(session, registry).items()
+             if name in registry and name != SITE_RULES_NAME}
     pages, names = site_pages(session, host, named)
     return prove(metric, host, pages, names)
 
