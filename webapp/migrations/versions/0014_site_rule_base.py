@@ -1,16 +1,16 @@
 """a site rule's base: the extractor whose text a learned rule refines (issue 24 §6); none for the rules
 written by hand, whose text is their own
 
-Revision ID: 0013
-Revises: 0012
+Revision ID: 0014
+Revises: 0013
 """
 
 import sqlalchemy as sa
 from alembic import op
 
 
-revision = '0013'
-down_revision = '0012'
+revision = '0014'
+down_revision = '0013'
 branch_labels = None
 depends_on = None
 
