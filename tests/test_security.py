@@ -14,6 +14,7 @@ import pytest
 from demo_fixtures import digest
 from workbench import PASSWORD, add_account, csrf, log_in, make_page, sign_in
 
+from tests.test_learned_rules import learned_site
 from webapp import create_app
 from webapp.accounts.credentials import TOKEN, issue
 from webapp.db import dispose
@@ -80,6 +81,7 @@ def requests_that_change_state(values: dict[str, Any]) -> dict[str, dict[str, An
         "queue.hand_back": {"data": {}},
         "adjudication.void": {"data": {"annotator": "Bea"}},
         "guidelines.save": {"data": {"text": "# Forum\n\nMallory's policy.", "base": "1"}},
+        "sites.accept_learned": {"data": {"site": "quay.example"}},
     }
 
 
@@ -102,7 +104,9 @@ def local_app(tmp_path):
 def values(client, session, page_id) -> dict[str, Any]:
     """A client logged in as an admin, and real values for the routes' URL variables: a page with two gold
     revisions and trafilatura's extraction, its import batch, a queued export job, a file of static/, an
-    annotator with an API token and an annotation of the page, and the page assigned to the admin."""
+    annotator with an API token and an annotation of the page, the page assigned to the admin, and a site
+    whose gold teaches a site rule that beats its best extractor."""
+    learned_site(session, "quay.example", exact=False)
     [trafilatura] = current_extractors(session, build_registry(), ("trafilatura",))
     add_variant(session, build_registry(), "no-ads", "trafilatura", ["prune_xpath=//aside"])
     session.add(Extraction(page_id=page_id, extractor="trafilatura", fingerprint=trafilatura.fingerprint, text="Text",

@@ -64,6 +64,8 @@ class SiteRule(Base):
     site_id: Mapped[int] = mapped_column(ForeignKey("site.id", ondelete="CASCADE"), unique=True)
     body: Mapped[str] = mapped_column(Text)
     drop: Mapped[list[Any]] = mapped_column(default=list)
+    base: Mapped[str | None] = mapped_column(String(100))
+    """The extractor whose text the rule refines (a learned rule); None: the rule's text is its own."""
     updated_by: Mapped[str] = mapped_column(String(100), default="", server_default="")
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, onupdate=utcnow)
 

@@ -17,12 +17,14 @@ from ..corpus.sites import site_named
 from ..db import readers, sessions
 from ..extractors.registry import UnknownExtractor, build_registry
 from ..extractors.service import current_extractors
+from ..extractors.site_rules import SITE_RULES_NAME
 from ..extractors.variants import BadVariant, add_variant, remove_variant, with_variants
 from ..jobs.broker import describe_broker
 from ..jobs.records import FINISHED
 from ..jobs.start import dispatch, new_job
 from ..jobs.workers import run_here
 from ..models import Extraction, Job, Site, SiteRule
+from ..results.rule_proposal import store_rule
 from .actor import cli_actor, cli_record
 
 
@@ -200,11 +202,15 @@ rules_group = AppGroup("rules", help="Per-site CSS rules of the site-rules extra
 @click.argument("host")
 @click.option("--body", required=True, help="CSS selector of the article body.")
 @click.option("--drop", multiple=True, help="CSS selector to remove inside the body (repeatable).")
-def rules_set(host: str, body: str, drop: tuple[str, ...]) -> None:
+@click.option("--base", help="An extractor whose text the rule refines (as a learned rule does) instead of "
+              "giving the body's text.")
+def rules_set(host: str, body: str, drop: tuple[str, ...], base: str | None) -> None:
     """Set HOST's rule (replacing any earlier one)."""
     validate_selectors([body, *drop])
+    if base is not None and (base == SITE_RULES_NAME or base not in build_registry()):
+        raise click.BadParameter(f"{base!r} is not an extractor a rule can refine", param_hint="--base")
     with sessions()() as session:
-        set_rule(session, site_named(session, host.lower()), body, list(drop))
+        set_rule(session, site_named(session, host.lower()), body, list(drop), base)
         session.commit()
     click.echo(f"rule for {host} saved; run `goldtext extract --extractor site-rules` to apply it")
 
@@ -216,6 +222,7 @@ def rules_list() -> None:
     with sessions()() as session:
         for site in session.scalars(select(Site).join(Site.rule).order_by(Site.host)):
             options = ["--body", site.rule.body, *(word for d in site.rule.drop for word in ("--drop", d))]
+            options += ["--base", site.rule.base] if site.rule.base else []
             click.echo(f"{site.host}: {shlex.join(options)}")
 
 
@@ -233,15 +240,11 @@ def rules_delete(host: str) -> None:
     click.echo(f"rule for {host} deleted")
 
 
-def set_rule(session: Session, site: Site, body: str, drop: list[str]) -> SiteRule:
+def set_rule(session: Session, site: Site, body: str, drop: list[str], base: str | None = None) -> SiteRule:
     """Set the site's rule (replacing any earlier one), recording who changed it."""
-    if site.rule is None:
-        site.rule = SiteRule(body=body, drop=drop)
-    else:
-        site.rule.body, site.rule.drop = body, drop
-    site.rule.updated_by = cli_actor()
-    cli_record(session, "rule.set", f"site {site.host}", {"body": body, "drop": drop})
-    return site.rule
+    rule = store_rule(site, body, drop, base, cli_actor())
+    cli_record(session, "rule.set", f"site {site.host}", {"body": body, "drop": drop, "base": base})
+    return rule
 
 
 def validate_selectors(selectors: list[str]) -> None:

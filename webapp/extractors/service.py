@@ -47,8 +47,9 @@ class RunSettings:
 
 
 def stored_rules(session: Session) -> dict[str, dict]:
-    rows = session.execute(select(Site.host, SiteRule.body, SiteRule.drop).join(SiteRule.site))
-    return {host: {"body": body, "drop": list(drop)} for host, body, drop in rows}
+    rows = session.execute(select(Site.host, SiteRule.body, SiteRule.drop, SiteRule.base).join(SiteRule.site))
+    return {host: {"body": body, "drop": list(drop), **({"base": base} if base else {})}
+            for host, body, drop, base in rows}
 
 
 def current_extractors(

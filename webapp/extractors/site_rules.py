@@ -1,14 +1,20 @@
 """site-rules: hand-written CSS rules per host, with trafilatura as the fallback.
 
-options = {"rules": {host: {"body": css, "drop": [css, ...]}}}. The rule for the URL's host is
-looked up by the exact (lower-case) host, then by the host without a leading "www.". The
-elements the body selector matches (minus those nested in another match) lose what the drop
-selectors match inside them; their visible text, one block per line, is the result.
+options = {"rules": {host: {"body": css, "drop": [css, ...], "base": name or None}}}. The rule for
+the URL's host is looked up by the exact (lower-case) host, then by the host without a leading "www.".
+
+A rule without a base gives text of its own: the elements the body selector matches (minus those
+nested in another match) lose what the drop selectors match inside them; their visible text, one block
+per line, is the result. A rule with a base (the learned rules of rule_learning.py) refines that
+registered extractor's text instead: it keeps the base's lines less those the page shows only outside
+the body's elements or inside a drop's (rule_regions.refined), and falls back to the base's own text
+where trafilatura would be the fallback of a rule without one. The base's version is not part of
+site-rules' fingerprint: after an upgrade of the base, re-run site-rules with `--force`.
 
 metadata["path"] tells what happened:
-- "rules": the rule's text (metadata["host"] names the rule used);
-- "fallback": trafilatura's text, metadata["reason"] one of "no rule", "body selector matched
-  nothing", "under 200 characters";
+- "rules": the rule's text (metadata["host"] names the rule used, metadata["base"] its base if any);
+- "fallback": trafilatura's text (the base's, for a rule with a base), metadata["reason"] one of
+  "no rule", "body selector matched nothing", "under 200 characters";
 - "failed": the rule raised (an invalid selector, a malformed rule); metadata["reason"] holds the
   error and the text is trafilatura's.
 """
@@ -17,14 +23,14 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from lxml.html import HtmlElement
-
 from webapp.corpus.visible_text import block_lines, parse_html
 from webapp.extractors.base import Extracted, Extractor, package_version
 from webapp.extractors.blocks import BLOCKS_VERSION
+from webapp.extractors.rule_regions import outermost, refined
 from webapp.extractors.with_trafilatura import TRAFILATURA
 
 MIN_RULE_CHARS = 200
+SITE_RULES_NAME = "site-rules"
 SITE_RULES_VERSION = "goldtext-site-rules 1"
 
 
@@ -37,12 +43,6 @@ def rule_for(rules: dict[str, dict], url: str | None) -> tuple[str, dict] | None
         if key in rules:
             return key, rules[key]
     return None
-
-
-def outermost(elements: list[HtmlElement]) -> list[HtmlElement]:
-    """The elements not nested inside another one of them, in document order."""
-    chosen = set(elements)
-    return [e for e in elements if not any(a in chosen for a in e.iterancestors())]
 
 
 def apply_rule(html: str, rule: dict) -> str | None:
@@ -60,8 +60,26 @@ def apply_rule(html: str, rule: dict) -> str | None:
     return "\n".join(lines)
 
 
-def fallback(html: str, url: str | None, path: str, reason: str) -> Extracted:
-    return Extracted(text=TRAFILATURA(html, url).text, metadata={"path": path, "reason": reason})
+def base_text(html: str, url: str | None, base: str | None) -> str:
+    """The text of the rule's base extractor (trafilatura for a rule without a base)."""
+    if base is None:
+        return TRAFILATURA(html, url).text
+    from webapp.extractors.registry import build_registry  # the registry lists site-rules itself
+
+    if base == SITE_RULES_NAME:
+        raise ValueError("a site rule cannot refine site-rules itself")
+    return build_registry()[base](html, url).text
+
+
+def fallback(html: str, url: str | None, path: str, reason: str, base: str | None = None) -> Extracted:
+    return Extracted(text=base_text(html, url, base), metadata={"path": path, "reason": reason})
+
+
+def rule_text(html: str, url: str | None, rule: dict) -> str | None:
+    """The rule's text: its own, or its base's refined (None when the body selector matches nothing)."""
+    if rule.get("base") is None:
+        return apply_rule(html, rule)
+    return refined(html, rule.get("body") or None, rule.get("drop", []), base_text(html, url, rule["base"]))
 
 
 def run_site_rules(html: str, url: str | None, rules: dict[str, dict]) -> Extracted:
@@ -70,23 +88,25 @@ def run_site_rules(html: str, url: str | None, rules: dict[str, dict]) -> Extrac
     if found is None:
         return fallback(html, url, "fallback", "no rule")
     host, rule = found
+    base = rule.get("base")
     try:
-        text = apply_rule(html, rule)
+        text = rule_text(html, url, rule)
     except Exception as error:  # user-written rules: any failure falls back, named in metadata
         return fallback(html, url, "failed", f"{type(error).__name__}: {error}")
     if text is None:
-        return fallback(html, url, "fallback", "body selector matched nothing")
+        return fallback(html, url, "fallback", "body selector matched nothing", base)
     if len(text) < MIN_RULE_CHARS:
-        return fallback(html, url, "fallback", f"under {MIN_RULE_CHARS} characters")
-    return Extracted(text=text, metadata={"path": "rules", "host": host})
+        return fallback(html, url, "fallback", f"under {MIN_RULE_CHARS} characters", base)
+    return Extracted(text=text, metadata={"path": "rules", "host": host, **({"base": base} if base else {})})
 
 
 SITE_RULES = Extractor(
-    name="site-rules",
+    name=SITE_RULES_NAME,
     version=", ".join(
         (SITE_RULES_VERSION, BLOCKS_VERSION, package_version("cssselect"), TRAFILATURA.version)
     ),
     func=run_site_rules,
     options={"rules": {}},
-    description="per-host CSS rules (body, drop); trafilatura where no rule applies",
+    description="per-host CSS rules (body, drop), on their own or refining a base extractor; "
+    "trafilatura where no rule applies",
 )

@@ -1,15 +1,25 @@
-"""Sites: the sites x extractors heatmap, the guard and its drift per site and batch, site rules at work."""
+"""Sites: the sites x extractors heatmap, the guard and its drift per site and batch, site rules at work and
+the rule a site's gold pages teach (offered only where it beats the site's best extractor leave-one-out)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, render_template, request
+from flask import Blueprint, flash, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response
 
+from ..accounts.roles import ADMIN, at_least
+from ..annotation.prefill import METRIC
+from ..db import get_session, readers
 from ..results.cache import ScoreCache
+from ..results.rule_proof import MIN_PAGES
+from ..results.rule_proposal import gold_sites, site_proof
+from ..usecases.accept_rule import accept_learned_rule, learned_proof
+from ..usecases.outcome import Refused
 from ..web import figures
 from ..web.board_form import form_context, unavailable
 from ..web.charts import acceptance_lines
+from .common import actor, current_role, refuse, settings
 
 bp = Blueprint("sites", __name__, url_prefix="/sites")
 bp.register_error_handler(figures.MetricUnavailable, unavailable)
@@ -49,4 +59,34 @@ def guard() -> str:
 def rules() -> str:
     query = figures.board_options(bootstrap=0)
     data = figures.computed(figures.rules_of(query))
-    return render_template("sites/rules.html", data=data, **form_context(query))
+    learnable = gold_sites(get_session(), MIN_PAGES)
+    return render_template("sites/rules.html", data=data, learnable=learnable, min_pages=MIN_PAGES,
+                           **form_context(query))
+
+
+@bp.get("/rules/learned")
+def learned() -> str:
+    """The rule the site's gold pages teach and its leave-one-out figures against the site's best
+    extractor; the rule and its Accept only where it beats."""
+    host = request.args.get("site", "").strip().lower()
+    proof = site_proof(get_session(), settings().registry, settings().metrics[METRIC], host)
+    return render_template("sites/learned.html", proof=proof, may_accept=at_least(current_role() or "", ADMIN))
+
+
+@bp.post("/rules/learned")
+def accept_learned() -> Response:
+    """An admin accepts the site's learned rule (learned and proven again from the gold as it stands)."""
+    session = get_session()
+    host = request.form.get("site", "").strip().lower()
+    who = actor()
+    session.rollback()  # learning takes seconds: no write lock is held meanwhile
+    with readers()() as reading:
+        proof = learned_proof(reading, settings(), host)
+    try:
+        _, proof = accept_learned_rule(session, who, host, proof)
+    except Refused as error:
+        refuse(error)
+    session.commit()
+    flash(f"The learned rule of {host} is its site rule now ({proof.reason}); "
+          "run `goldtext extract --extractor site-rules` to apply it.")
+    return redirect(url_for("sites.rules"))

@@ -77,6 +77,8 @@ ACCESS: dict[str, str] = {
     "sites.index": ANNOTATOR,
     "sites.guard": ANNOTATOR,
     "sites.rules": ANNOTATOR,
+    "sites.learned": ANNOTATOR,
+    "sites.accept_learned": ADMIN,
     "jobs.index": ANNOTATOR,
     "jobs.show": ANNOTATOR,
     "jobs.progress": ANNOTATOR,
