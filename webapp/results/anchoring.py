@@ -1,0 +1,256 @@
+"""Anchoring: how much the prefill steered the gold, from the provenance of each gold's and each
+annotation's first revision (revision.provenance["prefill"], see the shared contract in docs/metrics.md).
+
+A page's gold "started from" extractor X when the first revision of its gold, or of any of its annotations
+that counts (not voided), was prefilled from X's text ({"source": "extractor", "name": X, ...}): one
+annotator starting from X's text is enough to anchor the page to X, since the adjudicated gold is built
+from every annotator's text. An extractor is anchored by its name, whatever version of it prefilled.
+
+From the leaderboard's own per-page counts (the ScoreCache's aligned rows; nothing is rescored):
+- `split`: per extractor, its figures on the pages whose gold started from it and on the others;
+- `unanchored`: the leaderboard with, for each extractor, the pages whose gold started from its own text
+  left out (each row over its own pages), and `unanchored_tiers`, the tiers of that board (each other
+  extractor against the best by a paired bootstrap over the pages started from neither, Holm-corrected);
+- `movement`: how far each gold and annotation moved from its prefill: 1 - tokens F1 of the prefill's
+  text (the extraction with the recorded fingerprint) against the saved text, per extractor that prefilled.
+
+Services take a session and never commit; nothing here knows Flask.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections import defaultdict
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from ..annotation.annotations import VOID
+from ..models import Annotation, AnnotationRevision, Extraction, Gold, GoldRevision
+from ..scoring import Metric, resolve_metric
+from ..scoring.board import Board
+from ..scoring.tiers import ALPHA, bootstrap_p, holm
+from .cache import CachedRow, ScoreCache
+from .leaderboard import BoardOptions, board_figures, twin_tiers
+
+Aligned = Sequence[tuple[int, Sequence[CachedRow]]]
+SPLIT_FIGURES = ("precision", "recall", "f1", "accuracy", "pages")
+CHUNK = 500
+MOVEMENT_METRIC = "tokens"
+"""Movement is measured in word F1, whatever the leaderboard's metric."""
+
+
+@dataclass(frozen=True)
+class Prefilled:
+    """The first revision of a gold ("gold") or of an annotation ("annotation") prefilled from an extractor."""
+
+    page_id: int
+    owner: str
+    owner_id: int  # the Gold's or the Annotation's id
+    extractor: str
+    fingerprint: str | None
+
+
+def extractor_prefill(provenance: Any) -> tuple[str, str | None] | None:
+    """(extractor name, fingerprint) of a revision's provenance whose prefill is an extractor's text."""
+    prefill = provenance.get("prefill") if isinstance(provenance, dict) else None
+    if not isinstance(prefill, dict) or prefill.get("source") != "extractor":
+        return None
+    name, fingerprint = prefill.get("name"), prefill.get("fingerprint")
+    if not isinstance(name, str) or not name:
+        return None
+    return name, fingerprint if isinstance(fingerprint, str) else None
+
+
+def prefilled(session: Session) -> list[Prefilled]:
+    """Every gold and every annotation that counts whose first revision was prefilled from an extractor."""
+    first_gold = select(func.min(GoldRevision.id)).group_by(GoldRevision.gold_id)
+    first_annotation = select(func.min(AnnotationRevision.id)).group_by(AnnotationRevision.annotation_id)
+    golds = session.execute(
+        select(Gold.page_id, GoldRevision.provenance, Gold.id)
+        .join(GoldRevision, GoldRevision.gold_id == Gold.id)
+        .where(GoldRevision.id.in_(first_gold))
+    )
+    annotations = session.execute(
+        select(Annotation.page_id, AnnotationRevision.provenance, Annotation.id)
+        .join(AnnotationRevision, AnnotationRevision.annotation_id == Annotation.id)
+        .where(AnnotationRevision.id.in_(first_annotation), Annotation.status != VOID)
+    )
+    found = []
+    for owner, rows in (("gold", golds), ("annotation", annotations)):
+        for page_id, provenance, owner_id in rows:
+            prefill = extractor_prefill(provenance)
+            if prefill is not None:
+                found.append(Prefilled(page_id, owner, owner_id, prefill[0], prefill[1]))
+    return found
+
+
+def started_from(records: Iterable[Prefilled]) -> dict[int, frozenset[str]]:
+    """Per page, the extractors its gold started from (see the module's rule); pages with none left out."""
+    started: dict[int, set[str]] = defaultdict(set)
+    for record in records:
+        started[record.page_id].add(record.extractor)
+    return {page: frozenset(names) for page, names in started.items()}
+
+
+def with_twins(started: Mapping[int, frozenset[str]], twins: Mapping[str, str]) -> dict[int, frozenset[str]]:
+    """`started` where a page started from one of a pair of twins (an extractor that is only another one on
+    these pages, name -> other name) started from both: their texts were the same."""
+    if not twins:
+        return dict(started)
+    result = {}
+    for page, names in started.items():
+        more = set(names)
+        for twin, original in twins.items():
+            if twin in names or original in names:
+                more |= {twin, original}
+        result[page] = frozenset(more)
+    return result
+
+
+def _figures(metric: Metric, rows: list[Mapping[str, Any]], pages: list[int], average: str | None,
+             bootstrap: int = 0, seed: int = 0) -> dict[str, Any]:
+    """One extractor's figures over these pages (its counts in the same order)."""
+    return board_figures(Board(metric, {"x": rows}, pages, average, bootstrap, seed))["x"]
+
+
+def split(metric: Metric, aligned: Aligned, names: Sequence[str], started: Mapping[int, Collection[str]],
+          average: str | None = None) -> dict[str, dict[str, Any]]:
+    """Per extractor (`names` in the order of the aligned rows): its figures on the board's pages whose gold
+    started from it ("anchored") and on the others ("other"), point figures only (pure)."""
+    result = {}
+    for i, name in enumerate(names):
+        parts: dict[str, tuple[list[Mapping[str, Any]], list[int]]] = {"anchored": ([], []), "other": ([], [])}
+        for page, rows in aligned:
+            rows_of, pages_of = parts["anchored" if name in started.get(page, ()) else "other"]
+            rows_of.append(rows[i].counts)
+            pages_of.append(page)
+        result[name] = {
+            part: {key: value for key, value in _figures(metric, rows, pages, average).items() if key in SPLIT_FIGURES}
+            for part, (rows, pages) in parts.items()
+        }
+    return result
+
+
+def unanchored(metric: Metric, aligned: Aligned, names: Sequence[str], started: Mapping[int, Collection[str]],
+               average: str | None = None, bootstrap: int = 1000, seed: int = 0) -> dict[str, dict[str, Any]]:
+    """Per extractor, its figures with the board's pages whose gold started from it left out: over its own
+    pages ("pages"; "left_out": how many of the board's it lost) (pure)."""
+    figures = {}
+    for i, name in enumerate(names):
+        kept = [(page, rows[i].counts) for page, rows in aligned if name not in started.get(page, ())]
+        figures[name] = _figures(metric, [c for _, c in kept], [p for p, _ in kept], average, bootstrap, seed)
+        figures[name]["left_out"] = len(aligned) - len(kept)
+    return figures
+
+
+def unanchored_tiers(metric: Metric, aligned: Aligned, names: Sequence[str], started: Mapping[int, Collection[str]],
+                     f1: Mapping[str, float | None], average: str | None = None, bootstrap: int = 1000,
+                     seed: int = 0) -> dict[str, Any] | None:
+    """Tiers of the unanchored board of the extractors of `f1` (their unanchored F1; `names`: every
+    extractor in the order of the aligned rows): the best by its F1, each other one against it by the
+    paired bootstrap over the pages whose gold started from neither of the two ("pages"), the p-values
+    Holm-corrected as scoring/tiers.py does; None without a bootstrap or two extractors with an F1 (pure)."""
+    scored = sorted((-value, name) for name, value in f1.items() if value is not None)
+    if not bootstrap or len(scored) < 2:
+        return None
+    best = scored[0][1]
+    b = names.index(best)
+    raw, shared = {}, {}
+    for _, name in scored[1:]:
+        i = names.index(name)
+        both = [(page, rows) for page, rows in aligned if not {best, name} & set(started.get(page, ()))]
+        shared[name] = len(both)
+        table = {"best": [rows[b].counts for _, rows in both], "other": [rows[i].counts for _, rows in both]}
+        resampled = Board(metric, table, [page for page, _ in both], average, bootstrap, seed).resampled_f1()
+        raw[name] = 1.0 if resampled is None else bootstrap_p(resampled["best"], resampled["other"])
+    adjusted = holm(raw)
+    extractors: dict[str, dict[str, Any]] = {best: {"p_holm": None, "tied": True, "pages": None}}
+    extractors |= {name: {"p_holm": p, "tied": p >= ALPHA, "pages": shared[name]} for name, p in adjusted.items()}
+    return {"best": best, "alpha": ALPHA, "separable": all(p < ALPHA for p in adjusted.values()),
+            "extractors": extractors}
+
+
+def movement(metric: Metric, moved: Iterable[tuple[Prefilled, str | None, str]]) -> dict[str, Any]:
+    """How far each gold and annotation moved from its prefill, per extractor that prefilled, from
+    (record, the prefill's text or None when its extraction is gone, the saved text): 1 - F1 of `metric`
+    of the prefill's text against the saved text; "mean", "median" and "count" per extractor, and
+    "missing": per extractor, the records left out because their prefill's extraction is gone (pure)."""
+    values: dict[str, list[float]] = defaultdict(list)
+    missing: dict[str, int] = defaultdict(int)
+    for record, prefill, saved in moved:
+        if prefill is None:
+            missing[record.extractor] += 1
+        else:
+            values[record.extractor].append(1.0 - metric.of_page(metric.counts(prefill, saved))[2])
+    return {
+        "metric": metric.name,
+        "extractors": {
+            name: {"count": len(found), "mean": statistics.fmean(found), "median": statistics.median(found)}
+            for name, found in sorted(values.items())
+        },
+        "missing": dict(sorted(missing.items())),
+        "missing_total": sum(missing.values()),
+    }
+
+
+def movement_texts(session: Session, records: Sequence[Prefilled]) -> Iterator[tuple[Prefilled, str | None, str]]:
+    """(record, its prefill's text or None when that extraction is gone, its gold's or annotation's saved
+    text), CHUNK records at a time."""
+    for start in range(0, len(records), CHUNK):
+        part = records[start:start + CHUNK]
+        saved = {("gold", i): text for i, text in session.execute(
+            select(Gold.id, Gold.text).where(Gold.id.in_([r.owner_id for r in part if r.owner == "gold"])))}
+        saved |= {("annotation", i): text for i, text in session.execute(
+            select(Annotation.id, Annotation.text)
+            .where(Annotation.id.in_([r.owner_id for r in part if r.owner == "annotation"])))}
+        wanted = {(r.page_id, r.fingerprint) for r in part if r.fingerprint}
+        prefills = {(page, fp): text for page, fp, text in session.execute(
+            select(Extraction.page_id, Extraction.fingerprint, Extraction.text)
+            .where(Extraction.page_id.in_({page for page, _ in wanted}),
+                   Extraction.fingerprint.in_({fp for _, fp in wanted}))) if (page, fp) in wanted}
+        for record in part:
+            key = (record.owner, record.owner_id)
+            if key in saved:
+                yield record, prefills.get((record.page_id, record.fingerprint or "")), saved[key]
+
+
+RULE = ("a page's gold started from an extractor when the first revision of its gold, or of any of its "
+        "annotations, was prefilled from that extractor's text")
+
+
+def board_movement(session: Session, cache: ScoreCache, records: Sequence[Prefilled],
+                   pages: Collection[int]) -> dict[str, Any]:
+    """The movement (see `movement`) of the golds and annotations of these pages."""
+    return movement(cache.metrics[MOVEMENT_METRIC],
+                    movement_texts(session, [r for r in records if r.page_id in pages]))
+
+
+def mark_anchoring(cache: ScoreCache, result: dict[str, Any], options: BoardOptions, named: Mapping[str, str],
+                   records: Sequence[Prefilled], moved: Callable[[Collection[int]], dict[str, Any]]) -> None:
+    """Add to a leaderboard result (of `named`, with `options`) "anchoring": the rule, how many of its pages
+    started from an extractor, the split and the movement over its pages (`moved`: the movement of these
+    pages, see board_movement); with options.unanchored, replace its figures and tiers by the unanchored
+    board's, and say so ("unanchored": True)."""
+    metric = resolve_metric(cache.metrics, options.metric)
+    aligned = cache.aligned(options.metric, list(named.values()), options.filters)
+    twins = {a: b for a, b in result.get("same_as", {}).items() if b in named}
+    started = with_twins(started_from(records), twins)
+    pages = {page for page, _ in aligned}
+    names = list(named)
+    result["anchoring"] = {
+        "rule": RULE,
+        "pages_started": sum(1 for page in pages if started.get(page)),
+        "split": split(metric, aligned, names, started, options.average),
+        "movement": moved(pages),
+    }
+    result["unanchored"] = options.unanchored
+    if options.unanchored:
+        figures = unanchored(metric, aligned, names, started, options.average, options.bootstrap, options.seed)
+        ranked = unanchored_tiers(metric, aligned, names, started,
+                                  {name: f["f1"] for name, f in figures.items() if name not in twins},
+                                  options.average, options.bootstrap, options.seed)
+        result["extractors"], result["tiers"] = figures, twin_tiers(ranked, twins)
