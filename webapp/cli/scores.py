@@ -20,7 +20,7 @@ from ..exports.csv_scores import neutralise
 from ..extractors.registry import build_registry
 from ..extractors.service import SITE_RULES
 from ..results.agreement import mark_comparison
-from ..results.anchoring import board_movement, mark_anchoring, prefilled
+from ..results.anchoring import anchoring_of, board_movement, prefilled
 from ..results.cache import ScoreCache
 from ..results.extractions import current_named, resolve_ref
 from ..results.guard import CELLS, guard_report
@@ -208,8 +208,8 @@ def score_command(metric, average, sites, kinds, batches, annotators, bootstrap,
             result = leaderboard(cache, metric, named, average=average, filters=wanted, by=by, bootstrap=bootstrap,
                                  seed=seed, same_as=fallback_twins(named, ruled)) | {"not_run": not_run}
             records = prefilled(session)
-            mark_anchoring(cache, result, options, named, records,
-                           lambda pages: board_movement(session, cache, records, pages))
+            result |= anchoring_of(cache, options, named, result["same_as"], records,
+                                   lambda pages: board_movement(session, cache, records, pages))
         mark_too_few(result, settings_of(current_app).min_site_pages)
     if fmt == "json":
         click.echo(json.dumps(result, indent=1))

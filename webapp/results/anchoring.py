@@ -229,28 +229,31 @@ def board_movement(session: Session, cache: ScoreCache, records: Sequence[Prefil
                     movement_texts(session, [r for r in records if r.page_id in pages]))
 
 
-def mark_anchoring(cache: ScoreCache, result: dict[str, Any], options: BoardOptions, named: Mapping[str, str],
-                   records: Sequence[Prefilled], moved: Callable[[Collection[int]], dict[str, Any]]) -> None:
-    """Add to a leaderboard result (of `named`, with `options`) "anchoring": the rule, how many of its pages
-    started from an extractor, the split and the movement over its pages (`moved`: the movement of these
-    pages, see board_movement); with options.unanchored, replace its figures and tiers by the unanchored
-    board's, and say so ("unanchored": True)."""
+def anchoring_of(cache: ScoreCache, options: BoardOptions, named: Mapping[str, str], same_as: Mapping[str, str],
+                 records: Sequence[Prefilled], moved: Callable[[Collection[int]], dict[str, Any]]) -> dict[str, Any]:
+    """What anchoring adds to a leaderboard result of `named` with `options` (`same_as`: its twins, see
+    leaderboard.SameAs): "anchoring" (the rule, how many of its pages started from an extractor, the split,
+    and the movement over its pages: `moved`, see board_movement) and "unanchored"; with
+    options.unanchored also the unanchored board's "extractors" and "tiers", which replace the board's."""
     metric = resolve_metric(cache.metrics, options.metric)
     aligned = cache.aligned(options.metric, list(named.values()), options.filters)
-    twins = {a: b for a, b in result.get("same_as", {}).items() if b in named}
+    twins = {a: b for a, b in same_as.items() if b in named}
     started = with_twins(started_from(records), twins)
     pages = {page for page, _ in aligned}
     names = list(named)
-    result["anchoring"] = {
-        "rule": RULE,
-        "pages_started": sum(1 for page in pages if started.get(page)),
-        "split": split(metric, aligned, names, started, options.average),
-        "movement": moved(pages),
+    found: dict[str, Any] = {
+        "anchoring": {
+            "rule": RULE,
+            "pages_started": sum(1 for page in pages if started.get(page)),
+            "split": split(metric, aligned, names, started, options.average),
+            "movement": moved(pages),
+        },
+        "unanchored": options.unanchored,
     }
-    result["unanchored"] = options.unanchored
     if options.unanchored:
         figures = unanchored(metric, aligned, names, started, options.average, options.bootstrap, options.seed)
         ranked = unanchored_tiers(metric, aligned, names, started,
                                   {name: f["f1"] for name, f in figures.items() if name not in twins},
                                   options.average, options.bootstrap, options.seed)
-        result["extractors"], result["tiers"] = figures, twin_tiers(ranked, twins)
+        found |= {"extractors": figures, "tiers": twin_tiers(ranked, twins)}
+    return found

@@ -5,6 +5,7 @@ never a table scanned), answered with 304 before any work and without waiting fo
 
 from __future__ import annotations
 
+import copy
 import hashlib
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -21,7 +22,7 @@ from ..extractors.service import SITE_RULES, stored_rules
 from ..jobs.start import refresh_job
 from ..models import Job
 from ..results.agreement import ceiling, mark_board, mark_comparison
-from ..results.anchoring import board_movement, mark_anchoring, prefilled
+from ..results.anchoring import anchoring_of, board_movement, prefilled
 from ..results.cache import ScoreCache, SharedScores
 from ..results.drift import acceptance_by_site_batch, drift_flags
 from ..results.extractions import current_named, resolve_ref, texts_of
@@ -189,6 +190,21 @@ def same_as(session: Session, named: dict[str, str]) -> SameAs | None:
     return fallback_twins(named, ruled)
 
 
+def anchoring(session: Session, cache: ScoreCache, options: BoardOptions, named: dict[str, str],
+              twins: dict[str, str]) -> dict[str, Any]:
+    """The anchoring split, the movement and (with options.unanchored) the unanchored board
+    (results/anchoring.py), computed once per version of the board's pages, scores and extractions; the
+    prefilled golds and annotations read once per version of the scores. Read it, never change it."""
+    shared = shared_scores()
+    records = shared.remembered(("prefilled",), lambda: prefilled(session))
+    stamp, _ = cache.aligned_pages(options.metric, list(named.values()), options.filters)
+    return shared.remembered(
+        ("anchoring", options, tuple(named.items())),
+        lambda: anchoring_of(cache, options, named, twins, records,
+                             lambda pages: board_movement(session, cache, records, pages)),
+        (stamp, cache.epoch, cache.extraction_epoch))
+
+
 def leaderboard_of(options: BoardOptions) -> Compute:
     """`goldtext score --format json` plus "extras", "noise" (the annotators' noise, see
     results/agreement.py), "anchoring" (results/anchoring.py), "drift" and "pending"."""
@@ -196,12 +212,7 @@ def leaderboard_of(options: BoardOptions) -> Compute:
     def compute(session: Session, cache: ScoreCache) -> dict[str, Any]:
         named = named_for(session, options)
         result = leaderboard_with_extras(shared_scores(), options, named, same_as(session, named))
-        shared = shared_scores()
-        records = shared.remembered(("prefilled",), lambda: prefilled(session))
-        stamp, _ = cache.aligned_pages(options.metric, list(named.values()), options.filters)
-        mark_anchoring(cache, result, options, named, records, lambda pages: shared.remembered(
-            ("movement", options.metric, tuple(named.items()), options.filters),
-            lambda: board_movement(session, cache, records, pages), (stamp, cache.epoch, cache.extraction_epoch)))
+        result |= copy.deepcopy(anchoring(session, cache, options, named, result["same_as"]))
         pages = board_pages(cache, options.metric, list(named.values()), options.filters)
         mark_board(session, result, pages)
         result["ceiling"] = ceiling(session, metrics()[options.metric], pages, options.bootstrap)
