@@ -26,7 +26,7 @@ from webapp.annotation.annotations import VOID
 from webapp.annotation.gold import add_revision
 from webapp.annotation.prefill import FIXED, RANDOM, draw
 from webapp.models import Annotation, AnnotationRevision, Extraction, Page
-from webapp.results.anchoring import Prefilled, movement, split, started_from, unanchored, unanchored_tiers
+from webapp.results.anchoring import Anchored, Prefilled, moved_from, movement, started_from
 from webapp.results.cache import CachedRow
 from webapp.results.store import refresh_scores
 
@@ -139,7 +139,7 @@ def test_the_unanchored_tiers_pair_each_extractor_with_the_best_on_pages_started
     assert tiers["extractors"]["trafilatura"]["tied"]  # one page cannot separate them
 
 
-def test_the_movement_from_the_prefill_per_source(client, anchored):
+def test_the_movement_from_the_prefill_per_source(client, session, anchored):
     moved = board(client)["anchoring"]["movement"]
     # A: trafilatura's text is the gold (0); D: Ann's annotation moved from "m n" to "m n o p s" (1 - 4/7);
     # B and Bob's annotation of D kept density's text (0); C's justext extraction is gone; the voided
@@ -148,6 +148,13 @@ def test_the_movement_from_the_prefill_per_source(client, anchored):
                                                   "median": pytest.approx(3 / 14)}
     assert moved["extractors"]["density"] == {"count": 2, "mean": 0.0, "median": 0.0}
     assert moved["missing"] == {"justext": 1} and moved["missing_total"] == 1
+
+    token = sign_in(client)  # A's gold edited: "a b" only; trafilatura's "a b c d" is now at F1 2/3 of it
+    saved = client.post(f"/api/pages/{anchored['A']}/gold", headers={"X-CSRF-Token": token},
+                        json={"text": "a b", "kind": "article", "status": "done", "version": 2, "client_save_id": "m1"})
+    assert saved.status_code == 200, saved.data
+    moved = board(client)["anchoring"]["movement"]
+    assert moved["extractors"]["trafilatura"]["mean"] == pytest.approx((1 / 3 + 3 / 7) / 2)
 
 
 def test_the_leaderboard_page_shows_the_split_and_the_unanchored_option(client, anchored):
@@ -170,28 +177,43 @@ def row(page: int, fps: list[str], f1: list[float]) -> tuple[int, list[CachedRow
 
 
 def test_the_pure_split_and_unanchored_board_agree_with_a_hand_count():
-    tokens = METRICS["tokens"]
     aligned = [row(1, ["x", "y"], [1.0, 0.9]), row(2, ["x", "y"], [0.5, 1.0]), row(3, ["x", "y"], [0.5, 0.5])]
     started = {1: frozenset({"x"}), 2: frozenset({"y", "x"})}
-    parts = split(tokens, aligned, ["x", "y"], started, "micro")
+    board = Anchored.of_rows(METRICS["tokens"], aligned, ["x", "y"], started, "micro")
+    parts = board.split()
     assert parts["x"]["anchored"]["pages"] == 2 and parts["x"]["other"]["pages"] == 1
     assert parts["x"]["anchored"]["recall"] == pytest.approx(0.75)  # (100 + 50) / 200
     assert parts["y"]["other"]["recall"] == pytest.approx(0.7)  # pages 1 and 3: (90 + 50) / 200
-    figures = unanchored(tokens, aligned, ["x", "y"], started, "micro", bootstrap=0)
-    assert (figures["x"]["pages"], figures["x"]["recall"]) == (1, pytest.approx(0.5))
-    assert (figures["y"]["pages"], figures["y"]["recall"]) == (2, pytest.approx(0.7))
-    assert unanchored_tiers(tokens, aligned, ["x", "y"], started, {"x": 0.5, "y": 0.7}, bootstrap=0) is None
+    figures = board.unanchored(bootstrap=0)
+    assert (figures["x"]["pages"], figures["x"]["left_out"], figures["x"]["recall"]) == (1, 2, pytest.approx(0.5))
+    assert (figures["y"]["pages"], figures["y"]["left_out"], figures["y"]["recall"]) == (2, 1, pytest.approx(0.7))
+    assert board.tiers({"x": 0.5, "y": 0.7}, bootstrap=0) is None
+
+
+def test_the_unanchored_spreads_come_from_the_boards_resamples_restricted_to_each_rows_pages():
+    # 40 pages: x perfect on the 20 pages started from it and at half elsewhere; y at 0.9 everywhere
+    aligned = [row(p, ["x", "y"], [1.0 if p < 20 else 0.5, 0.9]) for p in range(40)]
+    board = Anchored.of_rows(METRICS["tokens"], aligned, ["x", "y"], {p: frozenset({"x"}) for p in range(20)}, "micro")
+    figures = board.unanchored(bootstrap=200)
+    assert figures["x"]["recall"] == pytest.approx(0.5) and figures["x"]["recall_std"] == pytest.approx(0.0)
+    assert figures["y"]["pages"] == 40 and figures["y"]["recall_std"] == pytest.approx(0.0)
+    tiers = board.tiers({"x": figures["x"]["f1"], "y": figures["y"]["f1"]}, bootstrap=200)
+    # y against x on the 20 pages started from neither: 0.9 against 0.5 on every resample
+    assert tiers["best"] == "y" and tiers["extractors"]["x"]["pages"] == 20
+    assert tiers["extractors"]["x"]["p_holm"] == pytest.approx(1 / 201) and tiers["separable"]
 
 
 def test_the_movement_of_records_by_hand():
     tokens = METRICS["tokens"]
-    a = Prefilled(1, "gold", 1, "x", "fx")
-    b = Prefilled(2, "annotation", 7, "x", "fx")
-    gone = Prefilled(3, "gold", 3, "y", "fy")
-    moved = movement(tokens, [(a, "one two", "one two"), (b, "one", "one two three four"), (gone, None, "z")])
+    a = Prefilled(1, "gold", 1, 3, "x", "fx")
+    b = Prefilled(2, "annotation", 7, 1, "x", "fx")
+    gone = Prefilled(3, "gold", 3, 1, "y", "fy")
+    moved = {a.key: moved_from(tokens, "one two", "one two"), b.key: moved_from(tokens, "one", "one two three four"),
+             gone.key: moved_from(tokens, None, "z")}
+    found = movement([a, b, gone], moved)
     # b: precision 1, recall 1/4, F1 0.4: moved 0.6
-    assert moved["extractors"] == {"x": {"count": 2, "mean": pytest.approx(0.3), "median": pytest.approx(0.3)}}
-    assert moved["missing"] == {"y": 1}
+    assert found["extractors"] == {"x": {"count": 2, "mean": pytest.approx(0.3), "median": pytest.approx(0.3)}}
+    assert found["missing"] == {"y": 1}
     assert started_from([a, b, gone]) == {1: frozenset({"x"}), 2: frozenset({"x"}), 3: frozenset({"y"})}
 
 

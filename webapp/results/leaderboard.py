@@ -21,6 +21,7 @@ from sqlalchemy.orm import Session
 from ..annotation.page_filter import PageFilter
 from ..models import Extraction, Gold, Score
 from ..scoring import Metric, compare, resolve_metric
+from ..scoring.aggregate import Summary
 from ..scoring.board import Board
 from ..scoring.tiers import tiers
 from .cache import CachedRow, ScoreCache, SharedScores
@@ -79,18 +80,27 @@ def _board(
     return board
 
 
-def board_figures(board: Board) -> dict[str, Any]:
-    """Per extractor, its summary's figures, the metric's own further ones (`extra`) among them."""
-    return {
-        name: {k: v for k, v in asdict(s).items() if k not in ("metric", "average", "extra")} | s.extra
-        for name, s in board.summaries().items()
-    }
+def board_of(cache: ScoreCache, options: BoardOptions, named: Mapping[str, str]) -> Board:
+    """The board `leaderboard` reads for these options (the cached one, corrected for changed pages): read
+    it, never change it."""
+    return _board(cache, resolve_metric(cache.metrics, options.metric), options.average, named, options.filters,
+                  options.bootstrap, options.seed)
+
+
+def figures_of(summary: Summary) -> dict[str, Any]:
+    """An extractor's figures from its summary, the metric's own further ones (`extra`) among them."""
+    return {k: v for k, v in asdict(summary).items() if k not in ("metric", "average", "extra")} | summary.extra
+
+
+def _figures(board: Board) -> dict[str, Any]:
+    """Per extractor, its summary's figures."""
+    return {name: figures_of(s) for name, s in board.summaries().items()}
 
 
 def _ranked(board: Board, same_as: SameAs | None = None) -> dict[str, Any]:
     """The board's figures per extractor and its tiers (scoring/tiers.py: who cannot be told from the best),
     an extractor that is only another one shown (`same_as`) left out of them and given that one's tier."""
-    figures = board_figures(board)
+    figures = _figures(board)
     twins = {a: b for a, b in (same_as(board.page_ids) if same_as else {}).items() if a in figures}
     left_out = {a: b for a, b in twins.items() if b in figures}
     ranked = tiers({name: f["f1"] for name, f in figures.items() if name not in left_out}, board.resampled_f1())

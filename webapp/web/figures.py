@@ -194,14 +194,16 @@ def anchoring(session: Session, cache: ScoreCache, options: BoardOptions, named:
               twins: dict[str, str]) -> dict[str, Any]:
     """The anchoring split, the movement and (with options.unanchored) the unanchored board
     (results/anchoring.py), computed once per version of the board's pages, scores and extractions; the
-    prefilled golds and annotations read once per version of the scores. Read it, never change it."""
+    prefilled golds and annotations read once per version of the scores, and each one's movement computed
+    once per version of its text while no extraction changes. Read it, never change it."""
     shared = shared_scores()
     records = shared.remembered(("prefilled",), lambda: prefilled(session))
+    known = shared.remembered(("movement",), dict, cache.extraction_epoch)  # filled by board_movement
     stamp, _ = cache.aligned_pages(options.metric, list(named.values()), options.filters)
     return shared.remembered(
         ("anchoring", options, tuple(named.items())),
         lambda: anchoring_of(cache, options, named, twins, records,
-                             lambda pages: board_movement(session, cache, records, pages)),
+                             lambda pages: board_movement(session, cache, records, pages, known)),
         (stamp, cache.epoch, cache.extraction_epoch))
 
 
