@@ -253,6 +253,26 @@ def test_prefill_random_in_the_annotate_view(client, session):
     assert len(seen) > 1 and seen <= usable
 
 
+@pytest.mark.settings(PREFILL="random")
+def test_a_randomly_prefilled_save_records_its_basis_and_anchors_the_page_to_the_drawn_extractor(client, session):
+    page = candidate_page(session)
+    token = sign_in(client, "Ann")
+    editor = page_data(client.get(f"/pages/{page.id}"))["editor"]
+    drawn = draw(page.id, "Ann", {"trafilatura", "density", "justext"})
+    expected = fingerprint(session, drawn)
+    session.commit()  # let go of the database before the save (SQLite)
+    assert editor["start"]["prefill"] == {"source": "extractor", "name": drawn, "basis": RANDOM,
+                                          "fingerprint": expected}
+    saved = client.post(f"/api/pages/{page.id}/gold", headers={"X-CSRF-Token": token},
+                        json={"text": editor["text"], "kind": "article", "status": "done", "version": 0,
+                              "client_save_id": "r1", "provenance": editor["start"]})
+    assert saved.status_code == 200, saved.data
+    split = board(client, extractor=["trafilatura", "density", "justext"])["anchoring"]["split"]
+    assert {name: parts["anchored"]["pages"] for name, parts in split.items()} == {
+        name: int(name == drawn) for name in ("trafilatura", "density", "justext")}
+    assert split[drawn]["anchored"]["f1"] == 1.0  # the untouched prefill is its extractor's exact match
+
+
 @pytest.mark.settings(PREFILL="fixed")
 def test_prefill_fixed_is_always_the_default(client, session):
     page = candidate_page(session)
