@@ -321,6 +321,7 @@ def test_site_rules_with_no_rule_applied_is_its_fallback_not_a_winner(client, se
     assert "= trafilatura (no rule applied)" in twin and "★" not in twin and "not distinguishable" not in twin
     best = html[html.index('<tr data-extractor="trafilatura">'):]
     assert "★ best" in best[:best.index("</tr>")]
+    assert html.index('<tr data-extractor="trafilatura">') < html.index('<tr data-extractor="site-rules">')
 
     session.rollback()
     verdict = client.application.test_cli_runner().invoke(
