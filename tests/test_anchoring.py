@@ -26,7 +26,7 @@ from webapp.annotation.annotations import VOID
 from webapp.annotation.gold import add_revision
 from webapp.annotation.prefill import FIXED, RANDOM, draw
 from webapp.models import Annotation, AnnotationRevision, Extraction, Page
-from webapp.results.anchoring import Anchored, Prefilled, moved_from, movement, started_from
+from webapp.results.anchoring import Anchored, Prefilled, moved_from, movement, started_from, with_twins
 from webapp.results.cache import CachedRow
 from webapp.results.store import refresh_scores
 
@@ -215,6 +215,14 @@ def test_the_movement_of_records_by_hand():
     assert found["extractors"] == {"x": {"count": 2, "mean": pytest.approx(0.3), "median": pytest.approx(0.3)}}
     assert found["missing"] == {"y": 1}
     assert started_from([a, b, gone]) == {1: frozenset({"x"}), 2: frozenset({"x"}), 3: frozenset({"y"})}
+
+
+def test_a_page_started_from_site_rules_shown_as_trafilatura_started_from_both():
+    started = {1: frozenset({"site-rules"}), 2: frozenset({"trafilatura"}), 3: frozenset({"density"})}
+    assert with_twins(started, {"site-rules": "trafilatura"}) == {
+        1: frozenset({"site-rules", "trafilatura"}), 2: frozenset({"site-rules", "trafilatura"}),
+        3: frozenset({"density"})}
+    assert with_twins(started, {}) == started
 
 
 # ---- PREFILL ----------------------------------------------------------------------------------------
