@@ -11,9 +11,10 @@ out.
 
 That is the PREFILL setting's `site-best` mode, the default. `fixed` always prefills from the default
 extractor (basis "fixed"); `random` draws the extractor among the candidates with usable text (a text,
-no error), per page and annotator, the same draw at every visit (a hash of both, not a random
-generator), so that two blind annotators of a page usually start from different extractors and the
-leaderboard's anchoring split (results/anchoring.py) measures how much the prefill steered the gold.
+no error), per page and annotator, the same draw at every visit while the candidates are the same (a
+hash of both, not a random generator), so that two blind annotators of a page usually start from
+different extractors and the leaderboard's anchoring split (results/anchoring.py) measures how much the
+prefill steered the gold.
 
 The per-site ranking is read from the process's ScoreCache (results/site_ranking.py), kept per epoch of
 the score change log by the caller (SharedScores.remembered), so an annotate view pays for it once per
