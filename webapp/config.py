@@ -32,6 +32,7 @@ def defaults(instance_path: str) -> dict[str, Any]:
         "PAGE_TYPES": list(PAGE_KINDS),
         "NO_CONTENT_TYPES": list(NO_CONTENT_KINDS),
         "DEFAULT_EXTRACTOR": "trafilatura",
+        "PREFILL": "site-best",
         "UPLOAD_EXTRACTORS": [],
         "RENDER_MAX_DEPTH": 512,
         "RENDER_MAX_BYTES": 5 * 2**20,

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+from .annotation.prefill import MODES as PREFILL_MODES
 from .corpus.document import Limits
 from .extractors.base import Extractor
 from .extractors.registry import build_registry
@@ -34,6 +35,7 @@ class Settings:
     overlap: int  # OVERLAP, at least 1
     gold_max_bytes: int  # GOLD_MAX_BYTES: the largest gold or annotation text a save stores (UTF-8)
     default_extractor: str  # DEFAULT_EXTRACTOR
+    prefill: str  # PREFILL: how the gold editor's prefill is chosen (annotation/prefill.py MODES)
     min_site_pages: int  # LEADERBOARD_MIN_SITE_PAGES
     drift_threshold: float  # DRIFT_THRESHOLD_POINTS
 
@@ -55,6 +57,8 @@ def build_settings(config: Mapping[str, Any], instance_path: str,
     snapshot); ValueError naming a setting that is wrong."""
     metrics = build_metrics() if metrics is None else metrics
     stored = snapshot.path_for(instance_path, config["DATABASE_URL"])
+    if config["PREFILL"] not in PREFILL_MODES:
+        raise ValueError(f"PREFILL={config['PREFILL']!r} is not one of {', '.join(PREFILL_MODES)}")
     return Settings(
         taxonomy=configured_taxonomy(config),
         metrics=metrics,
@@ -64,6 +68,7 @@ def build_settings(config: Mapping[str, Any], instance_path: str,
         overlap=max(int(config["OVERLAP"]), 1),
         gold_max_bytes=int(config["GOLD_MAX_BYTES"]),
         default_extractor=config["DEFAULT_EXTRACTOR"],
+        prefill=config["PREFILL"],
         min_site_pages=int(config["LEADERBOARD_MIN_SITE_PAGES"]),
         drift_threshold=float(config["DRIFT_THRESHOLD_POINTS"]),
     )

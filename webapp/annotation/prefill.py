@@ -9,6 +9,13 @@ on this page, or when the page's site is unknown (it was imported without a URL:
 configured default. Either way the lines of the site's repeated boilerplate (boilerplate.py) are left
 out.
 
+That is the PREFILL setting's `site-best` mode, the default. `fixed` always prefills from the default
+extractor (basis "fixed"); `random` draws the extractor among the candidates with usable text (a text,
+no error), per page and annotator, the same draw at every visit while the candidates are the same (a
+hash of both, not a random generator), so that two blind annotators of a page usually start from
+different extractors and the leaderboard's anchoring split (results/anchoring.py) measures how much the
+prefill steered the gold.
+
 The per-site ranking is read from the process's ScoreCache (results/site_ranking.py), kept per epoch of
 the score change log by the caller (SharedScores.remembered), so an annotate view pays for it once per
 gold save and site. `ranking` and `choose` are pure: the benchmark (benchmarks/bench_annotation_effort.py)
@@ -17,6 +24,7 @@ calls them with each page's own counts left out. Nothing here knows Flask.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -27,7 +35,12 @@ from ..scoring.board import Board
 METRIC = "tokens"
 """The metric the best extractor is judged by: the leaderboard's default."""
 
-BEST, DEFAULT, NONE = "best", "default", "none"
+BEST, DEFAULT, NONE, FIXED, RANDOM = "best", "default", "none", "fixed", "random"
+"""The bases of a prefill: how its extractor was chosen (recorded in a revision's provenance)."""
+
+SITE_BEST, FIXED_MODE, RANDOM_MODE = "site-best", "fixed", "random"
+MODES = (SITE_BEST, FIXED_MODE, RANDOM_MODE)
+"""The values of the PREFILL setting."""
 
 Ranking = list[tuple[str, float]]
 
@@ -37,7 +50,7 @@ class Prefill:
     """The extractor whose text prefills the editor (None: nothing does) and why, for the annotate view."""
 
     extractor: str | None
-    basis: str  # BEST, DEFAULT or NONE
+    basis: str  # BEST, DEFAULT, FIXED, RANDOM or NONE
     reason: str
     site: str | None  # None: the page's site is unknown
     pages: int  # the site's gold pages the ranking is over
@@ -83,3 +96,33 @@ def choose(ranked: Ranking, pages: int, site: str | None, min_pages: int, defaul
     return Prefill(None, NONE, f"not prefilled: the default, {default}, has no text for this page; {why}",
                    **facts)
 
+
+
+def fixed(default: str, usable: Collection[str]) -> Prefill:
+    """The PREFILL=fixed prefill: the default extractor whatever the site's ranking (pure)."""
+    facts = {"site": None, "pages": 0, "min_pages": 0}
+    if default in usable:
+        return Prefill(default, FIXED, f"prefilled from {default}, the default: PREFILL is fixed", **facts)
+    return Prefill(None, NONE, f"not prefilled: the default, {default}, has no text for this page "
+                               "(PREFILL is fixed)", **facts)
+
+
+def draw(page_id: int, annotator: str, usable: Collection[str]) -> str | None:
+    """The extractor drawn for this page and annotator among `usable`: the same for the same three, and
+    independent from one annotator to the next (pure)."""
+    names = sorted(usable)
+    if not names:
+        return None
+    digest = hashlib.sha256(f"{page_id}\n{annotator}".encode()).digest()
+    return names[int.from_bytes(digest[:8], "big") % len(names)]
+
+
+def drawn(page_id: int, annotator: str, usable: Collection[str]) -> Prefill:
+    """The PREFILL=random prefill of this page for this annotator (pure)."""
+    facts = {"site": None, "pages": 0, "min_pages": 0}
+    name = draw(page_id, annotator, usable)
+    if name is None:
+        return Prefill(None, NONE, "not prefilled: no candidate has text for this page (PREFILL is random)", **facts)
+    return Prefill(name, RANDOM, f"prefilled from {name}, drawn at random among the {len(usable)} candidates "
+                                 f"with text for you on this page (PREFILL is random, so that double "
+                                 f"annotation measures how much the prefill steers the gold)", **facts)

@@ -18,11 +18,21 @@ from ..annotation.page_filter import PageFilter
 from ..db import sessions
 from ..exports.csv_scores import neutralise
 from ..extractors.registry import build_registry
+from ..extractors.service import SITE_RULES
 from ..results.agreement import mark_comparison
+from ..results.anchoring import anchoring_of, board_movement, prefilled
 from ..results.cache import ScoreCache
 from ..results.extractions import current_named, resolve_ref
 from ..results.guard import CELLS, guard_report
-from ..results.leaderboard import GROUPINGS, board_pages, head_to_head, leaderboard, scored_fingerprints
+from ..results.leaderboard import (
+    GROUPINGS,
+    BoardOptions,
+    board_pages,
+    head_to_head,
+    leaderboard,
+    scored_fingerprints,
+)
+from ..results.site_rules import fallback_twins, ruled_pages
 from ..results.sites import mark_too_few
 from ..results.store import refresh_scores
 from ..scoring import app_metrics, resolve_metric
@@ -127,11 +137,43 @@ def verdict(result: dict[str, Any]) -> str:
     tiers = result["tiers"]
     if tiers is None:
         return "no verdict: it needs a bootstrap (--bootstrap) and two extractors with figures"
-    tied = [name for name, tier in tiers["extractors"].items() if tier["tied"] and name != tiers["best"]]
+    tied = [name for name, tier in tiers["extractors"].items()
+            if tier["tied"] and name != tiers["best"] and "same_as" not in tier]
     test = f"paired bootstrap at {tiers['alpha']:g}, Holm-corrected"
+    if result.get("unanchored"):
+        test += ", each pair over the pages started from neither"
     if not tied:
         return f"best: {tiers['best']}, separated from every other extractor ({test})"
     return f"best: {tiers['best']}; not distinguishable from it: {', '.join(sorted(tied))} ({test})"
+
+
+def twins_line(result: dict[str, Any]) -> str | None:
+    """The extractors shown that are only another one on these pages (site-rules with no rule applied)."""
+    twins = result.get("same_as") or {}
+    if not twins:
+        return None
+    return "; ".join(f"{twin} = {original} (no rule applied on these pages: its figures are {original}'s, "
+                     f"left out of the verdict)" for twin, original in twins.items())
+
+
+def echo_anchoring(result: dict[str, Any]) -> None:
+    """The anchoring split and the movement from the prefill, as tables (before the verdict, the last line)."""
+    anchoring = result["anchoring"]
+    if result["unanchored"]:
+        click.echo("unanchored: each extractor's row leaves out the pages whose gold started from its own text "
+                   "(its pages and left_out columns): the rows are over different pages")
+    click.echo(f"anchoring split ({anchoring['pages_started']} of {result['pages']} pages started from an "
+               f"extractor; {anchoring['rule']}):")
+    columns = ["extractor", "anchored_pages", "anchored_f1", "other_pages", "other_f1"]
+    echo_table([{"extractor": name, **{f"{part}_{key}": parts[part][key] for part in ("anchored", "other")
+                                       for key in ("pages", "f1")}}
+                for name, parts in anchoring["split"].items()], columns)
+    moved = anchoring["movement"]
+    if moved["extractors"] or moved["missing_total"]:
+        click.echo(f"movement from the prefill (1 - {moved['metric']} F1 of the prefill against the saved text; "
+                   f"{moved['missing_total']} left out, their prefill's extraction gone):")
+        echo_table([{"prefilled_from": name, **figures} for name, figures in moved["extractors"].items()],
+                   ["prefilled_from", "count", "mean", "median"])
 
 
 @click.command("score")
@@ -140,20 +182,34 @@ def verdict(result: dict[str, Any]) -> str:
 @click.option("--by", type=click.Choice(GROUPINGS), default=None, help="Break the figures down by group.")
 @click.option("--extractor", "names", multiple=True, metavar="NAME",
               help="Only this extractor (repeatable); default: every registered one that has run.")
-def score_command(metric, average, sites, kinds, batches, annotators, bootstrap, seed, fmt, by, names) -> None:
+@click.option("--unanchored", is_flag=True,
+              help="Leave out, for each extractor, the pages whose gold started from its own text (each row "
+                   "over its own pages; docs/metrics.md, Anchoring).")
+def score_command(metric, average, sites, kinds, batches, annotators, bootstrap, seed, fmt, by, names,
+                  unanchored) -> None:
     """Score every extractor against the gold (done pages of every type with main content). Without
     --extractor, the extractors with no scored extraction at their current version are listed as not run,
-    and the others are scored on the pages they all have."""
+    and the others are scored on the pages they all have. The anchoring split (each extractor on the pages
+    whose gold started from its text and on the others) and the movement from the prefill follow."""
+    if unanchored and by:
+        raise click.UsageError("--unanchored and --by cannot be combined: the unanchored figures are of the "
+                               "whole board")
     with usage_errors():
         wanted = PageFilter(sites=sites, kinds=kinds, batches=batches, annotators=annotators)
+        options = BoardOptions(metric=metric, average=average, filters=wanted, bootstrap=bootstrap, seed=seed,
+                               unanchored=unanchored)
         with sessions()() as session:
             cache = scored_cache(session, metric)
             named = current_named(session, build_registry(), names)
-        have = named.values() if names else scored_fingerprints(cache, metric)
-        not_run = [name for name, fp in named.items() if fp not in have]
-        named = {name: fp for name, fp in named.items() if fp in have}
-        result = leaderboard(cache, metric, named, average=average, filters=wanted, by=by, bootstrap=bootstrap,
-                             seed=seed) | {"not_run": not_run}
+            have = named.values() if names else scored_fingerprints(cache, metric)
+            not_run = [name for name, fp in named.items() if fp not in have]
+            named = {name: fp for name, fp in named.items() if fp in have}
+            ruled = ruled_pages(session, named[SITE_RULES]) if SITE_RULES in named else ()
+            result = leaderboard(cache, metric, named, average=average, filters=wanted, by=by, bootstrap=bootstrap,
+                                 seed=seed, same_as=fallback_twins(named, ruled)) | {"not_run": not_run}
+            records = prefilled(session)
+            result |= anchoring_of(cache, options, named, result["same_as"], records,
+                                   lambda pages: board_movement(session, cache, records, pages))
         mark_too_few(result, settings_of(current_app).min_site_pages)
     if fmt == "json":
         click.echo(json.dumps(result, indent=1))
@@ -163,6 +219,11 @@ def score_command(metric, average, sites, kinds, batches, annotators, bootstrap,
     columns = (["group"] if by else []) + ["extractor", *FIGURES, *extra]
     (echo_csv if fmt == "csv" else echo_table)(rows, columns)
     if fmt == "table":
+        if result["unanchored"] or result["anchoring"]["pages_started"]:
+            echo_anchoring(result)
+        twins = twins_line(result)
+        if twins:
+            click.echo(twins)
         click.echo(f"{result['metric']} ({result['average']}), {result['pages']} pages")
         click.echo(verdict(result))
     if not_run:

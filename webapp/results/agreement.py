@@ -112,7 +112,8 @@ def mark_board(session: Session, board: dict[str, Any], pages: Iterable[int]) ->
         for name, within in noise["within"].items():
             tiers["extractors"][name]["within_noise"] = within
             tiers["extractors"][name]["tied"] = bool(tiers["extractors"][name]["tied"] or within)
-        tiers["separable"] = not any(t["tied"] for name, t in tiers["extractors"].items() if name != best)
+        tiers["separable"] = not any(t["tied"] for name, t in tiers["extractors"].items()
+                                     if name != best and "same_as" not in t)
 
 
 def mark_comparison(session: Session, result: dict[str, Any], pages: Iterable[int]) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import statistics
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -21,6 +21,7 @@ from sqlalchemy.orm import Session
 from ..annotation.page_filter import PageFilter
 from ..models import Extraction, Gold, Score
 from ..scoring import Metric, compare, resolve_metric
+from ..scoring.aggregate import Summary
 from ..scoring.board import Board
 from ..scoring.tiers import tiers
 from .cache import CachedRow, ScoreCache, SharedScores
@@ -29,10 +30,15 @@ from .store import current_of
 GROUPINGS = ("site", "type", "kind", "batch", "annotator")
 """What figures break down by; `type` is the gold's page type (its kind: `kind` is the older name)."""
 
+SameAs = Callable[[Sequence[Hashable]], dict[str, str]]
+"""Given a board's pages, the extractors that are only another one there (name -> the other's name):
+site-rules with no rule applied on any of them is its fallback (results/site_rules.py fallback_twins)."""
+
 
 @dataclass(frozen=True)
 class BoardOptions:
-    """What a leaderboard shows: the options of `goldtext score` (metric, average, filter, extractors, bootstrap)."""
+    """What a leaderboard shows: the options of `goldtext score` (metric, average, filter, extractors,
+    bootstrap, unanchored)."""
 
     metric: str = "tokens"
     average: str | None = None
@@ -40,6 +46,7 @@ class BoardOptions:
     extractors: tuple[str, ...] = ()
     bootstrap: int = 1000
     seed: int = 0
+    unanchored: bool = False  # leave out, for each extractor, the pages whose gold started from it (anchoring.py)
 
 
 def _board(
@@ -73,19 +80,42 @@ def _board(
     return board
 
 
+def board_of(cache: ScoreCache, options: BoardOptions, named: Mapping[str, str]) -> Board:
+    """The board `leaderboard` reads for these options (the cached one, corrected for changed pages): read
+    it, never change it."""
+    return _board(cache, resolve_metric(cache.metrics, options.metric), options.average, named, options.filters,
+                  options.bootstrap, options.seed)
+
+
+def figures_of(summary: Summary) -> dict[str, Any]:
+    """An extractor's figures from its summary, the metric's own further ones (`extra`) among them."""
+    return {k: v for k, v in asdict(summary).items() if k not in ("metric", "average", "extra")} | summary.extra
+
+
 def _figures(board: Board) -> dict[str, Any]:
-    """Per extractor, its summary's figures, the metric's own further ones (`extra`) among them."""
-    return {
-        name: {k: v for k, v in asdict(s).items() if k not in ("metric", "average", "extra")} | s.extra
-        for name, s in board.summaries().items()
-    }
+    """Per extractor, its summary's figures."""
+    return {name: figures_of(s) for name, s in board.summaries().items()}
 
 
-def _ranked(board: Board) -> dict[str, Any]:
-    """The board's figures per extractor and its tiers (scoring/tiers.py: who cannot be told from the best)."""
+def _ranked(board: Board, same_as: SameAs | None = None) -> dict[str, Any]:
+    """The board's figures per extractor and its tiers (scoring/tiers.py: who cannot be told from the best),
+    an extractor that is only another one shown (`same_as`) left out of them and given that one's tier."""
     figures = _figures(board)
-    return {"extractors": figures, "tiers": tiers({name: f["f1"] for name, f in figures.items()},
-                                                  board.resampled_f1())}
+    twins = {a: b for a, b in (same_as(board.page_ids) if same_as else {}).items() if a in figures}
+    left_out = {a: b for a, b in twins.items() if b in figures}
+    ranked = tiers({name: f["f1"] for name, f in figures.items() if name not in left_out}, board.resampled_f1())
+    return {"extractors": figures, "tiers": twin_tiers(ranked, left_out), "same_as": twins}
+
+
+def twin_tiers(ranked: dict[str, Any] | None, twins: Mapping[str, str]) -> dict[str, Any] | None:
+    """Tiers with each twin (name -> the extractor it only repeats) given its original's tier, marked
+    `same_as`: never the best, never counted against the best's separation."""
+    if ranked is None:
+        return None
+    for twin, original in twins.items():
+        ranked["extractors"][twin] = {"p_holm": None, "tied": False, **ranked["extractors"].get(original, {}),
+                                      "same_as": original}
+    return ranked
 
 
 def leaderboard(
@@ -98,6 +128,7 @@ def leaderboard(
     by: str | None = None,
     bootstrap: int = 1000,
     seed: int = 0,
+    same_as: SameAs | None = None,
 ) -> dict[str, Any]:
     """Figures per extractor (`named`: display name -> fingerprint), optionally per group."""
     definition = resolve_metric(cache.metrics, metric)
@@ -107,7 +138,7 @@ def leaderboard(
         "metric": metric,
         "average": average_name,
         "pages": len(board.page_ids),
-        **_ranked(board),
+        **_ranked(board, same_as),
     }
     if by is not None:
         if by not in GROUPINGS:
@@ -119,7 +150,7 @@ def leaderboard(
         for group, aligned in sorted(groups.items()):
             table = {name: [rows[i].counts for _, rows in aligned] for i, name in enumerate(named)}
             sub = Board(definition, table, [p for p, _ in aligned], average, bootstrap, seed)
-            result["groups"][group] = {"pages": len(sub.page_ids), **_ranked(sub)}
+            result["groups"][group] = {"pages": len(sub.page_ids), **_ranked(sub, same_as)}
     return result
 
 
@@ -190,11 +221,12 @@ def guard_and_time(cache: ScoreCache, metric: str, named: Mapping[str, str], fil
     return result
 
 
-def leaderboard_with_extras(shared: SharedScores, options: BoardOptions, named: Mapping[str, str]) -> dict[str, Any]:
+def leaderboard_with_extras(shared: SharedScores, options: BoardOptions, named: Mapping[str, str],
+                            same_as: SameAs | None = None) -> dict[str, Any]:
     """`goldtext score --format json` for these extractors, plus "extras" (see guard_and_time)."""
     cache = shared.cache
     result = leaderboard(cache, options.metric, named, average=options.average, filters=options.filters,
-                         bootstrap=options.bootstrap, seed=options.seed)
+                         bootstrap=options.bootstrap, seed=options.seed, same_as=same_as)
     key = ("extras", options.metric, tuple(named.items()), options.filters)
     stamp, _ = cache.aligned_pages(options.metric, list(named.values()), options.filters)
     result["extras"] = shared.remembered(key, lambda: guard_and_time(cache, options.metric, named, options.filters),

@@ -1,18 +1,25 @@
 """Site rules at work: per site, how often `site-rules` used its rule, fell back to the general
 extractor or failed (from the extractions' recorded path), and the rule's score against the fallback's
-on that site's gold pages (from the cached counts)."""
+on that site's gold pages (from the cached counts).
+
+On a board of pages where no rule applied, `site-rules` is its fallback, trafilatura, under another name:
+`fallback_twins` says so, and the leaderboard shows it as "site-rules = trafilatura (no rule applied)",
+left out of the tiers (no ★, no tier of its own: its figures are the fallback's)."""
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Collection, Hashable, Mapping, Sequence
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from ..extractors.service import SITE_RULES
+from ..extractors.with_trafilatura import TRAFILATURA
 from ..models import Extraction, Page, Site
 from .cache import ScoreCache
-from .leaderboard import leaderboard
+from .leaderboard import SameAs, leaderboard
 
 PATHS = ("rules", "fallback", "failed")
 
@@ -55,3 +62,23 @@ def rule_report(
             }
         )
     return rows
+
+
+def ruled_pages(session: Session, fingerprint: str) -> frozenset[int]:
+    """The pages on which the site-rules fingerprint's extraction used a rule (path "rules")."""
+    rows = session.execute(select(Extraction.page_id, Extraction.meta).where(Extraction.fingerprint == fingerprint))
+    return frozenset(page for page, meta in rows if (meta or {}).get("path") == "rules")
+
+
+def fallback_twins(named: Mapping[str, str], ruled: Collection[int]) -> SameAs | None:
+    """For a leaderboard of `named` (display name -> fingerprint): given a board's pages, {"site-rules":
+    "trafilatura"} when site-rules is shown and used a rule on none of them (`ruled`: the pages it did,
+    see ruled_pages), else {}; None when site-rules is not shown."""
+    if SITE_RULES not in named:
+        return None
+    applied = frozenset(ruled)
+
+    def same_as(pages: Sequence[Hashable]) -> dict[str, str]:
+        return {} if any(page in applied for page in pages) else {SITE_RULES: TRAFILATURA.name}
+
+    return same_as

@@ -31,6 +31,7 @@ class Board:
         seed: int = 0,
     ) -> None:
         self.metric = metric
+        self.seed = seed
         self.average, self.aggregation = self.metric.aggregation(average)
         self.page_ids = tuple(page_ids)
         self.index = {page_id: i for i, page_id in enumerate(self.page_ids)}

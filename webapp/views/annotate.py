@@ -26,7 +26,7 @@ from ..annotation.annotations import annotation_of, is_blind
 from ..annotation.boilerplate import BoilerplateCache, drop_lines, page_boilerplate
 from ..annotation.effort import ACTIONS
 from ..annotation.gold import HistoryPage, Record, history_page
-from ..annotation.prefill import METRIC, Prefill, Ranking, choose
+from ..annotation.prefill import FIXED_MODE, METRIC, RANDOM_MODE, Prefill, Ranking, choose, drawn, fixed
 from ..annotation.provenance import summary, uniform
 from ..annotation.type_signals import Suggestion, suggest_type
 from ..corpus.sites import known_site
@@ -112,12 +112,17 @@ def site_boilerplate(session: Session, page: Page) -> frozenset[str]:
     return page_boilerplate(cache.lines(session, page.site_id), page.facts)
 
 
-def prefill_of(session: Session, page: Page, found: list[dict[str, Any]]) -> Prefill:
-    """The prefill of a page without gold: the site's best extractor once the site has enough gold,
-    else the default; the site's ranking computed once per epoch of the score change log."""
+def prefill_of(session: Session, page: Page, found: list[dict[str, Any]], who: str) -> Prefill:
+    """The prefill of a page without gold (or of `who`'s own annotation) as the PREFILL setting says: the
+    site's best extractor once the site has enough gold, else the default (its ranking computed once per
+    epoch of the score change log); the default always; or one drawn for this page and annotator."""
+    usable = {c["name"] for c in found if not c["error"]}
+    if settings().prefill == FIXED_MODE:
+        return fixed(settings().default_extractor, usable)
+    if settings().prefill == RANDOM_MODE:
+        return drawn(page.id, who, {c["name"] for c in found if not c["error"] and c["text"].strip()})
     host = known_site(page.site.host)
     pages, ranked = (0, []) if host is None else ranked_site(session, host)
-    usable = {c["name"] for c in found if not c["error"]}
     return choose(ranked, pages, host, settings().min_site_pages, settings().default_extractor, usable)
 
 
@@ -155,7 +160,7 @@ def page(page_id: int) -> Response | str:
     cands = candidates(session, page_id, settings().default_extractor)
     blind = is_blind(found, overlap())
     saved = annotation_of(session, page_id, annotator() or "") if blind else found.gold
-    prefill = prefill_of(session, found, cands) if saved is None else None
+    prefill = prefill_of(session, found, cands, annotator() or "") if saved is None else None
     boilerplate = site_boilerplate(session, found)
     verdicts = [(c["accepted"], c["guard_reason"]) for c in cands if not c["error"]]
     suggested = suggest_type(found.facts or {}, found.url, settings().taxonomy, verdicts) if saved is None else None

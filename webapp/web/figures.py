@@ -5,6 +5,7 @@ never a table scanned), answered with 304 before any work and without waiting fo
 
 from __future__ import annotations
 
+import copy
 import hashlib
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -21,12 +22,14 @@ from ..extractors.service import SITE_RULES, stored_rules
 from ..jobs.start import refresh_job
 from ..models import Job
 from ..results.agreement import ceiling, mark_board, mark_comparison
+from ..results.anchoring import anchoring_of, board_movement, prefilled
 from ..results.cache import ScoreCache, SharedScores
 from ..results.drift import acceptance_by_site_batch, drift_flags
 from ..results.extractions import current_named, resolve_ref, texts_of
 from ..results.guard import guard_report
 from ..results.leaderboard import (
     BoardOptions,
+    SameAs,
     board_pages,
     head_to_head,
     leaderboard,
@@ -34,7 +37,7 @@ from ..results.leaderboard import (
     shown,
     worst_pages,
 )
-from ..results.site_rules import rule_report
+from ..results.site_rules import fallback_twins, rule_report, ruled_pages
 from ..results.sites import mark_too_few, site_rows, type_rows
 from ..results.store import epochs, stale_count
 from ..scoring import Metric
@@ -103,6 +106,7 @@ def board_options(bootstrap: int = 1000, needs_metric: bool = True) -> BoardOpti
         extractors=tuple(e for e in args.getlist("extractor") if e),
         bootstrap=int_arg("bootstrap", bootstrap, 0, BOOTSTRAP_MAX),
         seed=int_arg("seed", 0),
+        unanchored=args.get("unanchored") in ("1", "on", "true"),
     )
 
 
@@ -174,13 +178,43 @@ def drift(session: Session, options: BoardOptions) -> list[dict[str, Any]]:
     )
 
 
+def same_as(session: Session, named: dict[str, str]) -> SameAs | None:
+    """site-rules as its fallback on the boards where it applied no rule (results/site_rules.py), the pages
+    where it did read once per version of the extractions."""
+    if SITE_RULES not in named:
+        return None
+    fingerprint = named[SITE_RULES]
+    shared = shared_scores()
+    ruled = shared.remembered(("ruled", fingerprint), lambda: ruled_pages(session, fingerprint),
+                              shared.cache.extraction_epoch)
+    return fallback_twins(named, ruled)
+
+
+def anchoring(session: Session, cache: ScoreCache, options: BoardOptions, named: dict[str, str],
+              twins: dict[str, str]) -> dict[str, Any]:
+    """The anchoring split, the movement and (with options.unanchored) the unanchored board
+    (results/anchoring.py), computed once per version of the board's pages, scores and extractions; the
+    prefilled golds and annotations read once per version of the scores, and each one's movement computed
+    once per version of its text while no extraction changes. Read it, never change it."""
+    shared = shared_scores()
+    records = shared.remembered(("prefilled",), lambda: prefilled(session))
+    known = shared.remembered(("movement",), dict, cache.extraction_epoch)  # filled by board_movement
+    stamp, _ = cache.aligned_pages(options.metric, list(named.values()), options.filters)
+    return shared.remembered(
+        ("anchoring", options, tuple(named.items())),
+        lambda: anchoring_of(cache, options, named, twins, records,
+                             lambda pages: board_movement(session, cache, records, pages, known)),
+        (stamp, cache.epoch, cache.extraction_epoch))
+
+
 def leaderboard_of(options: BoardOptions) -> Compute:
     """`goldtext score --format json` plus "extras", "noise" (the annotators' noise, see
-    results/agreement.py), "drift" and "pending"."""
+    results/agreement.py), "anchoring" (results/anchoring.py), "drift" and "pending"."""
 
     def compute(session: Session, cache: ScoreCache) -> dict[str, Any]:
         named = named_for(session, options)
-        result = leaderboard_with_extras(shared_scores(), options, named)
+        result = leaderboard_with_extras(shared_scores(), options, named, same_as(session, named))
+        result |= copy.deepcopy(anchoring(session, cache, options, named, result["same_as"]))
         pages = board_pages(cache, options.metric, list(named.values()), options.filters)
         mark_board(session, result, pages)
         result["ceiling"] = ceiling(session, metrics()[options.metric], pages, options.bootstrap)
@@ -223,8 +257,10 @@ def sites_of(options: BoardOptions) -> Compute:
 
     def compute(session: Session, cache: ScoreCache) -> dict[str, Any]:
         named = named_for(session, options)
+        twins = same_as(session, named)
         grouped = {by: leaderboard(cache, options.metric, named, average=options.average, filters=options.filters,
-                                   by=by, bootstrap=options.bootstrap, seed=options.seed) for by in ("site", "kind")}
+                                   by=by, bootstrap=options.bootstrap, seed=options.seed, same_as=twins)
+                   for by in ("site", "kind")}
         by_site = grouped["site"]
         hosts = filter_choices(session)["sites"]
         min_pages = settings().min_site_pages

@@ -3,12 +3,13 @@ on the app by create_app."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from flask import Flask
 from werkzeug.datastructures import MultiDict
 
-CARRIED = ("metric", "average", "site", "kind", "batch", "annotator", "extractor", "bootstrap", "seed")
+CARRIED = ("metric", "average", "site", "kind", "batch", "annotator", "extractor", "bootstrap", "seed", "unanchored")
 """The figures' query arguments that links carry along."""
 
 
@@ -17,9 +18,11 @@ def pct(value: float | None) -> str:
     return "–" if value is None else f"{100 * value:.1f}%"
 
 
-def ranked(extractors: dict[str, dict[str, Any]]) -> list[tuple[str, dict[str, Any]]]:
-    """(name, figures) by F1, best first; undefined F1 last."""
-    return sorted(extractors.items(), key=lambda item: (item[1]["f1"] is None, -(item[1]["f1"] or 0), item[0]))
+def ranked(extractors: dict[str, dict[str, Any]], twins: Collection[str] = ()) -> list[tuple[str, dict[str, Any]]]:
+    """(name, figures) by F1, best first; undefined F1 last; a twin (an extractor that is only another one
+    there, results/leaderboard.py SameAs) after the others of its F1."""
+    return sorted(extractors.items(),
+                  key=lambda item: (item[1]["f1"] is None, -(item[1]["f1"] or 0), item[0] in twins, item[0]))
 
 
 def carry(args: MultiDict, *dropped: str) -> dict[str, list[str]]:
