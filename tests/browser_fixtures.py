@@ -38,9 +38,10 @@ def live_server(app) -> Iterator[str]:
     yield from serve(app)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser():
-    """One Chromium per test module (conftest.py registers this module as a plugin)."""
+    """One Chromium per test process (conftest.py registers this module as a plugin); each test makes its own
+    context, so no cookie or storage passes from one to the next."""
     if not CHROMIUM.exists():
         if os.environ.get("CI") == "true":
             pytest.fail(f"{CHROMIUM} is missing: the browser tests must run in CI")

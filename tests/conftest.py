@@ -11,18 +11,21 @@ from __future__ import annotations
 import os
 import shutil
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from argon2 import PasswordHasher
-from corpora import CORPORA
-from sqlalchemy import make_url, text
+from corpora import CORPORA, READABILITY_PAGES
+from flask import Flask
+from sqlalchemy import make_url, select, text
 
 from webapp import create_app
 from webapp.accounts import users
 from webapp.db import dispose, make_engine, sessions
 from webapp.jobs.workers import drain
 from webapp.migrate import upgrade
+from webapp.models import Extraction, Page
 
 pytest_plugins = ["browser_fixtures", "demo_fixtures", "serving_fixtures"]
 
@@ -43,6 +46,13 @@ if TEST_DATABASE_URL:  # the demo corpus's databases (demo_fixtures.py) are name
     os.environ["GOLDTEXT_TEST_DATABASE_URL"] = TEST_DATABASE_URL
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The tests marked slow (minutes each: whole corpora, real servers) run first, in their order: under
+    pytest-xdist the short tests then fill both processes to the end, instead of one process running a long
+    test alone while the other waits."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtest_setup(item: pytest.Item) -> None:
     """Before any fixture of a `corpus` test: its folders of the shared corpora must be there."""
@@ -61,14 +71,19 @@ def quick_password_hashes(monkeypatch):
     monkeypatch.setattr(users, "HASHER", PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1))
 
 
-def _create_database(url: str) -> None:
-    """Make the database `url` names on its server (a worker's own), empty; any earlier one is dropped."""
+def _on_server(url: str, *statements: str) -> None:
+    """Run `statements` (about the database `url` names, as {name}) on its server, outside a transaction."""
     name = make_url(url).database
     server = make_engine(make_url(url).set(database="postgres").render_as_string(hide_password=False))
     with server.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
-        conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
+        for statement in statements:
+            conn.execute(text(statement.format(name=name)))
     server.dispose()
+
+
+def _create_database(url: str) -> None:
+    """Make the database `url` names on its server (a worker's own), empty; any earlier one is dropped."""
+    _on_server(url, 'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)', 'CREATE DATABASE "{name}"')
 
 
 @pytest.fixture(scope="session")
@@ -121,26 +136,75 @@ def database_url(tmp_path, server_database, request) -> str:
     return f"sqlite:///{path}"
 
 
-@pytest.fixture
-def app(tmp_path, database_url, request):
-    """The app, created with the settings of the test's `settings` marks (the closest last)."""
-    instance = tmp_path / "instance"
+def _test_app(folder: Path, database_url: str, **settings) -> Flask:
+    instance = folder / "instance"
     instance.mkdir()
-    marked = {}
-    for mark in reversed(list(request.node.iter_markers("settings"))):
-        marked.update(mark.kwargs)
-    app = create_app(
+    return create_app(
         {
             "TESTING": True,
             "INSTANCE_PATH": str(instance),
             "DATABASE_URL": database_url,
             "SECRET_KEY": "test-secret",
             "EXTRACT_TIMEOUT": 60.0,
-            **marked,
+            **settings,
         }
     )
+
+
+@pytest.fixture
+def app(tmp_path, database_url, request):
+    """The app, created with the settings of the test's `settings` marks (the closest last)."""
+    marked = {}
+    for mark in reversed(list(request.node.iter_markers("settings"))):
+        marked.update(mark.kwargs)
+    app = _test_app(tmp_path, database_url, **marked)
     yield app
     dispose(app)
+
+
+@dataclass(frozen=True)
+class Extracted:
+    """An app whose database holds a corpus imported and extracted through the commands, and what they printed."""
+
+    app: Flask
+    imported: str
+    extracted: str
+
+    def stored(self) -> list[tuple[str, str, str | None]]:
+        """(page's folder, extractor, error) of every stored extraction."""
+        with sessions(self.app)() as session:
+            rows = session.execute(select(Page.source_name, Extraction.extractor, Extraction.error)
+                                   .join(Extraction.page))
+            return [tuple(row) for row in rows]
+
+
+@pytest.fixture(scope="session")
+def readability_extracted(tmp_path_factory, server_database, request):
+    """The Readability pages imported by `goldtext import` and extracted by `goldtext extract` (every runnable
+    extractor), once per run: the 2,000-odd calls take minutes, and several tests read what came of them (mark
+    them xdist_group("readability-extracted") so that they share one run). Its database is its own, beside the
+    tests' (a file, or a database of the test server)."""
+    folder = tmp_path_factory.mktemp("readability")
+    if server_database:
+        url = make_url(server_database)
+        url = url.set(database=f"{url.database}_readability").render_as_string(hide_password=False)
+        _create_database(url)
+        engine = make_engine(url)
+        upgrade(engine)
+        engine.dispose()
+    else:
+        shutil.copyfile(request.getfixturevalue("sqlite_schema"), folder / "readability.sqlite")
+        url = f"sqlite:///{folder / 'readability.sqlite'}"
+    app = _test_app(folder, url)
+    runner = app.test_cli_runner()
+    imported = runner.invoke(args=["import", str(READABILITY_PAGES)])
+    assert imported.exit_code == 0, imported.output + repr(imported.exception)
+    extracted = runner.invoke(args=["extract"])
+    assert extracted.exit_code == 0, extracted.output + repr(extracted.exception)
+    yield Extracted(app, imported.output, extracted.output)
+    dispose(app)
+    if server_database:
+        _on_server(url, 'DROP DATABASE "{name}" WITH (FORCE)')
 
 
 @pytest.fixture

@@ -474,9 +474,10 @@ def corpus_pages(count: int) -> list[tuple[str, bytes]]:
     return [(f"{folder.name}.html", (folder / "source.html").read_bytes()) for folder in folders[:count]]
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def databases(tmp_path_factory):
-    """The serving tests' databases (see Databases), made once per test module."""
+    """The serving tests' databases (see Databases), dropped at the end of the run: the test modules of one
+    process share the corpus's templates, each built once (an import and an extraction of the corpus)."""
     made = Databases(tmp_path_factory.mktemp("databases"))
     try:
         yield made

@@ -123,15 +123,14 @@ def test_libxml2_depth_truncation_marks_results_incomplete(depth, incomplete):
 
 @pytest.mark.slow
 @pytest.mark.corpus(READABILITY)
-def test_every_builtin_runs_over_the_real_corpus():
-    pages = READABILITY_PAGES
-    jobs = (
-        Call((page.name, extractor.name), extractor, (page / "source.html").read_text(encoding="utf-8"), None)
-        for page in sorted(pages.iterdir())
-        if page.is_dir()
-        for extractor in runnable(build_registry())
-    )
-    errors = {result.key: result.error for result in run_calls(jobs, workers=2) if result.error}
+@pytest.mark.xdist_group("readability-extracted")
+def test_every_builtin_runs_over_the_real_corpus(readability_extracted):
+    """Every runnable extractor on every page, as `goldtext extract` ran them (shared with test_shared_corpus)."""
+    names = {extractor.name for extractor in runnable(build_registry())}
+    rows = readability_extracted.stored()
+    pages = {page.name for page in READABILITY_PAGES.iterdir() if page.is_dir()}
+    assert sorted((page, name) for page, name, _ in rows) == sorted((page, name) for page in pages for name in names)
+    errors = {(page, name): error for page, name, error in rows if error}
     # boilerpy3's own parser gives up on some real pages; it is the only one allowed to.
     assert {key: error for key, error in errors.items() if key[1] != "boilerpy3"} == {}
     assert all(error.startswith("HTMLExtractionError") for error in errors.values())

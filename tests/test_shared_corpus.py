@@ -14,9 +14,10 @@ from corpora import CORPORA, READABILITY, READABILITY_PAGES
 from sqlalchemy import func, select
 from test_extractors import OPTIONAL_NAMES
 
+from webapp.db import sessions
 from webapp.extractors.registry import build_registry, runnable
 from webapp.extractors.runner import Call, run_calls
-from webapp.models import Extraction, Gold, Page
+from webapp.models import Gold
 from webapp.scoring.wcxb import counts as wcxb_counts
 
 FAILURES = ("worker crashed", "timeout after")  # the worker died or was killed: not the extractor's own error
@@ -27,20 +28,15 @@ pytestmark = pytest.mark.slow
 
 
 @pytest.mark.corpus(READABILITY)
-def test_the_readability_pages_import_and_extract_without_crashes(runner, session):
-    imported = runner.invoke(args=["import", str(READABILITY_PAGES)])
-    assert imported.exit_code == 0, imported.output
-    assert "batch 1: 130 imported, 0 duplicate, 0 rejected" in imported.output
-    kinds = dict(session.execute(select(Gold.kind, func.count()).group_by(Gold.kind)).all())
+@pytest.mark.xdist_group("readability-extracted")
+def test_the_readability_pages_import_and_extract_without_crashes(readability_extracted):
+    assert "batch 1: 130 imported, 0 duplicate, 0 rejected" in readability_extracted.imported
+    with sessions(readability_extracted.app)() as session:
+        kinds = dict(session.execute(select(Gold.kind, func.count()).group_by(Gold.kind)).all())
     assert kinds == {"article": 122, "other": 8}
-    session.rollback()
 
-    extracted = runner.invoke(args=["extract"])
-    assert extracted.exit_code == 0, extracted.output
     names = [extractor.name for extractor in runnable(build_registry())]
-    rows = session.execute(
-        select(Page.source_name, Extraction.extractor, Extraction.error).join(Extraction.page)
-    ).all()
+    rows = readability_extracted.stored()
     assert len(rows) == 130 * len(names)
     assert {(page, name) for page, name, _ in rows} == {
         (page.name, name) for page in READABILITY_PAGES.iterdir() if page.is_dir() for name in names
