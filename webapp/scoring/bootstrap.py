@@ -34,6 +34,20 @@ def weight_blocks(pages: int, resamples: int, seed: int) -> Iterator[np.ndarray]
         yield np.bincount(picks.ravel(), minlength=block * pages).reshape(block, pages)
 
 
+def weights(pages: int, resamples: int, seed: int) -> np.ndarray:
+    """All the resamples' page weights (resamples x pages), the draws of ``weight_blocks``, in the
+    smallest unsigned type that holds them (one byte: a page drawn 256 times in one resample is all but
+    impossible, but then two bytes), filled block by block."""
+    found = np.zeros((resamples, pages), dtype=np.uint8)
+    start = 0
+    for block in weight_blocks(pages, resamples, seed):
+        if block.max(initial=0) > np.iinfo(found.dtype).max:
+            found = found.astype(np.uint16)
+        found[start:start + len(block)] = block
+        start += len(block)
+    return found
+
+
 def resampled_sums(values: np.ndarray, resamples: int, seed: int) -> np.ndarray:
     """(resamples x k) weighted column sums of ``values`` (pages x k), one row per bootstrap resample."""
     blocks = [w.astype(float) @ values for w in weight_blocks(values.shape[0], resamples, seed)]
