@@ -209,9 +209,9 @@ class ScoreCache:
     def _read(self, session: Session, pages: set[int] | None) -> Iterator[list[tuple]]:
         """The current counts of these pages (or of all), LOAD_CHUNK rows at a time, the counts as JSON
         text: (metric, counts, page, fingerprint, site, type, batch, annotator, accepted, duration_ms).
-        Read through the driver's own cursor, in the session's transaction (a server-side one on
-        PostgreSQL), as plain tuples: building a row object for each of millions of counts would cost
-        more than the read itself."""
+        All of them are read through the driver's own cursor, in the session's transaction (a
+        server-side one on PostgreSQL), as plain tuples: building a row object for each of millions of
+        counts would cost more than the read itself."""
         query = (
             select(
                 Score.metric, cast(Score.counts, Text), Score.page_id, Extraction.fingerprint, Site.host,
@@ -224,7 +224,8 @@ class ScoreCache:
             .where(Gold.status == DONE)
         )
         if pages is not None:
-            query = query.where(Score.page_id.in_(sorted(pages)))
+            yield [tuple(row) for row in session.execute(query.where(Score.page_id.in_(sorted(pages))))]
+            return
         connection = session.connection()
         sql = str(query.compile(dialect=connection.dialect, compile_kwargs={"literal_binds": True}))
         driver = connection.connection.driver_connection
