@@ -9,6 +9,7 @@ counts of one metric take about 50 MB, and a board reads its pages' fields as ar
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from itertools import chain
 from operator import itemgetter
 from typing import Any
 
@@ -128,7 +129,9 @@ class Columns:
             code = {value: self.strings.code(value) for value in set(values)}
             self.facts[name][slots] = np.fromiter(map(code.__getitem__, values), dtype=np.int32, count=n)
         read = itemgetter(*self.fields) if len(self.fields) > 1 else lambda c: (c[self.fields[0]],)
-        self.counts[cols, slots] = np.array(list(map(read, counts)), dtype=float).reshape(n, len(self.fields))
+        width = len(self.fields)
+        self.counts[cols, slots] = np.fromiter(chain.from_iterable(map(read, counts)), dtype=float,
+                                               count=n * width).reshape(n, width)
         self.present[cols, slots] = True
         self.errored[cols, slots] = [bool(c.get("errored", False)) for c in counts]
         self.accepted[cols, slots] = np.array(accepted, dtype=bool)
