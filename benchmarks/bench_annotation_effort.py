@@ -194,7 +194,8 @@ def replay(app) -> list[Replayed]:
             corpus = Path(source).name
             if host not in aligned_of:
                 rows = cache.aligned(METRIC, list(named.values()), PageFilter(sites=(host,)))
-                aligned_of[host] = [(p, {name: r.counts for name, r in zip(named, rs)}) for p, rs in rows]
+                counts = {name: rows.counts(fp) for name, fp in named.items()}
+                aligned_of[host] = [(p, {name: counts[name][i] for name in named}) for i, p in enumerate(rows.page_ids)]
                 boilerplate_of[site_id] = site_boilerplate(session, site_id) if known_site(host) else frozenset()
             candidates = texts.get(page_id, {})
             usable = {name for name, (_, error) in candidates.items() if error is None}

@@ -11,9 +11,11 @@ from dataclasses import replace
 import pytest
 from sqlalchemy import event
 from test_leaderboard import add_page, fingerprint, new_batch
-from workbench import EAGER, NO_CONTENT, sign_in
+from workbench import EAGER, NO_CONTENT, add_account, log_in, sign_in
 
 from webapp import create_app
+from webapp.accounts.roles import ADMIN
+from webapp.annotation.annotations import save_annotation
 from webapp.db import database, dispose
 from webapp.extractors.guard import GuardThresholds
 from webapp.extractors.runner import Result
@@ -111,6 +113,27 @@ def poll_costs(app, client) -> tuple[int, int]:
     with statements(app) as poll:
         assert still(client, etag)
     return len(warm), len(poll)
+
+
+@pytest.mark.settings(OVERLAP=2)
+def test_voiding_an_annotation_changes_the_etag_and_the_annotators_agreement_shown(app, session):
+    page = add_page(session, "duo.example", new_batch(session), "a b c d", {"trafilatura": "a b c d",
+                                                                             "density": "a b"})
+    for name, text in (("al", "a b c d"), ("bo", "a b c d"), ("cy", "x y")):
+        save_annotation(session, page, name, base_version=0, text=text, kind="article", status="done")
+    refresh_scores(session, EAGER, no_content=NO_CONTENT)
+    add_account(session, "Ada", ADMIN)
+    session.commit()
+    admin = app.test_client()
+    token = log_in(admin, "Ada")
+    before = admin.get(URL, query_string=ARGS)
+    assert before.get_json()["ceiling"]["pairs"] == 3  # al-bo, al-cy, bo-cy
+    voided = admin.post(f"/adjudication/{page.id}/void", data={"csrf_token": token, "annotator": "cy"})
+    assert voided.status_code == 302
+    assert not still(admin, before.headers["ETag"])  # the gold is the same, the agreement is not
+    after = admin.get(URL, query_string=ARGS).get_json()
+    assert after["ceiling"] == {"f1": 1.0, "f1_std": None, "pages": 1, "pairs": 1}
+    assert after["noise"]["annotator_noise"] == 0.0 < before.get_json()["noise"]["annotator_noise"]
 
 
 def test_a_poll_runs_the_same_few_statements_whatever_the_size_of_the_corpus(app, client, session, board):

@@ -96,12 +96,13 @@ def ceiling(session: Session, metric: Metric, pages: Iterable[int], bootstrap: i
     return {"f1": summary.f1, "f1_std": summary.f1_std, "pages": len(found), "pairs": len(rows)}
 
 
-def mark_board(session: Session, board: dict[str, Any], pages: Iterable[int]) -> None:
-    """Add the annotators' noise to a leaderboard result: ``board["noise"]`` with, per extractor but the
+def mark_board(board: dict[str, Any], noise: dict[str, Any]) -> None:
+    """Add the annotators' noise on the board's pages (``noise_on``) to a leaderboard result:
+    ``board["noise"]`` with, per extractor but the
     best, whether its F1 is within annotator noise of the best's (never of the one ranked above: that chains
     down the table). Such an extractor is also "tied" with the best in ``board["tiers"]`` (the bootstrap's
     verdict, scoring/tiers.py), and the best is then no longer separable."""
-    noise = noise_on(session, pages)
+    noise = dict(noise)
     f1 = {name: f["f1"] for name, f in board["extractors"].items() if f["f1"] is not None}
     tiers = board.get("tiers")
     best = tiers["best"] if tiers else min(f1, key=lambda name: (-f1[name], name), default=None)

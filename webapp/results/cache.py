@@ -1,10 +1,11 @@
 """The leaderboard's cache of the current per-page counts, in memory, per process.
 
-A ScoreCache holds the current counts (see store.is_current) and catches up with the database through the
-score change log: only the pages changed since its epoch are re-read. Everything a warm request needs is
-kept up to date by the same log, at the cost of the changed pages alone: the Boards of the most recently
-used queries, the aligned pages of each query (`aligned_pages`), and how many pages each fingerprint has
-scored. A cold cache starts from the snapshot another process stored (see snapshot.py) when one is
+A ScoreCache holds the current counts (see store.is_current), each metric's in numpy columns
+(columns.py), and catches up with the database through the score change log: only the pages changed
+since its epoch are re-read. Everything a warm request needs is kept up to date by the same log, at the
+cost of the changed pages alone: the Boards of the most recently used queries, the aligned pages of
+each query (`aligned_pages`), and how many pages each fingerprint has scored. A cold cache starts from
+the snapshot another process stored (see snapshot.py: the columns' arrays, read in bulk) when one is
 recent enough, and reads the counts in bulk otherwise. `SharedScores` is a web process's one cache,
 synced and read under a lock (Boards are corrected in place, and web processes are threaded), with
 figures remembered per version of the data.
@@ -12,8 +13,6 @@ figures remembered per version of the data.
 
 from __future__ import annotations
 
-import bisect
-import gc
 import itertools
 import json
 import threading
@@ -24,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
+import numpy as np
 from sqlalchemy import cast, select
 from sqlalchemy.orm import Session
 from sqlalchemy.types import Text
@@ -32,14 +32,19 @@ from ..annotation.page_filter import PageFilter
 from ..models import Extraction, Gold, Page, Score, Site
 from ..scoring import Metric
 from ..scoring.board import Board
+from ..scoring.bootstrap import weights
+from ..scoring.metric import Fields
 from ..vocabulary import DONE
 from . import snapshot
+from .columns import Columns, Strings
 from .store import changed_since, current_of, epochs
 
 LOG_LIMIT = 2000
 BOARDS_KEPT = 8
-"""Boards kept per process, least recently used dropped first: a board holds its bootstrap weights
-(about 19 MiB at 10,000 pages and 1,000 resamples)."""
+"""Boards kept per process, least recently used dropped first."""
+WEIGHTS_KEPT = 2
+"""Bootstrap weights kept per process (one byte per page and resample: 10 MB at 10,000 pages and 1,000
+resamples), shared by the boards of one size."""
 ALIGNMENTS_KEPT = 32
 MEMO_LIMIT = 256
 LOAD_CHUNK = 20_000
@@ -47,7 +52,7 @@ STAMPS = itertools.count(1)
 
 
 class CachedRow(NamedTuple):
-    """One current count of one extraction: a tuple, which a process holds by the million."""
+    """One current count of one extraction, as the cache gives it for one page (see ScoreCache.row)."""
 
     page_id: int
     fingerprint: str
@@ -63,10 +68,56 @@ class CachedRow(NamedTuple):
         return str(getattr(self, "kind" if by == "type" else by))
 
 
+@dataclass(frozen=True)
+class Aligned:
+    """Pages scored by every one of some fingerprints, by page id, read from one metric's columns."""
+
+    columns: Columns
+    fingerprints: tuple[str, ...]
+    slots: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.slots)
+
+    @property
+    def page_ids(self) -> list[int]:
+        return self.columns.page_id[self.slots].tolist()
+
+    def fields(self, fingerprint: str) -> Fields:
+        return self.columns.fields_of(fingerprint, self.slots)
+
+    def errored(self, fingerprint: str) -> np.ndarray:
+        return self.columns.per_fingerprint("errored", fingerprint, self.slots)
+
+    def accepted(self, fingerprint: str) -> np.ndarray:
+        return self.columns.per_fingerprint("accepted", fingerprint, self.slots)
+
+    def duration(self, fingerprint: str) -> np.ndarray:
+        return self.columns.per_fingerprint("duration", fingerprint, self.slots)
+
+    def counts(self, fingerprint: str) -> list[dict[str, Any]]:
+        """The fingerprint's counts on each page, as dicts (the metric's fields, as floats, and "errored")."""
+        return [self.columns.row_counts(fingerprint, slot) for slot in self.slots.tolist()]
+
+    def groups(self, by: str) -> dict[str, Aligned]:
+        """These pages split by a page fact (site, type, batch, annotator), by group name."""
+        if by == "batch":
+            codes, names = self.columns.batch[self.slots], None
+        else:
+            codes, names = self.columns.facts["kind" if by in ("type", "kind") else by][self.slots], \
+                self.columns.strings.names
+        found = {}
+        for code in np.unique(codes).tolist():
+            found[str(code) if names is None else names[code]] = Aligned(
+                self.columns, self.fingerprints, self.slots[codes == code])
+        return found
+
+
 class ScoreCache:
-    """Current per-page counts, by metric then page then fingerprint, synced from the change log at
-    every request, so that a save made through any process shows in every other at its next request.
-    Boards are kept for the BOARDS_KEPT most recently used queries, aligned pages for ALIGNMENTS_KEPT."""
+    """Current per-page counts, per metric in columns (columns.py), synced from the change log at every
+    request, so that a save made through any process shows in every other at its next request. Boards
+    are kept for the BOARDS_KEPT most recently used queries, aligned pages for ALIGNMENTS_KEPT, and the
+    bootstrap weights for the WEIGHTS_KEPT most recently used (pages, resamples, seed)."""
 
     def __init__(self, metrics: Mapping[str, Metric], boards_kept: int = BOARDS_KEPT,
                  snapshot_path: Path | None = None) -> None:
@@ -74,7 +125,8 @@ class ScoreCache:
         self.snapshot_path = snapshot_path
         self.epoch = -1
         self.extraction_epoch = -1
-        self.rows: dict[str, dict[int, dict[str, CachedRow]]] = defaultdict(dict)
+        self.strings = Strings()
+        self.columns: dict[str, Columns] = {}
         self.scored: dict[str, Counter[str]] = defaultdict(Counter)
         """metric -> fingerprint -> how many pages it has a count of."""
         self.extraction_stamp = next(STAMPS)
@@ -83,8 +135,8 @@ class ScoreCache:
         self.log_floor = -1
         self.boards: OrderedDict[tuple, tuple[int, Board]] = OrderedDict()
         self.boards_kept = boards_kept
-        self.alignments: OrderedDict[tuple, tuple[int, int, list[int]]] = OrderedDict()
-        self.strings: dict[str, str] = {}
+        self.alignments: OrderedDict[tuple, tuple[int, int, np.ndarray]] = OrderedDict()
+        self.weights: OrderedDict[tuple[int, int, int], np.ndarray] = OrderedDict()
         self.loaded_from = "none"
         """How the cache started: "snapshot", "database", or "none" yet."""
 
@@ -93,6 +145,18 @@ class ScoreCache:
         self.boards.move_to_end(key)
         while len(self.boards) > self.boards_kept:
             self.boards.popitem(last=False)
+
+    def resample_weights(self, pages: int, resamples: int, seed: int) -> np.ndarray:
+        """The bootstrap's weights for this many pages (scoring/bootstrap.py `weights`), shared by every
+        board of that size: drawn once, never changed."""
+        key = (pages, resamples, seed)
+        found = self.weights.get(key)
+        if found is None:
+            found = self.weights[key] = weights(pages, resamples, seed)
+        self.weights.move_to_end(key)
+        while len(self.weights) > WEIGHTS_KEPT:
+            self.weights.popitem(last=False)
+        return found
 
     def reset(self) -> None:
         """Forget everything: the next sync starts over (the log no longer reaches back to this cache)."""
@@ -116,90 +180,92 @@ class ScoreCache:
 
     def _start(self, session: Session, newest: int, floor: int) -> None:
         """A cold cache: the stored snapshot if it is still within the log's reach (the sync then catches
-        up with the pages changed since), else every count read in bulk and stored as the snapshot. The
-        garbage collector pauses meanwhile: the rows hold no cycles, and its passes over millions of new
-        objects would cost more than the load; they are then frozen out of its later passes too."""
-        collecting = gc.isenabled()
-        gc.disable()
-        try:
-            self._fill(session, newest, floor)
-            gc.freeze()
-        finally:
-            if collecting:
-                gc.enable()
-
-    def _fill(self, session: Session, newest: int, floor: int) -> None:
+        up with the pages changed since), else every count read in bulk and stored as the snapshot."""
         if self.snapshot_path is not None:
             found = snapshot.read(self.snapshot_path, self.versions(), floor, newest)
             if found is not None:
-                self.epoch, chunks = found
-                try:
-                    for chunk in chunks:
-                        self._ingest(chunk, None)
-                    self.loaded_from = "snapshot"
-                    return
-                except snapshot.Unreadable:  # start over from the database
-                    self.rows, self.scored = defaultdict(dict), defaultdict(Counter)
+                self.epoch, state = found
+                self.strings = Strings(state["strings"])
+                self.columns = {metric: Columns.of_state(held, self.strings)
+                                for metric, held in state["columns"].items()}
+                self.scored = defaultdict(Counter, {metric: Counter(columns.scored())
+                                                    for metric, columns in self.columns.items()})
+                self.loaded_from = "snapshot"
+                return
         self.epoch = newest
-        chunks = self._read(session, None)
-        if self.snapshot_path is not None:
-            chunks = snapshot.writing(self.snapshot_path, self.versions(), self.epoch, chunks)
-        for chunk in chunks:
+        for chunk in self._read(session, None):
             self._ingest(chunk, None)
         self.loaded_from = "database"
+        if self.snapshot_path is not None:
+            snapshot.write(self.snapshot_path, self.versions(), self.epoch, {
+                "strings": self.strings.names,
+                "columns": {metric: columns.state() for metric, columns in self.columns.items()},
+            })
 
     def versions(self) -> dict[str, int]:
         """The metrics' versions, which a snapshot must share to be used."""
         return {name: metric.version for name, metric in self.metrics.items()}
 
     def _read(self, session: Session, pages: set[int] | None) -> Iterator[list[tuple]]:
-        """The current counts of these pages (or of all), LOAD_CHUNK rows at a time, the counts as JSON text."""
+        """The current counts of these pages (or of all), LOAD_CHUNK rows at a time, the counts as JSON
+        text: (metric, counts, page, fingerprint, site, type, batch, annotator, accepted, duration_ms).
+        All of them are read through the driver's own cursor, in the session's transaction (a
+        server-side one on PostgreSQL), as plain tuples: building a row object for each of millions of
+        counts would cost more than the read itself."""
         query = (
             select(
-                Score.page_id, Score.metric, cast(Score.counts, Text),
-                Extraction.fingerprint, Site.host, Gold.kind, Page.batch_id, Gold.author,
-                Extraction.accepted, Extraction.duration_ms,
+                Score.metric, cast(Score.counts, Text), Score.page_id, Extraction.fingerprint, Site.host,
+                Gold.kind, Page.batch_id, Gold.author, Extraction.accepted, Extraction.duration_ms,
             )
             .join(Extraction, Extraction.id == Score.extraction_id)
             .join(Page, Page.id == Score.page_id)
             .join(Site, Site.id == Page.site_id)
             .join(Gold, current_of(self.metrics))
             .where(Gold.status == DONE)
-            .execution_options(yield_per=LOAD_CHUNK)
         )
         if pages is not None:
-            query = query.where(Score.page_id.in_(pages))
-        for part in session.execute(query).partitions():
-            yield [tuple(row) for row in part]
+            yield [tuple(row) for row in session.execute(query.where(Score.page_id.in_(sorted(pages))))]
+            return
+        connection = session.connection()
+        sql = str(query.compile(dialect=connection.dialect, compile_kwargs={"literal_binds": True}))
+        driver = connection.connection.driver_connection
+        assert driver is not None
+        streamed = {"name": f"score_cache_{next(STAMPS)}"} if connection.dialect.name == "postgresql" else {}
+        cursor = driver.cursor(**streamed)
+        try:
+            cursor.execute(sql)
+            while part := cursor.fetchmany(LOAD_CHUNK):
+                yield part
+        finally:
+            cursor.close()
 
     def _load(self, session: Session, pages: set[int]) -> None:
         """Replace these pages' rows with their current counts."""
         before: dict[tuple[str, int, str], tuple[bool, float]] = {}
-        for metric, by_page in self.rows.items():
-            for page in pages:
-                for fp, old in by_page.pop(page, {}).items():
-                    self.scored[metric][fp] -= 1
-                    before[(metric, page, fp)] = (old.accepted, old.duration_ms)
+        for metric, columns in self.columns.items():
+            for page, fp, accepted, duration in columns.drop(pages):
+                self.scored[metric][fp] -= 1
+                before[(metric, page, fp)] = (accepted, duration)
         for chunk in self._read(session, pages):
             self._ingest(chunk, before)
         if before:  # rows gone
             self.extraction_stamp = next(STAMPS)
 
     def _ingest(self, chunk: list[tuple], before: dict[tuple[str, int, str], tuple[bool, float]] | None) -> None:
-        """Rows read by _read into the cache: the counts decoded in one call (their keys shared), the
-        repeated strings (fingerprints, sites, types, annotators) shared. With `before` (the replaced
-        rows' guard verdicts and times, taken out as they are matched), a changed one moves the stamp."""
-        decoded = json.loads("[" + ",".join(row[2] for row in chunk) + "]")
-        shared = self.strings
-        rows, scored = self.rows, self.scored
-        for (page, metric, _, fp, site, kind, batch, author, accepted, ms), counts in zip(chunk, decoded):
-            row = CachedRow(page, shared.setdefault(fp, fp), counts, shared.setdefault(site, site),
-                            shared.setdefault(kind, kind), batch, shared.setdefault(author, author),
-                            bool(accepted), ms or 0.0)
-            rows[metric].setdefault(page, {})[row.fingerprint] = row
-            scored[metric][row.fingerprint] += 1
-            if before is not None and before.pop((metric, page, fp), None) != (row.accepted, row.duration_ms):
-                self.extraction_stamp = next(STAMPS)
+        """Rows read by _read into the columns of their metric, the counts decoded in one call. With
+        `before` (the replaced rows' guard verdicts and times, taken out as they are matched), a changed
+        one moves the stamp."""
+        metrics = [row[0] for row in chunk]
+        for metric in dict.fromkeys(metrics):
+            rows = chunk if len(set(metrics)) == 1 else [row for row in chunk if row[0] == metric]
+            fields = list(zip(*rows))
+            decoded = json.loads("[" + ",".join(fields[1]) + "]")
+            self._columns(metric).put(fields[2:], decoded)
+            self.scored[metric].update(fields[3])
+            if before is not None:
+                for page, fp, accepted, ms in zip(fields[2], fields[3], fields[8], fields[9]):
+                    if before.pop((metric, page, fp), None) != (bool(accepted), float(ms or 0.0)):
+                        self.extraction_stamp = next(STAMPS)
 
     def changed_after(self, epoch: int) -> set[int] | None:
         """Pages changed after `epoch`; None when the log no longer reaches back that far."""
@@ -212,61 +278,86 @@ class ScoreCache:
             changed |= pages
         return changed
 
-    def _admitted(self, metric: str, page: int, fingerprints: Sequence[str], filters: PageFilter) -> bool:
-        rows = self.rows.get(metric, {}).get(page)
-        return (rows is not None and bool(fingerprints) and all(fp in rows for fp in fingerprints)
-                and filters.admits(rows[fingerprints[0]]))
+    def row(self, metric: str, page: int, fingerprint: str) -> CachedRow | None:
+        """One page's current count by one fingerprint, with the page's facts; None when there is none."""
+        columns = self.columns.get(metric)
+        if columns is None or not columns.has_all(page, [fingerprint]):
+            return None
+        slot = columns.slots[page]
+        f = columns.fingerprints[fingerprint]
+        return CachedRow(page, fingerprint, columns.row_counts(fingerprint, slot), columns.fact("site", slot),
+                         columns.fact("kind", slot), int(columns.batch[slot]), columns.fact("annotator", slot),
+                         bool(columns.accepted[f, slot]), float(columns.duration[f, slot]))
 
-    def aligned_pages(self, metric: str, fingerprints: Sequence[str], filters: PageFilter) -> tuple[int, list[int]]:
+    def _admitted(self, metric: str, page: int, fingerprints: Sequence[str], filters: PageFilter) -> bool:
+        columns = self.columns.get(metric)
+        if columns is None or not columns.has_all(page, fingerprints):
+            return False
+        found = self.row(metric, page, fingerprints[0])
+        return found is not None and filters.admits(found)
+
+    def aligned_pages(self, metric: str, fingerprints: Sequence[str], filters: PageFilter) -> tuple[int, np.ndarray]:
         """(a stamp that changes whenever the list does, the admitted pages scored by every fingerprint,
-        by page id), kept per query and corrected by the pages changed since it was last asked for. The
-        list is the cache's own: read it, never change it."""
+        by page id)."""
+        stamp, slots = self._aligned_slots(metric, fingerprints, filters)
+        return stamp, self._columns(metric).page_id[slots]
+
+    def _columns(self, metric: str) -> Columns:
+        columns = self.columns.get(metric)
+        if columns is None:
+            columns = self.columns[metric] = Columns(self.metrics[metric].fields, self.strings)
+        return columns
+
+    def _aligned_slots(self, metric: str, fingerprints: Sequence[str], filters: PageFilter) -> tuple[int, np.ndarray]:
+        """(stamp, the slots of the aligned pages by page id), kept per query and corrected by the pages
+        changed since it was last asked for. The array is the cache's own: read it, never change it."""
         filters.check_scored()
         key = (metric, tuple(fingerprints), filters)
+        columns = self._columns(metric)
         found = self.alignments.get(key)
         if found is not None:
-            built, stamp, pages = found
+            built, stamp, slots = found
             changed = self.changed_after(built)
             if changed is not None:
-                for page in changed:
-                    at = bisect.bisect_left(pages, page)
+                pages = columns.page_id[slots]
+                for page in sorted(changed):
+                    at = int(np.searchsorted(pages, page))
                     present = at < len(pages) and pages[at] == page
                     wanted = self._admitted(metric, page, fingerprints, filters)
                     if present and not wanted:
-                        del pages[at]
+                        pages, slots = np.delete(pages, at), np.delete(slots, at)
                     elif wanted and not present:
-                        pages.insert(at, page)
+                        pages, slots = np.insert(pages, at, page), np.insert(slots, at, columns.slots[page])
                     else:
                         continue
                     stamp = next(STAMPS)
-                self._keep_alignment(key, stamp, pages)
-                return stamp, pages
-        by_page = self.rows.get(metric, {})
-        pages = sorted(p for p in by_page if self._admitted(metric, p, fingerprints, filters))
+                self._keep_alignment(key, stamp, slots)
+                return stamp, slots
+        slots = columns.aligned_slots(fingerprints, filters)
         stamp = next(STAMPS)
-        self._keep_alignment(key, stamp, pages)
-        return stamp, pages
+        self._keep_alignment(key, stamp, slots)
+        return stamp, slots
 
-    def _keep_alignment(self, key: tuple, stamp: int, pages: list[int]) -> None:
-        self.alignments[key] = (self.epoch, stamp, pages)
+    def _keep_alignment(self, key: tuple, stamp: int, slots: np.ndarray) -> None:
+        self.alignments[key] = (self.epoch, stamp, slots)
         self.alignments.move_to_end(key)
         while len(self.alignments) > ALIGNMENTS_KEPT:
             self.alignments.popitem(last=False)
 
     def aligned(
         self, metric: str, fingerprints: Sequence[str], filters: PageFilter, pages: set[int] | None = None
-    ) -> list[tuple[int, list[CachedRow]]]:
-        """(page, rows in fingerprint order) for admitted pages scored by every fingerprint, by page id
-        (of `pages` only, when given)."""
+    ) -> Aligned:
+        """The admitted pages scored by every fingerprint, by page id (of `pages` only, when given)."""
         filters.check_scored()
+        columns = self._columns(metric)
         if not fingerprints:
-            return []
-        by_page = self.rows.get(metric, {})
-        if pages is None:
-            chosen: Sequence[int] = self.aligned_pages(metric, fingerprints, filters)[1]
+            slots = np.zeros(0, dtype=np.int64)
+        elif pages is None:
+            slots = self._aligned_slots(metric, fingerprints, filters)[1]
         else:
             chosen = sorted(p for p in pages if self._admitted(metric, p, fingerprints, filters))
-        return [(page, [by_page[page][fp] for fp in fingerprints]) for page in chosen]
+            slots = np.array([columns.slots[p] for p in chosen], dtype=np.int64)
+        return Aligned(columns, tuple(fingerprints), slots)
 
 
 @dataclass

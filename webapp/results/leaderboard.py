@@ -8,8 +8,6 @@ Services take a session and never commit; nothing here knows Flask.
 
 from __future__ import annotations
 
-import statistics
-from collections import defaultdict
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -24,7 +22,7 @@ from ..scoring import Metric, compare, resolve_metric
 from ..scoring.aggregate import Summary
 from ..scoring.board import Board
 from ..scoring.tiers import tiers
-from .cache import CachedRow, ScoreCache, SharedScores
+from .cache import Aligned, ScoreCache, SharedScores
 from .store import current_of
 
 GROUPINGS = ("site", "type", "kind", "batch", "annotator")
@@ -67,15 +65,14 @@ def _board(
         built, board = cached
         changed = cache.changed_after(built)
         if changed is not None:
-            now = dict(cache.aligned(metric.name, fps, filters, changed))
-            if all((page in now) == (page in board.index) for page in changed):
-                for page, rows in now.items():
-                    board.update(page, {name: row.counts for name, row in zip(named, rows)})
+            now = cache.aligned(metric.name, fps, filters, changed)
+            on_board = set(now.page_ids)
+            if all((page in on_board) == (page in board.index) for page in changed):
+                for page, slot in zip(now.page_ids, now.slots.tolist()):
+                    board.update(page, {name: now.columns.row_counts(fp, slot) for name, fp in named.items()})
                 cache.keep_board(key, board)
                 return board
-    aligned = cache.aligned(metric.name, fps, filters)
-    table = {name: [rows[i].counts for _, rows in aligned] for i, name in enumerate(named)}
-    board = Board(metric, table, [page for page, _ in aligned], average, bootstrap, seed)
+    board = _new_board(cache, metric, cache.aligned(metric.name, fps, filters), named, average, bootstrap, seed)
     cache.keep_board(key, board)
     return board
 
@@ -90,6 +87,13 @@ def board_of(cache: ScoreCache, options: BoardOptions, named: Mapping[str, str])
 def figures_of(summary: Summary) -> dict[str, Any]:
     """An extractor's figures from its summary, the metric's own further ones (`extra`) among them."""
     return {k: v for k, v in asdict(summary).items() if k not in ("metric", "average", "extra")} | summary.extra
+def _new_board(cache: ScoreCache, metric: Metric, aligned: Aligned, named: Mapping[str, str],
+               average: str | None, bootstrap: int, seed: int) -> Board:
+    """A board of these aligned pages, its bootstrap weights the cache's."""
+    kept = cache.resample_weights(len(aligned), bootstrap, seed) if bootstrap and len(aligned) else None
+    return Board.of_fields(metric, {name: aligned.fields(fp) for name, fp in named.items()},
+                           {name: aligned.errored(fp) for name, fp in named.items()}, aligned.page_ids,
+                           average, bootstrap, seed, kept)
 
 
 def _figures(board: Board) -> dict[str, Any]:
@@ -143,13 +147,10 @@ def leaderboard(
     if by is not None:
         if by not in GROUPINGS:
             raise ValueError(f"--by must be one of {', '.join(GROUPINGS)}, not {by!r}")
-        groups: dict[str, list[tuple[int, list[CachedRow]]]] = defaultdict(list)
-        for page, rows in cache.aligned(metric, list(named.values()), filters):
-            groups[rows[0].group(by)].append((page, rows))
+        groups = cache.aligned(metric, list(named.values()), filters).groups(by)
         result["groups"] = {}
         for group, aligned in sorted(groups.items()):
-            table = {name: [rows[i].counts for _, rows in aligned] for i, name in enumerate(named)}
-            sub = Board(definition, table, [p for p, _ in aligned], average, bootstrap, seed)
+            sub = _new_board(cache, definition, aligned, named, average, bootstrap, seed)
             result["groups"][group] = {"pages": len(sub.page_ids), **_ranked(sub, same_as)}
     return result
 
@@ -168,12 +169,11 @@ def head_to_head(
 ) -> dict[str, Any]:
     """A against B (each (display name, fingerprint)) on the pages both have scored."""
     aligned = cache.aligned(metric, [a[1], b[1]], filters)
-    pages = [page for page, _ in aligned]
     result = compare(
         resolve_metric(cache.metrics, metric),
-        [rows[0].counts for _, rows in aligned],
-        [rows[1].counts for _, rows in aligned],
-        pages,
+        aligned.counts(a[1]),
+        aligned.counts(b[1]),
+        aligned.page_ids,
         bootstrap=bootstrap,
         seed=seed,
         top=top,
@@ -189,9 +189,9 @@ def head_to_head(
 
 
 def board_pages(cache: ScoreCache, metric: str, fingerprints: list[str], filters: PageFilter) -> list[int]:
-    """The pages a board of these fingerprints scores: those every one of them has scored (the cache's
-    own list, kept up to date by the change log: read it, never change it)."""
-    return cache.aligned_pages(metric, fingerprints, filters)[1]
+    """The pages a board of these fingerprints scores: those every one of them has scored (kept up to
+    date by the change log)."""
+    return cache.aligned_pages(metric, fingerprints, filters)[1].tolist()
 
 
 def scored_fingerprints(cache: ScoreCache, metric: str) -> set[str]:
@@ -211,12 +211,11 @@ def guard_and_time(cache: ScoreCache, metric: str, named: Mapping[str, str], fil
     """Per extractor, over the leaderboard's pages: fingerprint, acceptance rate, median time (ms)."""
     aligned = cache.aligned(metric, list(named.values()), filters)
     result = {}
-    for i, (name, fp) in enumerate(named.items()):
-        rows = [rows[i] for _, rows in aligned]
+    for name, fp in named.items():
         result[name] = {
             "fingerprint": fp,
-            "acceptance": sum(r.accepted for r in rows) / len(rows) if rows else None,
-            "median_ms": statistics.median(r.duration_ms for r in rows) if rows else None,
+            "acceptance": float(aligned.accepted(fp).mean()) if len(aligned) else None,
+            "median_ms": float(np.median(aligned.duration(fp))) if len(aligned) else None,
         }
     return result
 
@@ -241,8 +240,8 @@ def f1_distribution(
     definition = resolve_metric(cache.metrics, metric)
     aligned = cache.aligned(metric, list(named.values()), filters)
     return {
-        name: [float(f) for f in definition.per_page([rows[i].counts for _, rows in aligned])[2]] if aligned else []
-        for i, name in enumerate(named)
+        name: definition.page_scores(aligned.fields(fp))[2].tolist() if len(aligned) else []
+        for name, fp in named.items()
     }
 
 
@@ -250,20 +249,18 @@ def worst_pages(
     cache: ScoreCache, metric: str, fingerprint: str, filters: PageFilter, limit: int = 100
 ) -> dict[str, Any]:
     """An extractor's scored pages, worst F1 first (then by page id): page, site, precision, recall, F1."""
-    rows = [
-        by_fp[fingerprint]
-        for _, by_fp in sorted(cache.rows.get(metric, {}).items())
-        if fingerprint in by_fp and filters.admits(by_fp[fingerprint])
-    ]
-    if not rows:
+    definition = resolve_metric(cache.metrics, metric)
+    aligned = cache.aligned(metric, [fingerprint], filters)
+    if not len(aligned):
         return {"pages": 0, "rows": []}
-    precision, recall, f1 = resolve_metric(cache.metrics, metric).per_page([r.counts for r in rows])
-    order = np.lexsort((np.array([r.page_id for r in rows]), f1))[:limit]
+    precision, recall, f1 = definition.page_scores(aligned.fields(fingerprint))
+    page_ids = aligned.columns.page_id[aligned.slots]
+    order = np.lexsort((page_ids, f1))[:limit]
     return {
-        "pages": len(rows),
+        "pages": len(aligned),
         "rows": [
-            {"page_id": rows[i].page_id, "site": rows[i].site, "precision": float(precision[i]),
-             "recall": float(recall[i]), "f1": float(f1[i])}
+            {"page_id": int(page_ids[i]), "site": aligned.columns.fact("site", int(aligned.slots[i])),
+             "precision": float(precision[i]), "recall": float(recall[i]), "f1": float(f1[i])}
             for i in order
         ],
     }

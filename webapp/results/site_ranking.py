@@ -16,5 +16,5 @@ def site_ranking(cache: ScoreCache, metric: Metric, named: Mapping[str, str], ho
     (display name -> fingerprint), as the leaderboard's per-site group aligns them. Call with the
     cache synced and locked."""
     aligned = cache.aligned(metric.name, list(named.values()), PageFilter(sites=(host,)))
-    table = {name: [rows[i].counts for _, rows in aligned] for i, name in enumerate(named)}
+    table = {name: aligned.counts(fp) for name, fp in named.items()}
     return len(aligned), ranking(metric, table)

@@ -161,6 +161,14 @@ def gold_changed(session: Session, metrics: Mapping[str, Metric], page_id: int, 
     return refresh_scores(session, metrics, [page_id], changed=[page_id], no_content=no_content)
 
 
+def annotations_changed(session: Session, page_id: int) -> None:
+    """A page's annotations changed without its gold (an admin's void of one on an adjudicated page):
+    the agreement between annotators shown beside the scores (their noise, the human ceiling) may have,
+    so the change is logged like a score's, and the figures' ETag and the cache's epoch move with it.
+    A blind save needs none: a blind page has no gold, so it is on no board."""
+    note_changes(session, [page_id])
+
+
 def epochs(session: Session) -> tuple[int, int, int]:
     """(the change log's newest epoch, its pruned floor, the extraction epoch) in one read of three rows:
     what a poll reads to know whether anything changed."""

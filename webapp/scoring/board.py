@@ -14,8 +14,8 @@ from collections.abc import Hashable, Mapping, Sequence
 import numpy as np
 
 from .aggregate import CorpusFigures, Row, Summary, summary_of
-from .bootstrap import weight_blocks
-from .metric import Metric, page_fields
+from .bootstrap import BLOCK, weights
+from .metric import Fields, Metric, page_fields
 
 
 class Board:
@@ -29,28 +29,60 @@ class Board:
         average: str | None = None,
         bootstrap: int = 1000,
         seed: int = 0,
+        resample_weights: np.ndarray | None = None,
     ) -> None:
+        fields = {name: page_fields(rows, metric.fields) for name, rows in table.items()}
+        errored = {name: np.array([bool(row.get("errored", False)) for row in rows], dtype=bool)
+                   for name, rows in table.items()}
+        self._build(metric, fields, errored, page_ids, average, bootstrap, seed, resample_weights)
+
+    @classmethod
+    def of_fields(
+        cls,
+        metric: Metric,
+        fields: Mapping[str, Fields],
+        errored: Mapping[str, np.ndarray],
+        page_ids: Sequence[Hashable],
+        average: str | None = None,
+        bootstrap: int = 1000,
+        seed: int = 0,
+        resample_weights: np.ndarray | None = None,
+    ) -> Board:
+        """The board of counts already read into arrays: per extractor, its fields (one float array per
+        count name, one entry per page) and whether each page's extraction errored."""
+        board = cls.__new__(cls)
+        board._build(metric, fields, errored, page_ids, average, bootstrap, seed, resample_weights)
+        return board
+
+    def _build(
+        self,
+        metric: Metric,
+        fields: Mapping[str, Fields],
+        errored: Mapping[str, np.ndarray],
+        page_ids: Sequence[Hashable],
+        average: str | None,
+        bootstrap: int,
+        seed: int,
+        resample_weights: np.ndarray | None,
+    ) -> None:
+        """``resample_weights``: the weights of ``bootstrap.weights(pages, bootstrap, seed)`` when the caller
+        keeps them (they are read, never changed); drawn here otherwise."""
         self.metric = metric
         self.seed = seed
         self.average, self.aggregation = self.metric.aggregation(average)
         self.page_ids = tuple(page_ids)
         self.index = {page_id: i for i, page_id in enumerate(self.page_ids)}
-        self.values = {
-            name: self.aggregation.values(page_fields(rows, self.metric.fields))
-            for name, rows in table.items()
-        }
-        self.errored = {
-            name: np.array([bool(row.get("errored", False)) for row in rows], dtype=bool)
-            for name, rows in table.items()
-        }
+        self.values = {name: self.aggregation.values(f) for name, f in fields.items()}
+        self.errored = {name: np.array(e, dtype=bool) for name, e in errored.items()}
         self.point = {name: v.sum(axis=0, keepdims=True) for name, v in self.values.items()}
         self.weights: np.ndarray | None = None
         self.resampled: dict[str, np.ndarray] = {}
         if bootstrap and self.page_ids:
-            blocks = list(weight_blocks(len(self.page_ids), bootstrap, seed))
-            self.weights = np.vstack(blocks).astype(np.uint16)
+            self.weights = (weights(len(self.page_ids), bootstrap, seed) if resample_weights is None
+                            else resample_weights)
             matrix = np.hstack(list(self.values.values()))
-            sums = np.vstack([w.astype(float) @ matrix for w in blocks])
+            sums = np.vstack([self.weights[start:start + BLOCK].astype(float) @ matrix
+                              for start in range(0, bootstrap, BLOCK)])
             start = 0
             for name, v in self.values.items():
                 self.resampled[name] = sums[:, start : start + v.shape[1]].copy()

@@ -19,19 +19,39 @@ import numpy as np
 BLOCK = 128
 
 
-def weight_blocks(pages: int, resamples: int, seed: int) -> Iterator[np.ndarray]:
-    """The resamples' page weights, in blocks of at most BLOCK rows (block x pages integer counts).
-
-    The same seed, page count and number of resamples give the same weights.
-    """
+def _draws(pages: int, resamples: int, seed: int) -> Iterator[np.ndarray]:
+    """The resamples' drawn page indices, in blocks of at most BLOCK rows (block x pages)."""
     if resamples < 1:
         raise ValueError(f"the number of bootstrap resamples must be positive, not {resamples}")
     rng = np.random.default_rng(seed)
     for start in range(0, resamples, BLOCK):
-        block = min(BLOCK, resamples - start)
-        picks = rng.integers(0, pages, size=(block, pages))
-        picks += np.arange(block)[:, None] * pages
-        yield np.bincount(picks.ravel(), minlength=block * pages).reshape(block, pages)
+        yield rng.integers(0, pages, size=(min(BLOCK, resamples - start), pages))
+
+
+def weight_blocks(pages: int, resamples: int, seed: int) -> Iterator[np.ndarray]:
+    """The resamples' page weights, in blocks of at most BLOCK rows (block x pages integer counts).
+
+    The same seed, page count and number of resamples give the same weights. Each resample's counts
+    are taken on their own (their array stays in the CPU's cache).
+    """
+    for picks in _draws(pages, resamples, seed):
+        yield np.stack([np.bincount(row, minlength=pages) for row in picks])
+
+
+def weights(pages: int, resamples: int, seed: int) -> np.ndarray:
+    """All the resamples' page weights (resamples x pages), those of ``weight_blocks``, in the smallest
+    unsigned type that holds them: one byte (a page drawn 256 times in one resample is all but
+    impossible, but then two)."""
+    found = np.zeros((resamples, pages), dtype=np.uint8)
+    row = 0
+    for picks in _draws(pages, resamples, seed):
+        for drawn in picks:
+            counts = np.bincount(drawn, minlength=pages)
+            if counts.max(initial=0) > np.iinfo(found.dtype).max:
+                found = found.astype(np.uint16)
+            found[row] = counts
+            row += 1
+    return found
 
 
 def resampled_sums(values: np.ndarray, resamples: int, seed: int) -> np.ndarray:

@@ -15,19 +15,28 @@ sequences are identical. The average is fixed: macro over pages.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
 from .metric import Average, Fields, Figures, Metric
 from .ratios import harmonic_mean, ratio_or_nan
-from .text import words
+from .text import KEPT, tokens_of
 
 SHINGLE_SIZE = 4
 FIELDS = ("tp", "fp", "fn", "exact")
 
 
-def shingles(tokens: list[str], size: int = SHINGLE_SIZE) -> Counter[tuple[str, ...]]:
+@lru_cache(maxsize=KEPT)
+def shingles_of(text: str) -> Counter[tuple[str, ...]]:
+    """The shingles of ``words(text)``, kept for the next extraction scored against the same gold (see
+    text.py): read them, never change them."""
+    return shingles(tokens_of(text))
+
+
+def shingles(tokens: Sequence[str], size: int = SHINGLE_SIZE) -> Counter[tuple[str, ...]]:
     """The multiset of ``size``-token n-grams; 1..size-1 tokens make one short shingle, none make none."""
     if not tokens:
         return Counter()
@@ -36,12 +45,12 @@ def shingles(tokens: list[str], size: int = SHINGLE_SIZE) -> Counter[tuple[str, 
 
 def counts(candidate: str | None, gold: str, *, errored: bool = False) -> dict[str, Any]:
     """{"tp", "fp", "fn" (normalised to add up to 1, or all 0), "exact", "errored"}."""
-    predicted_tokens = words("" if errored or candidate is None else candidate)
-    gold_tokens = words(gold)
-    predicted, expected = shingles(predicted_tokens), shingles(gold_tokens)
+    text = "" if errored or candidate is None else candidate
+    predicted_tokens, gold_tokens = tokens_of(text), tokens_of(gold)
+    predicted, expected = shingles_of(text), shingles_of(gold)
     tp = sum((predicted & expected).values())
-    fp = sum((predicted - expected).values())
-    fn = sum((expected - predicted).values())
+    fp = predicted.total() - tp  # a multiset's excess over another: its size less their intersection's
+    fn = expected.total() - tp
     total = tp + fp + fn or 1
     return {
         "tp": tp / total,

@@ -8,23 +8,22 @@ Micro pools hits and lengths over pages before dividing; macro averages the per-
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any
 
 import numpy as np
 
 from .metric import Fields, Metric, mean_of_page_scores, pooled_counts
 from .ratios import harmonic_mean
-from .text import words
+from .text import bag_of, tokens_of
 
 FIELDS = ("hit", "extracted", "gold", "exact")
 
 
 def counts(candidate: str | None, gold: str, *, errored: bool = False) -> dict[str, Any]:
     """{"hit", "extracted", "gold", "exact", "errored"}; an errored extraction is scored as empty."""
-    extracted = words(("" if errored or candidate is None else candidate).lower())
-    expected = words(gold.lower())
-    hit = sum((Counter(extracted) & Counter(expected)).values())
+    lowered, gold_lowered = ("" if errored or candidate is None else candidate).lower(), gold.lower()
+    extracted, expected = tokens_of(lowered), tokens_of(gold_lowered)
+    hit = sum((bag_of(lowered) & bag_of(gold_lowered)).values())
     return {
         "hit": hit,
         "extracted": len(extracted),

@@ -17,26 +17,26 @@ empty is scored too, as evaluate.py scores every ground-truth file.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
 from .metric import Fields, Metric, mean_of_page_scores
-from .text import words
+from .text import bag_of, tokens_of
 
 FIELDS = ("precision", "recall", "f1", "with_rate", "without_rate")
 
 
 def word_scores(predicted: str, reference: str) -> tuple[float, float, float]:
     """Precision, recall and F1 of the lower-cased word multisets, WCXB's empty-text rules included."""
-    extracted, expected = words(predicted.lower()), words(reference.lower())
+    lowered, reference_lowered = predicted.lower(), reference.lower()
+    extracted, expected = tokens_of(lowered), tokens_of(reference_lowered)
     if not expected:
         return (1.0, 1.0, 1.0) if not extracted else (0.0, 0.0, 0.0)
     if not extracted:
         return (0.0, 0.0, 0.0)
-    overlap = sum((Counter(extracted) & Counter(expected)).values())
+    overlap = sum((bag_of(lowered) & bag_of(reference_lowered)).values())
     precision, recall = overlap / len(extracted), overlap / len(expected)
     f1 = 2 * precision * recall / (precision + recall) if precision + recall > 0 else 0.0
     return precision, recall, f1

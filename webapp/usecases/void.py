@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 from ..accounts.roles import ADMIN, at_least
 from ..annotation.annotations import VOID, annotation_of, settle, void
 from ..models import AnnotationRevision
-from ..results.store import gold_changed
+from ..results.store import annotations_changed, gold_changed
 from ..settings import Settings
 from .outcome import Actor, Refused
 from .save import locked_page
@@ -42,4 +42,6 @@ def void_annotation(session: Session, settings: Settings, actor: Actor, page_id:
     if automatic:
         gold_changed(session, settings.eager, page_id, no_content=settings.taxonomy.no_content)
         actor.record(session, "adjudicate", f"page {page_id}", {"automatic": True})
+    else:
+        annotations_changed(session, page_id)
     return Voided(revision, automatic)

@@ -21,7 +21,7 @@ from ..extractors.base import Extractor
 from ..extractors.service import SITE_RULES, stored_rules
 from ..jobs.start import refresh_job
 from ..models import Job
-from ..results.agreement import ceiling, mark_board, mark_comparison
+from ..results.agreement import ceiling, mark_board, mark_comparison, noise_on
 from ..results.anchoring import anchoring_of, board_movement, prefilled
 from ..results.cache import ScoreCache, SharedScores
 from ..results.drift import acceptance_by_site_batch, drift_flags
@@ -215,15 +215,30 @@ def leaderboard_of(options: BoardOptions) -> Compute:
         named = named_for(session, options)
         result = leaderboard_with_extras(shared_scores(), options, named, same_as(session, named))
         result |= copy.deepcopy(anchoring(session, cache, options, named, result["same_as"]))
-        pages = board_pages(cache, options.metric, list(named.values()), options.filters)
-        mark_board(session, result, pages)
-        result["ceiling"] = ceiling(session, metrics()[options.metric], pages, options.bootstrap)
+        noise, result["ceiling"] = agreement_on_board(session, cache, options, named)
+        mark_board(result, noise)
         mark_too_few(result, settings().min_site_pages)
         result["drift"] = drift(session, options)
         result["pending"] = pending(session, options.metric)
         return result
 
     return compute
+
+
+def agreement_on_board(session: Session, cache: ScoreCache, options: BoardOptions,
+                       named: Mapping[str, str]) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """(the annotators' noise, the human ceiling) on the board's pages, computed once per version of
+    the change log (which annotation saves and voids move too) and of the board's pages."""
+    fingerprints = list(named.values())
+    stamp, _ = cache.aligned_pages(options.metric, fingerprints, options.filters)
+
+    def compute() -> tuple[dict[str, Any], dict[str, Any] | None]:
+        pages = board_pages(cache, options.metric, fingerprints, options.filters)
+        return (noise_on(session, pages),
+                ceiling(session, metrics()[options.metric], pages, options.bootstrap))
+
+    key = ("agreement", options.metric, tuple(fingerprints), options.filters, options.bootstrap)
+    return shared_scores().remembered(key, compute, (cache.epoch, stamp))
 
 
 def pending(session: Session, metric: str) -> int:
