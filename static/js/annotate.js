@@ -83,6 +83,7 @@ function notice(text, action, key) {
   box.append(p);
   const shown = box.querySelectorAll(".notice");
   for (let i = 0; i < shown.length - MAX_NOTICES; i++) shown[i].remove();
+  box.scrollTop = box.scrollHeight; // the box scrolls past a few lines: the newest notice, with its Undo, shows
   return p;
 }
 
@@ -330,6 +331,7 @@ async function save() {
     keepDraft();
     showDirty();
     setSaveState(`Saved version ${reply.data.version}.`);
+    for (const id of ["prefill-notice", "type-signal"]) $(id)?.remove(); // "nothing is saved yet", "Saving confirms it"
     return true;
   }
   if (reply.status === 409) {
@@ -579,10 +581,12 @@ $("show-rendered").addEventListener("click", () => showFrame("raw"));
 $("show-source").addEventListener("click", () => showFrame("source"));
 
 // --- wiring -----------------------------------------------------------------------------------------
+const startKind = kind.value;
 const refreshSoon = debounce(() => { refreshCandidates(); highlightBlocks(); }, 200);
 const draftSoon = debounce(keepDraft, 300);
 
 function afterEdit() {
+  if (kind.value !== startKind) $("type-signal")?.remove(); // it explains a type no longer chosen
   guideline.follow();
   showDirty();
   refreshSoon();
