@@ -8,7 +8,7 @@ import { guidelinePanel } from "./guideline.js";
 import { bindShortcuts, renderHelp } from "./keys.js";
 import { KIND_KEYS, kindShortcuts } from "./kinds.js";
 import { originTracker } from "./origins.js";
-import { LABELS, selectedText, selectionIn, snippetEditor } from "./snippets.js";
+import { LABELS, selectedText, snippetEditor } from "./snippets.js";
 import { plural, short } from "./say.js";
 import { takeView } from "./take_view.js";
 import { candidateLines } from "./takes.js";
@@ -617,8 +617,17 @@ $("show-lines").addEventListener("click", () => showLinesView());
 let selectedLast = null;
 const lastText = new Map(); // document -> its selected text when last seen
 
+// A snippet is selected in the saved page or in a candidate's text (its diff or its lines to take), never in
+// the editor: a tool that shows a line selects it there (a block click does), and that is no snippet.
+function snippetText(doc) {
+  if (!doc || doc !== document) return doc ? selectedText(doc) : "";
+  const selection = document.getSelection();
+  const node = selection?.rangeCount ? selection.getRangeAt(0).commonAncestorContainer : null;
+  return node && ($("diff").contains(node) || $("lines").contains(node)) ? selectedText(doc) : "";
+}
+
 function noteSelection(doc) {
-  const text = selectedText(doc);
+  const text = snippetText(doc);
   if (text && text !== lastText.get(doc)) selectedLast = doc;
   lastText.set(doc, text);
 }
@@ -627,8 +636,7 @@ document.addEventListener("selectionchange", () => noteSelection(document));
 $("diff").addEventListener("pointerdown", () => { selectedLast = document; });
 
 function addSnippet(which) {
-  const docs = [frame.contentDocument, document];
-  const text = selectionIn(...(selectedLast ? [selectedLast, ...docs] : docs));
+  const text = [selectedLast, frame.contentDocument, document].map(snippetText).find(Boolean) ?? "";
   if (!text) {
     setSaveState("Select some text in the page or a candidate first, then add it as a snippet.", true);
     return;
