@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import pytest
 from browser_fixtures import signed_in, until
-from workbench import make_page
+from workbench import PASSWORD, add_account, make_page
+
+from webapp.accounts.roles import ANNOTATOR
 
 pytestmark = pytest.mark.browser
 
@@ -66,3 +68,20 @@ def test_the_newest_notice_and_its_undo_are_in_sight_beside_the_guideline_at_136
     undo = tab.locator("#notices .notice").last.get_by_role("button", name="Undo (Ctrl+Z)").bounding_box()
     assert box and undo
     assert box["y"] <= undo["y"] and undo["y"] + undo["height"] <= box["y"] + box["height"] + 1
+
+
+def test_the_annotate_view_fits_the_window_under_the_menu_bar_at_1366x768(session, live_server, laptop):
+    # Logged in, the bar was 46 pixels tall with its Log out button, and the view's panes counted 40: the
+    # window scrolled by 6 pixels and the panes' bottoms (the editor's save state) went under its edge.
+    page_id = make_page(session, PAGE, url="https://news.example/d", candidates=CANDIDATES).id
+    add_account(session, "Ann", ANNOTATOR)
+    tab = laptop.new_page()
+    tab.goto(f"{live_server}/pages/{page_id}")
+    tab.fill("input[name=name]", "Ann")
+    tab.fill("input[name=password]", PASSWORD)
+    tab.click("button[type=submit]")
+    tab.wait_for_selector("#editor")
+    assert tab.get_by_role("button", name="Log out").is_visible()
+    assert tab.evaluate("document.documentElement.scrollHeight <= window.innerHeight")
+    state = tab.locator("#save-state").bounding_box()
+    assert state and state["y"] + state["height"] <= 768
