@@ -104,3 +104,14 @@ def test_three_annotators_blocks_several_have_are_marked_apart_from_those_all_ha
     assert "goldtext-by-some" in frame_classes(rita, "It returns at five.")
     assert "goldtext-by-some" in frame_classes(rita, "The ferry leaves at nine.")
     assert "goldtext-by-1" in frame_classes(rita, "Tickets on board.")
+
+
+def test_the_page_s_agreement_counts_one_pair_of_annotators_in_the_singular(app, session, live_server, laptop):
+    found = make_page(session, html=HTML, url="https://ferry.example/pairs")
+    save_annotation(session, found, "Ann", base_version=0, text=ANN, kind="article", status="done")
+    save_annotation(session, found, "Bob", base_version=0, text=BOB, kind="article", status="done")
+    session.commit()
+    rita = signed_in(laptop, live_server, "Rita")
+    rita.goto(f"{live_server}/adjudication/{found.id}")
+    said = " ".join(rita.text_content("#page-agreement").split())
+    assert said.startswith("1 pair of annotators: text F1 ")  # it said "1 pairs of annotators"

@@ -131,6 +131,19 @@ def test_the_newest_selection_is_the_snippet_and_a_snippet_is_in_one_list_only(s
     assert "must-include" in tab.inner_text("#notices")
 
 
+def test_a_word_double_clicked_in_a_block_outside_the_gold_is_the_snippet(session, live_server, context):
+    # The double click's first press adds the block (the editor selects its line to show it), its second
+    # takes it out again: the word selected in the page is the newest selection, not the editor's line.
+    page_id = make_page(session, LONG, candidates={"trafilatura": "\n".join(PARAS[:5])}).id
+    tab = open_page(context, live_server, page_id)
+    before = tab.input_value("#editor")
+    click_text(tab, "30", count=2)
+    until(tab, "document.getElementById('frame').contentDocument.getSelection().toString().trim() === '30'")
+    tab.keyboard.press("e")
+    assert snippet_lists(tab) == {"with": [], "without": ["30"]}
+    assert tab.input_value("#editor") == before
+
+
 # --- defect 4: focus goes back after a dropdown -----------------------------------------------------
 
 def test_after_choosing_a_kind_with_the_mouse_n_goes_to_the_next_page(session, live_server, context):

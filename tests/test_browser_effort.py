@@ -9,8 +9,9 @@ import pytest
 from browser_fixtures import signed_in, until
 from sqlalchemy import select
 from test_browser_block_takes import CATALOGUE, EDITOR, box, click, open_page
-from workbench import make_page
+from workbench import add_gold, make_page
 
+from webapp.annotation.effort import ACTIONS
 from webapp.models import Gold, GoldRevision
 
 pytestmark = pytest.mark.browser
@@ -120,3 +121,20 @@ def test_the_adjudication_records_the_reviewers_effort(session, live_server, con
     [effort] = saved_efforts(session, page_id)
     assert effort["actions"] == {"take": 1, "typed_words": 3}
     assert effort["active_seconds"] > 0
+
+
+def test_the_effort_page_fits_a_1366_window_with_every_action_counted(session, live_server, context):
+    # Each action's column once said "(median · total)" in its head: the tables ran past the window's right
+    # edge and the last actions' columns were cut off.
+    page = make_page(session, url="https://news.example/effort")
+    revision = add_gold(session, page, text="Some gold", kind="article", status="done", author="Ann")
+    revision.effort = {"active_seconds": 3600, "actions": {name: 1234 for name in ACTIONS}}
+    session.commit()
+    tab = signed_in(context, live_server)
+    tab.goto(f"{live_server}/effort")
+    assert tab.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    for table in ("effort-all", "effort-by-annotator", "effort-by-kind", "effort-by-prefill"):
+        right = tab.evaluate(f"document.getElementById('{table}').getBoundingClientRect().right")
+        assert right <= 1366, f"{table} ends at {right}"
+    heads = tab.locator("#effort-by-annotator thead th").all_inner_texts()
+    assert heads[-len(ACTIONS):] == [name.replace("_", " ") for name in ACTIONS]

@@ -8,7 +8,7 @@ import { guidelinePanel } from "./guideline.js";
 import { bindShortcuts, renderHelp } from "./keys.js";
 import { KIND_KEYS, kindShortcuts } from "./kinds.js";
 import { originTracker } from "./origins.js";
-import { LABELS, selectedText, selectionIn, snippetEditor } from "./snippets.js";
+import { LABELS, selectedText, snippetEditor } from "./snippets.js";
 import { plural, short } from "./say.js";
 import { takeView } from "./take_view.js";
 import { candidateLines } from "./takes.js";
@@ -83,6 +83,7 @@ function notice(text, action, key) {
   box.append(p);
   const shown = box.querySelectorAll(".notice");
   for (let i = 0; i < shown.length - MAX_NOTICES; i++) shown[i].remove();
+  box.scrollTop = box.scrollHeight; // the box scrolls past a few lines: the newest notice, with its Undo, shows
   return p;
 }
 
@@ -330,6 +331,7 @@ async function save() {
     keepDraft();
     showDirty();
     setSaveState(`Saved version ${reply.data.version}.`);
+    for (const id of ["prefill-notice", "type-signal"]) $(id)?.remove(); // "nothing is saved yet", "Saving confirms it"
     return true;
   }
   if (reply.status === 409) {
@@ -579,10 +581,12 @@ $("show-rendered").addEventListener("click", () => showFrame("raw"));
 $("show-source").addEventListener("click", () => showFrame("source"));
 
 // --- wiring -----------------------------------------------------------------------------------------
+const startKind = kind.value;
 const refreshSoon = debounce(() => { refreshCandidates(); highlightBlocks(); }, 200);
 const draftSoon = debounce(keepDraft, 300);
 
 function afterEdit() {
+  if (kind.value !== startKind) $("type-signal")?.remove(); // it explains a type no longer chosen
   guideline.follow();
   showDirty();
   refreshSoon();
@@ -613,8 +617,17 @@ $("show-lines").addEventListener("click", () => showLinesView());
 let selectedLast = null;
 const lastText = new Map(); // document -> its selected text when last seen
 
+// A snippet is selected in the saved page or in a candidate's text (its diff or its lines to take), never in
+// the editor: a tool that shows a line selects it there (a block click does), and that is no snippet.
+function snippetText(doc) {
+  if (!doc || doc !== document) return doc ? selectedText(doc) : "";
+  const selection = document.getSelection();
+  const node = selection?.rangeCount ? selection.getRangeAt(0).commonAncestorContainer : null;
+  return node && ($("diff").contains(node) || $("lines").contains(node)) ? selectedText(doc) : "";
+}
+
 function noteSelection(doc) {
-  const text = selectedText(doc);
+  const text = snippetText(doc);
   if (text && text !== lastText.get(doc)) selectedLast = doc;
   lastText.set(doc, text);
 }
@@ -623,8 +636,7 @@ document.addEventListener("selectionchange", () => noteSelection(document));
 $("diff").addEventListener("pointerdown", () => { selectedLast = document; });
 
 function addSnippet(which) {
-  const docs = [frame.contentDocument, document];
-  const text = selectionIn(...(selectedLast ? [selectedLast, ...docs] : docs));
+  const text = [selectedLast, frame.contentDocument, document].map(snippetText).find(Boolean) ?? "";
   if (!text) {
     setSaveState("Select some text in the page or a candidate first, then add it as a snippet.", true);
     return;

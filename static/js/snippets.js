@@ -16,15 +16,6 @@ export function selectedText(doc) {
   }
 }
 
-// The first non-empty text selection among the documents, the most recently selected first.
-export function selectionIn(...docs) {
-  for (const doc of docs) {
-    const text = doc ? selectedText(doc) : "";
-    if (text) return text;
-  }
-  return "";
-}
-
 // lists: {with: <ul>, without: <ul>}; onChange runs after every edit. Returns the editor's handle.
 export function snippetEditor(lists, initial, onChange) {
   const items = { with: [], without: [] };

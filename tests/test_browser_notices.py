@@ -1,0 +1,87 @@
+"""The notices above the annotate view's editor in Chromium: they say what is true after a save or a type
+change, and the newest one (with its Undo) is in sight at 1366x768."""
+
+from __future__ import annotations
+
+import pytest
+from browser_fixtures import signed_in, until
+from workbench import PASSWORD, add_account, make_page
+
+from webapp.accounts.roles import ANNOTATOR
+
+pytestmark = pytest.mark.browser
+
+PARAGRAPHS = "".join(f"<p>Paragraph number {n} of the story.</p>" for n in range(1, 9))
+PAGE = f"<html><body><h1>A headline</h1>{PARAGRAPHS}</body></html>"
+CANDIDATES = {"trafilatura": "A headline\nParagraph number 1 of the story."}
+
+
+def notices(tab) -> list[str]:
+    return tab.evaluate("[...document.querySelectorAll('#notices .notice')].map((n) => n.textContent)")
+
+
+def test_after_a_save_no_notice_says_nothing_is_saved_or_that_saving_confirms_the_type(
+    session, live_server, context
+):
+    page_id = make_page(session, PAGE, url="https://news.example/a", candidates=CANDIDATES).id
+    tab = signed_in(context, live_server)
+    tab.goto(f"{live_server}/pages/{page_id}")
+    tab.wait_for_selector("#editor")
+    assert any("nothing is saved yet" in text for text in notices(tab))
+    assert any("Saving confirms it" in text for text in notices(tab))
+    tab.keyboard.press("Control+s")
+    until(tab, "document.getElementById('save-state').textContent.startsWith('Saved version 1')")
+    shown = " ".join(notices(tab))
+    assert "nothing is saved yet" not in shown
+    assert "Saving confirms it" not in shown
+
+
+def test_choosing_another_type_takes_away_the_notice_explaining_the_suggested_one(
+    session, live_server, context
+):
+    page_id = make_page(session, PAGE, url="https://news.example/b", candidates=CANDIDATES).id
+    tab = signed_in(context, live_server)
+    tab.goto(f"{live_server}/pages/{page_id}")
+    tab.wait_for_selector("#editor")
+    assert any("Page type article" in text for text in notices(tab))
+    tab.keyboard.press("h")  # documentation
+    assert tab.input_value("#kind") == "documentation"
+    assert not any("Page type article" in text for text in notices(tab))
+    assert any("nothing is saved yet" in text for text in notices(tab))  # still true: nothing is saved
+
+
+def test_the_newest_notice_and_its_undo_are_in_sight_beside_the_guideline_at_1366x768(
+    session, live_server, laptop
+):
+    page_id = make_page(session, PAGE, url="https://news.example/c", candidates=CANDIDATES).id
+    tab = signed_in(laptop, live_server)
+    tab.goto(f"{live_server}/pages/{page_id}")
+    tab.wait_for_selector("#editor")
+    tab.keyboard.press("G")  # the guideline narrows the editor's column: the notices wrap to more lines
+    for _ in range(4):
+        tab.keyboard.press("]")
+    for _ in range(3):
+        tab.keyboard.press("]")
+        tab.keyboard.press("t")
+    assert "Added “Paragraph number 6 of the story.”" in notices(tab)[-1]
+    box = tab.locator("#notices").bounding_box()
+    undo = tab.locator("#notices .notice").last.get_by_role("button", name="Undo (Ctrl+Z)").bounding_box()
+    assert box and undo
+    assert box["y"] <= undo["y"] and undo["y"] + undo["height"] <= box["y"] + box["height"] + 1
+
+
+def test_the_annotate_view_fits_the_window_under_the_menu_bar_at_1366x768(session, live_server, laptop):
+    # Logged in, the bar was 46 pixels tall with its Log out button, and the view's panes counted 40: the
+    # window scrolled by 6 pixels and the panes' bottoms (the editor's save state) went under its edge.
+    page_id = make_page(session, PAGE, url="https://news.example/d", candidates=CANDIDATES).id
+    add_account(session, "Ann", ANNOTATOR)
+    tab = laptop.new_page()
+    tab.goto(f"{live_server}/pages/{page_id}")
+    tab.fill("input[name=name]", "Ann")
+    tab.fill("input[name=password]", PASSWORD)
+    tab.click("button[type=submit]")
+    tab.wait_for_selector("#editor")
+    assert tab.get_by_role("button", name="Log out").is_visible()
+    assert tab.evaluate("document.documentElement.scrollHeight <= window.innerHeight")
+    state = tab.locator("#save-state").bounding_box()
+    assert state and state["y"] + state["height"] <= 768
