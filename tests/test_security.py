@@ -77,6 +77,7 @@ def requests_that_change_state(values: dict[str, Any]) -> dict[str, dict[str, An
         "accounts.logout_everywhere": {"data": {}},
         "checks.run": {"data": {}},
         "leaderboard.refresh": {"data": {"metric": "rouge-lsum"}},
+        "api.start_extraction_json": {"json": {"extractors": ["trafilatura"]}},
         "extractors.pipeline": {"data": {"extractor": "trafilatura"}},
         "queue.hand_back": {"data": {}},
         "adjudication.void": {"data": {"annotator": "Bea"}},

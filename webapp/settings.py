@@ -1,7 +1,7 @@
 """What an app's settings decide, built once by `create_app` and passed explicitly to the use cases and the
 services: the page types, the metric and extractor registries, the import limits, the extraction's run
-settings with the guard's thresholds, the overlap, the size limit of a gold text and the process's shared
-score cache. Nothing below the faces reads `flask.current_app`: the faces take this object from the app
+settings with the guard's thresholds, the jobs' lease, the overlap, the size limit of a gold text and the
+process's shared score cache. Nothing below the faces reads `flask.current_app`: the faces take this object from the app
 (`app.extensions[EXTENSION]`) and hand on what each call needs."""
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from .corpus.document import Limits
 from .extractors.base import Extractor
 from .extractors.registry import build_registry
 from .extractors.service import RunSettings
+from .jobs.leases import Lease
 from .results import snapshot
 from .results.cache import ScoreCache, SharedScores
 from .scoring import Metric, build_metrics, eager
@@ -38,6 +39,7 @@ class Settings:
     prefill: str  # PREFILL: how the gold editor's prefill is chosen (annotation/prefill.py MODES)
     min_site_pages: int  # LEADERBOARD_MIN_SITE_PAGES
     drift_threshold: float  # DRIFT_THRESHOLD_POINTS
+    lease: Lease  # JOB_LEASE_SECONDS, JOB_MAX_ATTEMPTS: how long a queued chunk waits before it counts as lost
 
     @cached_property
     def registry(self) -> Mapping[str, Extractor]:
@@ -71,6 +73,7 @@ def build_settings(config: Mapping[str, Any], instance_path: str,
         prefill=config["PREFILL"],
         min_site_pages=int(config["LEADERBOARD_MIN_SITE_PAGES"]),
         drift_threshold=float(config["DRIFT_THRESHOLD_POINTS"]),
+        lease=Lease(float(config["JOB_LEASE_SECONDS"]), int(config["JOB_MAX_ATTEMPTS"])),
     )
 
 

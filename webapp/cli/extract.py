@@ -13,32 +13,34 @@ from flask.cli import AppGroup, with_appcontext
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from ..accounts.roles import ADMIN
 from ..corpus.sites import site_named
 from ..db import readers, sessions
-from ..extractors.registry import UnknownExtractor, build_registry
-from ..extractors.service import current_extractors
+from ..extractors.registry import build_registry
 from ..extractors.site_rules import SITE_RULES_NAME
 from ..extractors.variants import BadVariant, add_variant, remove_variant, with_variants
 from ..jobs.broker import describe_broker
 from ..jobs.records import FINISHED
-from ..jobs.start import dispatch, new_job
+from ..jobs.start import dispatch
 from ..jobs.workers import run_here
 from ..models import Extraction, Job, Site, SiteRule
 from ..results.rule_proposal import store_rule
-from .actor import cli_actor, cli_record
+from ..settings import settings_of
+from ..usecases.extract import ExtractionRequest
+from ..usecases.extract import start_extraction as start_extraction_job
+from ..usecases.outcome import Actor, Refused
+from .actor import ADDRESS, cli_actor, cli_record
 
 
 def start_extraction(names: tuple[str, ...] = (), site: str | None = None, force: bool = False) -> int:
-    """Create the extraction job (usage error for an unknown extractor name); returns its id."""
+    """Create the extraction job through its use case (usage error when refused); returns its id."""
     app = current_app._get_current_object()
     with sessions()() as session:
         try:
-            current_extractors(session, build_registry(), names)
-        except UnknownExtractor as exc:
-            raise click.UsageError(str(exc)) from exc
-        params = {"extractors": list(names), "site": site, "force": force}
-        job = new_job(session, app, "extract", params, cli_actor())
-        cli_record(session, "extract", f"job {job.id}", params)
+            job = start_extraction_job(session, settings_of(app), Actor(cli_actor(), ADMIN, ADDRESS),
+                                       ExtractionRequest(names, site, force))
+        except Refused as error:
+            raise click.UsageError(error.reason) from None
         session.commit()
         return job.id
 

@@ -18,25 +18,20 @@ from ..annotation.page_filter import PageFilter
 from ..db import sessions
 from ..exports.csv_scores import neutralise
 from ..extractors.registry import build_registry
-from ..extractors.service import SITE_RULES
 from ..results.agreement import mark_comparison
-from ..results.anchoring import anchoring_of, board_movement, prefilled
-from ..results.cache import ScoreCache
+from ..results.cache import ScoreCache, SharedScores
 from ..results.extractions import current_named, resolve_ref
 from ..results.guard import CELLS, guard_report
 from ..results.leaderboard import (
     GROUPINGS,
-    BoardOptions,
     board_pages,
     head_to_head,
-    leaderboard,
-    scored_fingerprints,
 )
-from ..results.site_rules import fallback_twins, ruled_pages
-from ..results.sites import mark_too_few
 from ..results.store import refresh_scores
 from ..scoring import app_metrics, resolve_metric
 from ..settings import settings_of
+from ..usecases.leaderboard import board_request, read_leaderboard
+from ..usecases.outcome import Refused
 
 FIGURES = ("precision", "recall", "f1", "accuracy", "precision_std", "recall_std", "f1_std", "pages", "errors")
 
@@ -191,26 +186,18 @@ def score_command(metric, average, sites, kinds, batches, annotators, bootstrap,
     --extractor, the extractors with no scored extraction at their current version are listed as not run,
     and the others are scored on the pages they all have. The anchoring split (each extractor on the pages
     whose gold started from its text and on the others) and the movement from the prefill follow."""
-    if unanchored and by:
-        raise click.UsageError("--unanchored and --by cannot be combined: the unanchored figures are of the "
-                               "whole board")
-    with usage_errors():
-        wanted = PageFilter(sites=sites, kinds=kinds, batches=batches, annotators=annotators)
-        options = BoardOptions(metric=metric, average=average, filters=wanted, bootstrap=bootstrap, seed=seed,
-                               unanchored=unanchored)
+    settings = settings_of(current_app)
+    try:
+        options = board_request(settings, metric=metric, average=average, extractors=names, bootstrap=bootstrap,
+                                seed=seed, by=by, unanchored=unanchored,
+                                filters=PageFilter(sites=sites, kinds=kinds, batches=batches, annotators=annotators))
         with sessions()() as session:
-            cache = scored_cache(session, metric)
-            named = current_named(session, build_registry(), names)
-            have = named.values() if names else scored_fingerprints(cache, metric)
-            not_run = [name for name, fp in named.items() if fp not in have]
-            named = {name: fp for name, fp in named.items() if fp in have}
-            ruled = ruled_pages(session, named[SITE_RULES]) if SITE_RULES in named else ()
-            result = leaderboard(cache, metric, named, average=average, filters=wanted, by=by, bootstrap=bootstrap,
-                                 seed=seed, same_as=fallback_twins(named, ruled)) | {"not_run": not_run}
-            records = prefilled(session)
-            result |= anchoring_of(cache, options, named, result["same_as"], records,
-                                   lambda pages: board_movement(session, cache, records, pages))
-        mark_too_few(result, settings_of(current_app).min_site_pages)
+            refresh_scores(session, {metric: settings.metrics[metric]}, no_content=settings.taxonomy.no_content)
+            session.commit()
+            result = read_leaderboard(session, settings, options, SharedScores(ScoreCache(settings.metrics)))
+    except Refused as error:
+        raise click.UsageError(error.reason) from None
+    not_run = result["not_run"]
     if fmt == "json":
         click.echo(json.dumps(result, indent=1))
         return

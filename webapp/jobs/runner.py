@@ -46,7 +46,6 @@ STEPS: dict[str, Callable[[Context], Follow]] = {
     "refresh": refresh_step,
     "check": check_step,
 }
-FIRST_STEP = {"extract": "plan", "upload": "import", "export": "export", "refresh": "refresh", "check": "check"}
 FINAL_STEP = {"extract": "derive", "upload": "derive"}
 """The step that runs once after every other chunk of the job is done."""
 

@@ -11,8 +11,8 @@ from sqlalchemy.orm import Session
 
 from ..models import Job, JobChunk
 from .broker import send
-from .records import create_job, open_job
-from .runner import FIRST_STEP, lease_of
+from .records import FIRST_STEP, create_job, open_job
+from .runner import lease_of
 
 
 def new_job(session: Session, app: Flask, kind: str, params: dict[str, Any], started_by: str,

@@ -45,6 +45,7 @@ class BoardOptions:
     bootstrap: int = 1000
     seed: int = 0
     unanchored: bool = False  # leave out, for each extractor, the pages whose gold started from it (anchoring.py)
+    by: str | None = None  # one of GROUPINGS: the figures per group beside the whole
 
 
 def _board(
@@ -225,7 +226,7 @@ def leaderboard_with_extras(shared: SharedScores, options: BoardOptions, named: 
     """`goldtext score --format json` for these extractors, plus "extras" (see guard_and_time)."""
     cache = shared.cache
     result = leaderboard(cache, options.metric, named, average=options.average, filters=options.filters,
-                         bootstrap=options.bootstrap, seed=options.seed, same_as=same_as)
+                         by=options.by, bootstrap=options.bootstrap, seed=options.seed, same_as=same_as)
     key = ("extras", options.metric, tuple(named.items()), options.filters)
     stamp, _ = cache.aligned_pages(options.metric, list(named.values()), options.filters)
     result["extras"] = shared.remembered(key, lambda: guard_and_time(cache, options.metric, named, options.filters),

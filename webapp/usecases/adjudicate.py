@@ -19,6 +19,7 @@ from ..annotation.guidelines import version_in_force
 from ..models import Page
 from ..results.store import gold_changed
 from ..settings import Settings
+from .bodies import ADJUDICATION, validated
 from .fields import Fields, checked_fields
 from .outcome import Actor, Refused
 from .save import Saved, effort_fact, locked_page, provenance_of
@@ -38,11 +39,11 @@ class AdjudicationRequest:
 def adjudication_request(settings: Settings, *, version: Any, text: str, kind: Any, status: Any, note: str,
                          snippets: Any, effort: Any = None, provenance: Any = None) -> AdjudicationRequest:
     """The reviewer's result (``snippets``: as the API takes them, None for the gold's current ones;
-    ``effort``: None or as a save's; ``provenance``: None when not recorded); Refused (400, 413) naming
-    what is wrong. The note is cut to NOTE_MAX characters."""
-    if not isinstance(version, int) or isinstance(version, bool) or not isinstance(kind, str) \
-            or not isinstance(status, str):
-        raise Refused(400, "The form needs a version, a page type and a status.")
+    ``effort``: None or as a save's; ``provenance``: None when not recorded); its shape checked against
+    usecases/bodies.py `ADJUDICATION`; Refused (400, 413) naming what is wrong. The note is cut to
+    NOTE_MAX characters."""
+    validated(ADJUDICATION, {"version": version, "text": text, "kind": kind, "status": status, "note": note,
+                             "snippets": snippets, "effort": effort, "provenance": provenance})
     fields = checked_fields(settings, text=text.replace("\r\n", "\n"), kind=kind, status=status, snippets=snippets)
     checked = None if provenance is None else provenance_of(provenance, fields.text)
     return AdjudicationRequest(fields, version, note[:NOTE_MAX], None if effort is None else effort_fact(effort),

@@ -28,17 +28,18 @@ from ..annotation.guidelines import version_in_force
 from ..annotation.provenance import BadProvenance, checked_provenance
 from ..results.store import gold_changed
 from ..settings import Settings
+from .bodies import SAVE, validated
 from .fields import Fields, checked_fields
 from .outcome import Actor, Refused
 
-SAVE_ID_MAX = 64
 ADJUDICATED = "This page is adjudicated: its gold is changed in adjudication."
 
 
-REVISION_FACTS: dict[str, type] = {"provenance": dict, "effort": dict, "guideline_version": int}
-"""What a save may record about how its text was made, beside the text (models.RevisionFields), and the
-JSON type of each; a save without one records None. The guideline version is the server's: `save` records
-the version in force for the saved page type, whatever the body says (annotation/guidelines.py)."""
+REVISION_FACTS = ("provenance", "effort", "guideline_version")
+"""What a save may record about how its text was made, beside the text (models.RevisionFields; their JSON
+types: usecases/bodies.py SAVE_OPTIONAL); a save without one records None. The guideline version is the
+server's: `save` records the version in force for the saved page type, whatever the body says
+(annotation/guidelines.py)."""
 
 
 @dataclass(frozen=True)
@@ -50,34 +51,18 @@ class SaveRequest:
 
 
 def save_request(settings: Settings, body: Any) -> SaveRequest:
-    """A save from its JSON object (text, kind, status, version, client_save_id, snippets and the
-    REVISION_FACTS); Refused (400,
-    413) naming what is wrong."""
-    if not isinstance(body, dict):
-        raise Refused(400, "Send a JSON object.")
-    types = {"text": str, "kind": str, "status": str, "version": int, "client_save_id": str}
-    for key, kind in types.items():
-        value = body.get(key)
-        if not isinstance(value, kind) or isinstance(value, bool):
-            raise Refused(400, f"{key!r} must be a {kind.__name__}.")
-    if not 0 < len(body["client_save_id"]) <= SAVE_ID_MAX:
-        raise Refused(400, f"'client_save_id' must have 1 to {SAVE_ID_MAX} characters.")
+    """A save from its JSON object (usecases/bodies.py `SAVE`: text, kind, status, version, client_save_id,
+    snippets and the REVISION_FACTS); Refused (400, 413) naming what is wrong."""
+    body = validated(SAVE, body)
     fields = checked_fields(settings, text=body["text"], kind=body["kind"], status=body["status"],
                             snippets=body.get("snippets"))
     return SaveRequest(fields, body["version"], body["client_save_id"], revision_facts(body))
 
 
 def revision_facts(body: dict[str, Any]) -> dict[str, Any]:
-    """The REVISION_FACTS the body gives (null or absent: not recorded); Refused (400) naming a fact of
-    the wrong type."""
-    facts = {}
-    for key, kind in REVISION_FACTS.items():
-        value = body.get(key)
-        if value is None:
-            continue
-        if not isinstance(value, kind) or isinstance(value, bool):
-            raise Refused(400, f"{key!r} must be {'an object' if kind is dict else 'an integer'} or null.")
-        facts[key] = value
+    """The REVISION_FACTS the body gives (null or absent: not recorded; their JSON types: bodies.SAVE);
+    Refused (400) naming what is wrong with an effort or a provenance."""
+    facts = {key: body[key] for key in REVISION_FACTS if body.get(key) is not None}
     if "effort" in facts:
         facts["effort"] = effort_fact(facts["effort"])
     if "provenance" in facts:

@@ -8,17 +8,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, jsonify, request
-from werkzeug.exceptions import HTTPException
+from flask import Blueprint, abort, current_app, jsonify, request, url_for
 from werkzeug.wrappers import Response
 
 from ..annotation.annotations import annotation_of, is_blind
 from ..annotation.gold import Record
 from ..db import get_or_404, get_session
+from ..jobs.start import dispatch
 from ..models import Page
 from ..results.agreement import corpus_agreement
 from ..results.effort import effort_figures
 from ..results.leaderboard import page_scores
+from ..usecases.extract import extraction_request, start_extraction
 from ..usecases.outcome import Refused
 from ..usecases.save import save, save_request
 from ..web import figures
@@ -26,11 +27,6 @@ from ..web.query_args import int_arg
 from .common import actor, annotator, effort_scope, overlap, refuse, settings
 
 bp = Blueprint("api", __name__, url_prefix="/api")
-
-@bp.errorhandler(HTTPException)
-def json_error(error: HTTPException) -> tuple[Response, int]:
-    return jsonify(error=error.name, message=error.description), error.code or 500
-
 
 def gold_json(gold: Record | None) -> dict[str, Any]:
     """A page's gold, or an annotator's own annotation (the same fields)."""
@@ -85,6 +81,19 @@ def write_gold(page_id: int) -> tuple[Response, int]:
         ),
         200,
     )
+
+
+@bp.post("/extractions")
+def start_extraction_json() -> tuple[Response, int]:
+    """Start an extraction job (`goldtext extract --background`): 202 with the job's id and where to follow it."""
+    session = get_session()
+    try:
+        job = start_extraction(session, settings(), actor(), extraction_request(request.get_json(silent=True)))
+    except Refused as error:
+        refuse(error)
+    session.commit()
+    dispatch(current_app, session, job)
+    return jsonify(job=job.id, progress=url_for("jobs.progress", job_id=job.id)), 202
 
 
 @bp.get("/leaderboard")

@@ -12,6 +12,7 @@ from ..jobs.files import file_size, iter_file
 from ..jobs.health import broker_reachable, database_writable
 from ..jobs.records import STATUSES, cancel_job, describe, list_jobs, live_workers
 from ..models import Job
+from ..web.json_error import json_error
 from .common import record
 
 bp = Blueprint("jobs", __name__)
@@ -39,7 +40,7 @@ def progress(job_id: int) -> Response:
     session = get_session()
     job = session.get(Job, job_id)
     if job is None:
-        return jsonify(error="Not Found", message=f"no job {job_id}", finished=True, unknown=True), 404
+        return json_error(404, f"no job {job_id}", finished=True, unknown=True)
     response = jsonify(describe(session, job))
     response.headers["Cache-Control"] = "no-store"
     return response

@@ -27,7 +27,7 @@ import ipaddress
 import socket
 from dataclasses import dataclass
 
-from flask import Flask, current_app, g, jsonify, redirect, render_template, request, session, url_for
+from flask import Flask, current_app, g, redirect, render_template, request, session, url_for
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.sansio.utils import host_is_trusted
 from werkzeug.wrappers import Response
@@ -37,6 +37,7 @@ from ..accounts.roles import ADMIN, ANNOTATOR, REVIEWER, at_least
 from ..accounts.users import accounts_exist
 from ..db import get_session
 from ..models import User
+from .json_error import json_error
 
 PUBLIC = "public"
 LOGIN_KEY = "login"  # the session's login secret
@@ -62,6 +63,7 @@ ACCESS: dict[str, str] = {
     "pages.source": ANNOTATOR,
     "api.read_gold": ANNOTATOR,
     "api.write_gold": ANNOTATOR,
+    "api.start_extraction_json": ADMIN,
     "api.page_scores_json": ANNOTATOR,
     "api.leaderboard_json": ANNOTATOR,
     "api.leaderboard_pages_json": ANNOTATOR,
@@ -242,8 +244,7 @@ def wants_json() -> bool:
 
 def refuse(status: int, message: str) -> tuple[Response | str, int]:
     if wants_json():
-        response = jsonify(error={400: "Bad Request", 401: "Unauthorized", 403: "Forbidden"}[status],
-                           message=message)
+        response = json_error(status, message)
         if status == 401:
             response.headers["WWW-Authenticate"] = 'Bearer realm="goldtext"'
         return response, status

@@ -6,13 +6,14 @@ limit and the setting that sets it (web/bad_input.body_limit); the access refusa
 
 from __future__ import annotations
 
-from flask import Flask, Response, jsonify, make_response, render_template, request
+from flask import Flask, Response, make_response, render_template, request
 from sqlalchemy.exc import DBAPIError
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge, ServiceUnavailable
 
 from ..jobs.outages import brief, is_outage
 from .access import wants_json
 from .bad_input import body_limit
+from .json_error import json_error
 
 
 def byte_size(count: int) -> str:
@@ -29,7 +30,7 @@ RETRY_AFTER_SECONDS = 5
 def error_page(error: HTTPException) -> tuple[Response | str, int]:
     status = error.code or 500
     if wants_json():
-        return jsonify(error=error.name, message=error.description), status
+        return json_error(status, error.description or error.name), status
     return render_template("error.html", error=error, status=status), status
 
 
@@ -41,7 +42,7 @@ def too_large(error: RequestEntityTooLarge) -> tuple[Response | str, int]:
         message += f": the limit is {byte_size(limit)} ({limit} bytes, {source})"
     message += ". Send less: a smaller text or file, or split it."
     if wants_json() or request.is_json:
-        return jsonify(error=error.name, message=message, limit=limit), 413
+        return json_error(413, message, limit=limit), 413
     error.description = message
     return render_template("error.html", error=error, status=413), 413
 

@@ -1,11 +1,11 @@
-"""The figures the leaderboard and sites views show and the JSON API serves: the options string parsed
-into the options of `goldtext score`, the shared score cache read under its lock, and the ETag of the
+"""The figures the leaderboard and sites views show and the JSON API serves: the query string read into
+the options of the leaderboard's use case (usecases/leaderboard.py, which holds the rules of reading a
+leaderboard: `goldtext score` calls it too), the shared score cache read under its lock, and the ETag of the
 live refresh (the change log's epoch, the extraction epoch, the settings and the options: three rows read,
 never a table scanned), answered with 304 before any work and without waiting for the cache's lock."""
 
 from __future__ import annotations
 
-import copy
 import hashlib
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -21,27 +21,27 @@ from ..extractors.base import Extractor
 from ..extractors.service import SITE_RULES, stored_rules
 from ..jobs.start import refresh_job
 from ..models import Job
-from ..results.agreement import ceiling, mark_board, mark_comparison, noise_on
-from ..results.anchoring import anchoring_of, board_movement, prefilled
+from ..results.agreement import mark_comparison
 from ..results.cache import ScoreCache, SharedScores
 from ..results.drift import acceptance_by_site_batch, drift_flags
 from ..results.extractions import current_named, resolve_ref, texts_of
 from ..results.guard import guard_report
 from ..results.leaderboard import (
     BoardOptions,
-    SameAs,
     board_pages,
     head_to_head,
     leaderboard,
-    leaderboard_with_extras,
     shown,
     worst_pages,
 )
-from ..results.site_rules import fallback_twins, rule_report, ruled_pages
+from ..results.site_rules import rule_report
 from ..results.sites import mark_too_few, site_rows, type_rows
-from ..results.store import epochs, stale_count
+from ..results.store import epochs
 from ..scoring import Metric
 from ..settings import Settings, settings_of
+from ..usecases.leaderboard import MetricUnavailable as Unavailable
+from ..usecases.leaderboard import board_request, drift, leaderboard_figures, same_as
+from ..usecases.outcome import Refused
 from .query_args import int_arg, page_filter
 
 BOOTSTRAP_MAX = 10_000
@@ -72,17 +72,12 @@ def registry() -> Mapping[str, Extractor]:
 
 
 class MetricUnavailable(BadRequest):
-    """A registered metric that cannot be computed here (its package is missing): every view says so,
-    with the install hint, and never waits for counts no worker can compute."""
+    """The use case's refusal of a metric that cannot be computed here (usecases/leaderboard.py), as a 400
+    each figures page answers with its own form and the install hint."""
 
-    def __init__(self, metric: Metric) -> None:
-        self.metric = metric
-        super().__init__(description=unavailable_message(metric))
-
-
-def unavailable_message(metric: Metric) -> str:
-    return (f"The metric {metric.name} is unavailable: {metric.unavailable_reason or 'it cannot be computed here'}. "
-            "Choose another metric, or install what it needs and restart Goldtext.")
+    def __init__(self, refused: Unavailable) -> None:
+        self.metric = refused.metric
+        super().__init__(description=refused.reason)
 
 
 SITES_RESAMPLES = 200
@@ -91,23 +86,19 @@ second at 0.05, scoring/tiers.py), at a fifth of a leaderboard's cost."""
 
 
 def board_options(bootstrap: int = 1000, needs_metric: bool = True) -> BoardOptions:
-    """The options string's metric, average, filters, extractors, bootstrap and seed (400 when invalid;
-    MetricUnavailable, a 400, when the figures need a metric that is unavailable here)."""
+    """The options string read into the leaderboard's options (usecases/leaderboard.py `board_request`):
+    400 when invalid, MetricUnavailable when the figures need a metric that is unavailable here."""
     args = request.args
-    metric = args.get("metric") or "tokens"
-    if metric not in metrics():
-        abort(400, description=f"unknown metric {metric!r}; one of {', '.join(metrics())}")
-    if needs_metric and not metrics()[metric].available:
-        raise MetricUnavailable(metrics()[metric])
-    return BoardOptions(
-        metric=metric,
-        average=args.get("average") or None,
-        filters=page_filter(args),
-        extractors=tuple(e for e in args.getlist("extractor") if e),
-        bootstrap=int_arg("bootstrap", bootstrap, 0, BOOTSTRAP_MAX),
-        seed=int_arg("seed", 0),
-        unanchored=args.get("unanchored") in ("1", "on", "true"),
-    )
+    try:
+        return board_request(settings(), metric=args.get("metric"), average=args.get("average"),
+                             filters=page_filter(args), extractors=tuple(e for e in args.getlist("extractor") if e),
+                             bootstrap=int_arg("bootstrap", bootstrap, 0, BOOTSTRAP_MAX), seed=int_arg("seed", 0),
+                             by=args.get("by") or None, unanchored=args.get("unanchored") in ("1", "on", "true"),
+                             needs_metric=needs_metric)
+    except Unavailable as refused:
+        raise MetricUnavailable(refused) from None
+    except Refused as refused:
+        abort(400, description=refused.reason)
 
 
 def computed(compute: Compute) -> dict[str, Any]:
@@ -160,98 +151,16 @@ def conditional(compute: Compute, render: Callable[[dict[str, Any]], Response] =
     return response
 
 
-def named_for(session: Session, options: BoardOptions) -> dict[str, str]:
-    named = current_named(session, registry(), options.extractors)
-    return shown(shared_scores(), options.metric, named, bool(options.extractors))
-
-
-def drift(session: Session, options: BoardOptions) -> list[dict[str, Any]]:
-    """The drift flags of the extractors asked for (all registered ones by default), scored or not:
-    computed once per version of the extractions and threshold."""
-    named = current_named(session, registry(), options.extractors)
-    threshold = settings().drift_threshold
-    shared = shared_scores()
-    return shared.remembered(
-        ("drift", tuple(named.items()), threshold),
-        lambda: [flag.as_dict() for flag in drift_flags(acceptance_by_site_batch(session, named), threshold)],
-        shared.cache.extraction_epoch,
-    )
-
-
-def same_as(session: Session, named: dict[str, str]) -> SameAs | None:
-    """site-rules as its fallback on the boards where it applied no rule (results/site_rules.py), the pages
-    where it did read once per version of the extractions."""
-    if SITE_RULES not in named:
-        return None
-    fingerprint = named[SITE_RULES]
-    shared = shared_scores()
-    ruled = shared.remembered(("ruled", fingerprint), lambda: ruled_pages(session, fingerprint),
-                              shared.cache.extraction_epoch)
-    return fallback_twins(named, ruled)
-
-
-def anchoring(session: Session, cache: ScoreCache, options: BoardOptions, named: dict[str, str],
-              twins: dict[str, str]) -> dict[str, Any]:
-    """The anchoring split, the movement and (with options.unanchored) the unanchored board
-    (results/anchoring.py), computed once per version of the board's pages, scores and extractions; the
-    prefilled golds and annotations read once per version of the scores, and each one's movement computed
-    once per version of its text while no extraction changes. Read it, never change it."""
-    shared = shared_scores()
-    records = shared.remembered(("prefilled",), lambda: prefilled(session))
-    known = shared.remembered(("movement",), dict, cache.extraction_epoch)  # filled by board_movement
-    stamp, _ = cache.aligned_pages(options.metric, list(named.values()), options.filters)
-    return shared.remembered(
-        ("anchoring", options, tuple(named.items())),
-        lambda: anchoring_of(cache, options, named, twins, records,
-                             lambda pages: board_movement(session, cache, records, pages, known)),
-        (stamp, cache.epoch, cache.extraction_epoch))
-
-
 def leaderboard_of(options: BoardOptions) -> Compute:
-    """`goldtext score --format json` plus "extras", "noise" (the annotators' noise, see
-    results/agreement.py), "anchoring" (results/anchoring.py), "drift" and "pending"."""
+    """The leaderboard's figures: its use case, `goldtext score --format json` (usecases/leaderboard.py)."""
 
     def compute(session: Session, cache: ScoreCache) -> dict[str, Any]:
-        named = named_for(session, options)
-        result = leaderboard_with_extras(shared_scores(), options, named, same_as(session, named))
-        result |= copy.deepcopy(anchoring(session, cache, options, named, result["same_as"]))
-        noise, result["ceiling"] = agreement_on_board(session, cache, options, named)
-        mark_board(result, noise)
-        mark_too_few(result, settings().min_site_pages)
-        result["drift"] = drift(session, options)
-        result["pending"] = pending(session, options.metric)
-        return result
+        try:
+            return leaderboard_figures(session, settings(), shared_scores(), options)
+        except Refused as refused:
+            abort(400, description=refused.reason)
 
     return compute
-
-
-def agreement_on_board(session: Session, cache: ScoreCache, options: BoardOptions,
-                       named: Mapping[str, str]) -> tuple[dict[str, Any], dict[str, Any] | None]:
-    """(the annotators' noise, the human ceiling) on the board's pages, computed once per version of
-    the change log (which annotation saves and voids move too) and of the board's pages."""
-    fingerprints = list(named.values())
-    stamp, _ = cache.aligned_pages(options.metric, fingerprints, options.filters)
-
-    def compute() -> tuple[dict[str, Any], dict[str, Any] | None]:
-        pages = board_pages(cache, options.metric, fingerprints, options.filters)
-        return (noise_on(session, pages),
-                ceiling(session, metrics()[options.metric], pages, options.bootstrap))
-
-    key = ("agreement", options.metric, tuple(fingerprints), options.filters, options.bootstrap)
-    return shared_scores().remembered(key, compute, (cache.epoch, stamp))
-
-
-def pending(session: Session, metric: str) -> int:
-    """How many extractions lack this lazy metric's counts (0 for an eager or unavailable one), counted
-    once per version of the scores and extractions. Reading never starts the refresh: the leaderboard
-    offers it (start_refresh, a POST), and saves and extraction runs keep eager metrics current."""
-    definition = metrics()[metric]
-    if definition.eager or not definition.available:
-        return 0
-    cache = shared_scores().cache
-    no_content = settings().taxonomy.no_content
-    return shared_scores().remembered(("pending", metric), lambda: stale_count(session, definition, no_content),
-                                      (cache.epoch, cache.extraction_epoch))
 
 
 def start_refresh(session: Session, metric: str) -> tuple[Job, bool]:
@@ -262,7 +171,7 @@ def start_refresh(session: Session, metric: str) -> tuple[Job, bool]:
         abort(400, description=f"{metric!r} is not a metric computed by a refresh job; one of "
                                f"{', '.join(name for name, m in metrics().items() if not m.eager)}")
     if not definition.available:
-        raise MetricUnavailable(definition)
+        raise MetricUnavailable(Unavailable(definition))
     return refresh_job(session, current_app, metric, "leaderboard")
 
 
@@ -271,8 +180,9 @@ def sites_of(options: BoardOptions) -> Compute:
     or not, best extractor, heat steps."""
 
     def compute(session: Session, cache: ScoreCache) -> dict[str, Any]:
-        named = named_for(session, options)
-        twins = same_as(session, named)
+        named = shown(shared_scores(), options.metric, current_named(session, registry(), options.extractors),
+                      bool(options.extractors))
+        twins = same_as(session, shared_scores(), named)
         grouped = {by: leaderboard(cache, options.metric, named, average=options.average, filters=options.filters,
                                    by=by, bootstrap=options.bootstrap, seed=options.seed, same_as=twins)
                    for by in ("site", "kind")}
@@ -285,7 +195,7 @@ def sites_of(options: BoardOptions) -> Compute:
             mark_too_few(grouped_board, min_pages)
         by_site["sites"] = site_rows(by_site, hosts, min_pages)
         by_site["types"] = type_rows(grouped["kind"], with_content, min_pages)
-        by_site["drift"] = drift(session, options)
+        by_site["drift"] = drift(session, settings(), shared_scores(), options.extractors)
         return by_site
 
     return compute

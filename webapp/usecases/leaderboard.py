@@ -1,0 +1,169 @@
+"""Read a leaderboard: every extractor's figures against the gold under a metric, its average, a page
+filter and a bootstrap. Every face reads it with `leaderboard_figures` (under the shared score cache's lock,
+or through `read_leaderboard`, which takes it): `goldtext score` (cli/scores.py), `GET /api/leaderboard`
+(views/api.py) and the leaderboard page and its live table (views/leaderboard.py), so the three show one
+result for the same options.
+
+The rules: the metric is registered (400 naming the ones there are) and, unless the figures need none,
+can be computed here (`MetricUnavailable`, a 400 with the install hint); the extractors shown are those
+asked for, else every registered one with scores at its current version (the others are listed as
+"not run"); an unknown extractor, an average the metric lacks or a grouping that is not one is refused
+(400), and so are the unanchored figures by group. Beside each extractor's figures
+(`results/leaderboard.py`; site-rules where it applied no rule marked as its fallback, "same_as"): its
+acceptance and median time ("extras"), the anchoring split and the movement from the prefill
+(`results/anchoring.py`), the annotators' noise and human ceiling (`results/agreement.py`), whether the
+pages are too few to judge (LEADERBOARD_MIN_SITE_PAGES), the drift flags (DRIFT_THRESHOLD_POINTS) and how
+many extractions still lack a lazy metric's counts ("pending"). Reading never starts a refresh and never
+writes."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from ..annotation.page_filter import PageFilter
+from ..extractors.service import SITE_RULES
+from ..results.agreement import ceiling, mark_board, noise_on
+from ..results.anchoring import anchoring_of, board_movement, prefilled
+from ..results.cache import SharedScores
+from ..results.drift import acceptance_by_site_batch, drift_flags
+from ..results.extractions import current_named
+from ..results.leaderboard import GROUPINGS, BoardOptions, SameAs, board_pages, leaderboard_with_extras, shown
+from ..results.site_rules import fallback_twins, ruled_pages
+from ..results.sites import mark_too_few
+from ..results.store import stale_count
+from ..scoring import Metric
+from ..settings import Settings
+from .outcome import Refused
+
+
+class MetricUnavailable(Refused):
+    """A registered metric that cannot be computed here (its package is missing): every face says so,
+    with the install hint, and never waits for counts no worker can compute."""
+
+    def __init__(self, metric: Metric) -> None:
+        super().__init__(400, f"The metric {metric.name} is unavailable: "
+                              f"{metric.unavailable_reason or 'it cannot be computed here'}. Choose another metric, "
+                              "or install what it needs and restart Goldtext.")
+        self.metric = metric
+
+
+def board_request(settings: Settings, *, metric: str | None = None, average: str | None = None,
+                  filters: PageFilter = PageFilter(), extractors: tuple[str, ...] = (), bootstrap: int = 1000,
+                  seed: int = 0, by: str | None = None, unanchored: bool = False,
+                  needs_metric: bool = True) -> BoardOptions:
+    """The options of a leaderboard (metric: tokens by default); Refused (400) or MetricUnavailable."""
+    metric = metric or "tokens"
+    if metric not in settings.metrics:
+        raise Refused(400, f"unknown metric {metric!r}; one of {', '.join(settings.metrics)}")
+    if needs_metric and not settings.metrics[metric].available:
+        raise MetricUnavailable(settings.metrics[metric])
+    if by is not None and by not in GROUPINGS:
+        raise Refused(400, f"unknown grouping {by!r}; one of {', '.join(GROUPINGS)}")
+    if unanchored and by is not None:
+        raise Refused(400, "--unanchored and --by cannot be combined: the unanchored figures are of the whole "
+                           "board")
+    return BoardOptions(metric=metric, average=average or None, filters=filters, extractors=extractors,
+                        bootstrap=bootstrap, seed=seed, by=by, unanchored=unanchored)
+
+
+def read_leaderboard(session: Session, settings: Settings, options: BoardOptions,
+                     shared: SharedScores | None = None) -> dict[str, Any]:
+    """`leaderboard_figures` with the score cache (the process's shared one by default; a command, whose
+    process ends with it, reads into a new one) caught up with the change log and locked."""
+    shared = settings.shared if shared is None else shared
+    with shared.synced(session):
+        return leaderboard_figures(session, settings, shared, options)
+
+
+def leaderboard_figures(session: Session, settings: Settings, shared: SharedScores,
+                        options: BoardOptions) -> dict[str, Any]:
+    """The leaderboard by the rules above (``shared``: the score cache, synced and held under its lock);
+    Refused (400)."""
+    try:
+        named = current_named(session, settings.registry, options.extractors)
+        board = shown(shared, options.metric, named, bool(options.extractors))
+        result = leaderboard_with_extras(shared, options, board, same_as(session, shared, board))
+        result |= copy.deepcopy(anchoring(session, shared, options, board, result["same_as"]))
+    except ValueError as error:
+        raise Refused(400, str(error)) from None
+    result["not_run"] = [name for name in named if name not in board]
+    noise, result["ceiling"] = agreement_on_board(session, settings, shared, options, board)
+    mark_board(result, noise)
+    mark_too_few(result, settings.min_site_pages)
+    result["drift"] = drift(session, settings, shared, options.extractors)
+    result["pending"] = pending(session, settings, shared, options.metric)
+    return result
+
+
+def agreement_on_board(session: Session, settings: Settings, shared: SharedScores, options: BoardOptions,
+                       named: Mapping[str, str]) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """(the annotators' noise, the human ceiling) on the board's pages, computed once per version of
+    the change log (which annotation saves and voids move too) and of the board's pages."""
+    cache = shared.cache
+    fingerprints = list(named.values())
+    stamp, _ = cache.aligned_pages(options.metric, fingerprints, options.filters)
+
+    def compute() -> tuple[dict[str, Any], dict[str, Any] | None]:
+        pages = board_pages(cache, options.metric, fingerprints, options.filters)
+        return (noise_on(session, pages),
+                ceiling(session, settings.metrics[options.metric], pages, options.bootstrap))
+
+    key = ("agreement", options.metric, tuple(fingerprints), options.filters, options.bootstrap)
+    return shared.remembered(key, compute, (cache.epoch, stamp))
+
+
+def same_as(session: Session, shared: SharedScores, named: dict[str, str]) -> SameAs | None:
+    """site-rules as its fallback on the boards where it applied no rule (results/site_rules.py), the pages
+    where it did read once per version of the extractions."""
+    if SITE_RULES not in named:
+        return None
+    fingerprint = named[SITE_RULES]
+    ruled = shared.remembered(("ruled", fingerprint), lambda: ruled_pages(session, fingerprint),
+                              shared.cache.extraction_epoch)
+    return fallback_twins(named, ruled)
+
+
+def anchoring(session: Session, shared: SharedScores, options: BoardOptions, named: dict[str, str],
+              twins: dict[str, str]) -> dict[str, Any]:
+    """The anchoring split, the movement and (with options.unanchored) the unanchored board
+    (results/anchoring.py), computed once per version of the board's pages, scores and extractions; the
+    prefilled golds and annotations read once per version of the scores, and each one's movement computed
+    once per version of its text while no extraction changes. Read it, never change it."""
+    cache = shared.cache
+    records = shared.remembered(("prefilled",), lambda: prefilled(session))
+    known = shared.remembered(("movement",), dict, cache.extraction_epoch)  # filled by board_movement
+    stamp, _ = cache.aligned_pages(options.metric, list(named.values()), options.filters)
+    return shared.remembered(
+        ("anchoring", options, tuple(named.items())),
+        lambda: anchoring_of(cache, options, named, twins, records,
+                             lambda pages: board_movement(session, cache, records, pages, known)),
+        (stamp, cache.epoch, cache.extraction_epoch))
+
+
+def drift(session: Session, settings: Settings, shared: SharedScores,
+          extractors: tuple[str, ...] = ()) -> list[dict[str, Any]]:
+    """The drift flags of the extractors asked for (all registered ones by default), scored or not:
+    computed once per version of the extractions and threshold."""
+    named = current_named(session, settings.registry, extractors)
+    threshold = settings.drift_threshold
+    return shared.remembered(
+        ("drift", tuple(named.items()), threshold),
+        lambda: [flag.as_dict() for flag in drift_flags(acceptance_by_site_batch(session, named), threshold)],
+        shared.cache.extraction_epoch,
+    )
+
+
+def pending(session: Session, settings: Settings, shared: SharedScores, metric: str) -> int:
+    """How many extractions lack this lazy metric's counts (0 for an eager or unavailable one), counted
+    once per version of the scores and extractions. Reading never starts the refresh: the leaderboard
+    offers it (a POST), and saves and extraction runs keep eager metrics current."""
+    definition = settings.metrics[metric]
+    if definition.eager or not definition.available:
+        return 0
+    no_content = settings.taxonomy.no_content
+    return shared.remembered(("pending", metric), lambda: stale_count(session, definition, no_content),
+                             (shared.cache.epoch, shared.cache.extraction_epoch))
