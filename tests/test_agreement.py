@@ -12,9 +12,9 @@ from workbench import make_page
 
 from webapp.annotation.annotations import save_annotation
 from webapp.annotation.gold import add_revision
+from webapp.kept import Kept
 from webapp.scoring.agreement import (
     AnnotatedPage,
-    PairsKept,
     Said,
     agreement,
     annotator_noise,
@@ -144,11 +144,13 @@ def test_cli_and_api_give_the_figures_of_the_stored_annotations(app, session, ru
 
 
 def test_the_kept_pairs_stay_within_their_characters_and_an_edited_text_is_another_pair():
-    kept = PairsKept(10)
-    kept.put("abc", "abc", 1.0)
-    kept.put("defg", "de", 0.5)  # 9 characters held
-    kept.put("xy", "z", 0.0)  # 12 > 10: the oldest pair goes
-    assert kept.get("abc", "abc") is None and kept.get("defg", "de") == 0.5 and kept.held == 9
+    kept: Kept[float] = Kept(10, size=lambda pair, _: len(pair[0]) + len(pair[1]))
+    kept.put(("abc", "abc"), 1.0)
+    kept.put(("defg", "de"), 0.5)  # 9 characters held
+    kept.put(("xy", "z"), 0.0)  # 12 > 10: the least recently used pair goes
+    assert kept.peek(("abc", "abc")) is None and kept.peek(("defg", "de")) == 0.5 and kept.held == 9
+    kept.put(("a" * 11, ""), 0.0)  # larger than the whole: not kept, nothing else lost
+    assert kept.peek(("a" * 11, "")) is None and kept.held == 9
     assert text_f1("one two three", "one two three") == 1.0
     assert text_f1("one two three", "one two four") == approx(2 / 3)  # the same first text, edited second
     assert text_f1("one two three", "one two three") == 1.0

@@ -21,8 +21,7 @@ import (about 40 parses: well under a second for ordinary pages).
 
 from __future__ import annotations
 
-import threading
-from collections import Counter, OrderedDict
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -30,6 +29,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from ..corpus.visible_text import block_lines, normalise_line, parse_html
+from ..kept import Kept
 from ..models import Page
 
 MIN_PAGES = 3
@@ -104,25 +104,11 @@ class BoilerplateCache:
     valid while the site's page count and newest page (site_key) are unchanged."""
 
     def __init__(self, sites_kept: int = SITES_KEPT) -> None:
-        self.sites_kept = sites_kept
-        self.kept: OrderedDict[int, tuple[tuple, frozenset[str]]] = OrderedDict()
-        self.lock = threading.Lock()
+        self.kept: Kept[frozenset[str]] = Kept(sites_kept)
 
     def lines(self, session: Session, site_id: int, min_pages: int = MIN_PAGES,
               min_share: float = MIN_SHARE) -> frozenset[str]:
         key = (*site_key(session, site_id), min_pages, min_share)
-        with self.lock:
-            found = self.kept.get(site_id)
-            if found is not None and found[0] == key:
-                self.kept.move_to_end(site_id)
-                return found[1]
         if key[0] < min_pages:  # too few pages for any line to qualify: nothing to read
-            lines: frozenset[str] = frozenset()
-        else:
-            lines = site_boilerplate(session, site_id, min_pages, min_share)
-        with self.lock:
-            self.kept[site_id] = (key, lines)
-            self.kept.move_to_end(site_id)
-            while len(self.kept) > self.sites_kept:
-                self.kept.popitem(last=False)
-        return lines
+            return frozenset()
+        return self.kept.get(site_id, lambda: site_boilerplate(session, site_id, min_pages, min_share), key)

@@ -22,7 +22,6 @@ With ``only`` (one annotator) the pair figures count the pairs that include that
 
 from __future__ import annotations
 
-import threading
 from collections import Counter, defaultdict
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -33,6 +32,7 @@ from typing import Any
 import krippendorff
 import numpy as np
 
+from ..kept import Kept
 from .token_overlap import counts, page_scores
 
 GROUPINGS = ("site", "kind", "annotator", "guideline")
@@ -74,37 +74,7 @@ def text_f1(a: str, b: str) -> float:
     """The `tokens` F1 of ``a`` against ``b``; 1.0 when their token sequences are identical (even empty).
     Kept per process (`_KEPT`): the Agreement page, the leaderboard's noise mark and the command compute
     the same pairs on every request, and a pair's F1 never changes (an edited text is another key)."""
-    found = _KEPT.get(a, b)
-    if found is None:
-        found = _text_f1(a, b)
-        _KEPT.put(a, b, found)
-    return found
-
-
-class PairsKept:
-    """The F1 of the most recent pairs of texts, keyed by the texts themselves (so a hit is exact, never
-    a hash collision), up to `chars` characters of texts in all: the oldest pairs go first."""
-
-    def __init__(self, chars: int) -> None:
-        self.chars = chars
-        self.held = 0
-        self.found: dict[tuple[str, str], float] = {}
-        self.lock = threading.Lock()
-
-    def get(self, a: str, b: str) -> float | None:
-        with self.lock:
-            return self.found.get((a, b))
-
-    def put(self, a: str, b: str, f1: float) -> None:
-        with self.lock:
-            if (a, b) in self.found:
-                return
-            self.found[(a, b)] = f1
-            self.held += len(a) + len(b)
-            while self.held > self.chars and self.found:
-                old_a, old_b = next(iter(self.found))
-                del self.found[(old_a, old_b)]
-                self.held -= len(old_a) + len(old_b)
+    return _KEPT.get((a, b), lambda: _text_f1(a, b))
 
 
 def _text_f1(a: str, b: str) -> float:
@@ -115,7 +85,9 @@ def _text_f1(a: str, b: str) -> float:
     return float(page_scores(fields)[2][0])
 
 
-_KEPT = PairsKept(TEXT_CHARS_KEPT)
+_KEPT: Kept[float] = Kept(TEXT_CHARS_KEPT, size=lambda pair, _: len(pair[0]) + len(pair[1]))
+"""The F1 of the most recent pairs of texts, keyed by the texts themselves (so a hit is exact, never a
+hash collision), up to TEXT_CHARS_KEPT characters of texts in all."""
 
 
 def snippet_set(snippets: Mapping[str, Sequence[str]] | None) -> set[tuple[str, str]]:

@@ -13,12 +13,9 @@ tokenizer, which has no depth limit.
 from __future__ import annotations
 
 import re
-import threading
-from collections import OrderedDict
 from collections.abc import Callable
 from html import escape
 from html.parser import HTMLParser
-from typing import Any
 
 from ..corpus.visible_text import (
     BLOCK_TAGS,
@@ -29,6 +26,7 @@ from ..corpus.visible_text import (
     LINE_BREAK_TAGS,
     normalise_line,
 )
+from ..kept import Kept
 
 VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source",
                   "track", "wbr", "keygen", "frame", "basefont", "isindex"})
@@ -87,30 +85,8 @@ def too_heavy(html: str, max_depth: int, max_bytes: int) -> str | None:
     return None
 
 
-class Recent:
-    """Values remembered for the `kept` most recently used keys, shared by a web process's threads."""
-
-    def __init__(self, kept: int) -> None:
-        self.kept = kept
-        self.values: OrderedDict[tuple, Any] = OrderedDict()
-        self.lock = threading.Lock()
-
-    def get(self, key: tuple, compute: Callable[[], Any]) -> Any:
-        """The value of `key`, from compute() when it is not remembered (computed outside the lock)."""
-        with self.lock:
-            if key in self.values:
-                self.values.move_to_end(key)
-                return self.values[key]
-        value = compute()
-        with self.lock:
-            self.values[key] = value
-            while len(self.values) > self.kept:
-                self.values.popitem(last=False)
-        return value
-
-
-_verdicts = Recent(CACHED)
-_flat = Recent(FLAT_CACHED)
+_verdicts: Kept[str | None] = Kept(CACHED)
+_flat: Kept[str] = Kept(FLAT_CACHED)
 
 
 def verdict(key: tuple, html_of: Callable[[], str], max_depth: int, max_bytes: int) -> str | None:
