@@ -348,6 +348,8 @@ class Job(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     kind: Mapped[str] = mapped_column(String(32), index=True)
     params: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    # the import batch an upload's job fills (None for other jobs)
+    batch_id: Mapped[int | None] = mapped_column(ForeignKey("import_batch.id", ondelete="SET NULL"), index=True)
     status: Mapped[str] = mapped_column(String(16), default="queued", index=True)
     stage: Mapped[str] = mapped_column(String(32), default="")
     done: Mapped[int] = mapped_column(Integer, default=0)

@@ -67,11 +67,7 @@ def occurrence(name: str, k: int) -> str:
 
 def job_of_batch(batch_id: int) -> Job | None:
     """The upload job that fills this batch (None for a batch imported by `goldtext import`)."""
-    session = get_session()
-    for job in session.scalars(select(Job).where(Job.kind == "upload").order_by(Job.id.desc())):
-        if job.params.get("batch") == batch_id:
-            return job
-    return None
+    return get_session().scalars(select(Job).where(Job.batch_id == batch_id).order_by(Job.id.desc()).limit(1)).first()
 
 
 @bp.get("/upload")
@@ -99,6 +95,7 @@ def receive() -> Response:
     batch = start_batch(session, ", ".join(f.filename or "" for f in files), fmt, who)
     job = new_job(session, current_app, "upload",
                   {"batch": batch.id, "format": fmt, "site_from": site_from, "extractors": list(names)}, who)
+    job.batch_id = batch.id
     for name, upload in zip(stored_names(files), files):
         store_file(session, job.id, name, upload.stream)
     record("import", f"batch {batch.id}", {"files": [f.filename for f in files], "format": fmt, "job": job.id})
