@@ -109,19 +109,21 @@ def test_nesting_depth(html, depth):
 
 
 def test_a_judged_page_is_remembered_and_the_least_recently_used_is_dropped():
-    from webapp.web.heavy_pages import Recent
+    from webapp.kept import Kept  # what keeps the heavy pages' verdicts and flattened text
 
     calls = []
-    recent = Recent(2)
+    recent: Kept[str] = Kept(2)
 
-    def get(key):
-        return recent.get((key,), lambda: calls.append(key) or key.upper())
+    def get(key, version=None):
+        return recent.get((key,), lambda: calls.append(key) or key.upper(), version)
 
     assert [get("a"), get("b"), get("a")] == ["A", "B", "A"]
     assert calls == ["a", "b"]  # "a" was computed once
     get("c")  # "b", used least recently, is dropped
     assert [get("a"), get("b")] == ["A", "B"]
     assert calls == ["a", "b", "c", "b"]
+    get("b", version=2)  # kept under another version: computed again
+    assert calls == ["a", "b", "c", "b", "b"] and recent.held == 2
 
 
 def test_the_flattened_text_has_the_blocks_of_the_visible_text():
