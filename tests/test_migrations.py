@@ -121,3 +121,35 @@ def test_the_page_types_migration_loses_no_kind_and_goes_back(database_url):
     finally:
         upgrade(engine)
         engine.dispose()
+
+
+# --- 0014: a job's import batch becomes a column -----------------------------------------------------
+
+JOB_BATCH = "0014"
+
+
+def _job(conn, kind: str, params: dict) -> int:
+    return _insert(conn, "job", kind=kind, params=params, status="done", stage="", done=0, errors=0, result={},
+                   started_by="ann", created_at=NOW, heartbeat_at=NOW)
+
+
+def test_the_job_batch_migration_links_each_upload_job_to_the_batch_its_parameters_name(database_url):
+    engine = make_engine(database_url)
+    upgrade(engine)
+    downgrade(engine, "0013")
+    try:
+        with engine.begin() as conn:
+            batch = _insert(conn, "import_batch", source="s", format="folder", created_at=NOW, imported=0,
+                            duplicates=0, rejected=0, report=[])
+            upload = _job(conn, "upload", {"batch": batch, "format": "auto"})
+            gone = _job(conn, "upload", {"batch": batch + 100})  # its batch no longer exists
+            extract = _job(conn, "extract", {"batch": batch})  # not an upload: no batch of its own
+        upgrade(engine, JOB_BATCH)
+        with engine.connect() as conn:
+            linked = dict(conn.execute(text("SELECT id, batch_id FROM job")).all())
+        assert linked == {upload: batch, gone: None, extract: None}
+        downgrade(engine, "0013")
+        assert "batch_id" not in {c["name"] for c in inspect(engine).get_columns("job")}
+    finally:
+        upgrade(engine)
+        engine.dispose()
