@@ -23,7 +23,7 @@ from test_extractors import (
 from webapp.extractors import with_go
 from webapp.extractors.base import EXTRA_HINT, Extractor, optional_package
 from webapp.extractors.registry import UnavailableExtractor, build_registry, resolve, runnable
-from webapp.extractors.runner import Call, run_calls
+from webapp.extractors.runner import Call, ExtractorPool
 from webapp.extractors.with_magic_html import install_hint
 from webapp.extractors.with_readability_js import FOLDER, status
 
@@ -214,7 +214,8 @@ HUGE_PAGE = "<html><body>" + ("<div class='c'><p>" + "word " * 50 + "</p></div>"
 def test_a_call_past_the_timeout_is_reported_by_the_extractors_name():
     extractors = [build_registry()[name] for name in AVAILABLE]
     calls = [Call(e.name, e, HUGE_PAGE, None) for e in extractors]
-    results = list(run_calls(calls, workers=2, timeout=0.05))
+    with ExtractorPool(workers=2, timeout=0.05) as pool:
+        results = list(pool.run(calls))
     assert sorted(r.extractor_name for r in results) == sorted(AVAILABLE)
     assert {r.extractor_name: r.error for r in results} == {name: "timeout after 0.05 s" for name in AVAILABLE}
 

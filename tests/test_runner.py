@@ -11,12 +11,19 @@ from corpora import READABILITY, READABILITY_PAGES
 from extractor_fixtures import COUNT, CRASH, EXIT, HANG, HOG, KILL, MODEST, SYS_EXIT
 
 from webapp.extractors.registry import build_registry, runnable
-from webapp.extractors.runner import Call, Result, run_calls
+from webapp.extractors.runner import Call, ExtractorPool
 from webapp.extractors.sandbox import INCOMPLETE_REASON
 
 DATA = Path(__file__).resolve().parent / "data" / "extractors"
 ARTICLE = (DATA / "article.html").read_text(encoding="utf-8")
 URL = "https://gazette.example/lighthouse"
+
+
+def run_calls(calls, *, workers: int | None = None, timeout: float = 60.0):
+    """The calls' results as they finish, on a pool of their own (a job worker shares one between its
+    chunks): nothing starts until the first result is asked for; closing the generator ends the pool."""
+    with ExtractorPool(workers, timeout) as pool:
+        yield from pool.run(calls)
 
 
 def by_key(results) -> dict:
@@ -27,12 +34,10 @@ def test_failures_are_recorded_and_the_real_extractors_finish():
     registry = build_registry()
     failing = [HANG, CRASH, SYS_EXIT, EXIT, KILL, HOG]
     extractors = [*failing, registry["trafilatura"], registry["whole-page"], COUNT]
-    seen: list[Result] = []
     jobs = [Call(extractor.name, extractor, ARTICLE, URL) for extractor in extractors]
-    results = by_key(run_calls(jobs, workers=2, timeout=2, on_result=seen.append))
+    results = by_key(run_calls(jobs, workers=2, timeout=2))
 
     assert sorted(results) == sorted(e.name for e in extractors)
-    assert sorted(r.key for r in seen) == sorted(results)
     errors = {key: result.error for key, result in results.items()}
     assert errors == {
         "hang": "timeout after 2 s",

@@ -16,7 +16,7 @@ from test_extractors import OPTIONAL_NAMES
 
 from webapp.db import sessions
 from webapp.extractors.registry import build_registry, runnable
-from webapp.extractors.runner import Call, run_calls
+from webapp.extractors.runner import Call, ExtractorPool
 from webapp.models import Gold
 from webapp.scoring.wcxb import counts as wcxb_counts
 
@@ -68,7 +68,8 @@ def test_the_added_extractors_run_on_wcxb_pages_of_every_type_without_crashes():
     assert len({page_type for _, page_type, _ in pages}) == 7 and len(pages) == 7 * WCXB_PER_TYPE
     extractors = [e for e in runnable(build_registry()) if e.name in OPTIONAL_NAMES]
     calls = (Call((file_id, e.name), e, html, None) for file_id, _, html in pages for e in extractors)
-    results = list(run_calls(calls, workers=2, timeout=60))
+    with ExtractorPool(workers=2, timeout=60) as pool:
+        results = list(pool.run(calls))
     assert len(results) == len(pages) * len(extractors)
     failures = sorted(f"{r.extractor_name} on {r.key[0]}: {r.error}"
                       for r in results if r.error and r.error.startswith(FAILURES))

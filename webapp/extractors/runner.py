@@ -1,6 +1,6 @@
 """Run extractor calls in killable processes (pebble), with a timeout and a memory cap.
 
-`run_calls` is a generator: nothing starts until it is iterated; results come in the order the
+`ExtractorPool.run` is a generator: nothing starts until it is iterated; results come in the order the
 calls finish, not the order given. Calls are read lazily and at most 4 x workers are in
 flight, so a 100k-page run holds only those pages' HTML. Every call yields exactly one Result:
 an extractor that raises, hangs past the timeout, runs out of memory or takes its
@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import signal
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass
 from itertools import islice
@@ -130,19 +130,3 @@ class ExtractorPool:
 
     def __exit__(self, *_exc: object) -> None:
         self.close()
-
-
-def run_calls(
-    calls: Iterable[Call],
-    *,
-    workers: int | None = None,
-    timeout: float = 60.0,
-    memory_mb: int = 2048,
-    on_result: Callable[[Result], None] | None = None,
-) -> Iterator[Result]:
-    """Yield one Result per call as calls finish, on a pool of its own; `on_result` sees each one just before."""
-    with ExtractorPool(workers, timeout, memory_mb) as pool:
-        for result in pool.run(calls):
-            if on_result is not None:
-                on_result(result)
-            yield result
