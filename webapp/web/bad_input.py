@@ -1,6 +1,6 @@
 """Bad input answered before any view runs, naming what is wrong, never with a 500 (issue 23).
 
-- Ids: every `<int:...>` of the URL map is an id of models.py's `Integer` columns, 32-bit on PostgreSQL.
+- Ids: every `<int:...>` of the URL map is an id of the models' `Integer` columns, 32-bit on PostgreSQL.
   A larger number answers 404 saying so, on every backend alike: no row has such an id (SQLite would
   take numbers up to 2^63, but the schema declares the smaller range).
 - NUL characters: PostgreSQL refuses them in text and no field of Goldtext needs one. A NUL in the path,
@@ -31,7 +31,7 @@ from werkzeug.routing import IntegerConverter
 from .access import ACCOUNT_MAX_BODY
 
 ID_MAX = 2**31 - 1
-"""The largest id models.py's `Integer` id columns hold on PostgreSQL."""
+"""The largest id the models' `Integer` id columns hold on PostgreSQL."""
 INT_MIN = -(2**31)
 
 JSON_MAX_DEPTH = 32

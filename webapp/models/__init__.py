@@ -1,0 +1,31 @@
+"""The stored data: sites, import batches, pages, extractions, annotations, gold and their revisions,
+jobs, and the accounts, their credentials and the audit log, one module per area; every model is
+imported from here (`from webapp.models import Page`).
+
+SQLAlchemy 2.0 typed models; no Flask here. Raw page bytes are kept exactly as imported and never
+rewritten: decoding and extraction are recorded, repeatable steps on top of them.
+"""
+
+from .accounts import AuditEvent, Credential, LoginThrottle, User
+from .base import NAMING, Base, utcnow
+from .gold import (
+    Annotation,
+    AnnotationRevision,
+    Assignment,
+    Gold,
+    GoldCheck,
+    GoldRevision,
+    Guideline,
+    RevisionFields,
+)
+from .jobs import Job, JobChunk, JobFile, WorkerBeat
+from .pages import Extraction, ExtractorVariant, ImportBatch, Page, Site, SiteRule
+from .scores import Score, ScoreChange, ScoreEpoch
+
+__all__ = [
+    "NAMING", "Base", "utcnow", "Site", "SiteRule", "ExtractorVariant", "ImportBatch", "Page", "Extraction",
+    "Gold", "RevisionFields", "GoldRevision", "Guideline", "Annotation", "AnnotationRevision", "Assignment",
+    "GoldCheck",
+    "Score", "ScoreEpoch", "ScoreChange", "Job", "JobChunk", "WorkerBeat", "JobFile", "User", "Credential",
+    "LoginThrottle", "AuditEvent",
+]

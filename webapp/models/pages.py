@@ -1,0 +1,137 @@
+"""Sites, their extraction rules and extractor variants, import batches, pages and their extractions."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import (
+    Boolean,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    LargeBinary,
+    String,
+    Text,
+    UniqueConstraint,
+    text,
+)
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from .base import Base, utcnow
+
+if TYPE_CHECKING:
+    from .gold import Annotation, Gold
+
+
+class Site(Base):
+    __tablename__ = "site"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    host: Mapped[str] = mapped_column(String(255), unique=True)
+
+    pages: Mapped[list[Page]] = relationship(back_populates="site")
+    rule: Mapped[SiteRule | None] = relationship(back_populates="site", cascade="all, delete-orphan")
+
+
+class SiteRule(Base):
+    """CSS rules of the `site-rules` extractor for one site."""
+
+    __tablename__ = "site_rule"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    site_id: Mapped[int] = mapped_column(ForeignKey("site.id", ondelete="CASCADE"), unique=True)
+    body: Mapped[str] = mapped_column(Text)
+    drop: Mapped[list[Any]] = mapped_column(default=list)
+    base: Mapped[str | None] = mapped_column(String(100))
+    """The extractor whose text the rule refines (a learned rule); None: the rule's text is its own."""
+    updated_by: Mapped[str] = mapped_column(String(100), default="", server_default="")
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, onupdate=utcnow)
+
+    site: Mapped[Site] = relationship(back_populates="rule")
+
+
+class ExtractorVariant(Base):
+    """A user-defined extractor: a registered extractor (its base) run with options of its own."""
+
+    __tablename__ = "extractor_variant"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(64), unique=True)
+    base: Mapped[str] = mapped_column(String(100))
+    options: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    created_by: Mapped[str] = mapped_column(String(100), default="")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class ImportBatch(Base):
+    __tablename__ = "import_batch"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    source: Mapped[str] = mapped_column(Text)
+    format: Mapped[str] = mapped_column(String(32))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    imported: Mapped[int] = mapped_column(default=0)
+    duplicates: Mapped[int] = mapped_column(default=0)
+    rejected: Mapped[int] = mapped_column(default=0)
+    report: Mapped[list[Any]] = mapped_column(default=list)
+    created_by: Mapped[str] = mapped_column(String(100), default="", server_default="")
+
+    pages: Mapped[list[Page]] = relationship(back_populates="batch")
+
+
+class Page(Base):
+    __tablename__ = "page"
+    # The annotation queue's order (annotation/queue.py): pages without a disagreement value last, then the
+    # most disagreement first, then by id; the database reads a page of the queue from this index.
+    __table_args__ = (Index("ix_page_queue_order", text("(disagreement IS NULL)"), "disagreement", "id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    url: Mapped[str | None] = mapped_column(Text)
+    site_id: Mapped[int] = mapped_column(ForeignKey("site.id"), index=True)
+    batch_id: Mapped[int] = mapped_column(ForeignKey("import_batch.id"), index=True)
+    source_name: Mapped[str] = mapped_column(Text)
+    raw: Mapped[bytes] = mapped_column(LargeBinary, deferred=True)  # large: read on first access only
+    sha256: Mapped[str] = mapped_column(String(64), unique=True)
+    encoding: Mapped[str] = mapped_column(String(64))
+    encoding_source: Mapped[str] = mapped_column(String(16))
+    html: Mapped[str] = mapped_column(Text, deferred=True)  # ditto; select(Page.html) where it is needed
+    facts: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    disagreement: Mapped[float | None] = mapped_column(Float)  # see webapp/annotation/disagreement.py
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    site: Mapped[Site] = relationship(back_populates="pages")
+    batch: Mapped[ImportBatch] = relationship(back_populates="pages")
+    extractions: Mapped[list[Extraction]] = relationship(
+        back_populates="page", cascade="all, delete-orphan"
+    )
+    gold: Mapped[Gold | None] = relationship(back_populates="page", cascade="all, delete-orphan")
+    annotations: Mapped[list[Annotation]] = relationship(
+        back_populates="page", cascade="all, delete-orphan", order_by="Annotation.id"
+    )
+
+
+class Extraction(Base):
+    """One extractor's output on one page, unique per (page, extractor fingerprint)."""
+
+    __tablename__ = "extraction"
+    __table_args__ = (UniqueConstraint("page_id", "fingerprint"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    page_id: Mapped[int] = mapped_column(ForeignKey("page.id", ondelete="CASCADE"), index=True)
+    extractor: Mapped[str] = mapped_column(String(100), index=True)
+    fingerprint: Mapped[str] = mapped_column(String(255), index=True)
+    text: Mapped[str] = mapped_column(Text, default="")
+    meta: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    duration_ms: Mapped[float] = mapped_column(Float, default=0.0)
+    error: Mapped[str | None] = mapped_column(Text)
+    incomplete: Mapped[bool] = mapped_column(Boolean, default=False)
+    # runs that stored this row; see extractors/service.py RETRYABLE
+    attempts: Mapped[int] = mapped_column(Integer, default=1)
+    accepted: Mapped[bool] = mapped_column(Boolean, default=False)
+    guard_reason: Mapped[str | None] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    page: Mapped[Page] = relationship(back_populates="extractions")
