@@ -16,14 +16,14 @@ from ..corpus.importer import SITE_FROM, start_batch
 from ..corpus.layout import GOLD_SUFFIX, INDEX_NAMES, URL_SUFFIX, page_stem
 from ..corpus.readers import FORMATS
 from ..db import get_or_404, get_session
-from ..extractors.registry import UnknownExtractor, build_registry
-from ..extractors.service import current_extractors
 from ..jobs.files import store_file
 from ..jobs.records import describe
 from ..jobs.start import dispatch, new_job
 from ..jobs.upload_step import IMPORTING, PAGES
 from ..models import ImportBatch, Job
-from .common import LOCAL_ACTOR, annotator, record
+from ..usecases.extract import checked_extractors
+from ..usecases.outcome import Refused
+from .common import LOCAL_ACTOR, annotator, record, settings
 
 bp = Blueprint("upload", __name__)
 
@@ -88,9 +88,9 @@ def receive() -> Response:
     names = current_app.config.get("UPLOAD_EXTRACTORS") or ()
     session = get_session()
     try:
-        current_extractors(session, build_registry(), names)
-    except UnknownExtractor as error:
-        abort(500, description=f"UPLOAD_EXTRACTORS names an unknown extractor: {error}")
+        checked_extractors(session, settings(), names)
+    except Refused as error:
+        abort(500, description=f"UPLOAD_EXTRACTORS names an unknown extractor: {error.reason}")
     who = annotator() or LOCAL_ACTOR
     batch = start_batch(session, ", ".join(f.filename or "" for f in files), fmt, who)
     job = new_job(session, current_app, "upload",
