@@ -123,9 +123,9 @@ def test_the_page_types_migration_loses_no_kind_and_goes_back(database_url):
         engine.dispose()
 
 
-# --- 0015: a job's import batch becomes a column -----------------------------------------------------
+# --- 0016: a job's import batch becomes a column -----------------------------------------------------
 
-JOB_BATCH = "0015"
+JOB_BATCH = "0016"
 
 
 def _job(conn, kind: str, params: dict) -> int:
@@ -136,7 +136,7 @@ def _job(conn, kind: str, params: dict) -> int:
 def test_the_job_batch_migration_links_each_upload_job_to_the_batch_its_parameters_name(database_url):
     engine = make_engine(database_url)
     upgrade(engine)
-    downgrade(engine, "0014")
+    downgrade(engine, "0015")
     try:
         with engine.begin() as conn:
             batch = _insert(conn, "import_batch", source="s", format="folder", created_at=NOW, imported=0,
@@ -148,7 +148,7 @@ def test_the_job_batch_migration_links_each_upload_job_to_the_batch_its_paramete
         with engine.connect() as conn:
             linked = dict(conn.execute(text("SELECT id, batch_id FROM job")).all())
         assert linked == {upload: batch, gone: None, extract: None}
-        downgrade(engine, "0014")
+        downgrade(engine, "0015")
         assert "batch_id" not in {c["name"] for c in inspect(engine).get_columns("job")}
     finally:
         upgrade(engine)

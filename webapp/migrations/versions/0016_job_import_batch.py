@@ -1,8 +1,8 @@
 """a job's import batch: the batch an upload's job fills, as a column (it was read from the job's JSON
 parameters, scanning every upload job)
 
-Revision ID: 0015
-Revises: 0014
+Revision ID: 0016
+Revises: 0015
 """
 
 import json
@@ -11,8 +11,8 @@ from alembic import op
 import sqlalchemy as sa
 
 
-revision = '0015'
-down_revision = '0014'
+revision = '0016'
+down_revision = '0015'
 branch_labels = None
 depends_on = None
 
