@@ -367,7 +367,7 @@ def environment_value(name: str, default: Any) -> tuple[str, Any]:
             chosen = default[:1]
         return " , ".join(chosen), chosen
     text = {"DATABASE_URL": "sqlite:////tmp/elsewhere.sqlite", "BROKER_URL": "redis://127.0.0.1:6379/9",
-            "DEFAULT_EXTRACTOR": "density"}[name]
+            "DEFAULT_EXTRACTOR": "density", "PREFILL": "random"}[name]
     return text, text
 
 

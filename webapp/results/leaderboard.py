@@ -88,6 +88,8 @@ def board_of(cache: ScoreCache, options: BoardOptions, named: Mapping[str, str])
 def figures_of(summary: Summary) -> dict[str, Any]:
     """An extractor's figures from its summary, the metric's own further ones (`extra`) among them."""
     return {k: v for k, v in asdict(summary).items() if k not in ("metric", "average", "extra")} | summary.extra
+
+
 def _new_board(cache: ScoreCache, metric: Metric, aligned: Aligned, named: Mapping[str, str],
                average: str | None, bootstrap: int, seed: int) -> Board:
     """A board of these aligned pages, its bootstrap weights the cache's."""

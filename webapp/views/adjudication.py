@@ -4,6 +4,8 @@ an admin's void of an annotation (usecases/void.py)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Blueprint, abort, flash, json, redirect, render_template, request, url_for
 from sqlalchemy import select
 from werkzeug.wrappers import Response
@@ -27,6 +29,14 @@ from .common import actor, annotator, current_role, idle_seconds, overlap, refus
 bp = Blueprint("adjudication", __name__, url_prefix="/adjudication")
 
 QUEUE_SIZE = 200
+
+
+def form_json(form: Any, name: str) -> Any:
+    """The form field's JSON (None when absent or empty); 400 naming the field when it is not JSON."""
+    try:
+        return json.loads(form.get(name) or "null")
+    except ValueError as error:
+        abort(400, description=f"{name}: {error}")
 
 
 @bp.get("")
@@ -73,12 +83,7 @@ def save(page_id: int) -> Response:
         abort(400, description="Give your name first.")
     form = request.form
     session = get_session()
-    try:
-        snippets = json.loads(form.get("snippets") or "null")
-        effort = json.loads(form.get("effort") or "null")
-        provenance = json.loads(form.get("provenance") or "null")
-    except ValueError as error:
-        abort(400, description=f"snippets, effort or provenance: {error}")
+    snippets, effort, provenance = (form_json(form, name) for name in ("snippets", "effort", "provenance"))
     try:
         outcome = adjudicate_page(session, settings(), actor(reviewer), page_id, adjudication_request(
             settings(), version=form.get("version", type=int), text=form.get("text", ""), kind=form.get("kind"),
