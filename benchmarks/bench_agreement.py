@@ -1,7 +1,7 @@
 """Agreement figures on a repeated request: what the Agreement page computes (agreement and the spread
 of the per-page text F1, overall and by site and by annotator), first on texts never seen by the
 process (cold), then again on fresh copies of the same texts, as the next request reads them from the
-database (warm: the pairs' F1 are kept per process, scoring/agreement.text_f1).
+database (warm: the pairs' F1 are kept per process, scoring/agreement_maths.text_f1).
 
 The texts are real: the gold of the WCXB sample in ../shared/corpora (read by the wcxb reader) is one
 annotator's text; the other's drops every fifth line and rewords every ninth, and a third annotator
@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT))
 
 from webapp.corpus.document import RawDocument  # noqa: E402
 from webapp.corpus.readers import iter_documents  # noqa: E402
-from webapp.scoring.agreement import AnnotatedPage, Said, agreement, distributions  # noqa: E402
+from webapp.scoring.agreement_maths import AnnotatedPage, Said, agreement, distributions  # noqa: E402
 
 WCXB = ROOT.parent / "shared" / "corpora" / "wcxb-dev-sample"
 TARGET = 0.2

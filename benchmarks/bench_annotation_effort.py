@@ -56,10 +56,10 @@ from webapp.annotation.boilerplate import drop_lines, page_boilerplate, page_lin
 from webapp.annotation.gold import add_revision  # noqa: E402
 from webapp.annotation.page_filter import PageFilter  # noqa: E402
 from webapp.annotation.prefill import METRIC, Prefill, choose, ranking  # noqa: E402
-from webapp.cli.extract import run_extraction  # noqa: E402
+from webapp.cli.extract_commands import run_extraction  # noqa: E402
 from webapp.corpus.importer import import_documents, start_batch  # noqa: E402
 from webapp.corpus.readers import iter_documents  # noqa: E402
-from webapp.corpus.sites import known_site  # noqa: E402
+from webapp.corpus.site_names import known_site  # noqa: E402
 from webapp.db import dispose, sessions  # noqa: E402
 from webapp.extractors.registry import build_registry  # noqa: E402
 from webapp.models import Extraction, Gold, ImportBatch, Page, Site  # noqa: E402

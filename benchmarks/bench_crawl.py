@@ -31,7 +31,7 @@ from warcio.warcwriter import WARCWriter
 from webapp import create_app
 from webapp.cli.corpus import run_import
 from webapp.cli.crawl import run_pipeline_export
-from webapp.cli.extract import run_extraction
+from webapp.cli.extract_commands import run_extraction
 from webapp.crawl.choice import NO_CHALLENGER, PipelineRequest
 from webapp.db import readers, sessions
 from webapp.extractors.registry import build_registry

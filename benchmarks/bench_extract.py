@@ -26,7 +26,7 @@ from pathlib import Path
 
 from webapp import create_app
 from webapp.cli.corpus import run_import
-from webapp.cli.extract import run_extraction
+from webapp.cli.extract_commands import run_extraction
 from webapp.corpus.decoding import decode
 from webapp.corpus.document import RawDocument
 from webapp.corpus.readers import iter_documents

@@ -40,8 +40,8 @@ from workbench import sign_in  # noqa: E402
 
 from webapp import create_app  # noqa: E402
 from webapp.db import dispose, sessions  # noqa: E402
+from webapp.extractors.extraction_service import current_extractors  # noqa: E402
 from webapp.extractors.registry import build_registry  # noqa: E402
-from webapp.extractors.service import current_extractors  # noqa: E402
 from webapp.models import Extraction, Gold, GoldRevision, ImportBatch, Page, Score, Site  # noqa: E402
 from webapp.scoring import build_metrics  # noqa: E402
 

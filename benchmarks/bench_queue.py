@@ -46,7 +46,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from workbench import sign_in  # noqa: E402
 
 from webapp import create_app  # noqa: E402
-from webapp.annotation.queue import queue_rows  # noqa: E402
+from webapp.annotation.page_queue import queue_rows  # noqa: E402
 from webapp.db import database, dispose, sessions  # noqa: E402
 from webapp.models import Gold, GoldRevision, ImportBatch, Page, Site  # noqa: E402
 

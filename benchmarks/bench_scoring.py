@@ -24,7 +24,7 @@ from webapp.annotation.gold import add_revision
 from webapp.db import sessions
 from webapp.models import Extraction, Gold, ImportBatch, Page, Score, Site
 from webapp.results.cache import ScoreCache
-from webapp.results.leaderboard import leaderboard
+from webapp.results.leaderboard_figures import leaderboard
 from webapp.results.store import gold_changed
 from webapp.scoring import build_metrics, eager, summarize_many
 from webapp.vocabulary import DEFAULT_TAXONOMY

@@ -2,7 +2,7 @@
 
 Each page of ../shared/corpora/wcxb-dev-sites is read by the wcxb reader (its main_content is the gold),
 decoded as the import decodes it and run through every extractor that can run here (site-rules
-excepted), in this process. Pages are grouped by site as the import groups them (corpus/sites.host_of).
+excepted), in this process. Pages are grouped by site as the import groups them (corpus/site_names.host_of).
 For each site with 3 gold pages or more, results/rule_proof.prove gives, leave-one-out, the word F1
 (the `tokens` metric of the registry, as the prefill ranks extractors) of
 
@@ -30,7 +30,7 @@ from typing import Any
 from webapp.annotation.prefill import METRIC, ranking
 from webapp.corpus.decoding import decode
 from webapp.corpus.readers import iter_documents
-from webapp.corpus.sites import host_of
+from webapp.corpus.site_names import host_of
 from webapp.extractors.registry import build_registry, runnable
 from webapp.extractors.site_rules import SITE_RULES_NAME
 from webapp.results.rule_proof import BEST, LEARNED, SitePage, counts_of, prove

@@ -14,7 +14,7 @@ from sqlalchemy import create_engine, func, select, text, update
 from workbench import PASSWORD, add_account, csrf, log_in, make_page
 
 from webapp import create_app
-from webapp.accounts import audit, throttle, users
+from webapp.accounts import audit_log, throttle, users
 from webapp.accounts.credentials import TOKEN, digest, issue
 from webapp.accounts.roles import ADMIN, ANNOTATOR, REVIEWER
 from webapp.accounts.users import PASSWORD_MAX_BYTES, AccountError, add_user, set_disabled, set_role
@@ -573,7 +573,7 @@ def test_a_refused_name_is_refused_on_the_command_line_and_the_users_page(client
 
 
 def test_the_audit_page_shows_control_characters_escaped(client, session, ada):
-    audit.record(session, "ann\u202egnp.exe", "login.failed", "user x\u001b[31m", {"reason": "a\nb"}, "127.0.0.1")
+    audit_log.record(session, "ann\u202egnp.exe", "login.failed", "user x\u001b[31m", {"reason": "a\nb"}, "127.0.0.1")
     session.commit()
     log_in(client, "Ada")
     page = client.get("/audit").get_data(as_text=True)

@@ -12,7 +12,7 @@ from sqlalchemy import delete, select, text, update
 from sqlalchemy.exc import DBAPIError
 from workbench import PASSWORD, add_account, csrf, gold_before_accounts, log_in, make_page
 
-from webapp.accounts import audit
+from webapp.accounts import audit_log
 from webapp.accounts.credentials import TOKEN, issue
 from webapp.accounts.roles import ADMIN, ANNOTATOR, REVIEWER
 from webapp.cli.actor import cli_actor
@@ -134,7 +134,7 @@ def test_a_rule_and_an_upload_record_who_made_them(app, session, runner):
 
 
 def test_the_database_refuses_to_edit_or_delete_an_event(session):
-    audit.record(session, "Ada", "login", "user Ada", None, "127.0.0.1")
+    audit_log.record(session, "Ada", "login", "user Ada", None, "127.0.0.1")
     session.commit()
     for statement in (update(AuditEvent).values(actor="Mallory"), delete(AuditEvent)):
         with pytest.raises(DBAPIError, match="append-only"):
@@ -144,8 +144,8 @@ def test_the_database_refuses_to_edit_or_delete_an_event(session):
 
 
 def test_the_service_offers_no_way_to_change_the_log():
-    public = {name for name in vars(audit) if not name.startswith("_") and callable(vars(audit)[name])
-              and getattr(vars(audit)[name], "__module__", None) == audit.__name__}
+    public = {name for name in vars(audit_log) if not name.startswith("_") and callable(vars(audit_log)[name])
+              and getattr(vars(audit_log)[name], "__module__", None) == audit_log.__name__}
     assert public == {"record", "events", "rows", "as_dict", "detail_text", "AuditFilter", "chain_digest",
                       "event_digest", "verify", "Break"}
 
@@ -157,8 +157,8 @@ def test_the_service_offers_no_way_to_change_the_log():
 def history(session):
     """Ada's login, then events by a user whose name and target are hostile text."""
     add_account(session, "Ada", ADMIN)
-    audit.record(session, "Ada", "login", "user Ada", None, "10.0.0.1")
-    audit.record(session, "=HYPERLINK(\"http://x\")", "gold.save", "page 1\x1b[31m", {"note": "<script>"}, "10.0.0.2")
+    audit_log.record(session, "Ada", "login", "user Ada", None, "10.0.0.1")
+    audit_log.record(session, "=HYPERLINK(\"http://x\")", "gold.save", "page 1\x1b[31m", {"note": "<script>"}, "10.0.0.2")
     session.commit()
 
 

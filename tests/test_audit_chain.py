@@ -14,7 +14,7 @@ from sqlalchemy import create_engine, select, text
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.pool import NullPool
 
-from webapp.accounts import audit
+from webapp.accounts import audit_log
 from webapp.db import make_engine, sessions
 from webapp.migrate import downgrade, upgrade
 from webapp.models import AuditEvent
@@ -24,7 +24,7 @@ DOCS = Path(__file__).resolve().parent.parent / "docs"
 
 def three_events(session) -> list[int]:
     for n, action in enumerate(("login", "gold.save", "logout")):
-        audit.record(session, "ann", action, f"page {n}", {"n": n, "note": "é"}, "10.0.0.1")
+        audit_log.record(session, "ann", action, f"page {n}", {"n": n, "note": "é"}, "10.0.0.1")
     session.commit()
     return list(session.scalars(select(AuditEvent.id).order_by(AuditEvent.id)))
 
@@ -120,7 +120,7 @@ def test_parallel_writers_never_fork_the_chain(app, runner, session):
             start.wait()
             for k in range(each):
                 with sessions(app)() as own:
-                    audit.record(own, f"ann{n}", "gold.save", f"page {k}", None, "10.0.0.1")
+                    audit_log.record(own, f"ann{n}", "gold.save", f"page {k}", None, "10.0.0.1")
                     own.commit()
         except BaseException as error:  # reported below
             errors.append(error)
@@ -148,11 +148,11 @@ def test_the_migration_chains_the_events_written_before_it(tmp_path):
                          {"at": f"2026-01-0{n + 1} 10:00:00.000000", "detail": f'{{"n": {n}}}'})
     upgrade(engine)
     with sessions_of(engine)() as session:
-        checked, last, broken = audit.verify(session)
+        checked, last, broken = audit_log.verify(session)
         assert (checked, broken) == (3, None)
-        audit.record(session, "ada", "logout", "", None, "cli")
+        audit_log.record(session, "ada", "logout", "", None, "cli")
         session.commit()
-        assert audit.verify(session)[0] == 4
+        assert audit_log.verify(session)[0] == 4
     engine.dispose()
 
 
@@ -229,9 +229,9 @@ def test_on_postgresql_the_app_role_of_the_guide_can_only_insert_and_read_the_lo
         as_app = create_engine(app_url, poolclass=NullPool)
         try:
             with sessions_of(as_app)() as own:
-                audit.record(own, "ann", "login", "", None, "10.0.0.9")
+                audit_log.record(own, "ann", "login", "", None, "10.0.0.9")
                 own.commit()
-                assert audit.verify(own)[:1] == (4,) and audit.verify(own)[2] is None
+                assert audit_log.verify(own)[:1] == (4,) and audit_log.verify(own)[2] is None
             for statement in ("TRUNCATE audit_event", "ALTER TABLE audit_event DISABLE TRIGGER USER",
                               "UPDATE audit_event SET actor = 'mallory'", "DELETE FROM audit_event",
                               "DROP TABLE audit_event"):

@@ -11,7 +11,7 @@ from sqlalchemy import select
 from test_browser_block_takes import CATALOGUE, EDITOR, box, click, open_page
 from workbench import add_gold, make_page
 
-from webapp.annotation.effort import ACTIONS
+from webapp.annotation.effort_record import ACTIONS
 from webapp.models import Gold, GoldRevision
 
 pytestmark = pytest.mark.browser

@@ -10,8 +10,8 @@ from test_browser_workbench import until
 from workbench import EAGER, NO_CONTENT, add_gold
 
 from webapp.annotation.gold import add_revision
+from webapp.extractors.extraction_service import current_extractors
 from webapp.extractors.registry import build_registry
-from webapp.extractors.service import current_extractors
 from webapp.models import Extraction, ImportBatch, Page, Site
 from webapp.results.store import refresh_scores
 

@@ -29,7 +29,7 @@ from webapp.crawl.plan import Plan
 from webapp.crawl.sample import Candidate, sample, shares
 from webapp.extractors.registry import build_registry
 from webapp.models import Extraction, ImportBatch, Job, Page
-from webapp.scoring.agreement import text_f1
+from webapp.scoring.agreement_maths import text_f1
 
 pytest.importorskip("datatrove")
 

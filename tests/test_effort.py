@@ -13,7 +13,7 @@ from sqlalchemy import select
 from workbench import add_account, add_gold, log_in, make_page, sign_in
 
 from webapp.accounts.roles import ANNOTATOR, REVIEWER
-from webapp.annotation.effort import ACTIONS
+from webapp.annotation.effort_record import ACTIONS
 from webapp.models import Gold, GoldRevision, Page
 
 EFFORT = {"active_seconds": 42.5, "actions": {"block": 3, "typed_words": 4, "line_deletions": 1}}

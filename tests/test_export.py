@@ -12,7 +12,7 @@ import pytest
 from sqlalchemy import delete, select
 from workbench import METRICS, add_gold
 
-from webapp.exports.service import WRITERS
+from webapp.exports.export_service import WRITERS
 from webapp.extractors.registry import build_registry, runnable
 from webapp.models import Extraction, Gold, ImportBatch, Page, Site, SiteRule
 from webapp.scoring import summarize

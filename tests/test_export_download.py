@@ -16,8 +16,8 @@ from sqlalchemy import func, select
 from workbench import add_gold, make_page, sign_in
 
 from webapp.db import database
+from webapp.extractors.extraction_service import current_extractors
 from webapp.extractors.registry import build_registry
-from webapp.extractors.service import current_extractors
 from webapp.jobs.context import Context
 from webapp.jobs.export_step import export_step
 from webapp.jobs.leases import claim

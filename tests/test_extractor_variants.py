@@ -11,10 +11,10 @@ from corpora import READABILITY, READABILITY_PAGES
 from sqlalchemy import func, select
 from workbench import csrf
 
-from webapp.cli.extract import start_extraction
+from webapp.cli.extract_commands import start_extraction
+from webapp.extractors.extraction_service import current_extractors
 from webapp.extractors.options import BadOption, parse_options, settable
 from webapp.extractors.registry import UnknownExtractor, build_registry
-from webapp.extractors.service import current_extractors
 from webapp.extractors.variants import BadVariant, add_variant, remove_variant, stored_variant, with_variants
 from webapp.jobs.runner import Runner
 from webapp.jobs.workers import _next_chunk, job_state, run_here

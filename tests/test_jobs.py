@@ -21,7 +21,7 @@ from sqlalchemy.orm import Session
 
 from webapp.cli.actor import cli_actor
 from webapp.db import database, make_engine
-from webapp.extractors.runner import ExtractorPool
+from webapp.extractors.process_pool import ExtractorPool
 from webapp.jobs import runner as runner_module
 from webapp.jobs.context import Context, Stopped
 from webapp.jobs.extraction_steps import pairs_step

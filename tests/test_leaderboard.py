@@ -14,15 +14,15 @@ from workbench import EAGER, NO_CONTENT, add_gold, sign_in
 
 from webapp.annotation.annotations import save_annotation
 from webapp.annotation.gold import add_revision
-from webapp.corpus.sites import UNKNOWN_SITE
+from webapp.corpus.site_names import UNKNOWN_SITE
+from webapp.extractors.extraction_service import current_extractors, store
 from webapp.extractors.guard import GuardThresholds
+from webapp.extractors.process_pool import Result
 from webapp.extractors.registry import build_registry
-from webapp.extractors.runner import Result
-from webapp.extractors.service import current_extractors, store
 from webapp.extractors.with_trafilatura import TRAFILATURA
 from webapp.models import AuditEvent, Extraction, ImportBatch, Job, Page, Site, SiteRule
 from webapp.results.drift import BatchRate, drift_flags
-from webapp.results.sites import site_rows
+from webapp.results.site_figures import site_rows
 from webapp.results.store import refresh_scores
 from webapp.settings import EXTENSION as SETTINGS
 from webapp.web.charts import f1_boxes, precision_recall

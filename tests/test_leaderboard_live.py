@@ -17,9 +17,9 @@ from webapp import create_app
 from webapp.accounts.roles import ADMIN
 from webapp.annotation.annotations import save_annotation
 from webapp.db import database, dispose
+from webapp.extractors.extraction_service import store
 from webapp.extractors.guard import GuardThresholds
-from webapp.extractors.runner import Result
-from webapp.extractors.service import store
+from webapp.extractors.process_pool import Result
 from webapp.models import Job
 from webapp.results.store import refresh_scores
 from webapp.settings import EXTENSION as SETTINGS

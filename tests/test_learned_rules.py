@@ -14,7 +14,7 @@ from tests.test_leaderboard import add_page, new_batch
 from tests.workbench import EAGER, METRICS, NO_CONTENT, add_account, csrf, log_in
 from webapp.corpus.decoding import decode
 from webapp.corpus.readers import iter_documents
-from webapp.corpus.sites import host_of
+from webapp.corpus.site_names import host_of
 from webapp.extractors.registry import build_registry
 from webapp.extractors.rule_learning import GoldPage, learn, learn_from
 from webapp.extractors.site_rules import run_site_rules

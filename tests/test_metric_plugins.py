@@ -12,10 +12,10 @@ from webapp import create_app
 from webapp.annotation.gold import add_revision
 from webapp.db import dispose, sessions
 from webapp.results.cache import ScoreCache
-from webapp.results.leaderboard import leaderboard
+from webapp.results.leaderboard_figures import leaderboard
 from webapp.results.store import gold_changed
 from webapp.scoring import app_metrics, build_metrics, eager
-from webapp.scoring.registry import GROUP
+from webapp.scoring.metric_registry import GROUP
 from webapp.vocabulary import DEFAULT_TAXONOMY
 
 CHARS = textwrap.dedent(

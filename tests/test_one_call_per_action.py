@@ -1,5 +1,5 @@
 """Starting an extraction and reading a leaderboard: the command line and the API make the same use-case
-call (usecases/extract.py, usecases/leaderboard.py), so they start the same job and show the same figures,
+call (usecases/extract.py, usecases/read_board.py), so they start the same job and show the same figures,
 and refuse the same requests with the same reason."""
 
 from __future__ import annotations

@@ -22,8 +22,8 @@ from test_extractors import (
 
 from webapp.extractors import with_go
 from webapp.extractors.base import EXTRA_HINT, Extractor, optional_package
+from webapp.extractors.process_pool import Call, ExtractorPool
 from webapp.extractors.registry import UnavailableExtractor, build_registry, resolve, runnable
-from webapp.extractors.runner import Call, ExtractorPool
 from webapp.extractors.with_magic_html import install_hint
 from webapp.extractors.with_readability_js import FOLDER, status
 

@@ -17,7 +17,7 @@ from workbench import add_account, log_in, make_page, sign_in
 from webapp.accounts.roles import ADMIN, ANNOTATOR, REVIEWER
 from webapp.annotation.annotations import save_annotation
 from webapp.models import Annotation, AnnotationRevision, Assignment, AuditEvent, Gold, GoldRevision, Page
-from webapp.results.agreement import corpus_agreement
+from webapp.results.agreement_figures import corpus_agreement
 
 pytestmark = pytest.mark.settings(OVERLAP=2)
 

@@ -7,7 +7,7 @@ from workbench import add_gold, make_page
 
 from webapp.annotation.annotations import save_annotation, void
 from webapp.annotation.page_filter import PageFilter
-from webapp.annotation.queue import queue_rows
+from webapp.annotation.page_queue import queue_rows
 from webapp.exports.selection import count_pages
 from webapp.results.cache import CachedRow
 

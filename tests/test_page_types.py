@@ -13,10 +13,10 @@ from webapp import create_app
 from webapp.annotation.gold import add_revision
 from webapp.config import defaults, from_environment
 from webapp.db import dispose
+from webapp.extractors.extraction_service import current_extractors
 from webapp.extractors.registry import build_registry
-from webapp.extractors.service import current_extractors
 from webapp.models import Extraction, Gold, GoldRevision
-from webapp.results.sites import type_rows
+from webapp.results.site_figures import type_rows
 from webapp.settings import settings_of
 from webapp.vocabulary import DEFAULT_TAXONOMY, UnknownTerm, checked_kind, taxonomy
 

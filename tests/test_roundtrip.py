@@ -14,11 +14,11 @@ from hypothesis import strategies as st
 from webapp.corpus.decoding import decode
 from webapp.corpus.document import Limits, RawDocument
 from webapp.corpus.readers import READERS
-from webapp.exports.folder import FolderWriter
-from webapp.exports.jsonl import FILE, JsonlWriter
+from webapp.exports.folder_writer import FolderWriter
+from webapp.exports.jsonl_writer import FILE, JsonlWriter
 from webapp.exports.selection import ExportedPage, GoldRecord
-from webapp.exports.wceb import WcebWriter
-from webapp.exports.wcxb import WcxbWriter
+from webapp.exports.wceb_writer import WcebWriter
+from webapp.exports.wcxb_writer import WcxbWriter
 from webapp.exports.writer import WriterOptions
 from webapp.vocabulary import GOLD_STATUSES, PAGE_KINDS
 

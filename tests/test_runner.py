@@ -10,8 +10,8 @@ import pytest
 from corpora import READABILITY, READABILITY_PAGES
 from extractor_fixtures import COUNT, CRASH, EXIT, HANG, HOG, KILL, MODEST, SYS_EXIT
 
+from webapp.extractors.process_pool import Call, ExtractorPool
 from webapp.extractors.registry import build_registry, runnable
-from webapp.extractors.runner import Call, ExtractorPool
 from webapp.extractors.sandbox import INCOMPLETE_REASON
 
 DATA = Path(__file__).resolve().parent / "data" / "extractors"

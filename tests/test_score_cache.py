@@ -15,12 +15,12 @@ from workbench import EAGER, METRICS, NO_CONTENT, add_gold
 from webapp.annotation.gold import lock_page, save_gold
 from webapp.annotation.page_filter import PageFilter
 from webapp.db import readers
+from webapp.extractors.extraction_service import store
 from webapp.extractors.guard import GuardThresholds
-from webapp.extractors.runner import Result
-from webapp.extractors.service import store
+from webapp.extractors.process_pool import Result
 from webapp.models import Extraction, ImportBatch, Page, ScoreChange, ScoreEpoch, Site
 from webapp.results.cache import BOARDS_KEPT, ScoreCache, SharedScores
-from webapp.results.leaderboard import (
+from webapp.results.leaderboard_figures import (
     BoardOptions,
     board_pages,
     leaderboard,

@@ -16,13 +16,13 @@ from workbench import EAGER, METRICS, NO_CONTENT, add_gold
 
 from webapp.annotation.page_filter import PageFilter
 from webapp.db import dispose, readers, sessions
+from webapp.extractors.extraction_service import store
 from webapp.extractors.guard import GuardThresholds
+from webapp.extractors.process_pool import Result
 from webapp.extractors.registry import build_registry, runnable
-from webapp.extractors.runner import Result
-from webapp.extractors.service import store
 from webapp.models import Extraction, Gold, ImportBatch, Page, Score, Site
 from webapp.results.cache import ScoreCache
-from webapp.results.leaderboard import leaderboard
+from webapp.results.leaderboard_figures import leaderboard
 from webapp.results.store import refresh_scores
 from webapp.scoring import summarize_many
 

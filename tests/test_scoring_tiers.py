@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from webapp.scoring import build_metrics
-from webapp.scoring.agreement import within_noise
+from webapp.scoring.agreement_maths import within_noise
 from webapp.scoring.board import Board
 from webapp.scoring.tiers import bootstrap_p, holm, tiers
 

@@ -18,8 +18,8 @@ from tests.test_learned_rules import learned_site
 from webapp import create_app
 from webapp.accounts.credentials import TOKEN, issue
 from webapp.db import dispose
+from webapp.extractors.extraction_service import current_extractors
 from webapp.extractors.registry import build_registry
-from webapp.extractors.service import current_extractors
 from webapp.extractors.variants import add_variant
 from webapp.models import Annotation, Assignment, Extraction, Page
 from webapp.web.security import RAW_PAGE_CSP

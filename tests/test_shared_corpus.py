@@ -15,10 +15,10 @@ from sqlalchemy import func, select
 from test_extractors import OPTIONAL_NAMES
 
 from webapp.db import sessions
+from webapp.extractors.process_pool import Call, ExtractorPool
 from webapp.extractors.registry import build_registry, runnable
-from webapp.extractors.runner import Call, ExtractorPool
 from webapp.models import Gold
-from webapp.scoring.wcxb import counts as wcxb_counts
+from webapp.scoring.wcxb_metric import counts as wcxb_counts
 
 FAILURES = ("worker crashed", "timeout after")  # the worker died or was killed: not the extractor's own error
 WCXB = "wcxb-dev-sample"

@@ -92,7 +92,7 @@ def rouge_missing(app, session):
     """An app whose rouge-lsum cannot be computed (rouge-score "not installed"), with scored pages."""
     from workbench import add_gold, make_page
 
-    from webapp.scoring.registry import EXTENSION
+    from webapp.scoring.metric_registry import EXTENSION
     from webapp.scoring.rouge_lsum import build_metric
 
     app.extensions[EXTENSION]["rouge-lsum"] = build_metric(find_spec=lambda name: None)

@@ -13,13 +13,13 @@ import pytest
 from webapp.corpus.document import Limits, RawDocument, Rejected
 from webapp.corpus.readers import iter_documents
 from webapp.exports.archive import zip_folder
-from webapp.exports.folder import FolderWriter
-from webapp.exports.jsonl import JsonlWriter
-from webapp.exports.scrapinghub import ScrapinghubWriter
+from webapp.exports.folder_writer import FolderWriter
+from webapp.exports.jsonl_writer import JsonlWriter
+from webapp.exports.scrapinghub_writer import ScrapinghubWriter
 from webapp.exports.selection import ExportedPage, GoldRecord
-from webapp.exports.trafilatura_eval import TrafilaturaEvalWriter
-from webapp.exports.wceb import WcebWriter
-from webapp.exports.wcxb import WcxbWriter
+from webapp.exports.trafilatura_eval_writer import TrafilaturaEvalWriter
+from webapp.exports.wceb_writer import WcebWriter
+from webapp.exports.wcxb_writer import WcxbWriter
 from webapp.exports.writer import WriterOptions
 
 WHEN = datetime(2026, 1, 2, tzinfo=UTC)

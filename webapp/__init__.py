@@ -53,7 +53,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     from . import settings
     from .cli import register
-    from .scoring.registry import EXTENSION
+    from .scoring.metric_registry import EXTENSION
     from .views import register_blueprints
     from .web.access import init_access
     from .web.bad_input import init_bad_input

@@ -14,8 +14,8 @@ from typing import Any
 from .annotation.prefill import MODES as PREFILL_MODES
 from .corpus.document import Limits
 from .extractors.base import Extractor
+from .extractors.extraction_service import RunSettings
 from .extractors.registry import build_registry
-from .extractors.service import RunSettings
 from .jobs.leases import Lease
 from .results import snapshot
 from .results.cache import ScoreCache, SharedScores

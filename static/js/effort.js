@@ -1,4 +1,4 @@
-// The effort of a page, sent with each save (webapp/annotation/effort.py checks it): the active time
+// The effort of a page, sent with each save (webapp/annotation/effort_record.py checks it): the active time
 // and the actions since the page was opened or last saved.
 //
 // Active time: the time between two events of the page (focus, a key, the mouse, a scroll, an input) when

@@ -19,7 +19,7 @@ from sqlalchemy import update
 from sqlalchemy.orm import Session
 
 from ..models import User
-from . import audit, throttle, users
+from . import audit_log, throttle, users
 from .credentials import LOGIN, issue, revoke
 from .names import normalised
 
@@ -60,7 +60,7 @@ class LoginOutcome:
 
 
 def target_of(name: str) -> str:
-    return f"user {name}"[: audit.TARGET_MAX]
+    return f"user {name}"[: audit_log.TARGET_MAX]
 
 
 def begin(session: Session, name: str, address: str, policy: LoginPolicy) -> Attempt:
@@ -68,7 +68,7 @@ def begin(session: Session, name: str, address: str, policy: LoginPolicy) -> Att
     typed, name = name, normalised(name)
     wait = throttle.reserve(session, name, address, policy.throttle)
     if wait is not None:
-        audit.record(session, name, FAILED, target_of(name),
+        audit_log.record(session, name, FAILED, target_of(name),
                      {"reason": "too many failed logins", "wait_seconds": round(wait.total_seconds())}, address)
         return Attempt(name, address, None, "", wait)
     user = users.user_named(session, typed)
@@ -90,7 +90,7 @@ def finish(session: Session, attempt: Attempt, new_hash: str | None, policy: Log
     """Step 3 (not committed): record the outcome; a right password gets a new login credential."""
     user = session.get(User, attempt.user_id) if new_hash is not None and attempt.user_id is not None else None
     if user is None or user.disabled or user.password_hash != attempt.password_hash:  # changed meanwhile
-        audit.record(session, attempt.name, FAILED, target_of(attempt.name), {"reason": "wrong name or password"},
+        audit_log.record(session, attempt.name, FAILED, target_of(attempt.name), {"reason": "wrong name or password"},
                      attempt.address)
         return LoginOutcome(None, None)
     if new_hash != attempt.password_hash:
@@ -98,7 +98,7 @@ def finish(session: Session, attempt: Attempt, new_hash: str | None, policy: Log
                         .values(password_hash=new_hash))
     throttle.succeeded(session, attempt.name, attempt.address)
     secret = issue(session, user, LOGIN, policy.lifetime)
-    audit.record(session, user.name, "login", target_of(user.name), None, attempt.address)
+    audit_log.record(session, user.name, "login", target_of(user.name), None, attempt.address)
     return LoginOutcome(user, secret)
 
 
@@ -108,4 +108,4 @@ def refused(attempt: Attempt) -> LoginOutcome:
 
 def log_out(session: Session, user: User, secret: str, address: str) -> None:
     revoke(session, secret)
-    audit.record(session, user.name, "logout", target_of(user.name), None, address)
+    audit_log.record(session, user.name, "logout", target_of(user.name), None, address)

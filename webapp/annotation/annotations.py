@@ -3,7 +3,7 @@
 With ``overlap`` (the OVERLAP setting) above 1, every page is annotated independently by ``overlap``
 annotators: a save through the workbench or the API goes to the caller's own Annotation (same rules as a
 gold save: versions, stale saves kept, retries applied once), and the page has no gold until it is
-adjudicated (adjudication.py). Until then the page is *blind*: nobody sees another's annotation, and
+adjudicated (review.py). Until then the page is *blind*: nobody sees another's annotation, and
 no score exists, since scores are computed against the gold. With overlap 1 there are no annotations:
 the page's gold is its single annotation, edited as it always was.
 

@@ -1,7 +1,7 @@
 """Explicit assignment: pages given to an annotator (`goldtext assign`).
 
 An assigned page comes first in its annotator's own queue and holds one of its OVERLAP places for them,
-so that other annotators are offered it only while places remain (annotation/queue.py, ``own_queue``).
+so that other annotators are offered it only while places remain (annotation/page_queue.py, ``own_queue``).
 Only pages that still have a free place are assigned: no gold, fewer than OVERLAP annotators holding a
 place, and neither assigned to nor annotated by this annotator already. An assignment can be removed
 (``unassign``): the place is free again.
@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 
 from ..models import Annotation, Assignment, Gold, Page
 from .page_filter import PageFilter
-from .queue import ORDER, places_taken
+from .page_queue import ORDER, places_taken
 
 
 def assign(session: Session, annotators: tuple[str, ...], selection: PageFilter, overlap: int,

@@ -77,7 +77,7 @@ def choose(ranked: Ranking, pages: int, site: str | None, min_pages: int, defaul
            usable: Collection[str], metric: str = METRIC) -> Prefill:
     """The prefill of a page of `site` whose usable candidates (a text, no error) are `usable`, given
     the site's ranking over `pages` gold pages; a page whose site is unknown (None, see
-    corpus/sites.known_site) gets the default (pure)."""
+    corpus/site_names.known_site) gets the default (pure)."""
     facts = {"site": site, "pages": pages, "min_pages": min_pages, "metric": metric}
     plural = "page" if pages == 1 else "pages"
     if site is None:

@@ -9,24 +9,24 @@ from flask.cli import FlaskGroup, routes_command, shell_command
 
 def register(app: Flask) -> None:
     from . import (
-        audit,
-        checks,
+        audit_commands,
+        checks_commands,
         corpus,
         crawl,
         database,
         demo,
-        export,
-        extract,
-        guidelines,
-        jobs,
-        scores,
+        export_commands,
+        extract_commands,
+        guidelines_commands,
+        jobs_commands,
+        scores_commands,
         serve,
         team,
-        users,
+        users_commands,
     )
 
-    for module in (corpus, database, demo, export, extract, jobs, scores, serve, team, users, audit, checks, crawl,
-                   guidelines):
+    for module in (corpus, database, demo, export_commands, extract_commands, jobs_commands, scores_commands, serve, team, users_commands, audit_commands, checks_commands, crawl,
+                   guidelines_commands):
         for command in module.COMMANDS:
             app.cli.add_command(command)
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from ..accounts import audit
+from ..accounts import audit_log
 from ..models import AuditEvent
 
 ADDRESS = "cli"
@@ -25,4 +25,4 @@ def cli_actor() -> str:
 
 def cli_record(session: Session, action: str, target: str = "", detail: Any = None) -> AuditEvent:
     """Append an event of this command to the audit log (committed with the command's change)."""
-    return audit.record(session, cli_actor(), action, target, detail, ADDRESS)
+    return audit_log.record(session, cli_actor(), action, target, detail, ADDRESS)

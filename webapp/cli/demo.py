@@ -10,11 +10,11 @@ from flask import current_app
 from flask.cli import with_appcontext
 from sqlalchemy import delete
 
-from ..corpus.sites import site_named
+from ..corpus.site_names import site_named
 from ..db import sessions
 from ..models import ImportBatch
 from .corpus import echo_report, run_import
-from .extract import run_extraction, set_rule
+from .extract_commands import run_extraction, set_rule
 from .serve import check_binding, serve_development
 
 DEMO = Path(__file__).resolve().parent.parent / "demo_corpus"

@@ -12,13 +12,13 @@ from flask.cli import with_appcontext
 from ..accounts.roles import ADMIN
 from ..annotation.page_filter import PageFilter
 from ..db import sessions
-from ..results.agreement import corpus_agreement
-from ..scoring.agreement import GROUPINGS
+from ..results.agreement_figures import corpus_agreement
+from ..scoring.agreement_maths import GROUPINGS
 from ..settings import settings_of
 from ..usecases.assign import assign_pages, unassign_pages
 from ..usecases.outcome import Actor, Refused
 from .actor import ADDRESS, cli_actor
-from .scores import echo_table
+from .scores_commands import echo_table
 
 FIGURES = ("pages", "pairs", "text_f1", "kind_agreement", "kind_alpha", "snippet_agreement")
 

@@ -20,7 +20,7 @@ from ..models import ImportBatch, Page
 from ..vocabulary import DONE, Taxonomy, UnknownTerm, checked_kind
 from .document import LAYOUT_FACT, RawDocument, Rejected
 from .preparation import Prepared, in_order
-from .sites import UNKNOWN_SITE, host_of, site_named
+from .site_names import UNKNOWN_SITE, host_of, site_named
 
 AddGold = Callable[..., Any]
 """Stores a page's gold as its first revision: add_gold(session, page, *, text, kind, status, author, snippets,

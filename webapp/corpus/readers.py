@@ -15,19 +15,19 @@ from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 
 from .document import Limits, RawDocument, Rejected
-from .folder import read_folder
-from .jsonl import EXPORT_FILE, is_jsonl_export, read_jsonl
+from .folder_reader import read_folder
+from .jsonl_reader import EXPORT_FILE, is_jsonl_export, read_jsonl
 from .readability_pages import is_readability_layout, read_readability
-from .scrapinghub import GROUND_TRUTH as SCRAPINGHUB_TRUTH
-from .scrapinghub import is_scrapinghub_layout, read_scrapinghub
+from .scrapinghub_reader import GROUND_TRUTH as SCRAPINGHUB_TRUTH
+from .scrapinghub_reader import is_scrapinghub_layout, read_scrapinghub
 from .screening import screen
 from .streams import not_regular
-from .trafilatura_eval import EVALDATA, is_trafilatura_eval_layout, read_trafilatura_eval
-from .warc import read_warc
-from .wceb import GROUND_TRUTH as WCEB_TRUTH
-from .wceb import is_wceb_layout, read_wceb
-from .wcxb import GROUND_TRUTH as WCXB_TRUTH
-from .wcxb import is_wcxb_layout, read_wcxb
+from .trafilatura_eval_reader import EVALDATA, is_trafilatura_eval_layout, read_trafilatura_eval
+from .warc_reader import read_warc
+from .wceb_reader import GROUND_TRUTH as WCEB_TRUTH
+from .wceb_reader import is_wceb_layout, read_wceb
+from .wcxb_reader import GROUND_TRUTH as WCXB_TRUTH
+from .wcxb_reader import is_wcxb_layout, read_wcxb
 from .ziparchive import member_names, read_zip, unpack
 
 Reader = Callable[[str, Limits], Iterator[RawDocument | Rejected]]

@@ -20,11 +20,11 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ..extractors.base import Extractor
+from ..extractors.extraction_service import RunSettings, current_extractors
 from ..extractors.registry import build_registry
-from ..extractors.service import RunSettings, current_extractors
 from ..models import ExtractorVariant, Gold, Page
 from ..results.cache import ScoreCache
-from ..results.leaderboard import leaderboard, scored_fingerprints
+from ..results.leaderboard_figures import leaderboard, scored_fingerprints
 from ..vocabulary import DONE
 from .pins import Pin, library_versions
 from .plan import BY_EXTRACTOR, BY_TYPE, FORMAT

@@ -11,8 +11,8 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from ..exports.service import prepare_folder
-from ..extractors.service import RunSettings
+from ..exports.export_service import prepare_folder
+from ..extractors.extraction_service import RunSettings
 from ..results.cache import ScoreCache
 from ..scoring import Metric
 from .choice import PipelineRequest, pipeline_config

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..corpus.datatrove_output import Position
-from ..corpus.sites import UNKNOWN_SITE, host_of
+from ..corpus.site_names import UNKNOWN_SITE, host_of
 
 STRATA = ("type", "site")
 

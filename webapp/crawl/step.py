@@ -2,7 +2,7 @@
 name, with the options, fingerprints, timeouts, memory cap and crash isolation of `goldtext extract`.
 
 It is a datatrove extractor (a BaseExtractor) whose calls go through Goldtext's own runner
-(webapp/extractors/runner.py): killable worker processes with a hard timeout and a memory cap. A page whose
+(webapp/extractors/process_pool.py): killable worker processes with a hard timeout and a memory cap. A page whose
 call hangs, crashes or raises is not lost: it is written with an empty text and its error in the metadata,
 and counted in datatrove's counters as `timeout`, `broken_process` or `clean_error`, as datatrove's own
 extractors count them. Before the first page, the pinned fingerprints are checked against the installed
@@ -30,8 +30,8 @@ from datatrove.utils.typeshelper import StatHints
 
 from ..extractors.base import Extractor
 from ..extractors.guard import judge
-from ..extractors.runner import Call, ExtractorPool, Result
-from ..scoring.agreement import text_f1
+from ..extractors.process_pool import Call, ExtractorPool, Result
+from ..scoring.agreement_maths import text_f1
 from .output import STEP_NAME
 from .pins import build_pinned
 from .plan import BY_TYPE, Plan, Route

@@ -20,7 +20,7 @@ from datatrove.pipeline.readers.warc import WarcReader
 from ..corpus.decoding import charset_param, decode
 from ..corpus.document import Limits
 from ..corpus.streams import Unreadable, read_capped
-from ..corpus.warc import HTML_TYPES
+from ..corpus.warc_reader import HTML_TYPES
 
 RAW = "_raw"
 CHARSET = "_charset"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..corpus.wceb import PLAIN_NAME
+from ..corpus.wceb_reader import PLAIN_NAME
 from .selection import ExportedPage
 
 

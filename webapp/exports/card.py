@@ -60,7 +60,7 @@ def _figure(value: float | None) -> str:
 
 
 def _agreement(figures: dict[str, Any]) -> list[str]:
-    """The agreement section: corpus figures and each annotator against the gold (scoring/agreement.py)."""
+    """The agreement section: corpus figures and each annotator against the gold (scoring/agreement_maths.py)."""
     if not figures["pages"]:
         return ["### Agreement between annotators", "", "No page of this export is double-annotated.", ""]
     rows = [f"| {name.replace('|', '/')} | {a['pages']} | {a['adjudicated']} | {_figure(a['f1_vs_gold'])} |"

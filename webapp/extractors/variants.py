@@ -37,7 +37,7 @@ def unregistered(html: str, url: str | None, **options: Any) -> Extracted:
     raise RuntimeError("the variant's base extractor is not registered")
 
 
-def shown(options: Mapping[str, Any]) -> str:
+def options_as_arguments(options: Mapping[str, Any]) -> str:
     """The options as the `--option` arguments that set them, quoted for the shell, each value cut to
     SHOWN_MAX_CHARS characters (a listing stays readable whatever a variant was given)."""
     return " ".join(shlex.quote(f"{key}={cut(str(value).lower() if isinstance(value, bool) else str(value))}")
@@ -52,7 +52,7 @@ def cut(value: str) -> str:
 def variant_of(base: Extractor, name: str, options: Mapping[str, Any]) -> Extractor:
     """The base run under the variant's name with its options updated by the variant's."""
     return replace(base, name=name, options={**base.options, **options},
-                   description=f"variant of {base.name}: {shown(options)}")
+                   description=f"variant of {base.name}: {options_as_arguments(options)}")
 
 
 def stored_variant(row: ExtractorVariant, registry: Mapping[str, Extractor]) -> Extractor:

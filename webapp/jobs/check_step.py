@@ -1,9 +1,9 @@
-"""The step of a check job: run the checks of the gold (results/gold_checks.py) on every page they cover,
+"""The step of a check job: run the checks of the gold (results/gold_check_runs.py) on every page they cover,
 a few pages per transaction, replacing the failures kept for them."""
 
 from __future__ import annotations
 
-from ..results.gold_checks import checked_pages, run_checks
+from ..results.gold_check_runs import checked_pages, run_checks
 from ..scoring.gold_checks import Thresholds
 from .context import Context
 

@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 from flask import Flask
 from sqlalchemy.orm import Session, sessionmaker
 
-from ..extractors.runner import ExtractorPool
+from ..extractors.process_pool import ExtractorPool
 from ..settings import Settings, settings_of
 from .leases import holds
 from .records import add_progress, count_progress, set_stage

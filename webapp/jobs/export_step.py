@@ -10,7 +10,7 @@ from pathlib import Path
 from ..crawl.choice import PipelineRequest
 from ..crawl.export import export_pipeline
 from ..exports.archive import zip_folder
-from ..exports.service import ExportRequest, run_export
+from ..exports.export_service import ExportRequest, run_export
 from ..models import Job
 from ..results.store import refresh_scores
 from ..scoring import app_metrics, eager, resolve_metric

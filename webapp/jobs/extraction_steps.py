@@ -22,9 +22,9 @@ from sqlalchemy.orm import Session
 
 from ..annotation.disagreement import refresh_disagreement
 from ..extractors.base import Extractor
+from ..extractors.extraction_service import MAX_ATTEMPTS, current_extractors, plan, retryable, store
+from ..extractors.process_pool import Call, Result
 from ..extractors.registry import build_registry
-from ..extractors.runner import Call, Result
-from ..extractors.service import MAX_ATTEMPTS, current_extractors, plan, retryable, store
 from ..extractors.variants import with_variants
 from ..models import Extraction, Job, Page, utcnow
 from ..results.store import refresh_scores

@@ -24,7 +24,7 @@ from sqlalchemy.orm import Session
 
 from ..models import Job, JobChunk, WorkerBeat, utcnow
 from .files import drop_files
-from .records import FINISHED, OPEN
+from .records import ENDED, OPEN
 
 ERROR_MAX = 500
 
@@ -171,7 +171,7 @@ def complete(
     if chunk.status != "running" or chunk.worker != worker:
         return []
     chunk.status = "done"
-    if job.status in FINISHED:
+    if job.status in ENDED:
         return []
     added = [JobChunk(job_id=job.id, step=step, work=work, status="queued", lease_until=queued_until)
              for step, work in follow]
@@ -200,7 +200,7 @@ def fail(session: Session, chunk_id: int, error: str) -> None:
     chunk = session.get(JobChunk, chunk_id, populate_existing=True)
     chunk.status = "failed"
     job = session.scalars(select(Job).where(Job.id == chunk.job_id).with_for_update()).one()
-    if job.status not in FINISHED:
+    if job.status not in ENDED:
         job.status, job.error, job.finished_at = "failed", f"{chunk.step}: {error}", utcnow()
     session.execute(
         update(JobChunk).where(JobChunk.job_id == job.id, JobChunk.status == "queued").values(status="cancelled")

@@ -17,7 +17,7 @@ from ..models import Job, JobChunk, WorkerBeat, utcnow
 from .files import drop_files
 
 STATUSES = ("queued", "running", "done", "failed", "cancelled")
-FINISHED = ("done", "failed", "cancelled")
+ENDED = ("done", "failed", "cancelled")
 OPEN = ("queued", "running")
 KINDS = ("extract", "upload", "export", "refresh", "check")
 FIRST_STEP = {"extract": "plan", "upload": "import", "export": "export", "refresh": "refresh", "check": "check"}
@@ -123,7 +123,7 @@ def describe(session: Session, job: Job, now: datetime | None = None) -> dict[st
         "created_at": _iso(job.created_at),
         "started_at": _iso(job.started_at),
         "finished_at": _iso(job.finished_at),
-        "finished": job.status in FINISHED,
+        "finished": job.status in ENDED,
         "stalled": stalled_reason(session, job, now),
     }
 
@@ -141,7 +141,7 @@ def cancel_job(session: Session, job_id: int) -> Job:
     job = session.scalars(select(Job).where(Job.id == job_id).with_for_update()).one_or_none()
     if job is None:
         raise UnknownJob(job_id)
-    if job.status in FINISHED:
+    if job.status in ENDED:
         raise ValueError(f"job {job_id} has already {'finished' if job.status == 'done' else job.status}")
     job.status, job.finished_at = "cancelled", utcnow()
     session.execute(

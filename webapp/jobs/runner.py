@@ -24,7 +24,7 @@ from flask import Flask
 from sqlalchemy import update
 
 from ..db import database
-from ..extractors.runner import ExtractorPool
+from ..extractors.process_pool import ExtractorPool
 from ..models import Job, JobChunk
 from .check_step import check_step
 from .context import Context, Stopped

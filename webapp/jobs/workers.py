@@ -19,7 +19,7 @@ from ..db import database
 from ..models import Job, JobChunk, utcnow
 from .broker import RUNNER, broker
 from .outages import is_outage
-from .records import FINISHED, OPEN
+from .records import ENDED, OPEN
 from .runner import Runner
 
 log = logging.getLogger(__name__)
@@ -110,7 +110,7 @@ def run_here(app: Flask, job_id: int, threads: int = 2,
         """Run the job's next chunk; False once the job has finished."""
         chunk_id = _next_chunk(app, job_id)
         if chunk_id is None:
-            if job_state(app, job_id)[0] in FINISHED:
+            if job_state(app, job_id)[0] in ENDED:
                 return False
             stop.wait(POLL_SECONDS)
         elif runner.run_chunk(chunk_id) is None:
@@ -131,7 +131,7 @@ def run_here(app: Flask, job_id: int, threads: int = 2,
                 continue
             if on_progress is not None:
                 on_progress(status, done, total, stage)
-            if status in FINISHED:
+            if status in ENDED:
                 break
             time.sleep(POLL_SECONDS)
     finally:

@@ -6,9 +6,8 @@ SQLAlchemy 2.0 typed models; no Flask here. Raw page bytes are kept exactly as i
 rewritten: decoding and extraction are recorded, repeatable steps on top of them.
 """
 
-from .accounts import AuditEvent, Credential, LoginThrottle, User
-from .base import NAMING, Base, utcnow
-from .gold import (
+from .account_models import AuditEvent, Credential, LoginThrottle, User
+from .gold_models import (
     Annotation,
     AnnotationRevision,
     Assignment,
@@ -18,9 +17,10 @@ from .gold import (
     Guideline,
     RevisionFields,
 )
-from .jobs import Job, JobChunk, JobFile, WorkerBeat
-from .pages import Extraction, ExtractorVariant, ImportBatch, Page, Site, SiteRule
-from .scores import Score, ScoreChange, ScoreEpoch
+from .job_models import Job, JobChunk, JobFile, WorkerBeat
+from .model_base import NAMING, Base, utcnow
+from .page_models import Extraction, ExtractorVariant, ImportBatch, Page, Site, SiteRule
+from .score_models import Score, ScoreChange, ScoreEpoch
 
 __all__ = [
     "NAMING", "Base", "utcnow", "Site", "SiteRule", "ExtractorVariant", "ImportBatch", "Page", "Extraction",

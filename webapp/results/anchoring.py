@@ -37,7 +37,7 @@ from ..scoring import Metric
 from ..scoring.subsets import Subsets
 from ..scoring.tiers import ALPHA, bootstrap_p, holm
 from .cache import CachedRow, ScoreCache
-from .leaderboard import BoardOptions, board_of, figures_of, twin_tiers
+from .leaderboard_figures import BoardOptions, board_of, figures_of, twin_tiers
 
 Aligned = Sequence[tuple[int, Sequence[CachedRow]]]
 SPLIT_FIGURES = ("precision", "recall", "f1", "accuracy", "pages")

@@ -11,7 +11,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from ..extractors.base import Extractor
-from ..extractors.service import current_extractors
+from ..extractors.extraction_service import current_extractors
 from ..models import Extraction
 
 

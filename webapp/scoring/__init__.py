@@ -9,7 +9,7 @@ says which). The metrics an app scores with are its registry (``registry.build_m
 from .aggregate import Summary, summarize, summarize_many
 from .compare import Comparison, PageChange, compare
 from .metric import Metric
-from .registry import app_metrics, build_metrics, eager, resolve_metric
+from .metric_registry import app_metrics, build_metrics, eager, resolve_metric
 
 __all__ = [
     "Comparison",

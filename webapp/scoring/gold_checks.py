@@ -1,7 +1,7 @@
 """Checks of the gold itself, before a gold set is published: each takes what one page says (its gold, its
 visible text, its extractors' texts, its annotators' texts) and returns the reason it fails, or None.
 
-Pure: no database, no Flask. The thresholds are settings (`Thresholds`); results/gold_checks.py reads
+Pure: no database, no Flask. The thresholds are settings (`Thresholds`); results/gold_check_runs.py reads
 the pages and keeps what fails.
 """
 
@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from .agreement import text_f1
+from .agreement_maths import text_f1
 
 LOW_SCORES = "low-scores"
 MARKUP = "markup"

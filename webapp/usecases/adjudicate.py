@@ -13,9 +13,9 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from ..annotation.adjudication import adjudicate
 from ..annotation.annotations import annotations_of, is_complete
-from ..annotation.guidelines import version_in_force
+from ..annotation.guideline_versions import version_in_force
+from ..annotation.review import adjudicate
 from ..models import Page
 from ..results.store import gold_changed
 from ..settings import Settings
@@ -32,7 +32,7 @@ class AdjudicationRequest:
     fields: Fields
     version: int  # the version of the gold the reviewer edited (0: none yet)
     note: str
-    effort: dict[str, Any] | None = None  # what the adjudication took (annotation/effort.py), recorded
+    effort: dict[str, Any] | None = None  # what the adjudication took (annotation/effort_record.py), recorded
     provenance: dict[str, Any] | None = None  # where the result's lines came from (annotation/provenance.py)
 
 

@@ -21,7 +21,7 @@ NAME_MAX = 200  # an extractor's or a site's name in a request
 TEXT = {"type": "string"}
 WHOLE = {"type": "integer"}
 SNIPPETS = {"type": ["object", "null"]}  # their shape: vocabulary.checked_snippets, as the importers check them
-FACT = {"type": ["object", "null"]}  # its shape: annotation/effort.py, annotation/provenance.py
+FACT = {"type": ["object", "null"]}  # its shape: annotation/effort_record.py, annotation/provenance.py
 
 
 def body_schema(required: Mapping[str, Any], optional: Mapping[str, Any]) -> Draft202012Validator:

@@ -1,7 +1,7 @@
 """Start an extraction: a job that runs extractors on the stored pages (what is missing for their current
 fingerprints, or everything with ``force``), then caches the new extractions' scores and measures the
 pages' disagreement. Every face that starts one calls `start_extraction`: `goldtext extract` (run here
-or, with --background, by the workers; cli/extract.py) and `POST /api/extractions` (views/api.py); the
+or, with --background, by the workers; cli/extract_commands.py) and `POST /api/extractions` (views/api.py); the
 browser upload checks the extractors its job will run with `checked_extractors` (views/upload.py).
 
 The rules: every extractor named is registered or a stored variant, and can run here (400 naming the
@@ -17,8 +17,8 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from ..extractors.extraction_service import current_extractors
 from ..extractors.registry import UnknownExtractor
-from ..extractors.service import current_extractors
 from ..jobs.records import FIRST_STEP, create_job
 from ..models import Job
 from ..settings import Settings

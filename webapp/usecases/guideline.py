@@ -1,4 +1,4 @@
-"""Edit a guideline: an admin's new version of a page type's guideline (annotation/guidelines.py).
+"""Edit a guideline: an admin's new version of a page type's guideline (annotation/guideline_versions.py).
 
 The rules: admins only (403; the route's role says so too, web/access.py); the type must be one of the
 taxonomy in force (404); the text must not be empty or over TEXT_MAX characters (400, 413); the edit
@@ -11,7 +11,7 @@ from __future__ import annotations
 from sqlalchemy.orm import Session
 
 from ..accounts.roles import ADMIN
-from ..annotation.guidelines import TEXT_MAX, StaleGuideline, save_version
+from ..annotation.guideline_versions import TEXT_MAX, StaleGuideline, save_version
 from ..models import Guideline
 from ..settings import Settings
 from .outcome import Actor, Refused

@@ -7,7 +7,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from ..accounts import audit
+from ..accounts import audit_log
 from ..models import AuditEvent
 
 
@@ -34,4 +34,4 @@ class Actor:
 
     def record(self, session: Session, action: str, target: str, detail: Any = None) -> AuditEvent:
         """Append the event to the audit log, in the action's transaction."""
-        return audit.record(session, self.name, action, target, detail, self.address)
+        return audit_log.record(session, self.name, action, target, detail, self.address)

@@ -2,14 +2,14 @@
 save's (usecases/save.py): the page is locked, an adjudicated page's gold changes in adjudication only
 (423), the revision's text and type must be what a save may store today (a type the settings no longer
 name, a text over GOLD_MAX_BYTES: refused), the new revision records the guideline version in force for its
-type now (annotation/guidelines.py), the page's scores are refreshed and the restore is audited."""
+type now (annotation/guideline_versions.py), the page's scores are refreshed and the restore is audited."""
 
 from __future__ import annotations
 
 from sqlalchemy.orm import Session
 
 from ..annotation.gold import restore_revision
-from ..annotation.guidelines import version_in_force
+from ..annotation.guideline_versions import version_in_force
 from ..models import GoldRevision
 from ..results.store import gold_changed
 from ..settings import Settings

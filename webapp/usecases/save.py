@@ -22,9 +22,9 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from ..annotation.annotations import is_blind, place_refusal, save_annotation, settle
-from ..annotation.effort import checked_effort
+from ..annotation.effort_record import checked_effort
 from ..annotation.gold import Record, Revision, SaveOutcome, lock_page, save_gold
-from ..annotation.guidelines import version_in_force
+from ..annotation.guideline_versions import version_in_force
 from ..annotation.provenance import BadProvenance, checked_provenance
 from ..results.store import gold_changed
 from ..settings import Settings
@@ -39,7 +39,7 @@ REVISION_FACTS = ("provenance", "effort", "guideline_version")
 """What a save may record about how its text was made, beside the text (models.RevisionFields; their JSON
 types: usecases/bodies.py SAVE_OPTIONAL); a save without one records None. The guideline version is the
 server's: `save` records the version in force for the saved page type, whatever the body says
-(annotation/guidelines.py)."""
+(annotation/guideline_versions.py)."""
 
 
 @dataclass(frozen=True)
@@ -71,7 +71,7 @@ def revision_facts(body: dict[str, Any]) -> dict[str, Any]:
 
 
 def effort_fact(value: Any) -> dict[str, Any]:
-    """The effort as stored (annotation/effort.py); Refused (400) naming what is wrong with it."""
+    """The effort as stored (annotation/effort_record.py); Refused (400) naming what is wrong with it."""
     try:
         return checked_effort(value)
     except ValueError as error:

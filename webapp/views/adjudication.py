@@ -11,14 +11,14 @@ from sqlalchemy import select
 from werkzeug.wrappers import Response
 
 from ..accounts.roles import ADMIN, at_least
-from ..annotation.adjudication import annotated, review_queue
 from ..annotation.annotations import annotations_of
 from ..annotation.consensus import Said, consensus
 from ..annotation.provenance import uniform
+from ..annotation.review import annotated, review_queue
 from ..corpus.visible_text import browser_rules, visible_text
 from ..db import get_or_404, get_session
 from ..models import Page
-from ..scoring.agreement import page_agreement
+from ..scoring.agreement_maths import page_agreement
 from ..usecases.adjudicate import NOTE_MAX, adjudicate_page, adjudication_refusal, adjudication_request
 from ..usecases.outcome import Refused
 from ..usecases.void import void_annotation

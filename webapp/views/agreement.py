@@ -1,13 +1,13 @@
 """The Agreement page: how much the annotators agree (text, kind, snippets), overall and by site, kind or
-annotator, with the spread of the per-page text F1 (figures: scoring/agreement.py)."""
+annotator, with the spread of the per-page text F1 (figures: scoring/agreement_maths.py)."""
 
 from __future__ import annotations
 
 from flask import Blueprint, abort, render_template, request
 
 from ..db import get_session
-from ..results.agreement import annotated_pages
-from ..scoring.agreement import GROUPINGS, agreement, distributions
+from ..results.agreement_figures import annotated_pages
+from ..scoring.agreement_maths import GROUPINGS, agreement, distributions
 from ..web.charts import f1_boxes
 from .common import overlap
 

@@ -24,18 +24,18 @@ from werkzeug.wrappers import Response
 from ..accounts.names import BadName, checked_name
 from ..annotation.annotations import annotation_of, is_blind
 from ..annotation.boilerplate import BoilerplateCache, drop_lines, page_boilerplate
-from ..annotation.effort import ACTIONS
+from ..annotation.effort_record import ACTIONS
 from ..annotation.gold import HistoryPage, Record, history_page
 from ..annotation.prefill import FIXED_MODE, METRIC, RANDOM_MODE, Prefill, Ranking, choose, drawn, fixed
 from ..annotation.provenance import summary, uniform
 from ..annotation.type_signals import Suggestion, suggest_type
-from ..corpus.sites import known_site
+from ..corpus.site_names import known_site
 from ..corpus.visible_text import browser_rules
 from ..db import get_or_404, get_session
 from ..models import Extraction, Gold, Page
-from ..results.effort import pace
+from ..results.effort_figures import pace
 from ..results.extractions import current_named
-from ..results.leaderboard import page_scores, shown
+from ..results.leaderboard_figures import board_extractors, page_scores
 from ..results.site_ranking import site_ranking
 from ..usecases.outcome import Refused
 from ..usecases.restore import restore as restore_gold
@@ -132,7 +132,7 @@ def ranked_site(session: Session, host: str) -> tuple[int, Ranking]:
     shared = figures.shared_scores()
     registered = current_named(session, figures.registry())
     with shared.synced(session):
-        named = shown(shared, METRIC, registered, False)
+        named = board_extractors(shared, METRIC, registered, False)
         return shared.remembered(("prefill", host, tuple(named.items())),
                                  lambda: site_ranking(shared.cache, metric, named, host))
 

@@ -16,9 +16,9 @@ from ..annotation.gold import Record
 from ..db import get_or_404, get_session
 from ..jobs.start import dispatch
 from ..models import Page
-from ..results.agreement import corpus_agreement
-from ..results.effort import effort_figures
-from ..results.leaderboard import page_scores
+from ..results.agreement_figures import corpus_agreement
+from ..results.effort_figures import effort_figures
+from ..results.leaderboard_figures import page_scores
 from ..usecases.extract import extraction_request, start_extraction
 from ..usecases.outcome import Refused
 from ..usecases.save import save, save_request

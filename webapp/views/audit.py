@@ -12,7 +12,7 @@ from flask import Blueprint, abort, render_template, request
 from werkzeug.datastructures import MultiDict
 from werkzeug.wrappers import Response
 
-from ..accounts.audit import AuditFilter, as_dict, detail_text, events, rows
+from ..accounts.audit_log import AuditFilter, as_dict, detail_text, events, rows
 from ..db import get_session
 from ..exports.csv_scores import neutralise
 

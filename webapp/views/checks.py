@@ -8,7 +8,7 @@ from werkzeug.wrappers import Response
 
 from ..db import get_session
 from ..jobs.start import dispatch, new_job
-from ..results.gold_checks import failing_by_check, kept, report
+from ..results.gold_check_runs import failing_by_check, kept, report
 from ..scoring.gold_checks import CHECKS
 from .common import LOCAL_ACTOR, annotator, record
 

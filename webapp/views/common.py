@@ -10,7 +10,7 @@ from flask import abort, current_app, request, session
 from werkzeug.datastructures import MultiDict
 from werkzeug.exceptions import HTTPException
 
-from ..accounts import audit
+from ..accounts import audit_log
 from ..accounts.roles import REVIEWER, at_least
 from ..db import get_session
 from ..models import AuditEvent, User
@@ -65,7 +65,7 @@ def effort_scope() -> str | None:
 def record(action: str, target: str = "", detail: Any = None) -> AuditEvent:
     """Append an event of the current request to the audit log, in the request's session (the view
     commits it with the change)."""
-    return audit.record(get_session(), annotator() or LOCAL_ACTOR, action, target, detail, request.remote_addr)
+    return audit_log.record(get_session(), annotator() or LOCAL_ACTOR, action, target, detail, request.remote_addr)
 
 
 def actor(name: str | None = None) -> Actor:

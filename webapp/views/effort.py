@@ -1,14 +1,14 @@
 """The Effort page: the active time and the actions per page, by annotator, page type and prefill source
-(results/effort.py); reviewers and admins see everyone's, an annotator their own. Its JSON twin is
+(results/effort_figures.py); reviewers and admins see everyone's, an annotator their own. Its JSON twin is
 /api/effort."""
 
 from __future__ import annotations
 
 from flask import Blueprint, render_template
 
-from ..annotation.effort import ACTIONS
+from ..annotation.effort_record import ACTIONS
 from ..db import get_session
-from ..results.effort import GROUPINGS, effort_figures
+from ..results.effort_figures import GROUPINGS, effort_figures
 from .common import effort_scope
 
 bp = Blueprint("effort", __name__)

@@ -10,7 +10,7 @@ from sqlalchemy import select
 from werkzeug.wrappers import Response
 
 from ..db import get_session
-from ..exports.service import FORMATS, ExportRequest
+from ..exports.export_service import FORMATS, ExportRequest
 from ..extractors.registry import build_registry
 from ..jobs.start import dispatch, new_job
 from ..models import Site

@@ -12,9 +12,9 @@ from werkzeug.wrappers import Response
 from ..accounts.roles import ADMIN
 from ..crawl.choice import NO_CHALLENGER, NoChoice, PipelineRequest
 from ..db import get_session
+from ..extractors.extraction_service import current_extractors
 from ..extractors.options import settable
 from ..extractors.registry import UnknownExtractor
-from ..extractors.service import current_extractors
 from ..extractors.variants import BadVariant, add_variant, remove_variant, with_variants
 from ..jobs.start import dispatch, new_job
 from ..web import figures

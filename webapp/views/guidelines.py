@@ -7,8 +7,8 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 from werkzeug.wrappers import Response
 
 from ..accounts.roles import ADMIN
-from ..annotation.guidelines import history as guideline_history
-from ..annotation.guidelines import in_force, version_of
+from ..annotation.guideline_versions import history as guideline_history
+from ..annotation.guideline_versions import in_force, version_of
 from ..db import get_session
 from ..usecases.guideline import NOTE_MAX, save_guideline
 from ..usecases.outcome import Refused

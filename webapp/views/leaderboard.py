@@ -11,7 +11,7 @@ from ..db import get_session
 from ..jobs.start import dispatch
 from ..results.cache import ScoreCache
 from ..results.extractions import stored_fingerprints
-from ..results.leaderboard import f1_distribution
+from ..results.leaderboard_figures import f1_distribution
 from ..web import figures
 from ..web.board_form import form_context, unavailable
 from ..web.charts import f1_boxes, precision_recall

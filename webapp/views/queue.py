@@ -8,7 +8,7 @@ from sqlalchemy import select
 from werkzeug.wrappers import Response
 
 from ..annotation.page_filter import PageFilter
-from ..annotation.queue import own_count, own_queue, progress_by_site, queue_counts, queue_rows, step, totals
+from ..annotation.page_queue import own_count, own_queue, progress_by_site, queue_counts, queue_rows, step, totals
 from ..db import get_session
 from ..models import Assignment, ImportBatch, Site
 from ..scoring.gold_checks import CHECKS

@@ -6,7 +6,7 @@ from __future__ import annotations
 from flask import Blueprint, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from ..annotation.adjudication import reviewed as reviewed_pages
+from ..annotation.review import reviewed as reviewed_pages
 from ..db import get_session
 from .common import annotator
 

@@ -1,5 +1,5 @@
 """The figures the leaderboard and sites views show and the JSON API serves: the query string read into
-the options of the leaderboard's use case (usecases/leaderboard.py, which holds the rules of reading a
+the options of the leaderboard's use case (usecases/read_board.py, which holds the rules of reading a
 leaderboard: `goldtext score` calls it too), the shared score cache read under its lock, and the ETag of the
 live refresh (the change log's epoch, the extraction epoch, the settings and the options: three rows read,
 never a table scanned), answered with 304 before any work and without waiting for the cache's lock."""
@@ -18,30 +18,30 @@ from werkzeug.wrappers import Response
 from ..annotation.page_filter import filter_choices
 from ..db import get_session
 from ..extractors.base import Extractor
-from ..extractors.service import SITE_RULES, stored_rules
+from ..extractors.extraction_service import SITE_RULES, stored_rules
 from ..jobs.start import refresh_job
 from ..models import Job
-from ..results.agreement import mark_comparison
+from ..results.agreement_figures import mark_comparison
 from ..results.cache import ScoreCache, SharedScores
 from ..results.drift import acceptance_by_site_batch, drift_flags
 from ..results.extractions import current_named, resolve_ref, texts_of
-from ..results.guard import guard_report
-from ..results.leaderboard import (
+from ..results.guard_figures import guard_report
+from ..results.leaderboard_figures import (
     BoardOptions,
+    board_extractors,
     board_pages,
     head_to_head,
     leaderboard,
-    shown,
     worst_pages,
 )
-from ..results.site_rules import rule_report
-from ..results.sites import mark_too_few, site_rows, type_rows
+from ..results.site_figures import mark_too_few, site_rows, type_rows
+from ..results.site_rule_figures import rule_report
 from ..results.store import epochs
 from ..scoring import Metric
 from ..settings import Settings, settings_of
-from ..usecases.leaderboard import MetricUnavailable as Unavailable
-from ..usecases.leaderboard import board_request, drift, leaderboard_figures, same_as
 from ..usecases.outcome import Refused
+from ..usecases.read_board import MetricUnavailable as Unavailable
+from ..usecases.read_board import board_request, drift, leaderboard_figures, same_as
 from .query_args import int_arg, page_filter
 
 BOOTSTRAP_MAX = 10_000
@@ -72,7 +72,7 @@ def registry() -> Mapping[str, Extractor]:
 
 
 class MetricUnavailable(BadRequest):
-    """The use case's refusal of a metric that cannot be computed here (usecases/leaderboard.py), as a 400
+    """The use case's refusal of a metric that cannot be computed here (usecases/read_board.py), as a 400
     each figures page answers with its own form and the install hint."""
 
     def __init__(self, refused: Unavailable) -> None:
@@ -86,7 +86,7 @@ second at 0.05, scoring/tiers.py), at a fifth of a leaderboard's cost."""
 
 
 def board_options(bootstrap: int = 1000, needs_metric: bool = True) -> BoardOptions:
-    """The options string read into the leaderboard's options (usecases/leaderboard.py `board_request`):
+    """The options string read into the leaderboard's options (usecases/read_board.py `board_request`):
     400 when invalid, MetricUnavailable when the figures need a metric that is unavailable here."""
     args = request.args
     try:
@@ -152,7 +152,7 @@ def conditional(compute: Compute, render: Callable[[dict[str, Any]], Response] =
 
 
 def leaderboard_of(options: BoardOptions) -> Compute:
-    """The leaderboard's figures: its use case, `goldtext score --format json` (usecases/leaderboard.py)."""
+    """The leaderboard's figures: its use case, `goldtext score --format json` (usecases/read_board.py)."""
 
     def compute(session: Session, cache: ScoreCache) -> dict[str, Any]:
         try:
@@ -180,7 +180,7 @@ def sites_of(options: BoardOptions) -> Compute:
     or not, best extractor, heat steps."""
 
     def compute(session: Session, cache: ScoreCache) -> dict[str, Any]:
-        named = shown(shared_scores(), options.metric, current_named(session, registry(), options.extractors),
+        named = board_extractors(shared_scores(), options.metric, current_named(session, registry(), options.extractors),
                       bool(options.extractors))
         twins = same_as(session, shared_scores(), named)
         grouped = {by: leaderboard(cache, options.metric, named, average=options.average, filters=options.filters,

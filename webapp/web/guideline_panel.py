@@ -7,7 +7,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from ..annotation.guidelines import in_force
+from ..annotation.guideline_versions import in_force
 from ..vocabulary import Taxonomy
 from .markdown import render
 

@@ -20,7 +20,7 @@ def pct(value: float | None) -> str:
 
 def ranked(extractors: dict[str, dict[str, Any]], twins: Collection[str] = ()) -> list[tuple[str, dict[str, Any]]]:
     """(name, figures) by F1, best first; undefined F1 last; a twin (an extractor that is only another one
-    there, results/leaderboard.py SameAs) after the others of its F1."""
+    there, results/leaderboard_figures.py SameAs) after the others of its F1."""
     return sorted(extractors.items(),
                   key=lambda item: (item[1]["f1"] is None, -(item[1]["f1"] or 0), item[0] in twins, item[0]))
 

@@ -10,11 +10,10 @@ a trigger refuses TRUNCATE (the deployment guide also takes the table's ownershi
 role). A job's chunk gets the reason it was handed back after a database or broker error.
 """
 
-from alembic import op
 import sqlalchemy as sa
+from alembic import op
 
-from webapp.accounts.audit import GENESIS, chain_digest
-
+from webapp.accounts.audit_log import GENESIS, chain_digest
 
 revision = '0011'
 down_revision = '0010'

@@ -18,11 +18,11 @@ from ..annotation.page_filter import PageFilter
 from ..db import sessions
 from ..exports.csv_scores import neutralise
 from ..extractors.registry import build_registry
-from ..results.agreement import mark_comparison
+from ..results.agreement_figures import mark_comparison
 from ..results.cache import ScoreCache, SharedScores
 from ..results.extractions import current_named, resolve_ref
-from ..results.guard import CELLS, guard_report
-from ..results.leaderboard import (
+from ..results.guard_figures import CELLS, guard_report
+from ..results.leaderboard_figures import (
     GROUPINGS,
     board_pages,
     head_to_head,
@@ -30,8 +30,8 @@ from ..results.leaderboard import (
 from ..results.store import refresh_scores
 from ..scoring import app_metrics, resolve_metric
 from ..settings import settings_of
-from ..usecases.leaderboard import board_request, read_leaderboard
 from ..usecases.outcome import Refused
+from ..usecases.read_board import board_request, read_leaderboard
 
 FIGURES = ("precision", "recall", "f1", "accuracy", "precision_std", "recall_std", "f1_std", "pages", "errors")
 

@@ -20,7 +20,7 @@ from typing import Any
 
 from .document import Limits, RawDocument, Rejected
 from .gold_fields import kind_of, snippets_of, status_of
-from .jsonl import ESCAPE_ROOM, capped_lines
+from .jsonl_reader import ESCAPE_ROOM, capped_lines
 from .streams import Unreadable, over_cap, read_file
 
 NAME = "wceb"

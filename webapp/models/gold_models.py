@@ -8,10 +8,10 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from .base import Base, utcnow
+from .model_base import Base, utcnow
 
 if TYPE_CHECKING:
-    from .pages import Page
+    from .page_models import Page
 
 
 class Gold(Base):
@@ -74,7 +74,7 @@ class Guideline(Base):
     """One version of a page type's annotation guideline (Markdown): what is main content for pages of that
     type. Every save is a new row with the next version; the newest is the one in force. Versions are
     never changed or deleted, so a revision's `guideline_version` always names the text it was made under
-    (annotation/guidelines.py)."""
+    (annotation/guideline_versions.py)."""
 
     __tablename__ = "guideline"
     __table_args__ = (UniqueConstraint("kind", "version"),)
@@ -127,7 +127,7 @@ class AnnotationRevision(RevisionFields, Base):
 
 class Assignment(Base):
     """A page given to an annotator explicitly (`goldtext assign`): it comes first in their queue, and it
-    holds one of the page's OVERLAP places for them (see annotation/queue.py)."""
+    holds one of the page's OVERLAP places for them (see annotation/page_queue.py)."""
 
     __tablename__ = "assignment"
     __table_args__ = (UniqueConstraint("page_id", "annotator"),)

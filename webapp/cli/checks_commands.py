@@ -9,11 +9,11 @@ from flask import current_app
 from flask.cli import with_appcontext
 
 from ..db import sessions
-from ..results.gold_checks import failing_by_check, report, run_checks
+from ..results.gold_check_runs import failing_by_check, report, run_checks
 from ..scoring.gold_checks import Thresholds
 from ..settings import settings_of
-from .audit import printable
-from .scores import echo_table
+from .audit_commands import printable
+from .scores_commands import echo_table
 
 
 @click.command("check")

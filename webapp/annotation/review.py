@@ -17,7 +17,7 @@ from sqlalchemy import case, func, select
 from sqlalchemy.orm import Session
 
 from ..models import Annotation, Gold, Page, Site
-from ..scoring.agreement import AnnotatedPage, PageAgreement, Said, page_agreement
+from ..scoring.agreement_maths import AnnotatedPage, PageAgreement, Said, page_agreement
 from .annotations import DRAFT, FINISHED, VOID
 from .gold import SaveOutcome, new_gold, save_record
 

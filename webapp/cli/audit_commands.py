@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 import click
 from flask.cli import AppGroup, with_appcontext
 
-from ..accounts.audit import AuditFilter, detail_text, rows, verify
+from ..accounts.audit_log import AuditFilter, detail_text, rows, verify
 from ..accounts.names import printable
 from ..db import readers
 

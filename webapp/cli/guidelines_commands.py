@@ -10,7 +10,7 @@ from flask import current_app
 from flask.cli import with_appcontext
 
 from ..accounts.roles import ADMIN
-from ..annotation.guidelines import in_force
+from ..annotation.guideline_versions import in_force
 from ..db import sessions
 from ..settings import settings_of
 from ..usecases.guideline import save_guideline

@@ -8,7 +8,7 @@ from typing import Any
 from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Index, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from .base import Base, utcnow
+from .model_base import Base, utcnow
 
 
 class User(Base):
@@ -59,7 +59,7 @@ class AuditEvent(Base):
     """One state change: who (`actor`, a user's name, or cli:LOGIN for the command line), when, what
     (`action`, its `target` and `detail`) and from where (`address`). Append-only: the database refuses
     to update or delete a row (triggers of migrations 0007 and 0011); tamper-evident: each event is
-    chained to the one before it by its hash (accounts/audit.py)."""
+    chained to the one before it by its hash (accounts/audit_log.py)."""
 
     __tablename__ = "audit_event"
     __table_args__ = (Index("ix_audit_event_action_at", "action", "at"),)

@@ -7,7 +7,7 @@ from typing import Any
 from sqlalchemy import ForeignKey, Integer, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
-from .base import Base
+from .model_base import Base
 
 
 class Score(Base):

@@ -21,8 +21,8 @@ from sqlalchemy.orm import Session
 from ..models import Extraction, Page, Score, Site, SiteRule, utcnow
 from .base import Extractor
 from .guard import GuardThresholds, judge
+from .process_pool import Result
 from .registry import resolve, runnable
-from .runner import Result
 from .variants import with_variants
 
 SITE_RULES = "site-rules"

@@ -30,7 +30,7 @@ GROUPINGS = ("site", "type", "kind", "batch", "annotator")
 
 SameAs = Callable[[Sequence[Hashable]], dict[str, str]]
 """Given a board's pages, the extractors that are only another one there (name -> the other's name):
-site-rules with no rule applied on any of them is its fallback (results/site_rules.py fallback_twins)."""
+site-rules with no rule applied on any of them is its fallback (results/site_rule_figures.py fallback_twins)."""
 
 
 @dataclass(frozen=True)
@@ -202,7 +202,7 @@ def scored_fingerprints(cache: ScoreCache, metric: str) -> set[str]:
     return {fp for fp, pages in cache.scored.get(metric, {}).items() if pages > 0}
 
 
-def shown(shared: SharedScores, metric: str, named: Mapping[str, str], asked: bool) -> dict[str, str]:
+def board_extractors(shared: SharedScores, metric: str, named: Mapping[str, str], asked: bool) -> dict[str, str]:
     """The extractors a leaderboard shows: those asked for, else every registered one with scores."""
     if asked:
         return dict(named)

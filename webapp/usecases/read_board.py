@@ -1,6 +1,6 @@
 """Read a leaderboard: every extractor's figures against the gold under a metric, its average, a page
 filter and a bootstrap. Every face reads it with `leaderboard_figures` (under the shared score cache's lock,
-or through `read_leaderboard`, which takes it): `goldtext score` (cli/scores.py), `GET /api/leaderboard`
+or through `read_leaderboard`, which takes it): `goldtext score` (cli/scores_commands.py), `GET /api/leaderboard`
 (views/api.py) and the leaderboard page and its live table (views/leaderboard.py), so the three show one
 result for the same options.
 
@@ -9,9 +9,9 @@ can be computed here (`MetricUnavailable`, a 400 with the install hint); the ext
 asked for, else every registered one with scores at its current version (the others are listed as
 "not run"); an unknown extractor, an average the metric lacks or a grouping that is not one is refused
 (400), and so are the unanchored figures by group. Beside each extractor's figures
-(`results/leaderboard.py`; site-rules where it applied no rule marked as its fallback, "same_as"): its
+(`results/leaderboard_figures.py`; site-rules where it applied no rule marked as its fallback, "same_as"): its
 acceptance and median time ("extras"), the anchoring split and the movement from the prefill
-(`results/anchoring.py`), the annotators' noise and human ceiling (`results/agreement.py`), whether the
+(`results/anchoring.py`), the annotators' noise and human ceiling (`results/agreement_figures.py`), whether the
 pages are too few to judge (LEADERBOARD_MIN_SITE_PAGES), the drift flags (DRIFT_THRESHOLD_POINTS) and how
 many extractions still lack a lazy metric's counts ("pending"). Reading never starts a refresh and never
 writes."""
@@ -25,15 +25,22 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from ..annotation.page_filter import PageFilter
-from ..extractors.service import SITE_RULES
-from ..results.agreement import ceiling, mark_board, noise_on
+from ..extractors.extraction_service import SITE_RULES
+from ..results.agreement_figures import ceiling, mark_board, noise_on
 from ..results.anchoring import anchoring_of, board_movement, prefilled
 from ..results.cache import SharedScores
 from ..results.drift import acceptance_by_site_batch, drift_flags
 from ..results.extractions import current_named
-from ..results.leaderboard import GROUPINGS, BoardOptions, SameAs, board_pages, leaderboard_with_extras, shown
-from ..results.site_rules import fallback_twins, ruled_pages
-from ..results.sites import mark_too_few
+from ..results.leaderboard_figures import (
+    GROUPINGS,
+    BoardOptions,
+    SameAs,
+    board_extractors,
+    board_pages,
+    leaderboard_with_extras,
+)
+from ..results.site_figures import mark_too_few
+from ..results.site_rule_figures import fallback_twins, ruled_pages
 from ..results.store import stale_count
 from ..scoring import Metric
 from ..settings import Settings
@@ -85,7 +92,7 @@ def leaderboard_figures(session: Session, settings: Settings, shared: SharedScor
     Refused (400)."""
     try:
         named = current_named(session, settings.registry, options.extractors)
-        board = shown(shared, options.metric, named, bool(options.extractors))
+        board = board_extractors(shared, options.metric, named, bool(options.extractors))
         result = leaderboard_with_extras(shared, options, board, same_as(session, shared, board))
         result |= copy.deepcopy(anchoring(session, shared, options, board, result["same_as"]))
     except ValueError as error:
@@ -117,7 +124,7 @@ def agreement_on_board(session: Session, settings: Settings, shared: SharedScore
 
 
 def same_as(session: Session, shared: SharedScores, named: dict[str, str]) -> SameAs | None:
-    """site-rules as its fallback on the boards where it applied no rule (results/site_rules.py), the pages
+    """site-rules as its fallback on the boards where it applied no rule (results/site_rule_figures.py), the pages
     where it did read once per version of the extractions."""
     if SITE_RULES not in named:
         return None

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from ..corpus.sites import known_site
+from ..corpus.site_names import known_site
 
 HEAT_STEPS = 10
 

@@ -20,7 +20,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ..corpus.wcxb import GROUND_TRUTH, HTML, NAME, SIDECAR
+from ..corpus.wcxb_reader import GROUND_TRUTH, HTML, NAME, SIDECAR
 from .benchmark import PageIds, predicted
 from .json_stream import JsonObjectFile
 from .selection import ExportedPage

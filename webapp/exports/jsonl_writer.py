@@ -4,7 +4,7 @@ Fields: id, url, site, sha256, encoding, kind, gold, snippets, status, annotator
 created_at, updated_at, gold_note (the reviewer's note on an adjudicated gold), gold_author (who saved
 the gold's current version), gold_provenance (where its text came from: annotation/provenance.py; null
 when not recorded), effort (each gold revision's recorded effort: version, author, active_seconds and a
-count of every action, annotation/effort.py) and lead_time (their active seconds summed, as Label
+count of every action, annotation/effort_record.py) and lead_time (their active seconds summed, as Label
 Studio's `lead_time`; null when none recorded one), guideline_version (the version of the page type's
 guideline in force when the gold's current revision was saved; null: none), annotations (each
 annotator's own annotation beside the gold: annotator, text, kind, status, provenance, its revisions'
@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ..annotation.effort import ACTIONS
+from ..annotation.effort_record import ACTIONS
 from .selection import ExportedPage, extraction_dicts, page_meta
 from .writer import WriterOptions
 

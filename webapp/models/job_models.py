@@ -8,7 +8,7 @@ from typing import Any
 from sqlalchemy import DateTime, ForeignKey, Integer, LargeBinary, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from .base import Base, utcnow
+from .model_base import Base, utcnow
 
 
 class Job(Base):

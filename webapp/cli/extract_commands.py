@@ -14,13 +14,13 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ..accounts.roles import ADMIN
-from ..corpus.sites import site_named
+from ..corpus.site_names import site_named
 from ..db import readers, sessions
 from ..extractors.registry import build_registry
 from ..extractors.site_rules import SITE_RULES_NAME
 from ..extractors.variants import BadVariant, add_variant, remove_variant, with_variants
 from ..jobs.broker import describe_broker
-from ..jobs.records import FINISHED
+from ..jobs.records import ENDED
 from ..jobs.start import dispatch
 from ..jobs.workers import run_here
 from ..models import Extraction, Job, Site, SiteRule
@@ -69,10 +69,10 @@ class ProgressBars:
         self.shown = 0
 
     def __call__(self, status: str, done: int, total: int | None, stage: str) -> None:
-        if stage != self.stage or status in FINISHED:
+        if stage != self.stage or status in ENDED:
             self.close()
             self.stage = stage
-        if self.bar is None and total is not None and status not in FINISHED:
+        if self.bar is None and total is not None and status not in ENDED:
             self.bar = click.progressbar(length=total, label=stage, file=sys.stderr)
             self.bar.__enter__()
         if self.bar is not None:

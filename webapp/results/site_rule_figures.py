@@ -15,11 +15,11 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from ..extractors.service import SITE_RULES
+from ..extractors.extraction_service import SITE_RULES
 from ..extractors.with_trafilatura import TRAFILATURA
 from ..models import Extraction, Page, Site
 from .cache import ScoreCache
-from .leaderboard import SameAs, leaderboard
+from .leaderboard_figures import SameAs, leaderboard
 
 PATHS = ("rules", "fallback", "failed")
 

@@ -19,7 +19,7 @@ BUILTINS = plugins.entry_points_of(GROUP, (
     ("shingles", "webapp.scoring.shingles:METRIC"),
     ("snippets", "webapp.scoring.snippets:METRIC"),
     ("rouge-lsum", "webapp.scoring.rouge_lsum:METRIC"),
-    ("wcxb", "webapp.scoring.wcxb:METRIC"),
+    ("wcxb", "webapp.scoring.wcxb_metric:METRIC"),
 ))
 
 

@@ -23,7 +23,7 @@ from typing import Any
 
 from .document import Limits, RawDocument, Rejected
 from .gold_fields import kind_of, snippet_lists, status_of
-from .scrapinghub import page_bytes
+from .scrapinghub_reader import page_bytes
 from .streams import Unreadable, read_file, read_utf8
 
 NAME = "wcxb"

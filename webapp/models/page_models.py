@@ -20,10 +20,10 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from .base import Base, utcnow
+from .model_base import Base, utcnow
 
 if TYPE_CHECKING:
-    from .gold import Annotation, Gold
+    from .gold_models import Annotation, Gold
 
 
 class Site(Base):
@@ -84,7 +84,7 @@ class ImportBatch(Base):
 
 class Page(Base):
     __tablename__ = "page"
-    # The annotation queue's order (annotation/queue.py): pages without a disagreement value last, then the
+    # The annotation queue's order (annotation/page_queue.py): pages without a disagreement value last, then the
     # most disagreement first, then by id; the database reads a page of the queue from this index.
     __table_args__ = (Index("ix_page_queue_order", text("(disagreement IS NULL)"), "disagreement", "id"),)
 
@@ -128,7 +128,7 @@ class Extraction(Base):
     duration_ms: Mapped[float] = mapped_column(Float, default=0.0)
     error: Mapped[str | None] = mapped_column(Text)
     incomplete: Mapped[bool] = mapped_column(Boolean, default=False)
-    # runs that stored this row; see extractors/service.py RETRYABLE
+    # runs that stored this row; see extractors/extraction_service.py RETRYABLE
     attempts: Mapped[int] = mapped_column(Integer, default=1)
     accepted: Mapped[bool] = mapped_column(Boolean, default=False)
     guard_reason: Mapped[str | None] = mapped_column(String(64))

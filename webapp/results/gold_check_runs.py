@@ -20,9 +20,9 @@ from ..corpus.visible_text import block_lines, parse_html
 from ..extractors.base import Extractor
 from ..models import Extraction, Gold, GoldCheck, Page
 from ..scoring import gold_checks as checks
-from ..scoring.agreement import text_f1
+from ..scoring.agreement_maths import text_f1
 from ..vocabulary import DONE, Taxonomy
-from .agreement import annotated_pages, double_annotated
+from .agreement_figures import annotated_pages, double_annotated
 from .extractions import current_named
 
 CHUNK = 100  # pages read at once

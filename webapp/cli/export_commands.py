@@ -11,7 +11,7 @@ from flask.cli import with_appcontext
 
 from ..crawl.choice import NO_CHALLENGER, PipelineRequest
 from ..db import sessions
-from ..exports.service import FORMATS, ExportRequest, run_export
+from ..exports.export_service import FORMATS, ExportRequest, run_export
 from ..extractors.registry import build_registry
 from ..results.extractions import current_named
 from ..results.store import refresh_scores

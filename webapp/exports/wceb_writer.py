@@ -17,9 +17,9 @@ import codecs
 from pathlib import Path
 from typing import IO
 
-from ..corpus.wceb import GROUND_TRUTH, HTML, NAME, PLAIN_NAME, SIDECAR
+from ..corpus.wceb_reader import GROUND_TRUTH, HTML, NAME, PLAIN_NAME, SIDECAR
 from .benchmark import PageIds, predicted
-from .jsonl import one_line
+from .jsonl_writer import one_line
 from .selection import ExportedPage
 from .writer import WriterOptions
 

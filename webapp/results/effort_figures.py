@@ -1,5 +1,5 @@
 """The Effort page's figures: the time and actions each annotator spent per page, from the effort their
-revisions record (annotation/effort.py), by annotator, page type and prefill source, with medians and
+revisions record (annotation/effort_record.py), by annotator, page type and prefill source, with medians and
 counts; and an annotator's own pace, shown in the annotate view.
 
 A page's effort, for one annotator, is the sum of the efforts of every revision they saved of it (of its
@@ -20,7 +20,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from ..annotation.effort import ACTIONS
+from ..annotation.effort_record import ACTIONS
 from ..models import Annotation, AnnotationRevision, Gold, GoldRevision
 
 UNKNOWN = "unknown"

@@ -16,21 +16,21 @@ from pathlib import Path
 from sqlalchemy.orm import Session
 
 from ..annotation.page_filter import PageFilter
-from ..results.agreement import annotated_pages
+from ..results.agreement_figures import annotated_pages
 from ..scoring import Metric
-from ..scoring.agreement import agreement
+from ..scoring.agreement_maths import agreement
 from ..vocabulary import Taxonomy, checked_kind
 from .card import FILE as CARD
 from .card import Tally, dataset_card
 from .checksums import write_checksums
 from .csv_scores import CsvWriter
-from .folder import FolderWriter
-from .jsonl import JsonlWriter
-from .scrapinghub import ScrapinghubWriter
+from .folder_writer import FolderWriter
+from .jsonl_writer import JsonlWriter
+from .scrapinghub_writer import ScrapinghubWriter
 from .selection import Loading, count_pages, extracted_fingerprints, iter_pages
-from .trafilatura_eval import TrafilaturaEvalWriter
-from .wceb import WcebWriter
-from .wcxb import WcxbWriter
+from .trafilatura_eval_writer import TrafilaturaEvalWriter
+from .wceb_writer import WcebWriter
+from .wcxb_writer import WcxbWriter
 from .writer import WriterFactory, WriterOptions
 
 WRITERS: Mapping[str, WriterFactory] = {

@@ -1,5 +1,5 @@
 """The database side of agreement between annotators: the double-annotated pages read for
-scoring/agreement.py, the corpus figures, and the annotators' noise on the pages a leaderboard scores.
+scoring/agreement_maths.py, the corpus figures, and the annotators' noise on the pages a leaderboard scores.
 
 A page counts once two of its annotations or more are finished (done or skipped; drafts are work in
 progress). Services take a session and never commit.
@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 from ..annotation.annotations import FINISHED
 from ..models import Annotation, AnnotationRevision, Gold, Page, Site
 from ..scoring import Metric, summarize
-from ..scoring.agreement import AnnotatedPage, Said, agreement, annotator_noise, page_agreement, within_noise
+from ..scoring.agreement_maths import AnnotatedPage, Said, agreement, annotator_noise, page_agreement, within_noise
 from .store import gold_for
 
 CHUNK = 500
@@ -57,7 +57,7 @@ def annotated_pages(session: Session, page_ids: Iterable[int] | None = None) -> 
 
 
 def corpus_agreement(session: Session, by: str | None = None) -> dict[str, Any]:
-    """`goldtext agreement --format json` (and GET /api/agreement): see scoring/agreement.py."""
+    """`goldtext agreement --format json` (and GET /api/agreement): see scoring/agreement_maths.py."""
     return agreement(annotated_pages(session), by)
 
 
