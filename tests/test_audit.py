@@ -158,7 +158,8 @@ def history(session):
     """Ada's login, then events by a user whose name and target are hostile text."""
     add_account(session, "Ada", ADMIN)
     audit_log.record(session, "Ada", "login", "user Ada", None, "10.0.0.1")
-    audit_log.record(session, "=HYPERLINK(\"http://x\")", "gold.save", "page 1\x1b[31m", {"note": "<script>"}, "10.0.0.2")
+    audit_log.record(session, "=HYPERLINK(\"http://x\")", "gold.save", "page 1\x1b[31m", {"note": "<script>"},
+                     "10.0.0.2")
     session.commit()
 
 

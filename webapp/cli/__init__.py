@@ -25,8 +25,8 @@ def register(app: Flask) -> None:
         users_commands,
     )
 
-    for module in (corpus, database, demo, export_commands, extract_commands, jobs_commands, scores_commands, serve, team, users_commands, audit_commands, checks_commands, crawl,
-                   guidelines_commands):
+    for module in (corpus, database, demo, export_commands, extract_commands, jobs_commands, scores_commands, serve,
+                   team, users_commands, audit_commands, checks_commands, crawl, guidelines_commands):
         for command in module.COMMANDS:
             app.cli.add_command(command)
 

@@ -180,8 +180,8 @@ def sites_of(options: BoardOptions) -> Compute:
     or not, best extractor, heat steps."""
 
     def compute(session: Session, cache: ScoreCache) -> dict[str, Any]:
-        named = board_extractors(shared_scores(), options.metric, current_named(session, registry(), options.extractors),
-                      bool(options.extractors))
+        named = board_extractors(shared_scores(), options.metric,
+                                 current_named(session, registry(), options.extractors), bool(options.extractors))
         twins = same_as(session, shared_scores(), named)
         grouped = {by: leaderboard(cache, options.metric, named, average=options.average, filters=options.filters,
                                    by=by, bootstrap=options.bootstrap, seed=options.seed, same_as=twins)
