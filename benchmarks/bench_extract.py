@@ -1,6 +1,6 @@
 """Import and extract the shared corpus through the app, and time the bare extractor calls in one process.
 
-    python benchmarks/bench_extract.py [CORPUS] [--jobs N] [--rounds N]
+    python benchmarks/bench_extract.py [CORPUS] [--processes N] [--rounds N]
 
 The app's run is what `goldtext import CORPUS` then `goldtext extract` do, on a temporary instance
 (SQLite in a temporary folder): reading, decoding, page facts, storing, the worker pool, the guard, the
@@ -38,7 +38,7 @@ CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "readabili
 RATIO_TARGET = 0.65
 
 
-def app_run(corpus: Path, jobs: int | None) -> tuple[float, float]:
+def app_run(corpus: Path, processes: int | None) -> tuple[float, float]:
     """(import seconds, extract seconds) of a fresh instance importing and extracting the corpus. The
     extraction job's own clock splits its time into extracting (compared with the bare calls) and the
     step that follows, caching scores and measuring disagreement (printed, not compared: the bare calls
@@ -53,7 +53,7 @@ def app_run(corpus: Path, jobs: int | None) -> tuple[float, float]:
             started = time.perf_counter()
             run_import([str(corpus)], "auto", "url", "importing")
             imported = time.perf_counter()
-            job_id = run_extraction(jobs=jobs)
+            job_id = run_extraction(processes=processes)
             whole = time.perf_counter() - imported
             with readers()() as session:
                 result = session.get(Job, job_id).result
@@ -98,13 +98,13 @@ def figure(value: float, unit: str, target: str | None = None, met: bool | None 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("corpus", nargs="?", type=Path, default=CORPUS)
-    parser.add_argument("--jobs", type=int, default=None, help="worker processes (default: one per core)")
+    parser.add_argument("--processes", type=int, default=None, help="extractor processes (default: one per core)")
     parser.add_argument("--rounds", type=int, default=2, help="alternating rounds; the fastest of each run counts")
     args = parser.parse_args()
 
     apps, bares = [], []
     for round_ in range(1, args.rounds + 1):
-        apps.append(app_run(args.corpus, args.jobs))
+        apps.append(app_run(args.corpus, args.processes))
         bares.append(bare_run(args.corpus))
         print(f"round {round_}: app {sum(apps[-1]):.1f} s, bare {sum(bares[-1][1].values()):.1f} s")
     import_s, extract_s = min(apps, key=sum)

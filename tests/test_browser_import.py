@@ -13,7 +13,7 @@ PAGE = "<html><head><title>Quay {n}</title></head><body><article><p>Quay {n} ope
 
 def test_the_report_of_a_quick_import_shows_what_was_imported(app, live_server, context, run_jobs, tmp_path):
     app.config["UPLOAD_EXTRACTORS"] = ["whole-page"]
-    app.config["EXTRACT_WORKERS"] = 1
+    app.config["EXTRACT_PROCESSES"] = 1
     files = []
     for n in (1, 2):
         files.append(tmp_path / f"quay-{n}.html")

@@ -127,9 +127,21 @@ def test_site_restricts_to_that_hosts_pages(cli, session, pages):
     assert set(extractions(session)) == {("short", "whole-page")}
 
 
-def test_jobs_sets_the_worker_count(cli, session, pages):
-    assert "3 extractions in " in succeed(cli("extract", "--extractor", "whole-page", "--jobs", "1"))
+def test_processes_sets_the_extractor_processes(app, cli, session, pages):
+    assert "3 extractions in " in succeed(cli("extract", "--extractor", "whole-page", "--processes", "1"))
+    assert app.config["EXTRACT_PROCESSES"] == 1
+    assert cli("extract", "--processes", "0").exit_code == 2
+
+
+def test_jobs_is_the_old_hidden_name_of_processes_and_says_so(app, cli, session, pages):
+    result = cli("extract", "--extractor", "whole-page", "--jobs", "2")
+    assert "3 extractions in " in succeed(result)
+    assert app.config["EXTRACT_PROCESSES"] == 2
+    assert "--jobs is now called --processes" in result.stderr
     assert cli("extract", "--jobs", "0").exit_code == 2
+    for command in ("extract", "import"):
+        shown = succeed(cli(command, "--help"))
+        assert "--processes" in shown and "--jobs" not in shown
 
 
 def test_an_unknown_extractor_is_a_usage_error(cli, session, pages):

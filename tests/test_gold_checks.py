@@ -217,7 +217,7 @@ def test_the_button_runs_the_checks_as_an_audited_job(pages, client, session, ru
 
 def test_an_upload_is_checked_after_its_extraction(app, client, session, run_jobs):
     app.config["UPLOAD_EXTRACTORS"] = ["whole-page"]
-    app.config["EXTRACT_WORKERS"] = 1
+    app.config["EXTRACT_PROCESSES"] = 1
     files = [(io.BytesIO(PAGE.encode()), "harbour.html"),
              (io.BytesIO(b"The harbour opens a new quay &amp; more</p>\n"), "harbour.gold.txt")]
     client.post("/upload", data={"csrf_token": csrf(client), "format": "auto", "site_from": "url", "files": files},

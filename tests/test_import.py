@@ -268,12 +268,14 @@ def test_the_same_bytes_under_another_name_or_layout_are_a_duplicate(run_import,
     assert session.scalar(select(func.count(Page.id))) == 1
 
 
-@pytest.mark.parametrize("jobs", ["1", "2"])
-def test_worker_processes_keep_the_report_in_order_and_catch_duplicates_in_flight(run_import, session, tmp_path, jobs):
+@pytest.mark.parametrize("processes", [("--processes", "1"), ("--processes", "2"), ("--jobs", "2")])
+def test_worker_processes_keep_the_report_in_order_and_catch_duplicates_in_flight(run_import, session, tmp_path,
+                                                                                   processes):
     titled = '<html lang="fr"><head><title>Page {0}</title></head><body><p>Page {0}.</p></body></html>'
     pages = {f"p{i:02}.html": titled.format(i).encode() for i in range(12)} | {"p99.html": titled.format(3).encode()}
     write_files(tmp_path, pages)
-    output = run_import(tmp_path, "--jobs", jobs)
+    output = run_import(tmp_path, *processes)
+    assert ("--jobs is now called --processes" in output) == (processes[0] == "--jobs")
     assert "batch 1: 12 imported, 1 duplicate, 0 rejected" in output
     assert re.search(r"duplicate: p99.html: same bytes as (page 4|p03.html in this batch)\n", output)
     batch = session.scalars(select(ImportBatch)).one()

@@ -54,7 +54,7 @@ NO_WORKER = "no worker is running: start one with `goldtext worker` (or `goldtex
 @pytest.fixture
 def cli(app, runner, session):
     """Run `goldtext ARGS`; the test's session lets go of the database first (SQLite's BEGIN IMMEDIATE)."""
-    app.config["EXTRACT_WORKERS"] = 1
+    app.config["EXTRACT_PROCESSES"] = 1
 
     def invoke(*args: str):
         session.rollback()

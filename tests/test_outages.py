@@ -142,7 +142,7 @@ def test_a_chunk_handed_back_after_an_outage_shows_its_job_stalled_then_runs_aga
     instance.mkdir()
     url = through(database_url, forwarder) if forwarder else database_url
     app = create_app({"TESTING": True, "INSTANCE_PATH": str(instance), "DATABASE_URL": url,
-                      "SECRET_KEY": "test-secret", "EXTRACT_WORKERS": 1})
+                      "SECRET_KEY": "test-secret", "EXTRACT_PROCESSES": 1})
     locker = None
     runner = app.test_cli_runner()
     try:
@@ -264,7 +264,7 @@ def test_chunks_the_broker_cannot_take_wait_in_the_database_shown_as_the_stall_t
     instance = tmp_path / "instance"
     instance.mkdir()
     app = create_app({"TESTING": True, "INSTANCE_PATH": str(instance), "DATABASE_URL": database_url,
-                      "SECRET_KEY": "test-secret", "EXTRACT_WORKERS": 1,
+                      "SECRET_KEY": "test-secret", "EXTRACT_PROCESSES": 1,
                       "BROKER_URL": f"redis://127.0.0.1:{forwarder.port}/{BROKER_DB}"})
     cli = app.test_cli_runner()
     try:

@@ -408,6 +408,29 @@ def test_a_boolean_setting_that_is_not_a_boolean_stops_the_app_naming_it(monkeyp
         environment_app(monkeypatch, tmp_path, {"GOLDTEXT_SESSION_COOKIE_SECURE": value})
 
 
+@pytest.mark.parametrize("variables, expected", [
+    ({"GOLDTEXT_EXTRACT_WORKERS": "3"}, 3),
+    ({"GOLDTEXT_EXTRACT_WORKERS": "3", "GOLDTEXT_EXTRACT_PROCESSES": "5"}, 5),
+])
+def test_the_old_name_extract_workers_is_read_as_extract_processes_with_a_warning(monkeypatch, tmp_path, caplog,
+                                                                                 variables, expected):
+    app = environment_app(monkeypatch, tmp_path, variables)
+    assert app.config["EXTRACT_PROCESSES"] == expected and "EXTRACT_WORKERS" not in app.config
+    warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert any("GOLDTEXT_EXTRACT_WORKERS is now called GOLDTEXT_EXTRACT_PROCESSES" in w for w in warnings)
+    assert not any("names no Goldtext setting" in w for w in warnings)
+
+
+def test_extract_workers_in_the_instance_config_or_a_given_config_is_read_as_extract_processes(
+        monkeypatch, tmp_path, caplog):
+    (tmp_path / "config.py").write_text("EXTRACT_WORKERS = 2\n")
+    assert environment_app(monkeypatch, tmp_path, {}).config["EXTRACT_PROCESSES"] == 2
+    given = create_app({"TESTING": True, "DATABASE_URL": "sqlite://", "SECRET_KEY": "x", "EXTRACT_WORKERS": 4})
+    assert given.config["EXTRACT_PROCESSES"] == 4 and "EXTRACT_WORKERS" not in given.config
+    warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert sum("the setting EXTRACT_WORKERS is now called EXTRACT_PROCESSES" in w for w in warnings) == 2
+
+
 def test_an_unknown_goldtext_variable_is_reported_at_start_up(monkeypatch, tmp_path, caplog):
     environment_app(monkeypatch, tmp_path, {"GOLDTEXT_SESION_HOURS": "3", "GOLDTEXT_ZZZ": "1"})
     warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]

@@ -50,7 +50,7 @@ def job_json(client, job_id: int) -> dict:
 @pytest.fixture
 def quick(app):
     app.config["UPLOAD_EXTRACTORS"] = ["whole-page"]
-    app.config["EXTRACT_WORKERS"] = 1
+    app.config["EXTRACT_PROCESSES"] = 1
     return app
 
 

@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from flask import Flask
+from flask import Config, Flask
 
 from . import config, db
 
@@ -42,12 +42,17 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     base = config.defaults(app.instance_path)
     app.config.from_mapping(base)
     if test_config is None:
-        app.config.from_pyfile("config.py", silent=True)
+        instance = Config(app.config.root_path)
+        instance.from_pyfile("config.py", silent=True)
+        values, warnings = config.renamed(instance)
+        app.config.update(values)
         app.config.update(config.from_environment(base))
-        for warning in config.unknown_variables(base):
-            app.logger.warning(warning)
+        warnings += config.unknown_variables(base)
     else:
-        app.config.update(test_config)
+        values, warnings = config.renamed(test_config)
+        app.config.update(values)
+    for warning in warnings:
+        app.logger.warning(warning)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = config.secret_key(app.instance_path)
 

@@ -6,6 +6,7 @@ import difflib
 import os
 import secrets
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -40,7 +41,7 @@ def defaults(instance_path: str) -> dict[str, Any]:
         "DRIFT_THRESHOLD_POINTS": 30.0,
         "BROKER_URL": "",
         "WORKER_CONCURRENCY": 2,
-        "EXTRACT_WORKERS": 0,
+        "EXTRACT_PROCESSES": 0,
         "JOB_LEASE_SECONDS": 30.0,
         "JOB_MAX_ATTEMPTS": 3,
         "JOB_CHUNK_PAIRS": 24,
@@ -65,6 +66,9 @@ def defaults(instance_path: str) -> dict[str, Any]:
 OTHER_VARIABLES = ("INSTANCE_PATH", "TEST_DATABASE_URL", "SHARED_CORPORA", "RETAKE_SCREENSHOTS",
                    "SERVING_POSTGRES", "SERVING_REDIS_URL")
 TRUE, FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
+# Settings renamed: the old name is still read, as the new one, until the next release, with a warning
+# naming the new one (docs/deployment.md).
+RENAMED = {"EXTRACT_WORKERS": "EXTRACT_PROCESSES"}
 
 
 def parsed(name: str, value: str, default: Any) -> Any:
@@ -83,22 +87,42 @@ def parsed(name: str, value: str, default: Any) -> Any:
         raise ValueError(f"{ENV_PREFIX}{name}={value!r} is not a {type(default).__name__}") from exc
 
 
-def from_environment(base: dict[str, Any], environ: dict[str, str] | None = None) -> dict[str, Any]:
-    """GOLDTEXT_<KEY> for every known key, parsed as the default's type."""
+def from_environment(base: dict[str, Any], environ: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """GOLDTEXT_<KEY> for every known key, parsed as the default's type; a renamed setting's old
+    variable counts as its new one when the new one is not set."""
     environ = os.environ if environ is None else environ
-    return {key: parsed(key, environ[ENV_PREFIX + key], default)
-            for key, default in base.items() if ENV_PREFIX + key in environ}
+    values = {old: environ[ENV_PREFIX + old] for old in RENAMED if ENV_PREFIX + old in environ}
+    found, _ = renamed(values)
+    found.update((key, environ[ENV_PREFIX + key]) for key in base if ENV_PREFIX + key in environ)
+    return {key: parsed(key, value, base[key]) for key, value in found.items()}
 
 
-def unknown_variables(base: dict[str, Any], environ: dict[str, str] | None = None) -> list[str]:
+def renamed(values: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """One source's settings (instance/config.py, the environment, a test's config) with each renamed
+    setting's old name read as its new one, unless the source sets the new one too; and a warning for
+    each old name found."""
+    found = dict(values)
+    warnings = []
+    for old, new in RENAMED.items():
+        if old in found:
+            found.setdefault(new, found.pop(old))
+            warnings.append(f"the setting {old} is now called {new}: rename it ({old} is read as {new} "
+                            "until the next release)")
+    return found, warnings
+
+
+def unknown_variables(base: dict[str, Any], environ: Mapping[str, str] | None = None) -> list[str]:
     """A warning for each GOLDTEXT_* variable that names no setting (a typo is otherwise silently
-    ignored), with the closest setting's name when one is close."""
+    ignored), with the closest setting's name when one is close, and for each renamed setting's old name."""
     environ = os.environ if environ is None else environ
     known = [*base, *OTHER_VARIABLES]
     warnings = []
     for variable in sorted(environ):
         name = variable[len(ENV_PREFIX):]
-        if not variable.startswith(ENV_PREFIX) or name in known:
+        if variable.startswith(ENV_PREFIX) and name in RENAMED:
+            warnings.append(f"{variable} is now called {ENV_PREFIX}{RENAMED[name]}: rename it ({variable} is read "
+                            f"as {ENV_PREFIX}{RENAMED[name]} until the next release)")
+        if not variable.startswith(ENV_PREFIX) or name in known or name in RENAMED:
             continue
         close = difflib.get_close_matches(name, known, n=1)
         hint = f": did you mean {ENV_PREFIX}{close[0]}?" if close else " (see the settings in docs/deployment.md)"

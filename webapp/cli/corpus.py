@@ -19,12 +19,13 @@ from ..settings import settings_of
 from ..usecases.import_pages import import_pages
 from .actor import cli_actor, cli_record
 from .crawl import run_datatrove_import
+from .processes import processes_option
 
 COMMIT_SECONDS = 0.25  # the write lock is held at most about this long at a time
 
 
 def run_import(
-    paths: list[str], fmt: str, site_from: str, label: str, jobs: int | None = None
+    paths: list[str], fmt: str, site_from: str, label: str, processes: int | None = None
 ) -> ImportBatch:
     """Import PATHS, showing progress, committing every COMMIT_SECONDS so that web requests and workers
     writing meanwhile never wait long; returns the committed batch."""
@@ -33,7 +34,8 @@ def run_import(
         batch = start_batch(session, ", ".join(paths), fmt, cli_actor())
         cli_record(session, "import", f"batch {batch.id}", {"paths": paths, "format": fmt})
         session.commit()
-        outcomes = import_pages(session, settings, batch, paths, fmt, site_from, workers=jobs or os.cpu_count() or 1)
+        outcomes = import_pages(session, settings, batch, paths, fmt, site_from,
+                                workers=processes or os.cpu_count() or 1)
         committed = time.monotonic()
         with click.progressbar(
             outcomes, label=label, item_show_func=lambda o: o.item[-40:] if o else None
@@ -67,10 +69,7 @@ def echo_report(batch: ImportBatch) -> None:
     "--site-from", type=click.Choice(SITE_FROM), default="url", show_default=True,
     help="Take each page's site from its URL's host, or from its sub-folder's name.",
 )
-@click.option(
-    "--jobs", type=click.IntRange(min=1), default=None,
-    help="Processes decoding pages and reading their facts; default: one per core.",
-)
+@processes_option("Processes decoding pages and reading their facts; default: one per core.")
 @click.option("--datatrove", "crawl", type=click.Path(exists=True, file_okay=False, path_type=Path),
               metavar="OUTPUT", help="Import a sample of a crawl pipeline's output folder instead of PATHS.")
 @click.option("--sample", type=click.IntRange(min=1), default=None, metavar="N",
@@ -79,7 +78,7 @@ def echo_report(batch: ImportBatch) -> None:
               help="--datatrove: share the sample among page types or sites, in proportion to their documents.")
 @click.option("--lowest-agreement", is_flag=True,
               help="--datatrove: take the documents whose extractor and challenger agree least (else at random).")
-def import_command(paths: tuple[str, ...], fmt: str, site_from: str, jobs: int | None, crawl: Path | None,
+def import_command(paths: tuple[str, ...], fmt: str, site_from: str, processes: int | None, crawl: Path | None,
                    sample: int | None, by: str | None, lowest_agreement: bool) -> None:
     """Import saved pages (folder, zip, WARC, JSONL, Readability test pages, or any folder `goldtext export`
     wrote), or with --datatrove a stratified sample of a crawl's documents as a batch to annotate. Exits with
@@ -87,13 +86,13 @@ def import_command(paths: tuple[str, ...], fmt: str, site_from: str, jobs: int |
     if crawl is not None:
         if paths or sample is None:
             raise click.UsageError("--datatrove OUTPUT takes --sample N and no PATHS")
-        batch = run_datatrove_import(crawl, sample, by, lowest_agreement, jobs)
+        batch = run_datatrove_import(crawl, sample, by, lowest_agreement, processes)
     elif not paths:
         raise click.UsageError("give PATHS to import, or --datatrove OUTPUT --sample N")
     elif sample is not None or by is not None or lowest_agreement:
         raise click.UsageError("--sample, --by and --lowest-agreement apply to --datatrove only")
     else:
-        batch = run_import(list(paths), fmt, site_from, "importing", jobs)
+        batch = run_import(list(paths), fmt, site_from, "importing", processes)
     echo_report(batch)
     failure = nothing_imported(batch)
     if failure is not None:

@@ -55,7 +55,7 @@ def run_pipeline_export(out: Path, request: PipelineRequest) -> None:
 
 
 def run_datatrove_import(output: Path, size: int, by: str | None, lowest_agreement: bool,
-                         jobs: int | None) -> ImportBatch:
+                         processes: int | None) -> ImportBatch:
     """Import a stratified sample of the crawl output's documents as a new batch; returns the committed batch."""
     try:
         chosen = sample(candidates(iter_records(output), by), size, lowest_agreement)
@@ -71,7 +71,8 @@ def run_datatrove_import(output: Path, size: int, by: str | None, lowest_agreeme
                    {"datatrove": str(output), "sample": size, "by": by, "lowest_agreement": lowest_agreement})
         session.commit()
         documents = read_datatrove(str(output), settings.limits, {c.position for c in chosen})
-        for _ in import_documents_into(session, settings, batch, documents, "url", workers=jobs or os.cpu_count() or 1):
+        workers = processes or os.cpu_count() or 1
+        for _ in import_documents_into(session, settings, batch, documents, "url", workers=workers):
             pass
         session.commit()
         return batch

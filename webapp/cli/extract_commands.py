@@ -30,6 +30,7 @@ from ..usecases.extract import ExtractionRequest
 from ..usecases.extract import start_extraction as start_extraction_job
 from ..usecases.outcome import Actor, Refused
 from .actor import ADDRESS, cli_actor, cli_record
+from .processes import processes_option
 
 
 def start_extraction(names: tuple[str, ...] = (), site: str | None = None, force: bool = False) -> int:
@@ -46,13 +47,13 @@ def start_extraction(names: tuple[str, ...] = (), site: str | None = None, force
 
 
 def run_extraction(
-    names: tuple[str, ...] = (), site: str | None = None, force: bool = False, jobs: int | None = None
+    names: tuple[str, ...] = (), site: str | None = None, force: bool = False, processes: int | None = None
 ) -> int:
     """Run an extraction job in this process with a progress bar, then print a summary; returns the
-    job's id. `jobs`: extractor processes (default EXTRACT_WORKERS, one per core)."""
+    job's id. `processes`: extractor processes (default EXTRACT_PROCESSES, one per core)."""
     app = current_app._get_current_object()
-    if jobs:
-        app.config["EXTRACT_WORKERS"] = jobs
+    if processes:
+        app.config["EXTRACT_PROCESSES"] = processes
     started = time.perf_counter()
     job_id = start_extraction(names, site, force)
     status = run_here(app, job_id, on_progress=ProgressBars())
@@ -118,19 +119,16 @@ def summarise(job_id: int, status: str, elapsed: float) -> None:
 )
 @click.option("--site", metavar="HOST", help="Only pages of this site.")
 @click.option("--force", is_flag=True, help="Recompute even what is already stored.")
-@click.option(
-    "--jobs", type=click.IntRange(min=1), default=None,
-    help="Extractor processes; default: one per core.",
-)
+@processes_option("Extractor processes; default: one per core.")
 @click.option("--background", is_flag=True,
               help="Enqueue the run for the workers and print its job id (last line) instead of running it here.")
-def extract_command(names: tuple[str, ...], site: str | None, force: bool, jobs: int | None,
+def extract_command(names: tuple[str, ...], site: str | None, force: bool, processes: int | None,
                     background: bool) -> None:
     """Run extractors on the stored pages (only what is missing for their current fingerprints, and
     calls that crashed or timed out, up to 3 attempts), then cache the new extractions' scores against
     the gold and measure the pages' disagreement."""
     if not background:
-        run_extraction(names, site, force, jobs)
+        run_extraction(names, site, force, processes)
         return
     app = current_app._get_current_object()
     job_id = start_extraction(names, site, force)

@@ -85,7 +85,7 @@ class Runner:
         with self._lock:
             if self._pool is None:
                 cfg = self.app.config
-                self._pool = ExtractorPool(cfg["EXTRACT_WORKERS"] or None, cfg["EXTRACT_TIMEOUT"],
+                self._pool = ExtractorPool(cfg["EXTRACT_PROCESSES"] or None, cfg["EXTRACT_TIMEOUT"],
                                            cfg["EXTRACT_MEMORY_MB"])
             return self._pool
 
