@@ -56,7 +56,8 @@ COMMANDS = commands()
 
 
 def long_options(command: click.Command) -> list[str]:
-    return [opt for param in command.params if isinstance(param, click.Option)
+    """The options the reference shows: a hidden one is an old name kept for a release (its guide says so)."""
+    return [opt for param in command.params if isinstance(param, click.Option) and not param.hidden
             for opt in (*param.opts, *param.secondary_opts) if opt.startswith("--")]
 
 
