@@ -18,10 +18,10 @@ The prefill's and the gold's lines (blank ones left out, whitespace collapsed) a
     is typed, word by word. A single candidate line is always one candidate-line take.
   The cheapest split of each added stretch into such pieces is a dynamic programme over its lines.
 
-Not counted: container widening (the page's DOM containers are not part of this line model, so the
-count is an upper bound where a widen would do), moving lines, and edits within a line that a block
-or candidate take would replace (a replaced stretch may also be deleted and re-taken, which is
-counted). Nothing here knows Flask.
+Not counted: container widening (a container's blocks are consecutive in the page, so widening and then
+clicking, two operations or more, never beats the Shift+click range over the same blocks), moving lines,
+and edits within a line that a block or candidate take would replace (a replaced stretch may also be
+deleted and re-taken, which is counted). Nothing here knows Flask.
 """
 
 from __future__ import annotations
