@@ -77,7 +77,15 @@ def normalise_line(text: str) -> str:
 
 def block_lines(root: etree._Element) -> list[str]:
     """The visible text under `root`, one string per block, empty blocks left out."""
+    return walk_blocks(root)[0]
+
+
+def walk_blocks(root: etree._Element) -> tuple[list[str], dict[etree._Element, tuple[int, int]]]:
+    """`block_lines` of `root`, and for each visible block element the span (start, end) of those lines
+    it holds: the one walk that defines a page's visible lines."""
     lines: list[str] = []
+    spans: dict[etree._Element, tuple[int, int]] = {}
+    starts: dict[etree._Element, int] = {}
     current: list[str] = []
 
     def end_line() -> None:
@@ -100,14 +108,18 @@ def block_lines(root: etree._Element) -> list[str]:
                 end_line()
             elif tag in CELL_TAGS:
                 current.append(" ")
+            if tag in BLOCK_TAGS:
+                starts[element] = len(lines)
             current.append(element.text or "")
         else:
             if tag in BLOCK_TAGS:
                 end_line()
+                if element in starts:
+                    spans[element] = (starts.pop(element), len(lines))
             if element is not root:
                 current.append(element.tail or "")
     end_line()
-    return lines
+    return lines, spans
 
 
 def block_text(root: etree._Element) -> str:

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from lxml import etree
 from lxml.html import HtmlElement
 
-from webapp.corpus.visible_text import BLOCK_TAGS, CELL_TAGS, LINE_BREAK_TAGS, is_invisible, normalise_line, parse_html
+from webapp.corpus.visible_text import parse_html, walk_blocks
 from webapp.scoring.text import words
 
 Span = tuple[int, int]
@@ -26,49 +26,11 @@ def line_key(line: str) -> str:
 
 
 class PageLines:
-    """A page's block lines (as visible_text.block_lines gives them) and, for each visible block element,
-    the span of lines it holds."""
+    """A page's block lines and, for each visible block element, the span of lines it holds
+    (visible_text.walk_blocks)."""
 
     def __init__(self, root: HtmlElement) -> None:
-        self.lines: list[str] = []
-        self.spans: dict[etree._Element, Span] = {}
-        self._walk(root)
-
-    def _walk(self, root: HtmlElement) -> None:
-        current: list[str] = []
-        starts: dict[etree._Element, int] = {}
-
-        def end_line() -> None:
-            line = normalise_line("".join(current))
-            if line:
-                self.lines.append(line)
-            current.clear()
-
-        walker = etree.iterwalk(root, events=("start", "end", "comment", "pi"))
-        for event, element in walker:
-            if event in ("comment", "pi"):
-                current.append(element.tail or "")
-                continue
-            tag = element.tag
-            if event == "start":
-                if is_invisible(element):
-                    walker.skip_subtree()
-                    continue
-                if tag in BLOCK_TAGS or tag in LINE_BREAK_TAGS:
-                    end_line()
-                elif tag in CELL_TAGS:
-                    current.append(" ")
-                if tag in BLOCK_TAGS:
-                    starts[element] = len(self.lines)
-                current.append(element.text or "")
-            else:
-                if tag in BLOCK_TAGS:
-                    end_line()
-                    if element in starts:
-                        self.spans[element] = (starts.pop(element), len(self.lines))
-                if element is not root:
-                    current.append(element.tail or "")
-        end_line()
+        self.lines, self.spans = walk_blocks(root)
 
     def covered(self, elements: Iterable[etree._Element]) -> set[int]:
         """The indexes of the lines inside any of the elements (block elements only)."""
