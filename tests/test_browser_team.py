@@ -48,7 +48,7 @@ def annotate(context, base, page_id, name, text, accounts):
     tab = enter(context, base, name, accounts)
     tab.goto(base + "/")
     tab.click(f"#own-queue a[href='/pages/{page_id}']")
-    tab.wait_for_load_state()
+    tab.wait_for_url(f"{base}/pages/{page_id}")
     until(tab, "document.body?.dataset.ready === 'yes'")
     assert tab.is_visible("#blind-notice")
     assert tab.evaluate(f"{EDITOR}.value") not in (ANN, BOB)  # nobody's annotation shows: the prefill
@@ -80,6 +80,8 @@ def test_two_annotators_blind_a_reviewer_adjudicates_both_see_the_reviewed_diff(
         rita = enter(rita_context, live_server, "Rita", accounts)
         rita.goto(f"{live_server}/adjudication")
         rita.click(f"a[href='/adjudication/{page_id}']")
+        rita.wait_for_url(f"{live_server}/adjudication/{page_id}")  # the click starts the navigation; wait for it
+        rita.wait_for_load_state()
         assert rita.is_visible("text=Ann → Bob")
         assert rita.locator(".pair-diff del").first.text_content().strip() == "It returns at five."
         # Take Ann's text (it fills the result), then Bob's block "Tickets on board." by keyboard:
