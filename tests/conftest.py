@@ -22,7 +22,8 @@ from sqlalchemy import make_url, select, text
 
 from webapp import create_app
 from webapp.accounts import users
-from webapp.db import dispose, make_engine, sessions
+from webapp.db import dispose, sessions
+from webapp.engine import make_engine
 from webapp.jobs.workers import drain
 from webapp.migrate import upgrade
 from webapp.models import Extraction, Page

@@ -28,7 +28,8 @@ from sqlalchemy import create_engine, make_url, select, text
 from sqlalchemy.engine import Engine
 
 from webapp import create_app
-from webapp.db import WRITES, dispose, make_engine, sqlite_path
+from webapp.db import dispose
+from webapp.engine import WRITES, make_engine, sqlite_path
 from webapp.models import Base
 from webapp.scoring import build_metrics
 

@@ -189,7 +189,7 @@ def test_admins_read_filter_and_export_the_log_in_the_browser(client, history):
 
 
 def test_the_migration_keeps_every_revision_s_author_and_adds_no_account(tmp_path):
-    from webapp.db import make_engine
+    from webapp.engine import make_engine
     from webapp.migrate import upgrade
 
     engine = make_engine(f"sqlite:///{tmp_path / 'old.sqlite'}")

@@ -15,7 +15,8 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.pool import NullPool
 
 from webapp.accounts import audit_log
-from webapp.db import make_engine, sessions
+from webapp.db import sessions
+from webapp.engine import make_engine
 from webapp.migrate import downgrade, upgrade
 from webapp.models import AuditEvent
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import func, inspect, select
 
-from webapp.db import make_engine
+from webapp.engine import make_engine
 from webapp.extractors.registry import build_registry, runnable
 from webapp.models import Base, Extraction, ImportBatch, Page
 

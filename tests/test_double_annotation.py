@@ -13,7 +13,7 @@ from workbench import add_gold, gold_before_accounts, make_page, sign_in
 
 from webapp.annotation.annotations import save_annotation
 from webapp.annotation.page_queue import own_queue
-from webapp.db import make_engine
+from webapp.engine import make_engine
 from webapp.migrate import upgrade
 from webapp.models import Annotation, AnnotationRevision, Gold, GoldRevision
 

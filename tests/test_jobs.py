@@ -20,7 +20,8 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session
 
 from webapp.cli.actor import cli_actor
-from webapp.db import database, make_engine
+from webapp.db import database
+from webapp.engine import make_engine
 from webapp.extractors.process_pool import ExtractorPool
 from webapp.jobs import runner as runner_module
 from webapp.jobs.context import Context, Stopped

@@ -9,7 +9,7 @@ from sqlalchemy import JSON, DateTime, LargeBinary, column, inspect, text
 from sqlalchemy import select as sa_select
 from sqlalchemy import table as sa_table
 
-from webapp.db import make_engine
+from webapp.engine import make_engine
 from webapp.migrate import alembic_config, downgrade, upgrade
 from webapp.models import Base
 

@@ -1,103 +1,21 @@
-"""Database wiring: one engine per app and two sessionmakers on it, one session per request.
+"""The app's database for the faces: its engine and sessionmakers (engine.py, made on first use), and
+one session per request.
 
 `sessions()` opens write sessions, `readers()` read-only ones; a request's session (`get_session`) is a
-reader for GET and HEAD, a writer otherwise. On SQLite a writer's transaction begins with
-`BEGIN IMMEDIATE` (it queues for the write lock at once, instead of failing with "database is locked"
-when a read turns into a write), a reader's with a plain deferred `BEGIN`, which in WAL mode never takes
-the write lock. WAL, a busy timeout and foreign keys are set on every connection.
-
-The engine is made on first use, and the schema is brought to the newest migration then, once per
-process and under a lock shared by every process on the database (see `migrate.upgrade_once`). A forked
-child (gunicorn's web processes, the extractor worker processes) never reuses a connection of its parent:
-the pool is discarded in the child right after the fork.
+reader for GET and HEAD, a writer otherwise.
 """
 
 from __future__ import annotations
 
-import os
-import weakref
-from dataclasses import dataclass
-from pathlib import Path
 from typing import TypeVar
 
 from flask import Flask, abort, current_app, g, has_request_context, request
-from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.orm import Session, sessionmaker
 
-from .migrate import upgrade_once
+from .engine import EXTENSION, Database, database_in, detached
 
-EXTENSION = "goldtext.db"
-WRITES = "goldtext_writes"
 READ_METHODS = ("GET", "HEAD", "OPTIONS")
 T = TypeVar("T")
-
-
-@dataclass(frozen=True)
-class Database:
-    engine: Engine
-    writer: sessionmaker[Session]
-    reader: sessionmaker[Session]
-
-
-def sqlite_path(url: str) -> str | None:
-    """The file of an SQLite URL, None for any other database or an in-memory one."""
-    if not url.startswith("sqlite"):
-        return None
-    path = url.split("///", 1)[-1]
-    return path if path and path != ":memory:" else None
-
-
-def private_file(path: Path) -> None:
-    """Create the file readable and writable by its owner only (0600, whatever the umask), unless it
-    exists. An SQLite database made this way gives its -wal and -shm files the same mode (SQLite copies
-    the database's), so password hashes and token digests are not readable by the machine's other users."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
-    except FileExistsError:
-        pass
-
-
-def make_engine(url: str) -> Engine:
-    if url.startswith("sqlite"):
-        path = sqlite_path(url)
-        if path:
-            private_file(Path(path))
-        engine = create_engine(url, connect_args={"timeout": 30})
-        _sqlite_pragmas(engine)
-    else:
-        engine = create_engine(url, pool_pre_ping=True)
-    _discard_pool_after_fork(engine)
-    return engine
-
-
-def _sqlite_pragmas(engine: Engine) -> None:
-    @event.listens_for(engine, "connect")
-    def on_connect(dbapi_connection, _record) -> None:
-        dbapi_connection.isolation_level = None
-        cursor = dbapi_connection.cursor()
-        cursor.execute("PRAGMA journal_mode=WAL")
-        cursor.execute("PRAGMA busy_timeout=30000")
-        cursor.execute("PRAGMA foreign_keys=ON")
-        cursor.close()
-
-    @event.listens_for(engine, "begin")
-    def on_begin(connection) -> None:
-        writes = connection.get_execution_options().get(WRITES, True)
-        connection.exec_driver_sql("BEGIN IMMEDIATE" if writes else "BEGIN")
-
-
-def _discard_pool_after_fork(engine: Engine) -> None:
-    """A child process gets a fresh pool: sharing a connection across fork corrupts it (SQLAlchemy's
-    advice: dispose with close=False in the child, leaving the parent's connections alone)."""
-    ref = weakref.ref(engine)
-
-    def after_fork() -> None:
-        alive = ref()
-        if alive is not None:
-            alive.dispose(close=False)
-
-    os.register_at_fork(after_in_child=after_fork)
 
 
 def init_app(app: Flask) -> None:
@@ -108,18 +26,7 @@ def init_app(app: Flask) -> None:
 def database(app: Flask | None = None) -> Database:
     """The app's engine and sessionmakers; the first call makes the engine and upgrades the schema."""
     app = app or current_app._get_current_object()
-    found = app.extensions[EXTENSION]
-    if found is None:
-        engine = make_engine(app.config["DATABASE_URL"])
-        reading = engine.execution_options(**{WRITES: False})
-        upgrade_once(engine, reading)
-        found = Database(
-            engine,
-            writer=sessionmaker(engine.execution_options(**{WRITES: True}), expire_on_commit=False),
-            reader=sessionmaker(reading, expire_on_commit=False),
-        )
-        app.extensions[EXTENSION] = found
-    return found
+    return database_in(app.extensions, app.config["DATABASE_URL"])
 
 
 def sessions(app: Flask | None = None) -> sessionmaker[Session]:
@@ -147,10 +54,7 @@ def close_session(_exc: BaseException | None = None) -> None:
 
 
 def dispose(app: Flask) -> None:
-    found = app.extensions.get(EXTENSION)
-    if found is not None:
-        found.engine.dispose()
-        app.extensions[EXTENSION] = None
+    detached(app.extensions)
 
 
 def get_or_404(session: Session, model: type[T], ident: int) -> T:

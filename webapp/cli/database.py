@@ -6,7 +6,7 @@ import click
 from flask import current_app
 from flask.cli import AppGroup
 
-from ..db import make_engine
+from ..engine import make_engine
 from ..migrate import downgrade, dropped_by_downgrade, upgrade
 
 db_group = AppGroup("db", help="Schema migrations (applied automatically on first use too).")

@@ -16,7 +16,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from flask import Flask
 from huey import RedisHuey, SqliteHuey
 from huey.api import Huey, TaskWrapper
 from redis import ConnectionPool
@@ -25,7 +24,8 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from redis.retry import Retry
 
-from ..db import private_file
+from ..engine import private_file
+from .host import Host
 from .runner import Runner
 
 EXTENSION = "goldtext.broker"
@@ -52,13 +52,13 @@ class Broker:
         return True
 
 
-def describe_broker(app: Flask) -> str:
-    url = app.config["BROKER_URL"]
-    return _redacted(url) if url else f"embedded (SQLite, {queue_path(app)})"
+def describe_broker(host: Host) -> str:
+    url = host.config["BROKER_URL"]
+    return _redacted(url) if url else f"embedded (SQLite, {queue_path(host)})"
 
 
-def queue_path(app: Flask) -> Path:
-    return Path(app.instance_path) / QUEUE_FILE
+def queue_path(host: Host) -> Path:
+    return Path(host.instance_path) / QUEUE_FILE
 
 
 def _redacted(url: str) -> str:
@@ -69,11 +69,11 @@ def _redacted(url: str) -> str:
     return f"{scheme}://***@{rest.split('@', 1)[1]}"
 
 
-def make_huey(app: Flask) -> Huey:
-    url = app.config["BROKER_URL"]
+def make_huey(host: Host) -> Huey:
+    url = host.config["BROKER_URL"]
     if not url:
-        private_file(queue_path(app))
-        return SqliteHuey("goldtext", filename=str(queue_path(app)), results=False, utc=True)
+        private_file(queue_path(host))
+        return SqliteHuey("goldtext", filename=str(queue_path(host)), results=False, utc=True)
     if url.startswith(("redis://", "rediss://", "unix://")):
         # a connection dropped by a Redis restart is made again once, at once, rather than failing the
         # first command after it; an unreachable Redis fails within seconds instead of hanging
@@ -84,25 +84,25 @@ def make_huey(app: Flask) -> Huey:
     raise ValueError(f"BROKER_URL must be a redis:// URL (or empty for the embedded broker), not {_redacted(url)!r}")
 
 
-def broker(app: Flask) -> Broker:
+def broker(host: Host) -> Broker:
     """This process's broker for the app (made again in a forked child)."""
-    found: Broker | None = app.extensions.get(EXTENSION)
+    found: Broker | None = host.extensions.get(EXTENSION)
     if found is None or found.pid != os.getpid():
-        huey = make_huey(app)
+        huey = make_huey(host)
 
         @huey.task(name="goldtext.run_chunk")
         def run_chunk(chunk_id: int) -> None:
-            runner: Runner | None = app.extensions.get(RUNNER)
+            runner: Runner | None = host.extensions.get(RUNNER)
             if runner is None:
                 raise RuntimeError("a chunk message reached a process that runs no worker")
             runner.deliver(runner.run_chunk(chunk_id) or [])
 
         found = Broker(huey, run_chunk, os.getpid())
-        app.extensions[EXTENSION] = found
+        host.extensions[EXTENSION] = found
     return found
 
 
-def send(app: Flask, chunk_ids: Sequence[int]) -> None:
+def send(host: Host, chunk_ids: Sequence[int]) -> None:
     """Send the chunks to the workers (call after the transaction that created them committed)."""
     if chunk_ids:
-        broker(app).send(chunk_ids)
+        broker(host).send(chunk_ids)

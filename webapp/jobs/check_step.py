@@ -20,7 +20,7 @@ def check_step(ctx: Context) -> list:
 def check_pages(ctx: Context, pages: list[int]) -> int:
     """Check these pages, a few per transaction, under the stage "checking"; returns how many failed."""
     registry, taxonomy = ctx.settings.registry, ctx.settings.taxonomy
-    thresholds = Thresholds.of(ctx.app.config)
+    thresholds = Thresholds.of(ctx.host.config)
     ctx.stage("checking", len(pages))
     failed = 0
     for part, session in ctx.in_parts(pages, PAGES):

@@ -8,11 +8,11 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from flask import Flask
 from sqlalchemy.orm import Session, sessionmaker
 
 from ..extractors.process_pool import ExtractorPool
 from ..settings import Settings, settings_of
+from .host import Host
 from .leases import holds
 from .records import add_progress, count_progress, set_stage
 
@@ -26,7 +26,7 @@ class Stopped(Exception):
 
 @dataclass
 class Context:
-    app: Flask
+    host: Host
     writer: sessionmaker[Session]
     reader: sessionmaker[Session]
     job_id: int
@@ -40,12 +40,12 @@ class Context:
 
     @property
     def config(self) -> dict[str, Any]:
-        return self.app.config
+        return self.host.config
 
     @property
     def settings(self) -> Settings:
         """What the app's settings decide (webapp/settings.py)."""
-        return settings_of(self.app)
+        return settings_of(self.host)
 
     def check(self, session: Session) -> None:
         """Raise Stopped unless this worker still holds the chunk of an open job (call inside the

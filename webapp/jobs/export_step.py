@@ -32,7 +32,7 @@ def pipeline_step(ctx: Context) -> Follow:
     """The datatrove pipeline of the leaderboard's choice, zipped: pipeline.py and pipeline.json."""
     request = PipelineRequest(**ctx.params["pipeline"])
     name = archive_name(ctx.job_id, "datatrove")
-    metrics = app_metrics(ctx.app)
+    metrics = app_metrics(ctx.host)
     with ctx.writer() as session:
         ctx.check(session)
         refresh_scores(session, {request.metric: resolve_metric(metrics, request.metric)},
@@ -65,7 +65,7 @@ def export_step(ctx: Context) -> Follow:
         return pipeline_step(ctx)
     request = export_request(ctx.params)
     name = archive_name(ctx.job_id, request.fmt)
-    metrics = eager(app_metrics(ctx.app))
+    metrics = eager(app_metrics(ctx.host))
     if request.fmt == "csv":
         with ctx.writer() as session:
             ctx.check(session)

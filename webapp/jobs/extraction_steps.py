@@ -162,7 +162,7 @@ def derive_step(ctx: Context) -> Follow:
         session.commit()
     with ctx.reader() as session:
         fingerprints = [e.fingerprint for e in current_extractors(session, build_registry())]
-    metrics = eager(app_metrics(ctx.app))
+    metrics = eager(app_metrics(ctx.host))
     no_content = ctx.settings.taxonomy.no_content
     deriving = time.monotonic()
     ctx.stage("scoring", len(page_ids))

@@ -20,6 +20,6 @@ def refresh_step(ctx: Context) -> Follow:
         pages = sorted(set(session.scalars(select(Extraction.page_id).distinct())))
     ctx.stage("scoring", len(pages))
     for part, session in ctx.in_parts(pages, PAGES):
-        refresh_scores(session, {metric: app_metrics(ctx.app)[metric]}, part,
+        refresh_scores(session, {metric: app_metrics(ctx.host)[metric]}, part,
                        no_content=ctx.settings.taxonomy.no_content)
     return []

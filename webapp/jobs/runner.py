@@ -20,16 +20,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from flask import Flask
 from sqlalchemy import update
 
-from ..db import database
 from ..extractors.process_pool import ExtractorPool
 from ..models import Job, JobChunk
 from .check_step import check_step
 from .context import Context, Stopped
 from .export_step import export_step
 from .extraction_steps import Follow, derive_step, pairs_step, plan_step
+from .host import Host, database_of
 from .leases import Lease, beat, claim, complete, fail, hand_back, holds, leave, reap
 from .outages import brief, is_outage, part_of
 from .refresh_step import refresh_step
@@ -50,8 +49,8 @@ FINAL_STEP = {"extract": "derive", "upload": "derive"}
 """The step that runs once after every other chunk of the job is done."""
 
 
-def lease_of(app: Flask) -> Lease:
-    return Lease(float(app.config["JOB_LEASE_SECONDS"]), int(app.config["JOB_MAX_ATTEMPTS"]))
+def lease_of(host: Host) -> Lease:
+    return Lease(float(host.config["JOB_LEASE_SECONDS"]), int(host.config["JOB_MAX_ATTEMPTS"]))
 
 
 def describe_error(error: BaseException) -> str:
@@ -63,7 +62,7 @@ class Runner:
     """One worker: its name, its heartbeat (which renews its leases and, with `reaper`, hands lapsed
     chunks back to the queue through `send`), and the extractor pool its chunks share."""
 
-    app: Flask
+    host: Host
     concurrency: int = 1
     send: Callable[[list[int]], None] | None = None
     broker_idle: Callable[[], bool] = lambda: False
@@ -79,12 +78,12 @@ class Runner:
 
     @property
     def lease(self) -> Lease:
-        return lease_of(self.app)
+        return lease_of(self.host)
 
     def pool(self) -> ExtractorPool:
         with self._lock:
             if self._pool is None:
-                cfg = self.app.config
+                cfg = self.host.config
                 self._pool = ExtractorPool(cfg["EXTRACT_PROCESSES"] or None, cfg["EXTRACT_TIMEOUT"],
                                            cfg["EXTRACT_MEMORY_MB"])
             return self._pool
@@ -98,7 +97,7 @@ class Runner:
     def beat(self) -> None:
         with self._lock:
             running, pending = set(self._running), dict(self._handing_back)
-        with database(self.app).writer() as session:
+        with database_of(self.host).writer() as session:
             returned = [chunk_id for chunk_id, reason in pending.items()
                         if hand_back(session, chunk_id, self.name, reason)]
             beat(session, self.name, socket.gethostname(), os.getpid(), self.concurrency, self.lease, running)
@@ -136,7 +135,7 @@ class Runner:
             note = (f"waits since {_clock()} for the broker ({brief(error)}); it is sent again once the broker "
                     f"answers")
             try:
-                with database(self.app).writer() as session:
+                with database_of(self.host).writer() as session:
                     session.execute(update(JobChunk).where(JobChunk.id.in_(list(chunk_ids)),
                                                            JobChunk.status == "queued").values(error=note))
                     session.commit()
@@ -159,7 +158,7 @@ class Runner:
         self._stop.set()
         if self._heart is not None:
             self._heart.join()
-        with database(self.app).writer() as session:
+        with database_of(self.host).writer() as session:
             leave(session, self.name)
             session.commit()
         with self._lock:
@@ -170,11 +169,7 @@ class Runner:
     def run_chunk(self, chunk_id: int) -> list[int] | None:
         """Run the chunk if this worker can claim it (None if it cannot); returns the chunks that follow
         it (to send)."""
-        with self.app.app_context():
-            return self._run(chunk_id)
-
-    def _run(self, chunk_id: int) -> list[int] | None:
-        db = database(self.app)
+        db = database_of(self.host)
         try:
             with db.writer() as session:
                 chunk = claim(session, chunk_id, self.name, self.lease)
@@ -182,7 +177,7 @@ class Runner:
                     session.rollback()
                     return None
                 job = session.get(Job, chunk.job_id)
-                ctx = Context(self.app, db.writer, db.reader, job.id, chunk.id, self.name, job.kind,
+                ctx = Context(self.host, db.writer, db.reader, job.id, chunk.id, self.name, job.kind,
                               dict(job.params), chunk.work, self.pool)
                 step = chunk.step
                 with self._lock:
@@ -213,7 +208,7 @@ class Runner:
     def _step(self, ctx: Context, step: str) -> list[int]:
         """Run the step and complete its chunk, or fail the job with the step's error (an outage is
         raised: the chunk is handed back, not failed)."""
-        db = database(self.app)
+        db = database_of(self.host)
         try:
             follow = STEPS[step](ctx)
         except Stopped:
@@ -245,7 +240,7 @@ class Runner:
                       f"it runs again once the {part} answers")
         log.warning("chunk %s %s", chunk_id, reason)
         try:
-            with database(self.app).writer() as session:
+            with database_of(self.host).writer() as session:
                 returned = hand_back(session, chunk_id, self.name, reason)
                 session.commit()
         except Exception as again:
@@ -259,7 +254,7 @@ class Runner:
 
     def _drop(self, chunk_id: int) -> None:
         """A stopped chunk: if its job was cancelled, the chunk is too (what it finished stays stored)."""
-        with database(self.app).writer() as session:
+        with database_of(self.host).writer() as session:
             session.execute(
                 update(JobChunk)
                 .where(JobChunk.id == chunk_id, JobChunk.worker == self.name, JobChunk.status == "running")

@@ -5,32 +5,32 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Flask
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ..models import Job, JobChunk
 from .broker import send
+from .host import Host
 from .records import FIRST_STEP, create_job, open_job
 from .runner import lease_of
 
 
-def new_job(session: Session, app: Flask, kind: str, params: dict[str, Any], started_by: str,
+def new_job(session: Session, host: Host, kind: str, params: dict[str, Any], started_by: str,
             works: list[Any] | None = None) -> Job:
     """A queued job with its first step's chunks (one, or one per item of `works`); not committed."""
     return create_job(session, kind, params, started_by, FIRST_STEP[kind], works if works is not None else [[]],
-                      lease_of(app).until())
+                      lease_of(host).until())
 
 
-def dispatch(app: Flask, session: Session, job: Job) -> None:
+def dispatch(host: Host, session: Session, job: Job) -> None:
     """Send the job's queued chunks to the workers: call right after the commit that created it."""
-    send(app, list(session.scalars(select(JobChunk.id).where(JobChunk.job_id == job.id,
+    send(host, list(session.scalars(select(JobChunk.id).where(JobChunk.job_id == job.id,
                                                              JobChunk.status == "queued"))))
 
 
-def refresh_job(session: Session, app: Flask, metric: str, started_by: str) -> tuple[Job, bool]:
+def refresh_job(session: Session, host: Host, metric: str, started_by: str) -> tuple[Job, bool]:
     """The open refresh job of this metric, or a new one (True when new); not committed."""
     found = open_job(session, "refresh", "metric", metric)
     if found is not None:
         return found, False
-    return new_job(session, app, "refresh", {"metric": metric}, started_by), True
+    return new_job(session, host, "refresh", {"metric": metric}, started_by), True

@@ -11,13 +11,12 @@ import threading
 import time
 from collections.abc import Callable
 
-from flask import Flask
 from huey.consumer import Consumer
 from sqlalchemy import select
 
-from ..db import database
 from ..models import Job, JobChunk, utcnow
 from .broker import RUNNER, broker
+from .host import Host, database_of
 from .outages import is_outage
 from .records import ENDED, OPEN
 from .runner import Runner
@@ -26,24 +25,24 @@ log = logging.getLogger(__name__)
 POLL_SECONDS = 0.2
 
 
-def _runner(app: Flask, concurrency: int) -> Runner:
-    found = broker(app)
-    runner = Runner(app, concurrency, send=found.send, broker_idle=found.idle)
-    app.extensions[RUNNER] = runner
+def _runner(host: Host, concurrency: int) -> Runner:
+    found = broker(host)
+    runner = Runner(host, concurrency, send=found.send, broker_idle=found.idle)
+    host.extensions[RUNNER] = runner
     return runner.start()
 
 
-def run_worker(app: Flask, concurrency: int) -> None:
+def run_worker(host: Host, concurrency: int) -> None:
     """Consume chunk messages with `concurrency` threads until stopped (SIGINT/SIGTERM: finish the
     running chunks first; a second signal stops at once)."""
-    runner = _runner(app, concurrency)
+    runner = _runner(host, concurrency)
     try:
-        consumer = broker(app).huey.create_consumer(workers=concurrency, worker_type="thread", periodic=False,
+        consumer = broker(host).huey.create_consumer(workers=concurrency, worker_type="thread", periodic=False,
                                                     max_delay=1.0, check_worker_health=True)
         consumer.run()
     finally:
         runner.close()
-        app.extensions.pop(RUNNER, None)
+        host.extensions.pop(RUNNER, None)
 
 
 class _QuietConsumer(Consumer):
@@ -56,22 +55,22 @@ class _QuietConsumer(Consumer):
 class EmbeddedWorker:
     """The app's own worker (no broker configured): Huey's consumer threads inside this process."""
 
-    def __init__(self, app: Flask, concurrency: int) -> None:
-        self.runner = _runner(app, concurrency)
-        self.app = app
-        self.consumer = _QuietConsumer(broker(app).huey, workers=concurrency, worker_type="thread",
+    def __init__(self, host: Host, concurrency: int) -> None:
+        self.runner = _runner(host, concurrency)
+        self.host = host
+        self.consumer = _QuietConsumer(broker(host).huey, workers=concurrency, worker_type="thread",
                                        periodic=False, max_delay=1.0)
         self.consumer.start()
 
     def stop(self) -> None:
         self.consumer.stop(graceful=True)
         self.runner.close()
-        self.app.extensions.pop(RUNNER, None)
+        self.host.extensions.pop(RUNNER, None)
 
 
-def _next_chunk(app: Flask, job_id: int) -> int | None:
+def _next_chunk(host: Host, job_id: int) -> int | None:
     """A chunk of the job this process may claim: queued, or running under a lapsed lease."""
-    with database(app).reader() as session:
+    with database_of(host).reader() as session:
         return session.scalar(
             select(JobChunk.id)
             .where(JobChunk.job_id == job_id,
@@ -81,19 +80,19 @@ def _next_chunk(app: Flask, job_id: int) -> int | None:
         )
 
 
-def job_state(app: Flask, job_id: int) -> tuple[str, int, int | None, int, str]:
+def job_state(host: Host, job_id: int) -> tuple[str, int, int | None, int, str]:
     """(status, done, total, errors, stage) of a job, read in a short transaction."""
-    with database(app).reader() as session:
+    with database_of(host).reader() as session:
         job = session.get(Job, job_id)
         return job.status, job.done, job.total, job.errors, job.stage
 
 
-def run_here(app: Flask, job_id: int, threads: int = 2,
+def run_here(host: Host, job_id: int, threads: int = 2,
              on_progress: Callable[[str, int, int | None, str], None] | None = None) -> str:
     """Work through one job in this process with `threads` chunks at a time (one extractor pool),
     calling on_progress(status, done, total, stage) as it moves; returns the job's final status.
     Chunks it cannot claim (another worker runs them) are waited for."""
-    runner = Runner(app, threads).start()
+    runner = Runner(host, threads).start()
     stop = threading.Event()
 
     def work() -> None:
@@ -108,9 +107,9 @@ def run_here(app: Flask, job_id: int, threads: int = 2,
 
     def step_once() -> bool:
         """Run the job's next chunk; False once the job has finished."""
-        chunk_id = _next_chunk(app, job_id)
+        chunk_id = _next_chunk(host, job_id)
         if chunk_id is None:
-            if job_state(app, job_id)[0] in ENDED:
+            if job_state(host, job_id)[0] in ENDED:
                 return False
             stop.wait(POLL_SECONDS)
         elif runner.run_chunk(chunk_id) is None:
@@ -123,7 +122,7 @@ def run_here(app: Flask, job_id: int, threads: int = 2,
     try:
         while True:
             try:
-                status, done, total, _errors, stage = job_state(app, job_id)
+                status, done, total, _errors, stage = job_state(host, job_id)
             except Exception as error:
                 if not is_outage(error):
                     raise
@@ -142,14 +141,14 @@ def run_here(app: Flask, job_id: int, threads: int = 2,
     return status
 
 
-def drain(app: Flask, threads: int = 1) -> list[int]:
+def drain(host: Host, threads: int = 1) -> list[int]:
     """Run every open job to its end in this process, oldest first (tests, and a machine with no
     worker running); returns the jobs run."""
     ran = []
     while True:
-        with database(app).reader() as session:
+        with database_of(host).reader() as session:
             job_id = session.scalar(select(Job.id).where(Job.status.in_(OPEN)).order_by(Job.id).limit(1))
         if job_id is None or job_id in ran:
             return ran
-        run_here(app, job_id, threads)
+        run_here(host, job_id, threads)
         ran.append(job_id)
