@@ -23,8 +23,9 @@ from ..usecases.adjudicate import NOTE_MAX, adjudicate_page, adjudication_refusa
 from ..usecases.outcome import Refused
 from ..usecases.void import void_annotation
 from ..vocabulary import GOLD_STATUSES
+from ..web.app_settings import settings
 from ..web.guideline_panel import guideline_panel
-from .common import actor, annotator, current_role, idle_seconds, overlap, refuse, settings
+from .common import actor, annotator, current_role, idle_seconds, overlap, refuse
 
 bp = Blueprint("adjudication", __name__, url_prefix="/adjudication")
 

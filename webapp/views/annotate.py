@@ -41,11 +41,12 @@ from ..usecases.outcome import Refused
 from ..usecases.restore import restore as restore_gold
 from ..usecases.save import edit_refusal
 from ..vocabulary import ARTICLE, GOLD_STATUSES
-from ..web import figures
+from ..web import app_settings
 from ..web.access import identity
+from ..web.app_settings import settings
 from ..web.guideline_panel import guideline_panel
 from ..web.page_html import heavy
-from .common import ANNOTATOR, actor, annotator, filter_args, idle_seconds, local_target, overlap, refuse, settings
+from .common import ANNOTATOR, actor, annotator, filter_args, idle_seconds, local_target, overlap, refuse
 
 bp = Blueprint("annotate", __name__)
 
@@ -61,7 +62,7 @@ def candidates(session: Session, page_id: int, default: str) -> list[dict[str, A
     ):
         newest[row.extractor] = row
     ordered = sorted(newest.values(), key=lambda e: (e.extractor != default, e.extractor))
-    saved = page_scores(session, figures.metrics(), page_id)
+    saved = page_scores(session, app_settings.metrics(), page_id)
     return [
         {
             "name": e.extractor,
@@ -128,9 +129,9 @@ def prefill_of(session: Session, page: Page, found: list[dict[str, Any]], who: s
 
 def ranked_site(session: Session, host: str) -> tuple[int, Ranking]:
     """(gold pages, ranking) of a site, computed once per epoch of the score change log."""
-    metric = figures.metrics()[METRIC]
-    shared = figures.shared_scores()
-    registered = current_named(session, figures.registry())
+    metric = app_settings.metrics()[METRIC]
+    shared = app_settings.shared_scores()
+    registered = current_named(session, app_settings.registry())
     with shared.synced(session):
         named = board_extractors(shared, METRIC, registered, False)
         return shared.remembered(("prefill", host, tuple(named.items())),

@@ -22,9 +22,10 @@ from ..results.leaderboard_figures import page_scores
 from ..usecases.extract import extraction_request, start_extraction
 from ..usecases.outcome import Refused
 from ..usecases.save import save, save_request
-from ..web import figures
+from ..web import app_settings, board_query, figures, live_answers
+from ..web.app_settings import settings
 from ..web.query_args import int_arg
-from .common import actor, annotator, effort_scope, overlap, refuse, settings
+from .common import actor, annotator, effort_scope, overlap, refuse
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -99,7 +100,7 @@ def start_extraction_json() -> tuple[Response, int]:
 @bp.get("/leaderboard")
 def leaderboard_json() -> Response:
     """`goldtext score --format json` (same options) plus extras and drift; ETag, 304 when unchanged."""
-    return figures.conditional(figures.leaderboard_of(figures.board_options()))
+    return live_answers.conditional(figures.leaderboard_of(board_query.board_options()))
 
 
 @bp.get("/leaderboard/pages")
@@ -109,13 +110,13 @@ def leaderboard_pages_json() -> Response:
     if not ref:
         abort(400, description="Name an extractor: a name or a stored fingerprint.")
     limit = int_arg("limit", 100, 1, 10_000)
-    return figures.conditional(figures.pages_of(figures.board_options(bootstrap=0), ref, limit))
+    return live_answers.conditional(figures.pages_of(board_query.board_options(bootstrap=0), ref, limit))
 
 
 @bp.get("/sites")
 def sites_json() -> Response:
     """`goldtext score --by site --format json` plus one row per site (judged, best, heat)."""
-    return figures.conditional(figures.sites_of(figures.board_options(bootstrap=figures.SITES_RESAMPLES)))
+    return live_answers.conditional(figures.sites_of(board_query.board_options(bootstrap=board_query.SITES_RESAMPLES)))
 
 
 @bp.get("/compare")
@@ -124,19 +125,19 @@ def compare_json() -> Response:
     a, b = request.args.get("a"), request.args.get("b")
     if not a or not b:
         abort(400, description="Name two extractors or fingerprints: a and b.")
-    top = int_arg("top", 20, 0, figures.TOP_MAX)
-    return figures.conditional(figures.compare_of(figures.board_options(), a, b, top))
+    top = int_arg("top", 20, 0, board_query.TOP_MAX)
+    return live_answers.conditional(figures.compare_of(board_query.board_options(), a, b, top))
 
 
 @bp.get("/guard")
 def guard_json() -> Response:
     """`goldtext guard --format json` plus acceptance per site per batch and the drift flags."""
-    return figures.conditional(figures.guard_of(figures.board_options(bootstrap=0)))
+    return live_answers.conditional(figures.guard_of(board_query.board_options(bootstrap=0)))
 
 
 @bp.get("/site-rules")
 def site_rules_json() -> Response:
-    return figures.conditional(figures.rules_of(figures.board_options(bootstrap=0)))
+    return live_answers.conditional(figures.rules_of(board_query.board_options(bootstrap=0)))
 
 
 @bp.get("/agreement")
@@ -159,4 +160,4 @@ def page_scores_json(page_id: int) -> Response:
     """The page's cached per-page precision, recall and F1, by fingerprint then metric."""
     session = get_session()
     get_or_404(session, Page, page_id)
-    return jsonify(page_scores(session, figures.metrics(), page_id))
+    return jsonify(page_scores(session, app_settings.metrics(), page_id))

@@ -14,9 +14,9 @@ from ..accounts import audit_log
 from ..accounts.roles import REVIEWER, at_least
 from ..db import get_session
 from ..models import AuditEvent, User
-from ..settings import Settings, settings_of
 from ..usecases.outcome import Actor, Refused
 from ..web.access import identity
+from ..web.app_settings import settings
 
 ANNOTATOR = "annotator"
 LOCAL_ACTOR = "local"  # the actor of a change made in local mode before a name was given
@@ -86,11 +86,6 @@ def refuse(error: Refused) -> NoReturn:
     if error.status == 413:
         raise TextTooLarge(description=error.reason)
     abort(error.status, description=error.reason)
-
-
-def settings() -> Settings:
-    """What the app's settings decide (webapp/settings.py), built once by create_app."""
-    return settings_of(current_app)
 
 
 def overlap() -> int:

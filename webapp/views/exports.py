@@ -16,7 +16,8 @@ from ..jobs.start import dispatch, new_job
 from ..models import Site
 from ..results.extractions import current_named
 from ..vocabulary import GOLD_STATUSES
-from .common import LOCAL_ACTOR, annotator, record, settings
+from ..web.app_settings import settings
+from .common import LOCAL_ACTOR, annotator, record
 
 bp = Blueprint("exports", __name__)
 

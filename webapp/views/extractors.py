@@ -17,7 +17,7 @@ from ..extractors.options import settable
 from ..extractors.registry import UnknownExtractor
 from ..extractors.variants import BadVariant, add_variant, remove_variant, with_variants
 from ..jobs.start import dispatch, new_job
-from ..web import figures
+from ..web import app_settings
 from .common import LOCAL_ACTOR, annotator, current_role, record
 
 bp = Blueprint("extractors", __name__, url_prefix="/extractors")
@@ -26,7 +26,7 @@ bp = Blueprint("extractors", __name__, url_prefix="/extractors")
 def page(error: str | None = None, status: int = 200, pipeline_error: str | None = None) -> tuple[str, int]:
     """The list and the add form, the form keeping what was sent with the error that stopped it."""
     session = get_session()
-    registry = figures.registry()
+    registry = app_settings.registry()
     known = with_variants(session, registry)
     bases = {name: sorted(settable(extractor)) for name, extractor in registry.items()}
     runnable = [extractor.name for extractor in known.values() if extractor.available]
@@ -47,7 +47,7 @@ def add() -> Response | tuple[str, int]:
     pairs = [line.strip() for line in request.form.get("options", "").splitlines() if line.strip()]
     session = get_session()
     try:
-        variant = add_variant(session, figures.registry(), request.form.get("name", "").strip(),
+        variant = add_variant(session, app_settings.registry(), request.form.get("name", "").strip(),
                               request.form.get("base", ""), pairs, created_by=annotator() or LOCAL_ACTOR)
     except BadVariant as error:
         session.rollback()
@@ -86,7 +86,7 @@ def pipeline_request() -> PipelineRequest:
     pipeline.check()
     names = [n for n in (pipeline.extractor, challenger) if n and n != NO_CHALLENGER]
     try:
-        current_extractors(get_session(), figures.registry(), names) if names else None
+        current_extractors(get_session(), app_settings.registry(), names) if names else None
     except UnknownExtractor as error:
         raise NoChoice(str(error)) from error
     return pipeline

@@ -4,28 +4,31 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, current_app, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from ..db import get_session
 from ..jobs.start import dispatch
 from ..results.cache import ScoreCache
 from ..results.extractions import stored_fingerprints
-from ..results.leaderboard_figures import f1_distribution
-from ..web import figures
+from ..results.leaderboard_figures import BoardOptions, f1_distribution
+from ..usecases.outcome import Refused
+from ..usecases.read_board import MetricUnavailable
+from ..usecases.refresh import start_refresh
+from ..web import app_settings, board_query, figures, live_answers
 from ..web.board_form import form_context, unavailable
 from ..web.charts import f1_boxes, precision_recall
 from ..web.query_args import int_arg
-from .common import record
+from .common import actor
 
 bp = Blueprint("leaderboard", __name__, url_prefix="/leaderboard")
 
 PAGES_LIMIT = 100
 
-bp.register_error_handler(figures.MetricUnavailable, unavailable)
+bp.register_error_handler(board_query.MetricUnavailable, unavailable)
 
 
-def plots(query: figures.BoardOptions) -> figures.Compute:
+def plots(query: BoardOptions) -> live_answers.Compute:
     """The table's figures and, over the same pages, the precision-recall and per-page F1 plots."""
     table = figures.leaderboard_of(query)
 
@@ -35,7 +38,7 @@ def plots(query: figures.BoardOptions) -> figures.Compute:
         points = [{"name": name, **f} for name, f in data["extractors"].items()]
         data["pr_chart"] = precision_recall(points)
         key = ("f1 distribution", query.metric, tuple(named.items()), query.filters)
-        spread = figures.shared_scores().remembered(
+        spread = app_settings.shared_scores().remembered(
             key, lambda: f1_distribution(cache, query.metric, named, query.filters)
         )
         data["f1_chart"] = f1_boxes(spread, data["ceiling"]["f1"] if data["ceiling"] else None)
@@ -46,16 +49,16 @@ def plots(query: figures.BoardOptions) -> figures.Compute:
 
 @bp.get("")
 def index() -> str:
-    query = figures.board_options()
-    board = figures.computed(plots(query))
+    query = board_query.board_options()
+    board = live_answers.computed(plots(query))
     return render_template("leaderboard/index.html", board=board, **form_context(query))
 
 
 @bp.get("/table")
 def table() -> Response:
     """The live part of the leaderboard (table and drift flags), with an ETag: the page polls it."""
-    query = figures.board_options()
-    return figures.conditional(
+    query = board_query.board_options()
+    return live_answers.conditional(
         figures.leaderboard_of(query),
         lambda board: Response(render_template("leaderboard/_board.html", board=board, args=request.args)),
     )
@@ -67,9 +70,12 @@ def refresh() -> Response:
     the leaderboard, which shows the counts as they arrive."""
     session = get_session()
     metric = request.form.get("metric") or ""
-    job, created = figures.start_refresh(session, metric)
-    session.flush()
-    record("refresh", f"job {job.id}", {"metric": metric, "created": created})
+    try:
+        job, created = start_refresh(session, app_settings.settings(), actor(), metric)
+    except MetricUnavailable as refused:
+        raise board_query.MetricUnavailable(refused) from None
+    except Refused as refused:
+        abort(refused.status, description=refused.reason)
     session.commit()
     if created:
         dispatch(current_app, session, job)
@@ -78,17 +84,17 @@ def refresh() -> Response:
 
 @bp.get("/pages")
 def pages() -> str:
-    query = figures.board_options(bootstrap=0)
+    query = board_query.board_options(bootstrap=0)
     ref = request.args.get("extractor") or ""
-    found = figures.computed(figures.pages_of(query, ref, PAGES_LIMIT)) if ref else None
+    found = live_answers.computed(figures.pages_of(query, ref, PAGES_LIMIT)) if ref else None
     return render_template("leaderboard/pages.html", found=found, ref=ref, **form_context(query))
 
 
 @bp.get("/compare")
 def compare() -> str:
-    query = figures.board_options()
+    query = board_query.board_options()
     a, b = request.args.get("a") or "", request.args.get("b") or ""
-    top = int_arg("top", 20, 0, figures.TOP_MAX)
-    result = figures.computed(figures.compare_of(query, a, b, top)) if a and b else None
+    top = int_arg("top", 20, 0, board_query.TOP_MAX)
+    result = live_answers.computed(figures.compare_of(query, a, b, top)) if a and b else None
     return render_template("leaderboard/compare.html", result=result, a=a, b=b, top=top,
                            stored=stored_fingerprints(get_session()), **form_context(query))

@@ -15,8 +15,9 @@ from ..scoring.gold_checks import CHECKS
 from ..usecases.assign import unassign_pages
 from ..usecases.outcome import Refused
 from ..vocabulary import QUEUE_STATUSES
+from ..web.app_settings import settings
 from ..web.query_args import page_filter
-from .common import actor, annotator, filter_args, overlap, refuse, settings
+from .common import actor, annotator, filter_args, overlap, refuse
 
 bp = Blueprint("queue", __name__)
 

@@ -23,7 +23,8 @@ from ..jobs.upload_step import IMPORTING, PAGES
 from ..models import ImportBatch, Job
 from ..usecases.extract import checked_extractors
 from ..usecases.outcome import Refused
-from .common import LOCAL_ACTOR, annotator, record, settings
+from ..web.app_settings import settings
+from .common import LOCAL_ACTOR, annotator, record
 
 bp = Blueprint("upload", __name__)
 

@@ -9,24 +9,25 @@ from flask import render_template, request
 
 from ..annotation.page_filter import filter_choices
 from ..db import get_session
-from . import figures
+from ..results.leaderboard_figures import BoardOptions
+from . import app_settings, board_query
 from .query_args import page_filter
 
 
-def form_context(query: figures.BoardOptions) -> dict[str, Any]:
+def form_context(query: BoardOptions) -> dict[str, Any]:
     """What the filter form needs: the choices, the current query, the query string to carry along."""
     return {
         "query": query,
-        "metrics": figures.metrics(),
-        "kinds": figures.settings().taxonomy.labels,
+        "metrics": app_settings.metrics(),
+        "kinds": app_settings.settings().taxonomy.labels,
         "choices": filter_choices(get_session()),
         "args": request.args,
     }
 
 
-def unavailable(error: figures.MetricUnavailable) -> tuple[str, int]:
+def unavailable(error: board_query.MetricUnavailable) -> tuple[str, int]:
     """The figures' pages for an unavailable metric: the filters, to choose another, and why."""
-    query = figures.BoardOptions(metric=error.metric.name, average=None, filters=page_filter(request.args),
+    query = BoardOptions(metric=error.metric.name, average=None, filters=page_filter(request.args),
                                  extractors=(), bootstrap=0, seed=0)
     page = render_template("leaderboard/unavailable.html", metric=error.metric, message=error.description,
                            **form_context(query))

@@ -1,28 +1,19 @@
-"""The figures the leaderboard and sites views show and the JSON API serves: the query string read into
-the options of the leaderboard's use case (usecases/read_board.py, which holds the rules of reading a
-leaderboard: `goldtext score` calls it too), the shared score cache read under its lock, and the ETag of the
-live refresh (the change log's epoch, the extraction epoch, the settings and the options: three rows read,
-never a table scanned), answered with 304 before any work and without waiting for the cache's lock."""
+"""The figures the leaderboard and sites views show and the JSON API serves, each a Compute
+(web/live_answers.py) over the shared score cache: the leaderboard (its use case, usecases/read_board.py,
+which `goldtext score` calls too), the sites and types tables, a head-to-head, one extractor's worst pages,
+the guard and drift, and the site rules' report."""
 
 from __future__ import annotations
 
-import hashlib
-from collections.abc import Callable, Mapping
 from typing import Any
 
-from flask import abort, current_app, jsonify, request
+from flask import abort
 from sqlalchemy.orm import Session
-from werkzeug.exceptions import BadRequest
-from werkzeug.wrappers import Response
 
 from ..annotation.page_filter import filter_choices
-from ..db import get_session
-from ..extractors.base import Extractor
 from ..extractors.extraction_service import SITE_RULES, stored_rules
-from ..jobs.start import refresh_job
-from ..models import Job
 from ..results.agreement_figures import mark_comparison
-from ..results.cache import ScoreCache, SharedScores
+from ..results.cache import ScoreCache
 from ..results.drift import acceptance_by_site_batch, drift_flags
 from ..results.extractions import current_named, resolve_ref, texts_of
 from ..results.guard_figures import guard_report
@@ -36,119 +27,12 @@ from ..results.leaderboard_figures import (
 )
 from ..results.site_figures import mark_too_few, site_rows, type_rows
 from ..results.site_rule_figures import rule_report
-from ..results.store import epochs
-from ..scoring import Metric
-from ..settings import Settings, settings_of
 from ..usecases.outcome import Refused
-from ..usecases.read_board import MetricUnavailable as Unavailable
-from ..usecases.read_board import board_request, drift, leaderboard_figures, same_as
-from .query_args import int_arg, page_filter
+from ..usecases.read_board import drift, leaderboard_figures, same_as
+from .app_settings import registry, settings, shared_scores
+from .live_answers import Compute
 
-BOOTSTRAP_MAX = 10_000
-TOP_MAX = 200
 FALLBACK = "trafilatura"
-
-Compute = Callable[[Session, ScoreCache], dict[str, Any]]
-
-
-def settings() -> Settings:
-    """What the app's settings decide (webapp/settings.py)."""
-    return settings_of(current_app)
-
-
-def shared_scores() -> SharedScores:
-    """The process's score cache."""
-    return settings().shared
-
-
-def metrics() -> Mapping[str, Metric]:
-    """The app's metric registry."""
-    return settings().metrics
-
-
-def registry() -> Mapping[str, Extractor]:
-    """The app's extractor registry, built once (read-only)."""
-    return settings().registry
-
-
-class MetricUnavailable(BadRequest):
-    """The use case's refusal of a metric that cannot be computed here (usecases/read_board.py), as a 400
-    each figures page answers with its own form and the install hint."""
-
-    def __init__(self, refused: Unavailable) -> None:
-        self.metric = refused.metric
-        super().__init__(description=refused.reason)
-
-
-SITES_RESAMPLES = 200
-"""Bootstrap resamples of the sites and types tables by default: enough for a ★ (the best separated from the
-second at 0.05, scoring/tiers.py), at a fifth of a leaderboard's cost."""
-
-
-def board_options(bootstrap: int = 1000, needs_metric: bool = True) -> BoardOptions:
-    """The options string read into the leaderboard's options (usecases/read_board.py `board_request`):
-    400 when invalid, MetricUnavailable when the figures need a metric that is unavailable here."""
-    args = request.args
-    try:
-        return board_request(settings(), metric=args.get("metric"), average=args.get("average"),
-                             filters=page_filter(args), extractors=tuple(e for e in args.getlist("extractor") if e),
-                             bootstrap=int_arg("bootstrap", bootstrap, 0, BOOTSTRAP_MAX), seed=int_arg("seed", 0),
-                             by=args.get("by") or None, unanchored=args.get("unanchored") in ("1", "on", "true"),
-                             needs_metric=needs_metric)
-    except Unavailable as refused:
-        raise MetricUnavailable(refused) from None
-    except Refused as refused:
-        abort(400, description=refused.reason)
-
-
-def computed(compute: Compute) -> dict[str, Any]:
-    """compute(session, cache) with the cache synced and locked; a ValueError (an unknown extractor,
-    an average the metric lacks) is the client's mistake: 400."""
-    session = get_session()
-    with shared_scores().synced(session) as cache:
-        try:
-            return compute(session, cache)
-        except ValueError as error:
-            abort(400, description=str(error))
-
-
-def settings_state() -> str:
-    """What of the settings and the metric registry the figures depend on: the drift threshold
-    (DRIFT_THRESHOLD_POINTS), the too-few rule (LEADERBOARD_MIN_SITE_PAGES), the page types (PAGE_TYPES,
-    NO_CONTENT_TYPES, GUARD_ACCEPT_TYPES), and the metrics' versions and availability."""
-    found = settings()
-    versions = [(name, m.version, m.available) for name, m in metrics().items()]
-    return repr((found.drift_threshold, found.min_site_pages, found.taxonomy, versions))
-
-
-def live_tag(session: Session) -> str:
-    """Changes whenever a figure these options show may have: the scores or gold (the change log's
-    epoch), the extractions or the extractors' definitions (the extraction epoch), the settings, or the
-    options. One read of three rows, whatever the size of the corpus."""
-    score_epoch, _, extraction_epoch = epochs(session)
-    state = f"{score_epoch}|{extraction_epoch}|{settings_state()}|{request.full_path}"
-    return hashlib.sha256(state.encode()).hexdigest()[:32]
-
-
-def conditional(compute: Compute, render: Callable[[dict[str, Any]], Response] = jsonify) -> Response:
-    """The rendered figures with their ETag, or 304 Not Modified when unchanged: the tag is read before
-    the cache's lock, so a poll never waits for a request that is building figures. The tag is read
-    before the figures, which are then at least as new as it says (a newer change shows at the next
-    poll)."""
-    session = get_session()
-    tag = live_tag(session)
-    if request.if_none_match.contains(tag):
-        response = Response(status=304)
-    else:
-        with shared_scores().synced(session) as cache:
-            try:
-                data = compute(session, cache)
-            except ValueError as error:
-                abort(400, description=str(error))
-        response = render(data)
-    response.set_etag(tag)
-    response.headers["Cache-Control"] = "no-cache"
-    return response
 
 
 def leaderboard_of(options: BoardOptions) -> Compute:
@@ -161,18 +45,6 @@ def leaderboard_of(options: BoardOptions) -> Compute:
             abort(400, description=refused.reason)
 
     return compute
-
-
-def start_refresh(session: Session, metric: str) -> tuple[Job, bool]:
-    """The refresh job computing a lazy metric's missing counts: the open one, or a new one (True); the
-    caller audits, commits, then dispatches a new one."""
-    definition = metrics().get(metric)
-    if definition is None or definition.eager:
-        abort(400, description=f"{metric!r} is not a metric computed by a refresh job; one of "
-                               f"{', '.join(name for name, m in metrics().items() if not m.eager)}")
-    if not definition.available:
-        raise MetricUnavailable(Unavailable(definition))
-    return refresh_job(session, current_app, metric, "leaderboard")
 
 
 def sites_of(options: BoardOptions) -> Compute:

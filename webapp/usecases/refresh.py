@@ -1,0 +1,35 @@
+"""Start a refresh: the job that computes a lazy metric's missing counts (the metrics too slow to score at
+each save, e.g. ROUGE). The leaderboard's refresh button calls `start_refresh` (views/leaderboard.py).
+
+The rules: the metric is one a refresh job computes (not an eager one: 400 naming the ones that are) and can be
+computed here (MetricUnavailable: a 400 with the install hint); an open refresh of the metric is joined, not
+started twice; a start is audited. The face commits, then dispatches a new job to the workers."""
+
+from __future__ import annotations
+
+from sqlalchemy.orm import Session
+
+from ..jobs.records import FIRST_STEP, create_job, open_job
+from ..models import Job
+from ..settings import Settings
+from .outcome import Actor, Refused
+from .read_board import MetricUnavailable
+
+
+def start_refresh(session: Session, settings: Settings, actor: Actor, metric: str) -> tuple[Job, bool]:
+    """The open refresh job of this metric, or a new one (True: new, flushed); audited either way; Refused
+    (400) or MetricUnavailable by the rules above. Never commits."""
+    definition = settings.metrics.get(metric)
+    if definition is None or definition.eager:
+        lazy = ", ".join(name for name, m in settings.metrics.items() if not m.eager)
+        raise Refused(400, f"{metric!r} is not a metric computed by a refresh job; one of {lazy}")
+    if not definition.available:
+        raise MetricUnavailable(definition)
+    job = open_job(session, "refresh", "metric", metric)
+    created = job is None
+    if job is None:
+        job = create_job(session, "refresh", {"metric": metric}, actor.name, FIRST_STEP["refresh"], [[]],
+                         settings.lease.until())
+    session.flush()
+    actor.record(session, "refresh", f"job {job.id}", {"metric": metric, "created": created})
+    return job, created
