@@ -25,10 +25,12 @@ from webapp import create_app
 from webapp.annotation.annotations import VOID
 from webapp.annotation.gold import add_revision
 from webapp.annotation.prefill import FIXED, RANDOM, draw
+from webapp.crawl.choice import PipelineRequest, pipeline_config
 from webapp.models import Annotation, AnnotationRevision, Extraction, Page
 from webapp.results.anchoring import Anchored, Prefilled, moved_from, movement, started_from, with_twins
 from webapp.results.cache import CachedRow
 from webapp.results.store import refresh_scores
+from webapp.settings import settings_of
 
 
 def prefill(name: str, fp: str, basis: str = "best") -> dict:
@@ -337,6 +339,19 @@ def test_site_rules_with_no_rule_applied_is_its_fallback_not_a_winner(client, se
               "--extractor", "density"]).output
     assert "site-rules = trafilatura (no rule applied on these pages" in verdict
     assert verdict.splitlines()[-1].startswith("best: trafilatura, separated from every other extractor")
+
+
+@pytest.mark.parametrize(("ruled", "chosen"), [(False, "trafilatura"), (True, "site-rules")])
+def test_the_crawl_chooses_site_rules_only_where_it_applied_a_rule(app, session, ruled, chosen):
+    """Tied at F1 1.0 with trafilatura, site-rules (first by name) is the crawl's choice only where a rule
+    made its text; where none did it is trafilatura itself, and the pipeline names trafilatura."""
+    rules_board(session, ruled)
+    settings = settings_of(app)
+    with settings.shared.synced(session) as cache:
+        config = pipeline_config(session, cache, PipelineRequest(by="type"), settings.run, settings.taxonomy.kinds)
+    assert config["extractor"] == config["routes"]["article"]["extractor"] == chosen
+    assert config["challenger"] == ("density" if chosen == "trafilatura" else "trafilatura")
+    assert ("site-rules" in config["leaderboard"]["f1"]) is ruled
 
 
 def test_site_rules_that_applied_a_rule_is_ranked_as_itself(client, session):

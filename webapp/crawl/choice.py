@@ -6,12 +6,13 @@ With `by="type"`, each type with at least MIN_TYPE_PAGES scored gold pages runs 
 whose text is taken when the accept guard rejects the winner's, is the overall winner (or, when the type's winner is the
 overall winner, the type's runner-up). A type with fewer scored pages runs the overall winner, with the overall
 runner-up as its fallback. Each route states why in the configuration. Extractors are ranked by F1 over the gold
-pages that every extractor with scores has scored, as `goldtext score` ranks them.
+pages that every extractor with scores has scored, as `goldtext score` ranks them; site-rules where it applied no
+rule on a board's pages is its fallback, trafilatura, there, and is never chosen for it (as the leaderboard shows it).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -20,11 +21,12 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ..extractors.base import Extractor
-from ..extractors.extraction_service import RunSettings, current_extractors
+from ..extractors.extraction_service import SITE_RULES, RunSettings, current_extractors
 from ..extractors.registry import build_registry
 from ..models import ExtractorVariant, Gold, Page
 from ..results.cache import ScoreCache
 from ..results.leaderboard_figures import leaderboard, scored_fingerprints
+from ..results.site_rule_figures import fallback_twins, ruled_pages
 from ..vocabulary import DONE
 from .pins import Pin, library_versions
 from .plan import BY_EXTRACTOR, BY_TYPE, FORMAT
@@ -66,9 +68,11 @@ class PipelineRequest:
         return " ".join(words)
 
 
-def ranked(figures: Mapping[str, Mapping[str, Any]]) -> list[tuple[str, float]]:
-    """(extractor, F1) best first, the extractors without a figure left out."""
-    scored = [(name, f["f1"]) for name, f in figures.items() if f.get("f1") is not None and f.get("pages")]
+def ranked(figures: Mapping[str, Mapping[str, Any]], twins: Collection[str] = ()) -> list[tuple[str, float]]:
+    """(extractor, F1) best first, the extractors without a figure left out, and so are `twins`: those that
+    on these pages are only another extractor (site-rules where it applied no rule is trafilatura)."""
+    scored = [(name, f["f1"]) for name, f in figures.items()
+              if f.get("f1") is not None and f.get("pages") and name not in twins]
     return sorted(scored, key=lambda item: (-item[1], item[0]))
 
 
@@ -86,7 +90,7 @@ def routes_by_type(
     routes = {}
     for kind in kinds:
         group = groups.get(kind, {"pages": 0, "extractors": {}})
-        order = ranked(group["extractors"])
+        order = ranked(group["extractors"], group.get("same_as", {}))
         if group["pages"] >= MIN_TYPE_PAGES and order:
             best, f1 = order[0]
             fallback = winner if best != winner else (order[1][0] if len(order) > 1 else None)
@@ -116,9 +120,11 @@ def pipeline_config(
         raise NoChoice(str(error)) from error
     scored = scored_fingerprints(cache, request.metric)
     fingerprints = {name: e.fingerprint for name, e in available.items() if e.fingerprint in scored}
+    twins = (fallback_twins(fingerprints, ruled_pages(session, fingerprints[SITE_RULES]))
+             if SITE_RULES in fingerprints else None)
     board = leaderboard(cache, request.metric, fingerprints, bootstrap=0,
-                        by=BY_TYPE if request.by else None)
-    overall = ranked(board["extractors"])
+                        by=BY_TYPE if request.by else None, same_as=twins)
+    overall = ranked(board["extractors"], board.get("same_as", {}))
     routes: dict[str, dict[str, Any]] = {}
     if request.by:
         if not overall:
