@@ -250,7 +250,7 @@ def test_which_hosts_are_loopback(host, loopback):
     assert is_loopback(host) is loopback
 
 
-# --- issue 23: the Host header (DNS rebinding) and ALLOWED_HOSTS ------------------------------------------
+# --- the Host header (DNS rebinding) and ALLOWED_HOSTS ------------------------------------------
 
 
 REBOUND = "http://rebind.attacker.example"
@@ -301,7 +301,7 @@ def test_allowed_hosts_refuses_every_other_host_with_accounts_too(app, session):
 
 
 # --- bad input on every route ------------------------------------------------------------------------------
-# Issue 23: every bad input a clear answer, never a 500: ids beyond what the database's id columns hold,
+# Every bad input a clear answer, never a 500: ids beyond what the database's id columns hold,
 # NUL characters (PostgreSQL refuses them in text) in the path, the query, a form or a JSON body, and JSON
 # nested 100,000 levels deep (Python's parser gives up with RecursionError).
 

@@ -209,7 +209,7 @@ def test_user_names_are_escaped_on_the_users_page(client, session, ada):
     assert "<b>Eve</b>" not in text and "&lt;b&gt;Eve&lt;/b&gt;" in text
 
 
-# --- issue 23: logins that hold no lock, a throttle that cannot be raced or turned against the user --------
+# --- logins that hold no lock, a throttle that cannot be raced or turned against the user --------
 
 
 class WatchedHasher(PasswordHasher):
@@ -438,7 +438,7 @@ def test_an_admin_clears_a_login_wait_from_the_users_page_or_the_command_line(ap
                            .order_by(AuditEvent.id)).all() == ["Ada", cli_actor()]
 
 
-# --- issue 23: a new password, a disable and "log out everywhere" end every session ---------------------
+# --- a new password, a disable and "log out everywhere" end every session ---------------------
 
 
 @pytest.fixture
@@ -534,7 +534,7 @@ def test_the_account_page_is_for_a_browser_login_only(app, ann_logged_in):
     assert response.status_code == 400 and "API token" in response.get_data(as_text=True)
 
 
-# --- issue 23: names that cannot pass for someone else ---------------------------------------------------
+# --- names that cannot pass for someone else ---------------------------------------------------
 
 
 @pytest.mark.parametrize("name,message", [
@@ -582,7 +582,7 @@ def test_the_audit_page_shows_control_characters_escaped(client, session, ada):
     assert "ann\\u202egnp.exe" in page and "user x\\x1b[31m" in page
 
 
-# --- issue 23: passwords of a sane size, password files that are text ------------------------------------
+# --- passwords of a sane size, password files that are text ------------------------------------
 
 
 def test_a_huge_password_is_refused_before_any_hashing(app, client, session, ada, watched):

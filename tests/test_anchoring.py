@@ -1,4 +1,4 @@
-"""Anchoring (issue 22 §2): each extractor's figures on the pages whose gold started from its text and on
+"""Anchoring: each extractor's figures on the pages whose gold started from its text and on
 the others, the unanchored leaderboard (`?unanchored=1`, `goldtext score --unanchored`), how far the gold
 moved from its prefill, and site-rules shown as its fallback when it applied no rule (§3).
 

@@ -1,4 +1,4 @@
-"""Every bad input a clear answer (issue 23): the cases the attack on the team server found, each answered
+"""Every bad input a clear answer: the cases the attack on the team server found, each answered
 with 400, 404 or 413 naming what is wrong, nothing stored, on SQLite and PostgreSQL alike. The walk over
 every route is in test_access.py; the variant options in test_extractor_variants.py."""
 
@@ -216,3 +216,25 @@ def test_an_upload_may_be_larger_than_request_max_bytes_and_a_form_may_not(app, 
                                                          "options": "prune_xpath=" + "x" * 3000, "csrf_token": token})
     assert refused.status_code == 413
     assert "the limit is 1.95 KB (2000 bytes, the REQUEST_MAX_BYTES setting" in told(refused)
+
+
+# A body over MAX_CONTENT_LENGTH: the 413 names the limit ----------
+
+
+@pytest.mark.parametrize("path, kwargs, wants_json", [
+    ("/api/pages/1/gold", {"data": "x" * 5000, "content_type": "application/json"}, True),
+    ("/upload", {"data": {"format": "auto", "notes": "x" * 5000}}, False),
+])
+def test_the_413_answer_says_the_limit(app, client, path, kwargs, wants_json):
+    from workbench import sign_in
+
+    token = sign_in(client)
+    app.config["MAX_CONTENT_LENGTH"] = 1000
+    if wants_json:
+        response = client.post(path, headers={"X-CSRF-Token": token}, **kwargs)
+    else:
+        kwargs["data"]["csrf_token"] = token
+        response = client.post(path, **kwargs)
+    assert response.status_code == 413
+    message = response.get_json()["message"] if wants_json else response.get_data(as_text=True)
+    assert "1000 bytes" in message and "MAX_CONTENT_LENGTH" in message

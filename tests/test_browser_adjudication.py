@@ -1,4 +1,4 @@
-"""The adjudication view in Chromium at 1366x768 (issue 22 §2): it starts from the lines both annotators
+"""The adjudication view in Chromium at 1366x768: it starts from the lines both annotators
 agree on, not from either one's text; the disputed lines are listed with whose they are and taken or
 dropped by mouse and keyboard; the saved page is shown in the sandboxed frame with each annotator's blocks
 outlined; the saved gold is what the reviewer chose."""

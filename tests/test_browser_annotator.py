@@ -1,4 +1,4 @@
-"""The annotate view in Chromium at 1366x768, as an annotator uses it (issue 12): selections never change the
+"""The annotate view in Chromium at 1366x768, as an annotator uses it: selections never change the
 gold, every change from the page is visible and undoable, the newest selection makes the snippet, focus
 never traps the shortcuts, unsaved work is shown and never lost or shown over newer text, a clobbering
 saved page cannot break the page script, and a page goes from the queue to saved, typed gold by keyboard."""

@@ -1,4 +1,4 @@
-"""Every line in its place, and fewer actions per page (issues 22 §1 and 24 §1-2), in Chromium at 1366x768:
+"""Every line in its place, and fewer actions per page, in Chromium at 1366x768:
 blocks whose text is repeated on the page (a sidebar's words as card titles, a heading in the breadcrumb,
 two "Read more" links, menu items as content) land at their own place whatever the click order, only the
 copies in the gold are highlighted and a click takes out its own line; Shift+click ranges, containers

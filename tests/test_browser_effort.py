@@ -1,4 +1,4 @@
-"""Effort recorded in the browser (issue 24 §4): block clicks, a Shift+click range, a container widened,
+"""Effort recorded in the browser: block clicks, a Shift+click range, a container widened,
 a candidate's line taken and words typed are counted, and the save's revision records them with a
 positive active time; the next save records only what came after; the adjudication's save records the
 reviewer's takes and typing."""

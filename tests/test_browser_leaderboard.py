@@ -99,3 +99,28 @@ def test_the_page_types_heatmap_sits_beside_the_sites_one_and_stays_readable(ses
     tab.click(f"{article} td[data-key=density] a")
     tab.wait_for_url("**/leaderboard/pages?**")
     assert "kind=article" in tab.url and "extractor=density" in tab.url
+
+
+# The head-to-head's Compare button keeps the chosen metric ----------
+
+
+@pytest.fixture
+def scored(session):
+    from workbench import add_gold, make_page
+
+    for n in range(3):
+        page = make_page(session, url=f"https://news.example/{n}",
+                         candidates={"trafilatura": "Alpha beta", "density": f"Alpha delta {n}"})
+        add_gold(session, page, text="Alpha beta gamma", kind="article", status="done", author="Ann")
+    session.commit()
+
+
+def test_head_to_heads_compare_button_uses_the_chosen_metric(scored, live_server, context):
+    tab = context.new_page()
+    tab.goto(f"{live_server}/leaderboard/compare?a=trafilatura&b=density&metric=tokens")
+    tab.select_option("select[name=metric]", "shingles")
+    tab.click("button:has-text('Compare')")
+    tab.wait_for_selector("#summary")
+    assert "metric=shingles" in tab.url
+    assert "shingles" in tab.inner_text("#summary")
+    assert "a=trafilatura" in tab.url and "b=density" in tab.url

@@ -1,5 +1,5 @@
 """The replay's operations (annotation/operations.py) do in Chromium what the replay counts: the gold the
-interface reaches in the counted number of actions is the gold the count was made for (issue 24 §5)."""
+interface reaches in the counted number of actions is the gold the count was made for."""
 
 from __future__ import annotations
 

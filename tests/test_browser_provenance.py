@@ -1,4 +1,4 @@
-"""Provenance in the annotate view (issue 22 §2), in Chromium: blocks clicked in the page, a line taken
+"""Provenance in the annotate view, in Chromium: blocks clicked in the page, a line taken
 from a candidate, a line typed and one edited, a click undone; the saved revision names each line's
 origin and the prefill it started from."""
 

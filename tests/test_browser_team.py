@@ -1,4 +1,4 @@
-"""The team flow in Chromium at 1366x768 (issue 10): with OVERLAP 2, two annotators in two browser contexts
+"""The team flow in Chromium at 1366x768: with OVERLAP 2, two annotators in two browser contexts
 annotate the same page blind, a reviewer adjudicates by taking blocks from each (keyboard only) and saves
 the gold with a note, and both annotators then see the reviewed diff from their text to the gold. Once the
 page's places are full a third person's editor is read-only, and so is an annotator's once it is

@@ -303,3 +303,19 @@ def test_db_downgrade_and_upgrade(cli, database_url):
         assert "schema at head" in succeed(cli("db", "upgrade"))
     assert tables <= set(inspect(engine).get_table_names())
     engine.dispose()
+
+
+# The version the command prints ----------
+
+
+def test_version_is_goldtexts_own():
+    from importlib.metadata import version
+
+    from click.testing import CliRunner
+
+    from webapp.cli import main
+
+    result = CliRunner().invoke(main, ["--version"])
+    assert result.exit_code == 0, result.output
+    assert result.output.strip() == f"goldtext {version('goldtext')}"
+    assert "Flask" not in result.output

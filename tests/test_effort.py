@@ -1,4 +1,4 @@
-"""Effort recorded (issue 24 §4): a save's effort is checked and kept on its revision, the adjudication
+"""Effort recorded: a save's effort is checked and kept on its revision, the adjudication
 records it too, the Effort page and /api/effort sum it per page by annotator, page type and prefill
 source (medians computed by hand below), an annotator sees only their own, the annotate view shows the
 annotator's pace, and the jsonl export carries each revision's effort."""

@@ -300,7 +300,7 @@ def test_the_browser_form_keeps_what_was_sent_and_names_the_bad_option(client, s
     assert variants(session) == 0
 
 
-# --- options that could never run or that would swamp a listing (issue 23) ------------------------------
+# --- options that could never run or that would swamp a listing ------------------------------
 
 TEXT_VALUES = {"target_language": "en", "prune_xpath": "//nav", "positive_keywords": "article",
                "negative_keywords": "comment", "language": "en", "parser_class": "soup",

@@ -51,3 +51,25 @@ def test_default_thresholds(text, html_length, verdict):
 def test_custom_thresholds(thresholds, text, verdict):
     assert judge(text, 10, thresholds) == verdict
 
+
+# Drift: one expandable line per site ----------
+
+
+def test_drift_is_one_expandable_line_per_site(app):
+    from flask import render_template
+    from werkzeug.datastructures import MultiDict
+
+    flags = [{"site": "shifty.example", "extractor": f"x{n}", "from_batch": 1, "to_batch": 2, "from_rate": 1.0,
+              "to_rate": 0.1 * n, "drop": 100 - 10 * n} for n in range(10)]
+    flags.append({"site": "other.example", "extractor": "x0", "from_batch": 1, "to_batch": 3, "from_rate": 0.9,
+                  "to_rate": 0.2, "drop": 70.0})
+    board = {"drift": flags, "pending": 0, "metric": "tokens", "average": "micro", "pages": 0, "extractors": {},
+             "extras": {}}
+    with app.test_request_context("/leaderboard"):
+        html = render_template("leaderboard/_board.html", board=board, args=MultiDict())
+    assert html.count("data-site=") == 2
+    assert html.count("<summary>") == 2 and html.count("<details>") == 2
+    summaries = [part.split("</summary>")[0] for part in html.split("<summary>")[1:]]
+    summary = next(text for text in summaries if "shifty" in text)
+    assert "10 times" in summary and "−100 points" in summary
+    assert all(f"x{n}:" in html for n in range(10))

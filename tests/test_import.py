@@ -455,3 +455,40 @@ def test_a_nul_character_in_an_imported_gold_rejects_that_page_naming_the_field(
     assert "rejected: line 1: its gold holds a NUL character, which no text may hold" in output
     assert "rejected: line 2: its snippets holds a NUL character" in output
     assert [p.url for p in stored(session).values()] == ["https://a.example/3"]
+
+
+# An empty gold file: a draft to review ----------
+
+
+def test_an_empty_gold_file_is_imported_as_a_draft_to_review(runner, session, tmp_path):
+    import json
+
+    from sqlalchemy import select
+
+    from webapp.models import ImportBatch, Page
+
+    folder = tmp_path / "pages"
+    folder.mkdir()
+    for name, gold in (("empty", ""), ("blank", " \n\t\n"), ("full", "The story.")):
+        (folder / f"{name}.html").write_text(f"<html><body><p>Page {name}.</p></body></html>")
+        (folder / f"{name}.gold.txt").write_text(gold)
+    lines = tmp_path / "pages.jsonl"
+    lines.write_text("\n".join(json.dumps(line) for line in (
+        {"url": "https://j.example/e", "html": "<p>e</p>", "gold": "", "kind": "article"},
+        {"url": "https://j.example/w", "html": "<p>w</p>", "gold": "", "kind": "wall"},
+        {"url": "https://j.example/n", "html": "<p>n</p>", "kind": "forum"},
+    )))
+    session.rollback()
+    for source in (folder, lines):
+        result = runner.invoke(args=["import", str(source)])
+        assert result.exit_code == 0, result.output
+    session.expire_all()
+    statuses = {p.source_name: (p.gold.status, p.gold.kind) for p in session.scalars(select(Page))}
+    assert statuses == {
+        "empty.html": ("draft", "article"), "blank.html": ("draft", "article"), "full.html": ("done", "article"),
+        "line 1": ("draft", "article"), "line 2": ("done", "wall"), "line 3": ("done", "forum"),
+    }
+    notes = {row["item"]: row.get("reason") for batch in session.scalars(select(ImportBatch))
+             for row in batch.report}
+    assert "empty" in notes["empty.html"] and "draft" in notes["empty.html"]
+    assert notes["full.html"] is None and notes["line 2"] is None

@@ -1,4 +1,4 @@
-"""Learned site rules (issue 24 §6): what the learner takes from a site's gold pages, its leave-one-out
+"""Learned site rules: what the learner takes from a site's gold pages, its leave-one-out
 proof against the site's best extractor, the site-rules extractor refining a base with it, and the rules
 editor that offers it only where it beats."""
 

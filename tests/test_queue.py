@@ -340,3 +340,27 @@ def test_a_re_run_extraction_updates_the_disagreement(session, pages):
     session.commit()
     rows = {row.page_id: row for row in queue_rows(session)}
     assert rows[pages["todo_agree"]].disagreement == 0.0
+
+
+# An empty queue, and the end of the queue ----------
+
+
+def test_an_empty_queue_says_what_to_do_next(client, session):
+    from workbench import make_page
+
+    text = client.get("/").get_data(as_text=True)
+    assert 'id="queue-empty"' in text and "goldtext import" in text
+    make_page(session, host="news.example")
+    text = client.get("/?site=other.example").get_data(as_text=True)
+    assert 'id="queue-empty"' in text and "No page matches these filters" in text
+
+
+def test_the_end_of_the_queue_says_so(client, session):
+    from workbench import make_page, sign_in
+
+    sign_in(client)
+    only = make_page(session).id
+    response = client.get(f"/queue/step/{only}?dir=next", follow_redirects=True)
+    assert "That was the last page of the queue" in response.get_data(as_text=True)
+    response = client.get(f"/queue/step/{only}?dir=prev", follow_redirects=True)
+    assert "That was the first page of the queue" in response.get_data(as_text=True)

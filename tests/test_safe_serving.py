@@ -1,4 +1,4 @@
-"""Saved pages served safely (issue 12): the raw route answers a frame only (opened in its own tab it
+"""Saved pages served safely: the raw route answers a frame only (opened in its own tab it
 gives the annotate view, so none of the saved page's links can navigate), and very deep or very large
 pages open in a flattened rendering with a notice."""
 

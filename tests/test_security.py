@@ -346,7 +346,7 @@ def test_processes_started_together_agree_on_one_secret_key(tmp_path):
     assert (tmp_path / "secret_key").stat().st_mode & 0o777 == 0o600
 
 
-# --- issue 23: settings from the environment, private files ----------------------------------------------
+# --- settings from the environment, private files ----------------------------------------------
 
 
 DOCUMENTED = re.findall(r"^\| `([A-Z_]+)` \|", (Path(__file__).resolve().parents[1] / "docs" / "deployment.md")
@@ -464,3 +464,54 @@ def test_the_database_and_queue_files_are_private_under_umask_022(tmp_path):
         os.umask(old)
     assert {"team.sqlite", "team.sqlite-wal", "team.sqlite-shm", "queue.sqlite"} <= set(modes)
     assert modes == {name: 0o600 for name in modes}
+
+
+# The name form's `next`: no open redirect, no 500, whatever it says ----------
+
+
+HOSTILE_NEXT = [
+    "//evil.example/",
+    "///evil.example/",
+    "/\\evil.example/",
+    "\\\\evil.example/",
+    "/\t/evil.example/",
+    "/\n/evil.example/",
+    "/\r\n/evil.example/",
+    " /evil",
+    "/%09/evil.example/",
+    "/%0a/evil.example/",
+    "/%2F/evil.example/",
+    "/%5Cevil.example/",
+    "%2F%2Fevil.example",
+    "javascript:alert(1)",
+    "JaVaScRiPt:alert(1)",
+    "/javascript:alert(1)//%0a",
+    "https://evil.example/",
+    "http:/evil.example",
+    "http:evil.example",
+    "evil.example",
+    "data:text/html,<script>alert(1)</script>",
+    "/\u2028/evil.example",
+    "\u3002evil",
+    "",
+]
+
+
+@pytest.mark.parametrize("target", HOSTILE_NEXT)
+def test_the_name_form_follows_no_hostile_next_and_never_fails(client, target):
+    token = csrf(client)
+    shown = client.get("/annotator", query_string={"next": target})
+    assert shown.status_code == 200
+    assert 'name="next" value="/"' in shown.get_data(as_text=True)
+    response = client.post("/annotator", data={"name": "Ann", "csrf_token": token, "next": target})
+    assert response.status_code == 302
+    assert response.headers["Location"] == "/"
+
+
+@pytest.mark.parametrize("target", ["/pages/3", "/?site=news.example&annotator=Ann+Smith", "/leaderboard?metric=tokens",
+                                    "/pages/3?annotator=Ann%20Smith"])
+def test_the_name_form_follows_a_same_origin_path(client, target):
+    token = csrf(client)
+    response = client.post("/annotator", data={"name": "Ann", "csrf_token": token, "next": target})
+    assert response.status_code == 302
+    assert response.headers["Location"] == target

@@ -61,7 +61,7 @@ CASES = [
      ["term", "definition", "cap"]),
     ("<blockquote>q</blockquote><pre>x  =\n  1</pre>", ["q", "x = 1"]),
     ("<p>kept<script>hidden()</script><!-- note --> <style>p{}</style>too</p>", ["kept too"]),
-    # runs between <br><br> in one div are blocks of their own (issue 12), and so is a div's own text
+    # runs between <br><br> in one div are blocks of their own, and so is a div's own text
     # beside the blocks it holds
     ("<div>Intro words<p>A paragraph</p>First run<br><br>Second <b>run</b><br><br>Third run</div>",
      ["Intro words", "A paragraph", "First run", "Second run", "Third run"]),
