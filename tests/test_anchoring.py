@@ -17,9 +17,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from test_annotate import page_data
-from test_leaderboard import add_page, fingerprint, new_batch
-from workbench import EAGER, METRICS, NO_CONTENT, sign_in
+from workbench import EAGER, METRICS, NO_CONTENT, add_page, fingerprint, new_batch, page_data, sign_in
 
 from webapp import create_app
 from webapp.annotation.annotations import VOID

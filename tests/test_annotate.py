@@ -8,7 +8,7 @@ import re
 
 import pytest
 from sqlalchemy import select
-from workbench import add_gold, csrf, make_page, sign_in
+from workbench import add_gold, csrf, make_page, page_data, sign_in
 
 from webapp.annotation.gold import add_revision
 from webapp.models import Extraction, GoldRevision, Page
@@ -21,11 +21,6 @@ def page_id(session):
         url="https://news.example/a",
         candidates={"density": "Dense text", "trafilatura": "Prefilled text", "boilerpy3": "Boiler"},
     ).id
-
-
-def page_data(response) -> dict:
-    text = response.get_data(as_text=True)
-    return json.loads(re.search(r'id="page-data"[^>]*>(.*?)</script>', text, re.S).group(1))
 
 
 def save(client, token, page_id, text="Gold", version=0, save_id="s1", **extra):

@@ -5,8 +5,7 @@ from __future__ import annotations
 import hashlib
 
 import pytest
-from browser_fixtures import signed_in
-from test_browser_workbench import until
+from browser_fixtures import signed_in, until
 from workbench import EAGER, NO_CONTENT, add_gold
 
 from webapp.annotation.gold import add_revision

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import threading
-import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
-from browser_fixtures import signed_in
+from browser_fixtures import signed_in, until
 from sqlalchemy import select
 from workbench import make_page
 
@@ -32,16 +31,6 @@ def saved_kinds(session):
     kinds = list(session.scalars(select(GoldRevision.kind).order_by(GoldRevision.id)))
     session.rollback()
     return kinds
-
-
-def until(tab, expression: str, timeout: float = 10.0) -> None:
-    """Poll a JavaScript expression until it is true (wait_for_function would eval inside the page,
-    which the app's CSP rightly forbids)."""
-    deadline = time.monotonic() + timeout
-    while not tab.evaluate(expression):
-        if time.monotonic() > deadline:
-            raise AssertionError(f"still false after {timeout} s: {expression}")
-        tab.wait_for_timeout(50)
 
 
 def saved(tab, version: int) -> None:

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy import delete, select
-from workbench import METRICS, add_gold
+from workbench import METRICS, add_gold, empty_database
 
 from webapp.exports.export_service import WRITERS
 from webapp.extractors.registry import build_registry, runnable
-from webapp.models import Extraction, Gold, ImportBatch, Page, Site, SiteRule
+from webapp.models import Extraction, Gold, Page
 from webapp.scoring import summarize
 
 SNIPPETS = {"with": ["Skarvik", "royal hunting lodge"], "without": ["Most read", "cookies"]}
@@ -55,12 +55,6 @@ def snapshot(session) -> dict[str, tuple]:
 def jsonl_records(path: Path) -> list[dict]:
     """The objects of a JSON Lines file, split at \\n only (as JSON Lines readers do)."""
     return [json.loads(line) for line in path.read_text(encoding="utf-8").split("\n") if line]
-
-
-def empty_database(session) -> None:
-    for model in (Page, ImportBatch, SiteRule, Site):
-        session.execute(delete(model))
-    session.commit()
 
 
 # format, extra options, the snapshot fields it carries (url, text, kind, snippets, status), which pages

@@ -3,60 +3,25 @@ counts, the sites table, drill-down, head-to-head, the drift flag, site rules, a
 
 from __future__ import annotations
 
-import hashlib
 import re
 from dataclasses import replace
-from itertools import count
 
 import pytest
 from sqlalchemy import func, select, update
-from workbench import EAGER, NO_CONTENT, add_gold, sign_in
+from workbench import EAGER, NO_CONTENT, add_gold, add_page, fingerprint, new_batch, sign_in
 
 from webapp.annotation.annotations import save_annotation
-from webapp.annotation.gold import add_revision
 from webapp.corpus.site_names import UNKNOWN_SITE
-from webapp.extractors.extraction_service import current_extractors, store
+from webapp.extractors.extraction_service import store
 from webapp.extractors.guard import GuardThresholds
 from webapp.extractors.process_pool import Result
-from webapp.extractors.registry import build_registry
 from webapp.extractors.with_trafilatura import TRAFILATURA
-from webapp.models import AuditEvent, Extraction, ImportBatch, Job, Page, Site, SiteRule
+from webapp.models import AuditEvent, Extraction, Job, Page, Site, SiteRule
 from webapp.results.drift import BatchRate, drift_flags
 from webapp.results.site_figures import site_rows
 from webapp.results.store import refresh_scores
 from webapp.settings import EXTENSION as SETTINGS
 from webapp.web.charts import f1_boxes, precision_recall
-
-_serial = count()
-
-
-def fingerprint(session, name: str) -> str:
-    return current_extractors(session, build_registry(), (name,))[0].fingerprint
-
-
-def add_page(session, host: str, batch: ImportBatch, gold: str | None, texts: dict[str, str],
-             html: str = "<p>x</p>", meta: dict | None = None, accepted: bool = True) -> Page:
-    """A page of `host` in `batch` with (optionally) done article gold and one extraction per extractor."""
-    site = session.scalars(select(Site).where(Site.host == host)).one_or_none() or Site(host=host)
-    raw = f"{html}<!-- {next(_serial)} -->".encode()
-    page = Page(url=f"https://{host}/{next(_serial)}", site=site, batch=batch, source_name="p.html", raw=raw,
-                sha256=hashlib.sha256(raw).hexdigest(), encoding="utf-8", encoding_source="meta", html=html)
-    session.add(page)
-    session.flush()
-    if gold is not None:
-        add_revision(session, page, text=gold, kind="article", status="done", author="ann")
-    for name, text in texts.items():
-        session.add(Extraction(page_id=page.id, extractor=name, fingerprint=fingerprint(session, name), text=text,
-                               meta=meta or {}, accepted=accepted, duration_ms=10.0 * (1 + len(text))))
-    session.flush()
-    return page
-
-
-def new_batch(session) -> ImportBatch:
-    batch = ImportBatch(source="tests", format="folder")
-    session.add(batch)
-    session.flush()
-    return batch
 
 
 @pytest.fixture

@@ -10,8 +10,7 @@ from dataclasses import replace
 
 import pytest
 from sqlalchemy import event
-from test_leaderboard import add_page, fingerprint, new_batch
-from workbench import EAGER, NO_CONTENT, add_account, log_in, sign_in
+from workbench import EAGER, NO_CONTENT, add_account, add_page, fingerprint, log_in, new_batch, sign_in
 
 from webapp import create_app
 from webapp.accounts.roles import ADMIN

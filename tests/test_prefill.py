@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy import select
-from test_annotate import page_data
-from workbench import METRICS, add_gold, make_page, sign_in
+from workbench import METRICS, add_gold, make_page, page_data, sign_in
 
 from webapp.annotation.boilerplate import drop_lines, page_boilerplate, repeated_lines, site_boilerplate
 from webapp.annotation.prefill import BEST, DEFAULT, NONE, choose, ranking

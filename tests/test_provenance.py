@@ -10,9 +10,7 @@ import json
 
 import pytest
 from sqlalchemy import select
-from test_annotate import page_data
-from test_export import empty_database
-from workbench import make_page, sign_in
+from workbench import empty_database, make_page, page_data, sign_in
 
 from webapp.annotation.annotations import save_annotation
 from webapp.annotation.gold import add_revision

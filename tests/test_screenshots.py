@@ -12,9 +12,8 @@ import zlib
 from pathlib import Path
 
 import pytest
-from browser_fixtures import serve, signed_in
+from browser_fixtures import serve, signed_in, until
 from sqlalchemy import func, select
-from test_browser_workbench import until
 
 from webapp.extractors.registry import build_registry, runnable
 from webapp.models import Extraction, Gold, Page

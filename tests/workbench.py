@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from itertools import count
 
 from flask.testing import FlaskClient
-from sqlalchemy import Engine, select, text
+from sqlalchemy import Engine, delete, select, text
 from sqlalchemy.orm import Session
 
 from webapp.accounts.users import add_user
 from webapp.annotation.disagreement import refresh_disagreement
 from webapp.annotation.gold import add_revision
-from webapp.models import Extraction, GoldRevision, ImportBatch, Page, Site, User
+from webapp.extractors.extraction_service import current_extractors
+from webapp.extractors.registry import build_registry
+from webapp.models import Extraction, GoldRevision, ImportBatch, Page, Site, SiteRule, User
 from webapp.results.store import gold_changed
 from webapp.scoring import build_metrics, eager
 from webapp.vocabulary import DEFAULT_TAXONOMY
@@ -115,3 +118,43 @@ def gold_before_accounts(engine: Engine, gold_text: str, authors: tuple[str, ...
             conn.execute(text("INSERT INTO gold_revision (gold_id, version, text, kind, status, author, created_at) "
                               "VALUES (1, :version, :text, 'article', 'done', :author, '2026-01-01')"),
                          {"version": version, "text": gold_text, "author": author})
+
+
+def page_data(response) -> dict:
+    text = response.get_data(as_text=True)
+    return json.loads(re.search(r'id="page-data"[^>]*>(.*?)</script>', text, re.S).group(1))
+
+
+def empty_database(session) -> None:
+    for model in (Page, ImportBatch, SiteRule, Site):
+        session.execute(delete(model))
+    session.commit()
+
+
+def fingerprint(session, name: str) -> str:
+    return current_extractors(session, build_registry(), (name,))[0].fingerprint
+
+
+def add_page(session, host: str, batch: ImportBatch, gold: str | None, texts: dict[str, str],
+             html: str = "<p>x</p>", meta: dict | None = None, accepted: bool = True) -> Page:
+    """A page of `host` in `batch` with (optionally) done article gold and one extraction per extractor."""
+    site = session.scalars(select(Site).where(Site.host == host)).one_or_none() or Site(host=host)
+    raw = f"{html}<!-- {next(_serial)} -->".encode()
+    page = Page(url=f"https://{host}/{next(_serial)}", site=site, batch=batch, source_name="p.html", raw=raw,
+                sha256=hashlib.sha256(raw).hexdigest(), encoding="utf-8", encoding_source="meta", html=html)
+    session.add(page)
+    session.flush()
+    if gold is not None:
+        add_revision(session, page, text=gold, kind="article", status="done", author="ann")
+    for name, extracted in texts.items():
+        session.add(Extraction(page_id=page.id, extractor=name, fingerprint=fingerprint(session, name), text=extracted,
+                               meta=meta or {}, accepted=accepted, duration_ms=10.0 * (1 + len(extracted))))
+    session.flush()
+    return page
+
+
+def new_batch(session) -> ImportBatch:
+    batch = ImportBatch(source="tests", format="folder")
+    session.add(batch)
+    session.flush()
+    return batch
