@@ -7,11 +7,11 @@ from __future__ import annotations
 from collections import defaultdict
 
 import pytest
+from corpora import CORPORA
+from learned_sites import learned_site, story, whole_page
 from sqlalchemy import select
+from workbench import METRICS, add_account, csrf, log_in
 
-from tests.corpora import CORPORA
-from tests.test_leaderboard import add_page, new_batch
-from tests.workbench import EAGER, METRICS, NO_CONTENT, add_account, csrf, log_in
 from webapp.corpus.decoding import decode
 from webapp.corpus.readers import iter_documents
 from webapp.corpus.site_names import host_of
@@ -20,31 +20,11 @@ from webapp.extractors.rule_learning import GoldPage, learn, learn_from
 from webapp.extractors.site_rules import run_site_rules
 from webapp.models import AuditEvent, Site, SiteRule
 from webapp.results.rule_proof import SitePage, learned_text, prove
-from webapp.results.store import refresh_scores
 
 TOKENS = METRICS["tokens"]
 SITES = "wcxb-dev-sites"
-MENU = "<nav class='menu'><ul><li>Home</li><li>Shop</li><li>Blog</li><li>About us</li></ul></nav>"
-FOOTER = "<footer class='foot'><p>Copyright Quay Gazette, all rights reserved</p></footer>"
-
-
-def story(n: int) -> tuple[str, str]:
-    """(html, gold) of a hand-made article page: a menu, the story in article.post, a related box
-    and a footer around it; the gold is the story's title and paragraphs."""
-    paragraphs = [f"Paragraph {k} of story {n} tells of harbour number {n * 10 + k} and its boats." for k in range(6)]
-    body = "".join(f"<p>{p}</p>" for p in paragraphs)
-    html = (f"<html><body>{MENU}<div id='main'><article class='post'><h1>Story {n} of the quay</h1>{body}"
-            f"</article><aside class='related'><p>Read also: story {n + 1} of the quay and its gulls</p></aside>"
-            f"</div>{FOOTER}</body></html>")
-    return html, "\n".join([f"Story {n} of the quay", *paragraphs])
-
-
 def hand_made(pages: int = 4) -> list[GoldPage]:
     return [GoldPage(*story(n)) for n in range(pages)]
-
-
-def whole_page(html: str) -> str:
-    return build_registry()["whole-page"](html).text
 
 
 def test_a_block_every_gold_leaves_out_becomes_a_drop_selector():
@@ -131,16 +111,6 @@ def test_learned_rules_on_the_shared_corpus_beat_the_site_best_where_offered():
         assert stored.text == learned_text(page, wikipedia.rule, wikipedia.base)
     thomann = prove(TOKENS, "www.thomann.de", by_site["www.thomann.de"], names)
     assert thomann.pages == 4 and not thomann.beats and thomann.reason.startswith("does not beat")
-
-
-def learned_site(session, host: str, exact: bool) -> None:
-    """Four gold pages of a hand-made site, whole-page's text the candidate (exact: the gold itself)."""
-    batch = new_batch(session)
-    for n in range(4):
-        html, gold = story(n)
-        add_page(session, host, batch, gold, {"whole-page": gold if exact else whole_page(html)}, html=html)
-    refresh_scores(session, EAGER, no_content=NO_CONTENT)
-    session.commit()
 
 
 def test_the_rules_editor_offers_a_learned_rule_only_where_it_beats_and_accepting_stores_it(client, session):

@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 from demo_fixtures import digest
+from learned_sites import learned_site
 from workbench import PASSWORD, add_account, csrf, log_in, make_page, sign_in
 
-from tests.test_learned_rules import learned_site
 from webapp import create_app
 from webapp.accounts.credentials import TOKEN, issue
 from webapp.db import dispose
