@@ -21,8 +21,8 @@ from webapp.extractors.registry import build_registry
 from webapp.jobs.context import Context
 from webapp.jobs.export_step import export_step
 from webapp.jobs.leases import claim
-from webapp.jobs.runner import lease_of
 from webapp.models import Extraction, Job, JobChunk, JobFile
+from webapp.settings import settings_of
 
 NASTY_URL = "=HYPERLINK(\"http://evil.example\",\"x\")"
 
@@ -147,7 +147,7 @@ def test_an_export_cancelled_after_its_zip_was_written_is_never_downloadable(app
     token = sign_in(client)
     job_id = start(client, token, format="jsonl")
     (chunk_id,) = session.scalars(select(JobChunk.id).where(JobChunk.job_id == job_id)).all()
-    claim(session, chunk_id, "export-worker", lease_of(app))
+    claim(session, chunk_id, "export-worker", settings_of(app).lease)
     session.commit()
     params = dict(session.get(Job, job_id).params)
     session.rollback()  # let go of the database: the worker's step writes

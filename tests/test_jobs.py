@@ -26,11 +26,12 @@ from webapp.extractors.process_pool import ExtractorPool
 from webapp.jobs import runner as runner_module
 from webapp.jobs.context import Context, Stopped
 from webapp.jobs.extraction_steps import pairs_step
-from webapp.jobs.leases import Lease, claim, complete, holds, reap
+from webapp.jobs.leases import claim, complete, holds, reap
 from webapp.jobs.records import create_job
-from webapp.jobs.runner import Runner, lease_of
+from webapp.jobs.runner import Runner
 from webapp.jobs.start import new_job
 from webapp.models import Extraction, Job, JobChunk, JobFile, Page, WorkerBeat, utcnow
+from webapp.settings import Lease, settings_of
 
 PARAGRAPH = ("The harbour board met on Tuesday to settle the timetable of the night ferry, which will sail "
              "again from Monday after a winter of repairs to its engines, its galley and its cabins. ")
@@ -210,9 +211,9 @@ def test_a_lapsed_lease_lets_another_worker_take_over_and_the_reaper_requeues_th
     assert (taken.status, taken.worker, taken.attempts) == ("running", "worker-c", 3)
 
 
+@pytest.mark.settings(JOB_MAX_ATTEMPTS=2)
 def test_a_chunk_whose_workers_all_stopped_fails_its_job_after_job_max_attempts(app, session):
-    app.config["JOB_MAX_ATTEMPTS"] = 2
-    lease = lease_of(app)
+    lease = settings_of(app).lease
     assert lease == Lease(30.0, 2)
     job_id = pairs_job(session, [[[1, "density"]], [[2, "density"]]])
     first, second = chunk_ids(session, job_id)
@@ -328,7 +329,7 @@ def test_a_chunk_run_again_after_its_worker_was_killed_computes_only_the_missing
         (pages[page], name) for page, name in PAIRS)
 
     # a worker claims the chunk, stores two of its six pairs, and is killed (its lease lapses)
-    claim(session, pairs_chunk, "killed-worker", lease_of(app))
+    claim(session, pairs_chunk, "killed-worker", settings_of(app).lease)
     session.commit()
     db = database(app)
     with app.app_context(), ExtractorPool(1, 60.0) as pool:
@@ -389,7 +390,7 @@ def test_cancelling_a_queued_job_cancels_its_chunks_and_the_workers_compute_noth
 def test_a_running_chunk_of_a_cancelled_job_stores_nothing_more(app, cli, session, pages):
     job_id = background(cli, *CHEAP)
     pairs_chunk = run_plan(app, session, job_id)
-    claim(session, pairs_chunk, "busy-worker", lease_of(app))
+    claim(session, pairs_chunk, "busy-worker", settings_of(app).lease)
     session.commit()
     assert succeed(cli("jobs", "cancel", str(job_id))) == f"job {job_id} cancelled (0 done of 6)\n"
     job = fresh(session, Job, job_id)
@@ -491,7 +492,7 @@ def test_the_table_says_a_queued_job_is_stalled_when_no_worker_runs(cli, session
 def test_a_job_whose_running_chunk_lost_its_lease_is_stalled_naming_the_worker(app, client, cli, session, pages):
     job_id = background(cli, *CHEAP)
     pairs_chunk = run_plan(app, session, job_id)
-    claim(session, pairs_chunk, "gone-worker", lease_of(app))
+    claim(session, pairs_chunk, "gone-worker", settings_of(app).lease)
     session.commit()
     (row,) = json.loads(succeed(cli("jobs", "--format", "json")))
     assert (row["status"], row["stalled"]) == ("running", NO_WORKER)  # its lease still holds

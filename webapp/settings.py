@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from functools import cached_property
 from typing import Any
 
@@ -16,7 +17,7 @@ from .corpus.document import Limits
 from .extractors.base import Extractor
 from .extractors.extraction_service import RunSettings
 from .extractors.registry import build_registry
-from .jobs.leases import Lease
+from .models import utcnow
 from .results import snapshot
 from .results.cache import ScoreCache, SharedScores
 from .scoring import Metric, build_metrics, eager
@@ -24,6 +25,17 @@ from .vocabulary import Taxonomy, configured_taxonomy
 
 EXTENSION = "goldtext.settings"
 """Where an app keeps its settings object: `app.extensions[EXTENSION]`."""
+
+
+@dataclass(frozen=True)
+class Lease:
+    """How long a claim lasts without renewal, and how many workers may lose a chunk before it fails."""
+
+    seconds: float = 30.0
+    max_attempts: int = 3
+
+    def until(self, now: datetime | None = None) -> datetime:
+        return (now or utcnow()) + timedelta(seconds=self.seconds)
 
 
 @dataclass(frozen=True)

@@ -15,29 +15,17 @@ keeps each one short.
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
-from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
 from ..models import Job, JobChunk, WorkerBeat, utcnow
+from ..settings import Lease
 from .files import drop_files
 from .records import ENDED, OPEN
 
 ERROR_MAX = 500
-
-
-@dataclass(frozen=True)
-class Lease:
-    """How long a claim lasts without renewal, and how many workers may lose a chunk before it fails."""
-
-    seconds: float = 30.0
-    max_attempts: int = 3
-
-    def until(self, now: datetime | None = None) -> datetime:
-        return (now or utcnow()) + timedelta(seconds=self.seconds)
 
 
 def claim(session: Session, chunk_id: int, worker: str, lease: Lease) -> JobChunk | None:

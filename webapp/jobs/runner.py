@@ -24,6 +24,7 @@ from sqlalchemy import update
 
 from ..extractors.process_pool import ExtractorPool
 from ..models import Job, JobChunk
+from ..settings import settings_of
 from .check_step import check_step
 from .context import Context, Stopped
 from .export_step import export_step
@@ -47,10 +48,6 @@ STEPS: dict[str, Callable[[Context], Follow]] = {
 }
 FINAL_STEP = {"extract": "derive", "upload": "derive"}
 """The step that runs once after every other chunk of the job is done."""
-
-
-def lease_of(host: Host) -> Lease:
-    return Lease(float(host.config["JOB_LEASE_SECONDS"]), int(host.config["JOB_MAX_ATTEMPTS"]))
 
 
 def describe_error(error: BaseException) -> str:
@@ -78,7 +75,7 @@ class Runner:
 
     @property
     def lease(self) -> Lease:
-        return lease_of(self.host)
+        return settings_of(self.host).lease
 
     def pool(self) -> ExtractorPool:
         with self._lock:

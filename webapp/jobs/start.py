@@ -9,17 +9,17 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ..models import Job, JobChunk
+from ..settings import settings_of
 from .broker import send
 from .host import Host
 from .records import FIRST_STEP, create_job, open_job
-from .runner import lease_of
 
 
 def new_job(session: Session, host: Host, kind: str, params: dict[str, Any], started_by: str,
             works: list[Any] | None = None) -> Job:
     """A queued job with its first step's chunks (one, or one per item of `works`); not committed."""
     return create_job(session, kind, params, started_by, FIRST_STEP[kind], works if works is not None else [[]],
-                      lease_of(host).until())
+                      settings_of(host).lease.until())
 
 
 def dispatch(host: Host, session: Session, job: Job) -> None:
