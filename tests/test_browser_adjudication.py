@@ -115,3 +115,31 @@ def test_the_page_s_agreement_counts_one_pair_of_annotators_in_the_singular(app,
     rita.goto(f"{live_server}/adjudication/{found.id}")
     said = " ".join(rita.text_content("#page-agreement").split())
     assert said.startswith("1 pair of annotators: text F1 ")  # it said "1 pairs of annotators"
+
+
+def test_question_mark_lists_the_adjudication_keys_shift_g_among_them_in_a_modal_help(app, session, live_server,
+                                                                                      laptop):
+    # The adjudication view had Shift+G (and Ctrl+S) but no help saying so: `?` did nothing.
+    found = make_page(session, html=HTML, url="https://ferry.example/keys")
+    save_annotation(session, found, "Ann", base_version=0, text=ANN, kind="article", status="done")
+    save_annotation(session, found, "Bob", base_version=0, text=BOB, kind="article", status="done")
+    session.commit()
+    rita = signed_in(laptop, live_server, "Rita")
+    rita.goto(f"{live_server}/adjudication/{found.id}")
+    until(rita, "document.getElementById('frame').dataset.marked === 'yes'")
+    assert not rita.is_visible("#help")
+    rita.keyboard.press("?")
+    assert rita.is_visible("#help")
+    rows = {" ".join(row.split()) for row in rita.locator("#help-table tr").all_inner_texts()}
+    assert any(row.startswith("Shift+G") and "guideline" in row for row in rows), rows
+    assert any(row.startswith("Ctrl+S") and "save the result as gold" in row for row in rows), rows
+    rita.keyboard.press("G")  # modal: the guideline does not open behind the help
+    assert not rita.is_visible("#guideline-panel")
+    rita.keyboard.press("Escape")
+    assert not rita.is_visible("#help")
+    rita.keyboard.press("G")
+    assert rita.is_visible("#guideline-panel")
+    rita.click("#help-button")
+    assert rita.is_visible("#help")
+    rita.click("#help-close")
+    assert not rita.is_visible("#help")

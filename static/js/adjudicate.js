@@ -11,6 +11,7 @@ import { NONE, align, merge, toggleBlock } from "./align.js";
 import { attachBlocks, dom, normalise } from "./blocks.js";
 import { effortCounter, trackActivity } from "./effort.js";
 import { guidelinePanel } from "./guideline.js";
+import { helpDialog } from "./help.js";
 import { bindShortcuts } from "./keys.js";
 import { originTracker } from "./origins.js";
 import { diff, render, words } from "./worddiff.js";
@@ -37,7 +38,19 @@ const take = (action, change) => {
 };
 const guideline = guidelinePanel(document.getElementById("guideline-panel"), kind);
 document.getElementById("guideline-button").addEventListener("click", () => guideline.toggle());
-bindShortcuts([{ keys: ["G"], label: "show or hide the chosen type's guideline", run: () => guideline.toggle() }]);
+// The view's keys, listed by `?` (help.js). The Tab, Ctrl+S and Esc rows are listed only: Tab and Esc are
+// the browser's own (Esc closes a modal dialog), and Ctrl+S (or Cmd+S) is handled with the form below.
+const SHORTCUTS = [
+  { keys: ["G"], label: "show or hide the chosen type's guideline beside the view", run: () => guideline.toggle() },
+  { keys: ["?"], always: true, label: "show or hide this help", run: () => help.toggle() },
+];
+const help = helpDialog([
+  { keys: ["Tab"], label: "reach the annotators' blocks and the disputed lines; Enter presses one (takes it in or out)" },
+  { keys: ["s"], ctrl: true, label: "save the result as gold (also while typing)" },
+  { keys: ["Escape"], label: "close this help" },
+  ...SHORTCUTS,
+]);
+bindShortcuts(SHORTCUTS, help.isOpen);
 
 function showSnippets() {
   const value = JSON.parse(snippets.value);
@@ -157,7 +170,7 @@ document.getElementById("result-form").addEventListener("submit", () => {
 document.addEventListener("keydown", (event) => {
   if ((event.ctrlKey || event.metaKey) && event.key === "s") {
     event.preventDefault();
-    document.getElementById("result-form").requestSubmit();
+    if (!help.isOpen()) document.getElementById("result-form").requestSubmit(); // the help is modal
   }
 });
 showSnippets();

@@ -5,7 +5,8 @@ import { attachBlocks, dom, normalise } from "./blocks.js";
 import { clearDraft, loadDraft, storeDraft } from "./drafts.js";
 import { clockText, effortCounter, trackActivity } from "./effort.js";
 import { guidelinePanel } from "./guideline.js";
-import { bindShortcuts, renderHelp } from "./keys.js";
+import { helpDialog } from "./help.js";
+import { bindShortcuts } from "./keys.js";
 import { KIND_KEYS, kindShortcuts } from "./kinds.js";
 import { originTracker } from "./origins.js";
 import { LABELS, selectedText, snippetEditor } from "./snippets.js";
@@ -656,22 +657,6 @@ $("add-without").addEventListener("click", () => addSnippet("without"));
 tabs.forEach((tab, index) => tab.addEventListener("click", () => selectTab(index)));
 window.addEventListener("pagehide", keepDraft);
 
-// The help is a modal dialog: the page behind it is inert and no other shortcut fires while it is open.
-const help = $("help");
-function toggleHelp(show = !help.open) {
-  if (show && !help.open) help.showModal();
-  else if (!show && help.open) help.close();
-}
-help.addEventListener("click", (event) => { if (event.target === help) toggleHelp(false); });
-$("help-close").addEventListener("click", () => toggleHelp(false));
-help.addEventListener("keydown", (event) => { // Tab cycles inside the help, never out of it
-  if (event.key !== "Tab") return;
-  const stops = [...help.querySelectorAll("button, a[href], [tabindex]")];
-  event.preventDefault();
-  const at = stops.indexOf(document.activeElement);
-  stops[(at + (event.shiftKey ? stops.length - 1 : 1)) % stops.length]?.focus();
-});
-$("help-button").addEventListener("click", () => toggleHelp());
 $("guideline-button").addEventListener("click", () => guideline.toggle());
 
 // Moving to another page saves unsaved changes first, and moves only when the save succeeded.
@@ -704,7 +689,7 @@ window.addEventListener("beforeunload", (event) => {
 
 // Leave the editor, a text field or the saved page: the focus goes back to this page, so keys are shortcuts.
 function leaveField() {
-  if (help.open) { toggleHelp(false); return; }
+  if (help.isOpen()) { help.toggle(false); return; }
   const active = document.activeElement;
   if (active && active !== document.body) active.blur();
 }
@@ -741,10 +726,10 @@ const SHORTCUTS = [
   { keys: ["i"], label: "add the selected text as a must-include snippet", run: () => addSnippet("with") },
   { keys: ["e"], label: "add the selected text as a must-exclude snippet", run: () => addSnippet("without") },
   { keys: ["G"], label: "show or hide the page type's guideline beside the editor (it follows the type)", run: () => guideline.toggle() },
-  { keys: ["?"], always: true, label: "show or hide this help", run: () => toggleHelp() },
+  { keys: ["?"], always: true, label: "show or hide this help", run: () => help.toggle() },
 ];
-renderHelp(SHORTCUTS, $("help-table"));
-const onKey = bindShortcuts(SHORTCUTS, () => help.open);
+const help = helpDialog(SHORTCUTS);
+const onKey = bindShortcuts(SHORTCUTS, help.isOpen);
 
 restoreDraft();
 // A link such as /pages/7#candidate=density (from the leaderboard's drill-down) opens that candidate.
