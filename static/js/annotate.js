@@ -442,14 +442,23 @@ function cancelLastChange() {
   lastChange.notice.remove();
   state.pinned = lastChange.pinned;
   lastChange = null;
+  if (pageCounted) effort.uncount(pageCounted); // selecting text is no action
+  pageCounted = null;
   highlightBlocks();
+}
+
+// The action the last change from the page counted: a double click takes it back with the change.
+let pageCounted = null;
+function countPage(action) {
+  effort.count(action);
+  pageCounted = action;
 }
 
 // A block clicked in the page: its own line goes out of the gold, or it goes in at its place.
 function toggleBlockLine(index) {
   const texts = pageTexts();
   const before = state.pinned;
-  effort.count("block");
+  countPage("block");
   const { lines, at, added } = toggleBlock(goldLines(), texts, index, { pinned: before });
   state.pinned = new Set(before);
   if (added) state.pinned.add(index);
@@ -480,12 +489,12 @@ const pageActions = {
   range(from, to) {
     const [lo, hi] = from < to ? [from, to] : [to, from];
     const indexes = Array.from({ length: hi - lo + 1 }, (_, k) => lo + k);
-    effort.count("range");
+    countPage("range");
     setPageBlocks(indexes, !goldBlocks().has(to), "the range");
   },
   container(indexes) {
     const present = goldBlocks();
-    effort.count("block");
+    countPage("block");
     setPageBlocks(indexes, !indexes.every((index) => present.has(index)), "the outlined container");
   },
   cancel: cancelLastChange,
