@@ -143,3 +143,37 @@ def test_question_mark_lists_the_adjudication_keys_shift_g_among_them_in_a_modal
     assert rita.is_visible("#help")
     rita.click("#help-close")
     assert not rita.is_visible("#help")
+
+
+def test_a_disputed_line_whose_text_is_also_agreed_shows_unpressed_until_its_own_copy_is_taken(
+    app, session, live_server, laptop
+):
+    # Bob has "Read more" twice, Ann once: the second copy is disputed. Its button showed pressed ("in the
+    # result") from the start, because the agreed copy has the same text.
+    html = ("<html><body><h1>Ferry news</h1><p>Read more</p><p>The ferry leaves at nine.</p><p>Read more</p>"
+            "</body></html>")
+    found = make_page(session, html=html, url="https://ferry.example/news")
+    save_annotation(session, found, "Ann", base_version=0, text="Ferry news\nRead more\nThe ferry leaves at nine.",
+                    kind="article", status="done")
+    save_annotation(session, found, "Bob", base_version=0,
+                    text="Ferry news\nRead more\nThe ferry leaves at nine.\nRead more", kind="article", status="done")
+    session.commit()
+    rita = signed_in(laptop, live_server, "Rita")
+    rita.goto(f"{live_server}/adjudication/{found.id}")
+    until(rita, "document.getElementById('frame').dataset.marked === 'yes'")
+    assert rita.evaluate(RESULT) == "Ferry news\nRead more\nThe ferry leaves at nine."
+    disputed = rita.locator("#disputed-lines .disputed-line")
+    assert disputed.count() == 1 and "only Bob · after agreed line 3" in disputed.text_content()
+    assert disputed.get_attribute("aria-pressed") == "false"
+    bob_lines = rita.locator(".annotation[data-index='1'] .lines button")
+    assert [bob_lines.nth(k).get_attribute("aria-pressed") for k in range(4)] == ["true", "true", "true", "false"]
+
+    disputed.focus()
+    rita.keyboard.press("Enter")
+    assert rita.evaluate(RESULT) == "Ferry news\nRead more\nThe ferry leaves at nine.\nRead more"
+    assert disputed.get_attribute("aria-pressed") == "true"
+    assert bob_lines.nth(3).get_attribute("aria-pressed") == "true"
+    rita.keyboard.press("Enter")  # dropped again: its own copy, not the agreed one
+    assert rita.evaluate(RESULT) == "Ferry news\nRead more\nThe ferry leaves at nine."
+    assert disputed.get_attribute("aria-pressed") == "false"
+    assert bob_lines.nth(1).get_attribute("aria-pressed") == "true"

@@ -83,10 +83,13 @@ function resultLines() {
   return result.value.split("\n").filter((line) => line.trim());
 }
 
+// A block or disputed line is shown pressed when the result has it at its place: the result's lines matched
+// to the sequence by order, so a line whose text is also elsewhere (an agreed "Read more", a heading
+// repeated in the breadcrumb) is pressed only when the result holds that copy.
 function markTaken() {
-  const taken = new Set(resultLines().map(normalise));
+  const taken = new Set(align(resultLines(), sequence).filter((at) => at !== NONE));
   document.querySelectorAll(".lines button, #disputed-lines button").forEach((button) => {
-    button.setAttribute("aria-pressed", String(taken.has(button.dataset.line)));
+    button.setAttribute("aria-pressed", String(taken.has(Number(button.dataset.at))));
   });
 }
 
@@ -99,7 +102,7 @@ document.querySelectorAll(".annotation").forEach((section) => {
     const button = document.createElement("button");
     button.type = "button";
     button.className = "block-line";
-    button.dataset.line = line;
+    button.dataset.at = positions[index][k];
     button.textContent = line;
     button.addEventListener("click", () => {
       take("take", () => setResult(toggleBlock(resultLines(), sequence, positions[index][k], { text: line }).lines.join("\n"), a.annotator));
@@ -128,7 +131,7 @@ disputed.forEach((line) => {
   const button = document.createElement("button");
   button.type = "button";
   button.className = "block-line disputed-line";
-  button.dataset.line = line.text;
+  button.dataset.at = positions[byName.get(line.origin[0])][line.line];
   const text = document.createElement("span");
   text.textContent = line.text;
   const origin = document.createElement("small");
@@ -136,7 +139,7 @@ disputed.forEach((line) => {
   origin.textContent = `only ${line.origin.join(", ")} · after agreed line ${line.after}`;
   button.append(text, " ", origin);
   button.addEventListener("click", () => {
-    const at = positions[byName.get(line.origin[0])][line.line];
+    const at = Number(button.dataset.at);
     take("take", () => setResult(toggleBlock(resultLines(), sequence, at, { text: line.text }).lines.join("\n"), line.origin[0]));
     markTaken();
   });
