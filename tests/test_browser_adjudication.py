@@ -177,3 +177,23 @@ def test_a_disputed_line_whose_text_is_also_agreed_shows_unpressed_until_its_own
     assert rita.evaluate(RESULT) == "Ferry news\nRead more\nThe ferry leaves at nine."
     assert disputed.get_attribute("aria-pressed") == "false"
     assert bob_lines.nth(1).get_attribute("aria-pressed") == "true"
+
+
+def test_the_keys_work_after_a_click_in_the_saved_page(app, session, live_server, laptop):
+    # A click in the saved page's frame gave it the focus, and from then on ? and Shift+G did nothing (the
+    # annotate view's keys work there; the adjudication's listened to the view's document only).
+    found = make_page(session, html=HTML, url="https://ferry.example/frame-keys")
+    save_annotation(session, found, "Ann", base_version=0, text=ANN, kind="article", status="done")
+    save_annotation(session, found, "Bob", base_version=0, text=BOB, kind="article", status="done")
+    session.commit()
+    rita = signed_in(laptop, live_server, "Rita")
+    rita.goto(f"{live_server}/adjudication/{found.id}")
+    until(rita, "document.getElementById('frame').dataset.marked === 'yes'")
+    rita.frame_locator("#frame").locator("text=Tickets on board.").click()
+    assert rita.evaluate("document.activeElement.id") == "frame"
+    rita.keyboard.press("?")
+    assert rita.is_visible("#help")
+    rita.keyboard.press("Escape")
+    rita.frame_locator("#frame").locator("text=Tickets on board.").click()
+    rita.keyboard.press("G")
+    assert rita.is_visible("#guideline-panel")

@@ -50,7 +50,7 @@ const help = helpDialog([
   { keys: ["Escape"], label: "close this help" },
   ...SHORTCUTS,
 ]);
-bindShortcuts(SHORTCUTS, help.isOpen);
+const onKey = bindShortcuts(SHORTCUTS, help.isOpen);
 
 function showSnippets() {
   const value = JSON.parse(snippets.value);
@@ -154,6 +154,7 @@ function markFrame() {
   if (!doc || dom.url(doc) === "about:blank" || wired.has(doc)) return;
   wired.add(doc);
   activity.watch(doc);
+  for (const handler of [onKey, onSave]) dom.on(doc, "keydown", handler); // the keys work in the page too
   const noop = () => {};
   const page = attachBlocks(doc, { toggle: noop, range: noop, container: noop, cancel: noop }, rules);
   page.markAnnotators(annotations.map((a) => new Set(align(linesOf(a.text), page.texts).filter((at) => at !== NONE))));
@@ -170,12 +171,13 @@ document.getElementById("result-form").addEventListener("submit", () => {
   document.getElementById("result-provenance").value =
     JSON.stringify({ prefill: start.prefill, lines: origins.of(result.value) });
 });
-document.addEventListener("keydown", (event) => {
+function onSave(event) {
   if ((event.ctrlKey || event.metaKey) && event.key === "s") {
     event.preventDefault();
     if (!help.isOpen()) document.getElementById("result-form").requestSubmit(); // the help is modal
   }
-});
+}
+document.addEventListener("keydown", onSave);
 showSnippets();
 markTaken();
 // The frame may have loaded before this module ran (then its load event has passed).
