@@ -122,3 +122,25 @@ def test_blind_annotation_says_so_in_sight_beside_the_prefill_and_type_notices_a
     for selector in shown:
         assert tab.evaluate(IN_SIGHT, selector), f"{selector} is not wholly in sight beside the guideline"
     assert tab.evaluate("document.documentElement.scrollHeight <= window.innerHeight")
+
+
+def test_a_notice_offers_no_undo_once_its_change_is_undone_with_ctrl_z(session, live_server, laptop):
+    # Two blocks taken, then Ctrl+Z twice: the newest notice still offered "Undo", which put back the text
+    # from before its change, so it took the first block in again.
+    page_id = make_page(session, PAGE, url="https://news.example/undo", candidates=CANDIDATES).id
+    tab = signed_in(laptop, live_server)
+    tab.goto(f"{live_server}/pages/{page_id}")
+    until(tab, "document.body?.dataset.ready === 'yes'")
+    prefill = tab.input_value("#editor")
+    for _ in range(4):
+        tab.keyboard.press("]")
+    tab.keyboard.press("t")  # Paragraph number 3 in
+    tab.keyboard.press("]")
+    tab.keyboard.press("t")  # Paragraph number 4 in
+    newest = tab.locator("#notices .notice").last
+    assert "Added “Paragraph number 4 of the story.”" in newest.text_content()
+    assert newest.get_by_role("button", name="Undo (Ctrl+Z)").count() == 1
+    tab.keyboard.press("Control+z")
+    tab.keyboard.press("Control+z")
+    assert tab.input_value("#editor") == prefill
+    assert newest.get_by_role("button", name="Undo (Ctrl+Z)").count() == 0

@@ -88,6 +88,22 @@ function notice(text, action, key) {
   return p;
 }
 
+// A notice of a change with its Undo, which takes the change back only while the editor still shows what the
+// change made: once the text moves on (Ctrl+Z, another change, typing) the button goes. It restored the text
+// from before the change whatever came since: after two Ctrl+Z, it did the first of them over again.
+function undoNotice(message, before, key, label = "Undo (Ctrl+Z)") {
+  const after = editor.value;
+  const shown = notice(message, { label, run: () => replaceText(before) }, key);
+  const button = shown.querySelector("button:not(.notice-close)");
+  const moved = () => {
+    if (editor.value === after) return;
+    button.remove();
+    editor.removeEventListener("input", moved);
+  };
+  editor.addEventListener("input", moved);
+  return shown;
+}
+
 function setSaveState(text, error = false) {
   $("save-state").textContent = text;
   $("save-state").classList.toggle("error", error);
@@ -216,7 +232,7 @@ function useCandidate() {
   if (!candidate) return;
   const before = replaceFrom(`candidate:${candidate.name}`, candidate.text);
   effort.count("use_candidate");
-  notice(`Replaced the text with ${candidate.name}'s.`, { label: "Undo", run: () => replaceText(before) }, "replaced");
+  undoNotice(`Replaced the text with ${candidate.name}'s.`, before, "replaced", "Undo");
 }
 
 // --- drafts -----------------------------------------------------------------------------------------
@@ -429,7 +445,7 @@ function changeGold(next, at, count, message, pinnedBefore = state.pinned, origi
   const end = offset + Math.max(0, next.slice(at, at + count).join("\n").length);
   const after = next.join("\n");
   const before = replaceFrom(origin, after, offset, end);
-  const shown = notice(message, { label: "Undo (Ctrl+Z)", run: () => replaceText(before) }, "page-change");
+  const shown = undoNotice(message, before, "page-change");
   lastChange = { before, after, notice: shown, pinned: pinnedBefore };
   highlightBlocks();
 }
@@ -558,8 +574,7 @@ function dropRepeated() {
   }
   const before = replaceText(kept.join("\n"));
   effort.count("drop_boilerplate");
-  notice(`Took out ${dropped} line${dropped === 1 ? "" : "s"} repeated on this site's pages.`,
-    { label: "Undo (Ctrl+Z)", run: () => replaceText(before) }, "page-change");
+  undoNotice(`Took out ${dropped} line${dropped === 1 ? "" : "s"} repeated on this site's pages.`, before, "page-change");
 }
 
 function setupFrame() {
