@@ -115,3 +115,85 @@ def test_the_page_s_agreement_counts_one_pair_of_annotators_in_the_singular(app,
     rita.goto(f"{live_server}/adjudication/{found.id}")
     said = " ".join(rita.text_content("#page-agreement").split())
     assert said.startswith("1 pair of annotators: text F1 ")  # it said "1 pairs of annotators"
+
+
+def test_question_mark_lists_the_adjudication_keys_shift_g_among_them_in_a_modal_help(app, session, live_server,
+                                                                                      laptop):
+    # The adjudication view had Shift+G (and Ctrl+S) but no help saying so: `?` did nothing.
+    found = make_page(session, html=HTML, url="https://ferry.example/keys")
+    save_annotation(session, found, "Ann", base_version=0, text=ANN, kind="article", status="done")
+    save_annotation(session, found, "Bob", base_version=0, text=BOB, kind="article", status="done")
+    session.commit()
+    rita = signed_in(laptop, live_server, "Rita")
+    rita.goto(f"{live_server}/adjudication/{found.id}")
+    until(rita, "document.getElementById('frame').dataset.marked === 'yes'")
+    assert not rita.is_visible("#help")
+    rita.keyboard.press("?")
+    assert rita.is_visible("#help")
+    rows = {" ".join(row.split()) for row in rita.locator("#help-table tr").all_inner_texts()}
+    assert any(row.startswith("Shift+G") and "guideline" in row for row in rows), rows
+    assert any(row.startswith("Ctrl+S") and "save the result as gold" in row for row in rows), rows
+    rita.keyboard.press("G")  # modal: the guideline does not open behind the help
+    assert not rita.is_visible("#guideline-panel")
+    rita.keyboard.press("Escape")
+    assert not rita.is_visible("#help")
+    rita.keyboard.press("G")
+    assert rita.is_visible("#guideline-panel")
+    rita.click("#help-button")
+    assert rita.is_visible("#help")
+    rita.click("#help-close")
+    assert not rita.is_visible("#help")
+
+
+def test_a_disputed_line_whose_text_is_also_agreed_shows_unpressed_until_its_own_copy_is_taken(
+    app, session, live_server, laptop
+):
+    # Bob has "Read more" twice, Ann once: the second copy is disputed. Its button showed pressed ("in the
+    # result") from the start, because the agreed copy has the same text.
+    html = ("<html><body><h1>Ferry news</h1><p>Read more</p><p>The ferry leaves at nine.</p><p>Read more</p>"
+            "</body></html>")
+    found = make_page(session, html=html, url="https://ferry.example/news")
+    save_annotation(session, found, "Ann", base_version=0, text="Ferry news\nRead more\nThe ferry leaves at nine.",
+                    kind="article", status="done")
+    save_annotation(session, found, "Bob", base_version=0,
+                    text="Ferry news\nRead more\nThe ferry leaves at nine.\nRead more", kind="article", status="done")
+    session.commit()
+    rita = signed_in(laptop, live_server, "Rita")
+    rita.goto(f"{live_server}/adjudication/{found.id}")
+    until(rita, "document.getElementById('frame').dataset.marked === 'yes'")
+    assert rita.evaluate(RESULT) == "Ferry news\nRead more\nThe ferry leaves at nine."
+    disputed = rita.locator("#disputed-lines .disputed-line")
+    assert disputed.count() == 1 and "only Bob · after agreed line 3" in disputed.text_content()
+    assert disputed.get_attribute("aria-pressed") == "false"
+    bob_lines = rita.locator(".annotation[data-index='1'] .lines button")
+    assert [bob_lines.nth(k).get_attribute("aria-pressed") for k in range(4)] == ["true", "true", "true", "false"]
+
+    disputed.focus()
+    rita.keyboard.press("Enter")
+    assert rita.evaluate(RESULT) == "Ferry news\nRead more\nThe ferry leaves at nine.\nRead more"
+    assert disputed.get_attribute("aria-pressed") == "true"
+    assert bob_lines.nth(3).get_attribute("aria-pressed") == "true"
+    rita.keyboard.press("Enter")  # dropped again: its own copy, not the agreed one
+    assert rita.evaluate(RESULT) == "Ferry news\nRead more\nThe ferry leaves at nine."
+    assert disputed.get_attribute("aria-pressed") == "false"
+    assert bob_lines.nth(1).get_attribute("aria-pressed") == "true"
+
+
+def test_the_keys_work_after_a_click_in_the_saved_page(app, session, live_server, laptop):
+    # A click in the saved page's frame gave it the focus, and from then on ? and Shift+G did nothing (the
+    # annotate view's keys work there; the adjudication's listened to the view's document only).
+    found = make_page(session, html=HTML, url="https://ferry.example/frame-keys")
+    save_annotation(session, found, "Ann", base_version=0, text=ANN, kind="article", status="done")
+    save_annotation(session, found, "Bob", base_version=0, text=BOB, kind="article", status="done")
+    session.commit()
+    rita = signed_in(laptop, live_server, "Rita")
+    rita.goto(f"{live_server}/adjudication/{found.id}")
+    until(rita, "document.getElementById('frame').dataset.marked === 'yes'")
+    rita.frame_locator("#frame").locator("text=Tickets on board.").click()
+    assert rita.evaluate("document.activeElement.id") == "frame"
+    rita.keyboard.press("?")
+    assert rita.is_visible("#help")
+    rita.keyboard.press("Escape")
+    rita.frame_locator("#frame").locator("text=Tickets on board.").click()
+    rita.keyboard.press("G")
+    assert rita.is_visible("#guideline-panel")

@@ -317,6 +317,26 @@ def test_a_page_from_the_queue_to_saved_typed_gold_by_keyboard_alone(session, li
     assert revisions(session, first) == [("Harbour reopens today after the storm Now.", "listing", "done")]
 
 
+def test_c_goes_to_the_lines_to_take_while_they_are_shown_and_arrow_keys_scroll_them(session, live_server, context):
+    # With Lines to take shown, c focused the hidden word diff: nothing had the focus and the arrows scrolled
+    # nothing.
+    lines = "\n".join(PARAS)
+    page_id = make_page(session, LONG, url="https://news.example/long",
+                        candidates={"trafilatura": PARAS[0], "density": lines}).id
+    tab = open_page(context, live_server, page_id)
+    tab.keyboard.press("2")  # density: 39 lines the gold lacks
+    tab.click("#show-lines")
+    until(tab, "!document.getElementById('lines').hidden")
+    tab.keyboard.press("Escape")
+    tab.keyboard.press("c")
+    assert tab.evaluate("document.activeElement.id") == "lines"
+    tab.keyboard.press("PageDown")
+    until(tab, "document.getElementById('lines').scrollTop > 0")
+    tab.click("#show-lines")  # back to the word diff: c goes there again
+    tab.keyboard.press("c")
+    assert tab.evaluate("document.activeElement.id") == "diff"
+
+
 def test_every_page_type_has_its_key_in_the_help_and_the_guide(session, live_server, context):
     from pathlib import Path
 

@@ -340,3 +340,20 @@ def test_a_candidate_s_version_of_a_region_replaces_the_gold_s_in_one_action(ses
     assert tab.locator("#notices .notice", has_text="Replaced 1 line of the gold with density's 2 lines").count() == 1
     tab.keyboard.press("Control+z")
     until(tab, f"{EDITOR} === {json.dumps(prefill)}")
+
+
+def test_a_heading_with_control_characters_is_matched_to_the_extractors_line_and_clicked_out(
+    session, live_server, context
+):
+    # A page decoded twice shows its em dash as "â" and two C1 controls; the extractor's prefill drops the
+    # controls. The heading never matched its line: a click added it a second time, controls and all.
+    html = "<html><body><h1>Ferry \u00e2\u0080\u0094 timetable</h1><p>The ferry leaves at nine.</p></body></html>"
+    page_id = make_page(session, html, url="https://ferry.example/mojibake",
+                        candidates={"trafilatura": "Ferry \u00e2 timetable\nThe ferry leaves at nine."}).id
+    tab = open_page(context, live_server, page_id)
+    assert gold(tab) == ["Ferry \u00e2 timetable", "The ferry leaves at nine."]
+    click(tab, "h1", "Ferry \u00e2\u0080\u0094 timetable")
+    until(tab, f"{EDITOR} === 'The ferry leaves at nine.'")
+    click(tab, "h1", "Ferry \u00e2\u0080\u0094 timetable")
+    until(tab, f"{EDITOR}.split('\\n').length === 2")
+    assert gold(tab) == ["Ferry \u00e2 timetable", "The ferry leaves at nine."]  # in its place, no controls

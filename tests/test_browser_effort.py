@@ -138,3 +138,17 @@ def test_the_effort_page_fits_a_1366_window_with_every_action_counted(session, l
         assert right <= 1366, f"{table} ends at {right}"
     heads = tab.locator("#effort-by-annotator thead th").all_inner_texts()
     assert heads[-len(ACTIONS):] == [name.replace("_", " ") for name in ACTIONS]
+
+
+def test_a_double_click_that_selects_a_word_counts_no_block_click(session, live_server, context):
+    # The double click's first click took the block and its second took it back (the gold unchanged, a word
+    # selected), but the effort kept the block click: the effort page counted reading as work.
+    page_id = make_page(session, CATALOGUE).id
+    tab = open_page(context, live_server, page_id)
+    click(tab, "h1", "Widget catalogue")  # one real click
+    x, y = box(tab, "h2", "Layout")
+    tab.mouse.dblclick(x, y)
+    until(tab, "document.getElementById('frame').contentDocument.getSelection().toString().trim() === 'Layout'")
+    assert "Layout" not in tab.evaluate(EDITOR).split("\n")
+    save(tab, 1)
+    assert saved_efforts(session, page_id)[0]["actions"] == {"block": 1}

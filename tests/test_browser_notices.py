@@ -85,3 +85,62 @@ def test_the_annotate_view_fits_the_window_under_the_menu_bar_at_1366x768(sessio
     assert tab.evaluate("document.documentElement.scrollHeight <= window.innerHeight")
     state = tab.locator("#save-state").bounding_box()
     assert state and state["y"] + state["height"] <= 768
+
+
+IN_SIGHT = """(selector) => {
+    // Whether the element is wholly inside the window and inside every box around it that clips (scrolls).
+    const element = document.querySelector(selector);
+    const rect = element.getBoundingClientRect();
+    if (!rect.height) return false;
+    let top = 0, bottom = window.innerHeight, left = 0, right = window.innerWidth;
+    for (let box = element.parentElement; box; box = box.parentElement) {
+        if (getComputedStyle(box).overflow === "visible") continue;
+        const clip = box.getBoundingClientRect();
+        top = Math.max(top, clip.top); bottom = Math.min(bottom, clip.bottom);
+        left = Math.max(left, clip.left); right = Math.min(right, clip.right);
+    }
+    return rect.top >= top - 1 && rect.bottom <= bottom + 1 && rect.left >= left - 1 && rect.right <= right + 1;
+}"""
+
+
+@pytest.mark.settings(OVERLAP=2)
+def test_blind_annotation_says_so_in_sight_beside_the_prefill_and_type_notices_at_1366x768(
+    session, live_server, laptop
+):
+    # With the prefill, the type signal and the blind notice at once, the blind one was under the notices
+    # box's lower edge (cut off, and wholly hidden with the guideline open): the annotator never read it.
+    page_id = make_page(session, PAGE, url="https://forum.example/thread/12", candidates=CANDIDATES).id
+    tab = signed_in(laptop, live_server)
+    tab.goto(f"{live_server}/pages/{page_id}")
+    until(tab, "document.body?.dataset.ready === 'yes'")
+    shown = ("#prefill-notice", "#type-signal", "#blind-notice")
+    for selector in shown:
+        assert tab.evaluate(IN_SIGHT, selector), f"{selector} is not wholly in sight"
+    assert "nobody sees another's until a reviewer adjudicates" in tab.text_content("#blind-notice")
+    tab.keyboard.press("G")  # the guideline narrows the editor's column: the notices wrap to more lines
+    until(tab, "!document.getElementById('guideline-panel').hidden")
+    for selector in shown:
+        assert tab.evaluate(IN_SIGHT, selector), f"{selector} is not wholly in sight beside the guideline"
+    assert tab.evaluate("document.documentElement.scrollHeight <= window.innerHeight")
+
+
+def test_a_notice_offers_no_undo_once_its_change_is_undone_with_ctrl_z(session, live_server, laptop):
+    # Two blocks taken, then Ctrl+Z twice: the newest notice still offered "Undo", which put back the text
+    # from before its change, so it took the first block in again.
+    page_id = make_page(session, PAGE, url="https://news.example/undo", candidates=CANDIDATES).id
+    tab = signed_in(laptop, live_server)
+    tab.goto(f"{live_server}/pages/{page_id}")
+    until(tab, "document.body?.dataset.ready === 'yes'")
+    prefill = tab.input_value("#editor")
+    for _ in range(4):
+        tab.keyboard.press("]")
+    tab.keyboard.press("t")  # Paragraph number 3 in
+    tab.keyboard.press("]")
+    tab.keyboard.press("t")  # Paragraph number 4 in
+    newest = tab.locator("#notices .notice").last
+    assert "Added “Paragraph number 4 of the story.”" in newest.text_content()
+    assert newest.get_by_role("button", name="Undo (Ctrl+Z)").count() == 1
+    tab.keyboard.press("Control+z")
+    tab.keyboard.press("Control+z")
+    assert tab.input_value("#editor") == prefill
+    assert newest.get_by_role("button", name="Undo (Ctrl+Z)").count() == 0

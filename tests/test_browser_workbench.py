@@ -125,11 +125,25 @@ def test_two_annotators_on_one_page_the_second_sees_the_conflict_and_both_texts_
         history = bob.context.new_page()
         history.goto(f"{live_server}/pages/{page_id}/history")
         assert "stale save" in history.inner_text("table.history")
+        assert "“stale save” was kept but not applied" in history.inner_text("#history-hint")
         bob.click("#keep-mine")
         saved(bob, 2)
     finally:
         for made in contexts:
             made.close()
+
+
+def test_the_history_of_a_page_saved_once_speaks_of_no_stale_save(session, live_server, context):
+    # The history said "A stale save was kept but not applied." on every page, as if this one had one.
+    page_id = make_page(session, candidates=AGREE).id
+    tab = open_page(signed_in(context, live_server), live_server, page_id)
+    tab.fill("#editor", "Ann's version")
+    tab.click("#save")
+    until(tab, "document.getElementById('save-state').textContent.startsWith('Saved')")
+    tab.click("text=History")
+    tab.wait_for_url(f"{live_server}/pages/{page_id}/history")
+    assert "Pick two revisions" in tab.inner_text("main")
+    assert "stale" not in tab.inner_text("main")
 
 
 def test_a_draft_survives_a_reload(session, live_server, context):

@@ -26,6 +26,7 @@ from webapp.corpus.visible_text import (
     LINE_BREAK_TAGS,
     block_lines,
     browser_rules,
+    normalise_line,
     parse_html,
     visible_text,
 )
@@ -69,6 +70,9 @@ CASES = [
     # an invisible block still ends the line it interrupts
     ("<div>before<div hidden>x</div>after</div>", ["before", "after"]),
     ("<p>no&nbsp;break\u2003em space\u3000ideographic</p>", ["no break em space ideographic"]),
+    # control characters are dropped: a page decoded twice shows an em dash as "â" and two C1 controls
+    ("<h1>itertools \u00e2\u0080\u0094 Functions\u0007</h1><p>a\u0001b \u007f\u009f c</p>",
+     ["itertools \u00e2 Functions", "ab c"]),
 ]
 
 
@@ -180,6 +184,17 @@ def test_blocks_js_collapses_exactly_the_whitespace_python_splits_on(blocks_tab)
         " if (window.blocks.normalise(`a${String.fromCodePoint(c)}b`) === 'a b') found.push(c); } return found; }"
     )
     assert javascript == python
+
+
+@pytest.mark.browser
+def test_blocks_js_drops_exactly_the_control_characters_python_drops(blocks_tab):
+    python = [c for c in range(sys.maxunicode + 1) if normalise_line(f"a{chr(c)}b") == "ab"]
+    javascript = blocks_tab.evaluate(
+        "() => { const found = []; for (let c = 0; c <= 0x10ffff; c++) {"
+        " if (window.blocks.normalise(`a${String.fromCodePoint(c)}b`) === 'ab') found.push(c); } return found; }"
+    )
+    assert javascript == python
+    assert python == [*range(0x00, 0x09), *range(0x0E, 0x1C), *range(0x7F, 0x85), *range(0x86, 0xA0)]
 
 
 # --- the alignment of gold lines to the blocks, the same in Chromium ---------------------------------------

@@ -11,6 +11,7 @@ import { NONE, align, merge, toggleBlock } from "./align.js";
 import { attachBlocks, dom, normalise } from "./blocks.js";
 import { effortCounter, trackActivity } from "./effort.js";
 import { guidelinePanel } from "./guideline.js";
+import { helpDialog } from "./help.js";
 import { bindShortcuts } from "./keys.js";
 import { originTracker } from "./origins.js";
 import { diff, render, words } from "./worddiff.js";
@@ -37,7 +38,19 @@ const take = (action, change) => {
 };
 const guideline = guidelinePanel(document.getElementById("guideline-panel"), kind);
 document.getElementById("guideline-button").addEventListener("click", () => guideline.toggle());
-bindShortcuts([{ keys: ["G"], label: "show or hide the chosen type's guideline", run: () => guideline.toggle() }]);
+// The view's keys, listed by `?` (help.js). The Tab, Ctrl+S and Esc rows are listed only: Tab and Esc are
+// the browser's own (Esc closes a modal dialog), and Ctrl+S (or Cmd+S) is handled with the form below.
+const SHORTCUTS = [
+  { keys: ["G"], label: "show or hide the chosen type's guideline beside the view", run: () => guideline.toggle() },
+  { keys: ["?"], always: true, label: "show or hide this help", run: () => help.toggle() },
+];
+const help = helpDialog([
+  { keys: ["Tab"], label: "reach the annotators' blocks and the disputed lines; Enter presses one (takes it in or out)" },
+  { keys: ["s"], ctrl: true, label: "save the result as gold (also while typing)" },
+  { keys: ["Escape"], label: "close this help" },
+  ...SHORTCUTS,
+]);
+const onKey = bindShortcuts(SHORTCUTS, help.isOpen);
 
 function showSnippets() {
   const value = JSON.parse(snippets.value);
@@ -70,10 +83,13 @@ function resultLines() {
   return result.value.split("\n").filter((line) => line.trim());
 }
 
+// A block or disputed line is shown pressed when the result has it at its place: the result's lines matched
+// to the sequence by order, so a line whose text is also elsewhere (an agreed "Read more", a heading
+// repeated in the breadcrumb) is pressed only when the result holds that copy.
 function markTaken() {
-  const taken = new Set(resultLines().map(normalise));
+  const taken = new Set(align(resultLines(), sequence).filter((at) => at !== NONE));
   document.querySelectorAll(".lines button, #disputed-lines button").forEach((button) => {
-    button.setAttribute("aria-pressed", String(taken.has(button.dataset.line)));
+    button.setAttribute("aria-pressed", String(taken.has(Number(button.dataset.at))));
   });
 }
 
@@ -86,7 +102,7 @@ document.querySelectorAll(".annotation").forEach((section) => {
     const button = document.createElement("button");
     button.type = "button";
     button.className = "block-line";
-    button.dataset.line = line;
+    button.dataset.at = positions[index][k];
     button.textContent = line;
     button.addEventListener("click", () => {
       take("take", () => setResult(toggleBlock(resultLines(), sequence, positions[index][k], { text: line }).lines.join("\n"), a.annotator));
@@ -115,7 +131,7 @@ disputed.forEach((line) => {
   const button = document.createElement("button");
   button.type = "button";
   button.className = "block-line disputed-line";
-  button.dataset.line = line.text;
+  button.dataset.at = positions[byName.get(line.origin[0])][line.line];
   const text = document.createElement("span");
   text.textContent = line.text;
   const origin = document.createElement("small");
@@ -123,7 +139,7 @@ disputed.forEach((line) => {
   origin.textContent = `only ${line.origin.join(", ")} · after agreed line ${line.after}`;
   button.append(text, " ", origin);
   button.addEventListener("click", () => {
-    const at = positions[byName.get(line.origin[0])][line.line];
+    const at = Number(button.dataset.at);
     take("take", () => setResult(toggleBlock(resultLines(), sequence, at, { text: line.text }).lines.join("\n"), line.origin[0]));
     markTaken();
   });
@@ -138,6 +154,7 @@ function markFrame() {
   if (!doc || dom.url(doc) === "about:blank" || wired.has(doc)) return;
   wired.add(doc);
   activity.watch(doc);
+  for (const handler of [onKey, onSave]) dom.on(doc, "keydown", handler); // the keys work in the page too
   const noop = () => {};
   const page = attachBlocks(doc, { toggle: noop, range: noop, container: noop, cancel: noop }, rules);
   page.markAnnotators(annotations.map((a) => new Set(align(linesOf(a.text), page.texts).filter((at) => at !== NONE))));
@@ -154,12 +171,13 @@ document.getElementById("result-form").addEventListener("submit", () => {
   document.getElementById("result-provenance").value =
     JSON.stringify({ prefill: start.prefill, lines: origins.of(result.value) });
 });
-document.addEventListener("keydown", (event) => {
+function onSave(event) {
   if ((event.ctrlKey || event.metaKey) && event.key === "s") {
     event.preventDefault();
-    document.getElementById("result-form").requestSubmit();
+    if (!help.isOpen()) document.getElementById("result-form").requestSubmit(); // the help is modal
   }
-});
+}
+document.addEventListener("keydown", onSave);
 showSnippets();
 markTaken();
 // The frame may have loaded before this module ran (then its load event has passed).

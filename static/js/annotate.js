@@ -5,7 +5,8 @@ import { attachBlocks, dom, normalise } from "./blocks.js";
 import { clearDraft, loadDraft, storeDraft } from "./drafts.js";
 import { clockText, effortCounter, trackActivity } from "./effort.js";
 import { guidelinePanel } from "./guideline.js";
-import { bindShortcuts, renderHelp } from "./keys.js";
+import { helpDialog } from "./help.js";
+import { bindShortcuts } from "./keys.js";
 import { KIND_KEYS, kindShortcuts } from "./kinds.js";
 import { originTracker } from "./origins.js";
 import { LABELS, selectedText, snippetEditor } from "./snippets.js";
@@ -85,6 +86,22 @@ function notice(text, action, key) {
   for (let i = 0; i < shown.length - MAX_NOTICES; i++) shown[i].remove();
   box.scrollTop = box.scrollHeight; // the box scrolls past a few lines: the newest notice, with its Undo, shows
   return p;
+}
+
+// A notice of a change with its Undo, which takes the change back only while the editor still shows what the
+// change made: once the text moves on (Ctrl+Z, another change, typing) the button goes. It restored the text
+// from before the change whatever came since: after two Ctrl+Z, it did the first of them over again.
+function undoNotice(message, before, key, label = "Undo (Ctrl+Z)") {
+  const after = editor.value;
+  const shown = notice(message, { label, run: () => replaceText(before) }, key);
+  const button = shown.querySelector("button:not(.notice-close)");
+  const moved = () => {
+    if (editor.value === after) return;
+    button.remove();
+    editor.removeEventListener("input", moved);
+  };
+  editor.addEventListener("input", moved);
+  return shown;
 }
 
 function setSaveState(text, error = false) {
@@ -215,7 +232,7 @@ function useCandidate() {
   if (!candidate) return;
   const before = replaceFrom(`candidate:${candidate.name}`, candidate.text);
   effort.count("use_candidate");
-  notice(`Replaced the text with ${candidate.name}'s.`, { label: "Undo", run: () => replaceText(before) }, "replaced");
+  undoNotice(`Replaced the text with ${candidate.name}'s.`, before, "replaced", "Undo");
 }
 
 // --- drafts -----------------------------------------------------------------------------------------
@@ -428,7 +445,7 @@ function changeGold(next, at, count, message, pinnedBefore = state.pinned, origi
   const end = offset + Math.max(0, next.slice(at, at + count).join("\n").length);
   const after = next.join("\n");
   const before = replaceFrom(origin, after, offset, end);
-  const shown = notice(message, { label: "Undo (Ctrl+Z)", run: () => replaceText(before) }, "page-change");
+  const shown = undoNotice(message, before, "page-change");
   lastChange = { before, after, notice: shown, pinned: pinnedBefore };
   highlightBlocks();
 }
@@ -441,14 +458,23 @@ function cancelLastChange() {
   lastChange.notice.remove();
   state.pinned = lastChange.pinned;
   lastChange = null;
+  if (pageCounted) effort.uncount(pageCounted); // selecting text is no action
+  pageCounted = null;
   highlightBlocks();
+}
+
+// The action the last change from the page counted: a double click takes it back with the change.
+let pageCounted = null;
+function countPage(action) {
+  effort.count(action);
+  pageCounted = action;
 }
 
 // A block clicked in the page: its own line goes out of the gold, or it goes in at its place.
 function toggleBlockLine(index) {
   const texts = pageTexts();
   const before = state.pinned;
-  effort.count("block");
+  countPage("block");
   const { lines, at, added } = toggleBlock(goldLines(), texts, index, { pinned: before });
   state.pinned = new Set(before);
   if (added) state.pinned.add(index);
@@ -479,12 +505,12 @@ const pageActions = {
   range(from, to) {
     const [lo, hi] = from < to ? [from, to] : [to, from];
     const indexes = Array.from({ length: hi - lo + 1 }, (_, k) => lo + k);
-    effort.count("range");
+    countPage("range");
     setPageBlocks(indexes, !goldBlocks().has(to), "the range");
   },
   container(indexes) {
     const present = goldBlocks();
-    effort.count("block");
+    countPage("block");
     setPageBlocks(indexes, !indexes.every((index) => present.has(index)), "the outlined container");
   },
   cancel: cancelLastChange,
@@ -548,8 +574,7 @@ function dropRepeated() {
   }
   const before = replaceText(kept.join("\n"));
   effort.count("drop_boilerplate");
-  notice(`Took out ${dropped} line${dropped === 1 ? "" : "s"} repeated on this site's pages.`,
-    { label: "Undo (Ctrl+Z)", run: () => replaceText(before) }, "page-change");
+  undoNotice(`Took out ${dropped} line${dropped === 1 ? "" : "s"} repeated on this site's pages.`, before, "page-change");
 }
 
 function setupFrame() {
@@ -656,22 +681,6 @@ $("add-without").addEventListener("click", () => addSnippet("without"));
 tabs.forEach((tab, index) => tab.addEventListener("click", () => selectTab(index)));
 window.addEventListener("pagehide", keepDraft);
 
-// The help is a modal dialog: the page behind it is inert and no other shortcut fires while it is open.
-const help = $("help");
-function toggleHelp(show = !help.open) {
-  if (show && !help.open) help.showModal();
-  else if (!show && help.open) help.close();
-}
-help.addEventListener("click", (event) => { if (event.target === help) toggleHelp(false); });
-$("help-close").addEventListener("click", () => toggleHelp(false));
-help.addEventListener("keydown", (event) => { // Tab cycles inside the help, never out of it
-  if (event.key !== "Tab") return;
-  const stops = [...help.querySelectorAll("button, a[href], [tabindex]")];
-  event.preventDefault();
-  const at = stops.indexOf(document.activeElement);
-  stops[(at + (event.shiftKey ? stops.length - 1 : 1)) % stops.length]?.focus();
-});
-$("help-button").addEventListener("click", () => toggleHelp());
 $("guideline-button").addEventListener("click", () => guideline.toggle());
 
 // Moving to another page saves unsaved changes first, and moves only when the save succeeded.
@@ -704,7 +713,7 @@ window.addEventListener("beforeunload", (event) => {
 
 // Leave the editor, a text field or the saved page: the focus goes back to this page, so keys are shortcuts.
 function leaveField() {
-  if (help.open) { toggleHelp(false); return; }
+  if (help.isOpen()) { help.toggle(false); return; }
   const active = document.activeElement;
   if (active && active !== document.body) active.blur();
 }
@@ -721,7 +730,8 @@ const SHORTCUTS = [
   { keys: ["Enter"], label: "go into the editor", when: plainTarget, run: () => editor.focus() },
   { keys: ["Escape"], whileTyping: true, always: true, label: "leave the editor, a field or the saved page; close this help", run: leaveField },
   { keys: ["f"], label: "go to the saved page (arrow keys scroll it)", run: () => frame.focus() },
-  { keys: ["c"], label: "go to the candidate's diff (arrow keys scroll it)", run: () => $("diff").focus() },
+  { keys: ["c"], label: "go to the candidate's diff, or its lines to take when shown (arrow keys scroll it)",
+    run: () => ($("lines").hidden ? $("diff") : $("lines")).focus() },
   { keys: ["1", "2", "3", "4", "5", "6", "7", "8", "9"], label: "show candidate 1–9", run: (e) => selectTab(Number(e.key) - 1) },
   { keys: ["u"], label: "use this candidate", run: useCandidate },
   { keys: ["y"], label: "the candidate's lines the gold lacks: go to the next one (Enter takes it, Tab reaches its run and region)", run: goToLines },
@@ -741,10 +751,10 @@ const SHORTCUTS = [
   { keys: ["i"], label: "add the selected text as a must-include snippet", run: () => addSnippet("with") },
   { keys: ["e"], label: "add the selected text as a must-exclude snippet", run: () => addSnippet("without") },
   { keys: ["G"], label: "show or hide the page type's guideline beside the editor (it follows the type)", run: () => guideline.toggle() },
-  { keys: ["?"], always: true, label: "show or hide this help", run: () => toggleHelp() },
+  { keys: ["?"], always: true, label: "show or hide this help", run: () => help.toggle() },
 ];
-renderHelp(SHORTCUTS, $("help-table"));
-const onKey = bindShortcuts(SHORTCUTS, () => help.open);
+const help = helpDialog(SHORTCUTS);
+const onKey = bindShortcuts(SHORTCUTS, help.isOpen);
 
 restoreDraft();
 // A link such as /pages/7#candidate=density (from the leaderboard's drill-down) opens that candidate.

@@ -73,8 +73,12 @@ export const dom = {
   on: method("EventTarget", "addEventListener"),
 };
 
+// The control characters that are not whitespace, dropped as Python's normalise_line drops them
+// (webapp/corpus/visible_text.py says why).
+const CONTROLS = /[\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f]/g;
+
 export function normalise(text) {
-  return text.replace(SPACE, " ").replace(/^ | $/g, "");
+  return text.replace(CONTROLS, "").replace(SPACE, " ").replace(/^ | $/g, "");
 }
 
 function compile(rules) {

@@ -59,6 +59,11 @@ export function effortCounter({ idleSeconds, text = "", clock = () => performanc
     // Active seconds so far, as the next save would record them.
     seconds(t = clock()) { return (spent + span(t)) / 1000; },
     count(name, n = 1) { add(name, n); },
+    // An action taken back before it counted for anything (a double click's first click, see blocks.js).
+    uncount(name) {
+      if (actions[name] > 1) actions[name] -= 1;
+      else delete actions[name];
+    },
     typed,
     // The text as a tool left it (a take, a click, an undo, another's text kept): not typing.
     replaced(now) { base = now; },

@@ -70,9 +70,16 @@ def is_invisible(element: etree._Element) -> bool:
     )
 
 
+# The control characters that are not whitespace (C0 but tabs and line ends, DEL, C1 but U+0085): nothing on
+# screen. Extractors drop them (trafilatura keeps only printable characters and spaces), and a page decoded
+# twice shows them (an em dash read as "â\x80\x94"): a line keeps none, or a block never matched its line.
+CONTROLS = re.compile("[\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f]")
+
+
 def normalise_line(text: str) -> str:
-    """Text as a block's line: whitespace runs collapsed to one space, none at either end."""
-    return " ".join(text.split())
+    """Text as a block's line: control characters dropped, whitespace runs collapsed to one space, none at
+    either end."""
+    return " ".join(CONTROLS.sub("", text).split())
 
 
 def block_lines(root: etree._Element) -> list[str]:
