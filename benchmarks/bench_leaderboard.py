@@ -16,6 +16,9 @@ And the ratio of the warm API at 100,000 pages to that at 10,000.
 The corpus is written straight into a fresh SQLite database with synthetic counts (no texts are scored).
 Run: python benchmarks/bench_leaderboard.py [--pages N ...] (default: 10000 100000). The last line
 printed is one JSON object, its keys prefixed with the size (`10000_api_leaderboard_ms`).
+With `--corpora DIR`, each size's freshly built database is kept in DIR (`leaderboard-N.sqlite`) and a
+later run measures a copy of it instead of building it again (100,000 pages take minutes to build); the
+kept database is never changed, so every run starts from the same corpus with no snapshot.
 """
 
 from __future__ import annotations
@@ -23,14 +26,17 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import shutil
+import sqlite3
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from contextlib import closing
 from pathlib import Path
 
-from sqlalchemy import insert
+from sqlalchemy import distinct, insert, select
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -129,19 +135,49 @@ def new_app(folder: Path):
                        "DATABASE_URL": f"sqlite:///{folder / 'bench.sqlite'}", "SECRET_KEY": "bench"})
 
 
-def one_size(pages: int) -> dict:
-    """Every figure of one corpus size, measured in this process (the database removed after)."""
+def one_size(pages: int, corpora: Path | None) -> dict:
+    """Every figure of one corpus size, measured in this process (the database removed after); the corpus
+    built, or copied from `corpora` where a run kept it (and kept there when built)."""
     with tempfile.TemporaryDirectory() as folder:
-        return measure(Path(folder), pages)
+        return measure(Path(folder), pages, None if corpora is None else corpora / f"leaderboard-{pages}.sqlite")
 
 
-def measure(folder: Path, pages: int) -> dict:
-    targets = TARGETS.get(pages, {})
-    app = new_app(folder)
+def corpus(folder: Path, pages: int, kept: Path | None) -> tuple[object, int]:
+    """The app on this size's corpus in `folder`: copied from `kept` when it exists (checked against the
+    registered extractors), else built (and copied to `kept`, when given); returns (app, the first page's id)."""
     start = time.perf_counter()
+    if kept is not None and kept.exists():
+        shutil.copyfile(kept, folder / "bench.sqlite")
+        app = new_app(folder)
+        with sessions(app)() as session:
+            stored = set(session.scalars(select(distinct(Extraction.fingerprint))))
+            registered = {e.fingerprint for e in current_extractors(session, build_registry())}
+        if stored != registered:
+            raise SystemExit(f"{kept} was built for other extractors: remove it to build it again")
+        print(f"{pages} pages x {len(stored)} extractors copied from {kept} in {time.perf_counter() - start:.1f} s",
+              file=sys.stderr)
+        return app, 1
+    app = new_app(folder)
     fingerprints, page_id = build(sessions(app), pages)
     print(f"{pages} pages x {len(fingerprints)} extractors written in {time.perf_counter() - start:.1f} s",
           file=sys.stderr)
+    if kept is not None:
+        kept.parent.mkdir(parents=True, exist_ok=True)
+        copy_database(folder / "bench.sqlite", kept)
+    return app, page_id
+
+
+def copy_database(source: Path, target: Path) -> None:
+    """A consistent copy of an SQLite database in WAL mode (its -wal file included), written whole."""
+    partial = target.with_suffix(".partial")
+    with closing(sqlite3.connect(source)) as reading, closing(sqlite3.connect(partial)) as writing:
+        reading.backup(writing)
+    partial.replace(target)
+
+
+def measure(folder: Path, pages: int, kept: Path | None) -> dict:
+    targets = TARGETS.get(pages, {})
+    app, page_id = corpus(folder, pages, kept)
     client = app.test_client()
     before = resident_mb()
     start = time.perf_counter()
@@ -188,15 +224,17 @@ def measure(folder: Path, pages: int) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--pages", type=int, nargs="+", default=[10_000, 100_000])
+    parser.add_argument("--corpora", type=Path, help="keep each size's built database here, and reuse it")
     parser.add_argument("--in-process", action="store_true", help="measure the one size given, here")
     args = parser.parse_args()
     if args.in_process:
-        print(json.dumps(one_size(args.pages[0])))
+        print(json.dumps(one_size(args.pages[0], args.corpora)))
         return
     figures: dict[str, dict] = {}
     for pages in args.pages:
         start = time.perf_counter()
-        run = subprocess.run([sys.executable, __file__, "--in-process", "--pages", str(pages)],
+        kept = [] if args.corpora is None else ["--corpora", str(args.corpora.resolve())]
+        run = subprocess.run([sys.executable, __file__, "--in-process", "--pages", str(pages), *kept],
                              capture_output=True, text=True, check=False)
         sys.stderr.write(run.stderr)
         if run.returncode != 0:
