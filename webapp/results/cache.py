@@ -13,8 +13,8 @@ figures remembered per version of the data.
 
 from __future__ import annotations
 
+import gc
 import itertools
-import json
 import threading
 from collections import Counter, OrderedDict, defaultdict
 from collections.abc import Iterator, Mapping, Sequence
@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 import numpy as np
-from sqlalchemy import cast, select
+from sqlalchemy import Select, cast, select
 from sqlalchemy.orm import Session
 from sqlalchemy.types import Text
 
@@ -36,7 +36,7 @@ from ..scoring.bootstrap import weights
 from ..scoring.metric import Fields
 from ..vocabulary import DONE
 from . import snapshot
-from .columns import Columns, Strings
+from .columns import Columns, PageFacts, Rows, Strings
 from .store import changed_since, current_of, epochs
 
 LOG_LIMIT = 2000
@@ -188,13 +188,19 @@ class ScoreCache:
                 self.strings = Strings(state["strings"])
                 self.columns = {metric: Columns.of_state(held, self.strings)
                                 for metric, held in state["columns"].items()}
-                self.scored = defaultdict(Counter, {metric: Counter(columns.scored())
-                                                    for metric, columns in self.columns.items()})
+                self._count_scored()
                 self.loaded_from = "snapshot"
                 return
         self.epoch = newest
-        for chunk in self._read(session, None):
-            self._ingest(chunk, None)
+        with collector_paused():
+            facts = self._facts(session, None)
+            parts: dict[str, list[Rows]] = defaultdict(list)
+            for chunk in self._read(session, None):
+                for metric, rows in self._decoded(chunk).items():
+                    parts[metric].append(rows)
+            for metric, rows in parts.items():
+                self._columns(metric).put(Rows.joined(rows), facts)
+        self._count_scored()
         self.loaded_from = "database"
         if self.snapshot_path is not None:
             snapshot.write(self.snapshot_path, self.versions(), self.epoch, {
@@ -202,70 +208,68 @@ class ScoreCache:
                 "columns": {metric: columns.state() for metric, columns in self.columns.items()},
             })
 
+    def _count_scored(self) -> None:
+        self.scored = defaultdict(Counter, {metric: Counter(columns.scored())
+                                            for metric, columns in self.columns.items()})
+
     def versions(self) -> dict[str, int]:
         """The metrics' versions, which a snapshot must share to be used."""
         return {name: metric.version for name, metric in self.metrics.items()}
 
+    def _facts(self, session: Session, pages: set[int] | None) -> PageFacts:
+        """The facts of these pages (or of all) with a done gold, read once per page."""
+        query = (
+            select(Page.id, Site.host, Gold.kind, Page.batch_id, Gold.author)
+            .join(Site, Site.id == Page.site_id)
+            .join(Gold, Gold.page_id == Page.id)
+            .where(Gold.status == DONE)
+        )
+        if pages is not None:
+            query = query.where(Page.id.in_(sorted(pages)))
+        return PageFacts.of_rows(list(itertools.chain.from_iterable(_raw(session, query))), self.strings)
+
     def _read(self, session: Session, pages: set[int] | None) -> Iterator[list[tuple]]:
         """The current counts of these pages (or of all), LOAD_CHUNK rows at a time, the counts as JSON
-        text: (metric, counts, page, fingerprint, site, type, batch, annotator, accepted, duration_ms).
-        All of them are read through the driver's own cursor, in the session's transaction (a
-        server-side one on PostgreSQL), as plain tuples: building a row object for each of millions of
-        counts would cost more than the read itself."""
+        text: (metric, counts, page, fingerprint, accepted, duration_ms); the pages' own facts are read
+        apart, once per page (_facts)."""
         query = (
-            select(
-                Score.metric, cast(Score.counts, Text), Score.page_id, Extraction.fingerprint, Site.host,
-                Gold.kind, Page.batch_id, Gold.author, Extraction.accepted, Extraction.duration_ms,
-            )
+            select(Score.metric, cast(Score.counts, Text), Score.page_id, Extraction.fingerprint,
+                   Extraction.accepted, Extraction.duration_ms)
             .join(Extraction, Extraction.id == Score.extraction_id)
-            .join(Page, Page.id == Score.page_id)
-            .join(Site, Site.id == Page.site_id)
             .join(Gold, current_of(self.metrics))
             .where(Gold.status == DONE)
         )
         if pages is not None:
-            yield [tuple(row) for row in session.execute(query.where(Score.page_id.in_(sorted(pages))))]
-            return
-        connection = session.connection()
-        sql = str(query.compile(dialect=connection.dialect, compile_kwargs={"literal_binds": True}))
-        driver = connection.connection.driver_connection
-        assert driver is not None
-        streamed = {"name": f"score_cache_{next(STAMPS)}"} if connection.dialect.name == "postgresql" else {}
-        cursor = driver.cursor(**streamed)
-        try:
-            cursor.execute(sql)
-            while part := cursor.fetchmany(LOAD_CHUNK):
-                yield part
-        finally:
-            cursor.close()
+            query = query.where(Score.page_id.in_(sorted(pages)))
+        return _raw(session, query)
+
+    def _decoded(self, chunk: list[tuple]) -> dict[str, Rows]:
+        """Rows read by _read, per metric, decoded in bulk (columns.Rows)."""
+        metrics = dict.fromkeys(row[0] for row in chunk)
+        return {metric: Rows.decode(self.metrics[metric].fields,
+                                    chunk if len(metrics) == 1 else [row for row in chunk if row[0] == metric])
+                for metric in metrics}
 
     def _load(self, session: Session, pages: set[int]) -> None:
-        """Replace these pages' rows with their current counts."""
+        """Replace these pages' rows with their current counts; a reloaded row whose guard verdict or time
+        differs from the one it replaced (or a row gone) moves the extraction stamp."""
         before: dict[tuple[str, int, str], tuple[bool, float]] = {}
         for metric, columns in self.columns.items():
             for page, fp, accepted, duration in columns.drop(pages):
                 self.scored[metric][fp] -= 1
                 before[(metric, page, fp)] = (accepted, duration)
+        facts = self._facts(session, pages)
         for chunk in self._read(session, pages):
-            self._ingest(chunk, before)
+            for metric, rows in self._decoded(chunk).items():
+                self._columns(metric).put(rows, facts)
+                fingerprints = rows.fingerprints()
+                self.scored[metric].update(fingerprints)
+                for page, fp, accepted, ms in zip(rows.page_id.tolist(), fingerprints, rows.accepted.tolist(),
+                                                  rows.duration.tolist()):
+                    if before.pop((metric, page, fp), None) != (accepted, ms):
+                        self.extraction_stamp = next(STAMPS)
         if before:  # rows gone
             self.extraction_stamp = next(STAMPS)
-
-    def _ingest(self, chunk: list[tuple], before: dict[tuple[str, int, str], tuple[bool, float]] | None) -> None:
-        """Rows read by _read into the columns of their metric, the counts decoded in one call. With
-        `before` (the replaced rows' guard verdicts and times, taken out as they are matched), a changed
-        one moves the stamp."""
-        metrics = [row[0] for row in chunk]
-        for metric in dict.fromkeys(metrics):
-            rows = chunk if len(set(metrics)) == 1 else [row for row in chunk if row[0] == metric]
-            fields = list(zip(*rows))
-            decoded = json.loads("[" + ",".join(fields[1]) + "]")
-            self._columns(metric).put(fields[2:], decoded)
-            self.scored[metric].update(fields[3])
-            if before is not None:
-                for page, fp, accepted, ms in zip(fields[2], fields[3], fields[8], fields[9]):
-                    if before.pop((metric, page, fp), None) != (bool(accepted), float(ms or 0.0)):
-                        self.extraction_stamp = next(STAMPS)
 
     def changed_after(self, epoch: int) -> set[int] | None:
         """Pages changed after `epoch`; None when the log no longer reaches back that far."""
@@ -358,6 +362,37 @@ class ScoreCache:
             chosen = sorted(p for p in pages if self._admitted(metric, p, fingerprints, filters))
             slots = np.array([columns.slots[p] for p in chosen], dtype=np.int64)
         return Aligned(columns, tuple(fingerprints), slots)
+
+
+def _raw(session: Session, query: Select) -> Iterator[list[tuple]]:
+    """The query's rows, LOAD_CHUNK at a time, read through the driver's own cursor in the session's
+    transaction (a server-side one on PostgreSQL) as plain tuples: building a row object for each of
+    millions of counts would cost more than the read itself."""
+    connection = session.connection()
+    sql = str(query.compile(dialect=connection.dialect, compile_kwargs={"literal_binds": True}))
+    driver = connection.connection.driver_connection
+    assert driver is not None
+    streamed = {"name": f"score_cache_{next(STAMPS)}"} if connection.dialect.name == "postgresql" else {}
+    cursor = driver.cursor(**streamed)
+    try:
+        cursor.execute(sql)
+        while part := cursor.fetchmany(LOAD_CHUNK):
+            yield part
+    finally:
+        cursor.close()
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector off while millions of plain tuples are read and dropped (none of
+    them can form a cycle; the collector would walk every live one again and again), as it was after."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 @dataclass

@@ -8,8 +8,9 @@ counts of one metric take about 50 MB, and a board reads its pages' fields as ar
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Sequence
-from itertools import chain
+from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any
 
@@ -40,6 +41,92 @@ class Strings:
     def codes_of(self, names: Iterable[str]) -> np.ndarray:
         """The codes of those names that have one."""
         return np.array([self.codes[n] for n in names if n in self.codes], dtype=np.int32)
+
+
+@dataclass(frozen=True)
+class PageFacts:
+    """The facts of pages read once per page (not once per count): by page id in increasing order, the
+    batch and the codes (into Strings) of the site, page type and annotator."""
+
+    page_id: np.ndarray
+    batch: np.ndarray
+    codes: dict[str, np.ndarray]
+
+    @classmethod
+    def of_rows(cls, rows: Sequence[tuple[int, str, str, int, str]], strings: Strings) -> PageFacts:
+        """From (page, site, type, batch, annotator) rows, in any order."""
+        pages, sites, kinds, batches, annotators = (list(column) for column in zip(*rows)) if rows else ([],) * 5
+        order = np.argsort(np.array(pages, dtype=np.int64), kind="stable")
+        codes = {}
+        for name, values in zip(PAGE_FACTS, (sites, kinds, annotators)):
+            code = {value: strings.code(value) for value in dict.fromkeys(values)}
+            codes[name] = np.fromiter(map(code.__getitem__, values), dtype=np.int32, count=len(values))[order]
+        return cls(np.array(pages, dtype=np.int64)[order], np.array(batches, dtype=np.int64)[order], codes)
+
+    def find(self, pages: np.ndarray) -> np.ndarray:
+        """Where each page's facts are (-1 for a page without them)."""
+        at = np.searchsorted(self.page_id, pages)
+        inside = np.minimum(at, max(len(self.page_id) - 1, 0))
+        known = (at < len(self.page_id)) & (self.page_id[inside] == pages) if len(self.page_id) else \
+            np.zeros(len(pages), dtype=bool)
+        return np.where(known, at, -1)
+
+
+@dataclass(frozen=True)
+class Rows:
+    """Counts of one metric read in bulk, one entry per page and fingerprint, field by field; the
+    fingerprints as codes into `names`."""
+
+    page_id: np.ndarray
+    fingerprint: np.ndarray
+    names: list[str]
+    counts: np.ndarray
+    """One row per entry, one column per field of the metric."""
+    errored: np.ndarray
+    accepted: np.ndarray
+    duration: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.page_id)
+
+    @classmethod
+    def decode(cls, fields: Sequence[str], rows: Sequence[tuple[Any, str, int, str, Any, float | None]]) -> Rows:
+        """From (anything, counts as JSON text, page, fingerprint, accepted, duration in ms) rows: the counts
+        decoded in one call, every column taken as one array."""
+        _, texts, pages, fingerprints, accepted, durations = zip(*rows)
+        decoded = json.loads("[" + ",".join(texts) + "]")
+        n = len(decoded)
+        counts = np.empty((n, len(fields)))
+        for k, name in enumerate(fields):
+            counts[:, k] = np.fromiter(map(itemgetter(name), decoded), dtype=float, count=n)
+        code = {fp: c for c, fp in enumerate(dict.fromkeys(fingerprints))}
+        return cls(
+            np.fromiter(pages, dtype=np.int64, count=n),
+            np.fromiter(map(code.__getitem__, fingerprints), dtype=np.int64, count=n), list(code), counts,
+            np.fromiter((c.get("errored", False) for c in decoded), dtype=bool, count=n),
+            np.fromiter(accepted, dtype=bool, count=n),
+            np.fromiter((ms or 0.0 for ms in durations), dtype=float, count=n),
+        )
+
+    @classmethod
+    def joined(cls, parts: Sequence[Rows]) -> Rows:
+        if len(parts) == 1:
+            return parts[0]
+        names = list(dict.fromkeys(name for part in parts for name in part.names))
+        code = {name: c for c, name in enumerate(names)}
+        fingerprints = [np.array([code[name] for name in part.names], dtype=np.int64)[part.fingerprint]
+                        for part in parts]
+        return cls(np.concatenate([p.page_id for p in parts]), np.concatenate(fingerprints), names,
+                   np.concatenate([p.counts for p in parts]), np.concatenate([p.errored for p in parts]),
+                   np.concatenate([p.accepted for p in parts]), np.concatenate([p.duration for p in parts]))
+
+    def where(self, mask: np.ndarray) -> Rows:
+        return Rows(self.page_id[mask], self.fingerprint[mask], self.names, self.counts[mask], self.errored[mask],
+                    self.accepted[mask], self.duration[mask])
+
+    def fingerprints(self) -> list[str]:
+        """Each entry's fingerprint."""
+        return [self.names[c] for c in self.fingerprint.tolist()]
 
 
 class Columns:
@@ -112,30 +199,31 @@ class Columns:
             found = self.fingerprints[fingerprint] = len(self.fingerprints)
         return found
 
-    def put(self, fields: Sequence[Sequence[Any]], counts: Sequence[dict[str, Any]]) -> None:
-        """Store rows given field by field (pages, fingerprints, sites, types, batches, annotators,
-        accepted, durations in ms) with their decoded counts."""
-        pages, fingerprints, sites, kinds, batches, annotators, accepted, durations = fields
-        n = len(pages)
-        for page in [page for page in dict.fromkeys(pages) if page not in self.slots]:
-            self.slots[page] = len(self.slots)
-        slots = np.fromiter(map(self.slots.__getitem__, pages), dtype=np.int64, count=n)
-        column = {fp: self.column_of(fp) for fp in set(fingerprints)}
-        cols = np.fromiter(map(column.__getitem__, fingerprints), dtype=np.int64, count=n)
-        self._grow(len(self.slots), len(self.fingerprints))
-        self.page_id[slots] = pages
-        self.batch[slots] = batches
-        for name, values in (("site", sites), ("kind", kinds), ("annotator", annotators)):
-            code = {value: self.strings.code(value) for value in set(values)}
-            self.facts[name][slots] = np.fromiter(map(code.__getitem__, values), dtype=np.int32, count=n)
-        read = itemgetter(*self.fields) if len(self.fields) > 1 else lambda c: (c[self.fields[0]],)
-        width = len(self.fields)
-        self.counts[cols, slots] = np.fromiter(chain.from_iterable(map(read, counts)), dtype=float,
-                                               count=n * width).reshape(n, width)
+    def put(self, rows: Rows, facts: PageFacts) -> None:
+        """Store rows read in bulk, with their pages' facts; a row whose page `facts` lacks is left out
+        (its gold changed between the two reads: the change log brings it at the next sync)."""
+        pages, inverse = np.unique(rows.page_id, return_inverse=True)
+        found = facts.find(pages)
+        if (found < 0).any():
+            kept = (found >= 0)[inverse]
+            self.put(rows.where(kept), facts)
+            return
+        slots_of = self.slots
+        for page in [page for page in pages.tolist() if page not in slots_of]:
+            slots_of[page] = len(slots_of)
+        page_slots = np.fromiter(map(slots_of.__getitem__, pages.tolist()), dtype=np.int64, count=len(pages))
+        cols = np.array([self.column_of(fp) for fp in rows.names], dtype=np.int64)[rows.fingerprint]
+        slots = page_slots[inverse]
+        self._grow(len(slots_of), len(self.fingerprints))
+        self.page_id[page_slots] = pages
+        self.batch[page_slots] = facts.batch[found]
+        for name in PAGE_FACTS:
+            self.facts[name][page_slots] = facts.codes[name][found]
+        self.counts[cols, slots] = rows.counts
         self.present[cols, slots] = True
-        self.errored[cols, slots] = [bool(c.get("errored", False)) for c in counts]
-        self.accepted[cols, slots] = np.array(accepted, dtype=bool)
-        self.duration[cols, slots] = np.array([ms or 0.0 for ms in durations], dtype=float)
+        self.errored[cols, slots] = rows.errored
+        self.accepted[cols, slots] = rows.accepted
+        self.duration[cols, slots] = rows.duration
 
     def drop(self, pages: Iterable[int]) -> list[tuple[int, str, bool, float]]:
         """Forget these pages' counts; returns the dropped (page, fingerprint, accepted, duration_ms)."""
