@@ -117,12 +117,16 @@ class Extraction(Base):
     """One extractor's output on one page, unique per (page, extractor fingerprint)."""
 
     __tablename__ = "extraction"
-    __table_args__ = (UniqueConstraint("page_id", "fingerprint"),)
+    __table_args__ = (
+        UniqueConstraint("page_id", "fingerprint"),
+        # covering: the drift aggregate (results/drift.py) reads pages and verdicts by fingerprint from it alone
+        Index("ix_extraction_fingerprint_page_accepted", "fingerprint", "page_id", "accepted"),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     page_id: Mapped[int] = mapped_column(ForeignKey("page.id", ondelete="CASCADE"), index=True)
     extractor: Mapped[str] = mapped_column(String(100), index=True)
-    fingerprint: Mapped[str] = mapped_column(String(255), index=True)
+    fingerprint: Mapped[str] = mapped_column(String(255))
     text: Mapped[str] = mapped_column(Text, default="")
     meta: Mapped[dict[str, Any]] = mapped_column(default=dict)
     duration_ms: Mapped[float] = mapped_column(Float, default=0.0)

@@ -52,18 +52,24 @@ Rates = Mapping[str, Mapping[str, Sequence[BatchRate]]]
 
 
 def acceptance_by_site_batch(session: Session, named: Mapping[str, str]) -> dict[str, dict[str, list[BatchRate]]]:
-    """Every page of every site (gold or not), per extractor (display name -> fingerprint)."""
+    """Every page of every site (gold or not), per extractor (display name -> fingerprint). The extractions
+    are counted by site id, from the fingerprint's covering index and the page, and the few groups then
+    named by their site's host."""
     by_fp = {fp: name for name, fp in named.items()}
-    rows = session.execute(
+    groups = (
         select(
-            Extraction.fingerprint, Site.host, Page.batch_id,
-            func.sum(func.cast(Extraction.accepted, Integer)), func.count(Extraction.id),
+            Extraction.fingerprint, Page.site_id, Page.batch_id,
+            func.sum(func.cast(Extraction.accepted, Integer)).label("accepted"), func.count().label("pages"),
         )
         .join(Page, Page.id == Extraction.page_id)
-        .join(Site, Site.id == Page.site_id)
         .where(Extraction.fingerprint.in_(list(by_fp)))
-        .group_by(Extraction.fingerprint, Site.host, Page.batch_id)
-        .order_by(Site.host, Page.batch_id)
+        .group_by(Extraction.fingerprint, Page.site_id, Page.batch_id)
+        .subquery()
+    )
+    rows = session.execute(
+        select(groups.c.fingerprint, Site.host, groups.c.batch_id, groups.c.accepted, groups.c.pages)
+        .join(Site, Site.id == groups.c.site_id)
+        .order_by(Site.host, groups.c.batch_id)
     )
     result: dict[str, dict[str, list[BatchRate]]] = {name: {} for name in named}
     for fp, host, batch, accepted, pages in rows:
