@@ -65,9 +65,9 @@ def rule_report(
 
 
 def ruled_pages(session: Session, fingerprint: str) -> frozenset[int]:
-    """The pages on which the site-rules fingerprint's extraction used a rule (path "rules")."""
-    rows = session.execute(select(Extraction.page_id, Extraction.meta).where(Extraction.fingerprint == fingerprint))
-    return frozenset(page for page, meta in rows if (meta or {}).get("path") == "rules")
+    """The pages on which the site-rules fingerprint's extraction used a rule (path "rules"), picked in SQL."""
+    return frozenset(session.scalars(select(Extraction.page_id).where(
+        Extraction.fingerprint == fingerprint, Extraction.meta["path"].as_string() == "rules")))
 
 
 def fallback_twins(named: Mapping[str, str], ruled: Collection[int]) -> SameAs | None:
