@@ -7,7 +7,7 @@ import pytest
 from workbench import METRICS
 
 from webapp.scoring import summarize
-from webapp.scoring.bootstrap import resampled_sums, spread
+from webapp.scoring.bootstrap import BLOCK, resampled_sums, spread, weights
 
 
 def rouge_rows(f1_values):
@@ -83,3 +83,14 @@ def test_spread_of_two_pages_scoring_zero_and_one():
 def test_a_negative_number_of_resamples_is_an_error():
     with pytest.raises(ValueError, match="must be positive"):
         summarize(METRICS["rouge-lsum"], rouge_rows([0.5]), bootstrap=-1)
+
+
+@pytest.mark.parametrize(("pages", "resamples", "seed"), [(1, 3, 0), (7, 300, 11), (2_000, BLOCK + 5, 3)])
+def test_a_seed_draws_the_resamples_it_always_drew(pages, resamples, seed):
+    """The resamples of a seed are numpy's 64-bit uniform draws of page indices, block by block, so a
+    figure's spread printed with --seed N is the one an earlier version printed."""
+    rng = np.random.default_rng(seed)
+    drawn = np.vstack([rng.integers(0, pages, size=(min(BLOCK, resamples - start), pages))
+                       for start in range(0, resamples, BLOCK)])
+    expected = np.stack([np.bincount(row, minlength=pages) for row in drawn])
+    assert np.array_equal(weights(pages, resamples, seed), expected)

@@ -20,12 +20,16 @@ BLOCK = 128
 
 
 def _draws(pages: int, resamples: int, seed: int) -> Iterator[np.ndarray]:
-    """The resamples' drawn page indices, in blocks of at most BLOCK rows (block x pages)."""
+    """The resamples' drawn page indices, in blocks of at most BLOCK rows (block x pages). Below 2**32
+    pages they are drawn as unsigned 32-bit integers: numpy draws a range that small from 32-bit words
+    whatever the type asked for, so the indices are the very ones a 64-bit draw gives, in half the memory
+    and time."""
     if resamples < 1:
         raise ValueError(f"the number of bootstrap resamples must be positive, not {resamples}")
     rng = np.random.default_rng(seed)
+    kind = np.uint32 if pages <= 2**32 else np.int64
     for start in range(0, resamples, BLOCK):
-        yield rng.integers(0, pages, size=(min(BLOCK, resamples - start), pages))
+        yield rng.integers(0, pages, size=(min(BLOCK, resamples - start), pages), dtype=kind)
 
 
 def weight_blocks(pages: int, resamples: int, seed: int) -> Iterator[np.ndarray]:
