@@ -36,7 +36,7 @@ import time
 from contextlib import closing
 from pathlib import Path
 
-from sqlalchemy import distinct, insert, select
+from sqlalchemy import insert, select
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -150,7 +150,7 @@ def corpus(folder: Path, pages: int, kept: Path | None) -> tuple[object, int]:
         shutil.copyfile(kept, folder / "bench.sqlite")
         app = new_app(folder)
         with sessions(app)() as session:
-            stored = set(session.scalars(select(distinct(Extraction.fingerprint))))
+            stored = set(session.scalars(select(Extraction.fingerprint).distinct()))
             registered = {e.fingerprint for e in current_extractors(session, build_registry())}
         if stored != registered:
             raise SystemExit(f"{kept} was built for other extractors: remove it to build it again")

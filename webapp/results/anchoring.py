@@ -128,8 +128,13 @@ class Anchored:
                  started: Mapping[Any, Collection[str]]) -> None:
         self.names = list(names)
         self.subsets = subsets
-        self.anchored = {name: np.fromiter((name in started.get(page, ()) for page in page_ids), bool,
-                                           count=len(page_ids)) for name in self.names}
+        self.anchored = {name: np.zeros(len(page_ids), dtype=bool) for name in self.names}
+        position = {page: i for i, page in enumerate(page_ids)}
+        for page, extractors in started.items():  # the pages that started from an extractor, not every page
+            at = position.get(page)
+            for name in extractors if at is not None else ():
+                if name in self.anchored:
+                    self.anchored[name][at] = True
 
     @classmethod
     def of_rows(cls, metric: Metric, aligned: Aligned, names: Sequence[str], started: Mapping[Any, Collection[str]],

@@ -20,6 +20,7 @@ from collections import Counter, OrderedDict, defaultdict
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from operator import itemgetter
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -245,7 +246,7 @@ class ScoreCache:
 
     def _decoded(self, chunk: list[tuple]) -> dict[str, Rows]:
         """Rows read by _read, per metric, decoded in bulk (columns.Rows)."""
-        metrics = dict.fromkeys(row[0] for row in chunk)
+        metrics = dict.fromkeys(map(itemgetter(0), chunk))
         return {metric: Rows.decode(self.metrics[metric].fields,
                                     chunk if len(metrics) == 1 else [row for row in chunk if row[0] == metric])
                 for metric in metrics}

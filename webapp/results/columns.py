@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from operator import itemgetter
+from operator import itemgetter, methodcaller
 from typing import Any
 
 import numpy as np
@@ -103,7 +103,7 @@ class Rows:
         return cls(
             np.fromiter(pages, dtype=np.int64, count=n),
             np.fromiter(map(code.__getitem__, fingerprints), dtype=np.int64, count=n), list(code), counts,
-            np.fromiter((c.get("errored", False) for c in decoded), dtype=bool, count=n),
+            np.fromiter(map(methodcaller("get", "errored", False), decoded), dtype=bool, count=n),
             np.fromiter(accepted, dtype=bool, count=n),
             np.fromiter((ms or 0.0 for ms in durations), dtype=float, count=n),
         )
