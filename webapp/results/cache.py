@@ -200,7 +200,11 @@ class ScoreCache:
                 for metric, rows in self._decoded(chunk).items():
                     parts[metric].append(rows)
             for metric, rows in parts.items():
-                self._columns(metric).put(Rows.joined(rows), facts)
+                columns = self._columns(metric)
+                columns.reserve(facts.pages_among(part.page_id for part in rows),
+                                len({name for part in rows for name in part.names}))
+                for part in rows:
+                    columns.put(part, facts)
         self._count_scored()
         self.loaded_from = "database"
         if self.snapshot_path is not None:

@@ -63,6 +63,13 @@ class PageFacts:
             codes[name] = np.fromiter(map(code.__getitem__, values), dtype=np.int32, count=len(values))[order]
         return cls(np.array(pages, dtype=np.int64)[order], np.array(batches, dtype=np.int64)[order], codes)
 
+    def pages_among(self, page_ids: Iterable[np.ndarray]) -> int:
+        """How many distinct pages with facts these arrays of page ids hold."""
+        seen = np.zeros(len(self.page_id) + 1, dtype=bool)
+        for pages in page_ids:
+            seen[self.find(pages)] = True  # a page without facts marks the last entry, not counted
+        return int(seen[:-1].sum())
+
     def find(self, pages: np.ndarray) -> np.ndarray:
         """Where each page's facts are (-1 for a page without them)."""
         at = np.searchsorted(self.page_id, pages)
@@ -107,18 +114,6 @@ class Rows:
             np.fromiter(accepted, dtype=bool, count=n),
             np.fromiter((ms or 0.0 for ms in durations), dtype=float, count=n),
         )
-
-    @classmethod
-    def joined(cls, parts: Sequence[Rows]) -> Rows:
-        if len(parts) == 1:
-            return parts[0]
-        names = list(dict.fromkeys(name for part in parts for name in part.names))
-        code = {name: c for c, name in enumerate(names)}
-        fingerprints = [np.array([code[name] for name in part.names], dtype=np.int64)[part.fingerprint]
-                        for part in parts]
-        return cls(np.concatenate([p.page_id for p in parts]), np.concatenate(fingerprints), names,
-                   np.concatenate([p.counts for p in parts]), np.concatenate([p.errored for p in parts]),
-                   np.concatenate([p.accepted for p in parts]), np.concatenate([p.duration for p in parts]))
 
     def where(self, mask: np.ndarray) -> Rows:
         return Rows(self.page_id[mask], self.fingerprint[mask], self.names, self.counts[mask], self.errored[mask],
@@ -192,6 +187,11 @@ class Columns:
         self.counts = grown(self.counts, (new_f, new_p, len(self.fields)))
         for name in ("present", "errored", "accepted", "duration"):
             setattr(self, name, grown(getattr(self, name), (new_f, new_p)))
+
+    def reserve(self, pages: int, fingerprints: int) -> None:
+        """Room for this many slots and fingerprint columns at once, before storing rows read in bulk
+        (each growth copies every array)."""
+        self._grow(pages, fingerprints)
 
     def column_of(self, fingerprint: str) -> int:
         found = self.fingerprints.get(fingerprint)

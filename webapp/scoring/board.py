@@ -81,8 +81,12 @@ class Board:
             self.weights = (weights(len(self.page_ids), bootstrap, seed) if resample_weights is None
                             else resample_weights)
             matrix = np.hstack(list(self.values.values()))
-            sums = np.vstack([self.weights[start:start + BLOCK].astype(float) @ matrix
-                              for start in range(0, bootstrap, BLOCK)])
+            sums = np.empty((bootstrap, matrix.shape[1]))
+            block = np.empty((min(BLOCK, bootstrap), len(self.page_ids)))  # one buffer for every block's weights
+            for start in range(0, bootstrap, BLOCK):
+                rows = block[:min(BLOCK, bootstrap - start)]
+                rows[...] = self.weights[start:start + BLOCK]
+                np.matmul(rows, matrix, out=sums[start:start + len(rows)])
             start = 0
             for name, v in self.values.items():
                 self.resampled[name] = sums[:, start : start + v.shape[1]].copy()
