@@ -97,7 +97,7 @@ class Rows:
         return len(self.page_id)
 
     @classmethod
-    def decode(cls, fields: Sequence[str], rows: Sequence[tuple[Any, str, int, str, Any, float | None]]) -> Rows:
+    def decode(cls, fields: Sequence[str], rows: Sequence[tuple[Any, str, int, str, Any, float]]) -> Rows:
         """From (anything, counts as JSON text, page, fingerprint, accepted, duration in ms) rows: the counts
         decoded in one call, every column taken as one array."""
         _, texts, pages, fingerprints, accepted, durations = zip(*rows)
@@ -112,7 +112,7 @@ class Rows:
             np.fromiter(map(code.__getitem__, fingerprints), dtype=np.int64, count=n), list(code), counts,
             np.fromiter(map(methodcaller("get", "errored", False), decoded), dtype=bool, count=n),
             np.fromiter(accepted, dtype=bool, count=n),
-            np.fromiter((ms or 0.0 for ms in durations), dtype=float, count=n),
+            np.fromiter(durations, dtype=float, count=n),
         )
 
     def where(self, mask: np.ndarray) -> Rows:
