@@ -6,7 +6,8 @@ since its epoch are re-read. Everything a warm request needs is kept up to date 
 cost of the changed pages alone: the Boards of the most recently used queries, the aligned pages of
 each query (`aligned_pages`), and how many pages each fingerprint has scored. A cold cache starts from
 the snapshot another process stored (see snapshot.py: the columns' arrays, read in bulk) when one is
-recent enough, and reads the counts in bulk otherwise. `SharedScores` is a web process's one cache,
+recent enough, and reads the counts in bulk otherwise: each page's facts once (columns.PageFacts), the
+counts as plain columns decoded a chunk at a time (columns.Rows). `SharedScores` is a web process's one cache,
 synced and read under a lock (Boards are corrected in place, and web processes are threaded), with
 figures remembered per version of the data.
 """
@@ -390,7 +391,8 @@ def _raw(session: Session, query: Select) -> Iterator[list[tuple]]:
 @contextmanager
 def collector_paused() -> Iterator[None]:
     """Python's cyclic garbage collector off while millions of plain tuples are read and dropped (none of
-    them can form a cycle; the collector would walk every live one again and again), as it was after."""
+    them can form a cycle, and the collector would walk every live one again and again), then back on if
+    it was on."""
     enabled = gc.isenabled()
     gc.disable()
     try:
