@@ -20,6 +20,7 @@ from webapp.extractors.guard import GuardThresholds
 from webapp.extractors.process_pool import Result
 from webapp.models import Extraction, ImportBatch, Page, ScoreChange, ScoreEpoch, Site
 from webapp.results.cache import BOARDS_KEPT, ScoreCache, SharedScores
+from webapp.results.columns import Columns, PageFacts, Rows, Strings
 from webapp.results.leaderboard_figures import (
     BoardOptions,
     board_pages,
@@ -340,3 +341,29 @@ def test_a_snapshot_is_used_only_within_the_reach_of_the_change_log(app, session
     third = ScoreCache(METRICS, snapshot_path=path)
     assert_same_figures(figures(app, third), fresh(app))
     assert third.loaded_from == "database"
+
+
+def test_counts_read_in_bulk_keep_only_the_pages_with_facts():
+    """A cold start reads the pages' facts and their counts in two statements: a count whose page has no
+    facts (its gold stopped being done in between) is left out, for the next sync to bring back, and
+    every other count is stored with its own page's site, type, batch and annotator."""
+    strings = Strings()
+    facts = PageFacts.of_rows([(30, "b.example", "forum", 2, "Bob"), (10, "a.example", "article", 1, "Ann")],
+                              strings)
+    counts = '{"hit": %d, "extracted": 4, "gold": 5, "exact": false, "errored": %s}'
+    rows = Rows.decode(METRICS["tokens"].fields, [
+        ("tokens", counts % (3, "false"), 10, "good|1|{}", True, 12.5),
+        ("tokens", counts % (1, "true"), 20, "good|1|{}", False, 3.0),
+        ("tokens", counts % (2, "false"), 30, "noisy|1|{}", False, 7.0),
+    ])
+    columns = Columns(METRICS["tokens"].fields, strings)
+    columns.reserve(facts.pages_among([rows.page_id]), len(rows.names))
+    columns.put(rows, facts)
+    assert sorted(columns.slots) == [10, 30]
+    assert columns.scored() == {"good|1|{}": 1, "noisy|1|{}": 1}
+    assert columns.row_counts("good|1|{}", columns.slots[10]) == {
+        "hit": 3.0, "extracted": 4.0, "gold": 5.0, "exact": 0.0, "errored": False}
+    assert [columns.fact(name, columns.slots[30]) for name in ("site", "kind", "annotator")] == [
+        "b.example", "forum", "Bob"]
+    assert int(columns.batch[columns.slots[30]]) == 2
+    assert not columns.has_all(20, ["good|1|{}"])
