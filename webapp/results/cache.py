@@ -230,9 +230,8 @@ class ScoreCache:
             .join(Gold, Gold.page_id == Page.id)
             .where(Gold.status == DONE)
         )
-        if pages is not None:
-            query = query.where(Page.id.in_(sorted(pages)))
-        return PageFacts.of_rows(list(itertools.chain.from_iterable(_raw(session, query))), self.strings)
+        return PageFacts.of_rows(list(itertools.chain.from_iterable(_rows(session, query, Page.id, pages))),
+                                 self.strings)
 
     def _read(self, session: Session, pages: set[int] | None) -> Iterator[list[tuple]]:
         """The current counts of these pages (or of all), LOAD_CHUNK rows at a time, the counts as JSON
@@ -245,9 +244,7 @@ class ScoreCache:
             .join(Gold, current_of(self.metrics))
             .where(Gold.status == DONE)
         )
-        if pages is not None:
-            query = query.where(Score.page_id.in_(sorted(pages)))
-        return _raw(session, query)
+        return _rows(session, query, Score.page_id, pages)
 
     def _decoded(self, chunk: list[tuple]) -> dict[str, Rows]:
         """Rows read by _read, per metric, decoded in bulk (columns.Rows)."""
@@ -370,10 +367,14 @@ class ScoreCache:
         return Aligned(columns, tuple(fingerprints), slots)
 
 
-def _raw(session: Session, query: Select) -> Iterator[list[tuple]]:
-    """The query's rows, LOAD_CHUNK at a time, read through the driver's own cursor in the session's
-    transaction (a server-side one on PostgreSQL) as plain tuples: building a row object for each of
-    millions of counts would cost more than the read itself."""
+def _rows(session: Session, query: Select, page: Any, pages: set[int] | None) -> Iterator[list[tuple]]:
+    """The query's rows for these pages (`page`: the column of their id) as plain tuples, or for all of
+    them LOAD_CHUNK at a time, read through the driver's own cursor in the session's transaction (a
+    server-side one on PostgreSQL): building a row object for each of millions of counts would cost more
+    than the read itself. A few pages go through the session, whose compiled statements are cached."""
+    if pages is not None:
+        yield [tuple(row) for row in session.execute(query.where(page.in_(sorted(pages))))]
+        return
     connection = session.connection()
     sql = str(query.compile(dialect=connection.dialect, compile_kwargs={"literal_binds": True}))
     driver = connection.connection.driver_connection
