@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from sqlalchemy import func, select
+from sqlalchemy import ColumnElement, func, select
 from sqlalchemy.orm import Session
 
 from ..annotation.annotations import VOID
@@ -75,18 +75,20 @@ def extractor_prefill(provenance: Any) -> tuple[str, str | None] | None:
 
 
 def prefilled(session: Session) -> list[Prefilled]:
-    """Every gold and every annotation that counts whose first revision was prefilled from an extractor."""
+    """Every gold and every annotation that counts whose first revision was prefilled from an extractor
+    (the revisions prefilled otherwise, or not at all, left out in SQL)."""
     first_gold = select(func.min(GoldRevision.id)).group_by(GoldRevision.gold_id)
     first_annotation = select(func.min(AnnotationRevision.id)).group_by(AnnotationRevision.annotation_id)
     golds = session.execute(
         select(Gold.page_id, GoldRevision.provenance, Gold.id, Gold.version)
         .join(GoldRevision, GoldRevision.gold_id == Gold.id)
-        .where(GoldRevision.id.in_(first_gold))
+        .where(GoldRevision.id.in_(first_gold), _from_extractor(GoldRevision.provenance))
     )
     annotations = session.execute(
         select(Annotation.page_id, AnnotationRevision.provenance, Annotation.id, Annotation.version)
         .join(AnnotationRevision, AnnotationRevision.annotation_id == Annotation.id)
-        .where(AnnotationRevision.id.in_(first_annotation), Annotation.status != VOID)
+        .where(AnnotationRevision.id.in_(first_annotation), Annotation.status != VOID,
+               _from_extractor(AnnotationRevision.provenance))
     )
     found = []
     for owner, rows in (("gold", golds), ("annotation", annotations)):
@@ -95,6 +97,11 @@ def prefilled(session: Session) -> list[Prefilled]:
             if prefill is not None:
                 found.append(Prefilled(page_id, owner, owner_id, version, prefill[0], prefill[1]))
     return found
+
+
+def _from_extractor(provenance: Any) -> ColumnElement[bool]:
+    """The SQL test of a provenance whose prefill's source is an extractor (extractor_prefill checks the rest)."""
+    return provenance[("prefill", "source")].as_string() == "extractor"
 
 
 def started_from(records: Iterable[Prefilled]) -> dict[int, frozenset[str]]:
