@@ -18,7 +18,6 @@ import pytest
 from argon2 import PasswordHasher
 from corpora import CORPORA, READABILITY_PAGES
 from flask import Flask
-from jinja2 import BytecodeCache
 from sqlalchemy import make_url, select, text
 
 from webapp import create_app
@@ -29,26 +28,7 @@ from webapp.jobs.workers import drain
 from webapp.migrate import upgrade
 from webapp.models import Extraction, Page
 
-pytest_plugins = ["browser_fixtures", "demo_fixtures", "serving_fixtures"]
-
-
-class CompiledTemplates(BytecodeCache):
-    """Every app of the test process shares the templates' compiled code: each test makes an app, and compiling
-    its templates anew was most of a first request's cost (about 35 ms). Jinja checks each template's source
-    against the checksum stored with its code, so an edited template is compiled again."""
-
-    def __init__(self) -> None:
-        self.code: dict[str, bytes] = {}
-
-    def load_bytecode(self, bucket) -> None:
-        if bucket.key in self.code:
-            bucket.bytecode_from_string(self.code[bucket.key])
-
-    def dump_bytecode(self, bucket) -> None:
-        self.code[bucket.key] = bucket.bytecode_to_string()
-
-
-Flask.jinja_options = {**Flask.jinja_options, "bytecode_cache": CompiledTemplates()}
+pytest_plugins = ["process_caches", "browser_fixtures", "demo_fixtures", "serving_fixtures"]
 
 
 def _worker_database_url(url: str | None) -> str | None:

@@ -1,0 +1,74 @@
+"""What every test of a process shares instead of redoing, as the tests make an app each (conftest.py loads
+this module as a plugin). None of it changes what the code under test does, only what it costs:
+
+- the templates' compiled code: compiling them anew for each app was most of a first request's cost (about
+  35 ms a test); Jinja checks each template's source against the checksum stored with its code, so an edited
+  template is compiled again;
+- the entry points of the installed distributions (the environment's own folders, which no test changes):
+  reading every dist-info cost about 14 ms a registry, and a test builds several; the other folders of
+  sys.path, where a test installs a fake plugin, are read anew each time;
+- SQLite's fsync at each commit (PRAGMA synchronous=OFF): a test's database is a throwaway file, and the
+  syncs cost milliseconds a commit on this disk. What a commit is and when locks are taken are unchanged."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+import sys
+from functools import cache
+from importlib.metadata import EntryPoint, EntryPoints, distributions
+
+from flask import Flask
+from jinja2 import BytecodeCache
+from sqlalchemy import event
+from sqlalchemy.engine import Engine
+
+from webapp import plugins
+
+
+class CompiledTemplates(BytecodeCache):
+    def __init__(self) -> None:
+        self.code: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket) -> None:
+        if bucket.key in self.code:
+            bucket.bytecode_from_string(self.code[bucket.key])
+
+    def dump_bytecode(self, bucket) -> None:
+        self.code[bucket.key] = bucket.bytecode_to_string()
+
+
+Flask.jinja_options = {**Flask.jinja_options, "bytecode_cache": CompiledTemplates()}
+
+ENVIRONMENT = (sys.prefix, sys.base_prefix)
+
+
+def _distributions_in(folder: str) -> tuple[tuple[str, tuple[EntryPoint, ...]], ...]:
+    """(normalised name, entry points) of each distribution found in one folder of sys.path."""
+    return tuple((re.sub(r"[-_.]+", "-", dist.metadata["Name"]).lower(), tuple(dist.entry_points))
+                 for dist in distributions(path=[folder]))
+
+
+_environment_distributions_in = cache(_distributions_in)
+
+
+def entry_points(*, group: str) -> EntryPoints:
+    """importlib.metadata.entry_points(group=...): the first distribution of a name on sys.path wins."""
+    seen: set[str] = set()
+    found: list[EntryPoint] = []
+    for folder in sys.path:
+        read = _environment_distributions_in if folder.startswith(ENVIRONMENT) else _distributions_in
+        for name, points in read(folder or "."):
+            if name not in seen:
+                seen.add(name)
+                found.extend(point for point in points if point.group == group)
+    return EntryPoints(found)
+
+
+plugins.entry_points = entry_points  # type: ignore[assignment]
+
+
+@event.listens_for(Engine, "connect")
+def _unsynced_sqlite(dbapi_connection, _record) -> None:
+    if isinstance(dbapi_connection, sqlite3.Connection):
+        dbapi_connection.execute("PRAGMA synchronous=OFF")
