@@ -53,6 +53,23 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
+@pytest.hookimpl(trylast=True, specname="pytest_collection_modifyitems")
+def pytest_collection_modifyitems_xdist_groups(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """xdist_group on pytest 9: pytest-xdist 3.8 names a test's group by writing `item._nodeid`, which pytest 9
+    no longer reads (the id is `item._id`), so both processes ran the tests of a group, each building its
+    session fixtures (the Readability pages extracted twice, the wheel built twice in one checkout). A worker
+    gives the id the group's suffix itself where xdist's write did not take."""
+    if not config.getoption("loadgroup", False):  # set in the workers of pytest-xdist only
+        return
+    for item in items:
+        names = sorted({str(mark.args[0] if mark.args else mark.kwargs.get("name", "default"))
+                        for mark in item.iter_markers("xdist_group")})
+        if names and "@" not in item.nodeid and hasattr(item, "_id"):
+            from _pytest.nodeid import NodeId
+
+            item._id = NodeId.parse(f"{item.nodeid}@{'_'.join(names)}")
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtest_setup(item: pytest.Item) -> None:
     """Before any fixture of a `corpus` test: its folders of the shared corpora must be there."""
