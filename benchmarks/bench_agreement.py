@@ -38,11 +38,11 @@ def other_hand(text: str) -> str:
 def corpus() -> list[AnnotatedPage]:
     pages = []
     for n, doc in enumerate(d for d in iter_documents([WCXB], "wcxb") if isinstance(d, RawDocument) and d.gold):
-        gold, kind = doc.gold or "", doc.kind or "other"
-        said = [Said("ann", gold, kind), Said("bob", other_hand(gold), kind)]
+        gold, page_type = doc.gold or "", doc.page_type or "other"
+        said = [Said("ann", gold, page_type), Said("bob", other_hand(gold), page_type)]
         if n % 2:
-            said.append(Said("cy", gold, kind))
-        pages.append(AnnotatedPage(n, tuple(said), gold, doc.url or "", kind))
+            said.append(Said("cy", gold, page_type))
+        pages.append(AnnotatedPage(n, tuple(said), gold, doc.url or "", page_type))
     return pages
 
 
@@ -50,8 +50,8 @@ def fresh(pages: list[AnnotatedPage]) -> list[AnnotatedPage]:
     """Copies with new string objects, as a new database read gives."""
     def copy(text: str) -> str:
         return "".join([text[:1], text[1:]])
-    return [AnnotatedPage(p.page_id, tuple(Said(s.annotator, copy(s.text), s.kind) for s in p.said),
-                          copy(p.gold or ""), p.site, p.gold_kind) for p in pages]
+    return [AnnotatedPage(p.page_id, tuple(Said(s.annotator, copy(s.text), s.page_type) for s in p.said),
+                          copy(p.gold or ""), p.site, p.gold_page_type) for p in pages]
 
 
 def request(pages: list[AnnotatedPage]) -> float:

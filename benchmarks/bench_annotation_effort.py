@@ -172,7 +172,7 @@ class Replayed:
     best_only: int
     boilerplate_only: int
     oracle: int  # the fewest edits of any one extractor's text on this page (peeking at its gold)
-    kind: str
+    page_type: str
     ops: operations.Count | None  # None: not a WCXB page (the replay of operations is over those)
 
 
@@ -195,13 +195,14 @@ def replay(app) -> list[Replayed]:
         ):
             texts[page][by_fp[fp]] = (text, error)
         golds = session.execute(
-            select(Page.id, ImportBatch.source, Page.site_id, Site.host, Gold.text, Page.facts, Gold.kind, Page.sha256)
+            select(Page.id, ImportBatch.source, Page.site_id, Site.host, Gold.text, Page.facts, Gold.page_type,
+                   Page.sha256)
             .join(Site, Site.id == Page.site_id).join(ImportBatch, ImportBatch.id == Page.batch_id)
             .join(Gold, Gold.page_id == Page.id).where(Gold.text != "").order_by(Page.id)
         ).all()
         aligned_of: dict[str, Aligned] = {}
         boilerplate_of: dict[int, frozenset[str]] = {}
-        for page_id, source, site_id, host, gold, facts, kind, digest in golds:
+        for page_id, source, site_id, host, gold, facts, page_type, digest in golds:
             corpora = frozenset(name for name, digests in held.items() if digest in digests) or {Path(source).name}
             if host not in aligned_of:
                 rows = cache.aligned(METRIC, list(named.values()), PageFilter(sites=(host,)))
@@ -231,7 +232,7 @@ def replay(app) -> list[Replayed]:
                 boilerplate_only=edit_chars(drop_lines(fixed_text, boilerplate)[0], gold),
                 oracle=min((edit_chars(text if error is None else "", gold)
                             for text, error in candidates.values()), default=len(gold)),
-                kind=kind, ops=ops,
+                page_type=page_type, ops=ops,
             ))
         session.rollback()
     return results
@@ -295,13 +296,13 @@ def report_operations(corpus: str, part: Sequence[Replayed]) -> float | None:
     """Prints the operations per page type of one corpus; returns workbench / typing-only over it."""
     counted = [r for r in part if r.ops is not None]
     print(f"operations, {corpus} ({len(counted)} pages): typing and line deletion only / every workbench operation")
-    for kind in sorted({r.kind for r in counted}) + [None]:
-        rows = [r.ops for r in counted if kind is None or r.kind == kind if r.ops is not None]
+    for page_type in sorted({r.page_type for r in counted}) + [None]:
+        rows = [r.ops for r in counted if page_type is None or r.page_type == page_type if r.ops is not None]
         typing, workbench = sum(o.typing for o in rows), sum(o.workbench for o in rows)
         ratio = workbench / typing if typing else None
         shown = f"{ratio:.3f}" if ratio is not None else "undefined"
-        print(f"  {kind or 'all'}: {len(rows)} pages, {typing:,} / {workbench:,}, ratio {shown}")
-        if kind is None:
+        print(f"  {page_type or 'all'}: {len(rows)} pages, {typing:,} / {workbench:,}, ratio {shown}")
+        if page_type is None:
             return ratio
     return None
 

@@ -173,7 +173,7 @@ class Tally:
     server_errors: list[str] = field(default_factory=list)
     locked: int = 0
     dropped: int = 0
-    dropped_kinds: Counter = field(default_factory=Counter)
+    dropped_page_types: Counter = field(default_factory=Counter)
     timeouts: int = 0
     unexpected: list[str] = field(default_factory=list)
 
@@ -191,7 +191,7 @@ class Tally:
                 self.timeouts += 1
             else:
                 self.dropped += 1
-            self.dropped_kinds[type(error).__name__] += 1
+            self.dropped_page_types[type(error).__name__] += 1
 
     def odd(self, note: str) -> None:
         with self.lock:
@@ -303,14 +303,14 @@ def annotator(number: int, port: int, pages: list[int], shared: list[int], base:
         json_headers = {"Content-Type": "application/json", "X-CSRF-Token": token}
         for k in range(saves):
             page_id = rng.choice(shared) if k % 2 == 0 else pages[(k // 2) % len(pages)]
-            text, kind, status = base[page_id]
+            text, page_type, status = base[page_id]
             text = f"{text}\n\nbench: annotator {number}, save {k}"
             version = client.get(f"/api/pages/{page_id}/gold").json()["version"]
             if think:
                 time.sleep(rng.uniform(0, 2 * think))  # editing
             for attempt in range(MAX_ATTEMPTS):
                 save_id = f"bench-r{seed}-a{number}-s{k}-t{attempt}"
-                body = json.dumps({"text": text, "kind": kind, "status": status, "version": version,
+                body = json.dumps({"text": text, "type": page_type, "status": status, "version": version,
                                    "client_save_id": save_id}).encode()
                 path = f"/api/pages/{page_id}/gold"
                 roll = rng.random()
@@ -487,9 +487,9 @@ def wait_until(check, timeout: float, what: str, every: float = 0.1):
 def serve_load(b: Backend, procs: Processes, engine: Engine, args: argparse.Namespace) -> dict[str, Any]:
     """The save and poll load on `goldtext serve --workers 4`; what it found."""
     with engine.connect() as conn:
-        rows = conn.execute(select(Page.id, Gold.text, Gold.kind, Gold.status, Gold.version)
+        rows = conn.execute(select(Page.id, Gold.text, Gold.page_type, Gold.status, Gold.version)
                             .outerjoin(Gold, Gold.page_id == Page.id).order_by(Page.id)).all()
-    base = {pid: (text or "", kind or "article", status or "done") for pid, text, kind, status, _ in rows}
+    base = {pid: (text or "", page_type or "article", status or "done") for pid, text, page_type, status, _ in rows}
     first_versions = {pid: version or 0 for pid, *_, version in rows}
     page_ids = [pid for pid, *_ in rows]
     shared = page_ids[: args.shared_pages]
@@ -572,7 +572,7 @@ def serve_load(b: Backend, procs: Processes, engine: Engine, args: argparse.Name
         "locked": tally.locked + len(locked_lines),
         "locked_lines": locked_lines,
         "dropped": tally.dropped,
-        "dropped_kinds": dict(tally.dropped_kinds),
+        "dropped_page_types": dict(tally.dropped_page_types),
         "timeouts": tally.timeouts,
         "crashed": len(crash_lines) + len(web_pids - pids_after) + (0 if server_alive else 1),
         "crash_lines": crash_lines,
@@ -606,11 +606,11 @@ def unloaded_times(port: int, page_id: int, base: tuple[str, str, str], runs: in
     client = Client(port, Tally())
     token = client.sign_in("probe")
     headers = {"Content-Type": "application/json", "X-CSRF-Token": token}
-    text, kind, status = base
+    text, page_type, status = base
     version = client.get(f"/api/pages/{page_id}/gold").json()["version"]
     saves, boards = [], []
     for n in range(runs):
-        body = json.dumps({"text": f"{text}\n\nprobe {n}", "kind": kind, "status": status, "version": version,
+        body = json.dumps({"text": f"{text}\n\nprobe {n}", "type": page_type, "status": status, "version": version,
                            "client_save_id": f"probe-{n}"}).encode()
         answer = client.request("POST", f"/api/pages/{page_id}/gold", body, headers)
         if answer.status != 200:
@@ -719,7 +719,7 @@ def saver(number: int, port: int, page_id: int, base: tuple[str, str, str], unti
     version = client.get(path).json()["version"]
     k = 0
     while time.perf_counter() < until:
-        body = json.dumps({"text": f"{base[0]}\n\nflood bench: saver {number}, save {k}", "kind": base[1],
+        body = json.dumps({"text": f"{base[0]}\n\nflood bench: saver {number}, save {k}", "type": base[1],
                            "status": base[2], "version": version, "client_save_id": f"flood-{number}-{k}-{until}"})
         answer = client.request("POST", path, body.encode(), headers)
         with lock:
@@ -753,7 +753,7 @@ def login_flood(name: str, args: argparse.Namespace, procs: Processes) -> dict[s
         run([GOLDTEXT, "import", str(args.corpus)], b.env)
         engine = create_engine(b.url, connect_args={"timeout": 30} if name == "sqlite" else {})
         with engine.connect() as conn:
-            rows = conn.execute(select(Page.id, Gold.text, Gold.kind, Gold.status)
+            rows = conn.execute(select(Page.id, Gold.text, Gold.page_type, Gold.status)
                                 .outerjoin(Gold, Gold.page_id == Page.id).order_by(Page.id).limit(8)).all()
         port = free_port()
         log = b.folder / "serve.log"
@@ -782,10 +782,10 @@ def login_flood(name: str, args: argparse.Namespace, procs: Processes) -> dict[s
             for thread in flood:
                 thread.start()
             until = time.perf_counter() + args.flood_seconds
-            savers = [threading.Thread(target=saver, args=(i, port, pid, (text or "", kind or "article",
+            savers = [threading.Thread(target=saver, args=(i, port, pid, (text or "", page_type or "article",
                                                                           status or "done"), until, times,
                                                            statuses, lock))
-                      for i, (pid, text, kind, status) in enumerate(rows)]
+                      for i, (pid, text, page_type, status) in enumerate(rows)]
             for thread in savers:
                 thread.start()
             for thread in savers:
@@ -925,7 +925,7 @@ def report(results: dict[str, dict[str, Any]], failed: dict[str, str], args: arg
             "5xx": r.get("server_errors", [])[:5],
             "database is locked": r.get("locked_lines", [])[:5],
             "crash lines in the server log": r.get("crash_lines", [])[:10],
-            "dropped connection kinds": [r["dropped_kinds"]] if r.get("dropped_kinds") else [],
+            "dropped connection types": [r["dropped_page_types"]] if r.get("dropped_page_types") else [],
             "lost revisions": r.get("lost", [])[:10],
             "double-applied": r.get("double_notes", [])[:10],
             "version collisions": [str(c) for c in r.get("collisions", [])[:5]] + r.get("version_drift", [])[:5],

@@ -84,11 +84,11 @@ def build(maker, pages: int) -> tuple[list[str], int]:
                 for p in chunk
             ])
             session.execute(insert(Gold), [
-                {"id": p + 1, "page_id": p + 1, "text": gold, "kind": "article", "status": "done", "author": "ann",
+                {"id": p + 1, "page_id": p + 1, "text": gold, "type": "article", "status": "done", "author": "ann",
                  "version": 1} for p in chunk
             ])
             session.execute(insert(GoldRevision), [
-                {"gold_id": p + 1, "version": 1, "text": gold, "kind": "article", "status": "done", "author": "ann"}
+                {"gold_id": p + 1, "version": 1, "text": gold, "type": "article", "status": "done", "author": "ann"}
                 for p in chunk
             ])
             extractions, scores = [], []
@@ -210,7 +210,7 @@ def measure(folder: Path, pages: int, kept: Path | None) -> dict:
     for version in range(1, 6):
         start = time.perf_counter()
         saved = client.post(f"/api/pages/{page_id}/gold", headers={"X-CSRF-Token": token},
-                            json={"text": f"w0 w1 edit{version}", "kind": "article", "status": "done",
+                            json={"text": f"w0 w1 edit{version}", "type": "article", "status": "done",
                                   "version": version, "client_save_id": f"bench-{version}"})
         assert saved.status_code == 200, saved.get_json()
         fresh = client.get("/api/leaderboard", headers={"If-None-Match": tag})

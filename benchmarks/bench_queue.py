@@ -57,7 +57,7 @@ SITES = 8
 GOLD_SHARE = 0.30
 NULL_SHARE = 0.10  # pages without a disagreement value (fewer than two candidates)
 STATUSES = ("done",) * 6 + ("draft",) * 3 + ("skipped",)
-KINDS = ("article",) * 8 + ("listing", "wall")
+PAGE_TYPES = ("article",) * 8 + ("listing", "wall")
 AUTHORS = ("ann", "bob", "cid", "dee")
 BIG_REVISIONS = 10_000
 SMALL_REVISIONS = 4
@@ -84,7 +84,7 @@ def revisions_of(gold_id: int, count: int, stale_every: int | None) -> tuple[lis
         else:
             version += 1
             edited = version
-        rows.append({"gold_id": gold_id, "version": edited, "text": f"gold text revision {n}", "kind": "article",
+        rows.append({"gold_id": gold_id, "version": edited, "text": f"gold text revision {n}", "type": "article",
                      "status": "done", "author": AUTHORS[n % len(AUTHORS)], "client_save_id": f"seed-{n}"})
     return rows, version
 
@@ -108,23 +108,23 @@ def build(app, pages: int) -> dict:
     big_page, small_page = gold_pages[len(gold_pages) // 2], gold_pages[len(gold_pages) // 2 + 1]
     big_gold = small_gold = 0
     for g, p in enumerate(gold_pages, start=1):
-        status, kind, author = rng.choice(STATUSES), rng.choice(KINDS), rng.choice(AUTHORS)
+        status, page_type, author = rng.choice(STATUSES), rng.choice(PAGE_TYPES), rng.choice(AUTHORS)
         if p in (big_page, small_page):
-            status, kind = "done", "article"
+            status, page_type = "done", "article"
             if p == big_page:
                 big_gold = g
             else:
                 small_gold = g
             continue
-        gold_rows.append({"id": g, "page_id": p, "text": "gold", "kind": kind, "status": status, "author": author,
+        gold_rows.append({"id": g, "page_id": p, "text": "gold", "type": page_type, "status": status, "author": author,
                           "version": 1})
-        revision_rows.append({"gold_id": g, "version": 1, "text": "gold", "kind": kind, "status": status,
+        revision_rows.append({"gold_id": g, "version": 1, "text": "gold", "type": page_type, "status": status,
                               "author": author, "client_save_id": f"seed-{g}"})
     big_revisions, big_version = revisions_of(big_gold, BIG_REVISIONS, STALE_EVERY)
     small_revisions, small_version = revisions_of(small_gold, SMALL_REVISIONS, None)
     for g, p, version, rows in ((big_gold, big_page, big_version, big_revisions),
                                 (small_gold, small_page, small_version, small_revisions)):
-        gold_rows.append({"id": g, "page_id": p, "text": rows[-1]["text"], "kind": "article", "status": "done",
+        gold_rows.append({"id": g, "page_id": p, "text": rows[-1]["text"], "type": "article", "status": "done",
                           "author": "ann", "version": version})
         revision_rows += rows
     with engine.begin() as conn:
@@ -228,7 +228,7 @@ def save_call(client, token: str, page_id: int, state: dict):
         state["n"] += 1
         response = client.post(
             f"/api/pages/{page_id}/gold", headers={"X-CSRF-Token": token},
-            json={"text": f"bench save {state['n']}", "kind": "article", "status": "done",
+            json={"text": f"bench save {state['n']}", "type": "article", "status": "done",
                   "version": state["version"], "client_save_id": f"bench-{page_id}-{state['n']}"},
         )
         if response.status_code == 200:

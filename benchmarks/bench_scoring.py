@@ -66,7 +66,7 @@ def populate(app, pages: int, extractors: int, rng: random.Random) -> list[str]:
                  "encoding_source": "bom", "html": "<p></p>", "facts": {}} for i in ids
             ])
             session.execute(insert(Gold), [
-                {"page_id": i, "text": golds[i], "kind": "article", "status": "done", "author": "bench",
+                {"page_id": i, "text": golds[i], "type": "article", "status": "done", "author": "bench",
                  "version": 1} for i in ids
             ])
             session.execute(insert(Extraction), [
@@ -153,7 +153,7 @@ def main() -> None:
             started = time.perf_counter()
             with sessions(app)() as session:
                 page = session.get(Page, page_id)
-                add_revision(session, page, text=article(rng), kind="article", status="done", author="bench")
+                add_revision(session, page, text=article(rng), page_type="article", status="done", author="bench")
                 gold_changed(session, EAGER, page.id, no_content=DEFAULT_TAXONOMY.no_content)
                 session.commit()
                 cache.sync(session)

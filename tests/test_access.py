@@ -51,8 +51,8 @@ def world(session) -> dict[str, Any]:
     """A page with two gold revisions, its batch, an export job, a file of static/, one account of each
     role with an API token, and a user to change (Zed)."""
     page = make_page(session, "<html><body><p>Text</p></body></html>", url="https://a.example/1")
-    first = add_gold(session, page, text="First", kind="article", status="done", author="Ann")
-    add_gold(session, page, text="Second", kind="article", status="done", author="Ann")
+    first = add_gold(session, page, text="First", page_type="article", status="done", author="Ann")
+    add_gold(session, page, text="Second", page_type="article", status="done", author="Ann")
     job = Job(kind="export", params={}, started_by="Ada", status="done", result={})
     session.add(job)
     session.commit()
@@ -63,7 +63,7 @@ def world(session) -> dict[str, Any]:
     add_variant(session, build_registry(), "trafilatura-planted", "trafilatura", ["fast=true"], created_by="Ada")
     session.commit()
     return {"page_id": page.id, "revision_id": first.id, "batch_id": page.batch_id, "job_id": job.id,
-            "user_id": zed.id, "name": "trafilatura-planted", "filename": "css/app.css", "kind": "forum",
+            "user_id": zed.id, "name": "trafilatura-planted", "filename": "css/app.css", "page_type": "forum",
             "tokens": tokens}
 
 
@@ -136,11 +136,11 @@ def test_every_route_with_each_roles_api_token(app, world, role):
 
 def test_in_local_mode_every_route_is_open_as_before_accounts(app, session):
     page = make_page(session, "<html><body><p>Text</p></body></html>")
-    first = add_gold(session, page, text="First", kind="article", status="done", author="Ann")
+    first = add_gold(session, page, text="First", page_type="article", status="done", author="Ann")
     session.add(job := Job(kind="export", params={}, started_by="Ann", status="done", result={}))
     session.commit()
     values = {"page_id": page.id, "revision_id": first.id, "batch_id": page.batch_id, "job_id": job.id,
-              "user_id": 999, "name": "no-such-variant", "filename": "css/app.css", "kind": "forum"}
+              "user_id": 999, "name": "no-such-variant", "filename": "css/app.css", "page_type": "forum"}
     wrong = []
     for method, rule in WALKED:
         if rule.endpoint == "accounts.add":
@@ -162,7 +162,7 @@ def test_the_first_account_switches_login_on_for_everyone(app, client, session):
     assert client.get(f"/pages/{page.id}").location.startswith("/login?next=")
     assert app.test_client().get("/").location.startswith("/login?next=")
     saved = client.post(f"/api/pages/{page.id}/gold", headers={"X-CSRF-Token": token},
-                        json={"text": "x", "kind": "article", "status": "done", "version": 0, "client_save_id": "a"})
+                        json={"text": "x", "type": "article", "status": "done", "version": 0, "client_save_id": "a"})
     assert saved.status_code == 401
     log_in(client, "Ada", "long enough")
     assert client.get(f"/pages/{page.id}").status_code == 200

@@ -23,7 +23,7 @@ from webapp.db import dispose
 from webapp.engine import sqlite_path
 from webapp.models import AuditEvent, Credential, Gold, GoldRevision, LoginThrottle, User, utcnow
 
-SAVE = {"text": "Saved by a script", "kind": "article", "status": "done", "version": 0, "client_save_id": "s1"}
+SAVE = {"text": "Saved by a script", "type": "article", "status": "done", "version": 0, "client_save_id": "s1"}
 
 
 @pytest.fixture

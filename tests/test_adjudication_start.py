@@ -19,13 +19,13 @@ def app(app):
 def result_of(client, page_id: int):
     doc = html.fromstring(client.get(f"/adjudication/{page_id}").get_data(as_text=True))
     return doc.get_element_by_id("result-text").text_content().strip("\n"), \
-        doc.xpath("//select[@id='result-kind']/option[@selected]/@value"), doc
+        doc.xpath("//select[@id='result-type']/option[@selected]/@value"), doc
 
 
 def test_the_result_starts_from_the_agreed_lines_with_no_type_chosen(app, session):
     found = make_page(session)
-    save_annotation(session, found, "Ann", base_version=0, text="Title\nMenu\nBody", kind="article", status="done")
-    save_annotation(session, found, "Bob", base_version=0, text="Title\nBody\nFooter", kind="forum", status="done")
+    save_annotation(session, found, "Ann", base_version=0, text="Title\nMenu\nBody", page_type="article", status="done")
+    save_annotation(session, found, "Bob", base_version=0, text="Title\nBody\nFooter", page_type="forum", status="done")
     session.commit()
     client = app.test_client()
     sign_in(client, "Rita")
@@ -37,8 +37,8 @@ def test_the_result_starts_from_the_agreed_lines_with_no_type_chosen(app, sessio
 def test_a_page_with_gold_starts_from_its_gold(app, session):
     found = make_page(session)
     for name in ("Ann", "Bob"):
-        save_annotation(session, found, name, base_version=0, text=f"Title\n{name}", kind="forum", status="done")
-    add_gold(session, found, text="Title\nAnn\nBob", kind="product", status="done", author="Rita")
+        save_annotation(session, found, name, base_version=0, text=f"Title\n{name}", page_type="forum", status="done")
+    add_gold(session, found, text="Title\nAnn\nBob", page_type="product", status="done", author="Rita")
     session.commit()
     client = app.test_client()
     sign_in(client, "Rita")

@@ -1,4 +1,4 @@
-"""Agreement between annotators against hand-computed cases: two and three annotators, kinds disagreeing,
+"""Agreement between annotators against hand-computed cases: two and three annotators, types disagreeing,
 empty texts, snippets, F1 against the gold, the annotators' noise; and the same figures from
 `goldtext agreement --format json` and GET /api/agreement on annotations saved in the database."""
 
@@ -18,10 +18,10 @@ from webapp.scoring.agreement_maths import (
     Said,
     agreement,
     annotator_noise,
-    kind_alpha,
     page_agreement,
     snippet_jaccard,
     text_f1,
+    type_alpha,
     within_noise,
 )
 
@@ -29,9 +29,9 @@ from webapp.scoring.agreement_maths import (
 # P = 3/6, R = 3/3, F1 = 2/3. Snippets {with: cat} and {with: cat, without: ad}: Jaccard 1/2.
 P1 = AnnotatedPage(1, (Said("A", "the cat sat on the mat", "article", {"with": ["cat"], "without": []}),
                        Said("B", "the cat sat", "article", {"with": ["cat"], "without": ["ad"]})),
-                   gold="the cat sat on the mat", site="one.example", gold_kind="article")
+                   gold="the cat sat on the mat", site="one.example", gold_page_type="article")
 # P2: three annotators. X = Z = "a b c d", Y = "a b c e": XY 3/4, XZ 1, YZ 3/4 -> mean 5/6;
-# kinds article, listing, article: one pair of three agrees.
+# types article, listing, article: one pair of three agrees.
 P2 = AnnotatedPage(2, (Said("X", "a b c d", "article"), Said("Y", "a b c e", "listing"),
                        Said("Z", "a b c d", "article")), site="two.example")
 # P3: two empty texts (a page with no main content) agree fully.
@@ -52,14 +52,14 @@ def test_pair_text_f1(a, b, f1):
 
 def test_two_annotators_on_one_page():
     found = page_agreement(P1)
-    assert (found.pairs, found.text_f1, found.kind_agreement, found.snippet_agreement) == (1, approx(2 / 3), 1.0, 0.5)
+    assert (found.pairs, found.text_f1, found.type_agreement, found.snippet_agreement) == (1, approx(2 / 3), 1.0, 0.5)
 
 
-def test_three_annotators_whose_kinds_disagree():
+def test_three_annotators_whose_page_types_disagree():
     found = page_agreement(P2)
     assert found.pairs == 3
     assert found.text_f1 == approx((0.75 + 1 + 0.75) / 3)
-    assert found.kind_agreement == approx(1 / 3)
+    assert found.type_agreement == approx(1 / 3)
     assert found.snippet_agreement is None  # nobody gave snippets: no pair counted
 
 
@@ -73,10 +73,10 @@ def test_corpus_figures():
     result = agreement([P1, P2, P3])
     assert result["pages"] == 3 and result["pairs"] == 5
     assert result["text_f1"] == approx((2 / 3 + 5 / 6 + 1) / 3)
-    assert result["kind_agreement"] == approx(3 / 5)  # P1 1 of 1, P2 1 of 3, P3 1 of 1
+    assert result["type_agreement"] == approx(3 / 5)  # P1 1 of 1, P2 1 of 3, P3 1 of 1
     # Coincidences: article-article 2 (P1) + 1 (P2), article-listing 1 + 1 (P2), other 2 (P3);
     # n = 7, D_o = 2/7, D_e = 2 (4*1 + 4*2 + 1*2) / (7*6) = 2/3, alpha = 1 - (2/7)/(2/3) = 4/7.
-    assert result["kind_alpha"] == approx(4 / 7)
+    assert result["type_alpha"] == approx(4 / 7)
     assert (result["snippet_agreement"], result["snippet_pairs"]) == (0.5, 1)
     assert result["annotators"]["A"] == {"pages": 2, "adjudicated": 1, "f1_vs_gold": 1.0}
     assert result["annotators"]["B"] == {"pages": 2, "adjudicated": 1, "f1_vs_gold": approx(2 / 3)}
@@ -85,21 +85,21 @@ def test_corpus_figures():
     assert (spread["min"], spread["median"], spread["max"]) == (approx(2 / 3), approx(5 / 6), 1.0)
 
 
-def test_alpha_is_undefined_when_every_annotation_has_one_kind():
-    assert kind_alpha([P1]) is None
-    assert agreement([])["kind_alpha"] is None and agreement([])["text_f1"] is None
+def test_alpha_is_undefined_when_every_annotation_has_one_page_type():
+    assert type_alpha([P1]) is None
+    assert agreement([])["type_alpha"] is None and agreement([])["text_f1"] is None
 
 
-def test_figures_by_site_kind_and_annotator():
+def test_figures_by_site_page_type_and_annotator():
     by_site = agreement([P1, P2, P3], "site")["groups"]
     assert by_site.keys() == {"one.example", "two.example"}
     assert by_site["one.example"]["text_f1"] == approx((2 / 3 + 1) / 2)
-    by_kind = agreement([P1, P2, P3], "kind")["groups"]
-    assert set(by_kind) == {"article", "other"}  # P2, not adjudicated: the kind most annotators chose
-    assert by_kind["article"]["pages"] == 2
+    by_page_type = agreement([P1, P2, P3], "type")["groups"]
+    assert set(by_page_type) == {"article", "other"}  # P2, not adjudicated: the type most annotators chose
+    assert by_page_type["article"]["pages"] == 2
     by_annotator = agreement([P1, P2, P3], "annotator")["groups"]
     assert by_annotator["Y"]["pairs"] == 2 and by_annotator["Y"]["text_f1"] == approx(0.75)
-    assert by_annotator["Y"]["kind_agreement"] == 0.0
+    assert by_annotator["Y"]["type_agreement"] == 0.0
     assert by_annotator["X"]["text_f1"] == approx((0.75 + 1) / 2)
     assert by_annotator["A"]["pages"] == 2 and by_annotator["A"]["annotators"].keys() == {"A"}
 
@@ -112,8 +112,8 @@ def test_annotator_noise_and_what_is_within_it():
     assert within_noise(0.1, None) is None
 
 
-def annotate(session, page, name, text, kind="article", status="done", snippets=None):
-    found = save_annotation(session, page, name, base_version=0, text=text, kind=kind, status=status,
+def annotate(session, page, name, text, page_type="article", status="done", snippets=None):
+    found = save_annotation(session, page, name, base_version=0, text=text, page_type=page_type, status=status,
                             snippets=snippets)
     session.commit()
     return found
@@ -123,15 +123,15 @@ def test_cli_and_api_give_the_figures_of_the_stored_annotations(app, session, ru
     first, second, third = (make_page(session, host=h) for h in ("one.example", "two.example", "one.example"))
     for page, said in ((first, P1.said), (second, P2.said), (third, P3.said)):
         for s in said:
-            annotate(session, page, s.annotator, s.text, s.kind, snippets=s.snippets)
-    add_revision(session, first, text="the cat sat on the mat", kind="article", status="done", author="Rev")
+            annotate(session, page, s.annotator, s.text, s.page_type, snippets=s.snippets)
+    add_revision(session, first, text="the cat sat on the mat", page_type="article", status="done", author="Rev")
     annotate(session, make_page(session), "A", "a draft only", status="draft")  # work in progress: not counted
     session.commit()
     result = runner.invoke(args=["agreement", "--format", "json"])
     assert result.exit_code == 0, result.output
     figures = json.loads(result.output)
     expected = json.loads(json.dumps(agreement([P1, P2, P3])))
-    for key in ("pages", "pairs", "text_f1", "kind_agreement", "kind_alpha", "snippet_agreement", "annotators"):
+    for key in ("pages", "pairs", "text_f1", "type_agreement", "type_alpha", "snippet_agreement", "annotators"):
         assert figures[key] == expected[key], key
     assert client.get("/api/agreement").get_json() == figures
     by_site = client.get("/api/agreement?by=site").get_json()
@@ -139,7 +139,7 @@ def test_cli_and_api_give_the_figures_of_the_stored_annotations(app, session, ru
     assert client.get("/api/agreement?by=colour").status_code == 400
     table = runner.invoke(args=["agreement", "--by", "annotator"])
     assert table.exit_code == 0 and "f1_vs_gold" in table.output and "\nY " in table.output
-    page = client.get("/agreement?by=kind").get_data(as_text=True)
+    page = client.get("/agreement?by=type").get_data(as_text=True)
     assert "0.571" in page and "other" in page and "<svg" in page
 
 

@@ -36,10 +36,12 @@ def prefill(name: str, fp: str, basis: str = "best") -> dict:
 
 
 def annotate(session, page: Page, annotator: str, text: str, provenance: dict, status: str = "done") -> None:
-    annotation = Annotation(page_id=page.id, annotator=annotator, text=text, kind="article", status=status, version=1)
+    annotation = Annotation(page_id=page.id, annotator=annotator, text=text, page_type="article", status=status,
+                            version=1)
     session.add(annotation)
     session.flush()
-    session.add(AnnotationRevision(annotation_id=annotation.id, version=1, text=text, kind="article", status="done",
+    session.add(AnnotationRevision(annotation_id=annotation.id, version=1, text=text, page_type="article",
+                                   status="done",
                                    author=annotator, provenance=provenance))
 
 
@@ -58,9 +60,9 @@ def anchored(session) -> dict[str, int]:
     first["B"].provenance = prefill("density", dens)
     first["C"].provenance = prefill("justext", "justext|gone")
     first["D"].provenance = {"prefill": {"source": "consensus"}, "lines": []}
-    later = add_revision(session, pages["A"], text="a b c d", kind="article", status="done", author="ann")
+    later = add_revision(session, pages["A"], text="a b c d", page_type="article", status="done", author="ann")
     later.provenance = prefill("density", dens)  # not the first revision: A did not start from density
-    add_revision(session, pages["B"], text="e f g h q r", kind="article", status="done",
+    add_revision(session, pages["B"], text="e f g h q r", page_type="article", status="done",
                  author="ann").provenance = {"prefill": {"source": "gold", "version": 1}, "lines": []}
     annotate(session, pages["D"], "Ann", "m n o p s", prefill("trafilatura", traf))
     annotate(session, pages["D"], "Bob", "m n o p s", prefill("density", dens))
@@ -151,7 +153,7 @@ def test_the_movement_from_the_prefill_per_source(client, session, anchored):
 
     token = sign_in(client)  # A's gold edited: "a b" only; trafilatura's "a b c d" is now at F1 2/3 of it
     saved = client.post(f"/api/pages/{anchored['A']}/gold", headers={"X-CSRF-Token": token},
-                        json={"text": "a b", "kind": "article", "status": "done", "version": 2, "client_save_id": "m1"})
+                        json={"text": "a b", "type": "article", "status": "done", "version": 2, "client_save_id": "m1"})
     assert saved.status_code == 200, saved.data
     moved = board(client)["anchoring"]["movement"]
     assert moved["extractors"]["trafilatura"]["mean"] == pytest.approx((1 / 3 + 3 / 7) / 2)
@@ -272,7 +274,7 @@ def test_a_randomly_prefilled_save_records_its_basis_and_anchors_the_page_to_the
     assert editor["start"]["prefill"] == {"source": "extractor", "name": drawn, "basis": RANDOM,
                                           "fingerprint": expected}
     saved = client.post(f"/api/pages/{page.id}/gold", headers={"X-CSRF-Token": token},
-                        json={"text": editor["text"], "kind": "article", "status": "done", "version": 0,
+                        json={"text": editor["text"], "type": "article", "status": "done", "version": 0,
                               "client_save_id": "r1", "provenance": editor["start"]})
     assert saved.status_code == 200, saved.data
     split = board(client, extractor=["trafilatura", "density", "justext"])["anchoring"]["split"]
@@ -346,7 +348,7 @@ def test_the_crawl_chooses_site_rules_only_where_it_applied_a_rule(app, session,
     rules_board(session, ruled)
     settings = settings_of(app)
     with settings.shared.synced(session) as cache:
-        config = pipeline_config(session, cache, PipelineRequest(by="type"), settings.run, settings.taxonomy.kinds)
+        config = pipeline_config(session, cache, PipelineRequest(by="type"), settings.run, settings.taxonomy.page_types)
     assert config["extractor"] == config["routes"]["article"]["extractor"] == chosen
     assert config["challenger"] == ("density" if chosen == "trafilatura" else "trafilatura")
     assert ("site-rules" in config["leaderboard"]["f1"]) is ruled

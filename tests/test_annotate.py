@@ -24,7 +24,7 @@ def page_id(session):
 
 
 def save(client, token, page_id, text="Gold", version=0, save_id="s1", **extra):
-    body = {"text": text, "kind": "article", "status": "done", "version": version, "client_save_id": save_id}
+    body = {"text": text, "type": "article", "status": "done", "version": version, "client_save_id": save_id}
     return client.post(f"/api/pages/{page_id}/gold", json=body | extra, headers={"X-CSRF-Token": token})
 
 
@@ -56,7 +56,7 @@ def test_first_visit_is_prefilled_from_the_default_extractor(client, session, pa
     data = page_data(client.get(f"/pages/{page_id}"))
     assert [c["name"] for c in data["candidates"]] == ["trafilatura", "boilerpy3", "density"]
     start = data["editor"].pop("start")  # what the provenance of a save records it started from
-    assert data["editor"] == {"text": "Prefilled text", "kind": "article", "status": "done", "version": 0,
+    assert data["editor"] == {"text": "Prefilled text", "type": "article", "status": "done", "version": 0,
                               "prefilled_from": "trafilatura", "type_signal": "default"}
     fingerprint = session.scalars(select(Extraction.fingerprint).where(Extraction.extractor == "trafilatura")).one()
     assert start == {"prefill": {"source": "extractor", "name": "trafilatura", "fingerprint": fingerprint,
@@ -75,11 +75,11 @@ def test_the_default_extractor_is_configurable_and_an_errored_one_does_not_prefi
 
 
 def test_a_page_with_gold_shows_the_gold(client, session, page_id):
-    add_gold(session, session.get(Page, page_id), text="Saved", kind="listing", status="draft", author="Bob")
+    add_gold(session, session.get(Page, page_id), text="Saved", page_type="listing", status="draft", author="Bob")
     session.commit()
     sign_in(client)
     editor = page_data(client.get(f"/pages/{page_id}"))["editor"]
-    assert (editor["text"], editor["kind"], editor["status"], editor["version"]) == ("Saved", "listing", "draft", 1)
+    assert (editor["text"], editor["type"], editor["status"], editor["version"]) == ("Saved", "listing", "draft", 1)
 
 
 def test_the_newest_extraction_of_an_extractor_is_the_candidate(client, session, page_id):
@@ -115,12 +115,12 @@ def gold_text(session, page_id):
 def test_save_applies_and_bumps_the_version(client, session, page_id):
     token = sign_in(client, "Ann")
     first = save(client, token, page_id, "One", version=0, save_id="a")
-    second = save(client, token, page_id, "Two", version=1, save_id="b", kind="listing", status="draft")
+    second = save(client, token, page_id, "Two", version=1, save_id="b", type="listing", status="draft")
     assert (first.status_code, first.json["version"]) == (200, 1)
     assert (second.status_code, second.json["version"]) == (200, 2)
     gold = session.get(Page, page_id).gold
     session.refresh(gold)
-    assert (gold.text, gold.kind, gold.status, gold.author, gold.version) == ("Two", "listing", "draft", "Ann", 2)
+    assert (gold.text, gold.page_type, gold.status, gold.author, gold.version) == ("Two", "listing", "draft", "Ann", 2)
     assert [(r[0], r[3]) for r in revisions(session, page_id)] == [("One", "a"), ("Two", "b")]
 
 
@@ -164,14 +164,14 @@ def test_a_stale_save_gets_409_with_the_other_text_and_both_are_kept(app, sessio
 @pytest.mark.parametrize(
     "change",
     [
-        {"text": None}, {"text": 3}, {"version": "1"}, {"version": True}, {"kind": "poem"}, {"status": "lost"},
+        {"text": None}, {"text": 3}, {"version": "1"}, {"version": True}, {"type": "poem"}, {"status": "lost"},
         {"client_save_id": ""}, {"client_save_id": "x" * 65}, {"version": 5}, {"version": -1},
         {"provenance": "prefill"}, {"effort": [1]}, {"guideline_version": "2"}, {"guideline_version": True},
     ],
 )
 def test_a_malformed_save_is_400_and_stores_nothing(client, session, page_id, change):
     token = sign_in(client)
-    body = {"text": "t", "kind": "article", "status": "done", "version": 0, "client_save_id": "c"} | change
+    body = {"text": "t", "type": "article", "status": "done", "version": 0, "client_save_id": "c"} | change
     response = client.post(f"/api/pages/{page_id}/gold", json=body, headers={"X-CSRF-Token": token})
     assert response.status_code == 400 and response.json["message"]
     assert session.get(Page, page_id).gold is None
@@ -196,8 +196,8 @@ def test_a_save_to_a_missing_page_is_404(client):
 
 def test_a_non_article_needs_no_text(client, session, page_id):
     token = sign_in(client)
-    assert save(client, token, page_id, "", kind="wall").status_code == 200
-    assert session.get(Page, page_id).gold.kind == "wall"
+    assert save(client, token, page_id, "", type="wall").status_code == 200
+    assert session.get(Page, page_id).gold.page_type == "wall"
 
 
 def test_read_gold(client, page_id):
@@ -272,7 +272,7 @@ def stale_marks(text):
 def test_history_is_paged_newest_first_50_at_a_time(client, session, page_id, count, sizes):
     page = session.get(Page, page_id)
     for n in range(1, count + 1):
-        add_revision(session, page, text=f"r{n}", kind="article", status="done", author="Ann")
+        add_revision(session, page, text=f"r{n}", page_type="article", status="done", author="Ann")
     session.commit()
     url, shown, pages = f"/pages/{page_id}/history", [], []
     while url is not None:

@@ -18,7 +18,7 @@ from webapp.accounts.roles import ADMIN, ANNOTATOR, REVIEWER
 from webapp.cli.actor import cli_actor
 from webapp.models import AuditEvent, GoldRevision, ImportBatch, Job, SiteRule
 
-SAVE = {"text": "Gold", "kind": "article", "status": "done", "version": 0, "client_save_id": "a1"}
+SAVE = {"text": "Gold", "type": "article", "status": "done", "version": 0, "client_save_id": "a1"}
 PAGE = b"<html><body><article><p>An article about the quay and the ferries.</p></article></body></html>"
 
 
@@ -221,7 +221,7 @@ def test_adjudication_automatic_or_by_a_reviewer_and_assignment_are_logged_with_
                     headers={"X-CSRF-Token": token})
     rex, token = clients["Rex"]
     assert rex.post(f"/adjudication/{second}", data={"csrf_token": token, "version": "0", "text": "Bob's words",
-                                                      "kind": "article", "status": "done", "note": "Bob's"}
+                                                      "type": "article", "status": "done", "note": "Bob's"}
                     ).status_code == 302
     assert runner.invoke(args=["assign", "--to", "Ann", "--site", "a.example"]).exit_code == 0
     events = [(e.actor, e.action, e.target) for e in session.scalars(select(AuditEvent).order_by(AuditEvent.id))

@@ -41,14 +41,14 @@ def admin(app, session):
 def page_id(session) -> int:
     """A page with one gold revision (its id: reading the committed row again would open a transaction)."""
     page = make_page(session, "<html><body><p>Text</p></body></html>", url="https://a.example/1")
-    add_gold(session, page, text="First", kind="article", status="done", author="Ada")
+    add_gold(session, page, text="First", page_type="article", status="done", author="Ada")
     found = page.id
     session.commit()
     return found
 
 
 def save(client, token, page_id, **fields):
-    body = {"text": "Second", "kind": "article", "status": "done", "version": 1, "client_save_id": "s1", **fields}
+    body = {"text": "Second", "type": "article", "status": "done", "version": 1, "client_save_id": "s1", **fields}
     return client.post(f"/api/pages/{page_id}/gold", json=body, headers={"X-CSRF-Token": token})
 
 
@@ -117,7 +117,7 @@ def test_snippets_nested_100000_deep_are_refused_by_the_api(admin, page_id, sess
     client, token = admin
     response = client.post(f"/api/pages/{page_id}/gold", headers={"X-CSRF-Token": token},
                            content_type="application/json",
-                           data='{"text": "x", "kind": "article", "status": "done", "version": 1, '
+                           data='{"text": "x", "type": "article", "status": "done", "version": 1, '
                                 f'"client_save_id": "s", "snippets": {DEEP}}}')
     assert response.status_code == 400
     assert response.json["message"] == (
@@ -130,7 +130,7 @@ def test_snippets_nested_100000_deep_are_refused_by_the_adjudication_form(app, p
     client = app.test_client()
     token = log_in(client, "Rex")
     response = client.post(f"/adjudication/{page_id}", data={
-        "csrf_token": token, "version": "1", "kind": "article", "status": "done", "text": "x", "snippets": DEEP})
+        "csrf_token": token, "version": "1", "type": "article", "status": "done", "text": "x", "snippets": DEEP})
     assert response.status_code == 400
     assert f"snippets: it is nested deeper than {JSON_MAX_DEPTH} levels" in told(response)
     assert counted(session, GoldRevision) == 1
@@ -176,7 +176,7 @@ def test_a_version_beyond_the_integer_columns_in_the_adjudication_form_answers_4
     client = app.test_client()
     token = log_in(client, "Rex")
     response = client.post(f"/adjudication/{page_id}", data={
-        "csrf_token": token, "version": str(2**64), "kind": "article", "status": "done", "text": "x"})
+        "csrf_token": token, "version": str(2**64), "type": "article", "status": "done", "text": "x"})
     assert response.status_code == 400 and "'version' must be a whole number" in told(response)
     assert counted(session, GoldRevision) == 1
 

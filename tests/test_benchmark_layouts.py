@@ -36,7 +36,7 @@ def test_wcxb_is_read_from_its_root_or_a_split_as_evaluate_py_reads_it():
     assert detect_format(WCXB) == detect_format(WCXB / "dev") == "wcxb"
     found = documents(WCXB)
     assert documents(WCXB / "dev") == found
-    assert {item: d.kind for item, d in found.items()} == {
+    assert {item: d.page_type for item, d in found.items()} == {
         "0101": "article", "0102": "collection", "0103": "product", "0104": "forum"}  # category is collection
     ferry, app = found["0101"], found["0103"]
     assert ferry.gold == "The harbour ferry runs again on Tuesday.\nTickets cost two crowns."
@@ -71,7 +71,8 @@ def test_wceb_is_read_from_the_repository_datasets_or_combined_folder():
     assert documents(COMBINED) == found
     by_text = {d.gold: d for d in found.values()}
     night = by_text["The night train leaves at ten. It reaches the coast at six."]
-    assert (night.url, night.folder, night.charset, night.kind) == ("https://rail.example/night", "mini", "utf-8", None)
+    assert (night.url, night.folder, night.charset, night.page_type) == ("https://rail.example/night", "mini", "utf-8",
+                                                                         None)
     assert night.layout == {"name": "wceb", "id": night.item, "dataset": "mini", "source": ["mini", "case1"]}
     assert night.data == (COMBINED / "html" / "mini" / f"{night.item}.html").read_bytes()
     assert sorted(d.folder for d in found.values()) == ["mini", "mini", "other"]

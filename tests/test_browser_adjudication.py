@@ -36,8 +36,8 @@ def frame_classes(tab, text: str) -> list[str]:
 def test_the_adjudication_starts_from_the_agreed_lines_and_marks_the_disputed_ones(app, session, live_server,
                                                                                      laptop):
     found = make_page(session, html=HTML, url="https://ferry.example/timetable")
-    save_annotation(session, found, "Ann", base_version=0, text=ANN, kind="article", status="done")
-    save_annotation(session, found, "Bob", base_version=0, text=BOB, kind="forum", status="done")
+    save_annotation(session, found, "Ann", base_version=0, text=ANN, page_type="article", status="done")
+    save_annotation(session, found, "Bob", base_version=0, text=BOB, page_type="forum", status="done")
     session.commit()
     page_id = found.id
     rita = signed_in(laptop, live_server, "Rita")
@@ -47,8 +47,8 @@ def test_the_adjudication_starts_from_the_agreed_lines_and_marks_the_disputed_on
     notice = rita.text_content("#consensus-notice")
     assert "2 lines all annotators agree on" in " ".join(notice.split())
     assert "2 lines are disputed" in " ".join(notice.split())
-    assert rita.eval_on_selector("#result-kind", "select => select.value") == ""  # no type preselected
-    assert "Ann: article · Bob: forum or discussion thread" in rita.text_content("#kinds-said")
+    assert rita.eval_on_selector("#result-type", "select => select.value") == ""  # no type preselected
+    assert "Ann: article · Bob: forum or discussion thread" in rita.text_content("#types-said")
     disputed = rita.locator("#disputed-lines .disputed-line")
     assert disputed.count() == 2
     five, tickets = disputed.filter(has_text="It returns at five."), disputed.filter(has_text="Tickets on board.")
@@ -75,12 +75,12 @@ def test_the_adjudication_starts_from_the_agreed_lines_and_marks_the_disputed_on
 
     rita.focus("#result-text")
     rita.keyboard.press("Control+s")  # no type chosen: the form is not sent
-    assert rita.evaluate("document.getElementById('result-kind').matches(':invalid')")
-    rita.select_option("#result-kind", "forum")
+    assert rita.evaluate("document.getElementById('result-type').matches(':invalid')")
+    rita.select_option("#result-type", "forum")
     rita.keyboard.press("Control+s")
     rita.wait_for_url(f"{live_server}/adjudication")
     gold = session.scalars(select(Gold).where(Gold.page_id == page_id)).one()
-    assert (gold.text, gold.kind, gold.author) == (chosen, "forum", "Rita")
+    assert (gold.text, gold.page_type, gold.author) == (chosen, "forum", "Rita")
     assert chosen == ANN + "\nTickets on board."
     revision = session.scalars(select(GoldRevision).join(Gold).where(Gold.page_id == page_id)).one()
     assert revision.provenance == {"prefill": {"source": "consensus"}, "lines": [
@@ -92,12 +92,12 @@ def test_three_annotators_blocks_several_have_are_marked_apart_from_those_all_ha
     app.config["OVERLAP"] = 3
     found = make_page(session, html=HTML, url="https://ferry.example/timetable")
     for name, text in (("Ann", ANN), ("Bob", BOB), ("Cy", "Ferry timetable\nIt returns at five.")):
-        save_annotation(session, found, name, base_version=0, text=text, kind="article", status="done")
+        save_annotation(session, found, name, base_version=0, text=text, page_type="article", status="done")
     session.commit()
     rita = signed_in(laptop, live_server, "Rita")
     rita.goto(f"{live_server}/adjudication/{found.id}")
     assert rita.evaluate(RESULT) == "Ferry timetable"
-    assert rita.eval_on_selector("#result-kind", "select => select.value") == "article"  # all agree
+    assert rita.eval_on_selector("#result-type", "select => select.value") == "article"  # all agree
     assert "only Ann, Cy" in rita.locator(".disputed-line", has_text="It returns at five.").text_content()
     until(rita, "document.getElementById('frame').dataset.marked === 'yes'")
     assert "goldtext-by-all" in frame_classes(rita, "Ferry timetable")
@@ -108,8 +108,8 @@ def test_three_annotators_blocks_several_have_are_marked_apart_from_those_all_ha
 
 def test_the_page_s_agreement_counts_one_pair_of_annotators_in_the_singular(app, session, live_server, laptop):
     found = make_page(session, html=HTML, url="https://ferry.example/pairs")
-    save_annotation(session, found, "Ann", base_version=0, text=ANN, kind="article", status="done")
-    save_annotation(session, found, "Bob", base_version=0, text=BOB, kind="article", status="done")
+    save_annotation(session, found, "Ann", base_version=0, text=ANN, page_type="article", status="done")
+    save_annotation(session, found, "Bob", base_version=0, text=BOB, page_type="article", status="done")
     session.commit()
     rita = signed_in(laptop, live_server, "Rita")
     rita.goto(f"{live_server}/adjudication/{found.id}")
@@ -121,8 +121,8 @@ def test_question_mark_lists_the_adjudication_keys_shift_g_among_them_in_a_modal
                                                                                       laptop):
     # The adjudication view had Shift+G (and Ctrl+S) but no help saying so: `?` did nothing.
     found = make_page(session, html=HTML, url="https://ferry.example/keys")
-    save_annotation(session, found, "Ann", base_version=0, text=ANN, kind="article", status="done")
-    save_annotation(session, found, "Bob", base_version=0, text=BOB, kind="article", status="done")
+    save_annotation(session, found, "Ann", base_version=0, text=ANN, page_type="article", status="done")
+    save_annotation(session, found, "Bob", base_version=0, text=BOB, page_type="article", status="done")
     session.commit()
     rita = signed_in(laptop, live_server, "Rita")
     rita.goto(f"{live_server}/adjudication/{found.id}")
@@ -154,9 +154,10 @@ def test_a_disputed_line_whose_text_is_also_agreed_shows_unpressed_until_its_own
             "</body></html>")
     found = make_page(session, html=html, url="https://ferry.example/news")
     save_annotation(session, found, "Ann", base_version=0, text="Ferry news\nRead more\nThe ferry leaves at nine.",
-                    kind="article", status="done")
+                    page_type="article", status="done")
     save_annotation(session, found, "Bob", base_version=0,
-                    text="Ferry news\nRead more\nThe ferry leaves at nine.\nRead more", kind="article", status="done")
+                    text="Ferry news\nRead more\nThe ferry leaves at nine.\nRead more", page_type="article",
+                    status="done")
     session.commit()
     rita = signed_in(laptop, live_server, "Rita")
     rita.goto(f"{live_server}/adjudication/{found.id}")
@@ -183,8 +184,8 @@ def test_the_keys_work_after_a_click_in_the_saved_page(app, session, live_server
     # A click in the saved page's frame gave it the focus, and from then on ? and Shift+G did nothing (the
     # annotate view's keys work there; the adjudication's listened to the view's document only).
     found = make_page(session, html=HTML, url="https://ferry.example/frame-keys")
-    save_annotation(session, found, "Ann", base_version=0, text=ANN, kind="article", status="done")
-    save_annotation(session, found, "Bob", base_version=0, text=BOB, kind="article", status="done")
+    save_annotation(session, found, "Ann", base_version=0, text=ANN, page_type="article", status="done")
+    save_annotation(session, found, "Bob", base_version=0, text=BOB, page_type="article", status="done")
     session.commit()
     rita = signed_in(laptop, live_server, "Rita")
     rita.goto(f"{live_server}/adjudication/{found.id}")

@@ -35,7 +35,7 @@ def open_page(context, base, page_id, name="Ann"):
 
 def revisions(session, page_id):
     rows = session.execute(
-        select(GoldRevision.text, GoldRevision.kind, GoldRevision.status).order_by(GoldRevision.id)
+        select(GoldRevision.text, GoldRevision.page_type, GoldRevision.status).order_by(GoldRevision.id)
     ).all()
     session.rollback()
     return [tuple(row) for row in rows]
@@ -146,12 +146,12 @@ def test_a_word_double_clicked_in_a_block_outside_the_gold_is_the_snippet(sessio
 
 # --- defect 4: focus goes back after a dropdown -----------------------------------------------------
 
-def test_after_choosing_a_kind_with_the_mouse_n_goes_to_the_next_page(session, live_server, context):
+def test_after_choosing_a_page_type_with_the_mouse_n_goes_to_the_next_page(session, live_server, context):
     first = make_page(session, HARBOUR, candidates=CANDIDATES).id
     second = make_page(session, HARBOUR, candidates=CANDIDATES).id
     tab = open_page(context, live_server, first)
-    tab.click("#kind")
-    tab.select_option("#kind", "listing")
+    tab.click("#type")
+    tab.select_option("#type", "listing")
     tab.keyboard.press("n")
     tab.wait_for_url(f"**/pages/{second}")
     assert revisions(session, first)[-1][1] == "listing"  # n saved the change before moving
@@ -176,12 +176,12 @@ def test_unsaved_changes_are_shown_and_n_saves_them_before_moving(session, live_
 
 def test_an_older_draft_is_offered_with_a_diff_never_shown_over_newer_text(session, live_server, context):
     page = make_page(session, HARBOUR, candidates=CANDIDATES)
-    add_gold(session, page, text="Version one", kind="article", status="done", author="Bob")
+    add_gold(session, page, text="Version one", page_type="article", status="done", author="Bob")
     session.commit()
     tab = open_page(context, live_server, page.id)
     tab.fill("#editor", "My draft words")
     until(tab, f"localStorage.getItem('goldtext:draft:{page.id}') !== null")
-    add_gold(session, page, text="Version two elsewhere", kind="article", status="done", author="Bob")
+    add_gold(session, page, text="Version two elsewhere", page_type="article", status="done", author="Bob")
     session.commit()
     tab.on("dialog", lambda dialog: dialog.accept())
     tab.reload()
@@ -255,11 +255,11 @@ def test_the_help_is_modal(session, live_server, context):
         assert tab.evaluate("document.getElementById('help').contains(document.activeElement)")
     tab.keyboard.press("n")
     tab.keyboard.press("x")
-    assert tab.url.endswith(f"/pages/{page_id}") and tab.input_value("#kind") == "article"
+    assert tab.url.endswith(f"/pages/{page_id}") and tab.input_value("#type") == "article"
     tab.keyboard.press("Escape")
     assert not tab.is_visible("#help")
     tab.keyboard.press("x")
-    assert tab.input_value("#kind") == "error"
+    assert tab.input_value("#type") == "error"
 
 
 def contrast(tab, selector: str) -> float:
@@ -301,7 +301,7 @@ def test_a_page_from_the_queue_to_saved_typed_gold_by_keyboard_alone(session, li
     tab.wait_for_url(f"**/pages/{first}")
     until(tab, "document.body.dataset.ready === 'yes'")
     tab.keyboard.press("l")  # page type: listing
-    assert tab.input_value("#kind") == "listing"
+    assert tab.input_value("#type") == "listing"
     tab.keyboard.press("f")  # the saved page
     assert tab.evaluate("document.activeElement.id") == "frame"
     tab.keyboard.press("c")  # the candidates' diff, from inside the frame
@@ -340,18 +340,18 @@ def test_c_goes_to_the_lines_to_take_while_they_are_shown_and_arrow_keys_scroll_
 def test_every_page_type_has_its_key_in_the_help_and_the_guide(session, live_server, context):
     from pathlib import Path
 
-    from webapp.vocabulary import PAGE_KINDS
+    from webapp.vocabulary import DEFAULT_PAGE_TYPES
 
     page_id = make_page(session, HARBOUR, candidates=CANDIDATES).id
     tab = open_page(context, live_server, page_id)
     rows = tab.evaluate("""[...document.querySelectorAll('#help-table tr')].map((row) =>
       [[...row.cells[0].querySelectorAll('kbd')].map((k) => k.textContent), row.cells[1].textContent])""")
     guide = (Path(__file__).resolve().parents[1] / "docs" / "annotating.md").read_text()
-    for key, label in PAGE_KINDS.items():
+    for key, label in DEFAULT_PAGE_TYPES.items():
         row = next((r for r in rows if r[1] == f"page type: {label}"), None)
         assert row is not None, f"no key for the page type {label}"
         tab.keyboard.press(row[0][0])
-        assert tab.input_value("#kind") == key
+        assert tab.input_value("#type") == key
     for keys, label in rows:  # the guide lists every key the overlay lists, with the same words
         cells = " ".join(f"<kbd>{k}</kbd>" for k in keys)
         assert f"| {cells} | {label} |" in guide, f"{cells} | {label}"

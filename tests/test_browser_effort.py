@@ -127,13 +127,13 @@ def test_the_effort_page_fits_a_1366_window_with_every_action_counted(session, l
     # Each action's column once said "(median · total)" in its head: the tables ran past the window's right
     # edge and the last actions' columns were cut off.
     page = make_page(session, url="https://news.example/effort")
-    revision = add_gold(session, page, text="Some gold", kind="article", status="done", author="Ann")
+    revision = add_gold(session, page, text="Some gold", page_type="article", status="done", author="Ann")
     revision.effort = {"active_seconds": 3600, "actions": {name: 1234 for name in ACTIONS}}
     session.commit()
     tab = signed_in(context, live_server)
     tab.goto(f"{live_server}/effort")
     assert tab.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
-    for table in ("effort-all", "effort-by-annotator", "effort-by-kind", "effort-by-prefill"):
+    for table in ("effort-all", "effort-by-annotator", "effort-by-type", "effort-by-prefill"):
         right = tab.evaluate(f"document.getElementById('{table}').getBoundingClientRect().right")
         assert right <= 1366, f"{table} ends at {right}"
     heads = tab.locator("#effort-by-annotator thead th").all_inner_texts()

@@ -30,7 +30,7 @@ def seed(session) -> int:
                 html=raw.decode())
     session.add(page)
     session.flush()
-    add_revision(session, page, text="alpha beta gamma delta", kind="article", status="done", author="ann")
+    add_revision(session, page, text="alpha beta gamma delta", page_type="article", status="done", author="ann")
     for name, text in (("trafilatura", "alpha beta"), ("density", "alpha beta gamma delta")):
         session.add(Extraction(page_id=page.id, extractor=name, fingerprint=fingerprints[name], text=text,
                                accepted=True))
@@ -71,7 +71,7 @@ def test_sorting_survives_a_refresh(session, live_server, context):
     board.click("th[data-key=extractor]")
     assert board.evaluate(names) == "trafilatura,density"  # by name, descending
     with session.begin():
-        add_gold(session, session.get(Page, page_id), text="alpha beta", kind="article", status="done",
+        add_gold(session, session.get(Page, page_id), text="alpha beta", page_type="article", status="done",
                      author="bob")
     until(board, f"Number({F1}) === 1")
     assert board.evaluate(names) == "trafilatura,density"
@@ -97,7 +97,7 @@ def test_the_page_types_heatmap_sits_beside_the_sites_one_and_stays_readable(ses
     assert len(ratios) == 2 and min(ratios) >= 4.5
     tab.click(f"{article} td[data-key=density] a")
     tab.wait_for_url("**/leaderboard/pages?**")
-    assert "kind=article" in tab.url and "extractor=density" in tab.url
+    assert "type=article" in tab.url and "extractor=density" in tab.url
 
 
 # The head-to-head's Compare button keeps the chosen metric ----------
@@ -110,7 +110,7 @@ def scored(session):
     for n in range(3):
         page = make_page(session, url=f"https://news.example/{n}",
                          candidates={"trafilatura": "Alpha beta", "density": f"Alpha delta {n}"})
-        add_gold(session, page, text="Alpha beta gamma", kind="article", status="done", author="Ann")
+        add_gold(session, page, text="Alpha beta gamma", page_type="article", status="done", author="Ann")
     session.commit()
 
 

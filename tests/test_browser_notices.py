@@ -45,7 +45,7 @@ def test_choosing_another_type_takes_away_the_notice_explaining_the_suggested_on
     tab.wait_for_selector("#editor")
     assert any("Page type article" in text for text in notices(tab))
     tab.keyboard.press("h")  # documentation
-    assert tab.input_value("#kind") == "documentation"
+    assert tab.input_value("#type") == "documentation"
     assert not any("Page type article" in text for text in notices(tab))
     assert any("nothing is saved yet" in text for text in notices(tab))  # still true: nothing is saved
 

@@ -27,10 +27,10 @@ def saved_texts(session, page_id):
     return [tuple(row) for row in rows]
 
 
-def saved_kinds(session):
-    kinds = list(session.scalars(select(GoldRevision.kind).order_by(GoldRevision.id)))
+def saved_page_types(session):
+    page_types = list(session.scalars(select(GoldRevision.page_type).order_by(GoldRevision.id)))
     session.rollback()
-    return kinds
+    return page_types
 
 
 def saved(tab, version: int) -> None:
@@ -173,7 +173,7 @@ def test_every_shortcut_in_the_help_overlay_does_what_it_says(session, live_serv
     tab.keyboard.press("Escape")
     assert not tab.is_visible("#help")
     tab.keyboard.press("G")
-    assert tab.is_visible("#guideline-panel section[data-kind=article]")
+    assert tab.is_visible("#guideline-panel section[data-type=article]")
     tab.keyboard.press("G")
     assert not tab.is_visible("#guideline-panel")
     tab.keyboard.press("2")
@@ -184,16 +184,16 @@ def test_every_shortcut_in_the_help_overlay_does_what_it_says(session, live_serv
     tab.keyboard.press("u")
     assert tab.input_value("#editor") == "Omega psi chi"
     tab.keyboard.press("m")
-    assert tab.input_value("#kind") == "forum"
+    assert tab.input_value("#type") == "forum"
     tab.keyboard.press("s")
     saved(tab, 1)
     assert tab.input_value("#status") == "skipped"
-    assert saved_kinds(session) == ["forum"]  # a type of page with main content, chosen by its key
+    assert saved_page_types(session) == ["forum"]  # a type of page with main content, chosen by its key
     tab.keyboard.press("a")
-    assert tab.input_value("#kind") == "article"
+    assert tab.input_value("#type") == "article"
     tab.keyboard.press("d")
     saved(tab, 2)
-    assert saved_kinds(session) == ["forum", "article"]
+    assert saved_page_types(session) == ["forum", "article"]
     assert tab.input_value("#status") == "done"
     tab.click("#editor")
     tab.keyboard.type("n")  # typing in the editor: no shortcut fires...

@@ -9,7 +9,7 @@ def test_two_annotators_agreed_lines_and_a_disputed_one_in_the_middle():
                        Said("bob", "Title\nIntro\nAside\nBody", "article")])
     assert found.agreed == ["Title", "Intro", "Body"]
     assert found.disputed == [{"text": "Aside", "origin": ["bob"], "after": 2, "line": 2}]
-    assert found.kind == "article"
+    assert found.page_type == "article"
 
 
 def test_extra_lines_at_the_start_and_end_are_disputed_where_they_sit():
@@ -25,7 +25,7 @@ def test_the_first_annotator_is_not_preferred():
     other = consensus([Said("bob", "A\nC", "forum"), Said("ann", "A\nB\nC", "article")])
     assert one.text == other.text == "A\nC"
     assert [d["text"] for d in one.disputed] == [d["text"] for d in other.disputed] == ["B"]
-    assert one.kind is None and one.kinds == {"ann": "article", "bob": "forum"}
+    assert one.page_type is None and one.page_types == {"ann": "article", "bob": "forum"}
 
 
 def test_repeated_lines_are_matched_in_order_not_by_first_copy():
@@ -42,7 +42,7 @@ def test_three_annotators_origin_names_who_has_each_disputed_line():
     assert found.agreed == ["T", "B"]
     assert found.disputed == [{"text": "X", "origin": ["ann", "bob"], "after": 1, "line": 1},
                               {"text": "Y", "origin": ["bob", "cy"], "after": 2, "line": 3}]
-    assert found.kind is None
+    assert found.page_type is None
 
 
 def test_identical_texts_have_nothing_disputed():

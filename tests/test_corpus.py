@@ -90,10 +90,10 @@ def test_the_readability_test_pages_read_whole():
     results = read(READABILITY_PAGES)
     assert [r for r in results if isinstance(r, Rejected)] == []
     assert len(results) == 130
-    assert sum(r.kind == "other" for r in results) == 8
-    not_articles = [r for r in results if r.kind == "other"]
+    assert sum(r.page_type == "other" for r in results) == 8
+    not_articles = [r for r in results if r.page_type == "other"]
     assert all(r.gold is None for r in not_articles)
-    articles = [r for r in results if r.kind != "other"]
+    articles = [r for r in results if r.page_type != "other"]
     assert all(r.gold for r in articles)
     assert {r.folder for r in results} == {None}
 
@@ -149,10 +149,10 @@ def test_readability_layout_fixture():
         url="https://harbour.example/ferry",
         gold="Ferry timetable changes\nFrom Monday the first ferry leaves at 6:40.\n"
         "Weekdays: 6:40\nSundays: 8:10\nTickets are sold on board.",
-        kind="article",
+        page_type="article",
     )
     menu = results["menu"]
-    assert (menu.kind, menu.gold, menu.url) == ("other", None, None)
+    assert (menu.page_type, menu.gold, menu.url) == ("other", None, None)
 
 
 def test_readability_page_with_broken_metadata_is_rejected(tmp_path):
@@ -160,7 +160,7 @@ def test_readability_page_with_broken_metadata_is_rejected(tmp_path):
                            "b/source.html": PAGE})
     results = by_item(read(tmp_path))
     assert results["a"].reason.startswith("expected-metadata.json is not valid JSON")
-    assert (results["b"].kind, results["b"].gold) == (None, None)
+    assert (results["b"].page_type, results["b"].gold) == (None, None)
 
 
 # --- folder layout -----------------------------------------------------------------------------
@@ -171,14 +171,14 @@ def test_folder_layout(tmp_path):
         "a.html": PAGE,
         "a.gold.txt": b"\xef\xbb\xbfGold of a\r\nsecond line",
         "a.url": "\n  https://a.example/1  \n",
-        "site-b/index.csv": "name,url,kind\n"
+        "site-b/index.csv": "name,url,type\n"
                             "b,https://b.example/b,listing\n"
                             "c.htm,https://b.example/c,\n",
         "site-b/b.htm": PAGE + b"b",
         "site-b/c.HTM": PAGE + b"c",
         "site-b/deeper/d.html": PAGE + b"d",
         "site-b/deeper/index.json": json.dumps({"d": {"url": "https://d.example/",
-                                                      "kind": "wall"}}),
+                                                      "type": "wall"}}),
         "site-b/image.png": b"\x89PNG",
         ".hidden/e.html": PAGE,
         ".f.html": PAGE,
@@ -187,12 +187,12 @@ def test_folder_layout(tmp_path):
     assert read(tmp_path) == [
         RawDocument("a.html", PAGE, source, url="https://a.example/1",
                     gold="Gold of a\nsecond line"),
-        RawDocument("site-b/b.htm", PAGE + b"b", source, url="https://b.example/b", kind="listing",
+        RawDocument("site-b/b.htm", PAGE + b"b", source, url="https://b.example/b", page_type="listing",
                     folder="site-b"),
         RawDocument("site-b/c.HTM", PAGE + b"c", source, url="https://b.example/c",
                     folder="site-b"),
         RawDocument("site-b/deeper/d.html", PAGE + b"d", source, url="https://d.example/",
-                    kind="wall", folder="site-b/deeper"),
+                    page_type="wall", folder="site-b/deeper"),
     ]
 
 
@@ -233,7 +233,7 @@ def test_a_url_file_wins_over_the_index(tmp_path):
         ("index.json", '["a"]', "index.json must be an object"),
         ("index.json", '{"a": {"url": 3}}', "index.json entry 'a': expected a URL"),
         ("index.csv", "name,url\na,https://a.example/,article,extra\n",
-         "index.csv row 2: expected name,url[,kind], got 4 cells"),
+         "index.csv row 2: expected name,url[,type], got 4 cells"),
         ("index.csv", b"a,https://a.example/caf\xe9\n", "index.csv is not UTF-8 text (byte 23)"),
     ],
 )
@@ -246,11 +246,11 @@ def test_an_unreadable_index_rejects_itself_and_the_pages_of_its_folder(tmp_path
     assert isinstance(results["b.html"], RawDocument)
 
 
-def test_a_kind_that_is_no_type_name_in_the_index_rejects_that_page_only(tmp_path):
+def test_a_page_type_that_is_no_type_name_in_the_index_rejects_that_page_only(tmp_path):
     write_files(tmp_path, {"index.csv": "a,,Recipe!\nb,,listing\n", "a.html": PAGE, "b.html": PAGE})
     results = by_item(read(tmp_path))
     assert results["a.html"].reason.startswith("unknown page type 'Recipe!' in the index (a type is ")
-    assert results["b.html"].kind == "listing"
+    assert results["b.html"].page_type == "listing"
 
 
 def test_files_matching_no_page_are_reported(tmp_path):
@@ -476,13 +476,13 @@ def test_a_file_that_is_no_warc_is_rejected(tmp_path, name, content, reason):
 
 def test_jsonl(tmp_path):
     lines = [
-        {"url": "https://a.example/", "html": "<p>café</p>", "gold": "café", "kind": "article"},
+        {"url": "https://a.example/", "html": "<p>café</p>", "gold": "café", "type": "article"},
         "",
         {"url": None, "html": "<p>b</p>"},
         "{broken",
         {"url": "https://c.example/"},
         {"url": 7, "html": "<p>c</p>"},
-        {"html": "<p>d</p>", "kind": "Recipe"},
+        {"html": "<p>d</p>", "type": "Recipe"},
         ["html"],
         {"html": "<p>\ud800</p>"},
     ]
@@ -491,7 +491,7 @@ def test_jsonl(tmp_path):
     source = str(path)
     assert read(path) == [
         RawDocument("line 1", "<p>café</p>".encode(), source, url="https://a.example/",
-                    charset="utf-8", gold="café", kind="article"),
+                    charset="utf-8", gold="café", page_type="article"),
         RawDocument("line 3", b"<p>b</p>", source, charset="utf-8"),
         Rejected("line 4", source, "invalid JSON (Expecting property name enclosed in double "
                                    "quotes at column 2)"),

@@ -120,12 +120,13 @@ def test_every_page_of_the_shared_corpora_gets_the_text_goldtext_stores_and_the_
     routes = json.loads((tmp_path / "by-type" / "pipeline.json").read_text())["routes"]
     board = json.loads(cli("score", "--by", "type", "--format", "json", "--bootstrap", "0"))
     assert set(routes) == set(app.config["PAGE_TYPES"])
-    for kind, group in board["groups"].items():
+    for page_type, group in board["groups"].items():
         f1 = {name: figures["f1"] for name, figures in group["extractors"].items()}
         if group["pages"] >= 5:
-            assert f1[routes[kind]["extractor"]] == max(f1.values()), kind
-            assert routes[kind]["fallback"] in f1 and routes[kind]["fallback"] != routes[kind]["extractor"]
-            assert f"on the {group['pages']} scored gold pages of this type" in routes[kind]["why"]
+            assert f1[routes[page_type]["extractor"]] == max(f1.values()), page_type
+            fallback = routes[page_type]["fallback"]
+            assert fallback in f1 and fallback != routes[page_type]["extractor"]
+            assert f"on the {group['pages']} scored gold pages of this type" in routes[page_type]["why"]
 
     write_warcs(tmp_path / "warc", pages, files=2)
     run_pipeline(tmp_path / "pipeline", "--warc", str(tmp_path / "warc"), "--out", str(tmp_path / "out"),
@@ -137,13 +138,13 @@ def test_every_page_of_the_shared_corpora_gets_the_text_goldtext_stores_and_the_
     challenger = stored_texts(session, registry["resiliparse"].fingerprint)
     urls = {page_id: url for page_id, url, _ in pages}
     raws = {page_id: raw for page_id, _, raw in pages}
-    kinds = set(app.config["PAGE_TYPES"])
+    page_types = set(app.config["PAGE_TYPES"])
     for doc_id, doc in docs.items():
         page_id, meta = page_of(doc_id), doc["metadata"]
         assert doc["text"] == main[page_id], f"page {page_id}: the step's text is not the stored extraction"
         assert (meta["url"], meta["extractor"], meta["fingerprint"]) == (
             urls[page_id], "trafilatura", registry["trafilatura"].fingerprint)
-        assert meta["page_type"] in kinds
+        assert meta["page_type"] in page_types
         assert meta["agreement"] == round(text_f1(main[page_id], challenger[page_id]), 6)
         raw = raws[page_id]
         if len(raw) <= 5_000_000:
@@ -161,7 +162,7 @@ def test_every_page_of_the_shared_corpora_gets_the_text_goldtext_stores_and_the_
     for doc_id, doc in docs.items():
         if "html_base64" in doc["metadata"]:
             by_type.setdefault(doc["metadata"]["page_type"], {})[doc_id] = doc["metadata"]["agreement"]
-    share = shares({kind: len(found) for kind, found in by_type.items()}, 20)
+    share = shares({page_type: len(found) for page_type, found in by_type.items()}, 20)
     session.execute(delete(Page))
     session.commit()
     output = cli("import", "--datatrove", str(tmp_path / "out"), "--sample", "20", "--by", "type",
@@ -169,7 +170,7 @@ def test_every_page_of_the_shared_corpora_gets_the_text_goldtext_stores_and_the_
     batch = session.scalars(select(ImportBatch).order_by(ImportBatch.id.desc())).first()
     assert (batch.imported, batch.duplicates, batch.rejected) == (20, 0, 0), output
     imported = session.scalars(select(Page).where(Page.batch_id == batch.id)).all()
-    taken: dict[str, set[str]] = {kind: set() for kind in by_type}
+    taken: dict[str, set[str]] = {page_type: set() for page_type in by_type}
     for page in imported:
         layout = page.facts["layout"]
         meta = docs[layout["id"]]["metadata"]
@@ -177,10 +178,10 @@ def test_every_page_of_the_shared_corpora_gets_the_text_goldtext_stores_and_the_
                                                                               meta["agreement"])
         assert page.raw == base64.b64decode(meta["html_base64"]) and page.url == meta["url"] and page.html
         taken[meta["page_type"]].add(layout["id"])
-    for kind, found in by_type.items():
-        assert len(taken[kind]) == share[kind], kind
-        left = [agreement for doc_id, agreement in found.items() if doc_id not in taken[kind]]
-        assert max((found[doc_id] for doc_id in taken[kind]), default=0.0) <= min(left, default=1.0), kind
+    for page_type, found in by_type.items():
+        assert len(taken[page_type]) == share[page_type], page_type
+        left = [agreement for doc_id, agreement in found.items() if doc_id not in taken[page_type]]
+        assert max((found[doc_id] for doc_id in taken[page_type]), default=0.0) <= min(left, default=1.0), page_type
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ from urllib.parse import urlsplit
 import lxml.html
 import pytest
 
-from webapp.vocabulary import ARTICLE, DEFAULT_TAXONOMY, NO_CONTENT_KINDS
+from webapp.vocabulary import ARTICLE, DEFAULT_NO_CONTENT_TYPES, DEFAULT_TAXONOMY
 
 DEMO = Path(__file__).parents[1] / "webapp" / "demo_corpus"
 PAGES = DEMO / "pages"
@@ -17,7 +17,7 @@ RULES: dict[str, dict] = json.loads((DEMO / "rules.json").read_text(encoding="ut
 
 WINDOWS_1252_PAGE = "seed-swap-cafe"
 SHORT_POST = "ferry-notice"
-ARTICLES = sorted(name for name, entry in INDEX.items() if entry["kind"] == ARTICLE)
+ARTICLES = sorted(name for name, entry in INDEX.items() if entry["type"] == ARTICLE)
 NON_ARTICLES = sorted(name for name in INDEX if name not in ARTICLES)
 
 # The accept guard's default thresholds (webapp/extractors/guard.py).
@@ -72,9 +72,9 @@ def test_index_lists_exactly_the_pages_in_the_folder() -> None:
 
 
 @pytest.mark.parametrize("name", sorted(INDEX))
-def test_index_entry_has_a_known_kind_and_an_https_url(name: str) -> None:
+def test_index_entry_has_a_known_page_type_and_an_https_url(name: str) -> None:
     entry = INDEX[name]
-    assert entry["kind"] in DEFAULT_TAXONOMY.kinds
+    assert entry["type"] in DEFAULT_TAXONOMY.page_types
     assert entry["url"].startswith("https://")
     assert host(name).endswith(".example")
 
@@ -97,7 +97,7 @@ def test_corpus_has_three_sites_of_at_least_four_pages_and_nine_articles() -> No
 
 
 def test_corpus_covers_every_type_without_main_content() -> None:
-    assert {INDEX[name]["kind"] for name in NON_ARTICLES} >= set(NO_CONTENT_KINDS)
+    assert {INDEX[name]["type"] for name in NON_ARTICLES} >= set(DEFAULT_NO_CONTENT_TYPES)
 
 
 @pytest.mark.parametrize("name", ARTICLES)
@@ -132,7 +132,7 @@ def test_full_article_gold_passes_the_accept_guard(name: str) -> None:
 
 
 def test_short_post_gold_is_under_the_guard_minimum() -> None:
-    assert INDEX[SHORT_POST]["kind"] == ARTICLE
+    assert INDEX[SHORT_POST]["type"] == ARTICLE
     assert len("\n".join(gold_lines(SHORT_POST))) < MIN_CHARS
 
 
@@ -147,7 +147,7 @@ def test_windows_1252_page_is_not_utf8_and_declares_no_charset() -> None:
 @pytest.mark.parametrize("name", sorted(INDEX))
 def test_readme_describes_every_page(name: str) -> None:
     readme = (DEMO / "README.md").read_text(encoding="utf-8")
-    assert f"\n| {name} | {host(name)} | {INDEX[name]['kind']} | " in readme
+    assert f"\n| {name} | {host(name)} | {INDEX[name]['type']} | " in readme
 
 
 def test_one_article_is_german() -> None:

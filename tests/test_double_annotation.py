@@ -35,8 +35,8 @@ def client_of(app, name):
     return client, sign_in(client, name)
 
 
-def save(client, token, page_id, body_text, version=0, save_id="s1", kind="article", status="done"):
-    body = {"text": body_text, "kind": kind, "status": status, "version": version, "client_save_id": save_id}
+def save(client, token, page_id, body_text, version=0, save_id="s1", page_type="article", status="done"):
+    body = {"text": body_text, "type": page_type, "status": status, "version": version, "client_save_id": save_id}
     return client.post(f"/api/pages/{page_id}/gold", json=body, headers={"X-CSRF-Token": token})
 
 
@@ -98,7 +98,7 @@ def test_a_reviewer_adjudicates_a_disagreement_and_annotators_see_the_outcome(ap
     view = rev.get(f"/adjudication/{page_id}").get_data(as_text=True)
     assert "It approved the new budget." in view and "It approved the budget." in view
     result = "The council met on Monday.\nIt approved the new budget."
-    form = {"csrf_token": rev_token, "version": "0", "text": result, "kind": "article", "status": "done",
+    form = {"csrf_token": rev_token, "version": "0", "text": result, "type": "article", "status": "done",
             "note": "Bob's wording; <Read more> is a link, not text.",
             "snippets": json.dumps({"with": ["new budget"], "without": ["Read more"]})}
     assert rev.post(f"/adjudication/{page_id}", data=form | {"snippets": '{"maybe": []}'}).status_code == 400
@@ -115,7 +115,7 @@ def test_a_reviewer_adjudicates_a_disagreement_and_annotators_see_the_outcome(ap
     data = json.loads(reviewed.split('id="reviewed-gold"')[1].split(">", 1)[1].split("</script>")[0])
     assert data == [result]
     again = rev.post(f"/adjudication/{page_id}", data={"csrf_token": rev_token, "version": "0", "text": "late",
-                                                      "kind": "article", "status": "done", "note": ""})
+                                                      "type": "article", "status": "done", "note": ""})
     assert again.status_code == 302 and session.scalars(select(Gold.text)).one() == result  # stale: kept, not applied
 
 
@@ -123,7 +123,7 @@ def test_the_review_queue_puts_the_most_disagreeing_page_first(app, session):
     close, far = make_page(session), make_page(session)
     for found, texts in ((close, ("a b c d", "a b c e")), (far, ("a b c d", "x y z"))):
         for name, body in zip(("Ann", "Bob"), texts):
-            save_annotation(session, found, name, base_version=0, text=body, kind="article", status="done")
+            save_annotation(session, found, name, base_version=0, text=body, page_type="article", status="done")
     session.commit()
     queue = app.test_client().get("/adjudication").get_data(as_text=True)
     assert queue.index(f"/adjudication/{far.id}") < queue.index(f"/adjudication/{close.id}")
@@ -133,8 +133,8 @@ def test_the_annotators_queue_and_assignment(app, session, runner):
     pages = [make_page(session, host="news.example") for _ in range(3)]
     other = make_page(session, host="other.example")
     for name in ("Ann", "Bob"):
-        save_annotation(session, pages[0], name, base_version=0, text="x", kind="article", status="done")
-    save_annotation(session, pages[1], "Ann", base_version=0, text="x", kind="article", status="draft")
+        save_annotation(session, pages[0], name, base_version=0, text="x", page_type="article", status="done")
+    save_annotation(session, pages[1], "Ann", base_version=0, text="x", page_type="article", status="draft")
     session.commit()
     ids = [p.id for p in pages]
     mine = [row.page_id for row in own_queue(session, "Ann", 2)]
@@ -158,7 +158,7 @@ def test_the_annotators_queue_and_assignment(app, session, runner):
 
 def test_the_annotate_view_next_goes_to_the_next_page_that_needs_me(app, session):
     first, done, third = (make_page(session) for _ in range(3))
-    save_annotation(session, done, "Ann", base_version=0, text="x", kind="article", status="done")
+    save_annotation(session, done, "Ann", base_version=0, text="x", page_type="article", status="done")
     ids = [first.id, third.id]
     session.commit()
     client, _ = client_of(app, "Ann")
@@ -171,8 +171,8 @@ def test_the_leaderboard_and_head_to_head_mark_differences_within_annotator_nois
     # extracts the gold (F1 1), "near" misses one of four words (F1 6/7): 14 points apart, within noise.
     found = make_page(session, candidates={"close": "a b c d", "near": "a b c"})
     for name, body in (("Ann", "a b c d"), ("Bob", "a b c e")):
-        save_annotation(session, found, name, base_version=0, text=body, kind="article", status="done")
-    add_gold(session, found, text="a b c d", kind="article", status="done", author="Rita")
+        save_annotation(session, found, name, base_version=0, text=body, page_type="article", status="done")
+    add_gold(session, found, text="a b c d", page_type="article", status="done", author="Rita")
     session.commit()
     result = runner.invoke(args=["compare", "close|1|{}", "near|1|{}", "--format", "json", "--bootstrap", "0"])
     assert result.exit_code == 0, result.output
@@ -186,17 +186,17 @@ def test_exports_carry_annotations_agreement_and_only_adjudicated_pages(app, ses
     adjudicated, pending, single = make_page(session), make_page(session), make_page(session)
     for found in (adjudicated, pending):
         for name, body in (("Ann", "a b c d"), ("Bob", "a b c e")):
-            save_annotation(session, found, name, base_version=0, text=body, kind="article", status="done")
-    add_gold(session, adjudicated, text="a b c d", kind="article", status="done", author="Rita", note="Ann's")
-    add_gold(session, single, text="solo", kind="article", status="done", author="Sam")  # overlap-1 gold
+            save_annotation(session, found, name, base_version=0, text=body, page_type="article", status="done")
+    add_gold(session, adjudicated, text="a b c d", page_type="article", status="done", author="Rita", note="Ann's")
+    add_gold(session, single, text="solo", page_type="article", status="done", author="Sam")  # overlap-1 gold
     session.commit()
     out = tmp_path / "all"
     assert runner.invoke(args=["export", "--format", "jsonl", "--out", str(out), "--without-html"]).exit_code == 0
     lines = {r["id"]: r for r in map(json.loads, (out / "pages.jsonl").read_text().splitlines())}
     assert lines[adjudicated.id]["annotations"] == [
-        {"annotator": "Ann", "text": "a b c d", "kind": "article", "status": "done", "provenance": None,
+        {"annotator": "Ann", "text": "a b c d", "type": "article", "status": "done", "provenance": None,
          "effort": [], "lead_time": None, "guideline_version": None},
-        {"annotator": "Bob", "text": "a b c e", "kind": "article", "status": "done", "provenance": None,
+        {"annotator": "Bob", "text": "a b c e", "type": "article", "status": "done", "provenance": None,
          "effort": [], "lead_time": None, "guideline_version": None},
     ]
     assert lines[adjudicated.id]["gold"] == "a b c d" and lines[adjudicated.id]["gold_note"] == "Ann's"

@@ -20,7 +20,7 @@ EFFORT = {"active_seconds": 42.5, "actions": {"block": 3, "typed_words": 4, "lin
 
 
 def save(client, token, page_id, text="Gold", version=0, save_id="s1", **extra):
-    body = {"text": text, "kind": "article", "status": "done", "version": version, "client_save_id": save_id}
+    body = {"text": text, "type": "article", "status": "done", "version": version, "client_save_id": save_id}
     return client.post(f"/api/pages/{page_id}/gold", json=body | extra, headers={"X-CSRF-Token": token})
 
 
@@ -65,14 +65,14 @@ def test_a_malformed_effort_is_400_naming_the_problem_and_stores_nothing(client,
 
 def test_a_nan_effort_is_refused(client, session, page_id):
     token = sign_in(client)
-    body = ('{"text": "Gold", "kind": "article", "status": "done", "version": 0, "client_save_id": "n",'
+    body = ('{"text": "Gold", "type": "article", "status": "done", "version": 0, "client_save_id": "n",'
             ' "effort": {"active_seconds": NaN, "actions": {}}}')
     response = client.post(f"/api/pages/{page_id}/gold", data=body, content_type="application/json",
                            headers={"X-CSRF-Token": token})
     assert response.status_code == 400 and "active_seconds" in response.get_json()["message"]
 
 
-# Revisions with known effort, by page: (author, kind, prefill source or None, seconds, actions).
+# Revisions with known effort, by page: (author, type, prefill source or None, seconds, actions).
 REVISIONS = {
     "p1": [("Ann", "article", "extractor", 30, {"block": 3}), ("Ann", "article", None, 12, {"typed_words": 4}),
            ("Bob", "article", None, 50, {"range": 2})],
@@ -90,8 +90,8 @@ def recorded(session) -> dict[str, int]:
     for name, revisions in REVISIONS.items():
         page = make_page(session, url=f"https://news.example/{name}")
         ids[name] = page.id
-        for author, kind, prefill, seconds, actions in revisions:
-            revision = add_gold(session, session.get(Page, page.id), text=f"{name} by {author}", kind=kind,
+        for author, page_type, prefill, seconds, actions in revisions:
+            revision = add_gold(session, session.get(Page, page.id), text=f"{name} by {author}", page_type=page_type,
                                 status="done", author=author)
             revision.provenance = {"prefill": {"source": prefill}, "lines": []} if prefill else None
             revision.effort = {"active_seconds": seconds, "actions": actions} if seconds is not None else None
@@ -108,12 +108,12 @@ def test_the_effort_figures_are_sums_per_page_with_medians_and_counts(client, re
     by = figures["by"]
     assert {name: (f["pages"], f["seconds"]["median"], f["actions"]["median"]) for name, f in by["annotator"].items()} \
         == {"Ann": (3, 42.0, 7), "Bob": (2, 30.0, 2)}
-    assert {name: (f["pages"], f["seconds"]["median"]) for name, f in by["kind"].items()} \
+    assert {name: (f["pages"], f["seconds"]["median"]) for name, f in by["type"].items()} \
         == {"article": (4, 46.0), "listing": (1, 20.0)}  # article: 10 42 50 100
     assert {name: (f["pages"], f["seconds"]["median"]) for name, f in by["prefill"].items()} \
         == {"extractor": (2, 26.0), "gold": (1, 20.0), "unknown": (2, 75.0)}
     ann_p1 = next(p for p in figures["pages"] if p["page"] == recorded["p1"] and p["annotator"] == "Ann")
-    assert ann_p1 == {"page": recorded["p1"], "annotator": "Ann", "kind": "article", "prefill": "extractor",
+    assert ann_p1 == {"page": recorded["p1"], "annotator": "Ann", "type": "article", "prefill": "extractor",
                       "seconds": 42.0, "actions": {"block": 3, "typed_words": 4}, "revisions": 2}
     assert "Carl" not in by["annotator"]
 
@@ -172,7 +172,7 @@ def test_the_adjudication_records_the_reviewers_effort_and_refuses_a_malformed_o
         assert save(client, sign_in(client, name), page_id, f"Text of {name}").status_code == 200
     rita = app.test_client()
     token = sign_in(rita, "Rita")
-    form = {"csrf_token": token, "version": "0", "text": "Agreed", "kind": "article", "status": "done", "note": ""}
+    form = {"csrf_token": token, "version": "0", "text": "Agreed", "type": "article", "status": "done", "note": ""}
     malformed = '{"active_seconds": 5, "actions": {"x": 1}}'
     refused = rita.post(f"/adjudication/{page_id}", data=form | {"effort": malformed})
     assert refused.status_code == 400 and "unknown actions: x" in refused.get_data(as_text=True)

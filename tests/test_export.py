@@ -34,19 +34,19 @@ def demo(cli, session) -> dict[str, tuple]:
     returns its snapshot."""
     pages = session.scalars(select(Page).join(Gold).order_by(Page.id)).all()
     first, second, third = pages[0], pages[1], pages[2]
-    add_gold(session, first, text=first.gold.text, kind="article", status="done", author="Bea", snippets=SNIPPETS)
-    add_gold(session, second, text="", kind="article", status="done", author="Cy",
+    add_gold(session, first, text=first.gold.text, page_type="article", status="done", author="Bea", snippets=SNIPPETS)
+    add_gold(session, second, text="", page_type="article", status="done", author="Cy",
                  snippets={"with": ["a\u2028b"], "without": []})
-    add_gold(session, third, text="Line one\r\nמשפט \u202eעברי\U0001F600\n\u0007tab\there", kind="listing",
+    add_gold(session, third, text="Line one\r\nמשפט \u202eעברי\U0001F600\n\u0007tab\there", page_type="listing",
                  status="draft", author="Bea")
     session.commit()
     return snapshot(session)
 
 
 def snapshot(session) -> dict[str, tuple]:
-    """sha256 -> (url, gold text, kind, snippets, status) of every page (None fields without gold)."""
+    """sha256 -> (url, gold text, type, snippets, status) of every page (None fields without gold)."""
     rows = session.execute(
-        select(Page.sha256, Page.url, Gold.text, Gold.kind, Gold.snippets, Gold.status).outerjoin(Gold)
+        select(Page.sha256, Page.url, Gold.text, Gold.page_type, Gold.snippets, Gold.status).outerjoin(Gold)
     ).all()
     session.rollback()
     return {row[0]: tuple(row[1:]) for row in rows}
@@ -57,7 +57,7 @@ def jsonl_records(path: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").split("\n") if line]
 
 
-# format, extra options, the snapshot fields it carries (url, text, kind, snippets, status), which pages
+# format, extra options, the snapshot fields it carries (url, text, type, snippets, status), which pages
 CASES = [
     ("jsonl", [], (0, 1, 2, 3, 4), "all"),
     ("jsonl", ["--with-extractions"], (0, 1, 2, 3, 4), "all"),
@@ -111,16 +111,16 @@ def test_wceb_export_holds_utf8_pages_and_reimports_the_same_gold_and_text(cli, 
     after = {p.url: (p.sha256, p.encoding, p.html) for p in session.scalars(select(Page))}
     assert {row[0] for row in snapshot(session).values()} == set(before)
     by_url = {row[0]: row for row in snapshot(session).values()}
-    assert by_url == {row[0]: row for row in demo.values()}  # url, gold text, kind, snippets, status
+    assert by_url == {row[0]: row for row in demo.values()}  # url, gold text, type, snippets, status
     for url, (sha, encoding, html) in before.items():
         assert after[url][2] == html, url  # the same text: WCEB's HTML is UTF-8, and is read as such
         assert (after[url][0] == sha) == (encoding == "utf-8"), url  # a page in another encoding is re-encoded
     assert {encoding for _, encoding, _ in before.values()} != {"utf-8"}
 
 
-def test_status_site_and_kind_narrow_the_export(cli, demo, tmp_path):
+def test_status_site_and_page_type_narrow_the_export(cli, demo, tmp_path):
     out = tmp_path / "export"
-    cli("export", "--format", "jsonl", "--out", str(out), "--status", "done", "--kind", "article",
+    cli("export", "--format", "jsonl", "--out", str(out), "--status", "done", "--type", "article",
         "--site", "garden-ledger.example", "--without-html")
     records = jsonl_records(out / "pages.jsonl")
     expected = sorted((row[0] or "") for row in demo.values()
@@ -158,7 +158,7 @@ def test_jsonl_export_loads_with_datasets(cli, demo, tmp_path, monkeypatch):
 def test_scrapinghub_export_scores_as_goldtext_score_does(cli, demo, tmp_path):
     out = tmp_path / "bench"
     cli("export", "--format", "scrapinghub", "--out", str(out), "--predictions", "--status", "done",
-        "--kind", "article")
+        "--type", "article")
     truth = json.loads((out / "ground-truth.json").read_text())
     for key, entry in truth.items():
         raw = gzip.decompress((out / "html" / f"{key}.html.gz").read_bytes())
@@ -217,7 +217,7 @@ def test_csv_export_has_a_row_per_page_extraction_and_metric(cli, session, demo,
     assert len(snippet_rows) == 2 * len(runnable(build_registry()))  # two pages with snippet gold x the extractors
     pages = {metric: {r["page_id"] for r in rows if r["metric"] == metric} for metric in metrics}
     empty = session.scalars(select(Gold.page_id).where(Gold.text == "", Gold.status == "done",
-                                                       Gold.kind.in_(["article", "listing"])))
+                                                       Gold.page_type.in_(["article", "listing"])))
     assert len(pages["tokens"]) == 8 and pages["wcxb"] - pages["tokens"] == {str(i) for i in empty}
     whole = next(r for r in snippet_rows if r["extractor"] == "whole-page")
     assert float(whole["recall"]) == 1.0

@@ -30,9 +30,9 @@ NASTY_URL = "=HYPERLINK(\"http://evil.example\",\"x\")"
 @pytest.fixture
 def pages(session):
     first = make_page(session, url="https://news.example/1", candidates={"trafilatura": "Alpha beta"})
-    add_gold(session, first, text="Alpha beta gamma", kind="article", status="done", author="Ann")
+    add_gold(session, first, text="Alpha beta gamma", page_type="article", status="done", author="Ann")
     second = make_page(session, url=NASTY_URL, host="-evil.example", candidates={"density": "@cmd"})
-    add_gold(session, second, text="Omega", kind="article", status="done", author="Ann")
+    add_gold(session, second, text="Omega", page_type="article", status="done", author="Ann")
     session.commit()
     return first.id, second.id
 

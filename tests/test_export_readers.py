@@ -32,7 +32,7 @@ def test_scrapinghub_reads_gzip_and_plain_html_with_the_ground_truth_as_gold(tmp
     assert detect_format(tmp_path) == "scrapinghub"
     got = outcomes(tmp_path)
     first, second = got[0][1], got[1][1]
-    assert (first.data, first.gold, first.url, first.kind) == (PAGE, "Harbour news", "https://a.example/1", None)
+    assert (first.data, first.gold, first.url, first.page_type) == (PAGE, "Harbour news", "https://a.example/1", None)
     assert (second.data, second.gold, second.url) == (PAGE + b"<!-- b -->", "Other", None)
     assert got[2:] == [("c3", "no html/c3.html.gz nor html/c3.html"),
                        ("html/zz.html.gz", "not in ground-truth.json")]
@@ -49,7 +49,7 @@ def test_trafilatura_eval_reads_snippets_beside_or_in_cache(tmp_path):
     (tmp_path / "cache" / "two.html").write_bytes(PAGE + b"<!-- 2 -->")
     evaldata = {
         "https://a.example/one": {"file": "one.html", "with": ["Harbour"], "without": ["Menu"], "author": "x"},
-        "two.html": {"file": "two.html", "with": ["news"], "url": None, "kind": "listing", "status": "draft"},
+        "two.html": {"file": "two.html", "with": ["news"], "url": None, "type": "listing", "status": "draft"},
         "https://a.example/up": {"file": "../secret.html", "with": []},
         "https://a.example/bad": {"file": "one.html", "with": "Harbour"},
     }
@@ -57,9 +57,9 @@ def test_trafilatura_eval_reads_snippets_beside_or_in_cache(tmp_path):
     assert detect_format(tmp_path) == "trafilatura-eval"
     got = outcomes(tmp_path)
     one, two = got[0][1], got[1][1]
-    assert (one.url, one.snippets, one.gold, one.kind) == (
+    assert (one.url, one.snippets, one.gold, one.page_type) == (
         "https://a.example/one", {"with": ["Harbour"], "without": ["Menu"]}, None, None)
-    assert (two.data, two.url, two.snippets, two.kind, two.status) == (
+    assert (two.data, two.url, two.snippets, two.page_type, two.status) == (
         PAGE + b"<!-- 2 -->", None, {"with": ["news"], "without": []}, "listing", "draft")
     assert got[2:] == [("https://a.example/up", "file name '../secret.html' leaves the folder"),
                        ("https://a.example/bad", "snippets 'with' must be a list of strings")]

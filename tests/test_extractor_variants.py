@@ -309,13 +309,13 @@ TEXT_VALUES = {"target_language": "en", "prune_xpath": "//nav", "positive_keywor
 """A meaningful value, other than the default, of every text option of a built-in extractor."""
 
 
-def other_value(name: str, kind: type, default):
+def other_value(name: str, page_type: type, default):
     """A value of the option other than its default, as a user would set it."""
-    if kind is bool:
+    if page_type is bool:
         return not default
-    if kind is int:
+    if page_type is int:
         return 1000 if default is None else default + 1
-    if kind is float:
+    if page_type is float:
         return round((default or 0.0) + 0.05, 2)
     assert name in TEXT_VALUES, f"give the text option {name!r} a value in TEXT_VALUES"
     return TEXT_VALUES[name]
@@ -329,8 +329,8 @@ def test_every_offered_option_of_every_builtin_extractor_runs_on_a_real_page():
         if not extractor.available:
             continue
         defaults = {p.name: p.default for p in inspect.signature(extractor.func).parameters.values()}
-        for name, kinds in settable(extractor).items():
-            options = {**extractor.options, name: other_value(name, kinds[0], defaults[name])}
+        for name, page_types in settable(extractor).items():
+            options = {**extractor.options, name: other_value(name, page_types[0], defaults[name])}
             try:
                 result = extractor.func(html, "https://nicolas.perriault.net/code/2013/get-your-frontend", **options)
             except Exception as error:  # what a job would record as the pair's error

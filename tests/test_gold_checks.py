@@ -116,17 +116,18 @@ def pages(session):
     gold has text, and a double-annotated page the annotators disagree on."""
     good = make_page(session, PAGE, url="https://news.example/good")
     with_current_extractions(session, good, {"trafilatura": GOLD, "whole-page": GOLD})
-    add_gold(session, good, text=GOLD, kind="article", status="done", author="ann")
+    add_gold(session, good, text=GOLD, page_type="article", status="done", author="ann")
     bad = make_page(session, PAGE, url="https://news.example/bad")
     with_current_extractions(session, bad, {"trafilatura": "Home News Contact us", "whole-page": "Home News"})
-    add_gold(session, bad, text=GOLD.replace("ferries", "feries") + "</p>", kind="article", status="done", author="ann")
+    add_gold(session, bad, text=GOLD.replace("ferries", "feries") + "</p>", page_type="article", status="done",
+             author="ann")
     error = make_page(session, PAGE, url="https://news.example/error")
-    add_gold(session, error, text=GOLD, kind="error", status="done", author="ann")
+    add_gold(session, error, text=GOLD, page_type="error", status="done", author="ann")
     disputed = make_page(session, PAGE, url="https://news.example/disputed")
     for name, text in (("al", GOLD), ("bo", "Home News Contact us")):
-        save_annotation(session, disputed, name, base_version=0, text=text, kind="article", status="done")
+        save_annotation(session, disputed, name, base_version=0, text=text, page_type="article", status="done")
     draft = make_page(session, PAGE, url="https://news.example/draft")
-    add_gold(session, draft, text="", kind="article", status="draft", author="ann")  # not checked: a draft
+    add_gold(session, draft, text="", page_type="article", status="draft", author="ann")  # not checked: a draft
     session.commit()
     ids = tuple(SimpleNamespace(id=page.id) for page in (good, bad, error, disputed, draft))
     session.rollback()  # let go of the database (SQLite: the app's writes must not wait for the test)
@@ -171,7 +172,7 @@ def test_thresholds_are_settings(pages, runner, app):
 def test_a_run_replaces_what_it_found_before_on_the_pages_it_checks(pages, runner, session):
     _, bad, _, _, _ = pages
     runner.invoke(args=["check"])
-    add_gold(session, session.get(Page, bad.id), text=GOLD, kind="article", status="done", author="ann")
+    add_gold(session, session.get(Page, bad.id), text=GOLD, page_type="article", status="done", author="ann")
     session.commit()
     result = runner.invoke(args=["check", "--page", str(bad.id), "--format", "json"])
     assert json.loads(result.output) == {"pages": 1, "failing": [

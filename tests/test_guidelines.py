@@ -32,32 +32,32 @@ def admin_client(app, session, name="Ada"):
     return client, log_in(client, name)
 
 
-def edit(client, token, kind, text, base, note=""):
-    return client.post(f"/guidelines/{kind}", data={"csrf_token": token, "text": text, "base": base, "note": note})
+def edit(client, token, page_type, text, base, note=""):
+    return client.post(f"/guidelines/{page_type}", data={"csrf_token": token, "text": text, "base": base, "note": note})
 
 
-def save(client, token, page_id, kind="forum", version=0, save_id="s1", **extra):
-    body = {"text": "Title\nFirst reply", "kind": kind, "status": "done", "version": version,
+def save(client, token, page_id, page_type="forum", version=0, save_id="s1", **extra):
+    body = {"text": "Title\nFirst reply", "type": page_type, "status": "done", "version": version,
             "client_save_id": save_id, **extra}
     return client.post(f"/api/pages/{page_id}/gold", json=body, headers={"X-CSRF-Token": token})
 
 
-@pytest.mark.parametrize("kind", DEFAULT_TAXONOMY.kinds)
-def test_every_default_type_ships_a_guideline_in_force_as_version_1(client, kind):
+@pytest.mark.parametrize("page_type", DEFAULT_TAXONOMY.page_types)
+def test_every_default_type_ships_a_guideline_in_force_as_version_1(client, page_type):
     sign_in(client)
-    shown = client.get(f"/guidelines/{kind}").get_data(as_text=True)
+    shown = client.get(f"/guidelines/{page_type}").get_data(as_text=True)
     assert "Version 1 by goldtext" in shown and "(shipped with Goldtext)" in shown
     text = shown.split('id="guideline-text">')[1].split("</article>")[0]
     assert "<h1>" in text and len(re.sub(r"<[^>]+>", "", text).split()) > 40
 
 
-@pytest.mark.parametrize(("kind", "words"), [
+@pytest.mark.parametrize(("page_type", "words"), [
     ("forum", ["title", "every reply"]), ("listing", ["filters"]), ("product", ["specifications", "reviews"]),
     ("documentation", ["navigation", "code"]), ("service", ["calls to action"]),
 ])
-def test_the_shipped_guidelines_say_what_the_trial_found_was_policy(client, kind, words):
+def test_the_shipped_guidelines_say_what_the_trial_found_was_policy(client, page_type, words):
     sign_in(client)
-    shown = client.get(f"/guidelines/{kind}").get_data(as_text=True).lower()
+    shown = client.get(f"/guidelines/{page_type}").get_data(as_text=True).lower()
     assert all(word in shown for word in words)
 
 
@@ -91,7 +91,7 @@ def test_each_admin_save_is_a_new_version_kept_in_the_history_and_the_audit_log(
     assert first.status_code == 302
     assert edit(client, token, "forum", "# Forum\n\nKeep the title, the replies and their dates.", 2).status_code == 302
     rows = session.execute(select(Guideline.version, Guideline.author, Guideline.note)
-                           .where(Guideline.kind == "forum").order_by(Guideline.version)).all()
+                           .where(Guideline.page_type == "forum").order_by(Guideline.version)).all()
     assert [tuple(r) for r in rows] == [(1, "goldtext", None), (2, "Ada", "replies are content"), (3, "Ada", None)]
     history = client.get("/guidelines/forum/history").get_data(as_text=True)
     assert re.findall(r"<td>(\d)(?: \(in force\))?</td>", history) == ["3", "2", "1"]
@@ -144,16 +144,17 @@ def test_revisions_record_the_version_in_force_for_their_type_whatever_the_clien
     assert save(client, token, page_id).status_code == 200
     edit(client, token, "forum", "# Forum\n\nKeep the title and every reply.", 1)
     assert save(client, token, page_id, version=1, save_id="s2", guideline_version=99).status_code == 200
-    assert save(client, token, page_id, kind="product", version=2, save_id="s3").status_code == 200
+    assert save(client, token, page_id, page_type="product", version=2, save_id="s3").status_code == 200
     assert save(client, token, page_id, version=1, save_id="s4").status_code == 409  # a stale save records it too
-    rows = session.execute(select(GoldRevision.kind, GoldRevision.guideline_version).order_by(GoldRevision.id)).all()
+    rows = session.execute(select(GoldRevision.page_type,
+                                  GoldRevision.guideline_version).order_by(GoldRevision.id)).all()
     assert [tuple(r) for r in rows] == [("forum", 1), ("forum", 2), ("product", 1), ("forum", 2)]
     first = session.scalars(select(GoldRevision.id).order_by(GoldRevision.id)).first()
     session.rollback()
     restored = client.post(f"/pages/{page_id}/history/{first}/restore", data={"csrf_token": token})
     assert restored.status_code == 302
     newest = session.scalars(select(GoldRevision).order_by(GoldRevision.id.desc())).first()
-    assert (newest.kind, newest.guideline_version) == ("forum", 2)  # restored under the version in force now
+    assert (newest.page_type, newest.guideline_version) == ("forum", 2)  # restored under the version in force now
     session.rollback()
     history = client.get(f"/pages/{page_id}/history").get_data(as_text=True)
     assert 'href="/guidelines/forum?version=2">v2</a>' in history
@@ -169,7 +170,7 @@ def test_the_shipped_text_is_stored_as_version_1_when_a_revision_first_refers_to
     session.rollback()
     assert save(client, token, page_id).status_code == 200
     stored = session.scalars(select(Guideline)).one()
-    assert (stored.kind, stored.version, stored.author) == ("forum", 1, "goldtext")
+    assert (stored.page_type, stored.version, stored.author) == ("forum", 1, "goldtext")
     assert "every reply" in stored.text
 
 
@@ -178,12 +179,12 @@ def test_a_type_without_a_guideline_says_so_and_an_admin_writes_one(app, session
     page_id = make_page(session).id
     client, token = admin_client(app, session)
     index = client.get("/guidelines").get_data(as_text=True)
-    row = index.split('data-kind="recipe"')[1].split("</tr>")[0]
+    row = index.split('data-type="recipe"')[1].split("</tr>")[0]
     assert "no guideline yet" in row and "Write one" in row
     assert "No guideline yet for recipe" in client.get(f"/pages/{page_id}").get_data(as_text=True)
-    assert save(client, token, page_id, kind="recipe").status_code == 200
+    assert save(client, token, page_id, page_type="recipe").status_code == 200
     assert edit(client, token, "recipe", "# Recipe\n\nKeep the ingredients and the steps.", "").status_code == 302
-    assert save(client, token, page_id, kind="recipe", version=1, save_id="s2").status_code == 200
+    assert save(client, token, page_id, page_type="recipe", version=1, save_id="s2").status_code == 200
     versions = list(session.scalars(select(GoldRevision.guideline_version).order_by(GoldRevision.id)))
     assert versions == [None, 1]
     assert client.get("/guidelines/forum").status_code == 404  # not a type of this taxonomy
@@ -212,7 +213,7 @@ def test_own_annotations_and_adjudication_record_the_version_and_agreement_split
     page = clients["Rita"][0].get("/agreement?by=guideline").get_data(as_text=True)
     assert "forum v1" in page and "forum v2" in page
     rev, token = clients["Rita"]
-    form = {"csrf_token": token, "version": "1", "text": "Only replies", "kind": "forum", "status": "done",
+    form = {"csrf_token": token, "version": "1", "text": "Only replies", "type": "forum", "status": "done",
             "note": ""}
     assert rev.post(f"/adjudication/{first}", data=form).status_code == 302
     session.rollback()
@@ -234,13 +235,13 @@ def test_the_guidelines_go_out_as_markdown_files_and_come_back_as_new_versions(a
     folder = tmp_path / "guidelines"
     result = runner.invoke(args=["guidelines", "export", str(folder)])
     assert result.exit_code == 0, result.output
-    assert sorted(p.stem for p in folder.glob("*.md")) == sorted(DEFAULT_TAXONOMY.kinds)
+    assert sorted(p.stem for p in folder.glob("*.md")) == sorted(DEFAULT_TAXONOMY.page_types)
     assert "every reply" in (folder / "forum.md").read_text()
     (folder / "forum.md").write_text("# Forum\n\nTitles are not content.\n")
     result = runner.invoke(args=["guidelines", "import", str(folder), "--note", "from the policy repo"])
     assert result.exit_code == 0, result.output
     assert "forum: version 2" in result.output and "article: unchanged (version 1)" in result.output
-    rows = session.execute(select(Guideline.kind, Guideline.version, Guideline.note).order_by(Guideline.id)).all()
+    rows = session.execute(select(Guideline.page_type, Guideline.version, Guideline.note).order_by(Guideline.id)).all()
     assert [tuple(r) for r in rows] == [("forum", 1, None), ("forum", 2, "from the policy repo")]
     event = session.scalars(select(AuditEvent).where(AuditEvent.action == "guideline.save")).one()
     assert event.actor.startswith("cli:") and event.detail["version"] == 2
@@ -249,4 +250,4 @@ def test_the_guidelines_go_out_as_markdown_files_and_come_back_as_new_versions(a
     (folder / "product.md").write_text("# Product\n\nChanged.\n")
     refused = runner.invoke(args=["guidelines", "import", str(folder)])
     assert refused.exit_code != 0 and "recipe.md: no page type of that name" in refused.output
-    assert session.scalar(select(Guideline.id).where(Guideline.kind == "product")) is None  # nothing saved
+    assert session.scalar(select(Guideline.id).where(Guideline.page_type == "product")) is None  # nothing saved

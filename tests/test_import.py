@@ -1,7 +1,7 @@
 """`goldtext import` end to end: every layout through the command, into the database.
 
 The readers' own cases are in test_corpus.py; here it is what a user sees after the command: the
-pages, URLs, sites, gold and kinds stored, the per-item report printed and kept on the batch.
+pages, URLs, sites, gold and types stored, the per-item report printed and kept on the batch.
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ def last_batch(session) -> ImportBatch:
 
 
 def gold_of(p: Page) -> tuple[str, str] | None:
-    return (p.gold.text, p.gold.kind) if p.gold else None
+    return (p.gold.text, p.gold.page_type) if p.gold else None
 
 
 # --- layouts -------------------------------------------------------------------------------------
@@ -67,13 +67,13 @@ FOLDER = {
     "a.html": page("a"),
     "a.gold.txt": "Gold of a.",
     "a.url": "https://www.harbour.example/a\n",
-    "news/index.csv": "name,url,kind\nb,https://news.example/b,listing\n",
+    "news/index.csv": "name,url,type\nb,https://news.example/b,listing\n",
     "news/b.html": page("b"),
-    "blog/index.json": json.dumps({"c": {"url": "https://blog.example/c", "kind": "article"}}),
+    "blog/index.json": json.dumps({"c": {"url": "https://blog.example/c", "type": "article"}}),
     "blog/c.html": page("c"),
     "blog/c.gold.txt": "Gold of c.",
 }
-EXPECTED = {  # item -> (url, gold (text, kind), site from the URL, site from the folder)
+EXPECTED = {  # item -> (url, gold (text, type), site from the URL, site from the folder)
     "a.html": ("https://www.harbour.example/a", ("Gold of a.", "article"), "www.harbour.example", "unknown"),
     "news/b.html": ("https://news.example/b", ("", "listing"), "news.example", "news"),
     "blog/c.html": ("https://blog.example/c", ("Gold of c.", "article"), "blog.example", "blog"),
@@ -82,7 +82,7 @@ EXPECTED = {  # item -> (url, gold (text, kind), site from the URL, site from th
 
 @pytest.mark.parametrize("site_from", ["url", "folder"])
 @pytest.mark.parametrize("container", ["folder", "zip"])
-def test_folder_layout_stores_pages_urls_sites_gold_and_kinds(run_import, session, tmp_path, site_from, container):
+def test_folder_layout_stores_pages_urls_sites_gold_and_page_types(run_import, session, tmp_path, site_from, container):
     root = write_files(tmp_path / "pages", FOLDER)
     prefix = ""
     if container == "zip":
@@ -132,13 +132,13 @@ def test_warc_responses_with_their_charset_and_bad_records_rejected(run_import, 
     assert session.scalar(select(func.count(Page.id)).where(Page.raw == b"")) == 0
 
 
-def test_jsonl_lines_with_url_gold_and_kind(run_import, session, tmp_path):
+def test_jsonl_lines_with_url_gold_and_page_type(run_import, session, tmp_path):
     lines = [
         {"url": "https://j.example/1", "html": "<p>J\u00f8rgen's page</p>", "gold": "J\u00f8rgen's page",
-         "kind": "article"},
-        {"url": "https://j.example/wall", "html": "<p>Accept cookies</p>", "kind": "wall"},
+         "type": "article"},
+        {"url": "https://j.example/wall", "html": "<p>Accept cookies</p>", "type": "wall"},
         {"url": None, "html": "<p>no url</p>"},
-        {"url": "https://j.example/bad", "html": "<p>bad kind</p>", "kind": "recipe"},
+        {"url": "https://j.example/bad", "html": "<p>bad type</p>", "type": "recipe"},
     ]
     path = tmp_path / "pages.jsonl"
     path.write_text("\n".join(json.dumps(line) for line in lines))
@@ -474,16 +474,16 @@ def test_an_empty_gold_file_is_imported_as_a_draft_to_review(runner, session, tm
         (folder / f"{name}.gold.txt").write_text(gold)
     lines = tmp_path / "pages.jsonl"
     lines.write_text("\n".join(json.dumps(line) for line in (
-        {"url": "https://j.example/e", "html": "<p>e</p>", "gold": "", "kind": "article"},
-        {"url": "https://j.example/w", "html": "<p>w</p>", "gold": "", "kind": "wall"},
-        {"url": "https://j.example/n", "html": "<p>n</p>", "kind": "forum"},
+        {"url": "https://j.example/e", "html": "<p>e</p>", "gold": "", "type": "article"},
+        {"url": "https://j.example/w", "html": "<p>w</p>", "gold": "", "type": "wall"},
+        {"url": "https://j.example/n", "html": "<p>n</p>", "type": "forum"},
     )))
     session.rollback()
     for source in (folder, lines):
         result = runner.invoke(args=["import", str(source)])
         assert result.exit_code == 0, result.output
     session.expire_all()
-    statuses = {p.source_name: (p.gold.status, p.gold.kind) for p in session.scalars(select(Page))}
+    statuses = {p.source_name: (p.gold.status, p.gold.page_type) for p in session.scalars(select(Page))}
     assert statuses == {
         "empty.html": ("draft", "article"), "blank.html": ("draft", "article"), "full.html": ("done", "article"),
         "line 1": ("draft", "article"), "line 2": ("done", "wall"), "line 3": ("done", "forum"),

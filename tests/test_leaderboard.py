@@ -65,7 +65,7 @@ def test_unchanged_figures_are_304_and_a_gold_save_changes_them(client, board):
 
     token = sign_in(client)
     saved = client.post(f"/api/pages/{board[0]}/gold", headers={"X-CSRF-Token": token},
-                        json={"text": "alpha beta", "kind": "article", "status": "done", "version": 1,
+                        json={"text": "alpha beta", "type": "article", "status": "done", "version": 1,
                               "client_save_id": "s1"})
     assert saved.status_code == 200
     after = client.get("/api/leaderboard", query_string={"bootstrap": 0}, headers={"If-None-Match": tag})
@@ -91,7 +91,7 @@ def test_the_cache_is_one_per_app_and_synced_by_the_change_log(app, client, sess
     figures(client)
     shared = app.extensions[SETTINGS].shared
     epoch = shared.cache.epoch
-    add_gold(session, session.get(Page, board[1]), text="one two three four", kind="article", status="done",
+    add_gold(session, session.get(Page, board[1]), text="one two three four", page_type="article", status="done",
                  author="bob")
     session.commit()
     data = figures(client)
@@ -350,7 +350,7 @@ def test_the_human_ceiling_is_the_annotators_agreement_in_the_boards_metric(clie
              for _ in range(2)]
     for page, (first, second) in zip(pages, (("a b c d", "a b c e"), ("a b c d", "a b c d"))):
         for name, text in (("al", first), ("bo", second)):
-            save_annotation(session, page, name, base_version=0, text=text, kind="article", status="done")
+            save_annotation(session, page, name, base_version=0, text=text, page_type="article", status="done")
     refresh_scores(session, EAGER, no_content=NO_CONTENT)
     session.commit()
     api = client.get("/api/leaderboard?extractor=trafilatura&extractor=density&bootstrap=0").get_json()
@@ -361,5 +361,5 @@ def test_the_human_ceiling_is_the_annotators_agreement_in_the_boards_metric(clie
     row = re.search(r'<tr data-extractor="trafilatura">.*?</tr>', page, re.S).group(0)
     assert "within human disagreement" in row  # F1 1 >= 0.875
     assert 'class="human"' in page  # the line on the per-page F1 plot
-    none = client.get("/api/leaderboard?extractor=trafilatura&kind=forum").get_json()
+    none = client.get("/api/leaderboard?extractor=trafilatura&type=forum").get_json()
     assert none["ceiling"] is None

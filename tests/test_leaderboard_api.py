@@ -21,7 +21,7 @@ BOOTSTRAP = ["--bootstrap", "200", "--seed", "7"]
 METRICS = [("tokens", None), ("tokens", "micro"), ("shingles", None), ("rouge-lsum", None)]
 FILTERS = {
     "everything": [],
-    "one site, articles": ["--site", "garden-ledger.example", "--kind", "article"],
+    "one site, articles": ["--site", "garden-ledger.example", "--type", "article"],
     "annotator and batch": ["--annotator", "import", "--batch", "1"],
 }
 PAIRS = [("trafilatura", "whole-page"), ("readability", "justext")]

@@ -65,7 +65,7 @@ def test_the_etag_changes_exactly_when_a_save_an_extraction_or_a_setting_changes
 
     token = sign_in(client)
     saved = client.post(f"/api/pages/{board[0]}/gold", headers={"X-CSRF-Token": token},
-                        json={"text": "alpha beta", "kind": "article", "status": "done", "version": 1,
+                        json={"text": "alpha beta", "type": "article", "status": "done", "version": 1,
                               "client_save_id": "s1"})
     assert saved.status_code == 200
     assert not still(client, first)
@@ -119,7 +119,7 @@ def test_voiding_an_annotation_changes_the_etag_and_the_annotators_agreement_sho
     page = add_page(session, "duo.example", new_batch(session), "a b c d", {"trafilatura": "a b c d",
                                                                              "density": "a b"})
     for name, text in (("al", "a b c d"), ("bo", "a b c d"), ("cy", "x y")):
-        save_annotation(session, page, name, base_version=0, text=text, kind="article", status="done")
+        save_annotation(session, page, name, base_version=0, text=text, page_type="article", status="done")
     refresh_scores(session, EAGER, no_content=NO_CONTENT)
     add_account(session, "Ada", ADMIN)
     session.commit()
@@ -150,7 +150,7 @@ def test_a_second_process_starts_from_the_snapshot_then_follows_the_change_log(a
 
     token = sign_in(client)
     saved = client.post(f"/api/pages/{board[1]}/gold", headers={"X-CSRF-Token": token},
-                        json={"text": "alpha", "kind": "article", "status": "done", "version": 1,
+                        json={"text": "alpha", "type": "article", "status": "done", "version": 1,
                               "client_save_id": "s1"})
     assert saved.status_code == 200
     expected = client.get(URL, query_string=ARGS).get_json()

@@ -60,7 +60,7 @@ def test_an_app_scores_and_ranks_with_an_installed_metric(plugin_dist, tmp_path,
     assert "chars" in eager(app_metrics(app))
     with app.app_context(), sessions(app)() as session:
         page = make_page(session, candidates={"trafilatura": "abc", "density": "xyz"})
-        add_revision(session, page, text="abcd", kind="article", status="done", author="Ann")
+        add_revision(session, page, text="abcd", page_type="article", status="done", author="Ann")
         gold_changed(session, eager(app_metrics(app)), page.id, no_content=DEFAULT_TAXONOMY.no_content)
         session.commit()
     shown = app.test_client().get("/api/leaderboard?metric=chars&bootstrap=0")
@@ -92,7 +92,7 @@ def rouge_missing(app, session):
     for n in range(3):
         page = make_page(session, url=f"https://news.example/{n}",
                          candidates={"trafilatura": "Alpha beta", "density": "Alpha"})
-        add_gold(session, page, text="Alpha beta gamma", kind="article", status="done", author="Ann")
+        add_gold(session, page, text="Alpha beta gamma", page_type="article", status="done", author="Ann")
     session.commit()
     return app
 

@@ -26,7 +26,7 @@ def bearer(session, name: str, role: str) -> dict[str, str]:
 
 
 def job_started(session, job_id: int) -> tuple:
-    """What a start of an extraction stored: the job's kind, parameters and first step, and its audit event."""
+    """What a start of an extraction stored: the job's type, parameters and first step, and its audit event."""
     session.expire_all()
     job = session.get(Job, job_id)
     event = session.scalars(select(AuditEvent).where(AuditEvent.target == f"job {job_id}")).one()
@@ -49,7 +49,7 @@ def test_goldtext_extract_and_the_api_start_the_same_extraction(app, session, ru
     params = {"extractors": ["density"], "site": "news.example", "force": True}
     assert job_started(session, by_command) == job_started(session, by_api) == (
         "extract", params, ["plan"], "extract", params)
-    assert client.get(response.get_json()["progress"], headers=headers).get_json()["kind"] == "extract"
+    assert client.get(response.get_json()["progress"], headers=headers).get_json()["type"] == "extract"
 
 
 @pytest.mark.parametrize(("names", "reason"), [

@@ -231,7 +231,7 @@ def test_a_save_while_an_external_writer_holds_sqlite_s_lock_answers_503_with_re
     page_id = make_page(session).id
     session.commit()
     token = sign_in(client)
-    save = {"text": "Gold kept", "kind": "article", "status": "done", "version": 0, "client_save_id": "s1"}
+    save = {"text": "Gold kept", "type": "article", "status": "done", "version": 0, "client_save_id": "s1"}
     held = threading.Event()
     locker = threading.Thread(target=hold_write_lock,
                               args=(make_url(app.config["DATABASE_URL"]).database, SQLITE_LOCK_SECONDS, held))
@@ -321,7 +321,7 @@ def test_a_save_while_postgresql_is_down_answers_503_with_retry_after_then_appli
             session.commit()
         client = app.test_client()
         token = sign_in(client)
-        save = {"text": "Gold kept", "kind": "article", "status": "done", "version": 0, "client_save_id": "s1"}
+        save = {"text": "Gold kept", "type": "article", "status": "done", "version": 0, "client_save_id": "s1"}
         forwarder.cut()
         response = client.post(f"/api/pages/{page_id}/gold", json=save, headers={"X-CSRF-Token": token})
         assert (response.status_code, response.headers["Retry-After"]) == (503, "5"), response.get_data(as_text=True)

@@ -36,7 +36,7 @@ def client_of(app, name):
 
 
 def save(client, token, page_id, text, version=0, save_id="s1", status="done"):
-    body = {"text": text, "kind": "article", "status": status, "version": version, "client_save_id": save_id}
+    body = {"text": text, "type": "article", "status": status, "version": version, "client_save_id": save_id}
     return client.post(f"/api/pages/{page_id}/gold", json=body, headers={"X-CSRF-Token": token})
 
 
@@ -50,7 +50,7 @@ def ann_and_bob(app, page_id, bob_text=TEXT_B, bob_status="done"):
 
 
 def adjudicate(client, token, page_id, text, version=0):
-    form = {"csrf_token": token, "version": str(version), "text": text, "kind": "article", "status": "done",
+    form = {"csrf_token": token, "version": str(version), "text": text, "type": "article", "status": "done",
             "note": ""}
     return client.post(f"/adjudication/{page_id}", data=form)
 
@@ -147,7 +147,8 @@ def test_a_page_whose_places_are_not_full_and_done_is_not_adjudicated(app, sessi
 def test_an_admin_voids_an_outsiders_annotation_kept_in_history_and_out_of_agreement(app, session, page_id):
     found = session.get(Page, page_id)
     for name, text, status in (("Ann", TEXT_A, "done"), ("Bob", TEXT_A, "done"), ("Cleo", "x y", "draft")):
-        save_annotation(session, found, name, base_version=0, text=text, kind="article", status=status)  # from before
+        # from before
+        save_annotation(session, found, name, base_version=0, text=text, page_type="article", status=status)
     session.commit()
     add_account(session, "Ada", ADMIN)
     add_account(session, "Rex", REVIEWER)

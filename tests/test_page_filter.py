@@ -14,8 +14,8 @@ from webapp.results.cache import CachedRow
 
 def test_the_annotator_is_the_author_of_the_current_text_in_the_queue_and_in_exports(session):
     page = make_page(session, url="https://a.example/1")
-    add_gold(session, page, text="first", kind="article", status="done", author="Ann")
-    add_gold(session, page, text="second", kind="article", status="done", author="Bob")
+    add_gold(session, page, text="first", page_type="article", status="done", author="Ann")
+    add_gold(session, page, text="second", page_type="article", status="done", author="Bob")
     session.commit()
     for name, expected in (("Ann", []), ("Bob", [page.id])):
         wanted = PageFilter(annotators=(name,))
@@ -27,7 +27,7 @@ def test_the_cache_rows_use_the_same_meaning():
     row = CachedRow(1, "fp", {}, "a.example", "article", 3, "Bob")
     assert PageFilter(annotators=("Bob",), sites=("a.example",), batches=(3,)).admits(row)
     assert not PageFilter(annotators=("Ann",)).admits(row)
-    assert not PageFilter(kinds=("listing",)).admits(row)
+    assert not PageFilter(page_types=("listing",)).admits(row)
 
 
 @pytest.mark.parametrize("field", [{"statuses": ("draft",)}, {"verdict": "rejected"}, {"url_contains": "a."}])
@@ -40,8 +40,8 @@ def test_the_todo_status_combines_with_gold_statuses(session):
     todo = make_page(session, url="https://a.example/todo")
     draft = make_page(session, url="https://a.example/draft")
     done = make_page(session, url="https://a.example/done")
-    add_gold(session, draft, text="d", kind="article", status="draft", author="Ann")
-    add_gold(session, done, text="d", kind="article", status="done", author="Ann")
+    add_gold(session, draft, text="d", page_type="article", status="draft", author="Ann")
+    add_gold(session, done, text="d", page_type="article", status="done", author="Ann")
     session.commit()
     shown = {row.page_id for row in queue_rows(session, PageFilter(statuses=("todo", "draft")))}
     assert shown == {todo.id, draft.id}
@@ -51,8 +51,8 @@ def test_a_voided_annotation_does_not_make_a_page_adjudicated(session):
     pages = [make_page(session, url=f"https://a.example/{n}") for n in (1, 2)]
     for page in pages:
         for name in ("Ann", "Bob"):
-            save_annotation(session, page, name, base_version=0, text="t", kind="article", status="done")
-        add_gold(session, page, text="t", kind="article", status="done", author="Rex")
+            save_annotation(session, page, name, base_version=0, text="t", page_type="article", status="done")
+        add_gold(session, page, text="t", page_type="article", status="done", author="Rex")
     void(session, pages[1].annotations[1], by="Ada")
     session.commit()
     adjudicated = PageFilter(adjudicated=True)

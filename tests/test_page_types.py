@@ -18,7 +18,7 @@ from webapp.extractors.registry import build_registry
 from webapp.models import Extraction, Gold, GoldRevision
 from webapp.results.site_figures import type_rows
 from webapp.settings import settings_of
-from webapp.vocabulary import DEFAULT_TAXONOMY, UnknownTerm, checked_kind, taxonomy
+from webapp.vocabulary import DEFAULT_TAXONOMY, UnknownTerm, checked_page_type, taxonomy
 
 DEFAULT_TYPES = ["article", "forum", "product", "collection", "listing", "documentation", "service",
                  "js-shell", "wall", "error", "other"]
@@ -51,7 +51,7 @@ def options(html: str, name: str) -> list[str]:
 
 
 def test_the_default_taxonomy():
-    assert list(DEFAULT_TAXONOMY.kinds) == DEFAULT_TYPES
+    assert list(DEFAULT_TAXONOMY.page_types) == DEFAULT_TYPES
     assert DEFAULT_TAXONOMY.no_content == {"js-shell", "wall", "error", "other"}
     assert DEFAULT_TAXONOMY.accept == {"article"}
     assert DEFAULT_TAXONOMY.labels["wall"] == "paywall or consent wall"
@@ -60,14 +60,14 @@ def test_the_default_taxonomy():
 
 
 @pytest.mark.parametrize(("settings", "message"), [
-    ({"kinds": ["forum", "other"]}, "PAGE_TYPES must include 'article'"),
-    ({"kinds": ["article", "Forum Threads"]}, "'Forum Threads' is not a type name"),
-    ({"kinds": ["article", "forum", "forum"]}, "names a type twice"),
+    ({"page_types": ["forum", "other"]}, "PAGE_TYPES must include 'article'"),
+    ({"page_types": ["article", "Forum Threads"]}, "'Forum Threads' is not a type name"),
+    ({"page_types": ["article", "forum", "forum"]}, "names a type twice"),
     ({"no_content": ["wall", "captcha"]}, "NO_CONTENT_TYPES names captcha, not in PAGE_TYPES"),
     ({"accept": ["article", "recipe"]}, "GUARD_ACCEPT_TYPES names recipe, not in PAGE_TYPES"),
 ])
 def test_a_taxonomy_that_does_not_hold_together_is_refused_naming_the_setting(settings, message):
-    given = {"kinds": DEFAULT_TYPES, "no_content": ["wall"], "accept": ["article"], **settings}
+    given = {"page_types": DEFAULT_TYPES, "no_content": ["wall"], "accept": ["article"], **settings}
     with pytest.raises(ValueError, match=message):
         taxonomy(**given)
 
@@ -86,11 +86,11 @@ def test_the_types_are_read_from_the_environment_comma_separated(monkeypatch, tm
 
 
 def test_the_check_takes_the_taxonomy_the_app_built_and_no_app_is_needed(recipes):
-    assert checked_kind("forum", DEFAULT_TAXONOMY) == "forum"
+    assert checked_page_type("forum", DEFAULT_TAXONOMY) == "forum"
     configured = settings_of(recipes).taxonomy
-    assert checked_kind("recipe", configured) == "recipe"
+    assert checked_page_type("recipe", configured) == "recipe"
     with pytest.raises(UnknownTerm, match=r"unknown page type 'forum' \(known: article, recipe, listing, other\)"):
-        checked_kind("forum", configured)
+        checked_page_type("forum", configured)
 
 
 # --- menus, saves, imports and exports follow the settings ------------------------------------------
@@ -99,7 +99,7 @@ def test_the_check_takes_the_taxonomy_the_app_built_and_no_app_is_needed(recipes
 def test_every_menu_offers_the_default_types_with_their_labels(client, session):
     page = make_page(session)
     sign_in(client)
-    for path, name in (("/", "kind"), ("/leaderboard", "kind"), (f"/pages/{page.id}", "kind"), ("/exports", "kind")):
+    for path, name in (("/", "type"), ("/leaderboard", "type"), (f"/pages/{page.id}", "type"), ("/exports", "type")):
         html = client.get(path).get_data(as_text=True)
         assert options(html, name) == DEFAULT_TYPES, path
     assert ">paywall or consent wall<" in client.get("/leaderboard").get_data(as_text=True)
@@ -110,27 +110,27 @@ def test_every_menu_and_save_follows_configured_types(recipes, session):
     page = make_page(session)
     sign_in(client)
     for path in ("/", "/leaderboard", f"/pages/{page.id}", "/exports"):
-        assert options(client.get(path).get_data(as_text=True), "kind") == RECIPES["PAGE_TYPES"], path
+        assert options(client.get(path).get_data(as_text=True), "type") == RECIPES["PAGE_TYPES"], path
     token = sign_in(client)
     save = {"text": "Flour, water, salt.", "status": "done", "version": 0, "client_save_id": "s1"}
     headers = {"X-CSRF-Token": token}
-    refused = client.post(f"/api/pages/{page.id}/gold", json={**save, "kind": "forum"}, headers=headers)
+    refused = client.post(f"/api/pages/{page.id}/gold", json={**save, "type": "forum"}, headers=headers)
     assert refused.status_code == 400 and "unknown page type 'forum'" in refused.get_data(as_text=True)
-    saved = client.post(f"/api/pages/{page.id}/gold", json={**save, "kind": "recipe"}, headers=headers)
+    saved = client.post(f"/api/pages/{page.id}/gold", json={**save, "type": "recipe"}, headers=headers)
     assert saved.status_code == 200, saved.get_data(as_text=True)
-    assert session.scalars(select(Gold.kind)).all() == ["recipe"]
+    assert session.scalars(select(Gold.page_type)).all() == ["recipe"]
 
 
 def test_gold_of_a_type_the_settings_no_longer_name_is_shown_and_not_restored(recipes, session):
     page = make_page(session)
-    add_revision(session, page, text="A thread.", kind="forum", status="done", author="ann")
-    add_revision(session, page, text="A thread.", kind="forum", status="draft", author="ann")
+    add_revision(session, page, text="A thread.", page_type="forum", status="done", author="ann")
+    add_revision(session, page, text="A thread.", page_type="forum", status="draft", author="ann")
     session.commit()
     page_id = page.id
     client = recipes.test_client()
     token = sign_in(client)
     html = client.get(f"/pages/{page_id}").get_data(as_text=True)
-    assert options(html, "kind") == [*RECIPES["PAGE_TYPES"], "forum"]
+    assert options(html, "type") == [*RECIPES["PAGE_TYPES"], "forum"]
     assert 'value="forum" selected>forum (not in the configured page types)' in html
     first = session.scalars(select(GoldRevision.id).order_by(GoldRevision.id)).first()
     session.rollback()  # the write lock (SQLite) goes to the restore
@@ -143,37 +143,37 @@ def test_gold_of_a_type_the_settings_no_longer_name_is_shown_and_not_restored(re
 
 def test_an_import_takes_the_configured_types_and_refuses_others(recipes, session, tmp_path):
     lines = tmp_path / "pages.jsonl"
-    lines.write_text("\n".join(json.dumps({"html": f"<p>{kind}</p>", "gold": "Text.", "kind": kind})
-                               for kind in ("recipe", "forum")))
+    lines.write_text("\n".join(json.dumps({"html": f"<p>{page_type}</p>", "gold": "Text.", "type": page_type})
+                               for page_type in ("recipe", "forum")))
     result = recipes.test_cli_runner().invoke(args=["import", str(lines)])
     assert result.exit_code == 0, result.output
     assert "1 imported, 0 duplicate, 1 rejected" in result.output
     assert "line 2: unknown page type 'forum'" in result.output
-    assert session.scalars(select(Gold.kind)).all() == ["recipe"]
+    assert session.scalars(select(Gold.page_type)).all() == ["recipe"]
 
 
 def test_an_export_by_type_takes_the_configured_types(recipes, session, tmp_path):
     with recipes.app_context():  # a recipe is gold under these settings only
-        add_revision(session, make_page(session), text="Flour.", kind="recipe", status="done", author="ann")
+        add_revision(session, make_page(session), text="Flour.", page_type="recipe", status="done", author="ann")
     session.commit()
     runner = recipes.test_cli_runner()
-    refused = runner.invoke(args=["export", "--format", "jsonl", "--out", str(tmp_path / "a"), "--kind", "forum"])
-    assert refused.exit_code == 2 and "unknown page type 'forum' in --kind" in refused.output
-    done = runner.invoke(args=["export", "--format", "jsonl", "--out", str(tmp_path / "b"), "--kind", "recipe"])
+    refused = runner.invoke(args=["export", "--format", "jsonl", "--out", str(tmp_path / "a"), "--type", "forum"])
+    assert refused.exit_code == 2 and "unknown page type 'forum' in --type" in refused.output
+    done = runner.invoke(args=["export", "--format", "jsonl", "--out", str(tmp_path / "b"), "--type", "recipe"])
     assert done.exit_code == 0, done.output
     [row] = [json.loads(line) for line in (tmp_path / "b" / "pages.jsonl").read_text().splitlines()]
-    assert row["kind"] == "recipe"
+    assert row["type"] == "recipe"
 
 
 # --- the guard against the types to accept -----------------------------------------------------------
 
 
-def guarded(session, kinds_verdicts: list[tuple[str, bool]]) -> None:
+def guarded(session, types_verdicts: list[tuple[str, bool]]) -> None:
     """One page per (type, whether whole-page accepted it), with done gold of that type."""
     whole_page = current_extractors(session, build_registry(), ("whole-page",))[0].fingerprint
-    for kind, accepted in kinds_verdicts:
+    for page_type, accepted in types_verdicts:
         page = make_page(session)
-        add_revision(session, page, text="Text.", kind=kind, status="done", author="ann")
+        add_revision(session, page, text="Text.", page_type=page_type, status="done", author="ann")
         session.add(Extraction(page_id=page.id, extractor="whole-page", fingerprint=whole_page, text="x",
                                accepted=accepted))
     session.commit()
@@ -218,7 +218,7 @@ def test_the_sites_page_breaks_f1_down_by_page_type(client, session):
         for name, found in (("trafilatura", "alpha beta"), ("density", "alpha beta gamma delta")):
             session.add(Extraction(page_id=page.id, extractor=name, fingerprint=current[name], text=found,
                                    accepted=True))
-        add_gold(session, page, text=text, kind="article", status="done", author="ann")
+        add_gold(session, page, text=text, page_type="article", status="done", author="ann")
     session.commit()
     types = {row["type"]: row for row in client.get("/api/sites").get_json()["types"]}
     assert list(types) == DEFAULT_TYPES[:7]  # the types with main content
@@ -229,8 +229,8 @@ def test_the_sites_page_breaks_f1_down_by_page_type(client, session):
     html = client.get("/sites").get_data(as_text=True)
     row = html[html.index('<tr data-type="article"'):]
     row = row[:row.index("</tr>")]
-    assert 'href="/leaderboard/pages?kind=article&amp;extractor=density"' in row
-    assert client.get("/leaderboard/pages?kind=article&extractor=density").status_code == 200
+    assert 'href="/leaderboard/pages?type=article&amp;extractor=density"' in row
+    assert client.get("/leaderboard/pages?type=article&extractor=density").status_code == 200
 
 
 # The types x extractors heatmap's text contrast (WCAG 2) ----------

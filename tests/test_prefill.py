@@ -47,7 +47,7 @@ def gold_site(session, fingerprints, pages: int, host="news.example") -> None:
     """`pages` gold pages on which justext is exact and trafilatura poor."""
     for _ in range(pages):
         page = page_with(session, fingerprints, {"justext": GOLD, "trafilatura": POOR}, host)
-        add_gold(session, page, text=GOLD, kind="article", status="done", author="Ann")
+        add_gold(session, page, text=GOLD, page_type="article", status="done", author="Ann")
         session.commit()
 
 
@@ -102,7 +102,7 @@ def test_pages_of_the_unknown_site_get_the_default_and_no_boilerplate(app, clien
 def test_a_page_with_gold_is_not_prefilled(client, session):
     fps = current_fingerprints(session)
     page = page_with(session, fps, {"trafilatura": "T"})
-    add_gold(session, page, text="Saved", kind="article", status="done", author="Ann")
+    add_gold(session, page, text="Saved", page_type="article", status="done", author="Ann")
     session.commit()
     sign_in(client)
     data = page_data(client.get(f"/pages/{page.id}"))

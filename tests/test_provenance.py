@@ -60,7 +60,7 @@ def test_a_malformed_provenance_is_refused_naming_the_problem(provenance, text, 
 
 
 def save(client, token, page_id, text, version=0, save_id="s1", **extra):
-    body = {"text": text, "kind": "article", "status": "done", "version": version, "client_save_id": save_id}
+    body = {"text": text, "type": "article", "status": "done", "version": version, "client_save_id": save_id}
     return client.post(f"/api/pages/{page_id}/gold", json=body | extra, headers={"X-CSRF-Token": token})
 
 
@@ -135,21 +135,21 @@ def test_a_jsonl_export_reimported_keeps_annotations_notes_authors_and_provenanc
     solo = make_page(session, html="<p>Solo</p>", url="https://news.example/solo")
     ann = {"prefill": FROM_TRAFILATURA, "lines": ["prefill", "block"]}
     bob = {"prefill": {"source": "extractor", "name": "justext", "basis": "random"}, "lines": ["prefill", "typed"]}
-    save_annotation(session, page, "Ann", base_version=0, text="Agreed\nAnn's", kind="article", status="done",
+    save_annotation(session, page, "Ann", base_version=0, text="Agreed\nAnn's", page_type="article", status="done",
                     provenance=ann)
-    save_annotation(session, page, "Bob", base_version=0, text="Agreed\nBob's", kind="forum", status="skipped",
+    save_annotation(session, page, "Bob", base_version=0, text="Agreed\nBob's", page_type="forum", status="skipped",
                     provenance=bob)
     reviewed = {"prefill": {"source": "consensus"}, "lines": ["consensus", "annotator:Ann"]}
-    add_revision(session, page, text="Agreed\nAnn's", kind="article", status="done", author="Rita",
+    add_revision(session, page, text="Agreed\nAnn's", page_type="article", status="done", author="Rita",
                  note="Ann's line is <the> one", provenance=reviewed)
-    add_revision(session, solo, text="Solo", kind="article", status="done", author="Sam",
+    add_revision(session, solo, text="Solo", page_type="article", status="done", author="Sam",
                  provenance={"prefill": {"source": "none"}, "lines": ["typed"]})
     session.commit()
 
     def stored():
-        golds = {g.page.url: (g.text, g.kind, g.status, g.author, g.note, g.revisions[-1].provenance)
+        golds = {g.page.url: (g.text, g.page_type, g.status, g.author, g.note, g.revisions[-1].provenance)
                  for g in session.scalars(select(Gold))}
-        annotations = {(a.page.url, a.annotator): (a.text, a.kind, a.status, a.revisions[-1].author,
+        annotations = {(a.page.url, a.annotator): (a.text, a.page_type, a.status, a.revisions[-1].author,
                                                    a.revisions[-1].provenance)
                        for a in session.scalars(select(Annotation))}
         session.rollback()
@@ -171,10 +171,10 @@ def test_an_import_whose_provenance_does_not_fit_its_text_is_rejected_naming_it(
     records = [
         {"html": "<p>1</p>", "gold": "One\nTwo", "gold_provenance": bad},
         {"html": "<p>2</p>", "gold": "x", "annotations": [
-            {"annotator": "Ann", "text": "x", "kind": "article", "status": "done", "provenance": bad},
-            {"annotator": "Ann", "text": "y", "kind": "article", "status": "done", "provenance": None}]},
+            {"annotator": "Ann", "text": "x", "type": "article", "status": "done", "provenance": bad},
+            {"annotator": "Ann", "text": "y", "type": "article", "status": "done", "provenance": None}]},
         {"html": "<p>3</p>", "gold": "x", "annotations": [
-            {"annotator": "Ann", "text": "a\nb", "kind": "article", "status": "done", "provenance": bad}]},
+            {"annotator": "Ann", "text": "a\nb", "type": "article", "status": "done", "provenance": bad}]},
         {"html": "<p>4</p>", "gold": "x", "gold_author": "Eve\u202e"},
         {"html": "<p>5</p>", "gold": "x", "gold_note": "a NUL \x00 here"},
         {"html": "<p>6</p>", "gold": "fine", "gold_author": "Eve"},
@@ -194,11 +194,11 @@ def test_an_import_whose_provenance_does_not_fit_its_text_is_rejected_naming_it(
 def test_an_adjudication_stores_the_reviewers_provenance_and_refuses_a_malformed_one(app, client, session):
     page = make_page(session)
     for name, text in (("Ann", "Agreed\nAnn's"), ("Bob", "Agreed\nBob's")):
-        save_annotation(session, page, name, base_version=0, text=text, kind="article", status="done")
+        save_annotation(session, page, name, base_version=0, text=text, page_type="article", status="done")
     session.commit()
     page_id = page.id
     token = sign_in(client, "Rita")
-    form = {"csrf_token": token, "version": "0", "text": "Agreed\r\nBob's", "kind": "article", "status": "done",
+    form = {"csrf_token": token, "version": "0", "text": "Agreed\r\nBob's", "type": "article", "status": "done",
             "note": ""}
     wrong = client.post(f"/adjudication/{page_id}", data=form | {
         "provenance": json.dumps({"prefill": {"source": "consensus"}, "lines": ["consensus", "annotator:"]})})

@@ -34,8 +34,8 @@ def test_mean_pairwise_f1(texts, expected):
     assert found == pytest.approx(float(expected)) if expected is not None else found is None
 
 
-def gold(session, page, status="done", author="Ann", kind="article"):
-    add_gold(session, page, text="gold", kind=kind, status=status, author=author)
+def gold(session, page, status="done", author="Ann", page_type="article"):
+    add_gold(session, page, text="gold", page_type=page_type, status=status, author=author)
     session.commit()
 
 
@@ -54,11 +54,11 @@ def pages(session):
         "draft_some": make_page(session, url="https://b.example/5", host="b.example", candidates=some),
     }
     gold(session, made["done_differ"])
-    gold(session, made["draft_some"], status="draft", author="Bob", kind="listing")
+    gold(session, made["draft_some"], status="draft", author="Bob", page_type="listing")
     return {name: page.id for name, page in made.items()}
 
 
-PLURAL = {"site": "sites", "status": "statuses", "kind": "kinds", "batch": "batches", "annotator": "annotators"}
+PLURAL = {"site": "sites", "status": "statuses", "type": "page_types", "batch": "batches", "annotator": "annotators"}
 
 
 def page_filter(**filters):
@@ -82,7 +82,7 @@ def test_default_order_is_no_gold_first_then_most_disagreement(session, pages):
     [
         ({"status": "todo"}, ["todo_differ", "todo_agree", "todo_single"]),
         ({"status": "draft"}, ["draft_some"]),
-        ({"kind": "listing"}, ["draft_some"]),
+        ({"type": "listing"}, ["draft_some"]),
         ({"annotator": "Ann"}, ["done_differ"]),
         ({"url_contains": "4%"}, ["todo_differ"]),
         ({"url_contains": "a.example"}, ["todo_agree", "done_differ"]),
@@ -220,9 +220,9 @@ QUEUES = {  # which of n pages (in id order) have gold
     [DISAGREEMENTS, [None] * 5, [0.5, 0.25, 0.5, 0.5, 0.0], [None, 0.5, None]],
     ids=["ties and no values", "no values", "ties, all valued", "values after no values"],
 )
-@pytest.mark.parametrize("queue_kind", list(QUEUES))
-def test_stepping_from_every_page_follows_the_queue_order(session, disagreements, queue_kind):
-    golds = QUEUES[queue_kind](len(disagreements))
+@pytest.mark.parametrize("queue_page_type", list(QUEUES))
+def test_stepping_from_every_page_follows_the_queue_order(session, disagreements, queue_page_type):
+    golds = QUEUES[queue_page_type](len(disagreements))
     keys = list(zip(disagreements, golds))
     queue = expected_order(keys, queue_of(session, keys))
     assert order(session) == queue
@@ -237,9 +237,9 @@ def test_stepping_from_every_page_follows_the_queue_order(session, disagreements
     assert walk(session, queue[-1], -1) == queue[::-1]
 
 
-@pytest.mark.parametrize("queue_kind", ["mixed", "no gold", "all gold"])
-def test_queue_rows_pages_are_slices_of_the_whole_order(session, queue_kind):
-    keys = list(zip(DISAGREEMENTS, QUEUES[queue_kind](len(DISAGREEMENTS))))
+@pytest.mark.parametrize("queue_page_type", ["mixed", "no gold", "all gold"])
+def test_queue_rows_pages_are_slices_of_the_whole_order(session, queue_page_type):
+    keys = list(zip(DISAGREEMENTS, QUEUES[queue_page_type](len(DISAGREEMENTS))))
     queue_of(session, keys, hosts=("q.example", "r.example"))
     site = session.get(Page, session.scalars(select(Page.id).where(Page.url.contains("r.example"))).first())
     for f in (PageFilter(), PageFilter(sites=(site.site.host,))):

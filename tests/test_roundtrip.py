@@ -1,4 +1,4 @@
-"""Property: any gold text, snippets, kind, status and raw bytes written by the jsonl and folder writers
+"""Property: any gold text, snippets, type, status and raw bytes written by the jsonl and folder writers
 come back from their readers exactly, and so do the gold of the WCXB and WCEB writers and the page's text
 (no database: writer -> files -> reader)."""
 
@@ -20,7 +20,7 @@ from webapp.exports.selection import ExportedPage, GoldRecord
 from webapp.exports.wceb_writer import WcebWriter
 from webapp.exports.wcxb_writer import WcxbWriter
 from webapp.exports.writer import WriterOptions
-from webapp.vocabulary import GOLD_STATUSES, PAGE_KINDS
+from webapp.vocabulary import DEFAULT_PAGE_TYPES, GOLD_STATUSES
 
 WHEN = datetime(2026, 1, 2, tzinfo=UTC)
 texts = st.text(st.characters(exclude_categories=("Cs",), exclude_characters="\x00"))
@@ -30,8 +30,9 @@ snippet_gold = st.none() | st.fixed_dictionaries(
 ENCODINGS = ("utf-8", "windows-1252", "utf-16-le", "cp932", "iso-8859-7")
 
 
-def exported(gold: str, snippets, kind: str, status: str, raw: bytes, encoding: str, url: str | None) -> ExportedPage:
-    record = GoldRecord(gold, kind, status, snippets, ("Ann",), 1, WHEN)
+def exported(gold: str, snippets, page_type: str, status: str, raw: bytes, encoding: str,
+             url: str | None) -> ExportedPage:
+    record = GoldRecord(gold, page_type, status, snippets, ("Ann",), 1, WHEN)
     return ExportedPage(7, url, "site.example", "0" * 64, encoding, WHEN, raw, record, ())
 
 
@@ -47,33 +48,34 @@ def round_trip(writer, reader: str, page: ExportedPage, path: str) -> RawDocumen
 
 
 @settings(max_examples=60, deadline=None)
-@given(gold=texts, snippets=snippet_gold, kind=st.sampled_from(list(PAGE_KINDS)),
+@given(gold=texts, snippets=snippet_gold, page_type=st.sampled_from(list(DEFAULT_PAGE_TYPES)),
        status=st.sampled_from(list(GOLD_STATUSES)), raw=st.binary(min_size=1), encoding=st.sampled_from(ENCODINGS),
        url=st.none() | st.just("https://site.example/a?b=1#c"))
 @example(gold="a\r\nb\u2028c\u2029\x85\u202eשלום 😀\ufeff\x07", snippets={"with": ["\u2028"], "without": []},
-         kind="article", status="draft", raw="<p>é\r\n</p>".encode("cp1252"), encoding="windows-1252", url=None)
-@example(gold="", snippets=None, kind="wall", status="done", raw=b"\xef\xbb\xbf<p>\xc3", encoding="utf-8", url=None)
-def test_jsonl_and_folder_give_back_exactly_what_they_wrote(gold, snippets, kind, status, raw, encoding, url):
-    page = exported(gold, snippets, kind, status, raw, encoding, url)
+         page_type="article", status="draft", raw="<p>é\r\n</p>".encode("cp1252"), encoding="windows-1252", url=None)
+@example(gold="", snippets=None, page_type="wall", status="done", raw=b"\xef\xbb\xbf<p>\xc3", encoding="utf-8",
+         url=None)
+def test_jsonl_and_folder_give_back_exactly_what_they_wrote(gold, snippets, page_type, status, raw, encoding, url):
+    page = exported(gold, snippets, page_type, status, raw, encoding, url)
     for writer, reader, path in ((JsonlWriter, "jsonl", FILE), (FolderWriter, "folder", "")):
         document = round_trip(writer, reader, page, path)
-        got = (document.data, document.gold, document.snippets, document.kind, document.status, document.url)
-        assert got == (raw, gold, snippets, kind, status, url), reader
+        got = (document.data, document.gold, document.snippets, document.page_type, document.status, document.url)
+        assert got == (raw, gold, snippets, page_type, status, url), reader
 
 
 @settings(max_examples=40, deadline=None)
-@given(gold=texts, snippets=snippet_gold, kind=st.sampled_from(list(PAGE_KINDS)),
+@given(gold=texts, snippets=snippet_gold, page_type=st.sampled_from(list(DEFAULT_PAGE_TYPES)),
        status=st.sampled_from(list(GOLD_STATUSES)), raw=st.binary(min_size=1), encoding=st.sampled_from(ENCODINGS),
        url=st.none() | st.just("https://site.example/a?b=1#c"))
-@example(gold="", snippets={"with": [], "without": []}, kind="collection", status="done", raw=b"<p>\xc3\xa9</p>",
+@example(gold="", snippets={"with": [], "without": []}, page_type="collection", status="done", raw=b"<p>\xc3\xa9</p>",
          encoding="utf-8", url=None)
-def test_wcxb_and_wceb_give_back_the_gold_and_the_page_text(gold, snippets, kind, status, raw, encoding, url):
-    page = exported(gold, snippets, kind, status, raw, encoding, url)
+def test_wcxb_and_wceb_give_back_the_gold_and_the_page_text(gold, snippets, page_type, status, raw, encoding, url):
+    page = exported(gold, snippets, page_type, status, raw, encoding, url)
     no_lists = snippets if snippets and any(snippets.values()) else None  # empty snippet lists are no snippet gold
     wcxb = round_trip(WcxbWriter, "wcxb", page, "")
-    assert (wcxb.data, wcxb.gold, wcxb.snippets, wcxb.kind, wcxb.status, wcxb.url) == (
-        raw, gold, no_lists, kind, status, url)
+    assert (wcxb.data, wcxb.gold, wcxb.snippets, wcxb.page_type, wcxb.status, wcxb.url) == (
+        raw, gold, no_lists, page_type, status, url)
     wceb = round_trip(WcebWriter, "wceb", page, "")
-    assert (wceb.gold, wceb.snippets, wceb.kind, wceb.status, wceb.url) == (gold, snippets, kind, status, url)
+    assert (wceb.gold, wceb.snippets, wceb.page_type, wceb.status, wceb.url) == (gold, snippets, page_type, status, url)
     text = raw.decode(encoding, "replace").removeprefix("\ufeff")  # the page's text in its recorded encoding
     assert decode(wceb.data, wceb.charset).text == text  # WCEB's HTML is that text, in UTF-8

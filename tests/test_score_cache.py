@@ -70,7 +70,7 @@ def seed(session) -> list[int]:
         for name, texts in CANDIDATES.items():
             session.add(Extraction(page_id=page.id, extractor=name, fingerprint=NAMED[name], text=texts[i], meta={}))
         session.flush()
-        add_gold(session, page, text=gold, kind="article", status="done", author=f"ann{i % 2}")
+        add_gold(session, page, text=gold, page_type="article", status="done", author=f"ann{i % 2}")
         page_ids.append(page.id)
     session.commit()
     return page_ids
@@ -168,7 +168,7 @@ def test_a_gold_save_through_one_process_shows_in_the_other_at_its_next_sync(app
     by_site_before = figures(app, first, filters=PageFilter(sites=("b.example",)))
 
     page = lock_page(session, pages[2])  # the second process saves page 2's gold, as the workbench does
-    outcome = save_gold(session, page, base_version=1, text="slate roofs", kind="article", status="done",
+    outcome = save_gold(session, page, base_version=1, text="slate roofs", page_type="article", status="done",
                         author="other", client_save_id="save-1")
     gold_changed(session, EAGER, page.id, no_content=NO_CONTENT)
     session.commit()
@@ -184,7 +184,7 @@ def test_a_gold_save_through_one_process_shows_in_the_other_at_its_next_sync(app
     assert figures(app, first, filters=PageFilter(sites=("b.example",))) != by_site_before
 
     page = lock_page(session, pages[0])  # a page leaves the leaderboard: no longer an article
-    save_gold(session, page, base_version=1, text="", kind="listing", status="done", author="other",
+    save_gold(session, page, base_version=1, text="", page_type="listing", status="done", author="other",
               client_save_id="save-2")
     gold_changed(session, EAGER, page.id, no_content=NO_CONTENT)
     session.commit()
@@ -205,7 +205,7 @@ def test_a_cache_older_than_the_pruned_floor_reloads_every_count(app, session):
     assert synced_at == current_epoch(session) > 0
 
     # a change the cache has not seen, whose log entry the pruning then removes
-    add_gold(session, session.get(Page, pages[2]), text="slate roofs", kind="article", status="done",
+    add_gold(session, session.get(Page, pages[2]), text="slate roofs", page_type="article", status="done",
                  author="other")
     session.commit()
     floor = current_epoch(session)
@@ -217,7 +217,7 @@ def test_a_cache_older_than_the_pruned_floor_reloads_every_count(app, session):
     assert session.scalar(select(func.count()).select_from(ScoreChange).where(ScoreChange.epoch <= floor)) == 0
 
     # and one made after the pruning
-    add_gold(session, session.get(Page, pages[3]), text="a reading room", kind="article", status="done",
+    add_gold(session, session.get(Page, pages[3]), text="a reading room", page_type="article", status="done",
                  author="other")
     session.commit()
     assert [epoch for epoch, _ in change_rows(session)] == [floor + 1]
@@ -241,14 +241,14 @@ def test_the_log_prunes_itself_every_prune_every_epochs_beyond_keep_epochs(app, 
     session.commit()
     seeded = change_rows(session)
 
-    add_gold(session, session.get(Page, pages[1]), text="compost heats", kind="article", status="done",
+    add_gold(session, session.get(Page, pages[1]), text="compost heats", page_type="article", status="done",
                  author="other")  # epoch point - 1: not a pruning point
     session.commit()
     assert current_epoch(session) == point - 1
     assert pruned_floor(session) == 0
     assert change_rows(session) == sorted([*seeded, (point - 1, pages[1])])
 
-    add_gold(session, session.get(Page, pages[2]), text="slate roofs", kind="article", status="done",
+    add_gold(session, session.get(Page, pages[2]), text="slate roofs", page_type="article", status="done",
                  author="other")  # epoch point: prunes everything at or below point - KEEP_EPOCHS
     session.commit()
     assert current_epoch(session) == point
@@ -269,7 +269,8 @@ def everything(app, shared: SharedScores) -> dict[str, Any]:
     found: dict[str, Any] = {}
     with readers(app)() as session, shared.synced(session) as cache:
         for label, filters in (("all", PageFilter()), ("site a", PageFilter(sites=("a.example",))),
-                               ("ann1", PageFilter(annotators=("ann1",))), ("kind", PageFilter(kinds=("listing",)))):
+                               ("ann1", PageFilter(annotators=("ann1",))),
+                               ("type", PageFilter(page_types=("listing",)))):
             options = BoardOptions(filters=filters, bootstrap=BOOTSTRAP)
             found[label] = leaderboard_with_extras(shared, options, NAMED)
             found[f"{label} pages"] = list(board_pages(cache, "tokens", list(NAMED.values()), filters))
@@ -287,7 +288,7 @@ def test_figures_kept_up_to_date_equal_figures_computed_from_scratch(app, sessio
         page = lock_page(session, page_id)
         version = page.gold.version
         save_gold(session, page, base_version=version, author=fields.pop("author", "ann0"),
-                  client_save_id=f"save-{page_id}-{version}", **{"kind": "article", "status": "done", **fields})
+                  client_save_id=f"save-{page_id}-{version}", **{"page_type": "article", "status": "done", **fields})
         gold_changed(session, EAGER, page_id, no_content=NO_CONTENT)
         session.commit()
 
@@ -300,7 +301,7 @@ def test_figures_kept_up_to_date_equal_figures_computed_from_scratch(app, sessio
     steps = [
         lambda: save(pages[0], text="the night train"),  # figures change, the pages stay
         lambda: save(pages[1], text="compost", status="draft"),  # a page leaves every board
-        lambda: save(pages[2], text="slate roofs", kind="listing"),  # moves between the type filters
+        lambda: save(pages[2], text="slate roofs", page_type="listing"),  # moves between the type filters
         lambda: save(pages[3], text="a quiet reading room", author="ann1"),  # between the annotator filters
         lambda: reextract(pages[0], "good", "", 123.0),  # its time (and the guard's verdict) change
         lambda: reextract(pages[2], "good", "slate", 200.0),
@@ -313,7 +314,7 @@ def test_figures_kept_up_to_date_equal_figures_computed_from_scratch(app, sessio
         assert_same_figures(got, everything(app, SharedScores(ScoreCache(METRICS))))
         seen.append(got)
     assert seen[0]["all pages"] == pages and seen[1]["all pages"] == [pages[0], pages[2], pages[3]]
-    assert seen[2]["kind pages"] == [pages[2]] and seen[3]["ann1 pages"] == [pages[3]]
+    assert seen[2]["type pages"] == [pages[2]] and seen[3]["ann1 pages"] == [pages[3]]
     assert seen[3]["all"]["extras"]["good"]["median_ms"] == 0.0
     assert seen[5]["all"]["extras"]["good"]["median_ms"] == 123.0  # of 123, 200 and 0 ms
     assert seen[6]["all pages"] == pages
@@ -334,7 +335,7 @@ def test_a_snapshot_is_used_only_within_the_reach_of_the_change_log(app, session
     assert_same_figures(figures(app, broken), expected)
     assert broken.loaded_from == "database" and path.read_bytes() == whole  # and stored whole again
 
-    add_gold(session, session.get(Page, pages[2]), text="slate roofs", kind="article", status="done", author="x")
+    add_gold(session, session.get(Page, pages[2]), text="slate roofs", page_type="article", status="done", author="x")
     session.commit()
     prune_changes(session, current_epoch(session))  # the log no longer reaches back to the snapshot
     session.commit()
@@ -363,7 +364,7 @@ def test_counts_read_in_bulk_keep_only_the_pages_with_facts():
     assert columns.scored() == {"good|1|{}": 1, "noisy|1|{}": 1}
     assert columns.row_counts("good|1|{}", columns.slots[10]) == {
         "hit": 3.0, "extracted": 4.0, "gold": 5.0, "exact": 0.0, "errored": False}
-    assert [columns.fact(name, columns.slots[30]) for name in ("site", "kind", "annotator")] == [
+    assert [columns.fact(name, columns.slots[30]) for name in ("site", "type", "annotator")] == [
         "b.example", "forum", "Bob"]
     assert int(columns.batch[columns.slots[30]]) == 2
     assert not columns.has_all(20, ["good|1|{}"])

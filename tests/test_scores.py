@@ -52,7 +52,7 @@ def seed(session) -> list[int]:
                     sha256=f"{i:064d}", encoding="utf-8", encoding_source="bom", html="<p>x</p>" * 50)
         session.add(page)
         session.flush()
-        add_gold(session, page, text=gold, kind="article", status="done", author=f"ann{i % 2}")
+        add_gold(session, page, text=gold, page_type="article", status="done", author=f"ann{i % 2}")
         for name, candidates in CANDIDATES.items():
             session.add(Extraction(page_id=page.id, extractor=name, fingerprint=f"{name}|1|{{}}",
                                    text=candidates[i], meta={}))
@@ -96,7 +96,7 @@ def test_gold_save_recomputes_only_that_page(session):
     pages = seed(session)
     before = score_rows(session)
     page = session.get(Page, pages[1])
-    add_gold(session, page, text="compost heats", kind="article", status="done", author="ann")
+    add_gold(session, page, text="compost heats", page_type="article", status="done", author="ann")
     session.commit()
     after = score_rows(session)
     own = {e.id for e in page.extractions}
@@ -147,7 +147,7 @@ def test_leaderboard_follows_a_gold_save_made_elsewhere(app, session):
     leaderboard(cache, "tokens", NAMED, bootstrap=50)
     session.rollback()  # the request that read the scores has ended
     with sessions(app)() as other:
-        add_gold(other, other.get(Page, pages[2]), text="slate roofs", kind="article", status="done",
+        add_gold(other, other.get(Page, pages[2]), text="slate roofs", page_type="article", status="done",
                      author="other")
         other.commit()
     cache.sync(session)
@@ -162,10 +162,10 @@ def test_leaderboard_follows_a_gold_save_made_elsewhere(app, session):
 def test_every_type_with_main_content_is_scored_and_the_others_only_by_the_guard(session):
     pages = seed(session)
     golds = all_golds()
-    add_gold(session, session.get(Page, pages[0]), text=golds[0], kind="forum", status="done", author="x")
-    add_gold(session, session.get(Page, pages[1]), text="draft text", kind="article", status="draft", author="x")
-    add_gold(session, session.get(Page, pages[2]), text=golds[2], kind="wall", status="done", author="x")
-    add_gold(session, session.get(Page, pages[3]), text="", kind="listing", status="done", author="x")
+    add_gold(session, session.get(Page, pages[0]), text=golds[0], page_type="forum", status="done", author="x")
+    add_gold(session, session.get(Page, pages[1]), text="draft text", page_type="article", status="draft", author="x")
+    add_gold(session, session.get(Page, pages[2]), text=golds[2], page_type="wall", status="done", author="x")
+    add_gold(session, session.get(Page, pages[3]), text="", page_type="listing", status="done", author="x")
     session.commit()
     cache = ScoreCache(METRICS)
     cache.sync(session)
@@ -267,9 +267,9 @@ def test_score_filters_combine(demo_app):
 
     assert pages() == 10
     # garden-ledger.example has four articles with gold (compost-heat, seed-swap-cafe, frost-dates, rhubarb-forcing)
-    assert pages("--site", "garden-ledger.example", "--kind", "article", "--annotator", "import") == 4
+    assert pages("--site", "garden-ledger.example", "--type", "article", "--annotator", "import") == 4
     assert pages("--site", "garden-ledger.example", "--annotator", "nobody") == 0
-    assert pages("--batch", "1", "--kind", "listing") == 0
+    assert pages("--batch", "1", "--type", "listing") == 0
 
 
 def test_score_without_extractor_scores_those_that_ran_and_lists_the_rest_as_not_run(demo_copy, tmp_path):

@@ -68,11 +68,11 @@ def pixel_rows(png: bytes) -> list[bytes]:
     pos, data = 8, b""
     height = 0
     while pos < len(png):
-        length, kind = struct.unpack(">I4s", png[pos:pos + 8])
+        length, page_type = struct.unpack(">I4s", png[pos:pos + 8])
         body = png[pos + 8:pos + 8 + length]
-        if kind == b"IHDR":
+        if page_type == b"IHDR":
             height = struct.unpack(">I", body[4:8])[0]
-        elif kind == b"IDAT":
+        elif page_type == b"IDAT":
             data += body
         pos += 12 + length
     raw = zlib.decompress(data)

@@ -52,10 +52,10 @@ def requests_that_change_state(values: dict[str, Any]) -> dict[str, dict[str, An
     """endpoint -> the keyword arguments of a request that changes something when it carries the token."""
     return {
         "annotate.name": {"data": {"name": "Mallory"}},
-        "api.write_gold": {"json": {"text": "Mallory was here", "kind": "article", "status": "done",
+        "api.write_gold": {"json": {"text": "Mallory was here", "type": "article", "status": "done",
                                     "version": values["gold_version"], "client_save_id": "mallory"}},
         "annotate.restore": {"data": {}},
-        "adjudication.save": {"data": {"version": values["gold_version"], "text": "Adjudicated", "kind": "article",
+        "adjudication.save": {"data": {"version": values["gold_version"], "text": "Adjudicated", "type": "article",
                                        "status": "done", "note": "Mallory's note"}},
         "upload.receive": {"data": {"format": "auto", "site_from": "url",
                                     "files": (io.BytesIO(b"<html><body><p>Planted</p></body></html>"), "x.html")}},
@@ -116,13 +116,13 @@ def values(client, session, page_id) -> dict[str, Any]:
     add_account(session, "Ann", "admin")
     other = add_account(session, "Bea", "annotator")
     issue(session, other, TOKEN)
-    session.add_all([Annotation(page_id=page_id, annotator="Bea", text="Bea's", kind="article", status="done"),
+    session.add_all([Annotation(page_id=page_id, annotator="Bea", text="Bea's", page_type="article", status="done"),
                      Assignment(page_id=page_id, annotator="Ann")])
     session.commit()
     token = log_in(client, "Ann")
     for number, text in enumerate(["First gold", "Second gold"]):
         saved = client.post(f"/api/pages/{page_id}/gold", headers={"X-CSRF-Token": token},
-                            json={"text": text, "kind": "article", "status": "done", "version": number,
+                            json={"text": text, "type": "article", "status": "done", "version": number,
                                   "client_save_id": f"seed-{number}"})
         assert saved.status_code == 200, saved.get_json()
     exported = client.post("/exports", data={"format": "jsonl", "csrf_token": token})
@@ -139,7 +139,7 @@ def values(client, session, page_id) -> dict[str, Any]:
         "user_id": other.id,
         "token": token,
         "name": "no-ads",
-        "kind": "forum",
+        "page_type": "forum",
     }
     session.rollback()
     return found
@@ -209,7 +209,7 @@ def test_a_form_field_or_a_header_carries_the_token(client, page_id):
     token = sign_in(client)
     by_header = client.post(
         f"/api/pages/{page_id}/gold",
-        json={"text": "Text", "kind": "article", "status": "done", "version": 0, "client_save_id": "h1"},
+        json={"text": "Text", "type": "article", "status": "done", "version": 0, "client_save_id": "h1"},
         headers={"X-CSRF-Token": token},
     )
     assert by_header.status_code == 200

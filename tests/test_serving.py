@@ -343,7 +343,7 @@ def test_a_hanging_extractor_leaves_sqlite_free_for_20_clients_reading_and_savin
                 version = reply.json()["version"] if reply.status == 200 else 0
                 path = f"/api/pages/{page}/gold"
                 reply = client.post_json(path, {"text": f"Gold of page {page} by client {number}, round {round_}",
-                                                "kind": "article", "status": "done", "version": version,
+                                                "type": "article", "status": "done", "version": version,
                                                 "client_save_id": f"client-{number}-{round_}"})
                 got.append(("POST", path, reply.status, version, reply.text))
                 with lock:
@@ -370,12 +370,12 @@ def test_a_hanging_extractor_leaves_sqlite_free_for_20_clients_reading_and_savin
     assert hung["status"] == "running", hung
     assert db.scalar("SELECT count(*) FROM extraction WHERE extractor = 'hang' AND error LIKE 'timeout after%'") >= 2
 
-    by_kind = Counter((method, path.split("/")[1] if path != "/" else "/", status)
+    by_page_type = Counter((method, path.split("/")[1] if path != "/" else "/", status)
                       for method, path, status, _, _ in records)
-    assert len(records) >= 20 * 3 * 4, by_kind
+    assert len(records) >= 20 * 3 * 4, by_page_type
     bad = [(method, path, status, body[:300]) for method, path, status, _, body in records
            if status != 200 and not (method == "POST" and status == 409)]
-    assert bad == [], by_kind
+    assert bad == [], by_page_type
     assert [r for r in records if LOCKED in r[4]] == []
     applied: dict[int, list[int]] = defaultdict(list)
     for method, path, status, base, body in records:
@@ -422,13 +422,13 @@ def test_a_gold_save_is_seen_by_every_web_process_within_2_seconds(backend, data
     boards = [board(client) for client in clients]  # each process has read (and cached) the figures
     assert boards[0] == boards[1] and boards[0]["extractors"]["whole-page"]["pages"] == boards[0]["pages"]
     pages = boards[0]["pages"]
-    chosen = [page for (page,) in db.rows("SELECT page_id FROM gold WHERE kind = 'article' AND status = 'done' "
+    chosen = [page for (page,) in db.rows("SELECT page_id FROM gold WHERE page_type = 'article' AND status = 'done' "
                                           "ORDER BY page_id LIMIT 3")]
     changes = [  # (server saving, page, what changes, pages on the leaderboard after)
-        (0, chosen[0], {"kind": "other", "text": ""}, pages - 1),
-        (1, chosen[1], {"kind": "other", "text": ""}, pages - 2),
-        (1, chosen[0], {"kind": "article", "text": "Back as an article, with another gold text."}, pages - 1),
-        (0, chosen[2], {"kind": "article", "text": "Nothing of what this page says."}, pages - 1),
+        (0, chosen[0], {"type": "other", "text": ""}, pages - 1),
+        (1, chosen[1], {"type": "other", "text": ""}, pages - 2),
+        (1, chosen[0], {"type": "article", "text": "Back as an article, with another gold text."}, pages - 1),
+        (0, chosen[2], {"type": "article", "text": "Nothing of what this page says."}, pages - 1),
     ]
     for number, (server, page, change, expected_pages) in enumerate(changes):
         before = board(clients[0])
@@ -440,7 +440,7 @@ def test_a_gold_save_is_seen_by_every_web_process_within_2_seconds(backend, data
         def everywhere(page=page, version=version, change=change, expected_pages=expected_pages,
                        before=before) -> list[dict[str, Any]] | None:
             golds = [gold(client, page) for client in clients]
-            if any((g["version"], g["kind"], g["text"]) != (version + 1, change["kind"], change["text"])
+            if any((g["version"], g["type"], g["text"]) != (version + 1, change["type"], change["text"])
                    for g in golds):
                 return None
             shown = [board(client) for client in clients]

@@ -32,8 +32,8 @@ pytestmark = pytest.mark.slow
 def test_the_readability_pages_import_and_extract_without_crashes(readability_extracted):
     assert "batch 1: 130 imported, 0 duplicate, 0 rejected" in readability_extracted.imported
     with sessions(readability_extracted.app)() as session:
-        kinds = dict(session.execute(select(Gold.kind, func.count()).group_by(Gold.kind)).all())
-    assert kinds == {"article": 122, "other": 8}
+        page_types = dict(session.execute(select(Gold.page_type, func.count()).group_by(Gold.page_type)).all())
+    assert page_types == {"article": 122, "other": 8}
 
     names = [extractor.name for extractor in runnable(build_registry())]
     rows = readability_extracted.stored()

@@ -14,7 +14,7 @@ CANDIDATES = {"trafilatura": "Harbour reopens today after the storm", "density":
 
 
 def save(client, token, page_id, version, **extra):
-    body = {"text": "Harbour reopens", "kind": "article", "status": "done", "version": version,
+    body = {"text": "Harbour reopens", "type": "article", "status": "done", "version": version,
             "client_save_id": f"save-{version}"} | extra
     return client.post(f"/api/pages/{page_id}/gold", json=body, headers={"X-CSRF-Token": token})
 

@@ -10,7 +10,7 @@ from webapp.annotation.type_signals import suggest_type
 from webapp.vocabulary import DEFAULT_TAXONOMY, taxonomy
 
 
-@pytest.mark.parametrize("facts, url, verdicts, kind, signal", [
+@pytest.mark.parametrize("facts, url, verdicts, page_type, signal", [
     ({"jsonld_types": ["WebPage", "Product"]}, None, (), "product", "JSON-LD @type Product"),
     ({"jsonld_types": ["DiscussionForumPosting"], "og_type": "article"}, None, (), "forum",
      "JSON-LD @type DiscussionForumPosting"),  # JSON-LD before og:type
@@ -29,16 +29,16 @@ from webapp.vocabulary import DEFAULT_TAXONOMY, taxonomy
      "og:type article"),
     ({}, None, (), "article", "default"),
 ])
-def test_the_strongest_signal_chooses_the_type(facts, url, verdicts, kind, signal):
+def test_the_strongest_signal_chooses_the_type(facts, url, verdicts, page_type, signal):
     found = suggest_type(facts, url, DEFAULT_TAXONOMY, verdicts)
-    assert (found.kind, found.signal) == (kind, signal)
+    assert (found.page_type, found.signal) == (page_type, signal)
 
 
 def test_only_types_of_the_taxonomy_in_force_are_suggested():
     small = taxonomy(["article", "forum", "other"], ["other"], ["article"])
     found = suggest_type({"jsonld_types": ["Product", "QAPage"]}, None, small)
-    assert (found.kind, found.signal) == ("forum", "JSON-LD @type QAPage")  # Product is no type here
-    assert suggest_type({"og_type": "product"}, None, small).kind == "article"
+    assert (found.page_type, found.signal) == ("forum", "JSON-LD @type QAPage")  # Product is no type here
+    assert suggest_type({"og_type": "product"}, None, small).page_type == "article"
 
 
 def test_the_annotate_view_preselects_the_suggested_type_and_says_why(client, session):
@@ -53,7 +53,7 @@ def test_the_annotate_view_preselects_the_suggested_type_and_says_why(client, se
     assert '<option value="product" selected>' in html
     assert "Page type product page:\n        suggested by its JSON-LD @type Product." in html
 
-    add_gold(session, session.get(type(page), page_id), text="Leather boots.", kind="article", status="done",
+    add_gold(session, session.get(type(page), page_id), text="Leather boots.", page_type="article", status="done",
              author="Ann")
     session.commit()
     saved = client.get(f"/pages/{page_id}").get_data(as_text=True)

@@ -55,10 +55,10 @@ def test_evaluate_py_on_the_export_gives_goldtext_scores_figures(runner, session
                              ("F1:         ", f"{ours['f1']:.4f}"), ("With snippets:    ", f"{ours['with_rate']:.1%}"),
                              ("Without snippets: ", f"{ours['without_rate']:.1%}")):
             assert f"  {label}{value}" in printed, (name, label, printed)
-        for kind in TYPES:
-            group = board["groups"][kind]
+        for page_type in TYPES:
+            group = board["groups"][page_type]
             figures = group["extractors"][name]
-            line = f"  {kind:<16} {group['pages']:>5} {figures['f1']:>7.3f} {figures['precision']:>7.3f} " \
+            line = f"  {page_type:<16} {group['pages']:>5} {figures['f1']:>7.3f} {figures['precision']:>7.3f} " \
                    f"{figures['recall']:>7.3f}"
             assert line in printed.splitlines(), (name, line, printed)
         assert set(board["groups"]) == set(TYPES) and board["pages"] == 280
@@ -66,7 +66,7 @@ def test_evaluate_py_on_the_export_gives_goldtext_scores_figures(runner, session
         rows = json.loads(run(["-c", EXACT, f"results/{name}.json"], out))
         for figure in ("precision", "recall", "f1", "with_rate", "without_rate"):
             assert ours[figure] == pytest.approx(sum(r[figure] for r in rows) / len(rows), abs=1e-12), figure
-        for kind in TYPES:
-            theirs = [r["f1"] for r in rows if r["page_type"] == kind]
-            assert board["groups"][kind]["extractors"][name]["f1"] == pytest.approx(sum(theirs) / len(theirs),
-                                                                                     abs=1e-12), kind
+        for page_type in TYPES:
+            theirs = [r["f1"] for r in rows if r["page_type"] == page_type]
+            assert board["groups"][page_type]["extractors"][name]["f1"] == pytest.approx(sum(theirs) / len(theirs),
+                                                                                     abs=1e-12), page_type

@@ -53,7 +53,7 @@ def read(path: Path, limits: Limits = Limits()) -> list[RawDocument | Rejected]:
 def fields(found: RawDocument | Rejected) -> tuple:
     if isinstance(found, Rejected):
         return ("rejected", found.item, found.reason)
-    return (found.item, found.data, found.url, found.charset, found.gold, found.kind, found.snippets,
+    return (found.item, found.data, found.url, found.charset, found.gold, found.page_type, found.snippets,
             found.status, found.layout)
 
 

@@ -145,7 +145,7 @@ def add_page(session, host: str, batch: ImportBatch, gold: str | None, texts: di
     session.add(page)
     session.flush()
     if gold is not None:
-        add_revision(session, page, text=gold, kind="article", status="done", author="ann")
+        add_revision(session, page, text=gold, page_type="article", status="done", author="ann")
     for name, extracted in texts.items():
         session.add(Extraction(page_id=page.id, extractor=name, fingerprint=fingerprint(session, name), text=extracted,
                                meta=meta or {}, accepted=accepted, duration_ms=10.0 * (1 + len(extracted))))

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from .vocabulary import ACCEPT_KINDS, NO_CONTENT_KINDS, PAGE_KINDS
+from .vocabulary import DEFAULT_ACCEPT_TYPES, DEFAULT_NO_CONTENT_TYPES, DEFAULT_PAGE_TYPES
 
 ENV_PREFIX = "GOLDTEXT_"
 
@@ -29,9 +29,9 @@ def defaults(instance_path: str) -> dict[str, Any]:
         "GUARD_MIN_LONG_LINES": 2,
         "GUARD_LONG_LINE_CHARS": 150,
         "GUARD_MIN_RATIO": 0.01,
-        "GUARD_ACCEPT_TYPES": list(ACCEPT_KINDS),
-        "PAGE_TYPES": list(PAGE_KINDS),
-        "NO_CONTENT_TYPES": list(NO_CONTENT_KINDS),
+        "GUARD_ACCEPT_TYPES": list(DEFAULT_ACCEPT_TYPES),
+        "PAGE_TYPES": list(DEFAULT_PAGE_TYPES),
+        "NO_CONTENT_TYPES": list(DEFAULT_NO_CONTENT_TYPES),
         "DEFAULT_EXTRACTOR": "trafilatura",
         "PREFILL": "site-best",
         "UPLOAD_EXTRACTORS": [],

@@ -4,8 +4,8 @@ from here.
 
 The page types are a setting (PAGE_TYPES, NO_CONTENT_TYPES, GUARD_ACCEPT_TYPES): an app builds its
 Taxonomy once, at its creation (usecases/settings.py), and passes it to every check that needs it
-(`checked_kind`). A reader, which knows no settings, checks only that a type is a type's name
-(`checked_kind_name`); the importer then checks it against the taxonomy in force."""
+(`checked_page_type`). A reader, which knows no settings, checks only that a type is a type's name
+(`checked_page_type_name`); the importer then checks it against the taxonomy in force."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from typing import Any
 
 ARTICLE = "article"
 
-PAGE_KINDS: dict[str, str] = {
+DEFAULT_PAGE_TYPES: dict[str, str] = {
     ARTICLE: "article",
     "forum": "forum or discussion thread",
     "product": "product page",
@@ -32,57 +32,57 @@ PAGE_KINDS: dict[str, str] = {
 """The default taxonomy, in menu order, with each type's label; a configured type of another name is
 labelled with its name."""
 
-NO_CONTENT_KINDS = ("js-shell", "wall", "error", "other")
+DEFAULT_NO_CONTENT_TYPES = ("js-shell", "wall", "error", "other")
 """The default types of page that have no main content: the accept guard alone judges extractors there."""
 
-ACCEPT_KINDS = (ARTICLE,)
+DEFAULT_ACCEPT_TYPES = (ARTICLE,)
 """The default types the pipeline should accept: the accept guard's confusion matrix is taken against them."""
 
 TYPE_NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,31}")
-"""A configured type's name: lower-case letters, digits and hyphens, at most 32 characters (Gold.kind)."""
+"""A configured type's name: lower-case letters, digits and hyphens, at most 32 characters (Gold.page_type)."""
 
 
 @dataclass(frozen=True)
 class Taxonomy:
-    """The page types in force (`kinds`, in menu order), those with no main content and those the
+    """The page types in force (`page_types`, in menu order), those with no main content and those the
     pipeline should accept. A page without a type is an article."""
 
-    kinds: tuple[str, ...]
+    page_types: tuple[str, ...]
     no_content: frozenset[str]
     accept: frozenset[str]
 
     @property
     def labels(self) -> dict[str, str]:
         """Type -> label, in menu order."""
-        return {kind: PAGE_KINDS.get(kind, kind) for kind in self.kinds}
+        return {page_type: DEFAULT_PAGE_TYPES.get(page_type, page_type) for page_type in self.page_types}
 
-    def has_content(self, kind: str | None) -> bool:
-        return (kind or ARTICLE) not in self.no_content
+    def has_content(self, page_type: str | None) -> bool:
+        return (page_type or ARTICLE) not in self.no_content
 
-    def accepts(self, kind: str | None) -> bool:
+    def accepts(self, page_type: str | None) -> bool:
         """Whether the pipeline should accept a page of this type."""
-        return (kind or ARTICLE) in self.accept
+        return (page_type or ARTICLE) in self.accept
 
 
-def taxonomy(kinds: Iterable[str], no_content: Iterable[str], accept: Iterable[str]) -> Taxonomy:
+def taxonomy(page_types: Iterable[str], no_content: Iterable[str], accept: Iterable[str]) -> Taxonomy:
     """The taxonomy of these settings; ValueError naming the setting that is wrong."""
-    kinds, no_content, accept = tuple(kinds), frozenset(no_content), frozenset(accept)
-    bad = [kind for kind in kinds if not TYPE_NAME.fullmatch(kind)]
+    page_types, no_content, accept = tuple(page_types), frozenset(no_content), frozenset(accept)
+    bad = [page_type for page_type in page_types if not TYPE_NAME.fullmatch(page_type)]
     if bad:
         raise ValueError(f"PAGE_TYPES: {', '.join(map(repr, bad))} is not a type name (lower-case letters, "
                          "digits and hyphens, at most 32 characters)")
-    if len(set(kinds)) != len(kinds):
+    if len(set(page_types)) != len(page_types):
         raise ValueError("PAGE_TYPES names a type twice")
-    if ARTICLE not in kinds:
+    if ARTICLE not in page_types:
         raise ValueError(f"PAGE_TYPES must include {ARTICLE!r}: a page without a type is an article")
     for setting, names in (("NO_CONTENT_TYPES", no_content), ("GUARD_ACCEPT_TYPES", accept)):
-        unknown = sorted(names - set(kinds))
+        unknown = sorted(names - set(page_types))
         if unknown:
             raise ValueError(f"{setting} names {', '.join(unknown)}, not in PAGE_TYPES")
-    return Taxonomy(kinds, no_content, accept)
+    return Taxonomy(page_types, no_content, accept)
 
 
-DEFAULT_TAXONOMY = taxonomy(PAGE_KINDS, NO_CONTENT_KINDS, ACCEPT_KINDS)
+DEFAULT_TAXONOMY = taxonomy(DEFAULT_PAGE_TYPES, DEFAULT_NO_CONTENT_TYPES, DEFAULT_ACCEPT_TYPES)
 
 def configured_taxonomy(config: Mapping[str, Any]) -> Taxonomy:
     """The taxonomy of an app's settings (PAGE_TYPES, NO_CONTENT_TYPES, GUARD_ACCEPT_TYPES)."""
@@ -118,13 +118,13 @@ def _checked(value: str | None, known: dict[str, str], what: str, where: str) ->
     return value
 
 
-def checked_kind(value: str | None, taxonomy: Taxonomy, where: str = "") -> str | None:
+def checked_page_type(value: str | None, taxonomy: Taxonomy, where: str = "") -> str | None:
     """The page type (None: not given) if the taxonomy in force has it; UnknownTerm naming it and `where`
     it was found otherwise."""
     return _checked(value, taxonomy.labels, "page type", where)
 
 
-def checked_kind_name(value: Any, where: str = "") -> str | None:
+def checked_page_type_name(value: Any, where: str = "") -> str | None:
     """The page type (None: not given) if it is a type's name (what a reader can check without the
     settings: the importer checks it against the taxonomy); UnknownTerm naming it otherwise."""
     if value is None or (isinstance(value, str) and TYPE_NAME.fullmatch(value)):

@@ -1,5 +1,5 @@
 // The adjudication view: the annotators' texts side by side, each one's word diff from the first, and the
-// result. "Take" puts a whole text (and its kind) in the result; a block pressed is added to the result
+// result. "Take" puts a whole text (and its type) in the result; a block pressed is added to the result
 // at its place (the page's order of blocks, then the annotators'), or its own line taken out when it is
 // there already. Placing works as in the annotate view (align.js: lines matched by order, not by text).
 // The result starts from the lines all annotators agree on (webapp/annotation/consensus.py); the disputed
@@ -26,7 +26,7 @@ function setResult(text, name) {
   result.value = text;
   origins.change(result.value, `annotator:${name}`);
 }
-const kind = document.getElementById("result-kind");
+const pageType = document.getElementById("result-type");
 const status = document.getElementById("result-status");
 const snippets = document.getElementById("result-snippets");
 // The effort sent with the result (effort.js): takes are actions, typing in the result counts its words.
@@ -36,7 +36,7 @@ const take = (action, change) => {
   effort.count(action);
   effort.tool(() => result.value, change);
 };
-const guideline = guidelinePanel(document.getElementById("guideline-panel"), kind);
+const guideline = guidelinePanel(document.getElementById("guideline-panel"), pageType);
 document.getElementById("guideline-button").addEventListener("click", () => guideline.toggle());
 // The view's keys, listed by `?` (help.js). The Tab, Ctrl+S and Esc rows are listed only: Tab and Esc are
 // the browser's own (Esc closes a modal dialog), and Ctrl+S (or Cmd+S) is handled with the form below.
@@ -113,7 +113,7 @@ document.querySelectorAll(".annotation").forEach((section) => {
   });
   section.querySelector(".take-all").addEventListener("click", () => {
     take("use_candidate", () => setResult(a.text, a.annotator));
-    kind.value = a.kind;
+    pageType.value = a.type;
     guideline.follow();
     status.value = a.status;
     snippets.value = JSON.stringify(a.snippets || { with: [], without: [] });

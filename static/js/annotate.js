@@ -7,7 +7,7 @@ import { clockText, effortCounter, trackActivity } from "./effort.js";
 import { guidelinePanel } from "./guideline.js";
 import { helpDialog } from "./help.js";
 import { bindShortcuts } from "./keys.js";
-import { KIND_KEYS, kindShortcuts } from "./kinds.js";
+import { TYPE_KEYS, pageTypeShortcuts } from "./page_types.js";
 import { originTracker } from "./origins.js";
 import { LABELS, selectedText, snippetEditor } from "./snippets.js";
 import { plural, short } from "./say.js";
@@ -19,8 +19,8 @@ import { diff, render, words } from "./worddiff.js";
 
 const data = JSON.parse(document.getElementById("page-data").textContent);
 const $ = (id) => document.getElementById(id);
-const editor = $("editor"), kind = $("kind"), status = $("status");
-const guideline = guidelinePanel($("guideline-panel"), kind);
+const editor = $("editor"), pageType = $("type"), status = $("status");
+const guideline = guidelinePanel($("guideline-panel"), pageType);
 const tabs = [...document.querySelectorAll("#tabs .tab")];
 const candidates = data.candidates.map((c) => ({
   ...c, bag: bag(c.text), words: words(c.text), lines: candidateLines(c.text),
@@ -31,7 +31,7 @@ const snippets = snippetEditor({ with: $("snippets-with"), without: $("snippets-
 
 const state = {
   version: data.editor.version,
-  saved: { text: data.editor.text, kind: data.editor.kind, status: data.editor.status, snippets: snippets.value() },
+  saved: { text: data.editor.text, type: data.editor.type, status: data.editor.status, snippets: snippets.value() },
   active: 0,
   pending: null, // {id, body} of the save in flight or waiting for a retry
   frame: null,
@@ -237,14 +237,14 @@ function useCandidate() {
 
 // --- drafts -----------------------------------------------------------------------------------------
 function current() {
-  return { text: editor.value, kind: kind.value, status: status.value, snippets: snippets.value() };
+  return { text: editor.value, type: pageType.value, status: status.value, snippets: snippets.value() };
 }
 
 const sameSnippets = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
 function dirty() {
   const now = current();
-  return now.text !== state.saved.text || now.kind !== state.saved.kind || now.status !== state.saved.status ||
+  return now.text !== state.saved.text || now.type !== state.saved.type || now.status !== state.saved.status ||
     !sameSnippets(now.snippets, state.saved.snippets);
 }
 
@@ -267,9 +267,10 @@ function keepDraft() {
 // over it unasked; taken, it edits the saved version, so saving it is no conflict with yourself.
 function restoreDraft() {
   const draft = loadDraft(data.pageId);
+  if (draft && draft.type === undefined) draft.type = draft.kind; // kept before the page type had one name
   if (!draft || typeof draft.text !== "string") return;
   effort.resume(draft.effort, data.effort.actions); // the unsaved work of the earlier visit counts too
-  const same = draft.text === editor.value && draft.kind === kind.value && draft.status === status.value &&
+  const same = draft.text === editor.value && draft.type === pageType.value && draft.status === status.value &&
     (!draft.snippets || sameSnippets(draft.snippets, snippets.value()));
   if (same) { clearDraft(data.pageId); return; }
   const when = new Date(draft.savedAt).toLocaleString();
@@ -284,7 +285,7 @@ function restoreDraft() {
     run: () => {
       clearDraft(data.pageId);
       byTool(() => { editor.value = server.text; });
-      kind.value = server.kind; status.value = server.status;
+      pageType.value = server.type; status.value = server.status;
       snippets.set(server.snippets);
       origins.change(server.text); // the saved text's origins, as they were
       state.version = server.version;
@@ -299,7 +300,7 @@ function putDraft(draft) {
     origins.reset(draft.text, draft.lines); // the origins the draft's lines had
   }
   if (draft.prefill) state.prefill = draft.prefill;
-  kind.value = draft.kind;
+  pageType.value = draft.type;
   status.value = draft.status;
   if (draft.snippets) snippets.set(draft.snippets);
   afterEdit();
@@ -343,7 +344,7 @@ async function save() {
   }
   if (reply.status === 200) {
     state.version = reply.data.version;
-    state.saved = { text: body.text, kind: body.kind, status: body.status, snippets: body.snippets };
+    state.saved = { text: body.text, type: body.type, status: body.status, snippets: body.snippets };
     hideConflict();
     keepDraft();
     showDirty();
@@ -366,8 +367,8 @@ function setStatusAndSave(value) {
   return save();
 }
 
-function setKind(value) {
-  kind.value = value;
+function setPageType(value) {
+  pageType.value = value;
   afterEdit();
 }
 
@@ -397,11 +398,11 @@ $("keep-theirs").addEventListener("click", () => {
   byTool(() => { editor.value = theirs.text; });
   origins.reset(theirs.text, null, "gold"); // the editor starts again from their version
   state.prefill = { source: "gold", version: theirs.version };
-  kind.value = theirs.kind;
+  pageType.value = theirs.type;
   status.value = theirs.status;
   state.version = theirs.version;
   snippets.set(theirs.snippets);
-  state.saved = { text: theirs.text, kind: theirs.kind, status: theirs.status, snippets: snippets.value() };
+  state.saved = { text: theirs.text, type: theirs.type, status: theirs.status, snippets: snippets.value() };
   hideConflict();
   afterEdit();
   setSaveState(`Showing version ${state.version} by ${$("conflict").dataset.author}.`);
@@ -606,12 +607,12 @@ $("show-rendered").addEventListener("click", () => showFrame("raw"));
 $("show-source").addEventListener("click", () => showFrame("source"));
 
 // --- wiring -----------------------------------------------------------------------------------------
-const startKind = kind.value;
+const startPageType = pageType.value;
 const refreshSoon = debounce(() => { refreshCandidates(); highlightBlocks(); }, 200);
 const draftSoon = debounce(keepDraft, 300);
 
 function afterEdit() {
-  if (kind.value !== startKind) $("type-signal")?.remove(); // it explains a type no longer chosen
+  if (pageType.value !== startPageType) $("type-signal")?.remove(); // it explains a type no longer chosen
   guideline.follow();
   showDirty();
   refreshSoon();
@@ -624,7 +625,7 @@ editor.addEventListener("input", () => {
 });
 // A dropdown changed gives the focus back, so the next key is a shortcut again (not a choice in the list),
 // unless the change came from the keyboard on the dropdown itself (arrow keys).
-for (const select of [kind, status]) {
+for (const select of [pageType, status]) {
   let byKeyboard = false;
   select.addEventListener("keydown", () => { byKeyboard = true; });
   select.addEventListener("pointerdown", () => { byKeyboard = false; });
@@ -719,8 +720,8 @@ function leaveField() {
 }
 const plainTarget = (event) => !["BUTTON", "A", "SELECT", "SUMMARY", "INPUT"].includes(event.target?.tagName) ||
   event.target.ownerDocument !== document;
-const typeShortcuts = kindShortcuts(kind.options, setKind);
-for (const option of kind.options) if (KIND_KEYS[option.value]) option.textContent += ` (${KIND_KEYS[option.value]})`;
+const typeShortcuts = pageTypeShortcuts(pageType.options, setPageType);
+for (const option of pageType.options) if (TYPE_KEYS[option.value]) option.textContent += ` (${TYPE_KEYS[option.value]})`;
 
 const SHORTCUTS = [
   { keys: ["n"], label: "next page in the queue (saves first)", run: () => go("next") },

@@ -4,7 +4,7 @@ export function guidelinePanel(panel, select) {
   const sections = [...panel.querySelectorAll("section.guideline")];
   const unchosen = panel.querySelector("#guideline-unchosen");
   const follow = () => {
-    for (const section of sections) section.hidden = section.dataset.kind !== select.value;
+    for (const section of sections) section.hidden = section.dataset.type !== select.value;
     unchosen.hidden = sections.some((section) => !section.hidden);
   };
   const toggle = (open = panel.hidden) => {

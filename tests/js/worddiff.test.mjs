@@ -48,7 +48,7 @@ test("the script always turns one side into the other", () => {
   }
 });
 
-test("runs of the same kind are merged, never adjacent", () => {
+test("runs of the same pageType are merged, never adjacent", () => {
   const ops = diff(words("a b c d e f g"), words("a x y d z g"));
   for (let i = 1; i < ops.length; i++) assert.notEqual(ops[i].op, ops[i - 1].op);
 });

@@ -13,7 +13,7 @@ An admin may *void* an annotation (``void``): it keeps its revisions, with one m
 holds no place and counts in no agreement, queue or export.
 
 A page's annotations are *complete* when ``overlap`` of them are finished (status done or skipped) and
-none is a draft; a complete page on which every annotation says exactly the same (text, kind, status and
+none is a draft; a complete page on which every annotation says exactly the same (text, type, status and
 snippets) is adjudicated automatically (``settle``).
 """
 
@@ -82,14 +82,15 @@ def void(session: Session, annotation: Annotation, by: str) -> AnnotationRevisio
     annotation.version += 1
     annotation.status = VOID
     annotation.updated_at = utcnow()
-    revision = append_revision(session, annotation, annotation.version, text=annotation.text, kind=annotation.kind,
+    revision = append_revision(session, annotation, annotation.version, text=annotation.text,
+                               page_type=annotation.page_type,
                                status=VOID, snippets=annotation.snippets, author=by)
     session.flush()
     assert isinstance(revision, AnnotationRevision)
     return revision
 
 
-def save_annotation(session: Session, page: Page, annotator: str, *, base_version: int, text: str, kind: str,
+def save_annotation(session: Session, page: Page, annotator: str, *, base_version: int, text: str, page_type: str,
                     status: str, client_save_id: str | None = None,
                     snippets: dict[str, Any] | None = None, **facts: Any) -> SaveOutcome:
     """Apply the annotator's save of their own annotation of the page (see gold.save_gold: lock the
@@ -101,18 +102,18 @@ def save_annotation(session: Session, page: Page, annotator: str, *, base_versio
         session.add(made)
         return made
 
-    return save_record(session, found, create, base_version=base_version, text=text, kind=kind,
+    return save_record(session, found, create, base_version=base_version, text=text, page_type=page_type,
                        status=status, author=annotator, client_save_id=client_save_id, snippets=snippets,
                        **facts)
 
 
-def add_annotation(session: Session, page: Page, annotator: str, *, text: str, kind: str, status: str,
+def add_annotation(session: Session, page: Page, annotator: str, *, text: str, page_type: str, status: str,
                    provenance: dict[str, Any] | None = None) -> Annotation:
     """Store an annotator's own annotation of a page that has none by them (an export's annotation read
     back by an import, checked by the import use case) as its first revision, by the annotator."""
     made = Annotation(page_id=page.id, annotator=annotator, version=0)
     session.add(made)
-    apply_revision(session, made, author=annotator, text=text, kind=kind, status=status, snippets=None,
+    apply_revision(session, made, author=annotator, text=text, page_type=page_type, status=status, snippets=None,
                    client_save_id=None, provenance=provenance)
     return made
 
@@ -124,8 +125,8 @@ def is_complete(annotations: Sequence[Annotation], overlap: int) -> bool:
 
 
 def same(annotations: Sequence[Annotation]) -> bool:
-    """Every annotation says exactly the same: text (ends trimmed), kind, status and snippets."""
-    said = {(a.text.strip(), a.kind, a.status, repr(a.snippets)) for a in annotations}
+    """Every annotation says exactly the same: text (ends trimmed), type, status and snippets."""
+    said = {(a.text.strip(), a.page_type, a.status, repr(a.snippets)) for a in annotations}
     return len(said) == 1
 
 
@@ -142,7 +143,7 @@ def settle(session: Session, page: Page, overlap: int, saved_by: str, guideline_
         return False
     first = annotations[0]
     names = " and ".join(sorted(a.annotator for a in annotations))
-    add_revision(session, page, text=first.text, kind=first.kind, status=first.status, author=saved_by,
+    add_revision(session, page, text=first.text, page_type=first.page_type, status=first.status, author=saved_by,
                  snippets=first.snippets, note=f"Adjudicated automatically: {names} agree exactly.",
                  provenance=agreed(first.text), guideline_version=guideline_version)
     return True

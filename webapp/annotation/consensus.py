@@ -24,7 +24,7 @@ class Said:
 
     annotator: str
     text: str
-    kind: str
+    page_type: str
 
 
 @dataclass
@@ -43,12 +43,12 @@ class Line:
 @dataclass(frozen=True)
 class Consensus:
     """`lines`: every annotator's lines merged in order; `agreed` (those all have) and `disputed` (the
-    others) are views of it. `kind`: the type all agree on, or None; `kinds`: each annotator's."""
+    others) are views of it. `page_type`: the type all agree on, or None; `page_types`: each annotator's."""
 
     annotators: list[str]
     lines: list[Line]
-    kind: str | None
-    kinds: dict[str, str]
+    page_type: str | None
+    page_types: dict[str, str]
 
     @property
     def agreed(self) -> list[str]:
@@ -79,10 +79,10 @@ def consensus(annotations: Sequence[Said]) -> Consensus:
     for said in annotations:
         lines = [text for text in (normalise_line(line) for line in said.text.split("\n")) if text]
         sequence = _merge(sequence, lines, said.annotator)
-    kinds = {said.annotator: said.kind for said in annotations}
-    agreed_kinds = set(kinds.values())
+    page_types = {said.annotator: said.page_type for said in annotations}
+    agreed_page_types = set(page_types.values())
     return Consensus(annotators=[said.annotator for said in annotations], lines=sequence,
-                     kind=agreed_kinds.pop() if len(agreed_kinds) == 1 else None, kinds=kinds)
+                     page_type=agreed_page_types.pop() if len(agreed_page_types) == 1 else None, page_types=page_types)
 
 
 def _merge(base: list[Line], extra: list[str], annotator: str) -> list[Line]:

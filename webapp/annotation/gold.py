@@ -42,7 +42,7 @@ def _revision_type(record: Record) -> type[Revision]:
 
 
 def append_revision(session: Session, record: Record, version: int, **fields: Any) -> Revision:
-    """Record a revision (text, kind, status, snippets, author, client_save_id) of a stored gold or
+    """Record a revision (text, type, status, snippets, author, client_save_id) of a stored gold or
     annotation, without loading its other revisions."""
     revision_type = _revision_type(record)
     revision = revision_type(**{_owner(type(record)).key: record.id}, version=version, **fields)
@@ -53,10 +53,10 @@ def append_revision(session: Session, record: Record, version: int, **fields: An
 
 
 def apply_revision(session: Session, record: Record, *, author: str, **fields: Any) -> Revision:
-    """Set the record's text, kind, status and snippets (``fields``, with ``client_save_id``, the revision's
+    """Set the record's text, type, status and snippets (``fields``, with ``client_save_id``, the revision's
     facts and, for a gold, ``note``), bump its version and record the new revision. The fields were
     checked by the caller (the use case of the action, or the importer)."""
-    kept = {key: fields[key] for key in ("text", "kind", "status", "snippets")}
+    kept = {key: fields[key] for key in ("text", "page_type", "status", "snippets")}
     record.version += 1
     for key, value in kept.items():
         setattr(record, key, value)
@@ -75,7 +75,7 @@ def add_revision(
     page: Page,
     *,
     text: str,
-    kind: str,
+    page_type: str,
     status: str,
     author: str,
     snippets: dict[str, Any] | None = None,
@@ -88,7 +88,7 @@ def add_revision(
     its provenance (annotation/provenance.py); returns the revision. The caller that owns the save
     refreshes the page's cached scores (results.store.gold_changed), in the same transaction.
     """
-    revision = apply_revision(session, new_gold(page, author), text=text, kind=kind, status=status,
+    revision = apply_revision(session, new_gold(page, author), text=text, page_type=page_type, status=status,
                               author=author, snippets=snippets, client_save_id=client_save_id, note=note,
                               provenance=provenance, guideline_version=guideline_version)
     assert isinstance(revision, GoldRevision)
@@ -181,7 +181,7 @@ def save_gold(
     *,
     base_version: int,
     text: str,
-    kind: str,
+    page_type: str,
     status: str,
     author: str,
     client_save_id: str | None = None,
@@ -195,7 +195,7 @@ def save_gold(
     beside the text (provenance, effort, guideline_version; models.RevisionFields).
     """
     return save_record(session, page.gold, lambda: new_gold(page, author), base_version=base_version,
-                       text=text, kind=kind, status=status, author=author, client_save_id=client_save_id,
+                       text=text, page_type=page_type, status=status, author=author, client_save_id=client_save_id,
                        snippets=snippets, **facts)
 
 
@@ -212,7 +212,7 @@ def save_record(
 ) -> SaveOutcome:
     """A save of a gold or an annotation (``record``; ``create`` makes it when it is None) that edited
     ``base_version`` of it: applied, kept as a stale save, or answered from the retried one (see
-    ``save_gold``). ``fields``: text, kind and status, checked by the caller (webapp/usecases), and the
+    ``save_gold``). ``fields``: text, type and status, checked by the caller (webapp/usecases), and the
     revision's facts."""
     if not 0 <= base_version <= (record.version if record is not None else 0):
         raise ValueError(f"version {base_version} of this page's {_what(record)} does not exist")
@@ -254,7 +254,7 @@ def restore_revision(
         session,
         page,
         text=revision.text,
-        kind=revision.kind,
+        page_type=revision.page_type,
         status=revision.status,
         author=author,
         snippets=revision.snippets,

@@ -21,7 +21,7 @@ class Row(Protocol):
     """What an in-memory row must say of its page to be filtered (see results.cache.CachedRow)."""
 
     site: str
-    kind: str
+    page_type: str
     batch: int
     annotator: str
 
@@ -32,7 +32,7 @@ class PageFilter:
     one field with OR).
 
     - ``sites``: the page's site host;
-    - ``kinds``: the gold's page type;
+    - ``types``: the gold's page type;
     - ``statuses``: the queue status: ``todo`` (no gold yet) or the gold's status;
     - ``batches``: the import batch id;
     - ``annotators``: the gold's annotator, the author of its current text (its last save);
@@ -48,7 +48,7 @@ class PageFilter:
     """
 
     sites: tuple[str, ...] = ()
-    kinds: tuple[str, ...] = ()
+    page_types: tuple[str, ...] = ()
     statuses: tuple[str, ...] = ()
     batches: tuple[int, ...] = ()
     annotators: tuple[str, ...] = ()
@@ -68,9 +68,9 @@ class PageFilter:
         return {f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name)}
 
     def check_scored(self) -> PageFilter:
-        """This filter, if rows of scored gold (done, by definition) can answer it: sites, kinds,
+        """This filter, if rows of scored gold (done, by definition) can answer it: sites, types,
         batches, annotators. ValueError naming any other field given, rather than ignoring it."""
-        unanswerable = set(self.given()) - {"sites", "kinds", "batches", "annotators", "with_gold"}
+        unanswerable = set(self.given()) - {"sites", "page_types", "batches", "annotators", "with_gold"}
         if unanswerable:
             raise ValueError(f"scored pages cannot be filtered by {', '.join(sorted(unanswerable))}")
         return self
@@ -79,7 +79,7 @@ class PageFilter:
         """In memory, for a row of scored gold (see ``check_scored``)."""
         return (
             (not self.sites or row.site in self.sites)
-            and (not self.kinds or row.kind in self.kinds)
+            and (not self.page_types or row.page_type in self.page_types)
             and (not self.batches or row.batch in self.batches)
             and (not self.annotators or row.annotator in self.annotators)
         )
@@ -95,8 +95,8 @@ class PageFilter:
             statuses = [s for s in self.statuses if s != TODO]
             condition = Gold.status.in_(statuses)
             query = query.where(condition | Gold.page_id.is_(None) if TODO in self.statuses else condition)
-        if self.kinds:
-            query = query.where(Gold.kind.in_(self.kinds))
+        if self.page_types:
+            query = query.where(Gold.page_type.in_(self.page_types))
         if self.annotators:
             query = query.where(Gold.author.in_(self.annotators))
         if self.verdict:

@@ -29,7 +29,7 @@ from .page_filter import PageFilter
 # NULL), disagreement, id) serves the order and the keyset steps (benchmarks/bench_queue.py has the
 # figures at 100,000 pages).
 ORDER = (Page.disagreement.is_(None), Page.disagreement, Page.id)
-ROW_COLUMNS = (Page.id, Page.url, Page.source_name, Site.host, Gold.status, Gold.kind, Gold.author,
+ROW_COLUMNS = (Page.id, Page.url, Page.source_name, Site.host, Gold.status, Gold.page_type, Gold.author,
                Page.disagreement)
 
 
@@ -40,7 +40,7 @@ class QueueRow:
     source_name: str
     host: str
     status: str  # the gold's status, or "todo"
-    kind: str | None
+    page_type: str | None
     author: str | None
     disagreement: float | None  # mean pairwise token F1 of the candidates (lower = more disagreement)
 
@@ -70,8 +70,8 @@ def _rows(session: Session, f: PageFilter, has_gold: bool, offset: int = 0,
         .limit(limit)
     )
     return [
-        QueueRow(pid, url, name, host, status or TODO, kind, author, disagreement)
-        for pid, url, name, host, status, kind, author, disagreement in session.execute(query)
+        QueueRow(pid, url, name, host, status or TODO, page_type, author, disagreement)
+        for pid, url, name, host, status, page_type, author, disagreement in session.execute(query)
     ]
 
 

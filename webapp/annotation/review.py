@@ -2,7 +2,7 @@
 
 The reviewer's queue holds the pages whose annotations are complete (annotations.is_complete) and that
 have no gold yet, most disagreeing first: the lowest mean pairwise text F1 between the annotators, then
-the lowest kind agreement, then by page id. The reviewer's result is saved as the page's gold with a note
+the lowest type agreement, then by page id. The reviewer's result is saved as the page's gold with a note
 (a save like any other: versions, stale saves kept). Annotators then see the outcome in their reviewed
 list: the gold against their own text, and the note.
 """
@@ -33,7 +33,7 @@ class ReviewRow:
 
 
 def annotated(page_id: int, annotations: list[Annotation]) -> AnnotatedPage:
-    return AnnotatedPage(page_id, tuple(Said(a.annotator, a.text, a.kind, a.snippets) for a in annotations))
+    return AnnotatedPage(page_id, tuple(Said(a.annotator, a.text, a.page_type, a.snippets) for a in annotations))
 
 
 def review_queue(session: Session, overlap: int, limit: int | None = None) -> list[ReviewRow]:
@@ -60,11 +60,11 @@ def review_queue(session: Session, overlap: int, limit: int | None = None) -> li
                   tuple(a.annotator for a in found), page_agreement(annotated(page, found)))
         for page, found in by_page.items()
     ]
-    rows.sort(key=lambda r: (r.agreement.text_f1 or 0.0, r.agreement.kind_agreement or 0.0, r.page_id))
+    rows.sort(key=lambda r: (r.agreement.text_f1 or 0.0, r.agreement.type_agreement or 0.0, r.page_id))
     return rows[:limit] if limit is not None else rows
 
 
-def adjudicate(session: Session, page: Page, reviewer: str, *, base_version: int, text: str, kind: str,
+def adjudicate(session: Session, page: Page, reviewer: str, *, base_version: int, text: str, page_type: str,
                status: str, note: str, snippets: dict[str, Any] | None = None,
                client_save_id: str | None = None, effort: dict[str, Any] | None = None,
                provenance: dict[str, Any] | None = None, **facts: Any) -> SaveOutcome:
@@ -73,7 +73,7 @@ def adjudicate(session: Session, page: Page, reviewer: str, *, base_version: int
     stale save, as any gold save is. The caller refreshes the page's scores when it is applied. ``facts``:
     what else the revision records beside the text (models.RevisionFields)."""
     return save_record(session, page.gold, lambda: new_gold(page, reviewer), base_version=base_version,
-                       text=text, kind=kind, status=status, author=reviewer, client_save_id=client_save_id,
+                       text=text, page_type=page_type, status=status, author=reviewer, client_save_id=client_save_id,
                        snippets=snippets, note=note.strip() or None, effort=effort, provenance=provenance, **facts)
 
 
@@ -83,9 +83,9 @@ class Reviewed:
     url: str | None
     host: str
     mine: str
-    my_kind: str
+    my_page_type: str
     gold: str
-    gold_kind: str
+    gold_page_type: str
     reviewer: str
     note: str | None
     at: datetime
@@ -94,7 +94,8 @@ class Reviewed:
 def reviewed(session: Session, annotator: str, limit: int = 100) -> list[Reviewed]:
     """The adjudicated pages the annotator annotated, newest gold first: their text beside the gold."""
     query = (
-        select(Page.id, Page.url, Site.host, Annotation.text, Annotation.kind, Gold.text, Gold.kind, Gold.author,
+        select(Page.id, Page.url, Site.host, Annotation.text, Annotation.page_type, Gold.text, Gold.page_type,
+               Gold.author,
                Gold.note, Gold.updated_at)
         .join(Site, Site.id == Page.site_id)
         .join(Annotation, Annotation.page_id == Page.id)

@@ -50,14 +50,14 @@ TOO_SHORT = "too short"
 
 @dataclass(frozen=True)
 class Suggestion:
-    kind: str
+    page_type: str
     signal: str  # which signal chose it, as the annotate view says it ("JSON-LD @type Product", "default")
 
 
 def _first_known(found: Iterable[tuple[str, str]], taxonomy: Taxonomy) -> Suggestion | None:
-    for kind, signal in found:
-        if kind in taxonomy.kinds:
-            return Suggestion(kind, signal)
+    for page_type, signal in found:
+        if page_type in taxonomy.page_types:
+            return Suggestion(page_type, signal)
     return None
 
 
@@ -79,17 +79,17 @@ RS_TRAFILATURA_CONFIDENCE = 0.8
 
 def _classifier(facts: Mapping[str, Any]) -> Iterable[tuple[str, str]]:
     found = facts.get("rs_trafilatura_type") or {}
-    kind, confidence = found.get("type"), found.get("confidence") or 0.0
-    if kind and confidence >= RS_TRAFILATURA_CONFIDENCE:
-        yield ("collection" if kind == "category" else kind), f"rs-trafilatura classifier ({confidence:.2f})"
+    page_type, confidence = found.get("type"), found.get("confidence") or 0.0
+    if page_type and confidence >= RS_TRAFILATURA_CONFIDENCE:
+        yield ("collection" if page_type == "category" else page_type), f"rs-trafilatura classifier ({confidence:.2f})"
 
 
 def _url(url: str | None) -> Iterable[tuple[str, str]]:
     path = urlsplit(url).path.lower() if url else ""
-    for pattern, kind in URL_PATTERNS:
+    for pattern, page_type in URL_PATTERNS:
         match = pattern.search(path)
         if match:
-            yield kind, f"URL path {match.group(0)}"
+            yield page_type, f"URL path {match.group(0)}"
 
 
 def _guard(verdicts: Sequence[tuple[bool, str | None]]) -> Iterable[tuple[str, str]]:

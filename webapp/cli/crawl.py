@@ -38,7 +38,7 @@ def run_pipeline_export(out: Path, request: PipelineRequest) -> None:
         session.commit()
         try:
             config = export_pipeline(session, metrics, request, settings_of(current_app).run,
-                                     settings_of(current_app).taxonomy.kinds, out)
+                                     settings_of(current_app).taxonomy.page_types, out)
         except (NoChoice, ValueError) as exc:
             raise click.ClickException(str(exc)) from exc
         cli_record(session, "export", str(out), {"format": "datatrove", "mode": config["mode"],
@@ -46,8 +46,8 @@ def run_pipeline_export(out: Path, request: PipelineRequest) -> None:
         session.commit()
     click.echo(f"pipeline written to {out}: {SCRIPT} and pipeline.json")
     if config["mode"] == "type":
-        for kind, route in config["routes"].items():
-            click.echo(f"  {kind}: {route['extractor']} ({route['why']})")
+        for page_type, route in config["routes"].items():
+            click.echo(f"  {page_type}: {route['extractor']} ({route['why']})")
     else:
         click.echo(f"  extractor: {config['extractor']}")
     click.echo(f"  challenger: {config['challenger'] or 'none'}")

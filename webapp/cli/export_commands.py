@@ -20,6 +20,7 @@ from ..settings import settings_of
 from ..vocabulary import GOLD_STATUSES
 from .actor import cli_record
 from .crawl import run_pipeline_export
+from .page_type_option import page_type_option
 
 DATATROVE = "datatrove"
 
@@ -33,8 +34,7 @@ DATATROVE = "datatrove"
 @click.option("--status", "statuses", multiple=True, type=click.Choice(list(GOLD_STATUSES)),
               help="Only pages whose gold has this status (repeatable).")
 @click.option("--site", "sites", multiple=True, metavar="HOST", help="Only this site (repeatable).")
-@click.option("--kind", "kinds", multiple=True, metavar="TYPE",
-              help="Only pages whose gold has this page type (repeatable; one of the PAGE_TYPES setting).")
+@page_type_option(help="Only pages whose gold has this page type (repeatable; one of the PAGE_TYPES setting).")
 @click.option("--with-html/--without-html", default=True, show_default=True,
               help="jsonl: include each page's HTML.")
 @click.option("--with-extractions", is_flag=True, help="jsonl, folder: include every extraction with its fingerprint.")
@@ -51,7 +51,7 @@ DATATROVE = "datatrove"
 @click.option("--keep-html-bytes", type=click.IntRange(min=0), default=0, show_default=True,
               help="datatrove: keep each page's HTML up to this size in the output (for `import --datatrove`).")
 @click.option("--metric", default="tokens", show_default=True, help="datatrove: the metric that ranks extractors.")
-def export_command(fmt, out, statuses, sites, kinds, with_html, with_extractions, predictions, adjudicated,
+def export_command(fmt, out, statuses, sites, page_types, with_html, with_extractions, predictions, adjudicated,
                    extractor, by, challenger, keep_html_bytes, metric) -> None:
     """Export pages and their gold (jsonl, folder, scrapinghub, trafilatura-eval, wcxb, wceb), scores (csv), or
     the leaderboard's choice as a runnable datatrove pipeline (datatrove)."""
@@ -61,7 +61,7 @@ def export_command(fmt, out, statuses, sites, kinds, with_html, with_extractions
     if extractor or by or challenger or keep_html_bytes or metric != "tokens":
         raise click.UsageError("--extractor, --by, --challenger, --keep-html-bytes and --metric apply to "
                                "--format datatrove only")
-    request = ExportRequest(fmt, statuses, sites, kinds, with_html, with_extractions, predictions, adjudicated)
+    request = ExportRequest(fmt, statuses, sites, page_types, with_html, with_extractions, predictions, adjudicated)
     try:
         request.check(settings_of(current_app).taxonomy)
     except ValueError as exc:

@@ -29,17 +29,17 @@ def guidelines_group() -> None:
 def export_command(folder: Path) -> None:
     """Write the version in force of each type's guideline as FOLDER/TYPE.md (a type without a guideline
     gets no file; files already there are replaced)."""
-    kinds = list(settings_of(current_app).taxonomy.kinds)
+    page_types = list(settings_of(current_app).taxonomy.page_types)
     with sessions()() as session:
-        found = in_force(session, kinds)
+        found = in_force(session, page_types)
         session.rollback()
     folder.mkdir(parents=True, exist_ok=True)
-    for kind, version in found.items():
+    for page_type, version in found.items():
         if version is None:
-            click.echo(f"{kind}: no guideline yet")
+            click.echo(f"{page_type}: no guideline yet")
             continue
-        (folder / f"{kind}.md").write_text(version.text, encoding="utf-8")
-        click.echo(f"{kind}: version {version.version} -> {folder / f'{kind}.md'}")
+        (folder / f"{page_type}.md").write_text(version.text, encoding="utf-8")
+        click.echo(f"{page_type}: version {version.version} -> {folder / f'{page_type}.md'}")
 
 
 @guidelines_group.command("import")
@@ -52,10 +52,10 @@ def import_command(folder: Path, note: str) -> None:
     the taxonomy in force, or not UTF-8, stops the import and nothing is saved."""
     settings = settings_of(current_app)
     files = sorted(folder.glob("*.md"))
-    unknown = [path.name for path in files if path.stem not in settings.taxonomy.kinds]
+    unknown = [path.name for path in files if path.stem not in settings.taxonomy.page_types]
     if unknown:
         raise click.UsageError(f"{', '.join(unknown)}: no page type of that name in the taxonomy in force "
-                               f"({', '.join(settings.taxonomy.kinds)})")
+                               f"({', '.join(settings.taxonomy.page_types)})")
     texts = {}
     for path in files:
         try:
@@ -66,17 +66,17 @@ def import_command(folder: Path, note: str) -> None:
     saved = []
     with sessions()() as session:
         current = in_force(session, list(texts))
-        for kind, text in texts.items():
-            now = current[kind]
+        for page_type, text in texts.items():
+            now = current[page_type]
             if now is not None and now.text.strip() == text.replace("\r\n", "\n").strip():
-                click.echo(f"{kind}: unchanged (version {now.version})")
+                click.echo(f"{page_type}: unchanged (version {now.version})")
                 continue
             try:
-                row = save_guideline(session, settings, actor, kind, text, now.version if now else None, note)
+                row = save_guideline(session, settings, actor, page_type, text, now.version if now else None, note)
             except Refused as error:
                 session.rollback()
-                raise click.ClickException(f"{folder / f'{kind}.md'}: {error.reason}") from None
-            saved.append(f"{kind}: version {row.version}")
+                raise click.ClickException(f"{folder / f'{page_type}.md'}: {error.reason}") from None
+            saved.append(f"{page_type}: version {row.version}")
         session.commit()
     for line in saved:
         click.echo(line)

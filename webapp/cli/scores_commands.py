@@ -32,6 +32,7 @@ from ..scoring import app_metrics, resolve_metric
 from ..settings import settings_of
 from ..usecases.outcome import Refused
 from ..usecases.read_board import board_request, read_leaderboard
+from .page_type_option import page_type_option
 
 FIGURES = ("precision", "recall", "f1", "accuracy", "precision_std", "recall_std", "f1_std", "pages", "errors")
 
@@ -51,8 +52,7 @@ def common_options(func):
                          help="micro pools counts over pages, macro averages per-page figures "
                               "(default: the metric's own)."),
             click.option("--site", "sites", multiple=True, metavar="HOST", help="Only this site (repeatable)."),
-            click.option("--kind", "kinds", multiple=True, metavar="KIND",
-                         help="Only this gold page type (repeatable)."),
+            page_type_option(help="Only this gold page type (repeatable)."),
             click.option("--batch", "batches", multiple=True, type=int, metavar="ID",
                          help="Only pages of this import batch (repeatable)."),
             click.option("--annotator", "annotators", multiple=True, metavar="NAME",
@@ -180,7 +180,7 @@ def echo_anchoring(result: dict[str, Any]) -> None:
 @click.option("--unanchored", is_flag=True,
               help="Leave out, for each extractor, the pages whose gold started from its own text (each row "
                    "over its own pages; docs/metrics.md, Anchoring).")
-def score_command(metric, average, sites, kinds, batches, annotators, bootstrap, seed, fmt, by, names,
+def score_command(metric, average, sites, page_types, batches, annotators, bootstrap, seed, fmt, by, names,
                   unanchored) -> None:
     """Score every extractor against the gold (done pages of every type with main content). Without
     --extractor, the extractors with no scored extraction at their current version are listed as not run,
@@ -190,7 +190,8 @@ def score_command(metric, average, sites, kinds, batches, annotators, bootstrap,
     try:
         options = board_request(settings, metric=metric, average=average, extractors=names, bootstrap=bootstrap,
                                 seed=seed, by=by, unanchored=unanchored,
-                                filters=PageFilter(sites=sites, kinds=kinds, batches=batches, annotators=annotators))
+                                filters=PageFilter(sites=sites, page_types=page_types, batches=batches,
+                                                   annotators=annotators))
         with sessions()() as session:
             refresh_scores(session, {metric: settings.metrics[metric]}, no_content=settings.taxonomy.no_content)
             session.commit()
@@ -224,7 +225,7 @@ def score_command(metric, average, sites, kinds, batches, annotators, bootstrap,
 @common_options
 @click.option("--top", type=click.IntRange(min=0), default=20, show_default=True,
               help="How many of the most changed pages to list.")
-def compare_command(a, b, metric, average, sites, kinds, batches, annotators, bootstrap, seed, fmt, top) -> None:
+def compare_command(a, b, metric, average, sites, page_types, batches, annotators, bootstrap, seed, fmt, top) -> None:
     """Head-to-head of A and B (extractor names, or stored fingerprints): wins, losses, ties, the
     paired bootstrap difference of F1 (A - B), and whether it is within the annotators' noise."""
     with usage_errors():
@@ -232,7 +233,7 @@ def compare_command(a, b, metric, average, sites, kinds, batches, annotators, bo
             cache = scored_cache(session, metric)
             registry = build_registry()
             first, second = resolve_ref(session, registry, a), resolve_ref(session, registry, b)
-            wanted = PageFilter(sites=sites, kinds=kinds, batches=batches, annotators=annotators)
+            wanted = PageFilter(sites=sites, page_types=page_types, batches=batches, annotators=annotators)
             result = head_to_head(cache, metric, first, second, average=average, filters=wanted,
                                   bootstrap=bootstrap, seed=seed, top=top)
             mark_comparison(session, result, board_pages(cache, metric, [first[1], second[1]], wanted))

@@ -20,7 +20,7 @@ from ..usecases.outcome import Actor, Refused
 from .actor import ADDRESS, cli_actor
 from .scores_commands import echo_table
 
-FIGURES = ("pages", "pairs", "text_f1", "kind_agreement", "kind_alpha", "snippet_agreement")
+FIGURES = ("pages", "pairs", "text_f1", "type_agreement", "type_alpha", "snippet_agreement")
 
 
 @click.command("assign")
@@ -64,8 +64,8 @@ def rows_of(result: dict[str, Any]) -> list[dict[str, Any]]:
 @click.option("--by", type=click.Choice(GROUPINGS), default=None, help="Break the figures down by group.")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
 def agreement_command(by, fmt) -> None:
-    """Agreement between annotators on the double-annotated pages: text F1, kind agreement,
-    Krippendorff's alpha on the kind, snippet agreement, each annotator's F1 against the gold."""
+    """Agreement between annotators on the double-annotated pages: text F1, type agreement,
+    Krippendorff's alpha on the type, snippet agreement, each annotator's F1 against the gold."""
     with sessions()() as session:
         result = corpus_agreement(session, by)
     if fmt == "json":

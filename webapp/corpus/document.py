@@ -13,7 +13,7 @@ class ReadAnnotation:
 
     annotator: str
     text: str
-    kind: str
+    page_type: str
     status: str
     provenance: dict[str, Any] | None = None  # where its text came from (annotation/provenance.py)
 
@@ -28,7 +28,8 @@ class RawDocument:
     url: str | None = None
     charset: str | None = None  # transport charset (HTTP Content-Type header / WARC), if any
     gold: str | None = None  # gold text if the layout carries it
-    kind: str | None = None  # page type (a key of the taxonomy in force, webapp.vocabulary) if the layout carries it
+    # page type (a key of the taxonomy in force, webapp.vocabulary) if the layout carries it
+    page_type: str | None = None
     folder: str | None = None  # sub-folder the item came from, relative to the given root
     snippets: dict[str, list[str]] | None = None  # snippet gold {"with": [...], "without": [...]}
     status: str | None = None  # gold status (webapp.vocabulary.GOLD_STATUSES key); "done" when not given

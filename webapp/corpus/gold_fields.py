@@ -20,8 +20,8 @@ def _read(check: Callable[..., T], *args: Any) -> T:
         raise Unreadable(str(error)) from None
 
 
-def kind_of(value: Any, where: str = "") -> str | None:
-    return _read(vocabulary.checked_kind_name, value, where)
+def type_of(value: Any, where: str = "") -> str | None:
+    return _read(vocabulary.checked_page_type_name, value, where)
 
 
 def status_of(value: Any) -> str | None:

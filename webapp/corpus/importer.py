@@ -17,17 +17,17 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ..models import ImportBatch, Page
-from ..vocabulary import DONE, Taxonomy, UnknownTerm, checked_kind
+from ..vocabulary import DONE, Taxonomy, UnknownTerm, checked_page_type
 from .document import LAYOUT_FACT, RawDocument, Rejected
 from .preparation import Prepared, in_order
 from .site_names import UNKNOWN_SITE, host_of, site_named
 
 AddGold = Callable[..., Any]
-"""Stores a page's gold as its first revision: add_gold(session, page, *, text, kind, status, author, snippets,
+"""Stores a page's gold as its first revision: add_gold(session, page, *, text, type, status, author, snippets,
 note, provenance)."""
 AddAnnotation = Callable[..., Any]
 """Stores an annotator's own annotation of a page as its first revision: add_annotation(session, page,
-annotator, *, text, kind, status, provenance)."""
+annotator, *, text, type, status, provenance)."""
 
 SITE_FROM = ("url", "folder")
 IMPORT_AUTHOR = "import"
@@ -43,14 +43,15 @@ BENCHMARK_EMPTY_GOLD_NOTE = ("its gold text is empty: imported as done, so that 
 def empty_article_gold(doc: RawDocument) -> bool:
     """An article whose gold file holds no text and no snippets: almost surely a broken gold file, not gold."""
     return (doc.gold is not None and not doc.gold.strip() and not doc.snippets
-            and (doc.kind or "article") == "article")
+            and (doc.page_type or "article") == "article")
 
 
 def nul_field(doc: RawDocument) -> str | None:
     """The first text field of the document that holds a NUL character (PostgreSQL stores no text with one,
     and no page shows it): its URL, its gold, its page type or a snippet."""
     snippets = [text for texts in (doc.snippets or {}).values() for text in texts]
-    for name, values in (("URL", [doc.url]), ("gold", [doc.gold]), ("page type", [doc.kind]), ("snippets", snippets)):
+    for name, values in (("URL", [doc.url]), ("gold", [doc.gold]), ("page type", [doc.page_type]),
+                         ("snippets", snippets)):
         if any(value and "\x00" in value for value in values):
             return name
     return None
@@ -139,7 +140,7 @@ def _screen(
             yield ImportOutcome(doc.item, "rejected", doc.reason), None
             continue
         try:
-            checked_kind(doc.kind, taxonomy)
+            checked_page_type(doc.page_type, taxonomy)
         except UnknownTerm as error:
             yield ImportOutcome(doc.item, "rejected", str(error)), None
             continue
@@ -185,7 +186,7 @@ def _store(
     session.add(page)
     session.flush()
     note = None
-    if doc.gold is not None or doc.kind is not None or doc.snippets is not None:
+    if doc.gold is not None or doc.page_type is not None or doc.snippets is not None:
         status = doc.status or DONE
         if empty_article_gold(doc) and status == DONE:
             status, note = empty_gold_status(doc)
@@ -193,7 +194,7 @@ def _store(
             session,
             page,
             text=doc.gold or "",
-            kind=doc.kind or "article",
+            page_type=doc.page_type or "article",
             status=status,
             author=doc.author or IMPORT_AUTHOR,
             snippets=doc.snippets,
@@ -202,7 +203,7 @@ def _store(
         )
     for annotation in doc.annotations:
         if add_annotation is not None:
-            add_annotation(session, page, annotation.annotator, text=annotation.text, kind=annotation.kind,
+            add_annotation(session, page, annotation.annotator, text=annotation.text, page_type=annotation.page_type,
                            status=annotation.status, provenance=annotation.provenance)
     outcome = ImportOutcome(doc.item, "imported", note, page_id=page.id)
     session.expunge(page)

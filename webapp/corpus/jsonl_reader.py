@@ -1,4 +1,4 @@
-"""Reader for JSON Lines: one object per line, `{"url", "html", "gold"?, "kind"?}`.
+"""Reader for JSON Lines: one object per line, `{"url", "html", "gold"?, "type"?}`.
 
 The html string becomes the document's bytes as UTF-8 (charset "utf-8"), or in the line's `encoding`
 when it names one; `html_base64`, when present, holds the exact bytes instead (Goldtext's export
@@ -6,7 +6,7 @@ writes it for pages whose bytes the text cannot give back). Optional `status` an
 (`{"with": [...], "without": [...]}`) are the gold's status and snippet gold; other fields (those of
 Goldtext's export, `gold_author`, `gold_note`, `gold_provenance` and `annotations`, are read back: who saved
 the gold, the reviewer's note, where its text came from, and each annotator's own annotation
-(`{"annotator", "text", "kind", "status", "provenance"}`); the import use case checks their provenance
+(`{"annotator", "text", "type", "status", "provenance"}`); the import use case checks their provenance
 and names); others are ignored. url may be null. Blank lines are skipped; a line that is not such an
 object is rejected, named by its line number. A folder is read by its pages.jsonl (an export's folder).
 """
@@ -22,11 +22,12 @@ from typing import BinaryIO
 
 from .decoding import codec_for
 from .document import Limits, RawDocument, ReadAnnotation, Rejected
-from .gold_fields import kind_of, snippets_of, status_of
+from .gold_fields import snippets_of, status_of, type_of
+from .page_type_field import page_type_field
 from .streams import CHUNK, Unreadable, over_cap
 
 EXPORT_FILE = "pages.jsonl"  # the file of `goldtext export --format jsonl`, read from its folder
-FIELDS = ("url", "html", "gold", "kind", "encoding", "html_base64", "status", "gold_author", "gold_note")
+FIELDS = ("url", "html", "gold", "type", "encoding", "html_base64", "status", "gold_author", "gold_note")
 ESCAPE_ROOM = 6  # JSON escapes (\uXXXX) can make a line up to six times its text's UTF-8 size
 
 
@@ -84,10 +85,10 @@ def _document(line: bytes, item: str, source: str) -> RawDocument:
             raise Unreadable(f"{field} is not a string")
         if value is not None and not _encodable(value):
             raise Unreadable(f"{field} holds a lone surrogate escape (\\ud800-\\udfff), not text")
-    kind = kind_of(record.get("kind"))
+    page_type = type_of(page_type_field(record))
     charset = record.get("encoding") or "utf-8"
     return RawDocument(item, _bytes(record, charset), source, url=record.get("url"), charset=charset,
-                       gold=record.get("gold"), kind=kind, snippets=snippets_of(record.get("snippets")),
+                       gold=record.get("gold"), page_type=page_type, snippets=snippets_of(record.get("snippets")),
                        status=status_of(record.get("status")), author=record.get("gold_author"),
                        note=record.get("gold_note"), provenance=_object(record, "gold_provenance"),
                        annotations=_annotations(record.get("annotations")))
@@ -111,11 +112,12 @@ def _annotations(value: object) -> tuple[ReadAnnotation, ...]:
         where = f"annotation {number}"
         if not isinstance(item, dict):
             raise Unreadable(f"{where} is not an object")
-        if not all(isinstance(item.get(key), str) for key in ("annotator", "text", "kind", "status")):
-            raise Unreadable(f"{where} needs the strings annotator, text, kind and status")
+        item = {**item, "type": page_type_field(item)}
+        if not all(isinstance(item.get(key), str) for key in ("annotator", "text", "type", "status")):
+            raise Unreadable(f"{where} needs the strings annotator, text, type and status")
         if not _encodable(item["annotator"]) or not _encodable(item["text"]):
             raise Unreadable(f"{where} holds a lone surrogate escape (\\ud800-\\udfff), not text")
-        found.append(ReadAnnotation(item["annotator"], item["text"], kind_of(item["kind"], f"in {where}") or "",
+        found.append(ReadAnnotation(item["annotator"], item["text"], type_of(item["type"], f"in {where}") or "",
                                     status_of(item["status"]) or "", _object(item, "provenance")))
     return tuple(found)
 

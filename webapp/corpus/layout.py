@@ -2,10 +2,10 @@
 
 In each folder: `NAME.html` / `NAME.htm` pages, optional `NAME.gold.txt` (gold text) and
 `NAME.url` (one URL, or a Windows Internet Shortcut) and `NAME.json` (metadata, as Goldtext's folder
-export writes it: `url`, `kind`, `status`, `snippets`, and `gold_exact: true` when NAME.gold.txt is the
+export writes it: `url`, `type`, `status`, `snippets`, and `gold_exact: true` when NAME.gold.txt is the
 gold byte for byte, UTF-8 with its line ends kept) beside them, and optionally an `index.csv`
-(columns name,url[,kind], header row optional) or `index.json` (`{"NAME": "url"}` or
-`{"NAME": {"url": ..., "kind": ...}}`) for the pages of that folder. NAME is the page's file name
+(columns name,url[,type], header row optional) or `index.json` (`{"NAME": "url"}` or
+`{"NAME": {"url": ..., "type": ...}}`) for the pages of that folder. NAME is the page's file name
 without .html; a `NAME.url` file wins over NAME.json, which wins over the index. Names match whatever their case.
 
 Nothing is half-imported: when a folder's index is unreadable its pages are rejected (a page stored
@@ -24,7 +24,8 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from .document import RawDocument, Rejected
-from .gold_fields import kind_of, snippets_of, status_of
+from .gold_fields import snippets_of, status_of, type_of
+from .page_type_field import page_type_field
 from .streams import Unreadable, read_utf8
 
 PAGE_SUFFIXES = (".html", ".htm")
@@ -40,7 +41,7 @@ Namer = Callable[[str], str]  # relative path -> item name in the report
 @dataclass(frozen=True)
 class IndexEntry:
     url: str | None
-    kind: str | None
+    page_type: str | None
 
 
 def page_stem(name: str) -> str | None:
@@ -112,14 +113,14 @@ class _Folder:
     def document(self, name: str, index: dict[str, tuple[str, IndexEntry]]) -> RawDocument:
         stem = page_stem(name) or name
         _, entry = index.get(stem.lower(), (stem, IndexEntry(None, None)))
-        kind_of(entry.kind, "in the index")
+        type_of(entry.page_type, "in the index")
         data = self.load(self.path_of(name))
         meta = self.metadata(stem)
         gold = self.text(stem + GOLD_SUFFIX, exact=meta.get("gold_exact") is True)
         url = _url_in(self.text(stem + URL_SUFFIX) or "") or meta.get("url") or entry.url
-        kind = kind_of(meta.get("kind") or None, f"in {stem}{META_SUFFIX}") or entry.kind
+        page_type = type_of(page_type_field(meta) or None, f"in {stem}{META_SUFFIX}") or entry.page_type
         return RawDocument(self.item_of(self.path_of(name)), data, self.source, url=url, gold=gold,
-                           kind=kind, folder=self.folder, snippets=snippets_of(meta.get("snippets")),
+                           page_type=page_type, folder=self.folder, snippets=snippets_of(meta.get("snippets")),
                            status=status_of(meta.get("status")))
 
     def metadata(self, stem: str) -> dict:
@@ -135,9 +136,9 @@ class _Folder:
         except json.JSONDecodeError as err:
             raise Unreadable(f"{name} is not valid JSON ({err.msg}, line {err.lineno})") from err
         if not isinstance(meta, dict) or not all(
-            isinstance(meta.get(key), (str, type(None))) for key in ("url", "kind", "status")
+            isinstance(meta.get(key), (str, type(None))) for key in ("url", "type", "status")
         ):
-            raise Unreadable(f"{name} must be an object whose url, kind and status are strings")
+            raise Unreadable(f"{name} must be an object whose url, type and status are strings")
         return meta
 
     def text(self, name: str, exact: bool = False) -> str | None:
@@ -158,14 +159,14 @@ def _url_in(text: str) -> str | None:
 
 
 def parse_index(name: str, data: bytes) -> dict[str, IndexEntry]:
-    """NAME -> url and kind from an index.csv or index.json; Unreadable when it is malformed.
+    """NAME -> url and type from an index.csv or index.json; Unreadable when it is malformed.
 
-    Kinds are checked per page, so one unknown kind rejects that page, not its whole folder.
+    Types are checked per page, so one unknown type rejects that page, not its whole folder.
     """
     text = read_utf8(data, name)
     rows = _json_rows(text) if name.endswith(".json") else _csv_rows(text)
     return {
-        page_stem(stem) or stem: IndexEntry(url or None, kind or None) for stem, url, kind in rows
+        page_stem(stem) or stem: IndexEntry(url or None, page_type or None) for stem, url, page_type in rows
     }
 
 
@@ -181,7 +182,7 @@ def _csv_rows(text: str) -> list[tuple[str, str | None, str | None]]:
             continue
         if len(cells) not in (2, 3):
             raise Unreadable(
-                f"index.csv row {number}: expected name,url[,kind], got {len(cells)} cells"
+                f"index.csv row {number}: expected name,url[,type], got {len(cells)} cells"
             )
         rows.append((cells[0], cells[1], cells[2] if len(cells) == 3 else None))
     return rows
@@ -193,15 +194,15 @@ def _json_rows(text: str) -> list[tuple[str, str | None, str | None]]:
     except json.JSONDecodeError as err:
         raise Unreadable(f"index.json is not valid JSON ({err.msg}, line {err.lineno})") from err
     if not isinstance(mapping, dict):
-        raise Unreadable("index.json must be an object mapping NAME to a URL or to {url, kind}")
+        raise Unreadable("index.json must be an object mapping NAME to a URL or to {url, type}")
     rows = []
     for stem, value in mapping.items():
         fields = {"url": value} if value is None or isinstance(value, str) else value
         if not isinstance(fields, dict) or not all(
-            isinstance(fields.get(key), (str, type(None))) for key in ("url", "kind")
+            isinstance(fields.get(key), (str, type(None))) for key in ("url", "type")
         ):
-            raise Unreadable(f"index.json entry {stem!r}: expected a URL or {{url, kind}} strings")
-        rows.append((stem, fields.get("url"), fields.get("kind")))
+            raise Unreadable(f"index.json entry {stem!r}: expected a URL or {{url, type}} strings")
+        rows.append((stem, fields.get("url"), page_type_field(fields)))
     return rows
 
 

@@ -62,12 +62,12 @@ def _document(
     readerable = metadata.get("readerable")
     url = metadata.get("url") if isinstance(metadata.get("url"), str) else None
     if readerable is False:
-        return RawDocument(item, data, source, url=url, kind="other")
+        return RawDocument(item, data, source, url=url, page_type="other")
     gold = None
     if f"{folder}/{EXPECTED}" in names:
         gold = visible_text(decode(read(f"{folder}/{EXPECTED}")).text) or None
-    kind = "article" if readerable is True else None
-    return RawDocument(item, data, source, url=url, gold=gold, kind=kind)
+    page_type = "article" if readerable is True else None
+    return RawDocument(item, data, source, url=url, gold=gold, page_type=page_type)
 
 
 def _metadata(data: bytes) -> dict:

@@ -2,7 +2,7 @@
 
 A folder holding `ground-truth.json` (`{ID: {"articleBody": ..., "url": ...}}`) and `html/ID.html.gz`
 (or a plain `html/ID.html`). The articleBody becomes the page's gold text. Goldtext's export adds an
-optional `goldtext.json` (`{ID: {"kind", "status", "snippets"}}`) carrying what the layout has no room
+optional `goldtext.json` (`{ID: {"type", "status", "snippets"}}`) carrying what the layout has no room
 for; the benchmark's own scripts never read it.
 """
 
@@ -15,8 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from .document import Limits, RawDocument, Rejected
-from .gold_fields import kind_of, snippets_of, status_of
+from .gold_fields import snippets_of, status_of, type_of
 from .json_files import load_object
+from .page_type_field import page_type_field
 from .streams import Unreadable, read_capped, read_file
 
 GROUND_TRUTH = "ground-truth.json"
@@ -53,12 +54,12 @@ def read_scrapinghub(source: str, limits: Limits) -> Iterator[RawDocument | Reje
 def _document(root: Path, page_id: str, entry: Any, extra: Any, limits: Limits) -> RawDocument:
     if not isinstance(entry, dict) or not isinstance(extra, dict):
         raise Unreadable(f"the entry of {page_id} is not an object")
-    body, url, kind = entry.get("articleBody"), entry.get("url"), extra.get("kind")
+    body, url, page_type = entry.get("articleBody"), entry.get("url"), page_type_field(extra)
     if not isinstance(body, (str, type(None))) or not isinstance(url, (str, type(None))):
         raise Unreadable("articleBody and url must be strings")
-    kind_of(kind, f"in {SIDECAR}")
+    type_of(page_type, f"in {SIDECAR}")
     return RawDocument(page_id, page_bytes(root / HTML, page_id, limits), str(root), url=url, gold=body,
-                       kind=kind, snippets=snippets_of(extra.get("snippets")),
+                       page_type=page_type, snippets=snippets_of(extra.get("snippets")),
                        status=status_of(extra.get("status")))
 
 

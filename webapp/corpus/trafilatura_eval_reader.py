@@ -3,7 +3,7 @@
 A folder holding `evaldata.json`: `{KEY: {"file": NAME, "with": [...], "without": [...]}}`, where KEY
 is the page's URL and NAME its HTML file, beside evaldata.json or in its `cache/` folder (trafilatura's
 own repository keeps them there). The must-include (`with`) and must-exclude (`without`) snippets become
-the page's snippet gold. Optional `url` (when KEY is not the URL), `kind` and `status` fields are read
+the page's snippet gold. Optional `url` (when KEY is not the URL), `type` and `status` fields are read
 too; the rest (author, title, date...) is ignored.
 """
 
@@ -14,8 +14,9 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from .document import Limits, RawDocument, Rejected
-from .gold_fields import kind_of, snippet_lists, status_of
+from .gold_fields import snippet_lists, status_of, type_of
 from .json_files import load_object
+from .page_type_field import page_type_field
 from .streams import Unreadable, read_file
 
 EVALDATA = "evaldata.json"
@@ -45,13 +46,14 @@ def _document(root: Path, key: str, entry: Any, limits: Limits) -> RawDocument:
     if not isinstance(entry, dict) or not isinstance(entry.get("file"), str):
         raise Unreadable('the entry must be an object with a "file" name')
     url = entry["url"] if "url" in entry else (key if "://" in key else None)
-    kind = entry.get("kind")
+    page_type = page_type_field(entry)
     if not isinstance(url, (str, type(None))):
         raise Unreadable("url must be a string")
-    kind_of(kind)
+    type_of(page_type)
     snippets = snippet_lists(entry.get("with"), entry.get("without"))
     return RawDocument(entry["file"], read_file(_html_path(root, entry["file"]), limits.max_bytes),
-                       str(root), url=url, kind=kind, snippets=snippets, status=status_of(entry.get("status")))
+                       str(root), url=url, page_type=page_type, snippets=snippets,
+                       status=status_of(entry.get("status")))
 
 
 def _html_path(root: Path, name: str) -> Path:

@@ -5,7 +5,7 @@ The benchmark's repository root, its `datasets/` folder or its `datasets/combine
 `html/DATASET/PAGE_ID.html` (the page as UTF-8 text, as WCEB stores it). The plaintext becomes the page's
 gold text and the HTML is read as UTF-8 (the layout's charset, as WCEB reads it). The dataset name, page id
 and `source` are kept in the page's facts (`layout`), so that an export writes the same names and ids;
-the page's sub-folder is its dataset (for `--site-from folder`). A `goldtext` object `{"kind", "status",
+the page's sub-folder is its dataset (for `--site-from folder`). A `goldtext` object `{"type", "status",
 "snippets"}`, which Goldtext's export adds to each line, gives what WCEB has no field for; WCEB's scripts
 read only `page_id` and `plaintext`. The model outputs (`outputs/model-outputs/`) are not read.
 """
@@ -19,8 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from .document import Limits, RawDocument, Rejected
-from .gold_fields import kind_of, snippets_of, status_of
+from .gold_fields import snippets_of, status_of, type_of
 from .jsonl_reader import ESCAPE_ROOM, capped_lines
+from .page_type_field import page_type_field
 from .streams import Unreadable, over_cap, read_file
 
 NAME = "wceb"
@@ -93,5 +94,6 @@ def _document(combined: Path, dataset: str, line: bytes, limits: Limits, source:
     if record.get("source") is not None:
         facts["source"] = record["source"]
     return RawDocument(page_id, read_file(html, limits.max_bytes), source, url=url, charset=CHARSET, gold=text,
-                       kind=kind_of(extra.get("kind")), folder=dataset, snippets=snippets_of(extra.get("snippets")),
+                       page_type=type_of(page_type_field(extra)), folder=dataset,
+                       snippets=snippets_of(extra.get("snippets")),
                        status=status_of(extra.get("status")), layout=facts)

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from .document import Limits, RawDocument, Rejected
-from .gold_fields import kind_of, snippet_lists, status_of
+from .gold_fields import snippet_lists, status_of, type_of
 from .scrapinghub_reader import page_bytes
 from .streams import Unreadable, read_file, read_utf8
 
@@ -77,17 +77,17 @@ def _document(split: Path, path: Path, limits: Limits, source: str) -> RawDocume
     text, url, extra = truth.get("main_content") or "", data.get("url"), data.get(SIDECAR) or {}
     if not isinstance(text, str) or not isinstance(url, (str, type(None))) or not isinstance(extra, dict):
         raise Unreadable('main_content and url must be strings, "goldtext" an object')
-    kind = kind_of(page_type(data), f"in {path.name}")
+    page_type = type_of(wcxb_page_type(data), f"in {path.name}")
     snippets = snippet_lists(truth.get("with") or [], truth.get("without") or [])
     facts = {"name": NAME, "id": path.stem, "split": split.name, "title": truth.get("title"),
              "author": truth.get("author"), "date": truth.get("publish_date")}
     return RawDocument(path.stem, page_bytes(split / HTML, path.stem, limits), source, url=url, gold=text,
-                       kind=kind, snippets=snippets if any(snippets.values()) else None,
+                       page_type=page_type, snippets=snippets if any(snippets.values()) else None,
                        status=status_of(extra.get("status")),
                        layout={key: value for key, value in facts.items() if value is not None})
 
 
-def page_type(data: dict[str, Any]) -> str | None:
+def wcxb_page_type(data: dict[str, Any]) -> str | None:
     """The page type as evaluate.py's get_page_type reads it."""
     internal = data.get("_internal") or {}
     if not isinstance(internal, dict):

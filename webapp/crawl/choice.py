@@ -83,13 +83,13 @@ def bases(session: Session, registry: Mapping[str, Extractor]) -> dict[str, str]
 
 
 def routes_by_type(
-    groups: Mapping[str, Mapping[str, Any]], kinds: Sequence[str], overall: list[tuple[str, float]]
+    groups: Mapping[str, Mapping[str, Any]], page_types: Sequence[str], overall: list[tuple[str, float]]
 ) -> dict[str, dict[str, Any]]:
     winner = overall[0][0]
     runner_up = overall[1][0] if len(overall) > 1 else None
     routes = {}
-    for kind in kinds:
-        group = groups.get(kind, {"pages": 0, "extractors": {}})
+    for page_type in page_types:
+        group = groups.get(page_type, {"pages": 0, "extractors": {}})
         order = ranked(group["extractors"], group.get("same_as", {}))
         if group["pages"] >= MIN_TYPE_PAGES and order:
             best, f1 = order[0]
@@ -101,12 +101,12 @@ def routes_by_type(
             best, fallback = winner, runner_up
             why = (f"only {group['pages']} scored gold pages of this type (fewer than {MIN_TYPE_PAGES}): the overall "
                    f"winner; fallback when the guard rejects its text: {fallback or 'none'} (the overall runner-up)")
-        routes[kind] = {"extractor": best, "fallback": fallback, "why": why}
+        routes[page_type] = {"extractor": best, "fallback": fallback, "why": why}
     return routes
 
 
 def pipeline_config(
-    session: Session, cache: ScoreCache, request: PipelineRequest, settings: RunSettings, kinds: Sequence[str],
+    session: Session, cache: ScoreCache, request: PipelineRequest, settings: RunSettings, page_types: Sequence[str],
     command: str = "",
 ) -> dict[str, Any]:
     """The configuration (pipeline.json) of the request; NoChoice says why there is none."""
@@ -130,7 +130,7 @@ def pipeline_config(
         if not overall:
             raise NoChoice("no extractor has a score on gold pages yet: --by type needs the leaderboard")
         main = overall[0][0]
-        routes = routes_by_type(board.get("groups", {}), kinds, overall)
+        routes = routes_by_type(board.get("groups", {}), page_types, overall)
     else:
         main = str(request.extractor)
     if request.challenger == NO_CHALLENGER:
@@ -144,7 +144,7 @@ def pipeline_config(
         used += [n for n in (route["extractor"], route["fallback"]) if n]
     variant_bases = bases(session, registry)
     pins = [Pin.of(available[name], variant_bases.get(name, name)).as_dict() for name in dict.fromkeys(used)]
-    gold = session.execute(select(Page.facts, Gold.kind).join(Gold, Gold.page_id == Page.id)
+    gold = session.execute(select(Page.facts, Gold.page_type).join(Gold, Gold.page_id == Page.id)
                            .where(Gold.status == DONE))
     scores = {name: round(f1, 4) for name, f1 in overall}
     return {
@@ -156,7 +156,7 @@ def pipeline_config(
         "challenger": challenger,
         "routes": routes,
         "default_type": DEFAULT_TYPE,
-        "fact_table": fact_table((facts or {}, kind) for facts, kind in gold),
+        "fact_table": fact_table((facts or {}, page_type) for facts, page_type in gold),
         "extractors": pins,
         "libraries": library_versions(),
         "leaderboard": {"metric": request.metric, "average": board["average"], "pages": board["pages"], "f1": scores},

@@ -25,7 +25,7 @@ TEMPLATE = "pipeline.py.tmpl"
 def summary(config: dict[str, Any]) -> str:
     """One line saying what the pipeline runs."""
     if config["mode"] == "type":
-        chosen = ", ".join(f"{kind}: {route['extractor']}" for kind, route in config["routes"].items())
+        chosen = ", ".join(f"{page_type}: {route['extractor']}" for page_type, route in config["routes"].items())
         head = f"each page type's extractor ({chosen})"
     else:
         head = f"extractor {config['extractor']}"
@@ -52,13 +52,13 @@ def write_pipeline(out: Path, config: dict[str, Any]) -> list[Path]:
 
 def export_pipeline(
     session: Session, metrics: Mapping[str, Metric], request: PipelineRequest, settings: RunSettings,
-    kinds: Sequence[str], out: Path, command: str = "",
+    page_types: Sequence[str], out: Path, command: str = "",
 ) -> dict[str, Any]:
     """Choose from the leaderboard (the metric's scores must be current: refresh them first) and write the
     pipeline into out; returns its configuration. NoChoice or ValueError say why nothing was written."""
     request.check()
     cache = ScoreCache(metrics)
     cache.sync(session)
-    config = pipeline_config(session, cache, request, settings, kinds, command or request.command(str(out)))
+    config = pipeline_config(session, cache, request, settings, page_types, command or request.command(str(out)))
     write_pipeline(out, config)
     return config

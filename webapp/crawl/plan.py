@@ -48,17 +48,17 @@ class Plan:
             mode=config["mode"], extractor=config["extractor"],
             pins=tuple(Pin.from_dict(pin) for pin in config["extractors"]),
             challenger=config.get("challenger"),
-            routes={kind: Route(**route) for kind, route in config.get("routes", {}).items()},
+            routes={page_type: Route(**route) for page_type, route in config.get("routes", {}).items()},
             fact_table=config.get("fact_table", {}), default_type=config.get("default_type", DEFAULT_TYPE),
             timeout=float(config["timeout"]), memory_mb=int(config["memory_mb"]),
             guard=GuardThresholds(**config["guard"]), keep_html_bytes=int(config.get("keep_html_bytes", 0)),
         )
 
-    def kind_of(self, html: str) -> str:
+    def type_of(self, html: str) -> str:
         return page_type(keys_of_html(html), self.fact_table, self.default_type)
 
-    def route(self, kind: str) -> Route:
+    def route(self, page_type: str) -> Route:
         """The route of a page type: its own (BY_TYPE), else the plan's extractor with no fallback."""
-        if self.mode == BY_TYPE and kind in self.routes:
-            return self.routes[kind]
+        if self.mode == BY_TYPE and page_type in self.routes:
+            return self.routes[page_type]
         return Route(self.extractor, None, "the configured extractor")

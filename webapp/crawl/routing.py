@@ -46,9 +46,9 @@ def keys_of_html(html: str) -> list[str]:
 def fact_table(pages: Iterable[tuple[Mapping[str, Any], str]]) -> dict[str, dict[str, int]]:
     """fact key -> gold type -> pages, from (page facts, gold type) pairs."""
     table: dict[str, Counter[str]] = {}
-    for facts, kind in pages:
+    for facts, page_type in pages:
         for key in keys_of_facts(facts):
-            table.setdefault(key, Counter())[kind] += 1
+            table.setdefault(key, Counter())[page_type] += 1
     return {key: dict(sorted(counts.items())) for key, counts in sorted(table.items())}
 
 
@@ -59,4 +59,4 @@ def page_type(keys: Iterable[str], table: Mapping[str, Mapping[str, int]], defau
         votes.update(table.get(key, {}))
     if not votes:
         return default
-    return min(votes, key=lambda kind: (-votes[kind], kind))
+    return min(votes, key=lambda page_type: (-votes[page_type], page_type))

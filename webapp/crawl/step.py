@@ -55,7 +55,7 @@ class Pending:
     """A document whose calls are in flight, and the results already back."""
 
     doc: Document
-    kind: str
+    page_type: str
     route: Route
     expected: int
     results: dict[str, Result] = field(default_factory=dict)
@@ -107,10 +107,10 @@ class GoldtextExtractor(BaseExtractor):
         def calls() -> Iterator[Call]:
             for number, doc in enumerate(data):
                 self.stat_update(StatHints.total)
-                kind = plan.kind_of(doc.text)
-                route = plan.route(kind)
+                page_type = plan.type_of(doc.text)
+                route = plan.route(page_type)
                 names = list(dict.fromkeys(n for n in (route.extractor, route.fallback, plan.challenger) if n))
-                held[number] = Pending(doc, kind, route, len(names))
+                held[number] = Pending(doc, page_type, route, len(names))
                 url = doc.metadata.get("url")
                 for name in names:
                     yield Call((number, name), extractors[name], doc.text, url)
@@ -140,7 +140,7 @@ class GoldtextExtractor(BaseExtractor):
         raw = doc.metadata.pop(RAW, None)
         charset = doc.metadata.pop(CHARSET, None)
         meta = doc.metadata
-        meta.update(extractor=chosen.extractor_name, fingerprint=chosen.fingerprint, page_type=pending.kind,
+        meta.update(extractor=chosen.extractor_name, fingerprint=chosen.fingerprint, page_type=pending.page_type,
                     routed=routed, accepted=verdict.accepted and not chosen.error,
                     guard_reason="error" if chosen.error else verdict.reason,
                     duration_ms=round(chosen.duration_ms, 3))

@@ -1,4 +1,4 @@
-"""The dataset card (README.md of every export): what it holds, how many pages per site, kind and
+"""The dataset card (README.md of every export): what it holds, how many pages per site, type and
 annotator, the agreement between annotators on its double-annotated pages, the extractor fingerprints,
 when and by which Goldtext version and command it was made."""
 
@@ -17,7 +17,7 @@ LAYOUTS = {
     "jsonl": "`pages.jsonl`: one JSON object per page (Goldtext's canonical layout).",
     "folder": "`ID.html` (raw bytes as imported), `ID.gold.txt` (gold text, UTF-8) and `ID.json` (metadata) per page.",
     "scrapinghub": "`ground-truth.json` and `html/ID.html.gz` (the article-extraction-benchmark layout; "
-                   "`output/EXTRACTOR.json` with predictions; `goldtext.json` keeps kinds, statuses and snippets).",
+                   "`output/EXTRACTOR.json` with predictions; `goldtext.json` keeps types, statuses and snippets).",
     "trafilatura-eval": "`evaldata.json` and the HTML files of the pages with snippet gold "
                         "(trafilatura's evaluation layout).",
     "wcxb": "`SPLIT/ground-truth/ID.json`, `SPLIT/html/ID.html.gz` and `metadata.json` (WCXB's layout; "
@@ -34,7 +34,7 @@ class Tally:
 
     pages: int = 0
     sites: Counter[str] = field(default_factory=Counter)
-    kinds: Counter[str] = field(default_factory=Counter)
+    page_types: Counter[str] = field(default_factory=Counter)
     annotators: Counter[str] = field(default_factory=Counter)
     fingerprints: dict[str, str] = field(default_factory=dict)  # fingerprint -> extractor
     page_ids: list[int] = field(default_factory=list)
@@ -43,7 +43,7 @@ class Tally:
         self.pages += 1
         self.page_ids.append(page.id)
         self.sites[page.site] += 1
-        self.kinds[page.gold.kind if page.gold else "(no gold)"] += 1
+        self.page_types[page.gold.page_type if page.gold else "(no gold)"] += 1
         for name in page.gold.annotators if page.gold else ("(no gold)",):
             self.annotators[name] += 1
         for extraction in page.extractions:
@@ -71,8 +71,8 @@ def _agreement(figures: dict[str, Any]) -> list[str]:
         f"On the {figures['pages']} double-annotated pages ({figures['pairs']} pairs of annotators):",
         "",
         f"- text F1 between annotators (`tokens`, mean per page): {_figure(figures['text_f1'])}",
-        f"- pairs agreeing on the page kind: {_figure(figures['kind_agreement'])}",
-        f"- Krippendorff's alpha on the page kind (nominal): {_figure(figures['kind_alpha'])}",
+        f"- pairs agreeing on the page type: {_figure(figures['type_agreement'])}",
+        f"- Krippendorff's alpha on the page type (nominal): {_figure(figures['type_alpha'])}",
         f"- snippet agreement (Jaccard, {figures['snippet_pairs']} pairs): {_figure(figures['snippet_agreement'])}",
         "",
         "| annotator | pages | adjudicated | text F1 against the gold |",
@@ -103,7 +103,7 @@ def dataset_card(fmt: str, tally: Tally, command: str, version: str, made: datet
         if fmt != "csv" else "Scores only: this layout is not imported.",
         "",
         *_table("site", tally.sites),
-        *_table("kind", tally.kinds),
+        *_table("type", tally.page_types),
         *_table("annotator", tally.annotators),
         *_agreement(agreement),
         "### Extractor fingerprints",

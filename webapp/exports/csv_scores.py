@@ -13,7 +13,7 @@ from .selection import ExportedPage
 from .writer import WriterOptions
 
 FILE = "scores.csv"
-COLUMNS = ("page_id", "url", "site", "kind", "status", "extractor", "fingerprint", "metric",
+COLUMNS = ("page_id", "url", "site", "type", "status", "extractor", "fingerprint", "metric",
            "precision", "recall", "f1", "error")
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
@@ -35,7 +35,7 @@ class CsvWriter:
         gold = page.gold
         for extraction in page.extractions:
             for metric, (precision, recall, f1) in extraction.scores.items():
-                row = (page.id, page.url, page.site, gold.kind if gold else None, gold.status if gold else None,
+                row = (page.id, page.url, page.site, gold.page_type if gold else None, gold.status if gold else None,
                        extraction.extractor, extraction.fingerprint, metric, round(precision, 6),
                        round(recall, 6), round(f1, 6), extraction.error)
                 self._csv.writerow([neutralise(cell) for cell in row])

@@ -19,7 +19,7 @@ from ..annotation.page_filter import PageFilter
 from ..results.agreement_figures import annotated_pages
 from ..scoring import Metric
 from ..scoring.agreement_maths import agreement
-from ..vocabulary import Taxonomy, checked_kind
+from ..vocabulary import Taxonomy, checked_page_type
 from .card import FILE as CARD
 from .card import Tally, dataset_card
 from .checksums import write_checksums
@@ -56,7 +56,7 @@ class ExportRequest:
     fmt: str
     statuses: tuple[str, ...] = ()
     sites: tuple[str, ...] = ()
-    kinds: tuple[str, ...] = ()
+    page_types: tuple[str, ...] = ()
     with_html: bool = True
     with_extractions: bool = False
     predictions: bool = False
@@ -66,8 +66,8 @@ class ExportRequest:
         """ValueError naming the first option that does not apply to the format, or a page type not in
         ``taxonomy`` (the settings' page types)."""
         self.check_format()
-        for kind in self.kinds:
-            checked_kind(kind, taxonomy, "in --kind")
+        for page_type in self.page_types:
+            checked_page_type(page_type, taxonomy, "in --type")
 
     def check_format(self) -> None:
         """ValueError naming the first option that does not apply to the format."""
@@ -82,14 +82,14 @@ class ExportRequest:
 
     def selection(self) -> PageFilter:
         requires = REQUIRES.get(self.fmt)
-        return PageFilter(sites=self.sites, kinds=self.kinds, statuses=self.statuses,
+        return PageFilter(sites=self.sites, page_types=self.page_types, statuses=self.statuses,
                           with_gold=requires == "gold", with_snippets=requires == "snippets",
                           adjudicated=self.adjudicated)
 
     def command(self, out: str) -> str:
         """The `goldtext export` command line that makes this export."""
         words = ["goldtext", "export", "--format", self.fmt, "--out", out]
-        for option, values in (("--status", self.statuses), ("--site", self.sites), ("--kind", self.kinds)):
+        for option, values in (("--status", self.statuses), ("--site", self.sites), ("--type", self.page_types)):
             for value in values:
                 words += [option, value]
         words += [] if self.with_html else ["--without-html"]

@@ -1,7 +1,7 @@
 """`scrapinghub`: the article-extraction-benchmark layout, so its evaluate.py runs unchanged inside it.
 
 ground-truth.json `{ID: {"articleBody": gold text, "url": url}}` and html/ID.html.gz (the raw bytes,
-gzipped), ID being the page's SHA-256; goldtext.json `{ID: {"kind", "status", "snippets"}}` keeps what
+gzipped), ID being the page's SHA-256; goldtext.json `{ID: {"type", "status", "snippets"}}` keeps what
 the benchmark has no field for. With predictions, output/EXTRACTOR.json `{ID: {"articleBody": text}}`
 for each extractor that has extractions (service.run_export leaves the others out), every ground-truth ID
 present (an empty text where the extractor has no extraction at its current fingerprint, or failed).
@@ -36,7 +36,8 @@ class ScrapinghubWriter:
         with gzip.open(self._html / f"{key}.html.gz", "wb") as stream:
             stream.write(page.raw or b"")
         self._truth.add(key, {"articleBody": page.gold.text, "url": page.url})
-        self._sidecar.add(key, {"kind": page.gold.kind, "status": page.gold.status, "snippets": page.gold.snippets})
+        self._sidecar.add(key,
+                          {"type": page.gold.page_type, "status": page.gold.status, "snippets": page.gold.snippets})
         texts = {e.fingerprint: e.text for e in page.extractions if e.error is None}
         for name, fingerprint in self._predictions.items():
             self._outputs[name].add(key, {"articleBody": texts.get(fingerprint, "")})

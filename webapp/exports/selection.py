@@ -24,7 +24,7 @@ CHUNK = 100
 @dataclass(frozen=True)
 class GoldRecord:
     text: str
-    kind: str
+    page_type: str
     status: str
     snippets: dict[str, list[str]] | None
     annotators: tuple[str, ...]  # every author of a revision in the order they first saved, then every
@@ -44,7 +44,7 @@ class AnnotationRecord:
 
     annotator: str
     text: str
-    kind: str
+    page_type: str
     status: str
     efforts: tuple[dict[str, Any], ...] = ()  # {version, author, effort} of each revision recording an effort
     provenance: dict[str, Any] | None = None  # of its current version (annotation/provenance.py)
@@ -105,7 +105,8 @@ def iter_pages(session: Session, selection: PageFilter, loading: Loading = Loadi
     """The selected pages in id order, CHUNK at a time (plain rows: nothing stays in the session)."""
     raw = Page.raw if loading.raw else None
     columns = [Page.id, Page.url, Site.host, Page.sha256, Page.encoding, Page.created_at, Gold.id,
-               Gold.text, Gold.kind, Gold.status, Gold.snippets, Gold.updated_at, Gold.note, Page.facts, Gold.author]
+               Gold.text, Gold.page_type, Gold.status, Gold.snippets, Gold.updated_at, Gold.note, Page.facts,
+               Gold.author]
     last = 0
     while True:
         query = _filtered(select(*columns, *([raw] if raw is not None else [])), selection)
@@ -174,12 +175,12 @@ def _guideline_versions(session: Session, gold_ids: Sequence[int]) -> dict[int, 
     return {gold_id: version for gold_id, version in session.execute(query)}
 
 
-def credited(authors: tuple[str, ...], text: str, kind: str, status: str,
+def credited(authors: tuple[str, ...], text: str, page_type: str, status: str,
              annotations: Sequence[AnnotationRecord]) -> tuple[str, ...]:
     """The gold's authors, then the annotators whose annotation has the gold's text (ends trimmed), type
     and status: their text agreed, so the gold is theirs too."""
     agreed = [a.annotator for a in annotations
-              if (a.text.strip(), a.kind, a.status) == (text.strip(), kind, status)]
+              if (a.text.strip(), a.page_type, a.status) == (text.strip(), page_type, status)]
     return tuple(dict.fromkeys((*authors, *agreed)))
 
 
@@ -187,7 +188,7 @@ def _annotations(session: Session, page_ids: Sequence[int]) -> dict[int, list[An
     """page id -> its annotations that count (not voided), in the order they were first saved."""
     current = ((AnnotationRevision.annotation_id == Annotation.id)
                & (AnnotationRevision.version == Annotation.version))  # its one applied revision
-    query = (select(Annotation.page_id, Annotation.id, Annotation.annotator, Annotation.text, Annotation.kind,
+    query = (select(Annotation.page_id, Annotation.id, Annotation.annotator, Annotation.text, Annotation.page_type,
                     Annotation.status, AnnotationRevision.guideline_version)
              .outerjoin(AnnotationRevision, current)
              .where(Annotation.page_id.in_(page_ids), Annotation.status != VOID)
@@ -197,8 +198,9 @@ def _annotations(session: Session, page_ids: Sequence[int]) -> dict[int, list[An
     provenances = _current_provenance(session, AnnotationRevision, AnnotationRevision.annotation_id, Annotation,
                                       [row[1] for row in rows])
     found: dict[int, list[AnnotationRecord]] = defaultdict(list)
-    for page_id, annotation_id, annotator, text, kind, status, guideline_version in rows:
-        found[page_id].append(AnnotationRecord(annotator, text, kind, status, tuple(efforts.get(annotation_id, ())),
+    for page_id, annotation_id, annotator, text, page_type, status, guideline_version in rows:
+        found[page_id].append(AnnotationRecord(annotator, text, page_type, status,
+                                               tuple(efforts.get(annotation_id, ())),
                                                provenances.get(annotation_id), guideline_version))
     return found
 
@@ -243,7 +245,7 @@ def page_meta(page: ExportedPage) -> dict[str, Any]:
         "site": page.site,
         "sha256": page.sha256,
         "encoding": page.encoding,
-        "kind": gold.kind if gold else None,
+        "type": gold.page_type if gold else None,
         "status": gold.status if gold else None,
         "snippets": gold.snippets if gold else None,
         "annotators": list(gold.annotators) if gold else [],

@@ -1,4 +1,4 @@
-"""`trafilatura-eval`: evaldata.json `{URL: {"file", "with", "without", "url", "kind", "status"}}` and the
+"""`trafilatura-eval`: evaldata.json `{URL: {"file", "with", "without", "url", "type", "status"}}` and the
 HTML files beside it, for the pages with snippet gold (trafilatura's evaluation layout).
 
 The key is the page's URL; a page without one, or whose URL an earlier page took, is keyed by its file
@@ -31,7 +31,7 @@ class TrafilaturaEvalWriter:
         self._keys.add(key)
         snippets = page.gold.snippets
         self._evaldata.add(key, {"file": name, "with": snippets.get("with", []), "without": snippets.get("without", []),
-                                 "url": page.url, "kind": page.gold.kind, "status": page.gold.status})
+                                 "url": page.url, "type": page.gold.page_type, "status": page.gold.status})
 
     def close(self) -> None:
         self._evaldata.close()

@@ -1,7 +1,7 @@
 """`wceb`: WCEB's combined layout, laid out as in the benchmark's repository so that its scripts, run from
 the export's folder, find the files where they look for them.
 
-`datasets/combined/ground-truth/DATASET.jsonl` (one `{"page_id", "plaintext", "url", "goldtext": {"kind",
+`datasets/combined/ground-truth/DATASET.jsonl` (one `{"page_id", "plaintext", "url", "goldtext": {"type",
 "status", "snippets"}}` line per page with gold) and `datasets/combined/html/DATASET/PAGE_ID.html` (the page
 as UTF-8 text, as WCEB stores it: the raw bytes when they are UTF-8 and were read so, else the text Goldtext
 decoded, in UTF-8). DATASET and PAGE_ID are the page's WCEB dataset and page id when it was imported from
@@ -67,7 +67,7 @@ class WcebWriter:
         html = self._combined / HTML / dataset / f"{key}.html"
         html.parent.mkdir(parents=True, exist_ok=True)
         html.write_bytes(utf8_html(page.raw or b"", page.encoding))
-        sidecar = {"kind": gold.kind, "status": gold.status, "snippets": gold.snippets}
+        sidecar = {"type": gold.page_type, "status": gold.status, "snippets": gold.snippets}
         self._line(self._combined / GROUND_TRUTH / f"{dataset}.jsonl",
                    {"page_id": key, "plaintext": gold.text, "url": page.url, SIDECAR: sidecar})
         for name, text in predicted(page, self._predictions).items():

@@ -4,7 +4,7 @@
 and `metadata.json` (`{"name", "page_types", "files": {ID: {"split", "page_type", "domain"}}}`). ID is the
 page's WCXB file id when it was imported from WCXB (else its SHA-256), SPLIT its split there when that is
 `dev` or `test` (else `dev`: evaluate.py reads only those). Each ground-truth file is `{"schema_version",
-"url", "file_id", "_internal": {"page_type": {"primary": KIND}}, "ground_truth": {"title", "author",
+"url", "file_id", "_internal": {"page_type": {"primary": PAGE_TYPE}}, "ground_truth": {"title", "author",
 "publish_date", "main_content", "with", "without"}, "goldtext": {"status"}}`; title, author and publish
 date are WCXB's own when the page came from WCXB (null otherwise: they are gold, not a guess). With
 predictions, `results/EXTRACTOR.json` (`{ID: text}`) for each extractor with an extraction of an exported
@@ -54,7 +54,7 @@ class WcxbWriter:
             "schema_version": SCHEMA_VERSION,
             "url": page.url,
             "file_id": key,
-            "_internal": {"page_type": {"primary": gold.kind}},
+            "_internal": {"page_type": {"primary": gold.page_type}},
             "ground_truth": {"title": layout.get("title"), "author": layout.get("author"),
                              "publish_date": layout.get("date"), "main_content": gold.text,
                              "with": snippets.get("with", []), "without": snippets.get("without", [])},
@@ -62,7 +62,7 @@ class WcxbWriter:
         }
         (self._out / split / GROUND_TRUTH / f"{key}.json").write_text(json.dumps(truth, indent=1) + "\n",
                                                                       encoding="ascii")
-        self._files[key] = {"split": split, "page_type": gold.kind, "domain": page.site}
+        self._files[key] = {"split": split, "page_type": gold.page_type, "domain": page.site}
         for name, text in predicted(page, self._predictions).items():
             if name not in self._results:
                 self._results[name] = JsonObjectFile(self._out / RESULTS / f"{name}.json")
@@ -71,6 +71,6 @@ class WcxbWriter:
     def close(self) -> None:
         for file in self._results.values():
             file.close()
-        kinds = sorted({entry["page_type"] for entry in self._files.values()})
-        metadata = {"name": "Goldtext export (WCXB layout)", "page_types": kinds, "files": self._files}
+        page_types = sorted({entry["page_type"] for entry in self._files.values()})
+        metadata = {"name": "Goldtext export (WCXB layout)", "page_types": page_types, "files": self._files}
         (self._out / METADATA).write_text(json.dumps(metadata, indent=1) + "\n", encoding="ascii")

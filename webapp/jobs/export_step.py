@@ -21,6 +21,8 @@ from .files import store_path
 
 def export_request(params: dict) -> ExportRequest:
     fields = dict(params["request"])
+    if "kinds" in fields:  # queued before the page type had one name (one release)
+        fields["page_types"] = fields.pop("kinds")
     return ExportRequest(**{key: tuple(v) if isinstance(v, list) else v for key, v in fields.items()})
 
 
@@ -41,7 +43,7 @@ def pipeline_step(ctx: Context) -> Follow:
     with tempfile.TemporaryDirectory(prefix=f"goldtext-job-{ctx.job_id}-") as tmp:
         out = Path(tmp) / name
         with ctx.reader() as session:
-            export_pipeline(session, metrics, request, ctx.settings.run, ctx.settings.taxonomy.kinds, out,
+            export_pipeline(session, metrics, request, ctx.settings.run, ctx.settings.taxonomy.page_types, out,
                             request.command(name))
         keep_archive(ctx, out, name, {})
     return []

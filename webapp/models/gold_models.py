@@ -26,7 +26,7 @@ class Gold(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     page_id: Mapped[int] = mapped_column(ForeignKey("page.id", ondelete="CASCADE"), unique=True)
     text: Mapped[str] = mapped_column(Text, default="")
-    kind: Mapped[str] = mapped_column(String(32), default="article")
+    page_type: Mapped[str] = mapped_column(String(32), default="article")
     status: Mapped[str] = mapped_column(String(16), default="done")
     snippets: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
     author: Mapped[str] = mapped_column(String(100))
@@ -47,7 +47,7 @@ class RevisionFields:
     id: Mapped[int] = mapped_column(primary_key=True)
     version: Mapped[int] = mapped_column(Integer)
     text: Mapped[str] = mapped_column(Text, default="")
-    kind: Mapped[str] = mapped_column(String(32))
+    page_type: Mapped[str] = mapped_column(String(32))
     status: Mapped[str] = mapped_column(String(16))
     snippets: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
     author: Mapped[str] = mapped_column(String(100))
@@ -77,10 +77,10 @@ class Guideline(Base):
     (annotation/guideline_versions.py)."""
 
     __tablename__ = "guideline"
-    __table_args__ = (UniqueConstraint("kind", "version"),)
+    __table_args__ = (UniqueConstraint("page_type", "version"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    kind: Mapped[str] = mapped_column(String(32), index=True)
+    page_type: Mapped[str] = mapped_column(String(32), index=True)
     version: Mapped[int] = mapped_column(Integer)
     text: Mapped[str] = mapped_column(Text)
     author: Mapped[str] = mapped_column(String(100))
@@ -99,7 +99,7 @@ class Annotation(Base):
     page_id: Mapped[int] = mapped_column(ForeignKey("page.id", ondelete="CASCADE"), index=True)
     annotator: Mapped[str] = mapped_column(String(100), index=True)
     text: Mapped[str] = mapped_column(Text, default="")
-    kind: Mapped[str] = mapped_column(String(32), default="article")
+    page_type: Mapped[str] = mapped_column(String(32), default="article")
     status: Mapped[str] = mapped_column(String(16), default="done")
     snippets: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
     version: Mapped[int] = mapped_column(Integer, default=1)

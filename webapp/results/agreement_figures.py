@@ -42,17 +42,18 @@ def annotated_pages(session: Session, page_ids: Iterable[int] | None = None) -> 
         said: dict[int, list[Said]] = defaultdict(list)
         current = ((AnnotationRevision.annotation_id == Annotation.id)
                    & (AnnotationRevision.version == Annotation.version))  # its one applied revision
-        query = (select(Annotation.page_id, Annotation.annotator, Annotation.text, Annotation.kind, Annotation.snippets,
+        query = (select(Annotation.page_id, Annotation.annotator, Annotation.text, Annotation.page_type,
+                        Annotation.snippets,
                         AnnotationRevision.guideline_version)
                  .outerjoin(AnnotationRevision, current)
                  .where(finished, Annotation.page_id.in_(chunk)).order_by(Annotation.page_id, Annotation.id))
-        for page_id, name, text, kind, snippets, guideline in session.execute(query):
-            said[page_id].append(Said(name, text, kind, snippets, guideline))
-        pages = (select(Page.id, Site.host, Gold.text, Gold.kind).join(Site, Site.id == Page.site_id)
+        for page_id, name, text, page_type, snippets, guideline in session.execute(query):
+            said[page_id].append(Said(name, text, page_type, snippets, guideline))
+        pages = (select(Page.id, Site.host, Gold.text, Gold.page_type).join(Site, Site.id == Page.site_id)
                  .outerjoin(Gold, Gold.page_id == Page.id).where(Page.id.in_(chunk)).order_by(Page.id))
-        for page_id, host, gold, kind in session.execute(pages):
+        for page_id, host, gold, page_type in session.execute(pages):
             if len(said[page_id]) > 1:
-                found.append(AnnotatedPage(page_id, tuple(said[page_id]), gold, host, kind))
+                found.append(AnnotatedPage(page_id, tuple(said[page_id]), gold, host, page_type))
     return found
 
 

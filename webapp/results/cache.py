@@ -60,14 +60,14 @@ class CachedRow(NamedTuple):
     fingerprint: str
     counts: Mapping[str, Any]
     site: str
-    kind: str
+    page_type: str
     batch: int
     annotator: str
     accepted: bool = True
     duration_ms: float = 0.0
 
     def group(self, by: str) -> str:
-        return str(getattr(self, "kind" if by == "type" else by))
+        return str(getattr(self, "page_type" if by == "type" else by))
 
 
 @dataclass(frozen=True)
@@ -106,7 +106,7 @@ class Aligned:
         if by == "batch":
             codes, names = self.columns.batch[self.slots], None
         else:
-            codes, names = self.columns.facts["kind" if by in ("type", "kind") else by][self.slots], \
+            codes, names = self.columns.facts["type" if by in ("type") else by][self.slots], \
                 self.columns.strings.names
         found = {}
         for code in np.unique(codes).tolist():
@@ -225,7 +225,7 @@ class ScoreCache:
     def _facts(self, session: Session, pages: set[int] | None) -> PageFacts:
         """The facts of these pages (or of all) with a done gold, read once per page."""
         query = (
-            select(Page.id, Site.host, Gold.kind, Page.batch_id, Gold.author)
+            select(Page.id, Site.host, Gold.page_type, Page.batch_id, Gold.author)
             .join(Site, Site.id == Page.site_id)
             .join(Gold, Gold.page_id == Page.id)
             .where(Gold.status == DONE)
@@ -293,7 +293,7 @@ class ScoreCache:
         slot = columns.slots[page]
         f = columns.fingerprints[fingerprint]
         return CachedRow(page, fingerprint, columns.row_counts(fingerprint, slot), columns.fact("site", slot),
-                         columns.fact("kind", slot), int(columns.batch[slot]), columns.fact("annotator", slot),
+                         columns.fact("type", slot), int(columns.batch[slot]), columns.fact("annotator", slot),
                          bool(columns.accepted[f, slot]), float(columns.duration[f, slot]))
 
     def _admitted(self, metric: str, page: int, fingerprints: Sequence[str], filters: PageFilter) -> bool:

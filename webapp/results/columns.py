@@ -20,7 +20,7 @@ from ..annotation.page_filter import PageFilter
 from ..scoring.metric import Fields
 
 GROWTH = 1.5
-PAGE_FACTS = ("site", "kind", "annotator")
+PAGE_FACTS = ("site", "type", "annotator")
 """The page's string facts, kept as codes into Strings."""
 
 
@@ -55,10 +55,10 @@ class PageFacts:
     @classmethod
     def of_rows(cls, rows: Sequence[tuple[int, str, str, int, str]], strings: Strings) -> PageFacts:
         """From (page, site, type, batch, annotator) rows, in any order."""
-        pages, sites, kinds, batches, annotators = (list(column) for column in zip(*rows)) if rows else ([],) * 5
+        pages, sites, page_types, batches, annotators = (list(column) for column in zip(*rows)) if rows else ([],) * 5
         order = np.argsort(np.array(pages, dtype=np.int64), kind="stable")
         codes = {}
-        for name, values in zip(PAGE_FACTS, (sites, kinds, annotators)):
+        for name, values in zip(PAGE_FACTS, (sites, page_types, annotators)):
             code = {value: strings.code(value) for value in dict.fromkeys(values)}
             codes[name] = np.fromiter(map(code.__getitem__, values), dtype=np.int32, count=len(values))[order]
         return cls(np.array(pages, dtype=np.int64)[order], np.array(batches, dtype=np.int64)[order], codes)
@@ -248,7 +248,7 @@ class Columns:
     def admitted(self, filters: PageFilter) -> np.ndarray:
         """Per slot, whether its page passes the filter (see PageFilter.admits)."""
         mask = np.ones(len(self.page_id), dtype=bool)
-        for name, wanted in (("site", filters.sites), ("kind", filters.kinds), ("annotator", filters.annotators)):
+        for name, wanted in (("site", filters.sites), ("type", filters.page_types), ("annotator", filters.annotators)):
             if wanted:
                 mask &= np.isin(self.facts[name], self.strings.codes_of(wanted))
         if filters.batches:

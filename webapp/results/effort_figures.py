@@ -24,7 +24,7 @@ from ..annotation.effort_record import ACTIONS
 from ..models import Annotation, AnnotationRevision, Gold, GoldRevision
 
 UNKNOWN = "unknown"
-GROUPINGS = {"annotator": "annotator", "kind": "page type", "prefill": "prefill source"}
+GROUPINGS = {"annotator": "annotator", "type": "page type", "prefill": "prefill source"}
 
 
 @dataclass
@@ -33,7 +33,7 @@ class PageEffort:
 
     page_id: int
     annotator: str
-    kind: str
+    page_type: str
     prefill: str
     seconds: float = 0.0
     actions: dict[str, int] = field(default_factory=dict)
@@ -51,7 +51,7 @@ def page_efforts(session: Session, annotator: str | None = None) -> list[PageEff
     tables: tuple[tuple[Any, Any, Any], ...] = ((GoldRevision, Gold, GoldRevision.gold_id),
                                                 (AnnotationRevision, Annotation, AnnotationRevision.annotation_id))
     for revision, record, owner in tables:
-        query = (select(revision.created_at, revision.id, record.page_id, revision.author, revision.kind,
+        query = (select(revision.created_at, revision.id, record.page_id, revision.author, revision.page_type,
                         revision.provenance["prefill"]["source"].as_string(), revision.effort)
                  .join(record, owner == record.id)
                  .where(revision.effort.is_not(None)))
@@ -59,9 +59,9 @@ def page_efforts(session: Session, annotator: str | None = None) -> list[PageEff
             query = query.where(revision.author == annotator)
         rows.extend(session.execute(query).all())
     found: dict[tuple[int, str], PageEffort] = {}
-    for _, _, page_id, author, kind, prefill, effort in sorted(rows, key=lambda row: (row[0], row[1])):
-        one = found.setdefault((page_id, author), PageEffort(page_id, author, kind, UNKNOWN))
-        one.kind = kind
+    for _, _, page_id, author, page_type, prefill, effort in sorted(rows, key=lambda row: (row[0], row[1])):
+        one = found.setdefault((page_id, author), PageEffort(page_id, author, page_type, UNKNOWN))
+        one.page_type = page_type
         if one.prefill == UNKNOWN and prefill:
             one.prefill = prefill
         one.seconds += float(effort.get("active_seconds") or 0)
@@ -92,7 +92,7 @@ def grouped(efforts: Iterable[PageEffort], by: str) -> dict[str, dict[str, Any]]
     """``summary`` per value of ``by`` (one of GROUPINGS), by name."""
     groups: dict[str, list[PageEffort]] = defaultdict(list)
     for one in efforts:
-        groups[getattr(one, by)].append(one)
+        groups[getattr(one, "page_type" if by == "type" else by)].append(one)
     return {name: summary(groups[name]) for name in sorted(groups)}
 
 
@@ -104,7 +104,7 @@ def effort_figures(session: Session, annotator: str | None = None, listed: int =
         "annotator": annotator,
         "all": summary(efforts),
         "by": {by: grouped(efforts, by) for by in GROUPINGS},
-        "pages": [{"page": e.page_id, "annotator": e.annotator, "kind": e.kind, "prefill": e.prefill,
+        "pages": [{"page": e.page_id, "annotator": e.annotator, "type": e.page_type, "prefill": e.prefill,
                    "seconds": round(e.seconds, 1), "actions": e.actions, "revisions": e.revisions}
                   for e in reversed(efforts[-listed:])] if listed else [],
     }

@@ -84,8 +84,8 @@ def _extraction_texts(session: Session, page_ids: Sequence[int],
 
 def _check_gold(gold: Gold, html: str, extracted: Mapping[str, tuple[str, bool]], taxonomy: Taxonomy,
                 thresholds: checks.Thresholds) -> dict[str, str]:
-    has_content = taxonomy.has_content(gold.kind)
-    reasons = {checks.TYPE_MISMATCH: checks.type_mismatch(gold.kind, has_content, gold.text)}
+    has_content = taxonomy.has_content(gold.page_type)
+    reasons = {checks.TYPE_MISMATCH: checks.type_mismatch(gold.page_type, has_content, gold.text)}
     if has_content and gold.text.strip():
         blocks, shown = _shown(html)
         f1 = {name: 0.0 if errored else text_f1(text, gold.text) for name, (text, errored) in extracted.items()}

@@ -30,7 +30,7 @@ def guard_report(session: Session, named: Mapping[str, str], taxonomy: Taxonomy,
     (gold or not)."""
     by_fp = {fp: name for name, fp in named.items()}
     query = (
-        select(Extraction.fingerprint, Extraction.accepted, Site.host, Page.batch_id, Gold.kind, Gold.status)
+        select(Extraction.fingerprint, Extraction.accepted, Site.host, Page.batch_id, Gold.page_type, Gold.status)
         .join(Page, Page.id == Extraction.page_id)
         .join(Site, Site.id == Page.site_id)
         .outerjoin(Gold, Gold.page_id == Page.id)
@@ -42,10 +42,10 @@ def guard_report(session: Session, named: Mapping[str, str], taxonomy: Taxonomy,
     tallies: dict[str, dict[str, dict[str, list[int]]]] = {
         name: {"site": defaultdict(lambda: [0, 0]), "batch": defaultdict(lambda: [0, 0])} for name in named
     }
-    for fp, accepted, host, batch, kind, status in session.execute(query):
+    for fp, accepted, host, batch, page_type, status in session.execute(query):
         name = by_fp[fp]
-        if kind is not None and status == DONE:
-            right = bool(accepted) == taxonomy.accepts(kind)
+        if page_type is not None and status == DONE:
+            right = bool(accepted) == taxonomy.accepts(page_type)
             cell = ("true_" if right else "false_") + ("accept" if accepted else "reject")
             confusion[name][cell] += 1
         for by, key in (("site", host), ("batch", str(batch))):

@@ -25,8 +25,8 @@ from ..scoring.tiers import tiers
 from .cache import Aligned, ScoreCache, SharedScores
 from .store import current_of
 
-GROUPINGS = ("site", "type", "kind", "batch", "annotator")
-"""What figures break down by; `type` is the gold's page type (its kind: `kind` is the older name)."""
+GROUPINGS = ("site", "type", "batch", "annotator")
+"""What figures break down by; `type` is the gold's page type."""
 
 SameAs = Callable[[Sequence[Hashable]], dict[str, str]]
 """Given a board's pages, the extractors that are only another one there (name -> the other's name):

@@ -1,5 +1,5 @@
 """The sites x extractors and page types x extractors tables: F1 per site from `leaderboard(by="site")`
-and per page type from `leaderboard(by="kind")`, the best extractor of each row marked, and rows with too
+and per page type from `leaderboard(by="type")`, the best extractor of each row marked, and rows with too
 few gold pages to judge (or, for the unknown site, no site to judge) marked as such rather than ranked
 (pure)."""
 
@@ -62,5 +62,6 @@ def type_rows(by_type: Mapping[str, Any], labels: Mapping[str, str], min_pages: 
     """One row per page type of `labels` (type -> label, in their order, with or without gold), then any
     other type the gold has (one the settings no longer name), labelled with its name."""
     groups = by_type.get("groups", {})
-    kinds = [*labels, *sorted(set(groups) - set(labels))]
-    return [{"type": kind, "label": labels.get(kind, kind), **_cells(groups.get(kind), min_pages)} for kind in kinds]
+    page_types = [*labels, *sorted(set(groups) - set(labels))]
+    return [{"type": page_type, "label": labels.get(page_type, page_type), **_cells(groups.get(page_type), min_pages)}
+            for page_type in page_types]

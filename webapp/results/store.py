@@ -32,11 +32,11 @@ def current_of(metrics: Mapping[str, Metric]) -> ColumnElement[bool]:
 
 
 def scorable(metric: Metric, no_content: Collection[str]):
-    """The SQL condition for a gold that this metric scores: done, of a kind that has main content (not in
+    """The SQL condition for a gold that this metric scores: done, of a type that has main content (not in
     ``no_content``, the taxonomy's types without main content: those are the accept guard's alone), with
     the gold it needs: snippets, or a text (the `text+snippets` metrics score an empty text too, as the
     benchmark they follow does)."""
-    condition = and_(Gold.status == DONE, Gold.kind.not_in(sorted(no_content)))
+    condition = and_(Gold.status == DONE, Gold.page_type.not_in(sorted(no_content)))
     if metric.needs == "snippets":
         return and_(condition, Gold.snippets.is_not(None))
     if metric.needs == "text":
@@ -101,7 +101,7 @@ def refresh_scores(
     metric, and the stale counts of all metrics go in one delete and one insert. ``no_content``: the
     taxonomy's page types without main content (never scored).
 
-    `changed` names pages whose gold changed even if no count needs recomputing (a new kind or status).
+    `changed` names pages whose gold changed even if no count needs recomputing (a new type or status).
     """
     for name, metric in metrics.items():
         if not metric.available:
@@ -157,7 +157,7 @@ def _needs_count(score, metric: Metric, no_content: Collection[str]) -> ColumnEl
 def gold_changed(session: Session, metrics: Mapping[str, Metric], page_id: int, *,
                  no_content: Collection[str]) -> int:
     """A page's gold changed (a save, a restore): its counts of these metrics recomputed, and the change
-    logged even when no count changes (a new kind or status); returns the counts written."""
+    logged even when no count changes (a new type or status); returns the counts written."""
     return refresh_scores(session, metrics, [page_id], changed=[page_id], no_content=no_content)
 
 

@@ -6,9 +6,9 @@ Definitions (docs/metrics.md, "Agreement between annotators"):
   same F1 either way round); two texts with identical token sequences agree fully (1.0), so two empty
   texts count as agreeing, where the metric would give 0. A page's text F1 is the mean over its pairs;
   the corpus figure is the mean over pages (each page weighs the same).
-- *kind agreement*: the share of pairs, over all pages, that chose the same page kind.
-- *kind alpha*: Krippendorff's alpha, nominal level, on the page kind (units: pages, coders:
-  annotators); None when it is undefined: every annotation has the same kind.
+- *type agreement*: the share of pairs, over all pages, that chose the same page type.
+- *type alpha*: Krippendorff's alpha, nominal level, on the page type (units: pages, coders:
+  annotators); None when it is undefined: every annotation has the same type.
 - *snippet agreement* of a pair: the Jaccard index of their snippet sets (a snippet is its list, must
   include or must exclude, and its text); pairs where neither has a snippet are left out. The corpus
   figure is the mean over the pairs counted; None when there is none.
@@ -35,7 +35,7 @@ import numpy as np
 from ..kept import Kept
 from .token_overlap import counts, page_scores
 
-GROUPINGS = ("site", "kind", "annotator", "guideline")
+GROUPINGS = ("site", "type", "annotator", "guideline")
 TEXT_CHARS_KEPT = 40_000_000
 """Characters of the pairs of texts whose F1 is kept per process (40 MB for texts in Latin script)."""
 
@@ -46,9 +46,9 @@ class Said:
 
     annotator: str
     text: str
-    kind: str
+    page_type: str
     snippets: Mapping[str, Sequence[str]] | None = None
-    guideline_version: int | None = None  # of the kind's guideline, in force when the annotation was saved
+    guideline_version: int | None = None  # of the type's guideline, in force when the annotation was saved
 
 
 @dataclass(frozen=True)
@@ -59,15 +59,15 @@ class AnnotatedPage:
     said: tuple[Said, ...]
     gold: str | None = None
     site: str = ""
-    gold_kind: str | None = None
+    gold_page_type: str | None = None
 
     @property
-    def kind(self) -> str:
-        """The adjudicated kind; before adjudication, the kind most annotators chose (ties: the one
+    def page_type(self) -> str:
+        """The adjudicated type; before adjudication, the type most annotators chose (ties: the one
         chosen first)."""
-        if self.gold_kind is not None:
-            return self.gold_kind
-        return Counter(s.kind for s in self.said).most_common(1)[0][0]
+        if self.gold_page_type is not None:
+            return self.gold_page_type
+        return Counter(s.page_type for s in self.said).most_common(1)[0][0]
 
 
 def text_f1(a: str, b: str) -> float:
@@ -106,7 +106,7 @@ class PageAgreement:
     page_id: Hashable
     pairs: int
     text_f1: float | None
-    kind_agreement: float | None
+    type_agreement: float | None
     snippet_agreement: float | None
 
 
@@ -124,21 +124,21 @@ def page_agreement(page: AnnotatedPage, only: str | None = None) -> PageAgreemen
         page.page_id,
         len(pairs),
         fmean(text_f1(a.text, b.text) for a, b in pairs),
-        fmean(float(a.kind == b.kind) for a, b in pairs),
+        fmean(float(a.page_type == b.page_type) for a, b in pairs),
         fmean(snippets) if snippets else None,
     )
 
 
-def kind_alpha(pages: Sequence[AnnotatedPage]) -> float | None:
-    """Krippendorff's alpha (nominal) on the page kind; None when undefined (one kind only, or no page)."""
-    kinds = sorted({s.kind for page in pages for s in page.said})
-    if len(kinds) < 2:
+def type_alpha(pages: Sequence[AnnotatedPage]) -> float | None:
+    """Krippendorff's alpha (nominal) on the page type; None when undefined (one type only, or no page)."""
+    page_types = sorted({s.page_type for page in pages for s in page.said})
+    if len(page_types) < 2:
         return None
     coders = sorted({s.annotator for page in pages for s in page.said})
     data = np.full((len(coders), len(pages)), np.nan)
     for j, page in enumerate(pages):
         for said in page.said:
-            data[coders.index(said.annotator), j] = kinds.index(said.kind)
+            data[coders.index(said.annotator), j] = page_types.index(said.page_type)
     return float(krippendorff.alpha(reliability_data=data, level_of_measurement="nominal"))
 
 
@@ -181,9 +181,9 @@ def summary(pages: Sequence[AnnotatedPage], only: str | None = None) -> dict[str
         "pages": len(counted),
         "pairs": pairs,
         "text_f1": fmean(page_f1) if page_f1 else None,
-        "kind_agreement": sum(p.kind_agreement * p.pairs for p in counted if p.kind_agreement is not None) / pairs
+        "type_agreement": sum(p.type_agreement * p.pairs for p in counted if p.type_agreement is not None) / pairs
         if pairs else None,
-        "kind_alpha": kind_alpha([page for page, p in zip(pages, per_page) if p.pairs]),
+        "type_alpha": type_alpha([page for page, p in zip(pages, per_page) if p.pairs]),
         "snippet_agreement": fmean(snippet_pairs) if snippet_pairs else None,
         "snippet_pairs": len(snippet_pairs),
         "text_f1_spread": spread(page_f1),
@@ -194,18 +194,18 @@ def summary(pages: Sequence[AnnotatedPage], only: str | None = None) -> dict[str
 def guideline_of(page: AnnotatedPage) -> str:
     """The guideline a page's annotations were made under: "forum v2" when all were saved under version 2
     of the forum guideline, "mixed: ..." naming each otherwise (a change of policy between them)."""
-    said = sorted({f"{s.kind} v{s.guideline_version}" if s.guideline_version is not None
-                   else f"{s.kind} (no version recorded)" for s in page.said})
+    said = sorted({f"{s.page_type} v{s.guideline_version}" if s.guideline_version is not None
+                   else f"{s.page_type} (no version recorded)" for s in page.said})
     return said[0] if len(said) == 1 else "mixed: " + " · ".join(said)
 
 
 def group_of(page: AnnotatedPage, by: str) -> list[str]:
-    """The groups a page belongs to: its site, its kind, each of its annotators, or the guideline its
+    """The groups a page belongs to: its site, its type, each of its annotators, or the guideline its
     annotations were made under (`guideline_of`)."""
     if by == "site":
         return [page.site]
-    if by == "kind":
-        return [page.kind]
+    if by == "type":
+        return [page.page_type]
     if by == "annotator":
         return sorted({s.annotator for s in page.said})
     if by == "guideline":

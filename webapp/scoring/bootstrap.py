@@ -27,9 +27,9 @@ def _draws(pages: int, resamples: int, seed: int) -> Iterator[np.ndarray]:
     if resamples < 1:
         raise ValueError(f"the number of bootstrap resamples must be positive, not {resamples}")
     rng = np.random.default_rng(seed)
-    kind = np.uint32 if pages <= 2**32 else np.int64
+    page_type = np.uint32 if pages <= 2**32 else np.int64
     for start in range(0, resamples, BLOCK):
-        yield rng.integers(0, pages, size=(min(BLOCK, resamples - start), pages), dtype=kind)
+        yield rng.integers(0, pages, size=(min(BLOCK, resamples - start), pages), dtype=page_type)
 
 
 def weight_blocks(pages: int, resamples: int, seed: int) -> Iterator[np.ndarray]:

@@ -139,13 +139,13 @@ def truncated(gold: str, blocks: Sequence[str], extractions: Iterable[str], shor
     return None
 
 
-def type_mismatch(kind: str, has_content: bool, gold: str) -> str | None:
+def type_mismatch(page_type: str, has_content: bool, gold: str) -> str | None:
     """A type with no main content whose gold has text, or a type with main content and an empty gold."""
     count = len(words(gold))
     if not has_content and count:
-        return f"the type {kind!r} has no main content, but the gold has {count} words"
+        return f"the type {page_type!r} has no main content, but the gold has {count} words"
     if has_content and not count:
-        return f"the type {kind!r} has main content, but the gold is empty"
+        return f"the type {page_type!r} has main content, but the gold is empty"
     return None
 
 

@@ -36,15 +36,16 @@ class AdjudicationRequest:
     provenance: dict[str, Any] | None = None  # where the result's lines came from (annotation/provenance.py)
 
 
-def adjudication_request(settings: Settings, *, version: Any, text: str, kind: Any, status: Any, note: str,
+def adjudication_request(settings: Settings, *, version: Any, text: str, page_type: Any, status: Any, note: str,
                          snippets: Any, effort: Any = None, provenance: Any = None) -> AdjudicationRequest:
     """The reviewer's result (``snippets``: as the API takes them, None for the gold's current ones;
     ``effort``: None or as a save's; ``provenance``: None when not recorded); its shape checked against
     usecases/bodies.py `ADJUDICATION`; Refused (400, 413) naming what is wrong. The note is cut to
     NOTE_MAX characters."""
-    validated(ADJUDICATION, {"version": version, "text": text, "kind": kind, "status": status, "note": note,
+    validated(ADJUDICATION, {"version": version, "text": text, "type": page_type, "status": status, "note": note,
                              "snippets": snippets, "effort": effort, "provenance": provenance})
-    fields = checked_fields(settings, text=text.replace("\r\n", "\n"), kind=kind, status=status, snippets=snippets)
+    fields = checked_fields(settings, text=text.replace("\r\n", "\n"), page_type=page_type, status=status,
+                            snippets=snippets)
     checked = None if provenance is None else provenance_of(provenance, fields.text)
     return AdjudicationRequest(fields, version, note[:NOTE_MAX], None if effort is None else effort_fact(effort),
                                checked)
@@ -74,13 +75,14 @@ def adjudicate_page(session: Session, settings: Settings, actor: Actor, page_id:
     fields = request.fields
     try:
         outcome = adjudicate(session, page, actor.name, base_version=request.version, text=fields.text,
-                             kind=fields.kind, status=fields.status, note=request.note, snippets=fields.snippets,
+                             page_type=fields.page_type, status=fields.status, note=request.note,
+                             snippets=fields.snippets,
                              effort=request.effort, provenance=request.provenance,
-                             guideline_version=version_in_force(session, fields.kind))
+                             guideline_version=version_in_force(session, fields.page_type))
     except ValueError as error:
         raise Refused(400, str(error)) from None
     if outcome.applied:
         gold_changed(session, settings.eager, page_id, no_content=settings.taxonomy.no_content)
     actor.record(session, "adjudicate", f"page {page_id}", {"version": request.version, "conflict": outcome.conflict,
-                                                            "kind": fields.kind, "note": request.note})
+                                                            "type": fields.page_type, "note": request.note})
     return Saved(outcome)

@@ -33,7 +33,7 @@ def body_schema(required: Mapping[str, Any], optional: Mapping[str, Any]) -> Dra
 
 SAVE_FIELDS: dict[str, Any] = {
     "text": TEXT,
-    "kind": TEXT,
+    "type": TEXT,
     "status": TEXT,
     "version": WHOLE,  # the version the save edited
     "client_save_id": {"type": "string", "minLength": 1, "maxLength": SAVE_ID_MAX},  # a retry sends the same
@@ -47,7 +47,7 @@ SAVE_OPTIONAL: dict[str, Any] = {
 SAVE = body_schema(SAVE_FIELDS, SAVE_OPTIONAL)
 """A save of a page's gold or of one's annotation (`POST /api/pages/ID/gold`)."""
 
-ADJUDICATION = body_schema({"version": WHOLE, "text": TEXT, "kind": TEXT, "status": TEXT, "note": TEXT},
+ADJUDICATION = body_schema({"version": WHOLE, "text": TEXT, "type": TEXT, "status": TEXT, "note": TEXT},
                            {"snippets": SNIPPETS, "effort": FACT, "provenance": FACT})
 """A reviewer's result (the adjudication form)."""
 

@@ -7,14 +7,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..settings import Settings
-from ..vocabulary import UnknownTerm, checked_kind, checked_snippets, checked_status
+from ..vocabulary import UnknownTerm, checked_page_type, checked_snippets, checked_status
 from .outcome import Refused
 
 
 @dataclass(frozen=True)
 class Fields:
     text: str
-    kind: str
+    page_type: str
     status: str
     snippets: dict[str, list[str]] | None  # None: keep the current snippets (a save), or none
 
@@ -28,13 +28,13 @@ def too_large(settings: Settings, text: str) -> Refused | None:
                         "stored: nothing was saved. Keep the page's main text only.")
 
 
-def checked_fields(settings: Settings, *, text: str, kind: str, status: str, snippets: Any) -> Fields:
+def checked_fields(settings: Settings, *, text: str, page_type: str, status: str, snippets: Any) -> Fields:
     """The fields if the settings take them; Refused (400, or 413 for a text too large) naming what is wrong."""
     large = too_large(settings, text)
     if large is not None:
         raise large
     try:
-        checked_kind(kind, settings.taxonomy)
+        checked_page_type(page_type, settings.taxonomy)
         checked_status(status)
     except UnknownTerm as error:
         raise Refused(400, f"{error}.") from None
@@ -42,4 +42,4 @@ def checked_fields(settings: Settings, *, text: str, kind: str, status: str, sni
         cleaned = checked_snippets(snippets)
     except UnknownTerm as error:
         raise Refused(400, f"'snippets': {error}.") from None
-    return Fields(text, kind, status, cleaned)
+    return Fields(text, page_type, status, cleaned)

@@ -19,22 +19,22 @@ from .outcome import Actor, Refused
 NOTE_MAX = 500
 
 
-def save_guideline(session: Session, settings: Settings, actor: Actor, kind: str, text: str,
+def save_guideline(session: Session, settings: Settings, actor: Actor, page_type: str, text: str,
                    base_version: int | None, note: str = "") -> Guideline:
     """Store the admin's text as the type's new guideline version by the rules above; Refused (403, 404,
     400, 413, 409) when it is not taken. Never commits."""
     if actor.role != ADMIN:
         raise Refused(403, "Only admins edit the guidelines.")
-    if kind not in settings.taxonomy.kinds:
-        raise Refused(404, f"There is no page type {kind!r} in the taxonomy in force.")
+    if page_type not in settings.taxonomy.page_types:
+        raise Refused(404, f"There is no page type {page_type!r} in the taxonomy in force.")
     text = text.replace("\r\n", "\n").strip()
     if not text:
-        raise Refused(400, f"The guideline of {kind!r} is empty: write what is main content for this type.")
+        raise Refused(400, f"The guideline of {page_type!r} is empty: write what is main content for this type.")
     if len(text) > TEXT_MAX:
-        raise Refused(413, f"The guideline of {kind!r} has {len(text)} characters, more than {TEXT_MAX}.")
+        raise Refused(413, f"The guideline of {page_type!r} has {len(text)} characters, more than {TEXT_MAX}.")
     try:
-        row = save_version(session, kind, text + "\n", actor.name, base_version, note.strip()[:NOTE_MAX] or None)
+        row = save_version(session, page_type, text + "\n", actor.name, base_version, note.strip()[:NOTE_MAX] or None)
     except StaleGuideline as error:
         raise Refused(409, f"Not saved: {error}.") from None
-    actor.record(session, "guideline.save", f"guideline {kind}", {"version": row.version, "note": row.note})
+    actor.record(session, "guideline.save", f"guideline {page_type}", {"version": row.version, "note": row.note})
     return row

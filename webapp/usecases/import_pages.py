@@ -29,7 +29,7 @@ from ..corpus.importer import ImportOutcome, import_documents
 from ..corpus.readers import iter_documents
 from ..models import ImportBatch
 from ..settings import Settings
-from ..vocabulary import UnknownTerm, checked_kind
+from ..vocabulary import UnknownTerm, checked_page_type
 
 NAME_MAX = 100  # an author's or annotator's name (the revision's author column)
 
@@ -59,7 +59,7 @@ def recorded(settings: Settings, doc: RawDocument | Rejected, fmt: str) -> RawDo
         if twice is not None:
             raise ValueError(f"annotator {twice!r} has two annotations of it")
         for number, annotation in enumerate(doc.annotations, start=1):
-            checked_kind(annotation.kind, settings.taxonomy, f"in annotation {number}")
+            checked_page_type(annotation.page_type, settings.taxonomy, f"in annotation {number}")
             if annotation.provenance is not None:
                 _provenance(annotation.provenance, annotation.text, f"annotation {number}'s ")
         text = doc.gold or ""
@@ -67,7 +67,7 @@ def recorded(settings: Settings, doc: RawDocument | Rejected, fmt: str) -> RawDo
             return dataclasses.replace(doc, provenance=_provenance(doc.provenance, text, "the gold's "))
     except (ValueError, UnknownTerm) as error:
         return Rejected(doc.item, doc.source, str(error))
-    if doc.gold is None and doc.kind is None and doc.snippets is None:
+    if doc.gold is None and doc.page_type is None and doc.snippets is None:
         return doc
     layout = (doc.layout or {}).get("name") or (fmt if fmt != "auto" else None)
     return dataclasses.replace(doc, provenance=imported(text, layout if isinstance(layout, str) else None))

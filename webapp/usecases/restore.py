@@ -28,9 +28,9 @@ def restore(session: Session, settings: Settings, actor: Actor, page_id: int, re
     refusal = edit_refusal(session, settings, page, actor.name)
     if refusal is not None:
         raise Refused(423, refusal)
-    checked_fields(settings, text=revision.text, kind=revision.kind, status=revision.status,
+    checked_fields(settings, text=revision.text, page_type=revision.page_type, status=revision.status,
                    snippets=revision.snippets)
-    restored = restore_revision(session, page, revision, actor.name, version_in_force(session, revision.kind))
+    restored = restore_revision(session, page, revision, actor.name, version_in_force(session, revision.page_type))
     gold_changed(session, settings.eager, page.id, no_content=settings.taxonomy.no_content)
     actor.record(session, "gold.restore", f"page {page_id}", {"revision": revision.id, "version": restored.version})
     return restored

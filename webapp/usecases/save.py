@@ -51,10 +51,10 @@ class SaveRequest:
 
 
 def save_request(settings: Settings, body: Any) -> SaveRequest:
-    """A save from its JSON object (usecases/bodies.py `SAVE`: text, kind, status, version, client_save_id,
+    """A save from its JSON object (usecases/bodies.py `SAVE`: text, type, status, version, client_save_id,
     snippets and the REVISION_FACTS); Refused (400, 413) naming what is wrong."""
     body = validated(SAVE, body)
-    fields = checked_fields(settings, text=body["text"], kind=body["kind"], status=body["status"],
+    fields = checked_fields(settings, text=body["text"], page_type=body["type"], status=body["status"],
                             snippets=body.get("snippets"))
     return SaveRequest(fields, body["version"], body["client_save_id"], revision_facts(body))
 
@@ -134,9 +134,9 @@ def save(session: Session, settings: Settings, actor: Actor, page_id: int, reque
         raise Refused(423, refusal)
     blind = is_blind(page, settings.overlap)
     fields = request.fields
-    values: dict[str, Any] = {"text": fields.text, "kind": fields.kind, "status": fields.status,
+    values: dict[str, Any] = {"text": fields.text, "page_type": fields.page_type, "status": fields.status,
                               "snippets": fields.snippets, "client_save_id": request.client_save_id,
-                              **request.facts, "guideline_version": version_in_force(session, fields.kind)}
+                              **request.facts, "guideline_version": version_in_force(session, fields.page_type)}
     try:
         if blind:
             outcome = save_annotation(session, page, actor.name, base_version=request.version, **values)

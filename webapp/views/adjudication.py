@@ -54,9 +54,9 @@ def page(page_id: int) -> str:
     if refusal is not None and refusal.status == 403 and found.gold is None:
         refuse(refusal)  # their own page, still blind: the others' annotations are not theirs to see
     annotations = annotations_of(session, page_id)
-    shown = [{"annotator": a.annotator, "text": a.text, "kind": a.kind, "status": a.status,
+    shown = [{"annotator": a.annotator, "text": a.text, "type": a.page_type, "status": a.status,
               "snippets": a.snippets, "version": a.version} for a in annotations]
-    agreed = consensus([Said(a.annotator, a.text, a.kind) for a in annotations])
+    agreed = consensus([Said(a.annotator, a.text, a.page_type) for a in annotations])
     gold = found.gold
     started = uniform({"source": "gold", "version": gold.version}, gold.text, "gold") if gold else uniform(
         {"source": "consensus"}, agreed.text, "consensus")
@@ -65,10 +65,10 @@ def page(page_id: int) -> str:
         "adjudication/page.html", page=found, annotations=shown, gold=gold, consensus=agreed,
         page_lines=visible_text(html).split("\n"), rules=browser_rules(),
         agreement=page_agreement(annotated(page_id, annotations)) if len(annotations) > 1 else None,
-        start={"text": gold.text if gold else agreed.text, "kind": gold.kind if gold else agreed.kind,
+        start={"text": gold.text if gold else agreed.text, "type": gold.page_type if gold else agreed.page_type,
                "status": gold.status if gold else "done", "snippets": gold.snippets if gold else None,
                "provenance": started},
-        kinds=settings().taxonomy.labels, statuses=GOLD_STATUSES, note_max=NOTE_MAX,
+        page_types=settings().taxonomy.labels, statuses=GOLD_STATUSES, note_max=NOTE_MAX,
         refusal=refusal.reason if refusal else None, can_void=at_least(current_role(), ADMIN),
         idle_seconds=idle_seconds(),
         guidelines=guideline_panel(session, settings().taxonomy),
@@ -87,7 +87,7 @@ def save(page_id: int) -> Response:
     snippets, effort, provenance = (form_json(form, name) for name in ("snippets", "effort", "provenance"))
     try:
         outcome = adjudicate_page(session, settings(), actor(reviewer), page_id, adjudication_request(
-            settings(), version=form.get("version", type=int), text=form.get("text", ""), kind=form.get("kind"),
+            settings(), version=form.get("version", type=int), text=form.get("text", ""), page_type=form.get("type"),
             status=form.get("status"), note=form.get("note", ""), snippets=snippets, effort=effort,
             provenance=provenance))
     except Refused as error:

@@ -1,4 +1,4 @@
-"""The Agreement page: how much the annotators agree (text, kind, snippets), overall and by site, kind or
+"""The Agreement page: how much the annotators agree (text, type, snippets), overall and by site, type or
 annotator, with the spread of the per-page text F1 (figures: scoring/agreement_maths.py)."""
 
 from __future__ import annotations

@@ -88,7 +88,7 @@ def editor_state(saved: Record | None, found: list[dict[str, Any]], prefill: Pre
     (annotation/provenance.py)."""
     gold = saved
     if gold is not None:
-        return {"text": gold.text, "kind": gold.kind, "status": gold.status, "version": gold.version,
+        return {"text": gold.text, "type": gold.page_type, "status": gold.status, "version": gold.version,
                 "prefilled_from": None, "type_signal": None,
                 "start": uniform({"source": "gold", "version": gold.version}, gold.text, "gold")}
     chosen = next((c for c in found if prefill and c["name"] == prefill.extractor), None)
@@ -97,7 +97,7 @@ def editor_state(saved: Record | None, found: list[dict[str, Any]], prefill: Pre
     start = uniform({"source": "none"}, text, "typed") if not chosen or prefill is None else uniform(
         {"source": "extractor", "name": chosen["name"], "fingerprint": chosen["fingerprint"],
          "basis": prefill.basis}, text, "prefill")
-    return {"text": text, "kind": suggested.kind, "status": "done", "version": 0,
+    return {"text": text, "type": suggested.page_type, "status": "done", "version": 0,
             "prefilled_from": chosen["name"] if chosen else None, "type_signal": suggested.signal, "start": start}
 
 
@@ -138,11 +138,11 @@ def ranked_site(session: Session, host: str) -> tuple[int, Ranking]:
                                  lambda: site_ranking(shared.cache, metric, named, host))
 
 
-def kind_choices(kind: str) -> dict[str, str]:
+def type_choices(page_type: str) -> dict[str, str]:
     """The page types in force, and the gold's own type when the settings no longer name it: shown as it
     is, so that a save has to choose one of the others."""
     labels = settings().taxonomy.labels
-    return labels if kind in labels else {**labels, kind: f"{kind} (not in the configured page types)"}
+    return labels if page_type in labels else {**labels, page_type: f"{page_type} (not in the configured page types)"}
 
 
 def safe_link(url: str | None) -> str | None:
@@ -178,7 +178,7 @@ def page(page_id: int) -> Response | str:
         editor=editor,
         prefill=prefill.as_dict() if prefill else None,
         boilerplate=sorted(boilerplate),
-        kinds=kind_choices(editor["kind"]),
+        page_types=type_choices(editor["type"]),
         statuses=GOLD_STATUSES,
         args=filter_args(request.args),
         block_rules=browser_rules(),
@@ -199,7 +199,7 @@ def history(page_id: int) -> str:
     shown = history_page(session, gold_id, before) if gold_id is not None else HistoryPage([], None)
     rows = [
         {"id": r.id, "version": r.version, "author": r.author, "created_at": r.created_at.isoformat(),
-         "kind": r.kind, "status": r.status, "text": r.text, "applied": applied,
+         "type": r.page_type, "status": r.status, "text": r.text, "applied": applied,
          "provenance": summary(r.provenance), "origins": (r.provenance or {}).get("lines"),
          "guideline_version": r.guideline_version}
         for r, applied in shown.revisions

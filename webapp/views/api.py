@@ -32,12 +32,12 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 def gold_json(gold: Record | None) -> dict[str, Any]:
     """A page's gold, or an annotator's own annotation (the same fields)."""
     if gold is None:
-        return {"version": 0, "text": "", "kind": None, "status": None, "author": None, "updated_at": None,
+        return {"version": 0, "text": "", "type": None, "status": None, "author": None, "updated_at": None,
                 "snippets": None}
     return {
         "version": gold.version,
         "text": gold.text,
-        "kind": gold.kind,
+        "type": gold.page_type,
         "status": gold.status,
         "author": gold.author,
         "updated_at": gold.updated_at.isoformat(),
@@ -142,7 +142,7 @@ def site_rules_json() -> Response:
 
 @bp.get("/agreement")
 def agreement_json() -> Response:
-    """`goldtext agreement --format json` (``by``: site, kind or annotator)."""
+    """`goldtext agreement --format json` (``by``: site, type or annotator)."""
     try:
         return jsonify(corpus_agreement(get_session(), request.args.get("by") or None))
     except ValueError as error:

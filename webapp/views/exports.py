@@ -28,7 +28,7 @@ def request_from_form() -> ExportRequest:
         form.get("format", ""),
         tuple(s for s in form.getlist("status") if s in GOLD_STATUSES),
         tuple(form.getlist("site")),
-        tuple(k for k in form.getlist("kind") if k),
+        tuple(k for k in form.getlist("type") if k),
         with_html=form.get("html", "with") != "without",
         with_extractions=form.get("extractions") == "on",
         predictions=form.get("predictions") == "on",
@@ -45,7 +45,7 @@ def request_from_form() -> ExportRequest:
 def form() -> str:
     hosts = get_session().scalars(select(Site.host).order_by(Site.host)).all()
     return render_template("exports/form.html", formats=FORMATS, statuses=GOLD_STATUSES,
-                           kinds=settings().taxonomy.labels, hosts=hosts)
+                           page_types=settings().taxonomy.labels, hosts=hosts)
 
 
 @bp.post("/exports")

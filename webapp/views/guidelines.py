@@ -19,70 +19,70 @@ from .common import actor, current_role
 bp = Blueprint("guidelines", __name__, url_prefix="/guidelines")
 
 
-def known_kind(kind: str) -> str:
+def known_page_type(page_type: str) -> str:
     """The type's label; 404 for a type the taxonomy in force does not have."""
     labels = settings().taxonomy.labels
-    if kind not in labels:
-        abort(404, description=f"There is no page type {kind!r} in the taxonomy in force.")
-    return labels[kind]
+    if page_type not in labels:
+        abort(404, description=f"There is no page type {page_type!r} in the taxonomy in force.")
+    return labels[page_type]
 
 
 @bp.get("")
 def index() -> str:
     taxonomy = settings().taxonomy
-    found = in_force(get_session(), list(taxonomy.kinds))
+    found = in_force(get_session(), list(taxonomy.page_types))
     return render_template("guidelines/index.html", labels=taxonomy.labels, found=found,
                            admin=current_role() == ADMIN)
 
 
-@bp.get("/<kind>")
-def show(kind: str) -> str:
+@bp.get("/<page_type>")
+def show(page_type: str) -> str:
     """The version in force, or with ``?version=N`` that version."""
-    label = known_kind(kind)
+    label = known_page_type(page_type)
     session = get_session()
     number = request.args.get("version", type=int)
-    shown = version_of(session, kind, number) if number is not None else in_force(session, [kind])[kind]
+    shown = version_of(session, page_type, number) if number is not None else in_force(session, [page_type])[page_type]
     if number is not None and shown is None:
-        abort(404, description=f"The guideline of {kind!r} has no version {number}.")
-    current = in_force(session, [kind])[kind]
-    return render_template("guidelines/show.html", kind=kind, label=label, shown=shown,
+        abort(404, description=f"The guideline of {page_type!r} has no version {number}.")
+    current = in_force(session, [page_type])[page_type]
+    return render_template("guidelines/show.html", page_type=page_type, label=label, shown=shown,
                            html=render(shown.text) if shown else None,
                            current=current.version if current else None, admin=current_role() == ADMIN)
 
 
-@bp.get("/<kind>/history")
-def history(kind: str) -> str:
-    label = known_kind(kind)
-    return render_template("guidelines/history.html", kind=kind, label=label,
-                           versions=guideline_history(get_session(), kind))
+@bp.get("/<page_type>/history")
+def history(page_type: str) -> str:
+    label = known_page_type(page_type)
+    return render_template("guidelines/history.html", page_type=page_type, label=label,
+                           versions=guideline_history(get_session(), page_type))
 
 
-def editor(kind: str, label: str, text: str, base: int | None, note: str = "", error: str | None = None,
+def editor(page_type: str, label: str, text: str, base: int | None, note: str = "", error: str | None = None,
            status: int = 200) -> tuple[str, int]:
-    return render_template("guidelines/edit.html", kind=kind, label=label, text=text, base=base, note=note,
+    return render_template("guidelines/edit.html", page_type=page_type, label=label, text=text, base=base, note=note,
                            error=error, note_max=NOTE_MAX), status
 
 
-@bp.get("/<kind>/edit")
-def edit(kind: str) -> tuple[str, int]:
-    label = known_kind(kind)
-    current = in_force(get_session(), [kind])[kind]
-    return editor(kind, label, current.text if current else "", current.version if current else None)
+@bp.get("/<page_type>/edit")
+def edit(page_type: str) -> tuple[str, int]:
+    label = known_page_type(page_type)
+    current = in_force(get_session(), [page_type])[page_type]
+    return editor(page_type, label, current.text if current else "", current.version if current else None)
 
 
-@bp.post("/<kind>")
-def save(kind: str) -> Response | tuple[str, int]:
+@bp.post("/<page_type>")
+def save(page_type: str) -> Response | tuple[str, int]:
     """A new version from the editor's form; a refusal shows the form again with the admin's text."""
-    label = known_kind(kind)
+    label = known_page_type(page_type)
     form = request.form
     base = form.get("base", type=int)
     text, note = form.get("text", ""), form.get("note", "")
     session = get_session()
     try:
-        row = save_guideline(session, settings(), actor(), kind, text, base, note)
+        row = save_guideline(session, settings(), actor(), page_type, text, base, note)
     except Refused as error:
         session.rollback()
-        return editor(kind, label, text, base, note, error.reason, error.status)
+        return editor(page_type, label, text, base, note, error.reason, error.status)
     session.commit()
     flash(f"Guideline of {label}: version {row.version} saved. Revisions saved from now on record it.")
-    return redirect(url_for("guidelines.show", kind=kind))
+    return redirect(url_for("guidelines.show", page_type=page_type))

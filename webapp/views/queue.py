@@ -49,7 +49,7 @@ def index() -> str:
         total=totals(progress.values()),
         sites=session.scalars(select(Site).order_by(Site.host)).all(),
         batches=session.scalars(select(ImportBatch).order_by(ImportBatch.id.desc())).all(),
-        kinds=settings().taxonomy.labels,
+        page_types=settings().taxonomy.labels,
         statuses=QUEUE_STATUSES,
         args=filter_args(request.args),
     )

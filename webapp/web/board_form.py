@@ -19,7 +19,7 @@ def form_context(query: BoardOptions) -> dict[str, Any]:
     return {
         "query": query,
         "metrics": app_settings.metrics(),
-        "kinds": app_settings.settings().taxonomy.labels,
+        "page_types": app_settings.settings().taxonomy.labels,
         "choices": filter_choices(get_session()),
         "args": request.args,
     }

@@ -57,16 +57,17 @@ def sites_of(options: BoardOptions) -> Compute:
         twins = same_as(session, shared_scores(), named)
         grouped = {by: leaderboard(cache, options.metric, named, average=options.average, filters=options.filters,
                                    by=by, bootstrap=options.bootstrap, seed=options.seed, same_as=twins)
-                   for by in ("site", "kind")}
+                   for by in ("site", "type")}
         by_site = grouped["site"]
         hosts = filter_choices(session)["sites"]
         min_pages = settings().min_site_pages
         taxonomy = settings().taxonomy
-        with_content = {kind: label for kind, label in taxonomy.labels.items() if taxonomy.has_content(kind)}
+        with_content = {page_type: label for page_type, label in taxonomy.labels.items()
+                        if taxonomy.has_content(page_type)}
         for grouped_board in grouped.values():
             mark_too_few(grouped_board, min_pages)
         by_site["sites"] = site_rows(by_site, hosts, min_pages)
-        by_site["types"] = type_rows(grouped["kind"], with_content, min_pages)
+        by_site["types"] = type_rows(grouped["type"], with_content, min_pages)
         by_site["drift"] = drift(session, settings(), shared_scores(), options.extractors)
         return by_site
 
@@ -111,7 +112,7 @@ def guard_of(options: BoardOptions) -> Compute:
         taxonomy = settings().taxonomy
         return {
             "threshold": settings().drift_threshold,
-            "accept": [kind for kind in taxonomy.kinds if taxonomy.accepts(kind)],
+            "accept": [page_type for page_type in taxonomy.page_types if taxonomy.accepts(page_type)],
             "guard": guard_report(session, named, taxonomy, options.filters.sites),
             "acceptance_by_site_batch": {
                 name: {site: [{"batch": r.batch, "accepted": r.accepted, "pages": r.pages, "rate": r.rate}

@@ -13,9 +13,9 @@ from .markdown import render
 
 
 def guideline_panel(session: Session, taxonomy: Taxonomy) -> list[dict[str, Any]]:
-    """One entry per type of the taxonomy, in menu order: kind, label, version (None: no guideline yet)
+    """One entry per type of the taxonomy, in menu order: type, label, version (None: no guideline yet)
     and html (the rendered guideline; empty without one)."""
-    found = in_force(session, list(taxonomy.kinds))
-    return [{"kind": kind, "label": label, "version": found[kind].version if found[kind] else None,
-             "html": render(found[kind].text) if found[kind] else ""}
-            for kind, label in taxonomy.labels.items()]
+    found = in_force(session, list(taxonomy.page_types))
+    return [{"type": page_type, "label": label, "version": found[page_type].version if found[page_type] else None,
+             "html": render(found[page_type].text) if found[page_type] else ""}
+            for page_type, label in taxonomy.labels.items()]

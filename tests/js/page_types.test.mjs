@@ -1,10 +1,10 @@
-// Unit tests of static/js/kinds.js: the annotate view's page-type keys, matched as the page matches them
+// Unit tests of static/js/types.js: the annotate view's page-type keys, matched as the page matches them
 // (static/js/keys.js), with node:test.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { matches } from "../../static/js/keys.js";
-import { KIND_KEYS, kindShortcuts } from "../../static/js/kinds.js";
+import { TYPE_KEYS, pageTypeShortcuts } from "../../static/js/page_types.js";
 
 const DEFAULT_TYPES = ["article", "forum", "product", "collection", "listing", "documentation", "service",
   "js-shell", "wall", "error", "other"];
@@ -19,14 +19,14 @@ const menu = [...DEFAULT_TYPES, "recipe"].map((value) => ({ value, textContent: 
 
 function pick(key) {
   let chosen = null;
-  const shortcut = kindShortcuts(menu, (value) => { chosen = value; }).find((s) => matches(s, press(key)));
+  const shortcut = pageTypeShortcuts(menu, (value) => { chosen = value; }).find((s) => matches(s, press(key)));
   shortcut?.run();
   return chosen;
 }
 
 test("every type of the default taxonomy has its own key, taken by no other shortcut", () => {
-  assert.deepEqual(Object.keys(KIND_KEYS).sort(), [...DEFAULT_TYPES].sort());
-  const keys = Object.values(KIND_KEYS);
+  assert.deepEqual(Object.keys(TYPE_KEYS).sort(), [...DEFAULT_TYPES].sort());
+  const keys = Object.values(TYPE_KEYS);
   assert.equal(new Set(keys).size, keys.length);
   assert.deepEqual(keys.filter((key) => TAKEN.includes(key)), []);
 });
@@ -40,7 +40,7 @@ test("a key chooses its page type", () => {
 });
 
 test("a shortcut is labelled with the menu's words, and a configured type without a key gets none", () => {
-  const shortcuts = kindShortcuts(menu, () => {});
+  const shortcuts = pageTypeShortcuts(menu, () => {});
   assert.equal(shortcuts.length, DEFAULT_TYPES.length);
   assert.equal(shortcuts.find((s) => s.keys[0] === "h").label, "page type: documentation");
   assert.equal(shortcuts.some((s) => s.label.includes("recipe")), false);
