@@ -50,7 +50,7 @@ def fresh(pages: list[AnnotatedPage]) -> list[AnnotatedPage]:
     """Copies with new string objects, as a new database read gives."""
     def copy(text: str) -> str:
         return "".join([text[:1], text[1:]])
-    return [AnnotatedPage(p.page_id, tuple(Said(s.annotator, copy(s.text), s.page_type) for s in p.said),
+    return [AnnotatedPage(p.page_id, tuple(Said(s.author, copy(s.text), s.page_type) for s in p.said),
                           copy(p.gold or ""), p.site, p.gold_page_type) for p in pages]
 
 

@@ -123,7 +123,7 @@ def test_cli_and_api_give_the_figures_of_the_stored_annotations(app, session, ru
     first, second, third = (make_page(session, host=h) for h in ("one.example", "two.example", "one.example"))
     for page, said in ((first, P1.said), (second, P2.said), (third, P3.said)):
         for s in said:
-            annotate(session, page, s.annotator, s.text, s.page_type, snippets=s.snippets)
+            annotate(session, page, s.author, s.text, s.page_type, snippets=s.snippets)
     add_revision(session, first, text="the cat sat on the mat", page_type="article", status="done", author="Rev")
     annotate(session, make_page(session), "A", "a draft only", status="draft")  # work in progress: not counted
     session.commit()

@@ -35,14 +35,14 @@ def prefill(name: str, fp: str, basis: str = "best") -> dict:
     return {"prefill": {"source": "extractor", "name": name, "fingerprint": fp, "basis": basis}, "lines": []}
 
 
-def annotate(session, page: Page, annotator: str, text: str, provenance: dict, status: str = "done") -> None:
-    annotation = Annotation(page_id=page.id, annotator=annotator, text=text, page_type="article", status=status,
+def annotate(session, page: Page, author: str, text: str, provenance: dict, status: str = "done") -> None:
+    annotation = Annotation(page_id=page.id, author=author, text=text, page_type="article", status=status,
                             version=1)
     session.add(annotation)
     session.flush()
     session.add(AnnotationRevision(annotation_id=annotation.id, version=1, text=text, page_type="article",
                                    status="done",
-                                   author=annotator, provenance=provenance))
+                                   author=author, provenance=provenance))
 
 
 @pytest.fixture

@@ -64,7 +64,7 @@ def test_an_annotators_own_saves_keep_versions_conflicts_and_retries(app, sessio
     stale = save(ann, token, page_id, "from an old tab", version=1, save_id="c")
     assert stale.status_code == 409 and stale.json["current"]["text"] == "second"
     mine = session.scalars(select(Annotation)).one()
-    assert (mine.annotator, mine.text, mine.version) == ("Ann", "second", 2)
+    assert (mine.author, mine.text, mine.version) == ("Ann", "second", 2)
     revisions = session.scalars(select(AnnotationRevision.text).order_by(AnnotationRevision.id)).all()
     assert revisions == ["first", "second", "from an old tab"]
 
@@ -194,9 +194,9 @@ def test_exports_carry_annotations_agreement_and_only_adjudicated_pages(app, ses
     assert runner.invoke(args=["export", "--format", "jsonl", "--out", str(out), "--without-html"]).exit_code == 0
     lines = {r["id"]: r for r in map(json.loads, (out / "pages.jsonl").read_text().splitlines())}
     assert lines[adjudicated.id]["annotations"] == [
-        {"annotator": "Ann", "text": "a b c d", "type": "article", "status": "done", "provenance": None,
+        {"author": "Ann", "text": "a b c d", "type": "article", "status": "done", "provenance": None,
          "effort": [], "lead_time": None, "guideline_version": None},
-        {"annotator": "Bob", "text": "a b c e", "type": "article", "status": "done", "provenance": None,
+        {"author": "Bob", "text": "a b c e", "type": "article", "status": "done", "provenance": None,
          "effort": [], "lead_time": None, "guideline_version": None},
     ]
     assert lines[adjudicated.id]["gold"] == "a b c d" and lines[adjudicated.id]["gold_note"] == "Ann's"

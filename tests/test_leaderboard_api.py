@@ -22,7 +22,7 @@ METRICS = [("tokens", None), ("tokens", "micro"), ("shingles", None), ("rouge-ls
 FILTERS = {
     "everything": [],
     "one site, articles": ["--site", "garden-ledger.example", "--type", "article"],
-    "annotator and batch": ["--annotator", "import", "--batch", "1"],
+    "author and batch": ["--author", "import", "--batch", "1"],
 }
 PAIRS = [("trafilatura", "whole-page"), ("readability", "justext")]
 

@@ -127,7 +127,7 @@ def test_voiding_an_annotation_changes_the_etag_and_the_annotators_agreement_sho
     token = log_in(admin, "Ada")
     before = admin.get(URL, query_string=ARGS)
     assert before.get_json()["ceiling"]["pairs"] == 3  # al-bo, al-cy, bo-cy
-    voided = admin.post(f"/adjudication/{page.id}/void", data={"csrf_token": token, "annotator": "cy"})
+    voided = admin.post(f"/adjudication/{page.id}/void", data={"csrf_token": token, "author": "cy"})
     assert voided.status_code == 302
     assert not still(admin, before.headers["ETag"])  # the gold is the same, the agreement is not
     after = admin.get(URL, query_string=ARGS).get_json()

@@ -1,11 +1,11 @@
 """The migrations build exactly the schema the models describe, and can be undone."""
 
-from datetime import UTC, datetime
 
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import JSON, DateTime, LargeBinary, column, inspect, text
+from migration_rows import NOW, insert_row
+from sqlalchemy import JSON, column, inspect, text
 from sqlalchemy import select as sa_select
 from sqlalchemy import table as sa_table
 
@@ -42,29 +42,20 @@ def test_db_upgrade_command(runner):
 # --- 0005: the kinds of gold become page types ------------------------------------------------------
 
 PAGE_TYPES = "0005"
-NOW = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
-
-
-def _insert(conn, name: str, **values) -> int:
-    """One row, written with the column types its values need; its id."""
-    def typed(value):
-        return {dict: JSON, list: JSON, datetime: DateTime(timezone=True), bytes: LargeBinary}.get(type(value))
-    table = sa_table(name, *(column(key, typed(value)) for key, value in values.items()), column("id"))
-    return conn.execute(table.insert().values(**values).returning(table.c.id)).scalar_one()
 
 
 def _gold(conn, page: int, history: list[str], snippets=None) -> int:
     """A gold whose revisions had these kinds in turn, the last one current."""
-    gold = _insert(conn, "gold", page_id=page, text="Gold text.", kind=history[-1], status="done",
-                   snippets=snippets, author="ann", version=len(history), updated_at=NOW)
+    gold = insert_row(conn, "gold", page_id=page, text="Gold text.", kind=history[-1], status="done",
+                      snippets=snippets, author="ann", version=len(history), updated_at=NOW)
     for version, kind in enumerate(history, 1):
         _revise(conn, gold, version, kind, "ann", None, snippets)
     return gold
 
 
 def _revise(conn, gold: int, version: int, kind: str, author: str, save_id: str | None, snippets=None) -> None:
-    _insert(conn, "gold_revision", gold_id=gold, version=version, text="Gold text.", kind=kind, status="done",
-            snippets=snippets, author=author, client_save_id=save_id, created_at=NOW)
+    insert_row(conn, "gold_revision", gold_id=gold, version=version, text="Gold text.", kind=kind, status="done",
+               snippets=snippets, author=author, client_save_id=save_id, created_at=NOW)
 
 
 def _state(engine, gold: int) -> tuple:
@@ -85,12 +76,12 @@ def test_the_page_types_migration_loses_no_kind_and_goes_back(database_url):
     snippets = {"with": ["Gold"], "without": ["Menu"]}
     try:
         with engine.begin() as conn:
-            site = _insert(conn, "site", host="a.example")
-            batch = _insert(conn, "import_batch", source="s", format="folder", created_at=NOW, imported=5,
-                            duplicates=0, rejected=0, report=[])
-            pages = [_insert(conn, "page", url=None, site_id=site, batch_id=batch, source_name=f"p{n}",
-                             raw=b"<p>x</p>", sha256=f"{n:064d}", encoding="utf-8", encoding_source="meta",
-                             html="<p>x</p>", facts={}, created_at=NOW) for n in range(5)]
+            site = insert_row(conn, "site", host="a.example")
+            batch = insert_row(conn, "import_batch", source="s", format="folder", created_at=NOW, imported=5,
+                               duplicates=0, rejected=0, report=[])
+            pages = [insert_row(conn, "page", url=None, site_id=site, batch_id=batch, source_name=f"p{n}",
+                                raw=b"<p>x</p>", sha256=f"{n:064d}", encoding="utf-8", encoding_source="meta",
+                                html="<p>x</p>", facts={}, created_at=NOW) for n in range(5)]
             menu = _gold(conn, pages[0], ["article", "not-article"], snippets)
             other = _gold(conn, pages[1], ["other"])
             listing = _gold(conn, pages[2], ["listing"])
@@ -129,8 +120,8 @@ JOB_BATCH = "0016"
 
 
 def _job(conn, kind: str, params: dict) -> int:
-    return _insert(conn, "job", kind=kind, params=params, status="done", stage="", done=0, errors=0, result={},
-                   started_by="ann", created_at=NOW, heartbeat_at=NOW)
+    return insert_row(conn, "job", kind=kind, params=params, status="done", stage="", done=0, errors=0, result={},
+                      started_by="ann", created_at=NOW, heartbeat_at=NOW)
 
 
 def test_the_job_batch_migration_links_each_upload_job_to_the_batch_its_parameters_name(database_url):
@@ -139,8 +130,8 @@ def test_the_job_batch_migration_links_each_upload_job_to_the_batch_its_paramete
     downgrade(engine, "0015")
     try:
         with engine.begin() as conn:
-            batch = _insert(conn, "import_batch", source="s", format="folder", created_at=NOW, imported=0,
-                            duplicates=0, rejected=0, report=[])
+            batch = insert_row(conn, "import_batch", source="s", format="folder", created_at=NOW, imported=0,
+                               duplicates=0, rejected=0, report=[])
             upload = _job(conn, "upload", {"batch": batch, "format": "auto"})
             gone = _job(conn, "upload", {"batch": batch + 100})  # its batch no longer exists
             extract = _job(conn, "extract", {"batch": batch})  # not an upload: no batch of its own

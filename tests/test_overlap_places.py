@@ -93,7 +93,7 @@ def test_a_third_persons_save_is_refused_once_the_places_are_full(app, session, 
     cleo, cleo_token = client_of(app, "Cleo")
     refused = save(cleo, cleo_token, page_id, "my own idea", status="draft")
     assert refused.status_code == 423 and "places are taken" in refused.json["message"]
-    assert session.scalars(select(Annotation.annotator).order_by(Annotation.id)).all() == ["Ann", "Bob"]
+    assert session.scalars(select(Annotation.author).order_by(Annotation.id)).all() == ["Ann", "Bob"]
     session.rollback()
     view = cleo.get(f"/pages/{page_id}").get_data(as_text=True)
     assert notice(view) == refused.json["message"] + " The editor is read-only."
@@ -154,27 +154,27 @@ def test_an_admin_voids_an_outsiders_annotation_kept_in_history_and_out_of_agree
     add_account(session, "Rex", REVIEWER)
     rex = app.test_client()
     rex_token = log_in(rex, "Rex")
-    assert rex.post(f"/adjudication/{page_id}/void", data={"csrf_token": rex_token, "annotator": "Cleo"}
+    assert rex.post(f"/adjudication/{page_id}/void", data={"csrf_token": rex_token, "author": "Cleo"}
                     ).status_code == 403  # admins only
     assert 'class="void-form"' not in rex.get(f"/adjudication/{page_id}").get_data(as_text=True)
     ada = app.test_client()
     token = log_in(ada, "Ada")
     assert 'class="void-form"' in ada.get(f"/adjudication/{page_id}").get_data(as_text=True)
-    voided = ada.post(f"/adjudication/{page_id}/void", data={"csrf_token": token, "annotator": "Cleo"},
+    voided = ada.post(f"/adjudication/{page_id}/void", data={"csrf_token": token, "author": "Cleo"},
                       follow_redirects=True)
     assert "adjudicated automatically" in voided.get_data(as_text=True)
     session.expire_all()
-    cleo = session.scalars(select(Annotation).where(Annotation.annotator == "Cleo")).one()
+    cleo = session.scalars(select(Annotation).where(Annotation.author == "Cleo")).one()
     history = session.scalars(select(AnnotationRevision).where(AnnotationRevision.annotation_id == cleo.id)
                               .order_by(AnnotationRevision.id)).all()
     assert [(r.text, r.status, r.author) for r in history] == [("x y", "draft", "Cleo"), ("x y", "void", "Ada")]
     event = session.scalars(select(AuditEvent).where(AuditEvent.action == "annotation.void")).one()
-    assert (event.actor, event.target, event.detail["annotator"]) == ("Ada", f"page {page_id}", "Cleo")
+    assert (event.actor, event.target, event.detail["author"]) == ("Ada", f"page {page_id}", "Cleo")
     assert gold_of(session, page_id).text == TEXT_A  # Ann and Bob agree: their places were full and done
     agreement = corpus_agreement(session, None)
     assert (agreement["pages"], agreement["pairs"]) == (1, 1) and "Cleo" not in agreement["annotators"]
     session.rollback()
-    again = ada.post(f"/adjudication/{page_id}/void", data={"csrf_token": token, "annotator": "Cleo"})
+    again = ada.post(f"/adjudication/{page_id}/void", data={"csrf_token": token, "author": "Cleo"})
     assert again.status_code == 409
 
 
@@ -182,7 +182,7 @@ def test_a_voided_annotation_frees_its_place_and_its_annotator_cannot_save_it(ap
     _, (bob, bob_token) = ann_and_bob(app, page_id, bob_status="draft")
     cleo, cleo_token = client_of(app, "Cleo")
     admin, token = client_of(app, "Ada")  # local mode: everyone may do everything
-    assert admin.post(f"/adjudication/{page_id}/void", data={"csrf_token": token, "annotator": "Bob"}
+    assert admin.post(f"/adjudication/{page_id}/void", data={"csrf_token": token, "author": "Bob"}
                       ).status_code == 302
     refused = save(bob, bob_token, page_id, TEXT_B, version=1, save_id="s2")
     assert refused.status_code == 423 and "voided by an admin" in refused.json["message"]

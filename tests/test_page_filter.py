@@ -18,15 +18,15 @@ def test_the_annotator_is_the_author_of_the_current_text_in_the_queue_and_in_exp
     add_gold(session, page, text="second", page_type="article", status="done", author="Bob")
     session.commit()
     for name, expected in (("Ann", []), ("Bob", [page.id])):
-        wanted = PageFilter(annotators=(name,))
+        wanted = PageFilter(authors=(name,))
         assert [row.page_id for row in queue_rows(session, wanted)] == expected
         assert count_pages(session, wanted) == len(expected)
 
 
 def test_the_cache_rows_use_the_same_meaning():
     row = CachedRow(1, "fp", {}, "a.example", "article", 3, "Bob")
-    assert PageFilter(annotators=("Bob",), sites=("a.example",), batches=(3,)).admits(row)
-    assert not PageFilter(annotators=("Ann",)).admits(row)
+    assert PageFilter(authors=("Bob",), sites=("a.example",), batches=(3,)).admits(row)
+    assert not PageFilter(authors=("Ann",)).admits(row)
     assert not PageFilter(page_types=("listing",)).admits(row)
 
 

@@ -149,7 +149,7 @@ def test_a_jsonl_export_reimported_keeps_annotations_notes_authors_and_provenanc
     def stored():
         golds = {g.page.url: (g.text, g.page_type, g.status, g.author, g.note, g.revisions[-1].provenance)
                  for g in session.scalars(select(Gold))}
-        annotations = {(a.page.url, a.annotator): (a.text, a.page_type, a.status, a.revisions[-1].author,
+        annotations = {(a.page.url, a.author): (a.text, a.page_type, a.status, a.revisions[-1].author,
                                                    a.revisions[-1].provenance)
                        for a in session.scalars(select(Annotation))}
         session.rollback()
@@ -171,10 +171,10 @@ def test_an_import_whose_provenance_does_not_fit_its_text_is_rejected_naming_it(
     records = [
         {"html": "<p>1</p>", "gold": "One\nTwo", "gold_provenance": bad},
         {"html": "<p>2</p>", "gold": "x", "annotations": [
-            {"annotator": "Ann", "text": "x", "type": "article", "status": "done", "provenance": bad},
-            {"annotator": "Ann", "text": "y", "type": "article", "status": "done", "provenance": None}]},
+            {"author": "Ann", "text": "x", "type": "article", "status": "done", "provenance": bad},
+            {"author": "Ann", "text": "y", "type": "article", "status": "done", "provenance": None}]},
         {"html": "<p>3</p>", "gold": "x", "annotations": [
-            {"annotator": "Ann", "text": "a\nb", "type": "article", "status": "done", "provenance": bad}]},
+            {"author": "Ann", "text": "a\nb", "type": "article", "status": "done", "provenance": bad}]},
         {"html": "<p>4</p>", "gold": "x", "gold_author": "Eve\u202e"},
         {"html": "<p>5</p>", "gold": "x", "gold_note": "a NUL \x00 here"},
         {"html": "<p>6</p>", "gold": "fine", "gold_author": "Eve"},

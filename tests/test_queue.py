@@ -58,7 +58,7 @@ def pages(session):
     return {name: page.id for name, page in made.items()}
 
 
-PLURAL = {"site": "sites", "status": "statuses", "type": "page_types", "batch": "batches", "annotator": "annotators"}
+PLURAL = {"site": "sites", "status": "statuses", "type": "page_types", "batch": "batches", "author": "authors"}
 
 
 def page_filter(**filters):
@@ -83,7 +83,7 @@ def test_default_order_is_no_gold_first_then_most_disagreement(session, pages):
         ({"status": "todo"}, ["todo_differ", "todo_agree", "todo_single"]),
         ({"status": "draft"}, ["draft_some"]),
         ({"type": "listing"}, ["draft_some"]),
-        ({"annotator": "Ann"}, ["done_differ"]),
+        ({"author": "Ann"}, ["done_differ"]),
         ({"url_contains": "4%"}, ["todo_differ"]),
         ({"url_contains": "a.example"}, ["todo_agree", "done_differ"]),
     ],

@@ -118,7 +118,7 @@ def test_the_cache_keeps_the_boards_kept_most_recently_used_boards(app, session)
     queries = [{"seed": s} for s in range(kept_count)] + [
         {"seed": 100, "filters": PageFilter(sites=("a.example",))},
         {"seed": 101, "average": "micro"},
-        {"seed": 102, "filters": PageFilter(annotators=("ann1",))},
+        {"seed": 102, "filters": PageFilter(authors=("ann1",))},
     ]
     assert len(queries) == kept_count + 3
     cache = ScoreCache(METRICS)
@@ -269,7 +269,7 @@ def everything(app, shared: SharedScores) -> dict[str, Any]:
     found: dict[str, Any] = {}
     with readers(app)() as session, shared.synced(session) as cache:
         for label, filters in (("all", PageFilter()), ("site a", PageFilter(sites=("a.example",))),
-                               ("ann1", PageFilter(annotators=("ann1",))),
+                               ("ann1", PageFilter(authors=("ann1",))),
                                ("type", PageFilter(page_types=("listing",)))):
             options = BoardOptions(filters=filters, bootstrap=BOOTSTRAP)
             found[label] = leaderboard_with_extras(shared, options, NAMED)

@@ -185,7 +185,7 @@ def test_filters_and_groups(session):
     grouped = leaderboard(cache, "tokens", NAMED, by="site", bootstrap=0)
     assert only_b["pages"] == 2
     assert grouped["groups"]["b.example"]["extractors"] == only_b["extractors"]
-    by_annotator = leaderboard(cache, "tokens", NAMED, by="annotator", bootstrap=0)
+    by_annotator = leaderboard(cache, "tokens", NAMED, by="author", bootstrap=0)
     assert set(by_annotator["groups"]) == {"ann0", "ann1"}
 
 
@@ -267,8 +267,8 @@ def test_score_filters_combine(demo_app):
 
     assert pages() == 10
     # garden-ledger.example has four articles with gold (compost-heat, seed-swap-cafe, frost-dates, rhubarb-forcing)
-    assert pages("--site", "garden-ledger.example", "--type", "article", "--annotator", "import") == 4
-    assert pages("--site", "garden-ledger.example", "--annotator", "nobody") == 0
+    assert pages("--site", "garden-ledger.example", "--type", "article", "--author", "import") == 4
+    assert pages("--site", "garden-ledger.example", "--author", "nobody") == 0
     assert pages("--batch", "1", "--type", "listing") == 0
 
 

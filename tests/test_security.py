@@ -80,7 +80,7 @@ def requests_that_change_state(values: dict[str, Any]) -> dict[str, dict[str, An
         "api.start_extraction_json": {"json": {"extractors": ["trafilatura"]}},
         "extractors.pipeline": {"data": {"extractor": "trafilatura"}},
         "queue.hand_back": {"data": {}},
-        "adjudication.void": {"data": {"annotator": "Bea"}},
+        "adjudication.void": {"data": {"author": "Bea"}},
         "guidelines.save": {"data": {"text": "# Forum\n\nMallory's policy.", "base": "1"}},
         "sites.accept_learned": {"data": {"site": "quay.example"}},
     }
@@ -116,7 +116,7 @@ def values(client, session, page_id) -> dict[str, Any]:
     add_account(session, "Ann", "admin")
     other = add_account(session, "Bea", "annotator")
     issue(session, other, TOKEN)
-    session.add_all([Annotation(page_id=page_id, annotator="Bea", text="Bea's", page_type="article", status="done"),
+    session.add_all([Annotation(page_id=page_id, author="Bea", text="Bea's", page_type="article", status="done"),
                      Assignment(page_id=page_id, annotator="Ann")])
     session.commit()
     token = log_in(client, "Ann")

@@ -105,14 +105,14 @@ document.querySelectorAll(".annotation").forEach((section) => {
     button.dataset.at = positions[index][k];
     button.textContent = line;
     button.addEventListener("click", () => {
-      take("take", () => setResult(toggleBlock(resultLines(), sequence, positions[index][k], { text: line }).lines.join("\n"), a.annotator));
+      take("take", () => setResult(toggleBlock(resultLines(), sequence, positions[index][k], { text: line }).lines.join("\n"), a.author));
       markTaken();
     });
     item.append(button);
     list.append(item);
   });
   section.querySelector(".take-all").addEventListener("click", () => {
-    take("use_candidate", () => setResult(a.text, a.annotator));
+    take("use_candidate", () => setResult(a.text, a.author));
     pageType.value = a.type;
     guideline.follow();
     status.value = a.status;
@@ -124,7 +124,7 @@ document.querySelectorAll(".annotation").forEach((section) => {
   if (pair) render(diff(words(annotations[0].text), words(a.text)), pair);
 });
 
-const byName = new Map(annotations.map((a, index) => [a.annotator, index]));
+const byName = new Map(annotations.map((a, index) => [a.author, index]));
 const disputedList = document.getElementById("disputed-lines");
 disputed.forEach((line) => {
   const item = document.createElement("li");

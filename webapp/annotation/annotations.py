@@ -41,9 +41,9 @@ def is_blind(page: Page, overlap: int) -> bool:
     return overlap > 1 and page.gold is None
 
 
-def annotation_of(session: Session, page_id: int, annotator: str) -> Annotation | None:
+def annotation_of(session: Session, page_id: int, author: str) -> Annotation | None:
     return session.scalars(
-        select(Annotation).where(Annotation.page_id == page_id, Annotation.annotator == annotator)
+        select(Annotation).where(Annotation.page_id == page_id, Annotation.author == author)
     ).one_or_none()
 
 
@@ -56,8 +56,8 @@ def annotations_of(session: Session, page_id: int) -> list[Annotation]:
 def place_holders(session: Session, page_id: int) -> list[str]:
     """Who holds the page's places: the annotators of its annotations that count, in the order they first
     saved, then those it is assigned to who have no annotation yet."""
-    annotated = [a.annotator for a in annotations_of(session, page_id)]
-    started = exists().where(Annotation.page_id == page_id, Annotation.annotator == Assignment.annotator)
+    annotated = [a.author for a in annotations_of(session, page_id)]
+    started = exists().where(Annotation.page_id == page_id, Annotation.author == Assignment.annotator)
     reserved = session.scalars(select(Assignment.annotator).where(Assignment.page_id == page_id, ~started)
                                .order_by(Assignment.id))
     return annotated + list(reserved)
@@ -90,30 +90,30 @@ def void(session: Session, annotation: Annotation, by: str) -> AnnotationRevisio
     return revision
 
 
-def save_annotation(session: Session, page: Page, annotator: str, *, base_version: int, text: str, page_type: str,
+def save_annotation(session: Session, page: Page, author: str, *, base_version: int, text: str, page_type: str,
                     status: str, client_save_id: str | None = None,
                     snippets: dict[str, Any] | None = None, **facts: Any) -> SaveOutcome:
     """Apply the annotator's save of their own annotation of the page (see gold.save_gold: lock the
     page first; stale saves are kept, retries answered from the revision they made; ``facts`` as there)."""
-    found = annotation_of(session, page.id, annotator)
+    found = annotation_of(session, page.id, author)
 
     def create() -> Annotation:
-        made = Annotation(page_id=page.id, annotator=annotator, version=0)
+        made = Annotation(page_id=page.id, author=author, version=0)
         session.add(made)
         return made
 
     return save_record(session, found, create, base_version=base_version, text=text, page_type=page_type,
-                       status=status, author=annotator, client_save_id=client_save_id, snippets=snippets,
+                       status=status, author=author, client_save_id=client_save_id, snippets=snippets,
                        **facts)
 
 
-def add_annotation(session: Session, page: Page, annotator: str, *, text: str, page_type: str, status: str,
+def add_annotation(session: Session, page: Page, author: str, *, text: str, page_type: str, status: str,
                    provenance: dict[str, Any] | None = None) -> Annotation:
     """Store an annotator's own annotation of a page that has none by them (an export's annotation read
     back by an import, checked by the import use case) as its first revision, by the annotator."""
-    made = Annotation(page_id=page.id, annotator=annotator, version=0)
+    made = Annotation(page_id=page.id, author=author, version=0)
     session.add(made)
-    apply_revision(session, made, author=annotator, text=text, page_type=page_type, status=status, snippets=None,
+    apply_revision(session, made, author=author, text=text, page_type=page_type, status=status, snippets=None,
                    client_save_id=None, provenance=provenance)
     return made
 
@@ -142,7 +142,7 @@ def settle(session: Session, page: Page, overlap: int, saved_by: str, guideline_
     if not annotations or not is_complete(annotations, overlap) or not same(annotations):
         return False
     first = annotations[0]
-    names = " and ".join(sorted(a.annotator for a in annotations))
+    names = " and ".join(sorted(a.author for a in annotations))
     add_revision(session, page, text=first.text, page_type=first.page_type, status=first.status, author=saved_by,
                  snippets=first.snippets, note=f"Adjudicated automatically: {names} agree exactly.",
                  provenance=agreed(first.text), guideline_version=guideline_version)

@@ -24,7 +24,7 @@ def assign(session: Session, annotators: tuple[str, ...], selection: PageFilter,
     made = 0
     for name in annotators:
         theirs = exists().where(Assignment.page_id == Page.id, Assignment.annotator == name)
-        started = exists().where(Annotation.page_id == Page.id, Annotation.annotator == name)
+        started = exists().where(Annotation.page_id == Page.id, Annotation.author == name)
         query = selection.where(select(Page.id).outerjoin(Gold, Gold.page_id == Page.id))
         query = query.where(Gold.page_id.is_(None), ~theirs, ~started, places_taken() < overlap)
         query = query.order_by(*ORDER).limit(limit)

@@ -22,7 +22,7 @@ from ..corpus.visible_text import normalise_line
 class Said:
     """One annotator's finished annotation: who, the text, the page type."""
 
-    annotator: str
+    author: str
     text: str
     page_type: str
 
@@ -78,23 +78,23 @@ def consensus(annotations: Sequence[Said]) -> Consensus:
     sequence: list[Line] = []
     for said in annotations:
         lines = [text for text in (normalise_line(line) for line in said.text.split("\n")) if text]
-        sequence = _merge(sequence, lines, said.annotator)
-    page_types = {said.annotator: said.page_type for said in annotations}
+        sequence = _merge(sequence, lines, said.author)
+    page_types = {said.author: said.page_type for said in annotations}
     agreed_page_types = set(page_types.values())
-    return Consensus(annotators=[said.annotator for said in annotations], lines=sequence,
+    return Consensus(annotators=[said.author for said in annotations], lines=sequence,
                      page_type=agreed_page_types.pop() if len(agreed_page_types) == 1 else None, page_types=page_types)
 
 
-def _merge(base: list[Line], extra: list[str], annotator: str) -> list[Line]:
+def _merge(base: list[Line], extra: list[str], author: str) -> list[Line]:
     alignment = align(extra, [line.text for line in base])
     after: dict[int, list[Line]] = {}
     anchor = NONE
     for k, text in enumerate(extra):
         if alignment[k] != NONE:
             anchor = alignment[k]
-            base[anchor].at[annotator] = k
+            base[anchor].at[author] = k
         else:
-            after.setdefault(anchor, []).append(Line(text, {annotator: k}))
+            after.setdefault(anchor, []).append(Line(text, {author: k}))
     merged = after.get(NONE, [])
     for index, line in enumerate(base):
         merged.append(line)

@@ -23,7 +23,7 @@ class Row(Protocol):
     site: str
     page_type: str
     batch: int
-    annotator: str
+    author: str
 
 
 @dataclass(frozen=True)
@@ -35,7 +35,7 @@ class PageFilter:
     - ``types``: the gold's page type;
     - ``statuses``: the queue status: ``todo`` (no gold yet) or the gold's status;
     - ``batches``: the import batch id;
-    - ``annotators``: the gold's annotator, the author of its current text (its last save);
+    - ``authors``: the gold's author, who saved its current text (its last save);
     - ``verdict``: ``rejected`` when some extraction of the page failed the accept guard, ``accepted``
       when none did;
     - ``url_contains``: a part of the page's URL (case as typed);
@@ -51,7 +51,7 @@ class PageFilter:
     page_types: tuple[str, ...] = ()
     statuses: tuple[str, ...] = ()
     batches: tuple[int, ...] = ()
-    annotators: tuple[str, ...] = ()
+    authors: tuple[str, ...] = ()
     verdict: str | None = None
     url_contains: str | None = None
     with_gold: bool = False
@@ -69,8 +69,8 @@ class PageFilter:
 
     def check_scored(self) -> PageFilter:
         """This filter, if rows of scored gold (done, by definition) can answer it: sites, types,
-        batches, annotators. ValueError naming any other field given, rather than ignoring it."""
-        unanswerable = set(self.given()) - {"sites", "page_types", "batches", "annotators", "with_gold"}
+        batches, authors. ValueError naming any other field given, rather than ignoring it."""
+        unanswerable = set(self.given()) - {"sites", "page_types", "batches", "authors", "with_gold"}
         if unanswerable:
             raise ValueError(f"scored pages cannot be filtered by {', '.join(sorted(unanswerable))}")
         return self
@@ -81,7 +81,7 @@ class PageFilter:
             (not self.sites or row.site in self.sites)
             and (not self.page_types or row.page_type in self.page_types)
             and (not self.batches or row.batch in self.batches)
-            and (not self.annotators or row.annotator in self.annotators)
+            and (not self.authors or row.author in self.authors)
         )
 
     def where(self, query: Select) -> Select:
@@ -97,8 +97,8 @@ class PageFilter:
             query = query.where(condition | Gold.page_id.is_(None) if TODO in self.statuses else condition)
         if self.page_types:
             query = query.where(Gold.page_type.in_(self.page_types))
-        if self.annotators:
-            query = query.where(Gold.author.in_(self.annotators))
+        if self.authors:
+            query = query.where(Gold.author.in_(self.authors))
         if self.verdict:
             rejected = exists().where(
                 Extraction.page_id == Page.id, Extraction.error.is_(None), Extraction.accepted.is_(False)
@@ -123,9 +123,9 @@ class PageFilter:
 
 
 def filter_choices(session: Session) -> dict[str, list]:
-    """The values the filters offer: sites, import batches and annotators."""
+    """The values the filters offer: sites, import batches and authors."""
     return {
         "sites": list(session.scalars(select(Site.host).order_by(Site.host))),
         "batches": list(session.scalars(select(ImportBatch.id).order_by(ImportBatch.id))),
-        "annotators": list(session.scalars(select(Gold.author).distinct().order_by(Gold.author))),
+        "authors": list(session.scalars(select(Gold.author).distinct().order_by(Gold.author))),
     }

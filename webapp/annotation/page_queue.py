@@ -204,7 +204,7 @@ def places_taken() -> ColumnElement[int]:
     reserved = (
         select(func.count(Assignment.id))
         .where(Assignment.page_id == Page.id,
-               ~exists().where(Annotation.page_id == Page.id, Annotation.annotator == Assignment.annotator))
+               ~exists().where(Annotation.page_id == Page.id, Annotation.author == Assignment.annotator))
         .scalar_subquery()
     )
     return annotated + reserved
@@ -214,8 +214,8 @@ def _own(annotator: str, overlap: int) -> Select:
     """The pages that still need ``annotator``'s annotation (see ``own_queue``), as a query on Page
     with the columns ``assigned`` and ``started``."""
     mine = exists().where(Assignment.page_id == Page.id, Assignment.annotator == annotator)
-    started = exists().where(Annotation.page_id == Page.id, Annotation.annotator == annotator)
-    finished = exists().where(Annotation.page_id == Page.id, Annotation.annotator == annotator,
+    started = exists().where(Annotation.page_id == Page.id, Annotation.author == annotator)
+    finished = exists().where(Annotation.page_id == Page.id, Annotation.author == annotator,
                               Annotation.status.in_(FINISHED))
     return (
         select(Page.id, Page.url, Page.source_name, Site.host, mine.label("assigned"), started.label("started"),

@@ -33,7 +33,7 @@ class ReviewRow:
 
 
 def annotated(page_id: int, annotations: list[Annotation]) -> AnnotatedPage:
-    return AnnotatedPage(page_id, tuple(Said(a.annotator, a.text, a.page_type, a.snippets) for a in annotations))
+    return AnnotatedPage(page_id, tuple(Said(a.author, a.text, a.page_type, a.snippets) for a in annotations))
 
 
 def review_queue(session: Session, overlap: int, limit: int | None = None) -> list[ReviewRow]:
@@ -57,7 +57,7 @@ def review_queue(session: Session, overlap: int, limit: int | None = None) -> li
         by_page[found.page_id].append(found)
     rows = [
         ReviewRow(page, pages[page].url, pages[page].source_name, pages[page].host,
-                  tuple(a.annotator for a in found), page_agreement(annotated(page, found)))
+                  tuple(a.author for a in found), page_agreement(annotated(page, found)))
         for page, found in by_page.items()
     ]
     rows.sort(key=lambda r: (r.agreement.text_f1 or 0.0, r.agreement.type_agreement or 0.0, r.page_id))
@@ -100,7 +100,7 @@ def reviewed(session: Session, annotator: str, limit: int = 100) -> list[Reviewe
         .join(Site, Site.id == Page.site_id)
         .join(Annotation, Annotation.page_id == Page.id)
         .join(Gold, Gold.page_id == Page.id)
-        .where(Annotation.annotator == annotator, Annotation.status != VOID)
+        .where(Annotation.author == annotator, Annotation.status != VOID)
         .order_by(Gold.updated_at.desc(), Page.id)
         .limit(limit)
     )

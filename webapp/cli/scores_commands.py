@@ -33,6 +33,7 @@ from ..settings import settings_of
 from ..usecases.outcome import Refused
 from ..usecases.read_board import board_request, read_leaderboard
 from .page_type_option import page_type_option
+from .renamed_option import renamed_option
 
 FIGURES = ("precision", "recall", "f1", "accuracy", "precision_std", "recall_std", "f1_std", "pages", "errors")
 
@@ -55,8 +56,8 @@ def common_options(func):
             page_type_option(help="Only this gold page type (repeatable)."),
             click.option("--batch", "batches", multiple=True, type=int, metavar="ID",
                          help="Only pages of this import batch (repeatable)."),
-            click.option("--annotator", "annotators", multiple=True, metavar="NAME",
-                         help="Only pages whose gold this annotator saved last (repeatable)."),
+            renamed_option("--author", "--annotator", "authors", metavar="NAME",
+                           help="Only pages whose gold this person saved last (repeatable)."),
             click.option("--bootstrap", type=click.IntRange(min=0), default=1000, show_default=True,
                          help="Bootstrap resamples of pages for the spread (0: none)."),
             click.option("--seed", type=int, default=0, show_default=True, help="Seed of the resamples."),
@@ -174,13 +175,14 @@ def echo_anchoring(result: dict[str, Any]) -> None:
 @click.command("score")
 @with_appcontext
 @common_options
-@click.option("--by", type=click.Choice(GROUPINGS), default=None, help="Break the figures down by group.")
+@click.option("--by", type=click.Choice((*GROUPINGS, "annotator")), default=None,
+              help="Break the figures down by group (annotator: the old name of author, for one release).")
 @click.option("--extractor", "names", multiple=True, metavar="NAME",
               help="Only this extractor (repeatable); default: every registered one that has run.")
 @click.option("--unanchored", is_flag=True,
               help="Leave out, for each extractor, the pages whose gold started from its own text (each row "
                    "over its own pages; docs/metrics.md, Anchoring).")
-def score_command(metric, average, sites, page_types, batches, annotators, bootstrap, seed, fmt, by, names,
+def score_command(metric, average, sites, page_types, batches, authors, bootstrap, seed, fmt, by, names,
                   unanchored) -> None:
     """Score every extractor against the gold (done pages of every type with main content). Without
     --extractor, the extractors with no scored extraction at their current version are listed as not run,
@@ -191,7 +193,7 @@ def score_command(metric, average, sites, page_types, batches, annotators, boots
         options = board_request(settings, metric=metric, average=average, extractors=names, bootstrap=bootstrap,
                                 seed=seed, by=by, unanchored=unanchored,
                                 filters=PageFilter(sites=sites, page_types=page_types, batches=batches,
-                                                   annotators=annotators))
+                                                   authors=authors))
         with sessions()() as session:
             refresh_scores(session, {metric: settings.metrics[metric]}, no_content=settings.taxonomy.no_content)
             session.commit()
@@ -225,7 +227,7 @@ def score_command(metric, average, sites, page_types, batches, annotators, boots
 @common_options
 @click.option("--top", type=click.IntRange(min=0), default=20, show_default=True,
               help="How many of the most changed pages to list.")
-def compare_command(a, b, metric, average, sites, page_types, batches, annotators, bootstrap, seed, fmt, top) -> None:
+def compare_command(a, b, metric, average, sites, page_types, batches, authors, bootstrap, seed, fmt, top) -> None:
     """Head-to-head of A and B (extractor names, or stored fingerprints): wins, losses, ties, the
     paired bootstrap difference of F1 (A - B), and whether it is within the annotators' noise."""
     with usage_errors():
@@ -233,7 +235,7 @@ def compare_command(a, b, metric, average, sites, page_types, batches, annotator
             cache = scored_cache(session, metric)
             registry = build_registry()
             first, second = resolve_ref(session, registry, a), resolve_ref(session, registry, b)
-            wanted = PageFilter(sites=sites, page_types=page_types, batches=batches, annotators=annotators)
+            wanted = PageFilter(sites=sites, page_types=page_types, batches=batches, authors=authors)
             result = head_to_head(cache, metric, first, second, average=average, filters=wanted,
                                   bootstrap=bootstrap, seed=seed, top=top)
             mark_comparison(session, result, board_pages(cache, metric, [first[1], second[1]], wanted))

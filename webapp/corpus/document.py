@@ -11,7 +11,7 @@ from typing import Any
 class ReadAnnotation:
     """One annotator's own annotation of the page, as an export (`jsonl`) carries it."""
 
-    annotator: str
+    author: str
     text: str
     page_type: str
     status: str

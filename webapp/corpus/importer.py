@@ -203,7 +203,7 @@ def _store(
         )
     for annotation in doc.annotations:
         if add_annotation is not None:
-            add_annotation(session, page, annotation.annotator, text=annotation.text, page_type=annotation.page_type,
+            add_annotation(session, page, annotation.author, text=annotation.text, page_type=annotation.page_type,
                            status=annotation.status, provenance=annotation.provenance)
     outcome = ImportOutcome(doc.item, "imported", note, page_id=page.id)
     session.expunge(page)

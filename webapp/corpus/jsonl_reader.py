@@ -6,7 +6,7 @@ writes it for pages whose bytes the text cannot give back). Optional `status` an
 (`{"with": [...], "without": [...]}`) are the gold's status and snippet gold; other fields (those of
 Goldtext's export, `gold_author`, `gold_note`, `gold_provenance` and `annotations`, are read back: who saved
 the gold, the reviewer's note, where its text came from, and each annotator's own annotation
-(`{"annotator", "text", "type", "status", "provenance"}`); the import use case checks their provenance
+(`{"author", "text", "type", "status", "provenance"}`); the import use case checks their provenance
 and names); others are ignored. url may be null. Blank lines are skipped; a line that is not such an
 object is rejected, named by its line number. A folder is read by its pages.jsonl (an export's folder).
 """
@@ -113,11 +113,13 @@ def _annotations(value: object) -> tuple[ReadAnnotation, ...]:
         if not isinstance(item, dict):
             raise Unreadable(f"{where} is not an object")
         item = {**item, "type": page_type_field(item)}
-        if not all(isinstance(item.get(key), str) for key in ("annotator", "text", "type", "status")):
-            raise Unreadable(f"{where} needs the strings annotator, text, type and status")
-        if not _encodable(item["annotator"]) or not _encodable(item["text"]):
+        if "author" not in item:  # an export made before names it "annotator": read for one release
+            item = {**item, "author": item.get("annotator")}
+        if not all(isinstance(item.get(key), str) for key in ("author", "text", "type", "status")):
+            raise Unreadable(f"{where} needs the strings author, text, type and status")
+        if not _encodable(item["author"]) or not _encodable(item["text"]):
             raise Unreadable(f"{where} holds a lone surrogate escape (\\ud800-\\udfff), not text")
-        found.append(ReadAnnotation(item["annotator"], item["text"], type_of(item["type"], f"in {where}") or "",
+        found.append(ReadAnnotation(item["author"], item["text"], type_of(item["type"], f"in {where}") or "",
                                     status_of(item["status"]) or "", _object(item, "provenance")))
     return tuple(found)
 

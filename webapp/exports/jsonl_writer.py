@@ -7,7 +7,7 @@ when not recorded), effort (each gold revision's recorded effort: version, autho
 count of every action, annotation/effort_record.py) and lead_time (their active seconds summed, as Label
 Studio's `lead_time`; null when none recorded one), guideline_version (the version of the page type's
 guideline in force when the gold's current revision was saved; null: none), annotations (each
-annotator's own annotation beside the gold: annotator, text, type, status, provenance, its revisions'
+annotator's own annotation beside the gold: author, text, type, status, provenance, its revisions'
 effort and lead_time as the gold's, and its guideline_version; empty without double annotation); with
 the HTML (default) `html` (the raw bytes as text in the recorded encoding, a byte order mark kept as
 U+FEFF) and `html_base64` (the exact bytes, only for a page whose bytes that text cannot give back;
@@ -82,7 +82,7 @@ class JsonlWriter:
         record["gold_author"] = page.gold.author if page.gold else None
         record["gold_provenance"] = page.gold.provenance if page.gold else None
         record["guideline_version"] = page.gold.guideline_version if page.gold else None
-        record["annotations"] = [{"annotator": a.annotator, "text": a.text, "type": a.page_type, "status": a.status,
+        record["annotations"] = [{"author": a.author, "text": a.text, "type": a.page_type, "status": a.status,
                                   "provenance": a.provenance, **effort_fields(a.efforts),
                                   "guideline_version": a.guideline_version} for a in page.annotations]
         if self._options.with_html and page.raw is not None:

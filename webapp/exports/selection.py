@@ -42,7 +42,7 @@ class GoldRecord:
 class AnnotationRecord:
     """One annotator's own annotation of the page (double annotation)."""
 
-    annotator: str
+    author: str
     text: str
     page_type: str
     status: str
@@ -179,7 +179,7 @@ def credited(authors: tuple[str, ...], text: str, page_type: str, status: str,
              annotations: Sequence[AnnotationRecord]) -> tuple[str, ...]:
     """The gold's authors, then the annotators whose annotation has the gold's text (ends trimmed), type
     and status: their text agreed, so the gold is theirs too."""
-    agreed = [a.annotator for a in annotations
+    agreed = [a.author for a in annotations
               if (a.text.strip(), a.page_type, a.status) == (text.strip(), page_type, status)]
     return tuple(dict.fromkeys((*authors, *agreed)))
 
@@ -188,7 +188,7 @@ def _annotations(session: Session, page_ids: Sequence[int]) -> dict[int, list[An
     """page id -> its annotations that count (not voided), in the order they were first saved."""
     current = ((AnnotationRevision.annotation_id == Annotation.id)
                & (AnnotationRevision.version == Annotation.version))  # its one applied revision
-    query = (select(Annotation.page_id, Annotation.id, Annotation.annotator, Annotation.text, Annotation.page_type,
+    query = (select(Annotation.page_id, Annotation.id, Annotation.author, Annotation.text, Annotation.page_type,
                     Annotation.status, AnnotationRevision.guideline_version)
              .outerjoin(AnnotationRevision, current)
              .where(Annotation.page_id.in_(page_ids), Annotation.status != VOID)
@@ -198,8 +198,8 @@ def _annotations(session: Session, page_ids: Sequence[int]) -> dict[int, list[An
     provenances = _current_provenance(session, AnnotationRevision, AnnotationRevision.annotation_id, Annotation,
                                       [row[1] for row in rows])
     found: dict[int, list[AnnotationRecord]] = defaultdict(list)
-    for page_id, annotation_id, annotator, text, page_type, status, guideline_version in rows:
-        found[page_id].append(AnnotationRecord(annotator, text, page_type, status,
+    for page_id, annotation_id, author, text, page_type, status, guideline_version in rows:
+        found[page_id].append(AnnotationRecord(author, text, page_type, status,
                                                tuple(efforts.get(annotation_id, ())),
                                                provenances.get(annotation_id), guideline_version))
     return found

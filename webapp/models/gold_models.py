@@ -93,11 +93,11 @@ class Annotation(Base):
     an AnnotationRevision. With overlap 1 there are none: the page's gold is its single annotation."""
 
     __tablename__ = "annotation"
-    __table_args__ = (UniqueConstraint("page_id", "annotator"),)
+    __table_args__ = (UniqueConstraint("page_id", "author"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     page_id: Mapped[int] = mapped_column(ForeignKey("page.id", ondelete="CASCADE"), index=True)
-    annotator: Mapped[str] = mapped_column(String(100), index=True)
+    author: Mapped[str] = mapped_column(String(100), index=True)
     text: Mapped[str] = mapped_column(Text, default="")
     page_type: Mapped[str] = mapped_column(String(32), default="article")
     status: Mapped[str] = mapped_column(String(16), default="done")
@@ -109,11 +109,6 @@ class Annotation(Base):
     revisions: Mapped[list[AnnotationRevision]] = relationship(
         back_populates="annotation", cascade="all, delete-orphan", order_by="AnnotationRevision.id"
     )
-
-    @property
-    def author(self) -> str:
-        """Who saved it: its annotator (the name a revision's author has)."""
-        return self.annotator
 
 
 class AnnotationRevision(RevisionFields, Base):

@@ -42,7 +42,7 @@ def annotated_pages(session: Session, page_ids: Iterable[int] | None = None) -> 
         said: dict[int, list[Said]] = defaultdict(list)
         current = ((AnnotationRevision.annotation_id == Annotation.id)
                    & (AnnotationRevision.version == Annotation.version))  # its one applied revision
-        query = (select(Annotation.page_id, Annotation.annotator, Annotation.text, Annotation.page_type,
+        query = (select(Annotation.page_id, Annotation.author, Annotation.text, Annotation.page_type,
                         Annotation.snippets,
                         AnnotationRevision.guideline_version)
                  .outerjoin(AnnotationRevision, current)

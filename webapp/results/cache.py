@@ -62,7 +62,7 @@ class CachedRow(NamedTuple):
     site: str
     page_type: str
     batch: int
-    annotator: str
+    author: str
     accepted: bool = True
     duration_ms: float = 0.0
 
@@ -102,7 +102,7 @@ class Aligned:
         return [self.columns.row_counts(fingerprint, slot) for slot in self.slots.tolist()]
 
     def groups(self, by: str) -> dict[str, Aligned]:
-        """These pages split by a page fact (site, type, batch, annotator), by group name."""
+        """These pages split by a page fact (site, type, batch, author), by group name."""
         if by == "batch":
             codes, names = self.columns.batch[self.slots], None
         else:
@@ -293,7 +293,7 @@ class ScoreCache:
         slot = columns.slots[page]
         f = columns.fingerprints[fingerprint]
         return CachedRow(page, fingerprint, columns.row_counts(fingerprint, slot), columns.fact("site", slot),
-                         columns.fact("type", slot), int(columns.batch[slot]), columns.fact("annotator", slot),
+                         columns.fact("type", slot), int(columns.batch[slot]), columns.fact("author", slot),
                          bool(columns.accepted[f, slot]), float(columns.duration[f, slot]))
 
     def _admitted(self, metric: str, page: int, fingerprints: Sequence[str], filters: PageFilter) -> bool:

@@ -1,7 +1,7 @@
 """One metric's current counts held column by column: a numpy array per figure, not an object per row.
 
 A page has one slot (its row in every array) for as long as the process runs; each fingerprint has one
-column of every per-extraction array. The page's own facts (site, page type, batch, annotator) are kept
+column of every per-extraction array. The page's own facts (site, page type, batch, author) are kept
 once per page, the strings as codes into the cache's shared list. At 100,000 pages x 16 extractors the
 counts of one metric take about 50 MB, and a board reads its pages' fields as array slices.
 """
@@ -20,7 +20,7 @@ from ..annotation.page_filter import PageFilter
 from ..scoring.metric import Fields
 
 GROWTH = 1.5
-PAGE_FACTS = ("site", "type", "annotator")
+PAGE_FACTS = ("site", "type", "author")
 """The page's string facts, kept as codes into Strings."""
 
 
@@ -54,11 +54,11 @@ class PageFacts:
 
     @classmethod
     def of_rows(cls, rows: Sequence[tuple[int, str, str, int, str]], strings: Strings) -> PageFacts:
-        """From (page, site, type, batch, annotator) rows, in any order."""
-        pages, sites, page_types, batches, annotators = (list(column) for column in zip(*rows)) if rows else ([],) * 5
+        """From (page, site, type, batch, author) rows, in any order."""
+        pages, sites, page_types, batches, authors = (list(column) for column in zip(*rows)) if rows else ([],) * 5
         order = np.argsort(np.array(pages, dtype=np.int64), kind="stable")
         codes = {}
-        for name, values in zip(PAGE_FACTS, (sites, page_types, annotators)):
+        for name, values in zip(PAGE_FACTS, (sites, page_types, authors)):
             code = {value: strings.code(value) for value in dict.fromkeys(values)}
             codes[name] = np.fromiter(map(code.__getitem__, values), dtype=np.int32, count=len(values))[order]
         return cls(np.array(pages, dtype=np.int64)[order], np.array(batches, dtype=np.int64)[order], codes)
@@ -248,7 +248,7 @@ class Columns:
     def admitted(self, filters: PageFilter) -> np.ndarray:
         """Per slot, whether its page passes the filter (see PageFilter.admits)."""
         mask = np.ones(len(self.page_id), dtype=bool)
-        for name, wanted in (("site", filters.sites), ("type", filters.page_types), ("annotator", filters.annotators)):
+        for name, wanted in (("site", filters.sites), ("type", filters.page_types), ("author", filters.authors)):
             if wanted:
                 mask &= np.isin(self.facts[name], self.strings.codes_of(wanted))
         if filters.batches:

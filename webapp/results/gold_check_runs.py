@@ -118,7 +118,7 @@ def run_checks(session: Session, registry: Mapping[str, Extractor], taxonomy: Ta
                 reasons = _check_gold(gold, html, extracted.get(page_id, {}), taxonomy, thresholds)
             if page_id in disputed:
                 page = disputed[page_id]
-                texts = {said.annotator: said.text for said in page.said}
+                texts = {said.author: said.text for said in page.said}
                 reason = checks.disagreement(texts, page.gold is not None, thresholds.min_agreement)
                 if reason:
                     reasons[checks.DISAGREEMENT] = reason

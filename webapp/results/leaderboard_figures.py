@@ -25,7 +25,7 @@ from ..scoring.tiers import tiers
 from .cache import Aligned, ScoreCache, SharedScores
 from .store import current_of
 
-GROUPINGS = ("site", "type", "batch", "annotator")
+GROUPINGS = ("site", "type", "batch", "author")
 """What figures break down by; `type` is the gold's page type."""
 
 SameAs = Callable[[Sequence[Hashable]], dict[str, str]]

@@ -18,7 +18,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-FORMAT = 4
+FORMAT = 5
 PROTOCOL = 5
 """Pickle's protocol 5 stores a numpy array as its bytes, read back in one piece."""
 

@@ -44,7 +44,7 @@ TEXT_CHARS_KEPT = 40_000_000
 class Said:
     """One annotator's annotation of a page."""
 
-    annotator: str
+    author: str
     text: str
     page_type: str
     snippets: Mapping[str, Sequence[str]] | None = None
@@ -111,7 +111,7 @@ class PageAgreement:
 
 
 def _pairs(page: AnnotatedPage, only: str | None) -> list[tuple[Said, Said]]:
-    return [(a, b) for a, b in combinations(page.said, 2) if only is None or only in (a.annotator, b.annotator)]
+    return [(a, b) for a, b in combinations(page.said, 2) if only is None or only in (a.author, b.author)]
 
 
 def page_agreement(page: AnnotatedPage, only: str | None = None) -> PageAgreement:
@@ -134,11 +134,11 @@ def type_alpha(pages: Sequence[AnnotatedPage]) -> float | None:
     page_types = sorted({s.page_type for page in pages for s in page.said})
     if len(page_types) < 2:
         return None
-    coders = sorted({s.annotator for page in pages for s in page.said})
+    coders = sorted({s.author for page in pages for s in page.said})
     data = np.full((len(coders), len(pages)), np.nan)
     for j, page in enumerate(pages):
         for said in page.said:
-            data[coders.index(said.annotator), j] = page_types.index(said.page_type)
+            data[coders.index(said.author), j] = page_types.index(said.page_type)
     return float(krippendorff.alpha(reliability_data=data, level_of_measurement="nominal"))
 
 
@@ -155,11 +155,11 @@ def _annotators(pages: Sequence[AnnotatedPage], only: str | None) -> dict[str, d
     against_gold: dict[str, list[float]] = defaultdict(list)
     for page in pages:
         for said in page.said:
-            if only is not None and said.annotator != only:
+            if only is not None and said.author != only:
                 continue
-            annotated[said.annotator] += 1
+            annotated[said.author] += 1
             if page.gold is not None:
-                against_gold[said.annotator].append(text_f1(said.text, page.gold))
+                against_gold[said.author].append(text_f1(said.text, page.gold))
     return {
         name: {"pages": annotated[name], "adjudicated": len(against_gold[name]),
                "f1_vs_gold": fmean(against_gold[name]) if against_gold[name] else None}
@@ -207,7 +207,7 @@ def group_of(page: AnnotatedPage, by: str) -> list[str]:
     if by == "type":
         return [page.page_type]
     if by == "annotator":
-        return sorted({s.annotator for s in page.said})
+        return sorted({s.author for s in page.said})
     if by == "guideline":
         return [guideline_of(page)]
     raise ValueError(f"--by must be one of {', '.join(GROUPINGS)}, not {by!r}")

@@ -55,7 +55,7 @@ def adjudication_refusal(session: Session, settings: Settings, page: Page, revie
     """Why the reviewer may not adjudicate the page (None: they may): 403 their own annotation, 409 a page
     whose places are not full and done."""
     annotations = annotations_of(session, page.id)
-    if reviewer in {a.annotator for a in annotations}:
+    if reviewer in {a.author for a in annotations}:
         return Refused(403, f"You annotated page {page.id} yourself: another reviewer adjudicates it "
                             "(nobody adjudicates their own annotation).")
     if page.gold is None and not is_complete(annotations, settings.overlap):

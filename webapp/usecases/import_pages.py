@@ -50,11 +50,11 @@ def recorded(settings: Settings, doc: RawDocument | Rejected, fmt: str) -> RawDo
     if isinstance(doc, Rejected):
         return doc
     try:
-        for name in ([doc.author] if doc.author is not None else []) + [a.annotator for a in doc.annotations]:
+        for name in ([doc.author] if doc.author is not None else []) + [a.author for a in doc.annotations]:
             _check_name(name)
         if any("\x00" in text for text in [doc.note or "", *(a.text for a in doc.annotations)]):
             raise ValueError("its note or an annotation's text holds a NUL character, which no text may hold")
-        names = [a.annotator for a in doc.annotations]
+        names = [a.author for a in doc.annotations]
         twice = next((name for name in names if names.count(name) > 1), None)
         if twice is not None:
             raise ValueError(f"annotator {twice!r} has two annotations of it")

@@ -68,6 +68,7 @@ def board_request(settings: Settings, *, metric: str | None = None, average: str
         raise Refused(400, f"unknown metric {metric!r}; one of {', '.join(settings.metrics)}")
     if needs_metric and not settings.metrics[metric].available:
         raise MetricUnavailable(settings.metrics[metric])
+    by = "author" if by == "annotator" else by  # its old name, read for one release
     if by is not None and by not in GROUPINGS:
         raise Refused(400, f"unknown grouping {by!r}; one of {', '.join(GROUPINGS)}")
     if unanchored and by is not None:

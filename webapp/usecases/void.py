@@ -25,19 +25,19 @@ class Voided:
     automatic: bool  # the page was then adjudicated automatically
 
 
-def void_annotation(session: Session, settings: Settings, actor: Actor, page_id: int, annotator: str) -> Voided:
+def void_annotation(session: Session, settings: Settings, actor: Actor, page_id: int, author: str) -> Voided:
     """Void the annotator's annotation of the page; Refused (403 not an admin, 404 none, 409 voided
     already). Never commits."""
     if not at_least(actor.role, ADMIN):
         raise Refused(403, "Only an admin voids an annotation.")
     page = locked_page(session, page_id)
-    annotation = annotation_of(session, page_id, annotator)
+    annotation = annotation_of(session, page_id, author)
     if annotation is None:
-        raise Refused(404, f"Page {page_id} has no annotation by {annotator!r}.")
+        raise Refused(404, f"Page {page_id} has no annotation by {author!r}.")
     if annotation.status == VOID:
-        raise Refused(409, f"{annotator!r}'s annotation of page {page_id} is voided already.")
+        raise Refused(409, f"{author!r}'s annotation of page {page_id} is voided already.")
     revision = void(session, annotation, actor.name)
-    actor.record(session, "annotation.void", f"page {page_id}", {"annotator": annotator, "revision": revision.id})
+    actor.record(session, "annotation.void", f"page {page_id}", {"author": author, "revision": revision.id})
     automatic = settle(session, page, settings.overlap, actor.name)
     if automatic:
         gold_changed(session, settings.eager, page_id, no_content=settings.taxonomy.no_content)

@@ -54,9 +54,9 @@ def page(page_id: int) -> str:
     if refusal is not None and refusal.status == 403 and found.gold is None:
         refuse(refusal)  # their own page, still blind: the others' annotations are not theirs to see
     annotations = annotations_of(session, page_id)
-    shown = [{"annotator": a.annotator, "text": a.text, "type": a.page_type, "status": a.status,
+    shown = [{"author": a.author, "text": a.text, "type": a.page_type, "status": a.status,
               "snippets": a.snippets, "version": a.version} for a in annotations]
-    agreed = consensus([Said(a.annotator, a.text, a.page_type) for a in annotations])
+    agreed = consensus([Said(a.author, a.text, a.page_type) for a in annotations])
     gold = found.gold
     started = uniform({"source": "gold", "version": gold.version}, gold.text, "gold") if gold else uniform(
         {"source": "consensus"}, agreed.text, "consensus")
@@ -106,10 +106,10 @@ def save(page_id: int) -> Response:
 
 @bp.post("/<int:page_id>/void")
 def void(page_id: int) -> Response:
-    """An admin voids one annotation of the page (the form's ``annotator``): kept in its history, out of
-    the page's places and of every agreement."""
+    """An admin voids one annotation of the page (the form's ``author``; ``annotator``, its old
+    name, is read for one release): kept in its history, out of the page's places and of every agreement."""
     session = get_session()
-    name = request.form.get("annotator", "")
+    name = request.form.get("author") or request.form.get("annotator", "")
     try:
         voided = void_annotation(session, settings(), actor(), page_id, name)
     except Refused as error:

@@ -13,7 +13,7 @@ from .bad_input import ID_MAX
 
 
 def page_filter(args: MultiDict[str, str]) -> PageFilter:
-    """The page filter of the query string (each of site, status, type, batch, annotator and check
+    """The page filter of the query string (each of site, status, type, batch, author and check
     repeatable; verdict; q, a part of the URL). An unknown status, check or verdict is ignored; a batch
     that is not a whole number is refused (400)."""
     try:
@@ -28,7 +28,7 @@ def page_filter(args: MultiDict[str, str]) -> PageFilter:
         page_types=tuple(k for k in args.getlist("type") if k),
         statuses=tuple(s for s in args.getlist("status") if s in QUEUE_STATUSES),
         batches=batches,
-        annotators=tuple(a for a in args.getlist("annotator") if a),
+        authors=tuple(a for a in (args.getlist("author") + args.getlist("annotator")) if a),
         verdict=verdict if verdict in VERDICTS else None,
         url_contains=args.get("q") or None,
         checks=tuple(c for c in args.getlist("check") if c in CHECKS or c == ANY_CHECK),

@@ -9,7 +9,7 @@ from typing import Any
 from flask import Flask
 from werkzeug.datastructures import MultiDict
 
-CARRIED = ("metric", "average", "site", "type", "batch", "annotator", "extractor", "bootstrap", "seed", "unanchored")
+CARRIED = ("metric", "average", "site", "type", "batch", "author", "extractor", "bootstrap", "seed", "unanchored")
 """The figures' query arguments that links carry along."""
 
 
