@@ -1,4 +1,4 @@
-"""Helpers of the serving tests (tests/test_serving.py): real `goldtext` processes in their own process
+"""Helpers of the serving tests (tests/faces/test_serving.py): real `goldtext` processes in their own process
 groups, free ports, bounded waits, a small cookie-keeping HTTP client, and the databases they run on
 (SQLite files and PostgreSQL databases of their own, made from one imported copy of the shared corpus)."""
 

@@ -1,6 +1,6 @@
 """The command reference, docs/cli.md, rendered from the Click commands themselves.
 
-`python -m webapp.cli.reference > docs/cli.md` writes it again; tests/test_docs.py fails while the file
+`python -m webapp.cli.reference > docs/cli.md` writes it again; tests/project/test_docs.py fails while the file
 differs from `render()`. The page holds what `goldtext COMMAND --help` says (help text, usage line,
 options with their defaults); the examples and the longer explanations live in the topical guides, which
 each command's section links to.

@@ -9,7 +9,7 @@ lines between them), so a repeated text ("Accessibility" in a sidebar and as a c
 the breadcrumb and as the h1, two "Read more" links) is matched to the copy that sits among the gold's
 other lines. Where that still leaves a choice, later copies win.
 
-static/js/align.js computes the same alignment in the annotate view (tests/test_visible_text.py checks
+static/js/align.js computes the same alignment in the annotate view (tests/corpus/test_visible_text.py checks
 that the two agree in Chromium).
 """
 

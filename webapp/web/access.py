@@ -1,7 +1,7 @@
 """Who is asking, and whether they may: the one check that every request passes before its view.
 
 Every endpoint of the URL map has a line in ACCESS naming the lowest role that may use it (or PUBLIC);
-an endpoint missing from it is refused to everyone (403), and tests/test_access.py fails naming it, so a
+an endpoint missing from it is refused to everyone (403), and tests/faces/test_access.py fails naming it, so a
 route added later cannot be left open by forgetting it.
 
 Who is asking (`identity()`), read once per request:

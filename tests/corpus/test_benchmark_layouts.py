@@ -21,7 +21,7 @@ from webapp.corpus.document import Limits, RawDocument, Rejected
 from webapp.corpus.readers import detect_format, iter_documents
 from webapp.models import Page
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parents[1] / "data"
 WCXB, WCEB = DATA / "wcxb", DATA / "wceb"
 COMBINED = WCEB / "datasets" / "combined"
 

@@ -20,7 +20,7 @@ from webapp.models import Extraction, Gold, Page
 
 pytestmark = pytest.mark.browser
 
-IMAGES = Path(__file__).resolve().parents[1] / "docs" / "images"
+IMAGES = Path(__file__).resolve().parents[2] / "docs" / "images"
 WIDTH, HEIGHT = 1366, 768
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 SHOWN_PAGE = "https://transit-times.example/rail/2024/03/night-train-coast-returns"  # an article with gold

@@ -17,7 +17,7 @@ from webapp.cli.reference import render
 from webapp.config import defaults
 from webapp.extractors.registry import build_registry
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 README = ROOT / "README.md"
 PAGES = [README, *sorted(DOCS.glob("*.md"))]

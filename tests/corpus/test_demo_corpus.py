@@ -10,7 +10,7 @@ import pytest
 
 from webapp.vocabulary import ARTICLE, DEFAULT_NO_CONTENT_TYPES, DEFAULT_TAXONOMY
 
-DEMO = Path(__file__).parents[1] / "webapp" / "demo_corpus"
+DEMO = Path(__file__).parents[2] / "webapp" / "demo_corpus"
 PAGES = DEMO / "pages"
 INDEX: dict[str, dict[str, str]] = json.loads((PAGES / "index.json").read_text(encoding="utf-8"))
 RULES: dict[str, dict] = json.loads((DEMO / "rules.json").read_text(encoding="utf-8"))

@@ -33,8 +33,8 @@ from webapp.scoring.agreement_maths import text_f1
 
 pytest.importorskip("datatrove")
 
-ROOT = Path(__file__).resolve().parents[1]
-TESTS = Path(__file__).resolve().parent
+ROOT = Path(__file__).resolve().parents[2]
+TESTS = Path(__file__).resolve().parents[1]
 WCXB_SITES = "wcxb-dev-sites"
 
 

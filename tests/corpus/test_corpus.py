@@ -22,7 +22,7 @@ from webapp.corpus.readers import FORMATS, detect_format, iter_documents
 from webapp.corpus.screening import problem
 from webapp.corpus.visible_text import BLOCK_TAGS, CELL_TAGS, LINE_BREAK_TAGS, is_invisible, parse_html
 
-FIXTURES = Path(__file__).resolve().parent / "data" / "corpus"
+FIXTURES = Path(__file__).resolve().parents[1] / "data" / "corpus"
 PAGE = b"<html><body><p>A page.</p></body></html>"
 
 

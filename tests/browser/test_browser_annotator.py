@@ -346,7 +346,7 @@ def test_every_page_type_has_its_key_in_the_help_and_the_guide(session, live_ser
     tab = open_page(context, live_server, page_id)
     rows = tab.evaluate("""[...document.querySelectorAll('#help-table tr')].map((row) =>
       [[...row.cells[0].querySelectorAll('kbd')].map((k) => k.textContent), row.cells[1].textContent])""")
-    guide = (Path(__file__).resolve().parents[1] / "docs" / "annotating.md").read_text()
+    guide = (Path(__file__).resolve().parents[2] / "docs" / "annotating.md").read_text()
     for key, label in DEFAULT_PAGE_TYPES.items():
         row = next((r for r in rows if r[1] == f"page type: {label}"), None)
         assert row is not None, f"no key for the page type {label}"

@@ -14,7 +14,7 @@ from webapp.extractors.process_pool import Call, ExtractorPool
 from webapp.extractors.registry import build_registry, runnable
 from webapp.extractors.sandbox import INCOMPLETE_REASON
 
-DATA = Path(__file__).resolve().parent / "data" / "extractors"
+DATA = Path(__file__).resolve().parents[1] / "data" / "extractors"
 ARTICLE = (DATA / "article.html").read_text(encoding="utf-8")
 URL = "https://gazette.example/lighthouse"
 

@@ -21,7 +21,7 @@ from webapp.models import Gold, GoldRevision
 
 pytestmark = pytest.mark.browser
 
-DATA = Path(__file__).parent / "data" / "alignment"
+DATA = Path(__file__).parents[1] / "data" / "alignment"
 CATALOGUE = (DATA / "catalogue.html").read_text(encoding="utf-8")
 SERVICE = (DATA / "service.html").read_text(encoding="utf-8")
 EDITOR = "document.getElementById('editor').value"

@@ -9,7 +9,7 @@ import pytest
 
 from webapp.extractors.density import hint_points, run_density
 
-NIGHTTRAIN = Path(__file__).resolve().parents[1] / "webapp" / "demo_corpus" / "pages" / "nighttrain.html"
+NIGHTTRAIN = Path(__file__).resolve().parents[2] / "webapp" / "demo_corpus" / "pages" / "nighttrain.html"
 
 # 50 characters, one comma: 1 + 50/100 + 1 = 2.5 points.
 FIFTY_ONE_COMMA = "x" * 24 + ", " + "y" * 24

@@ -14,7 +14,7 @@ from webapp.extractors.registry import GROUP, UnknownExtractor, build_registry, 
 from webapp.extractors.site_rules import SITE_RULES
 from webapp.extractors.with_trafilatura import TRAFILATURA
 
-DATA = Path(__file__).resolve().parent / "data" / "extractors"
+DATA = Path(__file__).resolve().parents[1] / "data" / "extractors"
 ARTICLE = (DATA / "article.html").read_text(encoding="utf-8")
 GERMAN = (DATA / "german.html").read_text(encoding="utf-8")
 ARTICLE_URL = "https://gazette.example/2024/lighthouse-almanac"

@@ -254,7 +254,7 @@ def test_heatmap_text_reaches_a_4_5_to_1_contrast():
     import re
     from pathlib import Path
 
-    static = Path(__file__).resolve().parents[1] / "static" / "css"
+    static = Path(__file__).resolve().parents[2] / "static" / "css"
     ink = re.search(r"--ink:\s*(#[0-9a-f]{6})", (static / "app.css").read_text()).group(1)
     css = (static / "leaderboard.css").read_text()
     heat = dict(re.findall(r"\.heat-(\d) \{ background: (#[0-9a-f]{6}); \}", css))

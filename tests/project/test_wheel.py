@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 # One worker of pytest-xdist builds the wheel: pip builds in the checkout, so two builds would collide.
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("wheel")]

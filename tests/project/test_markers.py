@@ -14,8 +14,8 @@ from pathlib import Path
 
 from corpora import READABILITY
 
-CHECKOUT = Path(__file__).resolve().parents[1]
-CORPUS_TESTS = "tests/test_scoring_aggregate.py"  # three `corpus` tests, quick when the corpora are there
+CHECKOUT = Path(__file__).resolve().parents[2]
+CORPUS_TESTS = "tests/scoring/test_scoring_aggregate.py"  # three `corpus` tests, quick when the corpora are there
 
 
 def run_corpus_tests(corpora: Path, ci: bool) -> subprocess.CompletedProcess:

@@ -38,7 +38,7 @@ ROUTES = create_app({"TESTING": True, "DATABASE_URL": "sqlite://", "SECRET_KEY":
 STATE_CHANGING = ("POST", "PUT", "PATCH", "DELETE")
 WRITE_ROUTES = [(method, rule) for rule in ROUTES.iter_rules() for method in STATE_CHANGING if method in rule.methods]
 READ_ROUTES = [rule for rule in ROUTES.iter_rules() if "GET" in rule.methods]
-STATIC = Path(__file__).resolve().parents[1] / "static"
+STATIC = Path(__file__).resolve().parents[2] / "static"
 # Routes whose view sets its own Content-Security-Policy (checked in full below).
 OWN_POLICY = {"pages.raw": RAW_PAGE_CSP}
 
@@ -349,7 +349,7 @@ def test_processes_started_together_agree_on_one_secret_key(tmp_path):
 # --- settings from the environment, private files ----------------------------------------------
 
 
-DOCUMENTED = re.findall(r"^\| `([A-Z_]+)` \|", (Path(__file__).resolve().parents[1] / "docs" / "deployment.md")
+DOCUMENTED = re.findall(r"^\| `([A-Z_]+)` \|", (Path(__file__).resolve().parents[2] / "docs" / "deployment.md")
                         .read_text(encoding="utf-8").split("\n## Settings\n", 1)[1].split("\n## ", 1)[0], re.M)
 
 

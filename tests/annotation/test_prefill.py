@@ -19,7 +19,7 @@ from webapp.extractors.extraction_service import current_extractors
 from webapp.extractors.registry import build_registry
 from webapp.models import Extraction, Page, Site
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 from bench_annotation_effort import edit_chars, leave_one_out
 
 GOLD = "The council approved the new bridge on Monday after a long debate.\nWork starts in spring."

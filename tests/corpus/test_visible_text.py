@@ -31,7 +31,7 @@ from webapp.corpus.visible_text import (
     visible_text,
 )
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 # Without the shared corpora (a lone clone) the one parameter below names the missing folder, and the
 # `corpus` mark skips it with that reason (fails it in CI).
 SLUGS = sorted(p.name for p in READABILITY_PAGES.iterdir() if (p / "source.html").exists()) \
