@@ -20,7 +20,7 @@ from webapp.engine import make_engine
 from webapp.migrate import downgrade, upgrade
 from webapp.models import AuditEvent
 
-DOCS = Path(__file__).resolve().parents[3] / "docs"
+DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 
 def three_events(session) -> list[int]:

@@ -49,7 +49,7 @@ def test_goldtext_extract_and_the_api_start_the_same_extraction(app, session, ru
     params = {"extractors": ["density"], "site": "news.example", "force": True}
     assert job_started(session, by_command) == job_started(session, by_api) == (
         "extract", params, ["plan"], "extract", params)
-    assert client.get(response.get_json()["progress"], headers=headers).get_json()["type"] == "extract"
+    assert client.get(response.get_json()["progress"], headers=headers).get_json()["kind"] == "extract"
 
 
 @pytest.mark.parametrize(("names", "reason"), [

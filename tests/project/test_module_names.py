@@ -4,7 +4,7 @@
 from collections import defaultdict
 from pathlib import Path
 
-WEBAPP = Path(__file__).resolve().parents[3] / "webapp"
+WEBAPP = Path(__file__).resolve().parents[2] / "webapp"
 
 
 def test_no_two_modules_under_webapp_share_a_file_name():

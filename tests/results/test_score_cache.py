@@ -364,7 +364,7 @@ def test_counts_read_in_bulk_keep_only_the_pages_with_facts():
     assert columns.scored() == {"good|1|{}": 1, "noisy|1|{}": 1}
     assert columns.row_counts("good|1|{}", columns.slots[10]) == {
         "hit": 3.0, "extracted": 4.0, "gold": 5.0, "exact": 0.0, "errored": False}
-    assert [columns.fact(name, columns.slots[30]) for name in ("site", "type", "annotator")] == [
+    assert [columns.fact(name, columns.slots[30]) for name in ("site", "type", "author")] == [
         "b.example", "forum", "Bob"]
     assert int(columns.batch[columns.slots[30]]) == 2
     assert not columns.has_all(20, ["good|1|{}"])
