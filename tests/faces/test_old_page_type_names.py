@@ -79,3 +79,15 @@ def test_an_import_reads_the_old_jsonl_field_kind(app, session, tmp_path):
     assert result.exit_code == 0, result.output
     page = session.scalars(select(Page)).one()
     assert page.gold.page_type == "forum"
+
+
+def test_the_old_grouping_kind_of_score_and_agreement_reads_as_type_and_says_so(app, session):
+    runner = app.test_cli_runner()
+    for command in (["score", "--format", "json", "--bootstrap", "0"], ["agreement", "--format", "json"]):
+        new = runner.invoke(args=[*command, "--by", "type"])
+        old = runner.invoke(args=[*command, "--by", "kind"])
+        assert new.exit_code == 0 and old.exit_code == 0, old.output
+        assert json.loads(old.stdout) == json.loads(new.stdout)
+        assert "--by kind is deprecated and goes in the next release: use --by type" in old.stderr
+        assert "deprecated" not in new.stderr
+    assert json.loads(old.stdout)["by"] == "type"  # agreement's, with no double annotation yet: no group

@@ -36,3 +36,16 @@ def renamed_option(new: str, old: str, dest: str, **kwargs: Any):
         return click.option(new, dest, multiple=True, callback=read_new, **kwargs)(func)
 
     return decorate
+
+
+def renamed_choice(new_names: dict[str, str]):
+    """A callback for a choice option whose values were renamed (old -> new): an old value is read as the new
+    one, with the deprecation note."""
+
+    def read(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+        if value in new_names:
+            click.echo(deprecation(f"{param.opts[0]} {new_names[value]}", f"{param.opts[0]} {value}"), err=True)
+            return new_names[value]
+        return value
+
+    return read

@@ -31,9 +31,9 @@ from ..results.store import refresh_scores
 from ..scoring import app_metrics, resolve_metric
 from ..settings import settings_of
 from ..usecases.outcome import Refused
-from ..usecases.read_board import board_request, read_leaderboard
+from ..usecases.read_board import OLD_GROUPINGS, board_request, read_leaderboard
 from .page_type_option import page_type_option
-from .renamed_option import renamed_option
+from .renamed_option import renamed_choice, renamed_option
 
 FIGURES = ("precision", "recall", "f1", "accuracy", "precision_std", "recall_std", "f1_std", "pages", "errors")
 
@@ -175,8 +175,10 @@ def echo_anchoring(result: dict[str, Any]) -> None:
 @click.command("score")
 @with_appcontext
 @common_options
-@click.option("--by", type=click.Choice((*GROUPINGS, "annotator")), default=None,
-              help="Break the figures down by group (annotator: the old name of author, for one release).")
+@click.option("--by", type=click.Choice((*GROUPINGS, *OLD_GROUPINGS)), default=None,
+              callback=renamed_choice(OLD_GROUPINGS),
+              help="Break the figures down by group (annotator and kind, the old names of author and type, work "
+                   "until the next release).")
 @click.option("--extractor", "names", multiple=True, metavar="NAME",
               help="Only this extractor (repeatable); default: every registered one that has run.")
 @click.option("--unanchored", is_flag=True,

@@ -18,6 +18,7 @@ from ..settings import settings_of
 from ..usecases.assign import assign_pages, unassign_pages
 from ..usecases.outcome import Actor, Refused
 from .actor import ADDRESS, cli_actor
+from .renamed_option import renamed_choice
 from .scores_commands import echo_table
 
 FIGURES = ("pages", "pairs", "text_f1", "type_agreement", "type_alpha", "snippet_agreement")
@@ -61,7 +62,8 @@ def rows_of(result: dict[str, Any]) -> list[dict[str, Any]]:
 
 @click.command("agreement")
 @with_appcontext
-@click.option("--by", type=click.Choice(GROUPINGS), default=None, help="Break the figures down by group.")
+@click.option("--by", type=click.Choice((*GROUPINGS, "kind")), default=None, callback=renamed_choice({"kind": "type"}),
+              help="Break the figures down by group (kind, the old name of type, works until the next release).")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
 def agreement_command(by, fmt) -> None:
     """Agreement between annotators on the double-annotated pages: text F1, type agreement,

@@ -58,6 +58,10 @@ class MetricUnavailable(Refused):
         self.metric = metric
 
 
+OLD_GROUPINGS = {"annotator": "author", "kind": "type"}
+"""Groupings' old names, read as the new ones for one release."""
+
+
 def board_request(settings: Settings, *, metric: str | None = None, average: str | None = None,
                   filters: PageFilter = PageFilter(), extractors: tuple[str, ...] = (), bootstrap: int = 1000,
                   seed: int = 0, by: str | None = None, unanchored: bool = False,
@@ -68,7 +72,7 @@ def board_request(settings: Settings, *, metric: str | None = None, average: str
         raise Refused(400, f"unknown metric {metric!r}; one of {', '.join(settings.metrics)}")
     if needs_metric and not settings.metrics[metric].available:
         raise MetricUnavailable(settings.metrics[metric])
-    by = "author" if by == "annotator" else by  # its old name, read for one release
+    by = OLD_GROUPINGS.get(by or "", by)
     if by is not None and by not in GROUPINGS:
         raise Refused(400, f"unknown grouping {by!r}; one of {', '.join(GROUPINGS)}")
     if unanchored and by is not None:
