@@ -6,8 +6,21 @@ import os
 import signal
 import sys
 import time
+from pathlib import Path
 
 from webapp.extractors.base import Extracted, Extractor
+
+
+def installed(folder: Path, name: str, entry_points: dict[str, str]) -> Path:
+    """A distribution `goldtext-NAME` in folder/plugins registering these extractors of this module (entry
+    point name -> attribute); the folder to put on the path."""
+    plugins = folder / "plugins"
+    dist_info = plugins / f"goldtext_{name}-1.0.dist-info"
+    dist_info.mkdir(parents=True)
+    (dist_info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: goldtext-{name}\nVersion: 1.0\n")
+    lines = "".join(f"{key} = extractor_fixtures:{value}\n" for key, value in entry_points.items())
+    (dist_info / "entry_points.txt").write_text("[goldtext.extractors]\n" + lines)
+    return plugins
 
 
 def count_characters(html: str, url: str | None) -> Extracted:

@@ -28,6 +28,7 @@ from typing import Any, TypeVar
 
 import pytest
 from corpora import READABILITY_PAGES
+from extractor_fixtures import installed
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import Engine
 from sqlalchemy.pool import NullPool
@@ -458,14 +459,7 @@ class Databases:
 def misbehaving_plugins(folder: Path) -> list[Path]:
     """A distribution registering extractor_fixtures' hang, crash and kill-worker as extractors; the
     PYTHONPATH entries that make it visible to a subprocess."""
-    dist_info = folder / "goldtext_misbehaving-1.0.dist-info"
-    dist_info.mkdir(parents=True)
-    (dist_info / "METADATA").write_text("Metadata-Version: 2.1\nName: goldtext-misbehaving\nVersion: 1.0\n")
-    (dist_info / "entry_points.txt").write_text(
-        "[goldtext.extractors]\nhang = extractor_fixtures:HANG\ncrash = extractor_fixtures:CRASH\n"
-        "kill-worker = extractor_fixtures:KILL\n"
-    )
-    return [folder, TESTS]
+    return [installed(folder, "misbehaving", {"hang": "HANG", "crash": "CRASH", "kill-worker": "KILL"}), TESTS]
 
 
 def corpus_pages(count: int) -> list[tuple[str, bytes]]:

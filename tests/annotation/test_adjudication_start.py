@@ -9,11 +9,7 @@ from workbench import add_gold, make_page, sign_in
 
 from webapp.annotation.annotations import save_annotation
 
-
-@pytest.fixture
-def app(app):
-    app.config["OVERLAP"] = 2
-    return app
+pytestmark = pytest.mark.settings(OVERLAP=2)
 
 
 def result_of(client, page_id: int):

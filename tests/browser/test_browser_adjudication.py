@@ -13,7 +13,7 @@ from workbench import make_page
 from webapp.annotation.annotations import save_annotation
 from webapp.models import Gold, GoldRevision
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.settings(OVERLAP=2)]
 
 HTML = ("<html><head><script>document.title = 'script ran'</script></head><body><h1>Ferry timetable</h1>"
         "<p>The ferry leaves at nine.</p><p>It returns at five.</p><p>Tickets on board.</p></body></html>")
@@ -22,26 +22,26 @@ BOB = "Ferry timetable\nThe ferry leaves at nine.\nTickets on board."
 RESULT = "document.getElementById('result-text').value"
 
 
-@pytest.fixture
-def app(app):
-    app.config["OVERLAP"] = 2
-    return app
-
-
 def frame_classes(tab, text: str) -> list[str]:
     return tab.evaluate("""(text) => [...document.getElementById('frame').contentDocument.querySelectorAll('h1, p')]
         .find((element) => element.textContent === text).className.split(' ')""", text)
 
 
+def adjudicating(session, laptop, live_server, url: str, annotations: dict[str, tuple[str, str]], html: str = HTML):
+    """The page at `url` annotated by each name (text, type), opened in the adjudication view by Rita."""
+    found = make_page(session, html=html, url=url)
+    for name, (text, page_type) in annotations.items():
+        save_annotation(session, found, name, base_version=0, text=text, page_type=page_type, status="done")
+    session.commit()
+    rita = signed_in(laptop, live_server, "Rita")
+    rita.goto(f"{live_server}/adjudication/{found.id}")
+    return found.id, rita
+
+
 def test_the_adjudication_starts_from_the_agreed_lines_and_marks_the_disputed_ones(app, session, live_server,
                                                                                      laptop):
-    found = make_page(session, html=HTML, url="https://ferry.example/timetable")
-    save_annotation(session, found, "Ann", base_version=0, text=ANN, page_type="article", status="done")
-    save_annotation(session, found, "Bob", base_version=0, text=BOB, page_type="forum", status="done")
-    session.commit()
-    page_id = found.id
-    rita = signed_in(laptop, live_server, "Rita")
-    rita.goto(f"{live_server}/adjudication/{page_id}")
+    page_id, rita = adjudicating(session, laptop, live_server, "https://ferry.example/timetable",
+                             {"Ann": (ANN, "article"), "Bob": (BOB, "forum")})
 
     assert rita.evaluate(RESULT) == "Ferry timetable\nThe ferry leaves at nine."  # neither Ann's nor Bob's
     notice = rita.text_content("#consensus-notice")
@@ -87,15 +87,11 @@ def test_the_adjudication_starts_from_the_agreed_lines_and_marks_the_disputed_on
         "consensus", "consensus", "annotator:Ann", "annotator:Bob"]}  # each line's origin, as the reviewer took it
 
 
+@pytest.mark.settings(OVERLAP=3)
 def test_three_annotators_blocks_several_have_are_marked_apart_from_those_all_have(app, session, live_server,
                                                                                     laptop):
-    app.config["OVERLAP"] = 3
-    found = make_page(session, html=HTML, url="https://ferry.example/timetable")
-    for name, text in (("Ann", ANN), ("Bob", BOB), ("Cy", "Ferry timetable\nIt returns at five.")):
-        save_annotation(session, found, name, base_version=0, text=text, page_type="article", status="done")
-    session.commit()
-    rita = signed_in(laptop, live_server, "Rita")
-    rita.goto(f"{live_server}/adjudication/{found.id}")
+    _, rita = adjudicating(session, laptop, live_server, "https://ferry.example/timetable", {
+        "Ann": (ANN, "article"), "Bob": (BOB, "article"), "Cy": ("Ferry timetable\nIt returns at five.", "article")})
     assert rita.evaluate(RESULT) == "Ferry timetable"
     assert rita.eval_on_selector("#result-type", "select => select.value") == "article"  # all agree
     assert "only Ann, Cy" in rita.locator(".disputed-line", has_text="It returns at five.").text_content()
@@ -107,12 +103,8 @@ def test_three_annotators_blocks_several_have_are_marked_apart_from_those_all_ha
 
 
 def test_the_page_s_agreement_counts_one_pair_of_annotators_in_the_singular(app, session, live_server, laptop):
-    found = make_page(session, html=HTML, url="https://ferry.example/pairs")
-    save_annotation(session, found, "Ann", base_version=0, text=ANN, page_type="article", status="done")
-    save_annotation(session, found, "Bob", base_version=0, text=BOB, page_type="article", status="done")
-    session.commit()
-    rita = signed_in(laptop, live_server, "Rita")
-    rita.goto(f"{live_server}/adjudication/{found.id}")
+    _, rita = adjudicating(session, laptop, live_server, "https://ferry.example/pairs",
+                             {"Ann": (ANN, "article"), "Bob": (BOB, "article")})
     said = " ".join(rita.text_content("#page-agreement").split())
     assert said.startswith("1 pair of annotators: text F1 ")  # it said "1 pairs of annotators"
 
@@ -120,12 +112,8 @@ def test_the_page_s_agreement_counts_one_pair_of_annotators_in_the_singular(app,
 def test_question_mark_lists_the_adjudication_keys_shift_g_among_them_in_a_modal_help(app, session, live_server,
                                                                                       laptop):
     # The adjudication view had Shift+G (and Ctrl+S) but no help saying so: `?` did nothing.
-    found = make_page(session, html=HTML, url="https://ferry.example/keys")
-    save_annotation(session, found, "Ann", base_version=0, text=ANN, page_type="article", status="done")
-    save_annotation(session, found, "Bob", base_version=0, text=BOB, page_type="article", status="done")
-    session.commit()
-    rita = signed_in(laptop, live_server, "Rita")
-    rita.goto(f"{live_server}/adjudication/{found.id}")
+    _, rita = adjudicating(session, laptop, live_server, "https://ferry.example/keys",
+                             {"Ann": (ANN, "article"), "Bob": (BOB, "article")})
     until(rita, "document.getElementById('frame').dataset.marked === 'yes'")
     assert not rita.is_visible("#help")
     rita.keyboard.press("?")
@@ -152,15 +140,9 @@ def test_a_disputed_line_whose_text_is_also_agreed_shows_unpressed_until_its_own
     # result") from the start, because the agreed copy has the same text.
     html = ("<html><body><h1>Ferry news</h1><p>Read more</p><p>The ferry leaves at nine.</p><p>Read more</p>"
             "</body></html>")
-    found = make_page(session, html=html, url="https://ferry.example/news")
-    save_annotation(session, found, "Ann", base_version=0, text="Ferry news\nRead more\nThe ferry leaves at nine.",
-                    page_type="article", status="done")
-    save_annotation(session, found, "Bob", base_version=0,
-                    text="Ferry news\nRead more\nThe ferry leaves at nine.\nRead more", page_type="article",
-                    status="done")
-    session.commit()
-    rita = signed_in(laptop, live_server, "Rita")
-    rita.goto(f"{live_server}/adjudication/{found.id}")
+    _, rita = adjudicating(session, laptop, live_server, "https://ferry.example/news", {
+        "Ann": ("Ferry news\nRead more\nThe ferry leaves at nine.", "article"),
+        "Bob": ("Ferry news\nRead more\nThe ferry leaves at nine.\nRead more", "article")}, html=html)
     until(rita, "document.getElementById('frame').dataset.marked === 'yes'")
     assert rita.evaluate(RESULT) == "Ferry news\nRead more\nThe ferry leaves at nine."
     disputed = rita.locator("#disputed-lines .disputed-line")
@@ -183,12 +165,8 @@ def test_a_disputed_line_whose_text_is_also_agreed_shows_unpressed_until_its_own
 def test_the_keys_work_after_a_click_in_the_saved_page(app, session, live_server, laptop):
     # A click in the saved page's frame gave it the focus, and from then on ? and Shift+G did nothing (the
     # annotate view's keys work there; the adjudication's listened to the view's document only).
-    found = make_page(session, html=HTML, url="https://ferry.example/frame-keys")
-    save_annotation(session, found, "Ann", base_version=0, text=ANN, page_type="article", status="done")
-    save_annotation(session, found, "Bob", base_version=0, text=BOB, page_type="article", status="done")
-    session.commit()
-    rita = signed_in(laptop, live_server, "Rita")
-    rita.goto(f"{live_server}/adjudication/{found.id}")
+    _, rita = adjudicating(session, laptop, live_server, "https://ferry.example/frame-keys",
+                             {"Ann": (ANN, "article"), "Bob": (BOB, "article")})
     until(rita, "document.getElementById('frame').dataset.marked === 'yes'")
     rita.frame_locator("#frame").locator("text=Tickets on board.").click()
     assert rita.evaluate("document.activeElement.id") == "frame"

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 from corpora import READABILITY, READABILITY_PAGES, WCXB, WCXB_SAMPLE
+from extractor_fixtures import installed
 from sqlalchemy import delete, func, or_, select
 from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
@@ -187,13 +188,9 @@ def test_every_page_of_the_shared_corpora_gets_the_text_goldtext_stores_and_the_
 @pytest.fixture
 def hanging_plugin(tmp_path, monkeypatch):
     """A distribution registering extractor_fixtures' hang-on-mark, visible here and to the pipeline's processes."""
-    dist_info = tmp_path / "plugins" / "goldtext_hanging-1.0.dist-info"
-    dist_info.mkdir(parents=True)
-    (dist_info / "METADATA").write_text("Metadata-Version: 2.1\nName: goldtext-hanging\nVersion: 1.0\n")
-    (dist_info / "entry_points.txt").write_text(
-        "[goldtext.extractors]\nhang-on-mark = extractor_fixtures:HANG_ON_MARK\n")
-    monkeypatch.syspath_prepend(str(tmp_path / "plugins"))
-    monkeypatch.setenv("PYTHONPATH", str(tmp_path / "plugins"))
+    plugins = installed(tmp_path, "hanging", {"hang-on-mark": "HANG_ON_MARK"})
+    monkeypatch.syspath_prepend(str(plugins))
+    monkeypatch.setenv("PYTHONPATH", str(plugins))
 
 
 @pytest.mark.corpus(READABILITY)

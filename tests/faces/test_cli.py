@@ -7,6 +7,7 @@ import shlex
 from pathlib import Path
 
 import pytest
+from extractor_fixtures import installed
 from sqlalchemy import func, inspect, select
 
 from webapp.engine import make_engine
@@ -155,14 +156,8 @@ def test_an_unknown_extractor_is_a_usage_error(cli, session, pages):
 @pytest.fixture
 def misbehaving(tmp_path, monkeypatch):
     """Install a distribution whose entry points register extractor_fixtures' hang, crash and kill-worker."""
-    dist_info = tmp_path / "plugins" / "goldtext_misbehaving-1.0.dist-info"
-    dist_info.mkdir(parents=True)
-    (dist_info / "METADATA").write_text("Metadata-Version: 2.1\nName: goldtext-misbehaving\nVersion: 1.0\n")
-    (dist_info / "entry_points.txt").write_text(
-        "[goldtext.extractors]\nhang = extractor_fixtures:HANG\ncrash = extractor_fixtures:CRASH\n"
-        "kill-worker = extractor_fixtures:KILL\n"
-    )
-    monkeypatch.syspath_prepend(str(tmp_path / "plugins"))
+    monkeypatch.syspath_prepend(str(installed(tmp_path, "misbehaving", {"hang": "HANG", "crash": "CRASH",
+                                                                          "kill-worker": "KILL"})))
 
 
 @pytest.mark.settings(EXTRACT_TIMEOUT=1.0)

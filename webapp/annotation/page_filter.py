@@ -32,7 +32,7 @@ class PageFilter:
     one field with OR).
 
     - ``sites``: the page's site host;
-    - ``types``: the gold's page type;
+    - ``page_types``: the gold's page type;
     - ``statuses``: the queue status: ``todo`` (no gold yet) or the gold's status;
     - ``batches``: the import batch id;
     - ``authors``: the gold's author, who saved its current text (its last save);
@@ -68,7 +68,7 @@ class PageFilter:
         return {f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name)}
 
     def check_scored(self) -> PageFilter:
-        """This filter, if rows of scored gold (done, by definition) can answer it: sites, types,
+        """This filter, if rows of scored gold (done, by definition) can answer it: sites, page_types,
         batches, authors. ValueError naming any other field given, rather than ignoring it."""
         unanswerable = set(self.given()) - {"sites", "page_types", "batches", "authors", "with_gold"}
         if unanswerable:

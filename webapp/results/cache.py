@@ -106,8 +106,7 @@ class Aligned:
         if by == "batch":
             codes, names = self.columns.batch[self.slots], None
         else:
-            codes, names = self.columns.facts["type" if by in ("type") else by][self.slots], \
-                self.columns.strings.names
+            codes, names = self.columns.facts[by][self.slots], self.columns.strings.names
         found = {}
         for code in np.unique(codes).tolist():
             found[str(code) if names is None else names[code]] = Aligned(

@@ -56,17 +56,8 @@ def conditional(compute: Compute, render: Callable[[dict[str, Any]], Response] =
     the cache's lock, so a poll never waits for a request that is building figures. The tag is read
     before the figures, which are then at least as new as it says (a newer change shows at the next
     poll)."""
-    session = get_session()
-    tag = live_tag(session)
-    if request.if_none_match.contains(tag):
-        response = Response(status=304)
-    else:
-        with shared_scores().synced(session) as cache:
-            try:
-                data = compute(session, cache)
-            except ValueError as error:
-                abort(400, description=str(error))
-        response = render(data)
+    tag = live_tag(get_session())
+    response = Response(status=304) if request.if_none_match.contains(tag) else render(computed(compute))
     response.set_etag(tag)
     response.headers["Cache-Control"] = "no-cache"
     return response
