@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from .engine import BUSY_SECONDS
 from .vocabulary import DEFAULT_ACCEPT_TYPES, DEFAULT_NO_CONTENT_TYPES, DEFAULT_PAGE_TYPES
 
 ENV_PREFIX = "GOLDTEXT_"
@@ -18,6 +19,7 @@ ENV_PREFIX = "GOLDTEXT_"
 def defaults(instance_path: str) -> dict[str, Any]:
     return {
         "DATABASE_URL": "sqlite:///" + str(Path(instance_path) / "goldtext.sqlite"),
+        "SQLITE_BUSY_SECONDS": BUSY_SECONDS,
         "MAX_CONTENT_LENGTH": 512 * 2**20,
         "REQUEST_MAX_BYTES": 16 * 2**20,
         "IMPORT_MAX_BYTES": 20 * 2**20,

@@ -26,7 +26,7 @@ def init_app(app: Flask) -> None:
 def database(app: Flask | None = None) -> Database:
     """The app's engine and sessionmakers; the first call makes the engine and upgrades the schema."""
     app = app or current_app._get_current_object()
-    return database_in(app.extensions, app.config["DATABASE_URL"])
+    return database_in(app.extensions, app.config)
 
 
 def sessions(app: Flask | None = None) -> sessionmaker[Session]:

@@ -3,8 +3,9 @@
 
 On SQLite a writer's transaction begins with `BEGIN IMMEDIATE` (it queues for the write lock at once,
 instead of failing with "database is locked" when a read turns into a write), a reader's with a plain
-deferred `BEGIN`, which in WAL mode never takes the write lock. WAL, a busy timeout and foreign keys are
-set on every connection.
+deferred `BEGIN`, which in WAL mode never takes the write lock. WAL, a busy timeout (`SQLITE_BUSY_SECONDS`:
+how long a write waits for another process's write lock before it fails with "database is locked") and
+foreign keys are set on every connection.
 
 The engine is made on first use, and the schema is brought to the newest migration then, once per
 process and under a lock shared by every process on the database (see `migrate.upgrade_once`). A forked
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import os
 import weakref
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -28,6 +30,8 @@ from .migrate import upgrade_once
 EXTENSION = "goldtext.db"
 """Where an app keeps its Database among its extensions (None until its first use)."""
 WRITES = "goldtext_writes"
+BUSY_SECONDS = 30.0
+"""SQLite's busy timeout unless the settings say otherwise (SQLITE_BUSY_SECONDS)."""
 
 
 @dataclass(frozen=True)
@@ -56,26 +60,27 @@ def private_file(path: Path) -> None:
         pass
 
 
-def make_engine(url: str) -> Engine:
+def make_engine(url: str, busy_seconds: float = BUSY_SECONDS) -> Engine:
+    """The engine of `url`; on SQLite a write waits up to `busy_seconds` for another process's write lock."""
     if url.startswith("sqlite"):
         path = sqlite_path(url)
         if path:
             private_file(Path(path))
-        engine = create_engine(url, connect_args={"timeout": 30})
-        _sqlite_pragmas(engine)
+        engine = create_engine(url, connect_args={"timeout": busy_seconds})
+        _sqlite_pragmas(engine, busy_seconds)
     else:
         engine = create_engine(url, pool_pre_ping=True)
     _discard_pool_after_fork(engine)
     return engine
 
 
-def _sqlite_pragmas(engine: Engine) -> None:
+def _sqlite_pragmas(engine: Engine, busy_seconds: float) -> None:
     @event.listens_for(engine, "connect")
     def on_connect(dbapi_connection, _record) -> None:
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA journal_mode=WAL")
-        cursor.execute("PRAGMA busy_timeout=30000")
+        cursor.execute(f"PRAGMA busy_timeout={round(busy_seconds * 1000)}")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.close()
 
@@ -98,11 +103,17 @@ def _discard_pool_after_fork(engine: Engine) -> None:
     os.register_at_fork(after_in_child=after_fork)
 
 
-def database_in(extensions: dict[str, Any], url: str) -> Database:
-    """The Database kept in `extensions`, made on the first call (the engine, and the schema upgraded)."""
+def configured_engine(config: Mapping[str, Any]) -> Engine:
+    """The engine the settings name: DATABASE_URL, with SQLITE_BUSY_SECONDS on SQLite."""
+    return make_engine(config["DATABASE_URL"], float(config.get("SQLITE_BUSY_SECONDS", BUSY_SECONDS)))
+
+
+def database_in(extensions: dict[str, Any], config: Mapping[str, Any]) -> Database:
+    """The Database kept in `extensions`, made on the first call from the settings in `config` (the engine,
+    and the schema upgraded)."""
     found = extensions.get(EXTENSION)
     if found is None:
-        engine = make_engine(url)
+        engine = configured_engine(config)
         reading = engine.execution_options(**{WRITES: False})
         upgrade_once(engine, reading)
         found = Database(

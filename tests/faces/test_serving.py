@@ -311,7 +311,7 @@ def test_a_hanging_extractor_leaves_sqlite_free_for_20_clients_reading_and_savin
     databases, processes, instance, tmp_path
 ):
     db = database(databases, "sqlite")
-    timeout = 15
+    timeout = 8
     env = goldtext_env(instance, db.url, "", pythonpath=misbehaving_plugins(tmp_path / "plugins"),
                        extract_timeout=timeout, extract_workers=2, job_chunk_pairs=4)
     port = free_port()

@@ -23,7 +23,7 @@ from serving_fixtures import (
     run_goldtext,
     wait_for,
 )
-from sqlalchemy import select, update
+from sqlalchemy import select, text, update
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import OperationalError
 from workbench import make_page, sign_in
@@ -42,7 +42,8 @@ PAGES = 130  # the shared corpus's pages
 OUTAGE_SECONDS = 8
 BROKER_DB = 12  # a Redis database of this test's own
 LONG_AGO = datetime(2024, 1, 2, tzinfo=UTC)
-SQLITE_LOCK_SECONDS = 35  # longer than SQLite's 30 s busy timeout: writes fail with "database is locked"
+BUSY_SECONDS = 2  # SQLITE_BUSY_SECONDS: a write waits this long for another process's lock
+SQLITE_LOCK_SECONDS = 6  # longer than the busy timeout: writes fail with "database is locked"
 
 
 
@@ -80,7 +81,8 @@ def test_a_job_survives_a_database_outage_in_its_middle_and_finishes_once_the_da
     url = through(db.url, forwarder) if forwarder else db.url
     instance = tmp_path / "instance"
     instance.mkdir()
-    env = goldtext_env(instance, url, "", job_chunk_pairs=6, job_lease_seconds=3, extract_workers=1)
+    env = goldtext_env(instance, url, "", job_chunk_pairs=6, job_lease_seconds=3, extract_workers=1,
+                      sqlite_busy_seconds=BUSY_SECONDS)
     worker = processes.start("worker", ["worker", "--concurrency", "2"], env)
     try:
         wait_for(lambda: db.scalar("SELECT count(*) FROM worker_beat WHERE pid = :pid", pid=worker.pid), 60,
@@ -142,7 +144,8 @@ def test_a_chunk_handed_back_after_an_outage_shows_its_job_stalled_then_runs_aga
     instance.mkdir()
     url = through(database_url, forwarder) if forwarder else database_url
     app = create_app({"TESTING": True, "INSTANCE_PATH": str(instance), "DATABASE_URL": url,
-                      "SECRET_KEY": "test-secret", "EXTRACT_PROCESSES": 1})
+                      "SECRET_KEY": "test-secret", "EXTRACT_PROCESSES": 1,
+                      "SQLITE_BUSY_SECONDS": BUSY_SECONDS})
     locker = None
     runner = app.test_cli_runner()
     try:
@@ -182,11 +185,13 @@ def test_a_chunk_handed_back_after_an_outage_shows_its_job_stalled_then_runs_aga
         assert worker.run_chunk(pairs_chunk) == []  # handed back, not failed, nothing escaped
         monkeypatch.setitem(runner_module.STEPS, "pairs", real_pairs)
         if forwarder is not None:
-            assert sent == []
+            assert sent == []  # the hand-back could not be written either: the database is still out
             with pytest.raises(OperationalError):  # the heartbeat cannot reach the database either
                 worker.beat()
             forwarder.restore()
-            worker.beat()  # the first heartbeat that reaches the database hands the chunk back
+        else:
+            locker.join()  # the external writer lets go of the lock (the hand-back may have waited it out)
+        worker.beat()  # the first heartbeat that reaches the database hands the chunk back, once
         assert sent == [pairs_chunk]
 
         with sessions(app)() as session:
@@ -222,12 +227,14 @@ def test_a_chunk_handed_back_after_an_outage_shows_its_job_stalled_then_runs_aga
 # --- a save while another process holds SQLite's write lock ---------------------------------------------
 
 
-@pytest.mark.slow
+@pytest.mark.settings(SQLITE_BUSY_SECONDS=BUSY_SECONDS)
 def test_a_save_while_an_external_writer_holds_sqlite_s_lock_answers_503_with_retry_after_then_applies_once(
     app, client, session
 ):
     if session.get_bind().dialect.name != "sqlite":
         pytest.skip("SQLite's write lock")
+    # every connection waits the busy timeout the settings give, not SQLite's default
+    assert session.execute(text("PRAGMA busy_timeout")).scalar() == BUSY_SECONDS * 1000
     page_id = make_page(session).id
     session.commit()
     token = sign_in(client)

@@ -6,7 +6,7 @@ import click
 from flask import current_app
 from flask.cli import AppGroup
 
-from ..engine import make_engine
+from ..engine import configured_engine
 from ..migrate import downgrade, dropped_by_downgrade, upgrade
 
 db_group = AppGroup("db", help="Schema migrations (applied automatically on first use too).")
@@ -16,7 +16,7 @@ db_group = AppGroup("db", help="Schema migrations (applied automatically on firs
 @click.argument("revision", default="head")
 def upgrade_command(revision: str) -> None:
     """Bring the schema up to REVISION (default: the newest)."""
-    upgrade(make_engine(current_app.config["DATABASE_URL"]), revision)
+    upgrade(configured_engine(current_app.config), revision)
     click.echo(f"schema at {revision}")
 
 
@@ -27,7 +27,7 @@ def upgrade_command(revision: str) -> None:
 def downgrade_command(revision: str, yes_destroy: bool) -> None:
     """Take the schema back to REVISION ("base" drops every table). A downgrade that drops a table or
     a column says which and refuses unless given --yes-destroy."""
-    engine = make_engine(current_app.config["DATABASE_URL"])
+    engine = configured_engine(current_app.config)
     dropped = dropped_by_downgrade(engine, revision)
     if dropped and not yes_destroy:
         raise click.ClickException(
