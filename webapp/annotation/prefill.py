@@ -27,7 +27,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from ..scoring import Metric
 from ..scoring.board import Board
@@ -62,6 +62,15 @@ class Prefill:
         return asdict(self)
 
 
+class _Facts(TypedDict):
+    """The fields of a Prefill that say what it was chosen from, the same whatever the extractor."""
+
+    site: str | None
+    pages: int
+    min_pages: int
+    metric: NotRequired[str]
+
+
 def ranking(metric: Metric, table: Mapping[str, Sequence[Mapping[str, Any]]]) -> Ranking:
     """(extractor, F1) of the extractors whose F1 is defined over these aligned pages (each extractor's
     per-page counts in the same page order), best first, ties by name (pure)."""
@@ -78,7 +87,7 @@ def choose(ranked: Ranking, pages: int, site: str | None, min_pages: int, defaul
     """The prefill of a page of `site` whose usable candidates (a text, no error) are `usable`, given
     the site's ranking over `pages` gold pages; a page whose site is unknown (None, see
     corpus/site_names.known_site) gets the default (pure)."""
-    facts = {"site": site, "pages": pages, "min_pages": min_pages, "metric": metric}
+    facts: _Facts = {"site": site, "pages": pages, "min_pages": min_pages, "metric": metric}
     plural = "page" if pages == 1 else "pages"
     if site is None:
         why = "this page's site is unknown (it was imported with no URL or folder to name one)"
@@ -100,7 +109,7 @@ def choose(ranked: Ranking, pages: int, site: str | None, min_pages: int, defaul
 
 def fixed(default: str, usable: Collection[str]) -> Prefill:
     """The PREFILL=fixed prefill: the default extractor whatever the site's ranking (pure)."""
-    facts = {"site": None, "pages": 0, "min_pages": 0}
+    facts: _Facts = {"site": None, "pages": 0, "min_pages": 0}
     if default in usable:
         return Prefill(default, FIXED, f"prefilled from {default}, the default: PREFILL is fixed", **facts)
     return Prefill(None, NONE, f"not prefilled: the default, {default}, has no text for this page "
@@ -119,7 +128,7 @@ def draw(page_id: int, annotator: str, usable: Collection[str]) -> str | None:
 
 def drawn(page_id: int, annotator: str, usable: Collection[str]) -> Prefill:
     """The PREFILL=random prefill of this page for this annotator (pure)."""
-    facts = {"site": None, "pages": 0, "min_pages": 0}
+    facts: _Facts = {"site": None, "pages": 0, "min_pages": 0}
     name = draw(page_id, annotator, usable)
     if name is None:
         return Prefill(None, NONE, "not prefilled: no candidate has text for this page (PREFILL is random)", **facts)
