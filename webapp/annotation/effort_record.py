@@ -13,7 +13,7 @@ Effort page sums is sound; this module knows nothing of Flask or of the request.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeGuard
 
 ACTIONS: dict[str, str] = {
     "block": "a click (or t) on a block of the page, or on an outlined container: in or out of the text",
@@ -61,5 +61,5 @@ def checked_effort(value: Any) -> dict[str, Any]:
     return value
 
 
-def _number(value: Any) -> bool:
+def _number(value: Any) -> TypeGuard[float]:
     return isinstance(value, int | float) and not isinstance(value, bool) and value == value  # not NaN
