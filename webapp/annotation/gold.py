@@ -20,10 +20,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import func, inspect, select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import InstanceState, Session
 
 from ..models import Annotation, AnnotationRevision, Gold, GoldRevision, Page, utcnow
 from ..vocabulary import SNIPPET_KEYS
@@ -47,7 +47,8 @@ def append_revision(session: Session, record: Record, version: int, **fields: An
     revision_type = _revision_type(record)
     revision = revision_type(**{_owner(type(record)).key: record.id}, version=version, **fields)
     session.add(revision)
-    if "revisions" not in inspect(record).unloaded:
+    state: InstanceState[Record] = inspect(record)
+    if "revisions" not in state.unloaded:
         session.expire(record, ["revisions"])  # a collection loaded earlier would miss the new revision
     return revision
 
@@ -266,7 +267,8 @@ def restore_revision(
 def _revision_with_save_id(session: Session, record: Record, client_save_id: str) -> Revision | None:
     """The record's revision made by the save with this id (unique per record), if any."""
     revision_type = _revision_type(record)
-    return session.scalars(
+    found = session.scalars(
         select(revision_type)
         .where(_owner(type(record)) == record.id, revision_type.client_save_id == client_save_id)
     ).one_or_none()
+    return cast("Revision | None", found)  # a select of either revision type is typed as their base
