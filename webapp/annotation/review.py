@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import case, func, select
 from sqlalchemy.orm import Session
@@ -91,6 +91,10 @@ class Reviewed:
     at: datetime
 
 
+_ReviewedRow = tuple[int, str | None, str, str, str, str, str, str, str | None, datetime]
+"""A row of `reviewed`'s query: SQLAlchemy types a select of more than nine columns with an open tail."""
+
+
 def reviewed(session: Session, annotator: str, limit: int = 100) -> list[Reviewed]:
     """The adjudicated pages the annotator annotated, newest gold first: their text beside the gold."""
     query = (
@@ -104,4 +108,4 @@ def reviewed(session: Session, annotator: str, limit: int = 100) -> list[Reviewe
         .order_by(Gold.updated_at.desc(), Page.id)
         .limit(limit)
     )
-    return [Reviewed(*row) for row in session.execute(query)]
+    return [Reviewed(*cast(_ReviewedRow, row)) for row in session.execute(query)]
