@@ -15,9 +15,10 @@ keeps each one short.
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import func, select, update
+from sqlalchemy import delete, func, select, update
+from sqlalchemy.engine import CursorResult, Result
 from sqlalchemy.orm import Session
 
 from ..models import Job, JobChunk, WorkerBeat, utcnow
@@ -28,13 +29,18 @@ from .records import ENDED, OPEN
 ERROR_MAX = 500
 
 
+def _rowcount(result: Result[Any]) -> int:
+    """The rows an UPDATE or DELETE matched (its result is a CursorResult at run time)."""
+    return cast(CursorResult[Any], result).rowcount
+
+
 def claim(session: Session, chunk_id: int, worker: str, lease: Lease) -> JobChunk | None:
     """Take the chunk if it is free (queued, or its holder's lease expired) and its job is open. A worker
     never takes a chunk it holds itself: its lease lapsed (a heartbeat held up), but another of its threads
     still runs it, and `holds` could not tell the two apart."""
     session.connection()  # begin first (on SQLite: wait for the write lock), then read the clock
     now = utcnow()
-    taken = session.execute(
+    taken = _rowcount(session.execute(
         update(JobChunk)
         .where(
             JobChunk.id == chunk_id,
@@ -46,10 +52,11 @@ def claim(session: Session, chunk_id: int, worker: str, lease: Lease) -> JobChun
         .values(status="running", worker=worker, lease_until=lease.until(now), attempts=JobChunk.attempts + 1,
                 error=None)
         .execution_options(synchronize_session=False)
-    ).rowcount
+    ))
     if not taken:
         return None
     chunk = session.get(JobChunk, chunk_id, populate_existing=True)
+    assert chunk is not None  # the UPDATE above matched it in this transaction
     session.execute(
         update(Job).where(Job.id == chunk.job_id, Job.status == "queued")
         .values(status="running", started_at=now, heartbeat_at=now)
@@ -79,7 +86,7 @@ def beat(session: Session, name: str, host: str, pid: int, concurrency: int, lea
     # long wait for the lock would already have lapsed, and `reap` would take the worker's own chunks
     session.connection()
     now = utcnow()
-    seen = session.execute(update(WorkerBeat).where(WorkerBeat.name == name).values(seen_at=now)).rowcount
+    seen = _rowcount(session.execute(update(WorkerBeat).where(WorkerBeat.name == name).values(seen_at=now)))
     if not seen:
         session.add(WorkerBeat(name=name, host=host, pid=pid, concurrency=concurrency, started_at=now, seen_at=now))
     if running:
@@ -95,13 +102,13 @@ def hand_back(session: Session, chunk_id: int, worker: str, reason: str) -> bool
     the attempt does not count against `max_attempts` (the chunk did nothing wrong), and `reason` stays
     on the chunk, shown as the job's stall, until a worker takes it again. False if the worker no longer
     held it (its lease lapsed and the reaper or another worker took it)."""
-    return bool(session.execute(
+    return bool(_rowcount(session.execute(
         update(JobChunk)
         .where(JobChunk.id == chunk_id, JobChunk.worker == worker, JobChunk.status == "running")
         .values(status="queued", worker=None, lease_until=utcnow(), error=reason[:ERROR_MAX],
                 attempts=JobChunk.attempts - 1)
         .execution_options(synchronize_session=False)
-    ).rowcount)
+    )))
 
 
 def leave(session: Session, name: str) -> None:
@@ -110,7 +117,7 @@ def leave(session: Session, name: str) -> None:
         update(JobChunk).where(JobChunk.worker == name, JobChunk.status == "running")
         .values(status="queued", worker=None, lease_until=utcnow())
     )
-    session.execute(WorkerBeat.__table__.delete().where(WorkerBeat.name == name))
+    session.execute(delete(WorkerBeat).where(WorkerBeat.name == name))
 
 
 def reap(session: Session, lease: Lease, broker_idle: bool) -> list[int]:
@@ -128,10 +135,10 @@ def reap(session: Session, lease: Lease, broker_idle: bool) -> list[int]:
             fail(session, chunk_id, f"chunk {chunk_id} was taken by {attempts} workers and each stopped "
                                     f"before finishing it (killed or crashed; the last was {worker})")
             continue
-        moved = session.execute(
+        moved = _rowcount(session.execute(
             update(JobChunk).where(JobChunk.id == chunk_id, JobChunk.status == "running", JobChunk.lease_until < now)
             .values(status="queued", worker=None, lease_until=lease.until(now))
-        ).rowcount
+        ))
         if moved:
             again.append(chunk_id)
     if broker_idle:
@@ -156,6 +163,7 @@ def complete(
                           .with_for_update(of=Job)).one()
     queued_until = lease.until()  # read after the lock was taken: a follow-up chunk is not born lapsed
     chunk = session.get(JobChunk, chunk_id, populate_existing=True)
+    assert chunk is not None  # the query above found it, and locked its job
     if chunk.status != "running" or chunk.worker != worker:
         return []
     chunk.status = "done"
@@ -186,6 +194,7 @@ def fail(session: Session, chunk_id: int, error: str) -> None:
     """The chunk failed for good: so does its job, with the reason; its other queued chunks and its
     files are dropped."""
     chunk = session.get(JobChunk, chunk_id, populate_existing=True)
+    assert chunk is not None  # each caller found it in this transaction
     chunk.status = "failed"
     job = session.scalars(select(Job).where(Job.id == chunk.job_id).with_for_update()).one()
     if job.status not in ENDED:
