@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from ..crawl.choice import PipelineRequest
 from ..crawl.export import export_pipeline
@@ -23,7 +24,8 @@ def export_request(params: dict) -> ExportRequest:
     fields = dict(params["request"])
     if "kinds" in fields:  # queued before the page type had one name (one release)
         fields["page_types"] = fields.pop("kinds")
-    return ExportRequest(**{key: tuple(v) if isinstance(v, list) else v for key, v in fields.items()})
+    values: dict[str, Any] = {key: tuple(v) if isinstance(v, list) else v for key, v in fields.items()}
+    return ExportRequest(**values)
 
 
 def archive_name(job_id: int, fmt: str) -> str:
@@ -58,6 +60,7 @@ def keep_archive(ctx: Context, out: Path, name: str, result: dict) -> None:
     with ctx.writer() as session:
         ctx.check(session)
         job = session.get(Job, ctx.job_id)
+        assert job is not None  # ctx.check found it open
         job.result = {"file": f"{name}.zip", "size": size, **result}
         session.commit()
 

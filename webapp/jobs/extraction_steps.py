@@ -153,6 +153,7 @@ def derive_step(ctx: Context) -> Follow:
     with ctx.writer() as session:
         ctx.check(session)
         job = session.get(Job, ctx.job_id)
+        assert job is not None  # ctx.check found it open
         if "extracted" not in job.result:
             job.result = {**job.result, "extracted": job.done, "errors": job.errors,
                           "extract_seconds": round(_seconds_since(job.started_at or job.created_at), 3)}
@@ -173,6 +174,7 @@ def derive_step(ctx: Context) -> Follow:
     with ctx.writer() as session:
         ctx.check(session)
         job = session.get(Job, ctx.job_id)
+        assert job is not None  # ctx.check found it open
         job.result = {**job.result, "scores": written, "measured": len(page_ids), "failing_checks": failing,
                       "derive_seconds": round(time.monotonic() - deriving, 3)}
         session.commit()

@@ -174,6 +174,7 @@ class Runner:
                     session.rollback()
                     return None
                 job = session.get(Job, chunk.job_id)
+                assert job is not None  # claim took the chunk only because its job is open
                 ctx = Context(self.host, db.writer, db.reader, job.id, chunk.id, self.name, job.kind,
                               dict(job.params), chunk.work, self.pool)
                 step = chunk.step

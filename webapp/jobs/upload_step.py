@@ -49,6 +49,8 @@ def import_step(ctx: Context) -> Follow:
         with ctx.writer() as session:
             ctx.check(session)
             batch = session.get(ImportBatch, batch_id)
+            if batch is None:
+                raise LookupError(f"import batch {batch_id} of this upload no longer exists")
             batch.imported = batch.duplicates = batch.rejected = 0
             pending = 0
             for _ in import_pages(session, ctx.settings, batch, paths, ctx.params.get("format", "auto"),

@@ -18,7 +18,7 @@ from ..models import Job, JobChunk, utcnow
 from .broker import RUNNER, broker
 from .host import Host, database_of
 from .outages import is_outage
-from .records import ENDED, OPEN
+from .records import ENDED, OPEN, UnknownJob
 from .runner import Runner
 
 log = logging.getLogger(__name__)
@@ -84,6 +84,8 @@ def job_state(host: Host, job_id: int) -> tuple[str, int, int | None, int, str]:
     """(status, done, total, errors, stage) of a job, read in a short transaction."""
     with database_of(host).reader() as session:
         job = session.get(Job, job_id)
+        if job is None:
+            raise UnknownJob(job_id)
         return job.status, job.done, job.total, job.errors, job.stage
 
 
@@ -144,7 +146,7 @@ def run_here(host: Host, job_id: int, threads: int = 2,
 def drain(host: Host, threads: int = 1) -> list[int]:
     """Run every open job to its end in this process, oldest first (tests, and a machine with no
     worker running); returns the jobs run."""
-    ran = []
+    ran: list[int] = []
     while True:
         with database_of(host).reader() as session:
             job_id = session.scalar(select(Job.id).where(Job.status.in_(OPEN)).order_by(Job.id).limit(1))
