@@ -6,13 +6,13 @@ import json
 from pathlib import Path
 
 import click
-from flask import current_app
 from flask.cli import with_appcontext
 from sqlalchemy import delete
 
 from ..corpus.site_names import site_named
 from ..db import sessions
 from ..models import ImportBatch
+from ..web.app_settings import flask_app
 from .corpus import echo_report, run_import
 from .extract_commands import run_extraction, set_rule
 from .serve import check_binding, serve_development
@@ -55,10 +55,10 @@ def demo_command(serve: bool, host: str, port: int) -> None:
     """Load the bundled demo corpus (idempotent), extract it, and start the app (with the embedded
     worker unless a broker is configured)."""
     if serve:
-        check_binding(current_app._get_current_object(), host)
+        check_binding(flask_app(), host)
     load_demo()
     if serve:
-        serve_development(current_app._get_current_object(), host, port, None)
+        serve_development(flask_app(), host, port, None)
 
 
 COMMANDS = [demo_command]

@@ -6,9 +6,9 @@ import shlex
 import sys
 import time
 from collections import Counter
+from typing import TYPE_CHECKING
 
 import click
-from flask import current_app
 from flask.cli import AppGroup, with_appcontext
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -29,13 +29,17 @@ from ..settings import settings_of
 from ..usecases.extract import ExtractionRequest
 from ..usecases.extract import start_extraction as start_extraction_job
 from ..usecases.outcome import Actor, Refused
+from ..web.app_settings import flask_app
 from .actor import ADDRESS, cli_actor, cli_record
 from .processes import processes_option
+
+if TYPE_CHECKING:
+    from click._termui_impl import ProgressBar
 
 
 def start_extraction(names: tuple[str, ...] = (), site: str | None = None, force: bool = False) -> int:
     """Create the extraction job through its use case (usage error when refused); returns its id."""
-    app = current_app._get_current_object()
+    app = flask_app()
     with sessions()() as session:
         try:
             job = start_extraction_job(session, settings_of(app), Actor(cli_actor(), ADMIN, ADDRESS),
@@ -51,7 +55,7 @@ def run_extraction(
 ) -> int:
     """Run an extraction job in this process with a progress bar, then print a summary; returns the
     job's id. `processes`: extractor processes (default EXTRACT_PROCESSES, one per core)."""
-    app = current_app._get_current_object()
+    app = flask_app()
     if processes:
         app.config["EXTRACT_PROCESSES"] = processes
     started = time.perf_counter()
@@ -66,7 +70,7 @@ class ProgressBars:
 
     def __init__(self) -> None:
         self.stage = ""
-        self.bar = None
+        self.bar: ProgressBar[int] | None = None
         self.shown = 0
 
     def __call__(self, status: str, done: int, total: int | None, stage: str) -> None:
@@ -89,7 +93,7 @@ class ProgressBars:
 def summarise(job_id: int, status: str, elapsed: float) -> None:
     """The run's counts, its errors grouped by extractor and reason, and what the scoring step did."""
     with readers()() as session:
-        job = session.get(Job, job_id)
+        job = session.get_one(Job, job_id)
         rows = session.execute(
             select(Extraction.extractor, Extraction.error, Extraction.incomplete)
             .where(Extraction.created_at >= job.created_at)
@@ -130,10 +134,10 @@ def extract_command(names: tuple[str, ...], site: str | None, force: bool, proce
     if not background:
         run_extraction(names, site, force, processes)
         return
-    app = current_app._get_current_object()
+    app = flask_app()
     job_id = start_extraction(names, site, force)
     with readers()() as session:
-        dispatch(app, session, session.get(Job, job_id))
+        dispatch(app, session, session.get_one(Job, job_id))
     click.echo(f"extraction queued for the workers ({describe_broker(app)}); follow it with `goldtext jobs`")
     click.echo(job_id)
 
@@ -221,6 +225,7 @@ def rules_list() -> None:
     takes them."""
     with sessions()() as session:
         for site in session.scalars(select(Site).join(Site.rule).order_by(Site.host)):
+            assert site.rule is not None  # the join keeps only sites with a rule
             options = ["--body", site.rule.body, *(word for d in site.rule.drop for word in ("--drop", d))]
             options += ["--base", site.rule.base] if site.rule.base else []
             click.echo(f"{site.host}: {shlex.join(options)}")

@@ -6,7 +6,6 @@ import json
 from pathlib import Path
 
 import click
-from flask import current_app
 from flask.cli import AppGroup, with_appcontext
 
 from ..db import readers, sessions
@@ -14,6 +13,7 @@ from ..jobs.broker import describe_broker
 from ..jobs.lifeline import die_with, hold_lock, holder
 from ..jobs.records import STATUSES, UnknownJob, cancel_job, describe, list_jobs, live_workers
 from ..jobs.workers import run_worker
+from ..web.app_settings import flask_app
 from .actor import cli_record
 
 
@@ -28,7 +28,7 @@ from .actor import cli_record
 def worker_command(concurrency: int | None, parent: int | None) -> None:
     """Run jobs: take chunks from the broker until stopped (Ctrl+C or SIGTERM finish the running
     chunks first). Start as many as you like, on any machine that reaches the database and the broker."""
-    app = current_app._get_current_object()
+    app = flask_app()
     concurrency = concurrency or int(app.config["WORKER_CONCURRENCY"])
     lock = None
     if parent is not None:

@@ -9,7 +9,7 @@ import sys
 from typing import Any
 
 import click
-from flask import Flask, current_app
+from flask import Flask
 from flask.cli import with_appcontext
 
 from ..accounts.users import accounts_exist
@@ -17,6 +17,7 @@ from ..db import database, dispose, readers
 from ..jobs.broker import describe_broker
 from ..jobs.workers import EmbeddedWorker
 from ..web.access import CREATE_ACCOUNT, is_loopback
+from ..web.app_settings import flask_app
 
 WORKER_COMMAND = [sys.executable, "-c", "from webapp.cli import main; main()", "worker"]
 
@@ -63,7 +64,7 @@ def serve_development(app: Flask, host: str, port: int, worker: bool | None) -> 
               help="Run the embedded worker in this process (default: only when no BROKER_URL is set).")
 def run_command(host: str, port: int, worker: bool | None) -> None:
     """Start the app on what is stored (development server, one process)."""
-    serve_development(current_app._get_current_object(), host, port, worker)
+    serve_development(flask_app(), host, port, worker)
 
 
 class Gunicorn:
@@ -97,7 +98,7 @@ class Gunicorn:
               help="Also start one job worker process (default: only when no BROKER_URL is set).")
 def serve_command(host: str, port: int, processes: int, worker: bool | None) -> None:
     """Serve the app with gunicorn: several web processes, for a team (see the Deployment guide)."""
-    app = current_app._get_current_object()
+    app = flask_app()
     database(app)
     check_binding(app, host)
     dispose(app)

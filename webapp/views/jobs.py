@@ -12,6 +12,7 @@ from ..jobs.files import file_size, iter_file
 from ..jobs.health import broker_reachable, database_writable
 from ..jobs.records import STATUSES, cancel_job, describe, list_jobs, live_workers
 from ..models import Job
+from ..web.app_settings import flask_app
 from ..web.json_error import json_error
 from .common import record
 
@@ -83,7 +84,7 @@ def download(job_id: int) -> Response:
 def health() -> tuple[Response, int]:
     """200 when the database takes a write within a short bound and the broker answers; 503 otherwise,
     with each part's status ("ok", or what failed)."""
-    app = current_app._get_current_object()
+    app = flask_app()
     checks = {"database": database_writable(database(app).engine),
               "broker": broker_reachable(lambda: broker(app))}
     healthy = all(value == "ok" for value in checks.values())

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 from sqlalchemy import select
+from werkzeug.wrappers import Response as BaseResponse
 
 from ..db import get_session
 from ..models import Page
@@ -18,7 +19,7 @@ FRAMED = frozenset({"iframe", "frame"})
 
 
 @bp.get("/pages/<int:page_id>/raw")
-def raw(page_id: int) -> Response:
+def raw(page_id: int) -> BaseResponse:
     """The decoded HTML, for the annotate view's sandboxed frame only.
 
     A browser says where a response goes (``Sec-Fetch-Dest``): opened in its own tab (``document``) the

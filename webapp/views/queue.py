@@ -3,6 +3,9 @@ annotator's own queue (with overlap above 1, or pages assigned to them)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from sqlalchemy import select
 from werkzeug.wrappers import Response
@@ -62,7 +65,7 @@ def go(page_id: int) -> Response:
     session, name = get_session(), annotator()
     own = own_queue(session, name, overlap(), 1, skip=page_id) if overlap() > 1 and direction > 0 and name else []
     target = own[0].page_id if own else step(session, page_id, direction, page_filter(request.args))
-    args = filter_args(request.args)
+    args: Mapping[str, Any] = filter_args(request.args)  # url_for takes values of any type
     if target is None:
         where = "first" if direction < 0 else "last"
         flash(f"That was the {where} page of the queue{' under these filters' if args else ''}: pick another "

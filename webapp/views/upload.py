@@ -5,6 +5,7 @@ report page follows the job's progress, read from its row by whichever web proce
 from __future__ import annotations
 
 from collections import Counter
+from typing import BinaryIO, cast
 
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
 from sqlalchemy import select
@@ -98,7 +99,7 @@ def receive() -> Response:
                   {"batch": batch.id, "format": fmt, "site_from": site_from, "extractors": list(names)}, who)
     job.batch_id = batch.id
     for name, upload in zip(stored_names(files), files):
-        store_file(session, job.id, name, upload.stream)
+        store_file(session, job.id, name, cast(BinaryIO, upload.stream))  # werkzeug types it IO[bytes]
     record("import", f"batch {batch.id}", {"files": [f.filename for f in files], "format": fmt, "job": job.id})
     session.commit()
     dispatch(current_app, session, job)

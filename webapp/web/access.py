@@ -174,7 +174,7 @@ def is_loopback(host: str) -> bool:
         address = ipaddress.ip_address(host.strip("[]").split("%")[0])
     except ValueError:
         try:
-            found = {info[4][0] for info in socket.getaddrinfo(host, None)}
+            found = {str(info[4][0]) for info in socket.getaddrinfo(host, None)}
         except OSError:
             return False
         return bool(found) and all(is_loopback(a) for a in found)

@@ -6,9 +6,10 @@ limit and the setting that sets it (web/bad_input.body_limit); the access refusa
 
 from __future__ import annotations
 
-from flask import Flask, Response, make_response, render_template, request
+from flask import Flask, make_response, render_template, request
 from sqlalchemy.exc import DBAPIError
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge, ServiceUnavailable
+from werkzeug.wrappers import Response
 
 from ..jobs.outages import brief, is_outage
 from .access import wants_json

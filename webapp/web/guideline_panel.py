@@ -16,6 +16,6 @@ def guideline_panel(session: Session, taxonomy: Taxonomy) -> list[dict[str, Any]
     """One entry per type of the taxonomy, in menu order: type, label, version (None: no guideline yet)
     and html (the rendered guideline; empty without one)."""
     found = in_force(session, list(taxonomy.page_types))
-    return [{"type": page_type, "label": label, "version": found[page_type].version if found[page_type] else None,
-             "html": render(found[page_type].text) if found[page_type] else ""}
-            for page_type, label in taxonomy.labels.items()]
+    return [{"type": page_type, "label": label, "version": version.version if version else None,
+             "html": render(version.text) if version else ""}
+            for page_type, label in taxonomy.labels.items() for version in [found[page_type]]]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache, lru_cache
-from typing import Any
+from typing import Any, cast
 from urllib.parse import urlsplit
 
 from markdown_it import MarkdownIt
@@ -41,7 +41,7 @@ def _link_open(renderer: Any, tokens: Sequence[Token], index: int, options: Any,
 def _parser() -> MarkdownIt:
     parser = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
     parser.disable("image")
-    parser.validateLink = safe_link
+    cast(Any, parser).validateLink = safe_link  # markdown-it-py's way to replace its link check: set on the parser
     parser.add_render_rule("link_open", _link_open)
     return parser
 
