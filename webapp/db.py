@@ -7,10 +7,11 @@ reader for GET and HEAD, a writer otherwise.
 
 from __future__ import annotations
 
-from typing import TypeVar
+from typing import TypeVar, cast
 
 from flask import Flask, abort, current_app, g, has_request_context, request
 from sqlalchemy.orm import Session, sessionmaker
+from werkzeug.local import LocalProxy
 
 from .engine import EXTENSION, Database, database_in, detached
 
@@ -25,7 +26,7 @@ def init_app(app: Flask) -> None:
 
 def database(app: Flask | None = None) -> Database:
     """The app's engine and sessionmakers; the first call makes the engine and upgrades the schema."""
-    app = app or current_app._get_current_object()
+    app = app or cast("LocalProxy[Flask]", current_app)._get_current_object()
     return database_in(app.extensions, app.config)
 
 

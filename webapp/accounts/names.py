@@ -69,7 +69,7 @@ def checked_name(name: str) -> str:
         raise BadName("a name cannot hold a colon (cli:LOGIN is how the command line is recorded)")
     if found.casefold() in RESERVED:
         raise BadName(f"{found!r} is a name Goldtext records for itself: choose another")
-    scripts = {script(ch) for ch in found} & CONFUSABLE_SCRIPTS
+    scripts = CONFUSABLE_SCRIPTS.intersection(script(ch) for ch in found)
     if len(scripts) > 1:
         raise BadName(f"a name cannot mix {' and '.join(sorted(s.title() for s in scripts))} letters "
                          "(they look alike)")

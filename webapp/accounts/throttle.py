@@ -17,9 +17,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import cast
 
 from sqlalchemy import delete, select, update
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import CursorResult
 from sqlalchemy.orm import Session
 
 from ..models import LoginThrottle, utcnow
@@ -76,8 +78,8 @@ def reserve(session: Session, name: str, address: str, policy: ThrottlePolicy,
     rows = _locked_rows(session, sorted(free))
     now = now or utcnow()  # read once the rows are ours: an attempt that waited for them is judged as of now
     prune(session, now, policy, keep=list(free))
-    waits = [aware(row.not_before) - now for row in rows
-             if row.not_before is not None and aware(row.not_before) > now and not forgotten(row, now, policy)]
+    waits = [until - now for row in rows
+             if (until := aware(row.not_before)) is not None and until > now and not forgotten(row, now, policy)]
     if waits:
         return max(waits)
     for row in rows:
@@ -109,7 +111,8 @@ def prune(session: Session, now: datetime, policy: ThrottlePolicy, keep: list[st
              .limit(PRUNE_ROWS))
     if session.get_bind().dialect.name == "postgresql":
         stale = stale.with_for_update(skip_locked=True)
-    return session.execute(delete(LoginThrottle).where(LoginThrottle.key.in_(stale.scalar_subquery()))).rowcount
+    deleted = session.execute(delete(LoginThrottle).where(LoginThrottle.key.in_(stale.scalar_subquery())))
+    return cast(CursorResult, deleted).rowcount
 
 
 def succeeded(session: Session, name: str, address: str) -> None:
@@ -135,4 +138,5 @@ def waiting(session: Session, names: list[str], now: datetime | None = None) -> 
 
 def clear(session: Session, name: str) -> bool:
     """Forget the name's failures (an admin's unlock); whether there were any."""
-    return bool(session.execute(delete(LoginThrottle).where(LoginThrottle.key == name_row(name))).rowcount)
+    deleted = session.execute(delete(LoginThrottle).where(LoginThrottle.key == name_row(name)))
+    return bool(cast(CursorResult, deleted).rowcount)

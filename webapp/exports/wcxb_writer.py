@@ -44,7 +44,7 @@ class WcxbWriter:
         if page.gold is None:
             return
         gold, layout, key = page.gold, page.layout if page.layout.get("name") == NAME else {}, self._ids.of(page)
-        split = layout.get("split") if layout.get("split") in SPLITS else SPLITS[0]
+        split = layout["split"] if layout.get("split") in SPLITS else SPLITS[0]
         for folder in (GROUND_TRUTH, HTML):
             (self._out / split / folder).mkdir(parents=True, exist_ok=True)
         with gzip.open(self._out / split / HTML / f"{key}.html.gz", "wb") as stream:

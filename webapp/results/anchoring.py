@@ -25,7 +25,7 @@ import statistics
 from collections import defaultdict
 from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from sqlalchemy import ColumnElement, func, select
@@ -271,7 +271,7 @@ def anchoring_of(cache: ScoreCache, options: BoardOptions, named: Mapping[str, s
     board = board_of(cache, options, named)
     twins = {a: b for a, b in same_as.items() if b in named}
     started = with_twins(started_from(records), twins)
-    pages = set(board.page_ids)
+    pages = set(cast("Sequence[int]", board.page_ids))  # the cache's boards are over page ids
     anchored = Anchored(Subsets.of_board(board), board.page_ids, list(named), started)
     found: dict[str, Any] = {
         "anchoring": {

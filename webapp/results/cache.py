@@ -199,11 +199,11 @@ class ScoreCache:
             for chunk in self._read(session, None):
                 for metric, rows in self._decoded(chunk).items():
                     parts[metric].append(rows)
-            for metric, rows in parts.items():
+            for metric, decoded in parts.items():
                 columns = self._columns(metric)
-                columns.reserve(facts.pages_among(part.page_id for part in rows),
-                                len({name for part in rows for name in part.names}))
-                for part in rows:
+                columns.reserve(facts.pages_among(part.page_id for part in decoded),
+                                len({name for part in decoded for name in part.names}))
+                for part in decoded:
                     columns.put(part, facts)
         self._count_scored()
         self.loaded_from = "database"

@@ -44,7 +44,7 @@ def scorable(metric: Metric, no_content: Collection[str]):
     return condition
 
 
-def gold_for(metric: Metric, text: str, snippets: dict | None):
+def gold_for(metric: Metric, text: str, snippets: Mapping[str, Sequence[str]] | None):
     """The gold a metric's counts take: the text, the snippet lists, or both in one object."""
     lists = {"with": list((snippets or {}).get("with", [])), "without": list((snippets or {}).get("without", []))}
     if metric.needs == "snippets":
