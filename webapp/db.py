@@ -2,7 +2,8 @@
 one session per request.
 
 `sessions()` opens write sessions, `readers()` read-only ones; a request's session (`get_session`) is a
-reader for GET and HEAD, a writer otherwise.
+reader for GET and HEAD, a writer otherwise. `flask_app()` is the app object behind `current_app`, for
+what outlives the app context (a server, a worker, a thread).
 """
 
 from __future__ import annotations
@@ -24,9 +25,14 @@ def init_app(app: Flask) -> None:
     app.teardown_appcontext(close_session)
 
 
+def flask_app() -> Flask:
+    """The app object behind `current_app` (Flask's stubs type the proxy as the app itself)."""
+    return cast("LocalProxy[Flask]", current_app)._get_current_object()
+
+
 def database(app: Flask | None = None) -> Database:
     """The app's engine and sessionmakers; the first call makes the engine and upgrades the schema."""
-    app = app or cast("LocalProxy[Flask]", current_app)._get_current_object()
+    app = app or flask_app()
     return database_in(app.extensions, app.config)
 
 

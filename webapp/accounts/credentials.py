@@ -6,13 +6,12 @@ from __future__ import annotations
 import hashlib
 import secrets
 from datetime import datetime, timedelta
-from typing import cast
 
 from sqlalchemy import delete, or_, select
-from sqlalchemy.engine import CursorResult
 from sqlalchemy.orm import Session
 
 from ..models import Credential, User, utcnow
+from ..rows_matched import rows_matched
 
 LOGIN = "session"
 TOKEN = "token"
@@ -53,7 +52,7 @@ def revoke(session: Session, secret: str) -> None:
 def revoke_tokens(session: Session, user: User) -> int:
     """Forget every API token of the user; returns how many there were."""
     result = session.execute(delete(Credential).where(Credential.user_id == user.id, Credential.kind == TOKEN))
-    return cast(CursorResult, result).rowcount or 0
+    return rows_matched(result)
 
 
 def end_sessions(session: Session, user: User, keep_tokens: bool = False) -> dict[str, int]:

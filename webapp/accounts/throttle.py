@@ -17,14 +17,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import cast
 
 from sqlalchemy import delete, select, update
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.engine import CursorResult
 from sqlalchemy.orm import Session
 
 from ..models import LoginThrottle, utcnow
+from ..rows_matched import rows_matched
 from .names import name_key
 
 ADDRESS_FACTOR = 4  # an address (an office behind one NAT) may fail this many times more than one name
@@ -112,7 +111,7 @@ def prune(session: Session, now: datetime, policy: ThrottlePolicy, keep: list[st
     if session.get_bind().dialect.name == "postgresql":
         stale = stale.with_for_update(skip_locked=True)
     deleted = session.execute(delete(LoginThrottle).where(LoginThrottle.key.in_(stale.scalar_subquery())))
-    return cast(CursorResult, deleted).rowcount
+    return rows_matched(deleted)
 
 
 def succeeded(session: Session, name: str, address: str) -> None:
@@ -139,4 +138,4 @@ def waiting(session: Session, names: list[str], now: datetime | None = None) -> 
 def clear(session: Session, name: str) -> bool:
     """Forget the name's failures (an admin's unlock); whether there were any."""
     deleted = session.execute(delete(LoginThrottle).where(LoginThrottle.key == name_row(name)))
-    return bool(cast(CursorResult, deleted).rowcount)
+    return bool(rows_matched(deleted))

@@ -20,10 +20,14 @@ ANY_CHECK = "any"
 class Row(Protocol):
     """What an in-memory row must say of its page to be filtered (see results.cache.CachedRow)."""
 
-    site: str
-    page_type: str
-    batch: int
-    author: str
+    @property
+    def site(self) -> str: ...
+    @property
+    def page_type(self) -> str: ...
+    @property
+    def batch(self) -> int: ...
+    @property
+    def author(self) -> str: ...
 
 
 @dataclass(frozen=True)

@@ -106,7 +106,6 @@ def choose(ranked: Ranking, pages: int, site: str | None, min_pages: int, defaul
                    **facts)
 
 
-
 def fixed(default: str, usable: Collection[str]) -> Prefill:
     """The PREFILL=fixed prefill: the default extractor whatever the site's ranking (pure)."""
     facts: _Facts = {"site": None, "pages": 0, "min_pages": 0}

@@ -10,9 +10,8 @@ from flask.cli import with_appcontext
 from sqlalchemy import delete
 
 from ..corpus.site_names import site_named
-from ..db import sessions
+from ..db import flask_app, sessions
 from ..models import ImportBatch
-from ..web.app_settings import flask_app
 from .corpus import echo_report, run_import
 from .extract_commands import run_extraction, set_rule
 from .serve import check_binding, serve_development

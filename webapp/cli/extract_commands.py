@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 
 from ..accounts.roles import ADMIN
 from ..corpus.site_names import site_named
-from ..db import readers, sessions
+from ..db import flask_app, readers, sessions
 from ..extractors.registry import build_registry
 from ..extractors.site_rules import SITE_RULES_NAME
 from ..extractors.variants import BadVariant, add_variant, remove_variant, with_variants
@@ -29,7 +29,6 @@ from ..settings import settings_of
 from ..usecases.extract import ExtractionRequest
 from ..usecases.extract import start_extraction as start_extraction_job
 from ..usecases.outcome import Actor, Refused
-from ..web.app_settings import flask_app
 from .actor import ADDRESS, cli_actor, cli_record
 from .processes import processes_option
 

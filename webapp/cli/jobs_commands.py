@@ -8,12 +8,11 @@ from pathlib import Path
 import click
 from flask.cli import AppGroup, with_appcontext
 
-from ..db import readers, sessions
+from ..db import flask_app, readers, sessions
 from ..jobs.broker import describe_broker
 from ..jobs.lifeline import die_with, hold_lock, holder
 from ..jobs.records import STATUSES, UnknownJob, cancel_job, describe, list_jobs, live_workers
 from ..jobs.workers import run_worker
-from ..web.app_settings import flask_app
 from .actor import cli_record
 
 

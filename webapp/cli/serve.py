@@ -13,11 +13,10 @@ from flask import Flask
 from flask.cli import with_appcontext
 
 from ..accounts.users import accounts_exist
-from ..db import database, dispose, readers
+from ..db import database, dispose, flask_app, readers
 from ..jobs.broker import describe_broker
 from ..jobs.workers import EmbeddedWorker
 from ..web.access import CREATE_ACCOUNT, is_loopback
-from ..web.app_settings import flask_app
 
 WORKER_COMMAND = [sys.executable, "-c", "from webapp.cli import main; main()", "worker"]
 

@@ -15,23 +15,18 @@ keeps each one short.
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from typing import Any, cast
+from typing import Any
 
 from sqlalchemy import delete, func, select, update
-from sqlalchemy.engine import CursorResult, Result
 from sqlalchemy.orm import Session
 
 from ..models import Job, JobChunk, WorkerBeat, utcnow
+from ..rows_matched import rows_matched
 from ..settings import Lease
 from .files import drop_files
 from .records import ENDED, OPEN
 
 ERROR_MAX = 500
-
-
-def _rowcount(result: Result[Any]) -> int:
-    """The rows an UPDATE or DELETE matched (its result is a CursorResult at run time)."""
-    return cast(CursorResult[Any], result).rowcount
 
 
 def claim(session: Session, chunk_id: int, worker: str, lease: Lease) -> JobChunk | None:
@@ -40,7 +35,7 @@ def claim(session: Session, chunk_id: int, worker: str, lease: Lease) -> JobChun
     still runs it, and `holds` could not tell the two apart."""
     session.connection()  # begin first (on SQLite: wait for the write lock), then read the clock
     now = utcnow()
-    taken = _rowcount(session.execute(
+    taken = rows_matched(session.execute(
         update(JobChunk)
         .where(
             JobChunk.id == chunk_id,
@@ -86,7 +81,7 @@ def beat(session: Session, name: str, host: str, pid: int, concurrency: int, lea
     # long wait for the lock would already have lapsed, and `reap` would take the worker's own chunks
     session.connection()
     now = utcnow()
-    seen = _rowcount(session.execute(update(WorkerBeat).where(WorkerBeat.name == name).values(seen_at=now)))
+    seen = rows_matched(session.execute(update(WorkerBeat).where(WorkerBeat.name == name).values(seen_at=now)))
     if not seen:
         session.add(WorkerBeat(name=name, host=host, pid=pid, concurrency=concurrency, started_at=now, seen_at=now))
     if running:
@@ -102,7 +97,7 @@ def hand_back(session: Session, chunk_id: int, worker: str, reason: str) -> bool
     the attempt does not count against `max_attempts` (the chunk did nothing wrong), and `reason` stays
     on the chunk, shown as the job's stall, until a worker takes it again. False if the worker no longer
     held it (its lease lapsed and the reaper or another worker took it)."""
-    return bool(_rowcount(session.execute(
+    return bool(rows_matched(session.execute(
         update(JobChunk)
         .where(JobChunk.id == chunk_id, JobChunk.worker == worker, JobChunk.status == "running")
         .values(status="queued", worker=None, lease_until=utcnow(), error=reason[:ERROR_MAX],
@@ -135,7 +130,7 @@ def reap(session: Session, lease: Lease, broker_idle: bool) -> list[int]:
             fail(session, chunk_id, f"chunk {chunk_id} was taken by {attempts} workers and each stopped "
                                     f"before finishing it (killed or crashed; the last was {worker})")
             continue
-        moved = _rowcount(session.execute(
+        moved = rows_matched(session.execute(
             update(JobChunk).where(JobChunk.id == chunk_id, JobChunk.status == "running", JobChunk.lease_until < now)
             .values(status="queued", worker=None, lease_until=lease.until(now))
         ))

@@ -6,13 +6,12 @@ from __future__ import annotations
 from flask import Blueprint, abort, current_app, jsonify, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from ..db import database, get_or_404, get_session, readers
+from ..db import database, flask_app, get_or_404, get_session, readers
 from ..jobs.broker import broker, describe_broker
 from ..jobs.files import file_size, iter_file
 from ..jobs.health import broker_reachable, database_writable
 from ..jobs.records import STATUSES, cancel_job, describe, list_jobs, live_workers
 from ..models import Job
-from ..web.app_settings import flask_app
 from ..web.json_error import json_error
 from .common import record
 
