@@ -54,6 +54,17 @@ def test_a_wrong_password_or_name_is_refused_alike(client, ada):
     assert client.get("/").location.startswith("/login?next=")
 
 
+def test_an_unknown_name_costs_a_password_check_as_a_known_one_does(client, ada, monkeypatch):
+    """No timing to tell a wrong name from a wrong password: both check the password against an Argon2 hash."""
+    checked: list[str] = []
+    real = users.matches
+    monkeypatch.setattr(users, "matches", lambda hashed, password: checked.append(hashed) or real(hashed, password))
+    for name in ("Ada", "Nobody"):
+        client.post("/login", data={"name": name, "password": "wrong password", "csrf_token": csrf(client)})
+    assert len(checked) == 2 and all(hashed.startswith("$argon2id$") for hashed in checked)
+    assert checked[1] == users.unknown_hash() != checked[0]
+
+
 def test_the_login_form_only_redirects_to_this_site(client, ada):
     response = client.post("/login", data={"name": "Ada", "password": PASSWORD, "csrf_token": csrf(client),
                                            "next": "//evil.example/"})

@@ -73,7 +73,7 @@ def begin(session: Session, name: str, address: str, policy: LoginPolicy) -> Att
         return Attempt(name, address, None, "", wait)
     user = users.user_named(session, typed)
     if user is None or user.disabled:
-        return Attempt(name, address, None, user.password_hash if user is not None else users.UNKNOWN_HASH)
+        return Attempt(name, address, None, user.password_hash if user is not None else users.unknown_hash())
     return Attempt(user.name, address, user.id, user.password_hash)
 
 

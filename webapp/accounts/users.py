@@ -5,6 +5,8 @@ A new password and a disable end every login of the user, and their API tokens u
 
 from __future__ import annotations
 
+from functools import cache
+
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import select
@@ -19,8 +21,14 @@ PASSWORD_MIN = 8
 PASSWORD_MAX_BYTES = 1024  # checked before hashing: a 100 MB password would cost seconds of CPU a request
 
 HASHER = PasswordHasher()
-# checked against when the name is unknown, so that a wrong name takes as long as a wrong password
-UNKNOWN_HASH = HASHER.hash("no such user")
+
+
+@cache
+def unknown_hash() -> str:
+    """Checked against when the name is unknown, so that a wrong name takes as long as a wrong password.
+    Made on the first login with an unknown name, not when the module loads: a hash costs about 0.1 s of
+    CPU, which every command, server and worker process would otherwise pay at start."""
+    return HASHER.hash("no such user")
 
 
 class AccountError(ValueError):
