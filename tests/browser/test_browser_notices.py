@@ -20,12 +20,18 @@ def notices(tab) -> list[str]:
     return tab.evaluate("[...document.querySelectorAll('#notices .notice')].map((n) => n.textContent)")
 
 
+def opened(session, live_server, context, url: str):
+    """A tab of a signed-in annotator on the annotate view of a new page (PAGE, at `url`)."""
+    page_id = make_page(session, PAGE, url=url, candidates=CANDIDATES).id
+    tab = signed_in(context, live_server)
+    tab.goto(f"{live_server}/pages/{page_id}")
+    return tab
+
+
 def test_after_a_save_no_notice_says_nothing_is_saved_or_that_saving_confirms_the_type(
     session, live_server, context
 ):
-    page_id = make_page(session, PAGE, url="https://news.example/a", candidates=CANDIDATES).id
-    tab = signed_in(context, live_server)
-    tab.goto(f"{live_server}/pages/{page_id}")
+    tab = opened(session, live_server, context, "https://news.example/a")
     tab.wait_for_selector("#editor")
     assert any("nothing is saved yet" in text for text in notices(tab))
     assert any("Saving confirms it" in text for text in notices(tab))
@@ -39,9 +45,7 @@ def test_after_a_save_no_notice_says_nothing_is_saved_or_that_saving_confirms_th
 def test_choosing_another_type_takes_away_the_notice_explaining_the_suggested_one(
     session, live_server, context
 ):
-    page_id = make_page(session, PAGE, url="https://news.example/b", candidates=CANDIDATES).id
-    tab = signed_in(context, live_server)
-    tab.goto(f"{live_server}/pages/{page_id}")
+    tab = opened(session, live_server, context, "https://news.example/b")
     tab.wait_for_selector("#editor")
     assert any("Page type article" in text for text in notices(tab))
     tab.keyboard.press("h")  # documentation
@@ -53,9 +57,7 @@ def test_choosing_another_type_takes_away_the_notice_explaining_the_suggested_on
 def test_the_newest_notice_and_its_undo_are_in_sight_beside_the_guideline_at_1366x768(
     session, live_server, laptop
 ):
-    page_id = make_page(session, PAGE, url="https://news.example/c", candidates=CANDIDATES).id
-    tab = signed_in(laptop, live_server)
-    tab.goto(f"{live_server}/pages/{page_id}")
+    tab = opened(session, live_server, laptop, "https://news.example/c")
     tab.wait_for_selector("#editor")
     tab.keyboard.press("G")  # the guideline narrows the editor's column: the notices wrap to more lines
     for _ in range(4):
@@ -109,9 +111,7 @@ def test_blind_annotation_says_so_in_sight_beside_the_prefill_and_type_notices_a
 ):
     # With the prefill, the type signal and the blind notice at once, the blind one was under the notices
     # box's lower edge (cut off, and wholly hidden with the guideline open): the annotator never read it.
-    page_id = make_page(session, PAGE, url="https://forum.example/thread/12", candidates=CANDIDATES).id
-    tab = signed_in(laptop, live_server)
-    tab.goto(f"{live_server}/pages/{page_id}")
+    tab = opened(session, live_server, laptop, "https://forum.example/thread/12")
     until(tab, "document.body?.dataset.ready === 'yes'")
     shown = ("#prefill-notice", "#type-signal", "#blind-notice")
     for selector in shown:
@@ -127,9 +127,7 @@ def test_blind_annotation_says_so_in_sight_beside_the_prefill_and_type_notices_a
 def test_a_notice_offers_no_undo_once_its_change_is_undone_with_ctrl_z(session, live_server, laptop):
     # Two blocks taken, then Ctrl+Z twice: the newest notice still offered "Undo", which put back the text
     # from before its change, so it took the first block in again.
-    page_id = make_page(session, PAGE, url="https://news.example/undo", candidates=CANDIDATES).id
-    tab = signed_in(laptop, live_server)
-    tab.goto(f"{live_server}/pages/{page_id}")
+    tab = opened(session, live_server, laptop, "https://news.example/undo")
     until(tab, "document.body?.dataset.ready === 'yes'")
     prefill = tab.input_value("#editor")
     for _ in range(4):

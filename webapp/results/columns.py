@@ -46,7 +46,7 @@ class Strings:
 @dataclass(frozen=True)
 class PageFacts:
     """The facts of pages read once per page (not once per count): by page id in increasing order, the
-    batch and the codes (into Strings) of the site, page type and annotator."""
+    batch and the codes (into Strings) of the site, page type and author."""
 
     page_id: np.ndarray
     batch: np.ndarray
