@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from flask import Config, Flask
-
-from . import config, db
+if TYPE_CHECKING:
+    from flask import Flask
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -27,6 +26,11 @@ def checkout_instance() -> str | None:
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    # Imported here, not at the top: `goldtext --help` imports this package and must stay light.
+    from flask import Config, Flask
+
+    from . import config, db
+
     instance_path = (
         (test_config or {}).get("INSTANCE_PATH")
         or (None if test_config is not None else os.environ.get(config.ENV_PREFIX + "INSTANCE_PATH"))

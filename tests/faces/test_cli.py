@@ -314,3 +314,44 @@ def test_version_is_goldtexts_own():
     assert result.exit_code == 0, result.output
     assert result.output.strip() == f"goldtext {version('goldtext')}"
     assert "Flask" not in result.output
+
+
+# The command index: `goldtext --help` without importing the app ----------
+
+
+def test_the_index_names_every_command_with_its_own_short_help(app):
+    from webapp.cli.command_index import COMMANDS
+
+    assert set(COMMANDS) == set(app.cli.commands)
+    for name, command in app.cli.commands.items():
+        assert COMMANDS[name].short_help == command.get_short_help_str(limit=10_000), name
+
+
+def test_help_lists_only_goldtexts_commands_without_importing_flask():
+    import subprocess
+    import sys
+
+    probe = ("import sys\nfrom webapp.cli import main\ntry:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
+             "print('FLASK' if 'flask' in sys.modules else 'NO FLASK')")
+    shown = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    assert shown.rstrip().endswith("NO FLASK")
+    assert "  import " in shown and "  worker " in shown
+    for flask_own in ("--app", "--env-file", "--debug", "  shell ", "  routes "):
+        assert flask_own not in shown
+
+
+def test_demo_refuses_a_taken_port_before_loading_anything(runner, session):
+    import socket
+
+    from sqlalchemy import func, select
+
+    from webapp.models import Page
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = runner.invoke(args=["demo", "--port", str(port)])
+    assert result.exit_code != 0
+    assert f"cannot serve on 127.0.0.1:{port}" in result.output and "--port" in result.output
+    assert session.scalar(select(func.count()).select_from(Page)) == 0

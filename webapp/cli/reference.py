@@ -19,11 +19,11 @@ HEADER = """\
 <!-- Generated from the commands' own help by `python -m webapp.cli.reference > docs/cli.md`:
      edit the commands (or webapp/cli/reference.py), not this file. -->
 
-Every command is a subcommand of `goldtext`, the Flask command group of the app (`flask --app webapp
-COMMAND` does the same, except `run`: under `flask` that is Flask's own development server, without the
-embedded worker). Each reads the [settings](deployment.md#settings) and brings the database schema
-up to date on first use. `goldtext COMMAND --help` prints what this page says about COMMAND; every
-command takes `--help`, so the tables below leave it out.
+Every command is a subcommand of `goldtext` (`flask --app webapp COMMAND` does the same, except `run`:
+under `flask` that is Flask's own development server, without the embedded worker). Each reads the
+[settings](deployment.md#settings) and brings the database schema up to date on first use. `goldtext
+COMMAND --help` prints what this page says about COMMAND; every command takes `--help`, so the tables
+below leave it out.
 
 This page is generated from the commands. The examples and the longer explanations are in the guides:
 
@@ -57,14 +57,13 @@ GUIDES: dict[str, tuple[str, str]] = {
 
 
 def goldtext() -> click.Group:
-    """The `goldtext` group as the console script runs it: its own commands (Flask's shell and routes)
-    and those the app registers."""
+    """The `goldtext` group as the console script runs it, with every command the app registers."""
     from webapp import create_app
     from webapp.cli import main
 
     app = create_app({"TESTING": True, "SECRET_KEY": "reference", "DATABASE_URL": "sqlite://"})
     group = click.Group(name="goldtext", help=main.help, params=list(main.params),
-                        commands={**main.commands, **app.cli.commands})
+                        commands=dict(app.cli.commands))
     group.context_settings = dict(main.context_settings)
     return group
 
