@@ -154,3 +154,10 @@ def test_the_kept_pairs_stay_within_their_characters_and_an_edited_text_is_anoth
     assert text_f1("one two three", "one two three") == 1.0
     assert text_f1("one two three", "one two four") == approx(2 / 3)  # the same first text, edited second
     assert text_f1("one two three", "one two three") == 1.0
+
+
+def test_an_unknown_grouping_is_refused_before_any_page_is_annotated(client, runner):
+    answer = client.get("/api/agreement?by=nope")
+    assert answer.status_code == 400
+    assert "site, type, annotator, guideline" in answer.get_json()["message"]
+    assert runner.invoke(args=["agreement", "--by", "nope"]).exit_code != 0

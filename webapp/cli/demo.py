@@ -14,7 +14,7 @@ from ..db import flask_app, sessions
 from ..models import ImportBatch
 from .corpus import echo_report, run_import
 from .extract_commands import run_extraction, set_rule
-from .serve import check_binding, serve_development
+from .serve import check_binding, check_port, serve_development
 
 DEMO = Path(__file__).resolve().parent.parent / "demo_corpus"
 
@@ -55,6 +55,7 @@ def demo_command(serve: bool, host: str, port: int) -> None:
     worker unless a broker is configured)."""
     if serve:
         check_binding(flask_app(), host)
+        check_port(host, port)
     load_demo()
     if serve:
         serve_development(flask_app(), host, port, None)

@@ -4,6 +4,7 @@ with several web processes, for a team)."""
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
 from typing import Any
@@ -39,12 +40,26 @@ def check_binding(app: Flask, host: str) -> None:
         f"(127.0.0.1). Create an account first: {CREATE_ACCOUNT}")
 
 
+def check_port(host: str, port: int) -> None:
+    """Refuse at once, before any work, a port that something else already listens on."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server binds: TIME_WAIT is no bar
+        try:
+            probe.bind((host, port))
+        except OSError as error:
+            raise click.ClickException(
+                f"cannot serve on {host}:{port}: {error.strerror or error}. Stop what uses the port, or choose "
+                f"another with --port.") from None
+
+
 def serve_development(app: Flask, host: str, port: int, worker: bool | None) -> None:
     """Flask's threaded development server, with the embedded worker unless told otherwise."""
     from werkzeug.serving import run_simple
 
     database(app)
     check_binding(app, host)
+    check_port(host, port)
     embedded = EmbeddedWorker(app, int(app.config["WORKER_CONCURRENCY"])) if embedded_wanted(app, worker) else None
     if embedded is not None:
         click.echo(f"embedded worker: {app.config['WORKER_CONCURRENCY']} at once, broker {describe_broker(app)}")

@@ -210,12 +210,18 @@ def group_of(page: AnnotatedPage, by: str) -> list[str]:
         return sorted({s.author for s in page.said})
     if by == "guideline":
         return [guideline_of(page)]
-    raise ValueError(f"--by must be one of {', '.join(GROUPINGS)}, not {by!r}")
+    raise ValueError(unknown_grouping(by))
+
+
+def unknown_grouping(by: str) -> str:
+    return f"--by must be one of {', '.join(GROUPINGS)}, not {by!r}"
 
 
 def agreement(pages: Sequence[AnnotatedPage], by: str | None = None) -> dict[str, Any]:
     """``summary`` of every page, and with ``by`` one summary per group (by annotator: the pairs that
-    include them)."""
+    include them). An unknown ``by`` is a ValueError, with pages or without."""
+    if by is not None and by not in GROUPINGS:
+        raise ValueError(unknown_grouping(by))
     result = summary(pages)
     if by is not None:
         groups: dict[str, list[AnnotatedPage]] = defaultdict(list)
