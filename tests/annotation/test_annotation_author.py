@@ -108,7 +108,7 @@ def test_the_gold_author_filter_and_grouping_answer_to_their_old_names_for_one_r
     new, old = scored(*site, "--author", "import"), scored(*site, "--annotator", "import")
     assert json.loads(new.stdout)["pages"] == json.loads(old.stdout)["pages"] == 4
     assert "--annotator is deprecated" in old.stderr and "deprecated" not in new.stderr
-    assert json.loads(scored("--author", "nobody", "--annotator", "import").stdout)["pages"] == 10  # either name
+    assert json.loads(scored("--author", "nobody", "--annotator", "import").stdout)["pages"] == 11  # either name
     assert "--author NAME" in runner.invoke(args=["score", "--help"]).output
     assert "--annotator" not in runner.invoke(args=["score", "--help"]).output
     grouped = json.loads(scored("--by", "author").stdout)

@@ -164,7 +164,7 @@ def test_scrapinghub_export_scores_as_goldtext_score_does(cli, demo, tmp_path):
         raw = gzip.decompress((out / "html" / f"{key}.html.gz").read_bytes())
         assert hashlib.sha256(raw).hexdigest() == key and set(entry) == {"articleBody", "url"}
     scored = {k for k, v in truth.items() if v["articleBody"]}
-    board = json.loads(cli("score", "--metric", "shingles", "--format", "json", "--bootstrap", "0"))
+    board = json.loads(cli("score", "--metric", "shingles", "--format", "json", "--bootstrap", "0", "--type", "article"))
     outputs = sorted((out / "output").glob("*.json"))
     assert sorted(p.stem for p in outputs) == sorted(board["extractors"])
     for path in outputs:
@@ -218,7 +218,7 @@ def test_csv_export_has_a_row_per_page_extraction_and_metric(cli, session, demo,
     pages = {metric: {r["page_id"] for r in rows if r["metric"] == metric} for metric in metrics}
     empty = session.scalars(select(Gold.page_id).where(Gold.text == "", Gold.status == "done",
                                                        Gold.page_type.in_(["article", "listing"])))
-    assert len(pages["tokens"]) == 8 and pages["wcxb"] - pages["tokens"] == {str(i) for i in empty}
+    assert len(pages["tokens"]) == 9 and pages["wcxb"] - pages["tokens"] == {str(i) for i in empty}
     whole = next(r for r in snippet_rows if r["extractor"] == "whole-page")
     assert float(whole["recall"]) == 1.0
 

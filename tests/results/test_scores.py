@@ -212,7 +212,7 @@ def test_tokens_metric_matches_the_seed_overlap_on_every_demo_page(demo_app):
             recall = counts["hit"] / max(counts["gold"], 1)
             assert (precision, recall) == pytest.approx(seed_overlap(extraction.text, gold.text))
             checked += 1
-    assert checked == 10 * len(runnable(build_registry()))  # 10 demo articles with gold x the extractors run
+    assert checked == 11 * len(runnable(build_registry()))  # 10 demo articles and the listing with gold x the extractors
 
 
 def test_unknown_extractor_is_a_usage_error_naming_it(runner, session):
@@ -229,22 +229,22 @@ def test_score_command_json_has_the_documented_shape(demo_app):
                                  "--by", "site", "--extractor", "trafilatura", "--extractor", "whole-page"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
-    assert (data["metric"], data["average"], data["pages"]) == ("shingles", "macro", 10)
+    assert (data["metric"], data["average"], data["pages"]) == ("shingles", "macro", 11)
     figures = data["extractors"]["trafilatura"]
     assert set(figures) == {"precision", "recall", "f1", "accuracy", "precision_std", "recall_std",
                             "f1_std", "pages", "errors"}
     assert 0 < figures["f1"] <= 1 and figures["f1_std"] > 0
-    assert sum(g["pages"] for g in data["groups"].values()) == 10
+    assert sum(g["pages"] for g in data["groups"].values()) == 11
     assert data["extractors"]["whole-page"]["recall"] > data["extractors"]["whole-page"]["precision"]
 
     table = runner.invoke(args=["score", "--bootstrap", "0"])
-    assert "trafilatura-precision" in table.output and "tokens (macro), 10 pages" in table.output
+    assert "trafilatura-precision" in table.output and "tokens (macro), 11 pages" in table.output
     micro = runner.invoke(args=["score", "--metric", "shingles", "--average", "micro"])
     assert micro.exit_code == 2 and "fixed average" in micro.output
 
     compared = runner.invoke(args=["compare", "trafilatura", "whole-page", "--format", "json", "--bootstrap", "200"])
     data = json.loads(compared.output)
-    assert data["wins"] + data["losses"] + data["ties"] == 10
+    assert data["wins"] + data["losses"] + data["ties"] == 11
     assert data["wins"] > data["losses"] and 0 <= data["share_a_better"] <= 1
     assert data["b"]["fingerprint"].startswith("whole-page|")
 
@@ -265,11 +265,11 @@ def test_score_filters_combine(demo_app):
         assert result.exit_code == 0, result.output
         return json.loads(result.output)["pages"]
 
-    assert pages() == 10
+    assert pages() == 11  # ten articles and the listing
     # garden-ledger.example has four articles with gold (compost-heat, seed-swap-cafe, frost-dates, rhubarb-forcing)
     assert pages("--site", "garden-ledger.example", "--type", "article", "--author", "import") == 4
     assert pages("--site", "garden-ledger.example", "--author", "nobody") == 0
-    assert pages("--batch", "1", "--type", "listing") == 0
+    assert pages("--batch", "1", "--type", "listing") == 1
 
 
 def test_score_without_extractor_scores_those_that_ran_and_lists_the_rest_as_not_run(demo_copy, tmp_path):
@@ -292,7 +292,7 @@ def test_score_without_extractor_scores_those_that_ran_and_lists_the_rest_as_not
     finally:
         dispose(app)
     assert before["not_run"] == [] and after["not_run"] == ["justext"]
-    assert after["pages"] == before["pages"] == 10
+    assert after["pages"] == before["pages"] == 11
     assert after["extractors"] == {k: v for k, v in before["extractors"].items() if k != "justext"}
     assert all(figures["f1"] is not None for figures in after["extractors"].values())
     assert "not run: justext" in table and "trafilatura-precision" in table
