@@ -208,13 +208,14 @@ def test_an_import_that_reads_only_rejects_or_nothing_exits_non_zero(run_import,
             "(trafilatura-eval); ground-truth/ID.json and html/ID.html.gz (wcxb); "
             "datasets/combined/ground-truth/NAME.jsonl (wceb); SLUG/source.html folders (readability); "
             "JSON lines (pages.jsonl in a folder) (jsonl); NAME.html or NAME.htm pages (folder)") in output
+    assert output.count("nothing to read") == 1  # said once, in the report; the error does not repeat it
     (tmp_path / "none.jsonl").write_text("\n\n")
     assert "nothing to read: looked for JSON lines (pages.jsonl in a folder) (jsonl)" in run_import(
         tmp_path / "none.jsonl", exit_code=1)
     (tmp_path / "bad.html").write_bytes(b"")
     output = run_import(tmp_path / "bad.html", exit_code=1)
     assert "0 imported, 0 duplicate, 1 rejected" in output
-    assert "Error: the import read only rejected items" in output
+    assert "Error: no page was imported: the 1 item(s) read were all rejected, for the reasons above" in output
 
 
 def test_a_second_import_of_the_same_pages_is_not_a_failure(run_import, tmp_path):

@@ -164,7 +164,8 @@ def test_scrapinghub_export_scores_as_goldtext_score_does(cli, demo, tmp_path):
         raw = gzip.decompress((out / "html" / f"{key}.html.gz").read_bytes())
         assert hashlib.sha256(raw).hexdigest() == key and set(entry) == {"articleBody", "url"}
     scored = {k for k, v in truth.items() if v["articleBody"]}
-    board = json.loads(cli("score", "--metric", "shingles", "--format", "json", "--bootstrap", "0", "--type", "article"))
+    board = json.loads(cli("score", "--metric", "shingles", "--format", "json", "--bootstrap", "0",
+                           "--type", "article"))
     outputs = sorted((out / "output").glob("*.json"))
     assert sorted(p.stem for p in outputs) == sorted(board["extractors"])
     for path in outputs:

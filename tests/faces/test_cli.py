@@ -355,3 +355,18 @@ def test_demo_refuses_a_taken_port_before_loading_anything(runner, session):
     assert result.exit_code != 0
     assert f"cannot serve on 127.0.0.1:{port}" in result.output and "--port" in result.output
     assert session.scalar(select(func.count()).select_from(Page)) == 0
+
+
+@pytest.mark.parametrize("command", [["score"], ["compare", "trafilatura", "justext"], ["guard"],
+                                     ["export", "--format", "jsonl", "--out", "unused"], ["extract"],
+                                     ["assign", "--to", "Ann"]])
+def test_an_unknown_site_is_a_usage_error_that_names_the_stored_sites(runner, session, command):
+    from workbench import make_page
+
+    make_page(session, host="transit-times.example")
+    make_page(session, host="garden-ledger.example")
+    session.commit()
+    result = runner.invoke(args=[*command, "--site", "gazette.example"])
+    assert result.exit_code == 2, result.output
+    assert "no stored page is of the site 'gazette.example'" in result.output
+    assert "garden-ledger.example, transit-times.example" in result.output

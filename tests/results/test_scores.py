@@ -212,7 +212,7 @@ def test_tokens_metric_matches_the_seed_overlap_on_every_demo_page(demo_app):
             recall = counts["hit"] / max(counts["gold"], 1)
             assert (precision, recall) == pytest.approx(seed_overlap(extraction.text, gold.text))
             checked += 1
-    assert checked == 11 * len(runnable(build_registry()))  # 10 demo articles and the listing with gold x the extractors
+    assert checked == 11 * len(runnable(build_registry()))  # 10 articles and the listing with gold x the extractors
 
 
 def test_unknown_extractor_is_a_usage_error_naming_it(runner, session):

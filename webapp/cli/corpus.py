@@ -94,9 +94,9 @@ def import_command(paths: tuple[str, ...], fmt: str, site_from: str, processes: 
     else:
         batch = run_import(list(paths), fmt, site_from, "importing", processes)
     echo_report(batch)
-    failure = nothing_imported(batch)
-    if failure is not None:
-        raise click.ClickException(failure)
+    if nothing_imported(batch) is not None:  # the report above has said why, item by item
+        raise click.ClickException(f"no page was imported: the {batch.rejected} item(s) read were all rejected, "
+                                   "for the reasons above")
 
 
 COMMANDS = [import_command]

@@ -20,6 +20,7 @@ from ..settings import settings_of
 from ..vocabulary import GOLD_STATUSES
 from .actor import cli_record
 from .crawl import run_pipeline_export
+from .known_sites import check_sites
 from .page_type_option import page_type_option
 
 DATATROVE = "datatrove"
@@ -55,6 +56,7 @@ def export_command(fmt, out, statuses, sites, page_types, with_html, with_extrac
                    extractor, by, challenger, keep_html_bytes, metric) -> None:
     """Export pages and their gold (jsonl, folder, scrapinghub, trafilatura-eval, wcxb, wceb), scores (csv), or
     the leaderboard's choice as a runnable datatrove pipeline (datatrove)."""
+    check_sites(sites)
     if fmt == DATATROVE:
         run_pipeline_export(out, PipelineRequest(extractor, by, challenger, keep_html_bytes, metric))
         return

@@ -30,6 +30,7 @@ from ..usecases.extract import ExtractionRequest
 from ..usecases.extract import start_extraction as start_extraction_job
 from ..usecases.outcome import Actor, Refused
 from .actor import ADDRESS, cli_actor, cli_record
+from .known_sites import check_sites
 from .processes import processes_option
 
 if TYPE_CHECKING:
@@ -130,6 +131,7 @@ def extract_command(names: tuple[str, ...], site: str | None, force: bool, proce
     """Run extractors on the stored pages (only what is missing for their current fingerprints, and
     calls that crashed or timed out, up to 3 attempts), then cache the new extractions' scores against
     the gold and measure the pages' disagreement."""
+    check_sites([site])
     if not background:
         run_extraction(names, site, force, processes)
         return

@@ -32,6 +32,7 @@ from ..scoring import app_metrics, resolve_metric
 from ..settings import settings_of
 from ..usecases.outcome import Refused
 from ..usecases.read_board import OLD_GROUPINGS, board_request, read_leaderboard
+from .known_sites import check_sites
 from .page_type_option import page_type_option
 from .renamed_option import renamed_choice, renamed_option
 
@@ -190,6 +191,7 @@ def score_command(metric, average, sites, page_types, batches, authors, bootstra
     --extractor, the extractors with no scored extraction at their current version are listed as not run,
     and the others are scored on the pages they all have. The anchoring split (each extractor on the pages
     whose gold started from its text and on the others) and the movement from the prefill follow."""
+    check_sites(sites)
     settings = settings_of(current_app)
     try:
         options = board_request(settings, metric=metric, average=average, extractors=names, bootstrap=bootstrap,
@@ -232,6 +234,7 @@ def score_command(metric, average, sites, page_types, batches, authors, bootstra
 def compare_command(a, b, metric, average, sites, page_types, batches, authors, bootstrap, seed, fmt, top) -> None:
     """Head-to-head of A and B (extractor names, or stored fingerprints): wins, losses, ties, the
     paired bootstrap difference of F1 (A - B), and whether it is within the annotators' noise."""
+    check_sites(sites)
     with usage_errors():
         with sessions()() as session:
             cache = scored_cache(session, metric)
@@ -271,6 +274,7 @@ def compare_command(a, b, metric, average, sites, page_types, batches, authors, 
 def guard_command(names, sites, fmt) -> None:
     """The accept guard against the gold page types: confusion matrix per extractor against the types to
     accept (GUARD_ACCEPT_TYPES), and the acceptance rate per site and per import batch."""
+    check_sites(sites)
     with sessions()() as session, usage_errors():
         report = guard_report(session, current_named(session, build_registry(), names),
                               settings_of(current_app).taxonomy, sites)

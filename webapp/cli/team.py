@@ -18,6 +18,7 @@ from ..settings import settings_of
 from ..usecases.assign import assign_pages, unassign_pages
 from ..usecases.outcome import Actor, Refused
 from .actor import ADDRESS, cli_actor
+from .known_sites import check_sites
 from .renamed_option import renamed_choice
 from .scores_commands import echo_table
 
@@ -40,6 +41,7 @@ def assign_command(annotators, sites, batches, url_contains, limit, remove) -> N
     """Assign the selected pages that still have a free place (of OVERLAP) to annotators, in turn: they
     come first in their queue, and the place is kept for them. The names must be users' (not disabled);
     --remove undoes assignments."""
+    check_sites(sites)
     selection = PageFilter(sites=sites, batches=batches, url_contains=url_contains)
     actor = Actor(cli_actor(), ADMIN, ADDRESS)
     with sessions()() as session:
