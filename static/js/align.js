@@ -1,6 +1,6 @@
 // Gold lines matched to a sequence of texts (the page's blocks, a candidate's lines) by their order: a
 // monotone alignment, never the first text match. It is webapp/corpus/alignment.py's `align`, step for
-// step (tests/test_visible_text.py checks in Chromium that both give the same answer): of the order-keeping
+// step (tests/corpus/test_visible_text.py checks in Chromium that both give the same answer): of the order-keeping
 // matchings of equal normalised texts, one with the most matched lines, then the most pinned blocks (the
 // copies the annotator clicked), then the fewest runs (stretches whose blocks follow one another, only
 // unmatched lines between), later copies winning what is left.

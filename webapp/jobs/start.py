@@ -12,7 +12,7 @@ from ..models import Job, JobChunk
 from ..settings import settings_of
 from .broker import send
 from .host import Host
-from .records import FIRST_STEP, create_job, open_job
+from .records import FIRST_STEP, create_job
 
 
 def new_job(session: Session, host: Host, kind: str, params: dict[str, Any], started_by: str,
@@ -27,10 +27,3 @@ def dispatch(host: Host, session: Session, job: Job) -> None:
     send(host, list(session.scalars(select(JobChunk.id).where(JobChunk.job_id == job.id,
                                                              JobChunk.status == "queued"))))
 
-
-def refresh_job(session: Session, host: Host, metric: str, started_by: str) -> tuple[Job, bool]:
-    """The open refresh job of this metric, or a new one (True when new); not committed."""
-    found = open_job(session, "refresh", "metric", metric)
-    if found is not None:
-        return found, False
-    return new_job(session, host, "refresh", {"metric": metric}, started_by), True

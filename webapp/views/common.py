@@ -13,7 +13,7 @@ from werkzeug.exceptions import HTTPException
 from ..accounts import audit_log
 from ..accounts.roles import REVIEWER, at_least
 from ..db import get_session
-from ..models import AuditEvent, User
+from ..models import AuditEvent
 from ..usecases.outcome import Actor, Refused
 from ..web.access import identity
 from ..web.app_settings import settings
@@ -30,11 +30,6 @@ def annotator() -> str | None:
     if who.user is not None:
         return who.user.name
     return session.get(ANNOTATOR) if who.local else None
-
-
-def current_user() -> User | None:
-    """The logged-in user (or the API token's); None in local mode and for nobody."""
-    return identity().user
 
 
 def current_role() -> str | None:
