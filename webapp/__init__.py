@@ -67,6 +67,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from .web.access import init_access
     from .web.bad_input import init_bad_input
     from .web.error_pages import init_error_pages
+    from .web.navigation import init_navigation
     from .web.old_names import init_old_names
     from .web.security import init_security
     from .web.template_helpers import init_template_helpers
@@ -81,6 +82,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     init_bad_input(app)
     init_old_names(app)
     init_template_helpers(app)
+    init_navigation(app)
     init_error_pages(app)
     register_blueprints(app)
     return app
