@@ -10,7 +10,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-ROBOTS = b"User-agent: *\nDisallow: /private\nAllow: /private/open\nCrawl-delay: 0.2\n\nUser-agent: grumpy\nDisallow: /\n"
+ROBOTS = (b"User-agent: *\nDisallow: /private\nAllow: /private/open\nCrawl-delay: 0.2\n\n"
+          b"User-agent: grumpy\nDisallow: /\n")
 
 
 def page(title: str, body: str) -> bytes:
@@ -34,7 +35,7 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
-    def do_GET(self) -> None:  # noqa: N802 - http.server's name
+    def do_GET(self) -> None:  # http.server's name
         path = self.path
         Handler.counts[path] = Handler.counts.get(path, 0) + 1
         Handler.log.append((path, time.monotonic()))

@@ -60,6 +60,15 @@ def defaults(instance_path: str) -> dict[str, Any]:
         "CHECK_MIN_AGREEMENT": 0.8,
         "GOLD_MAX_BYTES": 4 * 2**20,
         "EFFORT_IDLE_SECONDS": 60.0,
+        "CAPTURE_ALLOWED_NETWORKS": [],
+        "CAPTURE_ALLOWED_PORTS": ["80", "443"],
+        "CAPTURE_USER_AGENT": "Goldtext",
+        "CAPTURE_DELAY_SECONDS": 1.0,
+        "CAPTURE_TIMEOUT_SECONDS": 20.0,
+        "CAPTURE_TOTAL_SECONDS": 60.0,
+        "CAPTURE_MAX_BYTES": 10 * 2**20,
+        "CAPTURE_RETRIES": 2,
+        "CAPTURE_MAX_URLS": 1000,
     }
 
 

@@ -13,6 +13,7 @@ from functools import cached_property
 from typing import Any
 
 from .annotation.prefill import MODES as PREFILL_MODES
+from .capture.capture_settings import CaptureSettings
 from .corpus.document import Limits
 from .extractors.base import Extractor
 from .extractors.extraction_service import RunSettings
@@ -52,6 +53,7 @@ class Settings:
     min_site_pages: int  # LEADERBOARD_MIN_SITE_PAGES
     drift_threshold: float  # DRIFT_THRESHOLD_POINTS
     lease: Lease  # JOB_LEASE_SECONDS, JOB_MAX_ATTEMPTS: how long a queued chunk waits before it counts as lost
+    capture: CaptureSettings  # CAPTURE_*: what a capture may reach, its politeness and its limits
 
     @cached_property
     def registry(self) -> Mapping[str, Extractor]:
@@ -86,6 +88,7 @@ def build_settings(config: Mapping[str, Any], instance_path: str,
         min_site_pages=int(config["LEADERBOARD_MIN_SITE_PAGES"]),
         drift_threshold=float(config["DRIFT_THRESHOLD_POINTS"]),
         lease=Lease(float(config["JOB_LEASE_SECONDS"]), int(config["JOB_MAX_ATTEMPTS"])),
+        capture=CaptureSettings.from_config(config),
     )
 
 

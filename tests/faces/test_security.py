@@ -60,6 +60,7 @@ def requests_that_change_state(values: dict[str, Any]) -> dict[str, dict[str, An
         "upload.receive": {"data": {"format": "auto", "site_from": "url",
                                     "files": (io.BytesIO(b"<html><body><p>Planted</p></body></html>"), "x.html")}},
         "exports.start": {"data": {"format": "jsonl"}},
+        "capture.start": {"data": {"urls": "https://news.example/planted"}},
         "jobs.cancel": {"data": {}},
         "extractors.add": {"data": {"name": "planted", "base": "trafilatura", "options": "fast=true"}},
         "extractors.remove": {"data": {}},
@@ -367,7 +368,7 @@ def environment_value(name: str, default: Any) -> tuple[str, Any]:
             chosen = default[:1]
         return " , ".join(chosen), chosen
     text = {"DATABASE_URL": "sqlite:////tmp/elsewhere.sqlite", "BROKER_URL": "redis://127.0.0.1:6379/9",
-            "DEFAULT_EXTRACTOR": "density", "PREFILL": "random"}[name]
+            "DEFAULT_EXTRACTOR": "density", "PREFILL": "random", "CAPTURE_USER_AGENT": "Goldtext-tests/2"}[name]
     return text, text
 
 

@@ -30,10 +30,10 @@ class AddressRules:
     ports: frozenset[int] = frozenset({80, 443})
 
     @classmethod
-    def from_settings(cls, allowed: str | list[str] | tuple[str, ...], ports: str | list[int] | tuple[int, ...]
-                      ) -> AddressRules:
-        """The rules of CAPTURE_ALLOWED_NETWORKS (host names and CIDR ranges) and CAPTURE_ALLOWED_PORTS;
-        ValueError naming an entry that is neither."""
+    def from_settings(cls, allowed: str | list[str] | tuple[str, ...],
+                      ports: str | list[int | str] | tuple[int | str, ...]) -> AddressRules:
+        """The rules of CAPTURE_ALLOWED_NETWORKS (host names and CIDR ranges) and CAPTURE_ALLOWED_PORTS
+        (ports and ranges FIRST-LAST); ValueError naming an entry that is neither."""
         entries = [e.strip() for e in (allowed.split(",") if isinstance(allowed, str) else allowed) if e.strip()]
         networks: list[IPNetwork] = []
         hosts: set[str] = set()
@@ -45,9 +45,21 @@ class AddressRules:
                     raise ValueError(f"CAPTURE_ALLOWED_NETWORKS: {entry!r} is neither a host name nor a CIDR range"
                                      ) from None
                 hosts.add(entry.lower().rstrip("."))
-        numbers = [int(p) for p in (ports.split(",") if isinstance(ports, str) else ports) if str(p).strip()]
-        if not numbers or any(not 0 < p < 65536 for p in numbers):
-            raise ValueError(f"CAPTURE_ALLOWED_PORTS: {ports!r} must be ports between 1 and 65535")
+        numbers: set[int] = set()
+        for entry in (ports.split(",") if isinstance(ports, str) else [str(p) for p in ports]):
+            low, _, high = entry.strip().partition("-")
+            if not low:
+                continue
+            try:
+                first, last = int(low), int(high or low)
+            except ValueError:
+                raise ValueError(f"CAPTURE_ALLOWED_PORTS: {entry!r} is neither a port nor a range FIRST-LAST"
+                                 ) from None
+            if not 0 < first <= last < 65536:
+                raise ValueError(f"CAPTURE_ALLOWED_PORTS: {entry!r} is outside 1-65535")
+            numbers.update(range(first, last + 1))
+        if not numbers:
+            raise ValueError("CAPTURE_ALLOWED_PORTS names no port")
         return cls(tuple(networks), frozenset(hosts), frozenset(numbers))
 
     def check_url(self, url: str) -> None:
@@ -64,7 +76,7 @@ class AddressRules:
         if parts.username or parts.password:
             raise Blocked("the URL carries a user name or password")
         if port not in self.ports:
-            raise Blocked(f"port {port} is not among CAPTURE_ALLOWED_PORTS ({', '.join(map(str, sorted(self.ports)))})")
+            raise Blocked(f"port {port} is not among CAPTURE_ALLOWED_PORTS")
 
     def check_address(self, host: str, address: str) -> None:
         """Blocked unless `host`, resolved to `address`, may be reached."""

@@ -19,10 +19,9 @@ from urllib.parse import urlsplit
 from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
+from ..corpus.warc_reader import FETCH_RECORD
 from .fetcher import Hop
 
-FETCH_RECORD = "application/vnd.goldtext.fetch+json"
-"""The content type of a capture's metadata record (what the WARC reader keeps as the page's fetch facts)."""
 DROPPED_HEADERS = frozenset({"transfer-encoding"})
 """Headers that describe the transfer, not the body kept (the body is written whole, not chunked)."""
 

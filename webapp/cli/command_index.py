@@ -25,6 +25,10 @@ COMMANDS: dict[str, Entry] = {
                             "turn: they come first in their queue, and the place is kept for them."),
     "audit": Entry("audit_commands", "The audit log, oldest first: who changed what, when and from where (`verify` "
                                      "checks its chain)."),
+    "capture": Entry("capture_commands", "Capture URLs as a new batch: fetch each one (robots.txt obeyed, one request "
+                                         "at a time per host, no private or loopback address unless "
+                                         "CAPTURE_ALLOWED_NETWORKS allows it), keep the exchanges as a WARC, import "
+                                         "the pages and extract them; print each URL's outcome."),
     "check": Entry("checks_commands", "Check the gold: list each page that fails a check, with the reason, and keep "
                                       "the failures for the Checks page and the queue's filter."),
     "compare": Entry("scores_commands", "Head-to-head of A and B (extractor names, or stored fingerprints): wins, "

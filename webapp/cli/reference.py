@@ -39,6 +39,7 @@ This page is generated from the commands. The examples and the longer explanatio
 GUIDES: dict[str, tuple[str, str]] = {
     "goldtext agreement": ("Agreement between annotators", "metrics.md#agreement-between-annotators"),
     "goldtext assign": ("Double annotation", "annotating.md#double-annotation"),
+    "goldtext capture": ("Capturing pages", "layouts.md#capturing-pages"),
     "goldtext compare": ("Head-to-head", "metrics.md#head-to-head"),
     "goldtext db": ("Schema migrations", "deployment.md#schema-migrations"),
     "goldtext demo": ("The demo corpus", "deployment.md#the-demo-corpus"),

@@ -39,9 +39,12 @@ class RawDocument:
     note: str | None = None  # the reviewer's note on the gold
     provenance: dict[str, Any] | None = None  # where the gold's text came from, when the source says
     annotations: tuple[ReadAnnotation, ...] = ()  # each annotator's own annotation, when the source has them
+    fetch: dict[str, Any] | None = None  # how a capture fetched the page (its WARC's metadata record): kept
+    # in the page's facts under FETCH_FACT
 
 
 LAYOUT_FACT = "layout"
+FETCH_FACT = "fetch"
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session
 
 from ..models import ImportBatch, Page
 from ..vocabulary import DONE, Taxonomy, UnknownTerm, checked_page_type
-from .document import LAYOUT_FACT, RawDocument, Rejected
+from .document import FETCH_FACT, LAYOUT_FACT, RawDocument, Rejected
 from .preparation import Prepared, in_order
 from .site_names import UNKNOWN_SITE, host_of, site_named
 
@@ -181,7 +181,8 @@ def _store(
         encoding=prepared.decoded.encoding,
         encoding_source=prepared.decoded.source,
         html=prepared.decoded.text,
-        facts=prepared.facts | ({LAYOUT_FACT: doc.layout} if doc.layout else {}),
+        facts=prepared.facts | ({LAYOUT_FACT: doc.layout} if doc.layout else {})
+        | ({FETCH_FACT: doc.fetch} if doc.fetch else {}),
     )
     session.add(page)
     session.flush()

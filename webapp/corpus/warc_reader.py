@@ -1,16 +1,20 @@
 """Reader for WARC and ARC files (gzipped or not): the HTML responses, streamed record by record.
 
 Only `response` records whose HTTP Content-Type is HTML are items; other records are skipped
-silently. Each payload is read once, dechunked and decompressed, and never past the size cap.
-Non-200 responses and truncated records are rejected. A file cut short or corrupt ends with a
+silently, and so are redirects (a 3xx answer is a step to a page, not a page). Each payload is read once,
+dechunked and decompressed, and never past the size cap. Other non-200 responses and truncated records
+are rejected. A `metadata` record of a capture (FETCH_RECORD, concurrent to the response just read)
+gives that page its fetch facts. A file cut short or corrupt ends with a
 rejection of the record it cuts, so a lost record never passes unseen.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from itertools import count
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from warcio.archiveiterator import ArchiveIterator
 from warcio.recordloader import ArcWarcRecord
@@ -20,6 +24,10 @@ from .document import Limits, RawDocument, Rejected
 from .streams import Unreadable, read_capped
 
 HTML_TYPES = ("text/html", "application/xhtml+xml")
+REDIRECTS = ("301", "302", "303", "307", "308")
+FETCH_RECORD = "application/vnd.goldtext.fetch+json"
+"""The content type of the metadata record in which a capture (webapp/capture) writes a page's fetch facts."""
+FETCH_MAX_BYTES = 256 * 1024
 TAIL = 64  # bytes looked at past the last whole record: anything but blank lines is a cut record
 
 T = TypeVar("T")
@@ -32,14 +40,26 @@ def read_warc(source: str, limits: Limits) -> Iterator[RawDocument | Rejected]:
         with open(source, "rb") as stream:
             records = ArchiveIterator(stream, arc2warc=True)
             iterator = iter(records)
+            pending: tuple[str, RawDocument] | None = None  # a response, until its fetch facts may follow
             for number in count(1):
                 position = f"warc record {number}"
                 record = _warcio(lambda: next(iterator, None))
                 if record is None:
                     break
+                if pending is not None and _concurrent(record, pending[0]):
+                    yield replace(pending[1], fetch=_fetch_facts(record, records))
+                    pending = None
+                    continue
+                if pending is not None and record.rec_type != "request":  # a request may come between
+                    yield pending[1]
+                    pending = None
                 outcome = _outcome(record, records, _item(position, record), source, limits)
-                if outcome is not None:
+                if isinstance(outcome, RawDocument):
+                    pending = (str(record.rec_headers.get_header("WARC-Record-ID")), outcome)
+                elif outcome is not None:
                     yield outcome
+            if pending is not None:
+                yield pending[1]
             stream.seek(records.offset)
             if stream.read(TAIL).strip():
                 raise Unreadable("the file ends inside this record (truncated or corrupt WARC)")
@@ -84,6 +104,8 @@ def _document(
     content_type = headers.get_header("Content-Type") or ""
     if content_type.split(";")[0].strip().lower() not in HTML_TYPES:
         return None
+    if headers.get_statuscode() in REDIRECTS:
+        return None
     if headers.get_statuscode() != "200":
         return Rejected(item, source, f"HTTP {headers.get_statuscode()}")
     if truncated := record.rec_headers.get_header("WARC-Truncated"):
@@ -98,6 +120,24 @@ def _document(
         return Rejected(item, source, f"truncated record ({shortfall})")
     url = record.rec_headers.get_header("WARC-Target-URI")
     return RawDocument(item, data, source, url=url, charset=charset_param(content_type))
+
+
+def _concurrent(record: ArcWarcRecord, response_id: str) -> bool:
+    """Whether the record is a capture's fetch facts of the response `response_id`."""
+    return (record.rec_type == "metadata"
+            and record.rec_headers.get_header("Content-Type") == FETCH_RECORD
+            and record.rec_headers.get_header("WARC-Concurrent-To") == response_id)
+
+
+def _fetch_facts(record: ArcWarcRecord, records: ArchiveIterator) -> dict[str, Any] | None:
+    """The fetch facts of a capture's metadata record; None when they are not a JSON object."""
+    body = _warcio(lambda: record.content_stream().read(FETCH_MAX_BYTES + 1), "corrupt record")
+    _warcio(records.read_to_end)
+    try:
+        facts = json.loads(body) if len(body) <= FETCH_MAX_BYTES else None
+    except ValueError:
+        return None
+    return facts if isinstance(facts, dict) else None
 
 
 def _malformed(record: ArcWarcRecord, item: str, source: str) -> Rejected | None:

@@ -19,8 +19,9 @@ from .files import drop_files
 STATUSES = ("queued", "running", "done", "failed", "cancelled")
 ENDED = ("done", "failed", "cancelled")
 OPEN = ("queued", "running")
-KINDS = ("extract", "upload", "export", "refresh", "check")
-FIRST_STEP = {"extract": "plan", "upload": "import", "export": "export", "refresh": "refresh", "check": "check"}
+KINDS = ("extract", "upload", "export", "refresh", "check", "capture")
+FIRST_STEP = {"extract": "plan", "upload": "import", "export": "export", "refresh": "refresh", "check": "check",
+              "capture": "capture"}
 """The step a new job of each kind starts with."""
 WORKER_SILENCE = timedelta(seconds=20)
 """A worker not heard from for this long is taken as gone (its heartbeat beats every few seconds)."""

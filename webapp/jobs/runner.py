@@ -25,6 +25,7 @@ from sqlalchemy import update
 from ..extractors.process_pool import ExtractorPool
 from ..models import Job, JobChunk
 from ..settings import settings_of
+from .capture_step import capture_step
 from .check_step import check_step
 from .context import Context, Stopped
 from .export_step import export_step
@@ -45,8 +46,9 @@ STEPS: dict[str, Callable[[Context], Follow]] = {
     "export": export_step,
     "refresh": refresh_step,
     "check": check_step,
+    "capture": capture_step,
 }
-FINAL_STEP = {"extract": "derive", "upload": "derive"}
+FINAL_STEP = {"extract": "derive", "upload": "derive", "capture": "derive"}
 """The step that runs once after every other chunk of the job is done."""
 
 

@@ -11,6 +11,7 @@ from . import (
     annotate,
     api,
     audit,
+    capture,
     checks,
     effort,
     exports,
@@ -27,6 +28,6 @@ from . import (
 
 
 def register_blueprints(app: Flask) -> None:
-    for module in (queue, annotate, pages, api, upload, leaderboard, sites, exports, jobs, extractors, accounts, audit,
-                   adjudication, reviewed, agreement, checks, effort, guidelines):
+    for module in (queue, annotate, pages, api, upload, capture, leaderboard, sites, exports, jobs, extractors,
+                   accounts, audit, adjudication, reviewed, agreement, checks, effort, guidelines):
         app.register_blueprint(module.bp)

@@ -38,7 +38,8 @@ SECTIONS = (
                        Link("Checks", "checks.index", REVIEWER), Link("Agreement", "agreement.index", REVIEWER))),
     Section("Results", (Link("Leaderboard", "leaderboard.index"), Link("Sites", "sites.index"),
                         Link("Effort", "effort.index"))),
-    Section("Data", (Link("Import", "upload.form", ADMIN), Link("Export", "exports.form", ADMIN),
+    Section("Data", (Link("Import", "upload.form", ADMIN), Link("Add URLs", "capture.form", ADMIN),
+                     Link("Export", "exports.form", ADMIN),
                      Link("Extractors", "extractors.index"), Link("Jobs", "jobs.index"))),
     Section("Team", (Link("Users", "accounts.users", ADMIN), Link("Audit", "audit.index", ADMIN))),
 )

@@ -1,0 +1,36 @@
+"""What the settings decide of a capture (CAPTURE_*), checked when the app starts: a wrong entry of
+CAPTURE_ALLOWED_NETWORKS or CAPTURE_ALLOWED_PORTS stops the start, naming it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from .addresses import AddressRules
+from .fetcher import FetchLimits
+
+
+@dataclass(frozen=True)
+class CaptureSettings:
+    rules: AddressRules
+    limits: FetchLimits
+    delay: float  # CAPTURE_DELAY_SECONDS: the least wait between two requests to one host
+    max_urls: int  # CAPTURE_MAX_URLS: the most URLs one capture takes
+
+    @classmethod
+    def from_config(cls, config: Mapping[str, Any]) -> CaptureSettings:
+        limits = FetchLimits(timeout=float(config["CAPTURE_TIMEOUT_SECONDS"]),
+                             total=float(config["CAPTURE_TOTAL_SECONDS"]),
+                             max_bytes=int(config["CAPTURE_MAX_BYTES"]),
+                             retries=int(config["CAPTURE_RETRIES"]),
+                             agent=str(config["CAPTURE_USER_AGENT"]))
+        return cls(AddressRules.from_settings(config["CAPTURE_ALLOWED_NETWORKS"], config["CAPTURE_ALLOWED_PORTS"]),
+                   limits, float(config["CAPTURE_DELAY_SECONDS"]), int(config["CAPTURE_MAX_URLS"]))
+
+    def record(self, obey_robots: bool) -> dict[str, Any]:
+        """The settings a capture ran with, as its WARC's warcinfo names them."""
+        return {"user_agent": self.limits.agent, "robots_txt": "obeyed" if obey_robots else "not obeyed",
+                "delay_seconds": self.delay, **{k: v for k, v in asdict(self.limits).items() if k != "agent"},
+                "allowed_networks": sorted(str(n) for n in self.rules.networks) + sorted(self.rules.hosts),
+                "allowed_ports": sorted(self.rules.ports)}

@@ -1,0 +1,71 @@
+"""Start a capture: a job that fetches a list of URLs (webapp/capture), keeps what it fetched as a WARC in
+the instance folder, imports the pages it got as a new batch and extracts them. `goldtext capture`
+(cli/capture_commands.py) and the Add URLs form (views/capture.py) call `start_capture`.
+
+The rules: only an admin captures (403), since a capture makes the server send requests for its user; at
+least one URL and at most CAPTURE_MAX_URLS (400); each URL is an http(s) URL with a host (400 naming the
+first that is not: the scheme, port and address rules are applied again, per URL, when it is fetched and
+reported there); turning robots.txt off is recorded with the capture (job, audit event and WARC). The
+job is queued with its first step's chunk and the start audited; the face commits and dispatches."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+from sqlalchemy.orm import Session
+
+from ..accounts.roles import ADMIN, at_least
+from ..corpus.importer import start_batch
+from ..jobs.records import FIRST_STEP, create_job
+from ..models import Job
+from ..settings import Settings
+from .outcome import Actor, Refused
+
+
+@dataclass(frozen=True)
+class CaptureRequest:
+    urls: tuple[str, ...]
+    obey_robots: bool = True
+    extractors: tuple[str, ...] = ()
+    """The extractors run on the captured pages (none: every one that can run)."""
+
+
+def url_lines(text: str) -> list[str]:
+    """The URLs of a pasted list or a file: one per line, blank lines and # comments left out."""
+    return [line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+
+
+def checked_urls(urls: Sequence[str], max_urls: int) -> tuple[str, ...]:
+    """The URLs, each once, in order; Refused (400) for none, too many, or one that is not an http(s) URL."""
+    unique = tuple(dict.fromkeys(u.strip() for u in urls if u.strip()))
+    if not unique:
+        raise Refused(400, "Give at least one URL to capture.")
+    if len(unique) > max_urls:
+        raise Refused(400, f"{len(unique)} URLs: a capture takes at most {max_urls} (CAPTURE_MAX_URLS).")
+    for url in unique:
+        try:
+            parts = urlsplit(url)
+            parts.port  # noqa: B018 - raises ValueError on a port that is not a number
+        except ValueError as error:
+            raise Refused(400, f"{url!r} is not a URL: {error}") from None
+        if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+            raise Refused(400, f"{url!r} is not an http or https URL with a host.")
+    return unique
+
+
+def start_capture(session: Session, settings: Settings, actor: Actor, request: CaptureRequest) -> Job:
+    """The queued capture job (flushed), with its import batch; Refused by the rules above. Never commits."""
+    if not at_least(actor.role, ADMIN):
+        raise Refused(403, "Only an admin captures URLs: the server fetches them.")
+    urls = checked_urls(request.urls, settings.capture.max_urls)
+    batch = start_batch(session, f"capture of {len(urls)} URL{'s' if len(urls) != 1 else ''}", "warc", actor.name)
+    params: dict[str, Any] = {"urls": list(urls), "obey_robots": request.obey_robots, "batch": batch.id,
+                              "format": "warc", "site_from": "url", "extractors": list(request.extractors)}
+    job = create_job(session, "capture", params, actor.name, FIRST_STEP["capture"], [[]], settings.lease.until())
+    job.batch_id = batch.id
+    actor.record(session, "capture", f"job {job.id}",
+                 {"urls": len(urls), "obey_robots": request.obey_robots, "batch": batch.id})
+    return job
