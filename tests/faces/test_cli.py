@@ -370,3 +370,14 @@ def test_an_unknown_site_is_a_usage_error_that_names_the_stored_sites(runner, se
     assert result.exit_code == 2, result.output
     assert "no stored page is of the site 'gazette.example'" in result.output
     assert "garden-ledger.example, transit-times.example" in result.output
+
+
+def test_a_command_never_writes_the_apps_settings(runner, app, session):
+    from workbench import make_page
+
+    make_page(session, "<html><body><p>One paragraph of text.</p></body></html>")
+    session.commit()
+    before = dict(app.config)
+    result = runner.invoke(args=["extract", "--extractor", "justext", "--processes", "1"])
+    assert result.exit_code == 0, result.output
+    assert app.config == before  # --processes goes to this run's pool, not into EXTRACT_PROCESSES

@@ -56,11 +56,9 @@ def run_extraction(
     """Run an extraction job in this process with a progress bar, then print a summary; returns the
     job's id. `processes`: extractor processes (default EXTRACT_PROCESSES, one per core)."""
     app = flask_app()
-    if processes:
-        app.config["EXTRACT_PROCESSES"] = processes
     started = time.perf_counter()
     job_id = start_extraction(names, site, force)
-    status = run_here(app, job_id, on_progress=ProgressBars())
+    status = run_here(app, job_id, on_progress=ProgressBars(), processes=processes)
     summarise(job_id, status, time.perf_counter() - started)
     return job_id
 

@@ -65,6 +65,8 @@ class Runner:
     concurrency: int = 1
     send: Callable[[list[int]], None] | None = None
     broker_idle: Callable[[], bool] = lambda: False
+    processes: int | None = None
+    """Extractor processes of its pool (None: EXTRACT_PROCESSES, and 0 there: one per core)."""
     name: str = field(default_factory=lambda: f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}")
     _pool: ExtractorPool | None = field(default=None, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
@@ -83,7 +85,7 @@ class Runner:
         with self._lock:
             if self._pool is None:
                 cfg = self.host.config
-                self._pool = ExtractorPool(cfg["EXTRACT_PROCESSES"] or None, cfg["EXTRACT_TIMEOUT"],
+                self._pool = ExtractorPool(self.processes or cfg["EXTRACT_PROCESSES"] or None, cfg["EXTRACT_TIMEOUT"],
                                            cfg["EXTRACT_MEMORY_MB"])
             return self._pool
 

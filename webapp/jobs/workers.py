@@ -90,11 +90,12 @@ def job_state(host: Host, job_id: int) -> tuple[str, int, int | None, int, str]:
 
 
 def run_here(host: Host, job_id: int, threads: int = 2,
-             on_progress: Callable[[str, int, int | None, str], None] | None = None) -> str:
-    """Work through one job in this process with `threads` chunks at a time (one extractor pool),
-    calling on_progress(status, done, total, stage) as it moves; returns the job's final status.
-    Chunks it cannot claim (another worker runs them) are waited for."""
-    runner = Runner(host, threads).start()
+             on_progress: Callable[[str, int, int | None, str], None] | None = None,
+             processes: int | None = None) -> str:
+    """Work through one job in this process with `threads` chunks at a time (one extractor pool of
+    `processes`, default EXTRACT_PROCESSES), calling on_progress(status, done, total, stage) as it moves;
+    returns the job's final status. Chunks it cannot claim (another worker runs them) are waited for."""
+    runner = Runner(host, threads, processes=processes).start()
     stop = threading.Event()
 
     def work() -> None:
