@@ -381,3 +381,16 @@ def test_a_command_never_writes_the_apps_settings(runner, app, session):
     result = runner.invoke(args=["extract", "--extractor", "justext", "--processes", "1"])
     assert result.exit_code == 0, result.output
     assert app.config == before  # --processes goes to this run's pool, not into EXTRACT_PROCESSES
+
+
+@pytest.mark.settings(UPLOAD_EXTRACTORS=["trafilatura", "no-such-extractor"])
+@pytest.mark.parametrize("command", ["run", "serve"])
+def test_the_server_refuses_to_start_with_an_unknown_upload_extractor(runner, command):
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    result = runner.invoke(args=[command, "--port", str(port), "--no-worker"])
+    assert result.exit_code != 0
+    assert "UPLOAD_EXTRACTORS" in result.output and "no-such-extractor" in result.output

@@ -17,6 +17,9 @@ from ..accounts.users import accounts_exist
 from ..db import database, dispose, flask_app, readers
 from ..jobs.broker import describe_broker
 from ..jobs.workers import EmbeddedWorker
+from ..settings import settings_of
+from ..usecases.extract import checked_extractors
+from ..usecases.outcome import Refused
 from ..web.access import CREATE_ACCOUNT, is_loopback
 
 WORKER_COMMAND = [sys.executable, "-c", "from webapp.cli import main; main()", "worker"]
@@ -53,6 +56,16 @@ def check_port(host: str, port: int) -> None:
                 f"another with --port.") from None
 
 
+def check_upload_extractors(app: Flask) -> None:
+    """Refuse to start while UPLOAD_EXTRACTORS names an extractor that cannot run here: every browser
+    upload would fail on it."""
+    with readers(app)() as session:
+        try:
+            checked_extractors(session, settings_of(app), app.config.get("UPLOAD_EXTRACTORS") or ())
+        except Refused as error:
+            raise click.ClickException(f"UPLOAD_EXTRACTORS: {error.reason}") from None
+
+
 def serve_development(app: Flask, host: str, port: int, worker: bool | None) -> None:
     """Flask's threaded development server, with the embedded worker unless told otherwise."""
     from werkzeug.serving import run_simple
@@ -60,6 +73,7 @@ def serve_development(app: Flask, host: str, port: int, worker: bool | None) -> 
     database(app)
     check_binding(app, host)
     check_port(host, port)
+    check_upload_extractors(app)
     embedded = EmbeddedWorker(app, int(app.config["WORKER_CONCURRENCY"])) if embedded_wanted(app, worker) else None
     if embedded is not None:
         click.echo(f"embedded worker: {app.config['WORKER_CONCURRENCY']} at once, broker {describe_broker(app)}")
@@ -115,6 +129,7 @@ def serve_command(host: str, port: int, processes: int, worker: bool | None) -> 
     app = flask_app()
     database(app)
     check_binding(app, host)
+    check_upload_extractors(app)
     dispose(app)
     child = None
     if embedded_wanted(app, worker):  # it stops when this process is gone, even killed (jobs/lifeline.py)
