@@ -394,3 +394,16 @@ def test_the_server_refuses_to_start_with_an_unknown_upload_extractor(runner, co
     result = runner.invoke(args=[command, "--port", str(port), "--no-worker"])
     assert result.exit_code != 0
     assert "UPLOAD_EXTRACTORS" in result.output and "no-such-extractor" in result.output
+
+
+def test_the_extractor_list_keeps_its_columns_with_long_versions(runner):
+    from webapp.extractors.registry import build_registry
+
+    result = runner.invoke(args=["extractors"])
+    assert result.exit_code == 0, result.output
+    lines = {line.split()[0]: line for line in result.output.splitlines()}
+    registry = build_registry()
+    assert max(len(e.version) for e in registry.values()) > 28  # the width the list had, fixed
+    versions = {lines[name].index(e.version, len(name)) for name, e in registry.items()}
+    descriptions = {lines[name].index(e.description, len(name) + len(e.version)) for name, e in registry.items()}
+    assert len(versions) == 1 and len(descriptions) == 1  # each column starts in one place on every line

@@ -160,9 +160,11 @@ def extractors_list() -> None:
     cannot run here says why."""
     with readers()() as session:
         known = with_variants(session, build_registry())
+    names = max(len(e.name) for e in known.values())
+    versions = max(len(e.version) for e in known.values())  # the columns as wide as their longest entry
     for extractor in known.values():
         why = f" [unavailable: {extractor.unavailable_reason}]" if extractor.unavailable_reason else ""
-        click.echo(f"{extractor.name:24} {extractor.version:28} {extractor.description}{why}")
+        click.echo(f"{extractor.name:{names}}  {extractor.version:{versions}}  {extractor.description}{why}")
 
 
 @extractors_group.command("add")
