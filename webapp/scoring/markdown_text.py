@@ -110,3 +110,71 @@ def markdown_of_line(line: str) -> str:
 def markdown_of_text(text: str) -> str:
     """Plain text, one block per line, as Markdown: one escaped paragraph per non-empty line."""
     return "\n\n".join(markdown_of_line(line) for line in text.splitlines() if line.strip())
+
+
+# --- the editor's Markdown: one block per line ------------------------------------------------------------
+
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])(?:\s|$)")
+_TABLE_ROW = re.compile(r"^\s*\|.*\|\s*$")
+_HTML_LINE = re.compile(r"^\s*</?(?:table|thead|tbody|tfoot|tr|td|th)\b", re.IGNORECASE)
+
+
+def _kind(line: str) -> str:
+    if _LIST_ITEM.match(line):
+        return "list"
+    if _TABLE_ROW.match(line):
+        return "table"
+    if _HTML_LINE.match(line):
+        return "html"
+    return "block"
+
+
+def blocks_markdown(lines_text: str) -> str:
+    """The gold editor's Markdown (one block per line) as CommonMark of the same blocks: a blank line
+    between two lines that would otherwise run into one paragraph (or into a list item or a table before
+    them); a list's items, a table's rows, an HTML table's lines and a fenced block's lines stay together."""
+    out: list[str] = []
+    fence: str | None = None
+    previous: str | None = None  # the kind of the last line written outside a fence, None after a blank
+    for line in lines_text.splitlines():
+        if fence is not None:
+            out.append(line)
+            stripped = line.strip()
+            if stripped and set(stripped) == {fence[0]} and len(stripped) >= len(fence):
+                fence, previous = None, "block"
+            continue
+        if not line.strip():
+            if out and out[-1] != "":
+                out.append("")
+            previous = None
+            continue
+        opening = _FENCE.match(line)
+        kind = "fence" if opening else _kind(line)
+        if previous is not None and not (previous == kind and kind in ("list", "table", "html")):
+            out.append("")
+        out.append(line)
+        if opening:
+            fence = opening.group(1)
+        previous = kind
+    return "\n".join(out).strip("\n")
+
+
+def editor_markdown(markdown: str) -> str:
+    """Stored Markdown as the gold editor shows it, one block per line: blank lines left out, except in a
+    fenced block (its code keeps them). `blocks_markdown` gives the Markdown back."""
+    out: list[str] = []
+    fence: str | None = None
+    for line in markdown.splitlines():
+        if fence is not None:
+            out.append(line)
+            stripped = line.strip()
+            if stripped and set(stripped) == {fence[0]} and len(stripped) >= len(fence):
+                fence = None
+            continue
+        opening = _FENCE.match(line)
+        if opening:
+            fence = opening.group(1)
+        if line.strip():
+            out.append(line)
+    return "\n".join(out)

@@ -1,0 +1,174 @@
+// The gold editor holds Markdown, one block per line (webapp/scoring/markdown_text.py says how a save turns
+// it into CommonMark): a heading, a list item, a table row, a paragraph is one line; a fenced code block is
+// its lines between two fences. Two things here:
+// - plainLines: each line's plain text, as the page's blocks hold it, so that the alignment of the gold to
+//   the page (align.js) compares texts, not markup: "## Fares" is aligned to the heading "Fares", a table
+//   row "| Day | Time |" to the row "Day Time", and a fenced block (on its opening fence's line) to the
+//   `pre` that holds its code.
+// - blockMarkdown: a block clicked in the page as Markdown of its structure: a heading with its level, a
+//   list item in its list (nested lists indented), a quote, a table row; a `pre` as a fenced block with
+//   its language; a table (any of its cells) as the whole table, in GFM, or as HTML when a cell spans
+//   rows or columns (GFM cannot hold that).
+import { dom, normalise } from "./blocks.js";
+
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+const DELIMITER_ROW = /^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$/;
+const TABLE_ROW = /^\s*\|.*\|\s*$/;
+const HIDDEN = 0xe000;
+
+// The plain text of one line of Markdown outside code: its markup removed.
+export function plainOfLine(line) {
+  if (DELIMITER_ROW.test(line) && line.includes("-") && line.includes("|")) return "";
+  // Escaped characters are hidden from the markup's patterns (as private-use characters) and put back.
+  let text = line.replace(/\\([!-/:-@[-`{-~])/g, (_, char) => String.fromCharCode(HIDDEN + char.charCodeAt(0)));
+  if (TABLE_ROW.test(text)) {
+    text = text.trim().slice(1, -1).split("|").map((cell) => cell.trim()).join(" ");
+  }
+  text = text.replace(/^ {0,3}#{1,6}(?:[ \t]+|$)/, (heading) => (heading ? "" : heading))
+    .replace(/[ \t]+#+[ \t]*$/, (closing) => (line.trimStart().startsWith("#") ? "" : closing))
+    .replace(/^\s*(?:>\s?)+/, "")
+    .replace(/^\s*(?:[-*+]|\d{1,9}[.)])(?:[ \t]+|$)/, "")
+    .replace(/!\[[^\]]*\]\([^)]*\)/g, "") // an image is no text
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1") // a link is its text
+    .replace(/<(https?:[^>\s]+)>/g, "$1")
+    .replace(/`+([^`]*)`+/g, "$1")
+    .replace(/(\*\*|__|~~)(?=\S)(.+?)(?<=\S)\1/g, "$2")
+    .replace(/(^|[^\w*])([*_])(?=\S)(.+?)(?<=\S)\2(?![\w*])/g, "$1$3")
+    .replace(/[\ue000-\ue07f]/g, (char) => String.fromCharCode(char.charCodeAt(0) - HIDDEN));
+  return normalise(text);
+}
+
+// Each line's plain text for the alignment: a fenced block's code on its opening line (the `pre` it came
+// from is one block), its other lines and the fences empty; a table's delimiter row empty.
+export function plainLines(lines) {
+  const out = [];
+  let fence = null;
+  lines.forEach((line, index) => {
+    if (fence) {
+      const closing = line.trim();
+      if (closing.startsWith(fence.marker[0]) && closing.length >= fence.marker.length
+          && /^(`+|~+)$/.test(closing)) {
+        out[fence.at] = normalise(fence.code.join(" "));
+        fence = null;
+      } else {
+        fence.code.push(line);
+      }
+      out.push("");
+      return;
+    }
+    const open = FENCE.exec(line);
+    if (open) {
+      fence = { marker: open[1], at: index, code: [] };
+      out.push("");
+      return;
+    }
+    out.push(plainOfLine(line));
+  });
+  if (fence) out[fence.at] = normalise(fence.code.join(" "));
+  return out;
+}
+
+// --- blocks of the page as Markdown -------------------------------------------------------------------
+
+const HEADINGS = { h1: 1, h2: 2, h3: 3, h4: 4, h5: 5, h6: 6 };
+
+function children(element) {
+  const found = [];
+  for (let node = dom.firstChild(element); node; node = dom.nextSibling(node)) found.push(node);
+  return found;
+}
+
+function textOf(node) {
+  if (dom.nodeType(node) === 3) return dom.data(node);
+  if (dom.nodeType(node) !== 1) return "";
+  const name = dom.localName(node);
+  if (name === "br") return "\n";
+  if (name === "script" || name === "style" || name === "template") return "";
+  return children(node).map(textOf).join("");
+}
+
+function ancestors(element) {
+  const found = [];
+  for (let node = dom.parentNode(element); node && dom.nodeType(node) === 1; node = dom.parentNode(node)) {
+    found.push(node);
+  }
+  return found;
+}
+
+// Characters Markdown would read as markup at the start of a line or anywhere, escaped: the text of a
+// block stays its text (as markdown_text.py's markdown_of_line escapes a flat line).
+export function escaped(text) {
+  return text.replace(/([\\`*_[\]<>&~|$!])/g, "\\$1")
+    .replace(/^(\s*)([#>+=-])/, "$1\\$2")
+    .replace(/^(\s*\d+)([.)])/, "$1\\$2");
+}
+
+function cellText(cell) {
+  return normalise(textOf(cell)).replace(/\|/g, "\\|");
+}
+
+function tableOf(table) {
+  const rows = [];
+  const visit = (element) => {
+    for (const child of children(element)) {
+      if (dom.nodeType(child) !== 1) continue;
+      const name = dom.localName(child);
+      if (name === "tr") rows.push(child);
+      else if (["thead", "tbody", "tfoot"].includes(name)) visit(child);
+    }
+  };
+  visit(table);
+  const cells = rows.map((row) => children(row).filter((c) => dom.nodeType(c) === 1
+    && ["td", "th"].includes(dom.localName(c))));
+  const spans = cells.flat().some((cell) => Number(dom.getAttribute(cell, "rowspan") || 1) > 1
+    || Number(dom.getAttribute(cell, "colspan") || 1) > 1);
+  if (spans) { // GFM cannot hold a spanning cell: the table as HTML, its texts escaped
+    const html = (text) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+    const lines = ["<table>"];
+    cells.forEach((row) => {
+      lines.push(`<tr>${row.map((cell) => {
+        const tag = dom.localName(cell);
+        const span = ["rowspan", "colspan"].map((name) => (Number(dom.getAttribute(cell, name) || 1) > 1
+          ? ` ${name}="${Number(dom.getAttribute(cell, name))}"` : "")).join("");
+        return `<${tag}${span}>${html(normalise(textOf(cell)))}</${tag}>`;
+      }).join("")}</tr>`);
+    });
+    lines.push("</table>");
+    return lines;
+  }
+  const width = Math.max(1, ...cells.map((row) => row.length));
+  const line = (row) => `| ${Array.from({ length: width }, (_, k) => (row[k] ? cellText(row[k]) : "")).join(" | ")} |`;
+  if (!cells.length) return [];
+  return [line(cells[0]), `|${" --- |".repeat(width)}`, ...cells.slice(1).map(line)];
+}
+
+function fenced(pre) {
+  const code = children(pre).find((child) => dom.nodeType(child) === 1 && dom.localName(child) === "code");
+  const classes = `${dom.getAttribute(pre, "class") || ""} ${code ? dom.getAttribute(code, "class") || "" : ""}`;
+  const language = /(?:^|\s)(?:language|lang)-([\w+#.-]+)/.exec(classes)?.[1] ?? "";
+  const text = textOf(pre).replace(/\n$/, "");
+  const longest = Math.max(2, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = "`".repeat(longest + 1);
+  return [`${fence}${language}`, ...text.split("\n"), fence];
+}
+
+// The Markdown lines of a block of the page: `owner` is its innermost block element, `text` its text.
+export function blockMarkdown(owner, text) {
+  if (!owner) return [escaped(text)];
+  const chain = [owner, ...ancestors(owner)];
+  const pre = chain.find((element) => dom.localName(element) === "pre");
+  if (pre) return fenced(pre);
+  const table = chain.find((element) => dom.localName(element) === "table");
+  if (table) return tableOf(table);
+  const name = dom.localName(owner);
+  if (HEADINGS[name]) return [`${"#".repeat(HEADINGS[name])} ${escaped(text)}`];
+  const item = chain.find((element) => dom.localName(element) === "li");
+  if (item) {
+    const lists = ancestors(item).filter((element) => ["ul", "ol"].includes(dom.localName(element)));
+    const indent = "  ".repeat(Math.max(0, lists.length - 1));
+    const marker = lists[0] && dom.localName(lists[0]) === "ol" ? "1." : "-";
+    return [`${indent}${marker} ${escaped(text)}`];
+  }
+  if (chain.some((element) => dom.localName(element) === "blockquote")) return [`> ${escaped(text)}`];
+  return [escaped(text)];
+}

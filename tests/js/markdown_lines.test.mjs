@@ -1,0 +1,81 @@
+// Unit tests of static/js/markdown_lines.js on a small fake DOM (as blocks.test.mjs builds it): the plain
+// text of the editor's Markdown lines, and a clicked block's Markdown.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { blockMarkdown, escaped, plainLines, plainOfLine } from "../../static/js/markdown_lines.js";
+
+function link(parent, children) {
+  parent.firstChild = children[0] ?? null;
+  children.forEach((child, index) => {
+    child.parentNode = parent;
+    child.nextSibling = children[index + 1] ?? null;
+  });
+  return parent;
+}
+
+function el(localName, attributes, ...children) {
+  const element = {
+    nodeType: 1, localName, nextSibling: null, parentNode: null,
+    hasAttribute: (name) => name in attributes, getAttribute: (name) => attributes[name] ?? null,
+  };
+  return link(element, children.map((child) => typeof child === "string"
+    ? { nodeType: 3, data: child, nextSibling: null, parentNode: null } : child));
+}
+
+test("a line's plain text drops its markup", () => {
+  assert.equal(plainOfLine("## Fares and times ##"), "Fares and times");
+  assert.equal(plainOfLine("  - a **bold** and _light_ item"), "a bold and light item");
+  assert.equal(plainOfLine("1. the [first](https://x.example) step ![pic](p.png)"), "the first step");
+  assert.equal(plainOfLine("> quoted `code`"), "quoted code");
+  assert.equal(plainOfLine("| Day | Time |"), "Day Time");
+  assert.equal(plainOfLine("| --- | :---: |"), "");
+  assert.equal(plainOfLine("Price \\*not\\* 5 \\# \\- 3"), "Price *not* 5 # - 3");
+  assert.equal(plainOfLine("snake_case_name stays"), "snake_case_name stays");
+});
+
+test("escaping keeps a flat line's text, as markdown_text.py does", () => {
+  for (const line of ["# not a heading", "1. not a list", "- nor this", "*stars* [x](y) <b> | $5 \\ done"]) {
+    assert.equal(plainOfLine(escaped(line)), line);
+  }
+});
+
+test("a fenced block is aligned on its opening line, with its code", () => {
+  const lines = ["Intro", "```python", "x = 1", "", "print(x)", "```", "After"];
+  assert.deepEqual(plainLines(lines), ["Intro", "x = 1 print(x)", "", "", "", "", "After"]);
+  assert.deepEqual(plainLines(["```", "open = True"]), ["open = True", ""]);
+});
+
+test("a heading, a nested list item and a quote keep their structure", () => {
+  const h3 = el("h3", {}, "Tickets");
+  const inner = el("li", {}, "child");
+  const outer = el("ul", {}, el("li", {}, "parent", el("ol", {}, inner)));
+  el("body", {}, h3, outer);
+  assert.deepEqual(blockMarkdown(h3, "Tickets"), ["### Tickets"]);
+  assert.deepEqual(blockMarkdown(inner, "child"), ["  1. child"]);
+  const p = el("p", {}, "# wise words");
+  el("blockquote", {}, p);
+  assert.deepEqual(blockMarkdown(p, "# wise words"), ["> \\# wise words"]);
+});
+
+test("a pre is a fenced block with its language and line breaks", () => {
+  const code = el("code", { class: "language-js" }, "let a = 1;\n", "a += 2;\n");
+  const pre = el("pre", {}, code);
+  el("body", {}, pre);
+  assert.deepEqual(blockMarkdown(pre, "let a = 1; a += 2;"), ["```js", "let a = 1;", "a += 2;", "```"]);
+  const ticks = el("pre", {}, "use ``` to fence");
+  assert.deepEqual(blockMarkdown(ticks, "use ``` to fence"), ["````", "use ``` to fence", "````"]);
+});
+
+test("a cell clicked takes the whole table, in GFM or as HTML when a cell spans", () => {
+  const cell = el("td", {}, "10:15");
+  const table = el("table", {}, el("tbody", {}, el("tr", {}, el("th", {}, "Day"), el("th", {}, "Time")),
+    el("tr", {}, el("td", {}, "Mon | Tue"), cell)));
+  el("body", {}, table);
+  assert.deepEqual(blockMarkdown(cell, "10:15"), ["| Day | Time |", "| --- | --- |", "| Mon \\| Tue | 10:15 |"]);
+  const spanning = el("td", { rowspan: "2" }, "A & B");
+  const html = el("table", {}, el("tr", {}, spanning, el("td", {}, "x")), el("tr", {}, el("td", {}, "y")));
+  assert.deepEqual(blockMarkdown(spanning, "A & B"),
+    ["<table>", '<tr><td rowspan="2">A &amp; B</td><td>x</td></tr>', "<tr><td>y</td></tr>", "</table>"]);
+  assert.deepEqual(plainLines(blockMarkdown(cell, "10:15")), ["Day Time", "", "Mon | Tue 10:15"]);
+});
