@@ -19,11 +19,13 @@ from ..models import Page
 from ..results.agreement_figures import corpus_agreement
 from ..results.effort_figures import effort_figures
 from ..results.leaderboard_figures import page_scores
+from ..scoring.markdown_text import blocks_markdown
 from ..usecases.extract import extraction_request, start_extraction
 from ..usecases.outcome import Refused
 from ..usecases.save import save, save_request
 from ..web import app_settings, board_query, figures, live_answers
 from ..web.app_settings import settings
+from ..web.markdown import render_gold
 from ..web.query_args import int_arg
 from .common import actor, annotator, effort_scope, overlap, refuse
 
@@ -161,3 +163,15 @@ def page_scores_json(page_id: int) -> Response:
     session = get_session()
     get_or_404(session, Page, page_id)
     return jsonify(page_scores(session, app_settings.metrics(), page_id))
+
+
+@bp.post("/preview")
+def preview_json() -> Response:
+    """The gold editor's preview: ``{"markdown"}`` in, ``{"html"}`` out (safe HTML, web/markdown.py)."""
+    body = request.get_json(silent=True)
+    markdown = body.get("markdown") if isinstance(body, dict) else None
+    if not isinstance(markdown, str):
+        abort(400, description="Send {\"markdown\": TEXT}.")
+    if len(markdown.encode()) > settings().gold_max_bytes:
+        abort(413, description=f"The Markdown is larger than GOLD_MAX_BYTES ({settings().gold_max_bytes:,} bytes).")
+    return jsonify({"html": str(render_gold(blocks_markdown(markdown)))})

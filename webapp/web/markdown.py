@@ -1,4 +1,5 @@
-"""Markdown written by the team (the guidelines) turned into HTML that is safe in the app's pages.
+"""Markdown written by the team (the guidelines, the gold's preview) turned into HTML that is safe in the
+app's pages.
 
 CommonMark with raw HTML off (a `<script>` or `<img onerror>` written in the text is shown as text),
 images off (`![x](https://host/pixel.png)` stays a link and loads nothing: the app's own pages load
@@ -13,6 +14,7 @@ from functools import cache, lru_cache
 from typing import Any, cast
 from urllib.parse import urlsplit
 
+from lxml_html_clean import Cleaner
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from markupsafe import Markup
@@ -51,3 +53,33 @@ def render(text: str) -> Markup:
     """The text's Markdown as safe HTML (the last texts rendered are kept: every annotate view shows every
     type's guideline, and they rarely change)."""
     return Markup(_parser().render(text))
+
+
+@cache
+def _gold_parser() -> MarkdownIt:
+    """The gold's dialect (scoring/markdown_text.py: GFM tables, strikethrough, formulas kept as TeX) with
+    the same safety as the guidelines'; raw HTML is read only to keep a table GFM cannot hold."""
+    parser = MarkdownIt("commonmark", {"html": True, "linkify": False, "typographer": False})
+    parser.enable(["table", "strikethrough"])
+    parser.disable("image")
+    cast(Any, parser).validateLink = safe_link
+    parser.add_render_rule("link_open", _link_open)
+    return parser
+
+
+_TABLE_ONLY = Cleaner(scripts=True, javascript=True, comments=True, style=True, inline_style=True, links=True,
+                      meta=True, page_structure=True, processing_instructions=True, embedded=True, frames=True,
+                      forms=True, annoying_tags=True, remove_unknown_tags=False,
+                      allow_tags=["div", "p", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "li", "blockquote",
+                                  "pre", "code", "em", "strong", "del", "s", "a", "hr", "br", "table", "thead",
+                                  "tbody", "tfoot", "tr", "td", "th", "caption"],
+                      safe_attrs_only=True, safe_attrs=frozenset({"rowspan", "colspan", "href", "rel", "class",
+                                                                  "start"}))
+
+
+def render_gold(markdown: str) -> Markup:
+    """A gold's Markdown as the editor's preview shows it: safe HTML (raw HTML is kept only as the tags
+    Markdown itself makes and table markup, rowspan and colspan its only attributes of its own), no image,
+    links as for the guidelines."""
+    html = _gold_parser().render(markdown)
+    return Markup(_TABLE_ONLY.clean_html(f"<div class=\"gold-preview\">{html}</div>")) if html.strip() else Markup("")
