@@ -205,7 +205,8 @@ def test_the_migration_keeps_every_revision_s_author_and_adds_no_account(tmp_pat
 
 @pytest.mark.settings(OVERLAP=2)
 def test_adjudication_automatic_or_by_a_reviewer_and_assignment_are_logged_with_their_user(app, session, runner):
-    first, second = make_page(session, url="https://a.example/1").id, make_page(session, url="https://a.example/2").id
+    first = make_page(session, url="https://a.example/1", host="a.example").id
+    second = make_page(session, url="https://a.example/2", host="a.example").id
     for name, role in (("Ann", ANNOTATOR), ("Bob", ANNOTATOR), ("Rex", REVIEWER)):
         add_account(session, name, role)
     clients = {}

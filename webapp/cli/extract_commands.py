@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session
 from ..accounts.roles import ADMIN
 from ..corpus.site_names import site_named
 from ..db import flask_app, readers, sessions
+from ..extractors.process_pool import pool_size
 from ..extractors.registry import build_registry
 from ..extractors.site_rules import SITE_RULES_NAME
 from ..extractors.variants import BadVariant, add_variant, remove_variant, with_variants
@@ -58,6 +59,8 @@ def run_extraction(
     app = flask_app()
     started = time.perf_counter()
     job_id = start_extraction(names, site, force)
+    size = pool_size(processes or app.config["EXTRACT_PROCESSES"])
+    click.echo(f"extracting with {size} extractor process{'es' if size != 1 else ''}", err=True)
     status = run_here(app, job_id, on_progress=ProgressBars(), processes=processes)
     summarise(job_id, status, time.perf_counter() - started)
     return job_id

@@ -88,12 +88,17 @@ def to_result(call: Call, future: Future, submitted: float, timeout: float) -> R
     )
 
 
+def pool_size(workers: int | None) -> int:
+    """The processes of a pool asked for `workers` (None or 0: one per core)."""
+    return workers or os.cpu_count() or 1
+
+
 class ExtractorPool:
     """Killable worker processes shared by every run started on them (a job worker's chunks, say):
     `run` may be called from several threads at once, each call yielding its own calls' results."""
 
     def __init__(self, workers: int | None = None, timeout: float = 60.0, memory_mb: int = 2048) -> None:
-        self.workers = workers or os.cpu_count() or 1
+        self.workers = pool_size(workers)
         self.timeout = timeout
         self.pool = ProcessPool(max_workers=self.workers, initializer=start_worker, initargs=(memory_mb,))
 
