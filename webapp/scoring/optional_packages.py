@@ -1,5 +1,6 @@
-"""Metrics that need an optional package: which of their packages are missing, and the counts function
-that refuses, naming them, in place of the metric's own (cached counts still aggregate without them)."""
+"""Metrics that need an optional package: built unavailable, naming the missing packages and how to install
+them, when one cannot be found; their counts function then refuses with that reason (cached counts still
+aggregate without them)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ import importlib.util
 from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any
+
+from .metric import Metric
 
 FindSpec = Callable[[str], object | None]
 
@@ -23,6 +26,10 @@ def _refuse(candidate: Any, gold: Any, *, errored: bool = False, reason: str) ->
     raise RuntimeError(reason)
 
 
-def counts_or_refusal(counts: Callable[..., dict[str, Any]], reason: str | None) -> Callable[..., dict[str, Any]]:
-    """The metric's own counts, or (with a reason) a counts function that raises RuntimeError(reason)."""
-    return partial(_refuse, reason=reason) if reason else counts
+def optional_metric(needed: Mapping[str, str], install_hint: str, find_spec: FindSpec, *,
+                    counts: Callable[..., dict[str, Any]], **fields: Any) -> Metric:
+    """The Metric of these fields, or, when a module of ``needed`` cannot be found, the same metric marked
+    unavailable whose counts raise RuntimeError naming the missing packages."""
+    reason = missing_reason(needed, install_hint, find_spec)
+    return Metric(counts=partial(_refuse, reason=reason) if reason else counts, available=reason is None,
+                  unavailable_reason=reason, **fields)

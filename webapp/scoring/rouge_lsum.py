@@ -18,10 +18,8 @@ import importlib.util
 from functools import cache
 from typing import Any
 
-import numpy as np
-
-from .metric import Fields, Metric, mean_of_page_scores
-from .optional_packages import FindSpec, counts_or_refusal, missing_reason
+from .metric import Metric, mean_of_page_scores, stored_page_scores
+from .optional_packages import FindSpec, optional_metric
 
 FIELDS = ("precision", "recall", "f1")
 INSTALL_HINT = "pip install 'goldtext[rouge]'"
@@ -76,25 +74,18 @@ def counts(candidate: str | None, gold: str, *, errored: bool = False) -> dict[s
     return {"precision": precision, "recall": recall, "f1": f1, "errored": errored}
 
 
-def page_scores(fields: Fields) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The cached per-page figures as they are."""
-    return fields["precision"], fields["recall"], fields["f1"]
-
-
 def build_metric(find_spec: FindSpec = importlib.util.find_spec) -> Metric:
     """The metric, marked unavailable (with the install hint) when ``rouge_score`` or ``punkt`` cannot be found."""
-    reason = missing_reason(NEEDED, INSTALL_HINT, find_spec)
-    return Metric(
+    return optional_metric(
+        NEEDED, INSTALL_HINT, find_spec,
         name="rouge-lsum",
         version=2,
         needs="text",
         description="ROUGE-LSum over NLTK punkt sentences, whitespace tokens (WCEB)",
         fields=FIELDS,
-        counts=counts_or_refusal(counts, reason),
-        page_scores=page_scores,
-        aggregations={"macro": mean_of_page_scores(page_scores)},
-        available=reason is None,
-        unavailable_reason=reason,
+        counts=counts,
+        page_scores=stored_page_scores,
+        aggregations={"macro": mean_of_page_scores(stored_page_scores)},
         eager=False,
     )
 

@@ -17,10 +17,8 @@ import importlib.util
 from functools import cache
 from typing import Any
 
-import numpy as np
-
-from .metric import Fields, Metric, mean_of_page_scores
-from .optional_packages import FindSpec, counts_or_refusal, missing_reason
+from .metric import Metric, mean_of_page_scores, stored_page_scores
+from .optional_packages import FindSpec, optional_metric
 
 N = 5
 FIELDS = ("precision", "recall", "f1")
@@ -60,25 +58,18 @@ def counts(candidate: str | None, gold: str, *, errored: bool = False) -> dict[s
     return {"precision": precision, "recall": recall, "f1": f1, "errored": errored}
 
 
-def page_scores(fields: Fields) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The cached per-page figures as they are."""
-    return fields["precision"], fields["recall"], fields["f1"]
-
-
 def build_metric(find_spec: FindSpec = importlib.util.find_spec) -> Metric:
     """The metric, marked unavailable when jieba or rouge-score cannot be found."""
-    reason = missing_reason(NEEDED, INSTALL_HINT, find_spec)
-    return Metric(
+    return optional_metric(
+        NEEDED, INSTALL_HINT, find_spec,
         name="webmainbench-rouge5",
         version=1,
         needs="markdown",
         description="WebMainBench's ROUGE-5 F1 over jieba tokens of the Markdown",
         fields=FIELDS,
-        counts=counts_or_refusal(counts, reason),
-        page_scores=page_scores,
-        aggregations={"macro": mean_of_page_scores(page_scores)},
-        available=reason is None,
-        unavailable_reason=reason,
+        counts=counts,
+        page_scores=stored_page_scores,
+        aggregations={"macro": mean_of_page_scores(stored_page_scores)},
         eager=False,
     )
 

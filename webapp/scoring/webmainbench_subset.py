@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from .metric import Average, Fields, Figures, Metric
-from .optional_packages import FindSpec, counts_or_refusal, missing_reason
+from .optional_packages import FindSpec, optional_metric
 from .webmainbench_parts import split, table_html, table_text
 from .webmainbench_teds import teds
 
@@ -96,18 +96,16 @@ def _figures(sums: np.ndarray, pages: int) -> Figures:
 
 def build_metric(find_spec: FindSpec = importlib.util.find_spec) -> Metric:
     """The metric, marked unavailable when rapidfuzz, apted or beautifulsoup4 cannot be found."""
-    reason = missing_reason(NEEDED, INSTALL_HINT, find_spec)
-    return Metric(
+    return optional_metric(
+        NEEDED, INSTALL_HINT, find_spec,
         name="webmainbench-subset",
         version=1,
         needs="markdown",
         description="WebMainBench's structured subset: edit similarity of text, code, formulas, tables; TEDS",
         fields=FIELDS,
-        counts=counts_or_refusal(counts, reason),
+        counts=counts,
         page_scores=page_scores,
         aggregations={"macro": Average(_values, _figures, PARTS)},
-        available=reason is None,
-        unavailable_reason=reason,
         eager=False,
     )
 
