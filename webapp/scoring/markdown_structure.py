@@ -120,15 +120,10 @@ def html_tables(html: str) -> list[Cells]:
     grid that row and column spans make."""
     import lxml.html
 
-    try:
-        fragments = lxml.html.fragments_fromstring(html)
-    except Exception:  # lxml refuses what holds no element at all
-        return []
     tables = []
-    for fragment in fragments:
-        if isinstance(fragment, str):
-            continue
-        tables += [_grid(table) for table in fragment.iter("table")]
+    for fragment in lxml.html.fragments_fromstring(html):
+        if not isinstance(fragment, str):  # leading text comes as a string
+            tables += [_grid(table) for table in fragment.iter("table")]
     return tables
 
 
