@@ -191,3 +191,17 @@ def test_subset_scores_from_the_stored_parts_equal_the_stored_scores_exactly():
                 "table_TEDS": None if table_edit is None else teds(mine["table"], gold["table"]),
             }
             assert scores == _stored(page, extractor), (page["id"], extractor)
+
+
+@pytest.mark.corpus(SAMPLE)
+@needs_subset
+def test_the_gold_of_the_benchmarks_layout_scores_one_against_itself_and_its_code_matches_its_meta():
+    with open(CORPORA / SAMPLE / "WebMainBench_dataset_sample2.jsonl", encoding="utf-8") as lines:
+        pages = [json.loads(line) for line in lines]
+    for page in pages:
+        gold = page["groundtruth_content"]
+        parts = page_parts(gold, gold)
+        assert {score for score in parts.values() if score is not None} == {1.0}
+        # the benchmark's meta says which pages hold code between lines; its splitter finds exactly those
+        assert bool(split(gold).code) == ("interline" in page["meta"]["code"])
+    assert [bool(split(page["groundtruth_content"]).code) for page in pages] == [True, False]
