@@ -9,7 +9,8 @@ to test, whose page adds nothing to the corpus figures).
 Averages: ``micro`` (the default) pools the tests over the pages: the pass rate is passed / generated over all
 pages, and each kind's rate (``heading_rate`` ...) likewise over its own tests; ``macro`` averages the pages'
 pass rates over the pages that have tests, and each kind's rate over the pages that have tests of that kind.
-A rate over no test is undefined.
+A rate over no test is undefined. Reading Markdown costs tens of milliseconds a page, so the metric is
+scored by a refresh job when a leaderboard asks for it, not on every save.
 """
 
 from __future__ import annotations
@@ -97,4 +98,5 @@ METRIC = Metric(
         "micro": Average(_pooled_values, _pooled_figures, RATES),
         "macro": Average(_page_rate_values, _page_rate_figures, RATES),
     },
+    eager=False,
 )
