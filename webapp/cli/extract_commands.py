@@ -19,7 +19,7 @@ from ..db import flask_app, readers, sessions
 from ..extractors.process_pool import pool_size
 from ..extractors.registry import build_registry
 from ..extractors.site_rules import SITE_RULES_NAME
-from ..extractors.variants import BadVariant, add_variant, remove_variant, with_variants
+from ..extractors.variants import with_variants
 from ..jobs.broker import describe_broker
 from ..jobs.records import ENDED
 from ..jobs.start import dispatch
@@ -30,6 +30,7 @@ from ..settings import settings_of
 from ..usecases.extract import ExtractionRequest
 from ..usecases.extract import start_extraction as start_extraction_job
 from ..usecases.outcome import Actor, Refused
+from ..usecases.variants import add_extractor_variant, remove_extractor_variant
 from .actor import ADDRESS, cli_actor, cli_record
 from .known_sites import check_sites
 from .processes import processes_option
@@ -180,10 +181,10 @@ def extractors_add(name: str, base: str, pairs: tuple[str, ...]) -> None:
     a built-in; its fingerprint changes with its options."""
     with sessions()() as session:
         try:
-            variant = add_variant(session, build_registry(), name, base, pairs, created_by=cli_actor())
-        except BadVariant as exc:
-            raise click.ClickException(str(exc)) from exc
-        cli_record(session, "variant.add", name, {"base": base, "options": list(pairs)})
+            variant = add_extractor_variant(session, settings_of(flask_app()), Actor(cli_actor(), ADMIN, ADDRESS),
+                                            name, base, pairs)
+        except Refused as error:
+            raise click.ClickException(error.reason) from None
         session.commit()
     click.echo(f"variant {variant.name} saved: {variant.fingerprint}")
     click.echo(f"run it with `goldtext extract --extractor {shlex.quote(variant.name)}`")
@@ -195,10 +196,9 @@ def extractors_remove(name: str) -> None:
     """Remove the variant NAME (its stored extractions are kept, found again if it is added back the same)."""
     with sessions()() as session:
         try:
-            remove_variant(session, name)
-        except BadVariant as exc:
-            raise click.ClickException(str(exc)) from exc
-        cli_record(session, "variant.remove", name)
+            remove_extractor_variant(session, Actor(cli_actor(), ADMIN, ADDRESS), name)
+        except Refused as error:
+            raise click.ClickException(error.reason) from None
         session.commit()
     click.echo(f"variant {name} removed")
 

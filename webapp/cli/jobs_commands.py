@@ -8,12 +8,15 @@ from pathlib import Path
 import click
 from flask.cli import AppGroup, with_appcontext
 
+from ..accounts.roles import ADMIN
 from ..db import flask_app, readers, sessions
 from ..jobs.broker import describe_broker
 from ..jobs.lifeline import die_with, hold_lock, holder
-from ..jobs.records import STATUSES, UnknownJob, cancel_job, describe, list_jobs, live_workers
+from ..jobs.records import STATUSES, describe, list_jobs, live_workers
 from ..jobs.workers import run_worker
-from .actor import cli_record
+from ..usecases.cancel_job import cancel
+from ..usecases.outcome import Actor, Refused
+from .actor import ADDRESS, cli_actor
 
 
 @click.command("worker")
@@ -83,12 +86,9 @@ def jobs_cancel(job_id: int) -> None:
     what they finished."""
     with sessions()() as session:
         try:
-            job = cancel_job(session, job_id)
-        except UnknownJob as error:
-            raise click.ClickException(str(error)) from error
-        except ValueError as error:
-            raise click.ClickException(str(error)) from error
-        cli_record(session, "job.cancel", f"job {job.id}")
+            job = cancel(session, Actor(cli_actor(), ADMIN, ADDRESS), job_id)
+        except Refused as error:
+            raise click.ClickException(error.reason) from None
         session.commit()
         click.echo(f"job {job.id} cancelled ({job.done} done of {job.total if job.total is not None else '?'})")
 

@@ -3,28 +3,27 @@ the jobs blueprint from the database, so whichever web process answers can send 
 
 from __future__ import annotations
 
-from dataclasses import asdict
-
-from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
+from flask import Blueprint, current_app, redirect, render_template, request, url_for
 from sqlalchemy import select
 from werkzeug.wrappers import Response
 
 from ..db import get_session
 from ..exports.export_service import FORMATS, ExportRequest
-from ..extractors.registry import build_registry
-from ..jobs.start import dispatch, new_job
+from ..jobs.start import dispatch
 from ..models import Site
-from ..results.extractions import current_named
+from ..usecases.outcome import Refused
+from ..usecases.start_export import start_export
 from ..vocabulary import GOLD_STATUSES
 from ..web.app_settings import settings
-from .common import LOCAL_ACTOR, annotator, record
+from .common import actor, refuse
 
 bp = Blueprint("exports", __name__)
 
+
 def request_from_form() -> ExportRequest:
-    """The export the form asks for, or 400 naming what does not fit."""
+    """The export the form asks for (the use case checks it)."""
     form = request.form
-    export = ExportRequest(
+    return ExportRequest(
         form.get("format", ""),
         tuple(s for s in form.getlist("status") if s in GOLD_STATUSES),
         tuple(form.getlist("site")),
@@ -34,11 +33,6 @@ def request_from_form() -> ExportRequest:
         predictions=form.get("predictions") == "on",
         adjudicated=form.get("adjudicated") == "on",
     )
-    try:
-        export.check(settings().taxonomy)
-    except ValueError as error:
-        abort(400, description=str(error))
-    return export
 
 
 @bp.get("/exports")
@@ -50,12 +44,11 @@ def form() -> str:
 
 @bp.post("/exports")
 def start() -> Response:
-    export = request_from_form()
     session = get_session()
-    named = current_named(session, build_registry()) if export.predictions else {}
-    job = new_job(session, current_app, "export", {"request": asdict(export), "predictions": named},
-                  annotator() or LOCAL_ACTOR)
-    record("export", f"job {job.id}", asdict(export))
+    try:
+        job = start_export(session, settings(), actor(), request_from_form())
+    except Refused as error:
+        refuse(error)
     session.commit()
     dispatch(current_app, session, job)
     return redirect(url_for("jobs.show", job_id=job.id))

@@ -4,21 +4,20 @@ leaderboard's choice as a datatrove pipeline (an export job, as `goldtext export
 
 from __future__ import annotations
 
-from dataclasses import asdict
-
 from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from ..accounts.roles import ADMIN
 from ..crawl.choice import NO_CHALLENGER, NoChoice, PipelineRequest
 from ..db import get_session
-from ..extractors.extraction_service import current_extractors
 from ..extractors.options import settable
-from ..extractors.registry import UnknownExtractor
-from ..extractors.variants import BadVariant, add_variant, remove_variant, with_variants
-from ..jobs.start import dispatch, new_job
+from ..extractors.variants import with_variants
+from ..jobs.start import dispatch
+from ..usecases.outcome import Refused
+from ..usecases.start_export import start_pipeline_export
+from ..usecases.variants import add_extractor_variant, remove_extractor_variant
 from ..web import app_settings
-from .common import LOCAL_ACTOR, annotator, current_role, record
+from .common import actor, current_role, refuse
 
 bp = Blueprint("extractors", __name__, url_prefix="/extractors")
 
@@ -47,12 +46,11 @@ def add() -> Response | tuple[str, int]:
     pairs = [line.strip() for line in request.form.get("options", "").splitlines() if line.strip()]
     session = get_session()
     try:
-        variant = add_variant(session, app_settings.registry(), request.form.get("name", "").strip(),
-                              request.form.get("base", ""), pairs, created_by=annotator() or LOCAL_ACTOR)
-    except BadVariant as error:
+        variant = add_extractor_variant(session, app_settings.settings(), actor(), request.form.get("name", ""),
+                                        request.form.get("base", ""), pairs)
+    except Refused as error:
         session.rollback()
-        return page(str(error), 400)
-    record("variant.add", variant.name, {"base": request.form.get("base", ""), "options": pairs})
+        return page(error.reason, error.status)
     session.commit()
     flash(f"Variant {variant.name} saved; the next extraction run computes it.")
     return redirect(url_for("extractors.index"))
@@ -62,11 +60,10 @@ def add() -> Response | tuple[str, int]:
 def remove(name: str) -> Response | tuple[str, int]:
     session = get_session()
     try:
-        remove_variant(session, name)
-    except BadVariant as error:
+        remove_extractor_variant(session, actor(), name)
+    except Refused as error:
         session.rollback()
-        return page(str(error), 404)
-    record("variant.remove", name)
+        return page(error.reason, error.status)
     session.commit()
     flash(f"Variant {name} removed; its extractions are kept.")
     return redirect(url_for("extractors.index"))
@@ -76,32 +73,27 @@ def pipeline_request() -> PipelineRequest:
     """The pipeline the form asks for; NoChoice naming what does not fit."""
     form = request.form
     chosen = form.get("extractor", "")
-    challenger = form.get("challenger", "") or None
     try:
         keep = int(form.get("keep_html_bytes", "0") or 0)
     except ValueError:
         raise NoChoice("keep the HTML up to a number of bytes") from None
-    pipeline = PipelineRequest(None if chosen == "by-type" else chosen, "type" if chosen == "by-type" else None,
-                               challenger, keep)
-    pipeline.check()
-    names = [n for n in (pipeline.extractor, challenger) if n and n != NO_CHALLENGER]
-    try:
-        current_extractors(get_session(), app_settings.registry(), names) if names else None
-    except UnknownExtractor as error:
-        raise NoChoice(str(error)) from error
-    return pipeline
+    return PipelineRequest(None if chosen == "by-type" else chosen, "type" if chosen == "by-type" else None,
+                           form.get("challenger", "") or None, keep)
 
 
 @bp.post("/pipeline")
 def pipeline() -> Response | tuple[str, int]:
     """Start the export job that writes the pipeline; its page offers the zip when it is done."""
+    session = get_session()
     try:
-        chosen = pipeline_request()
+        job = start_pipeline_export(session, app_settings.settings(), actor(), pipeline_request())
     except NoChoice as error:
         return page(status=400, pipeline_error=str(error))
-    session = get_session()
-    job = new_job(session, current_app, "export", {"pipeline": asdict(chosen)}, annotator() or LOCAL_ACTOR)
-    record("export", f"job {job.id}", {"format": "datatrove", **asdict(chosen)})
+    except Refused as error:
+        session.rollback()
+        if error.status != 400:
+            refuse(error)
+        return page(status=400, pipeline_error=error.reason)
     session.commit()
     dispatch(current_app, session, job)
     return redirect(url_for("jobs.show", job_id=job.id))

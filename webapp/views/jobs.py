@@ -10,10 +10,12 @@ from ..db import database, flask_app, get_or_404, get_session, readers
 from ..jobs.broker import broker, describe_broker
 from ..jobs.files import file_size, iter_file
 from ..jobs.health import broker_reachable, database_writable
-from ..jobs.records import STATUSES, cancel_job, describe, list_jobs, live_workers
+from ..jobs.records import STATUSES, describe, list_jobs, live_workers
 from ..models import Job
+from ..usecases import cancel_job
+from ..usecases.outcome import Refused
 from ..web.json_error import json_error
-from .common import record
+from .common import actor, refuse
 
 bp = Blueprint("jobs", __name__)
 
@@ -49,12 +51,10 @@ def progress(job_id: int) -> Response:
 @bp.post("/jobs/<int:job_id>/cancel")
 def cancel(job_id: int) -> Response:
     session = get_session()
-    get_or_404(session, Job, job_id)
     try:
-        cancel_job(session, job_id)
-    except ValueError as error:
-        abort(409, description=str(error))
-    record("job.cancel", f"job {job_id}")
+        cancel_job.cancel(session, actor(), job_id)
+    except Refused as error:
+        refuse(error)
     session.commit()
     return redirect(url_for("jobs.show", job_id=job_id))
 

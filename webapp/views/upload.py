@@ -7,25 +7,24 @@ from __future__ import annotations
 from collections import Counter
 from typing import BinaryIO, cast
 
-from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
+from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
 from sqlalchemy import select
 from werkzeug.datastructures import FileStorage
 from werkzeug.utils import secure_filename
 from werkzeug.wrappers import Response
 
-from ..corpus.importer import SITE_FROM, start_batch
+from ..corpus.importer import SITE_FROM
 from ..corpus.layout import GOLD_SUFFIX, INDEX_NAMES, URL_SUFFIX, page_stem
 from ..corpus.readers import FORMATS
 from ..db import get_or_404, get_session
-from ..jobs.files import store_file
 from ..jobs.records import describe
-from ..jobs.start import dispatch, new_job
+from ..jobs.start import dispatch
 from ..jobs.upload_step import IMPORTING, PAGES
 from ..models import ImportBatch, Job
-from ..usecases.extract import checked_extractors
 from ..usecases.outcome import Refused
+from ..usecases.upload import Upload, start_upload
 from ..web.app_settings import settings
-from .common import LOCAL_ACTOR, annotator, record
+from .common import actor, refuse
 
 bp = Blueprint("upload", __name__)
 
@@ -80,30 +79,21 @@ def form() -> str:
 @bp.post("/upload")
 def receive() -> Response:
     files = [f for f in request.files.getlist("files") if f.filename]
-    fmt = request.form.get("format", "auto")
-    site_from = request.form.get("site_from", "url")
-    if fmt not in FORMATS or site_from not in SITE_FROM:
-        abort(400, description="Unknown format or site source.")
     if not files:
         flash("Choose at least one file to import.")
         return redirect(url_for("upload.form"))
-    names = current_app.config.get("UPLOAD_EXTRACTORS") or ()
+    uploads = [Upload(f.filename or "", stored, cast(BinaryIO, f.stream))  # werkzeug types it IO[bytes]
+               for f, stored in zip(files, stored_names(files))]
     session = get_session()
     try:
-        checked_extractors(session, settings(), names)
+        job = start_upload(session, settings(), actor(), uploads, request.form.get("format", "auto"),
+                           request.form.get("site_from", "url"), current_app.config.get("UPLOAD_EXTRACTORS") or ())
     except Refused as error:
-        abort(500, description=f"UPLOAD_EXTRACTORS names an unknown extractor: {error.reason}")
-    who = annotator() or LOCAL_ACTOR
-    batch = start_batch(session, ", ".join(f.filename or "" for f in files), fmt, who)
-    job = new_job(session, current_app, "upload",
-                  {"batch": batch.id, "format": fmt, "site_from": site_from, "extractors": list(names)}, who)
-    job.batch_id = batch.id
-    for name, upload in zip(stored_names(files), files):
-        store_file(session, job.id, name, cast(BinaryIO, upload.stream))  # werkzeug types it IO[bytes]
-    record("import", f"batch {batch.id}", {"files": [f.filename for f in files], "format": fmt, "job": job.id})
+        session.rollback()
+        refuse(error)
     session.commit()
     dispatch(current_app, session, job)
-    return redirect(url_for("upload.report", batch_id=batch.id))
+    return redirect(url_for("upload.report", batch_id=job.batch_id))
 
 
 @bp.get("/upload/<int:batch_id>")

@@ -1,0 +1,47 @@
+"""Add and remove an extractor variant (a registered extractor with options of its own). `goldtext
+extractors add|remove` (cli/extract_commands.py) and the Extractors page's forms (views/extractors.py)
+call them.
+
+The rules: only an admin adds or removes a variant (403); a variant's name is new and not a registered
+extractor's, its base a registered extractor, its options the base's own with values of their type (400,
+extractors/variants.py names what is wrong); removing names a stored variant (404), its extractions kept.
+Each is audited; the face commits."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sqlalchemy.orm import Session
+
+from ..accounts.roles import ADMIN, at_least
+from ..extractors.base import Extractor
+from ..extractors.variants import BadVariant, add_variant, remove_variant
+from ..settings import Settings
+from .outcome import Actor, Refused
+
+
+def _admin(actor: Actor, what: str) -> None:
+    if not at_least(actor.role, ADMIN):
+        raise Refused(403, f"Only an admin {what} extractor variants.")
+
+
+def add_extractor_variant(session: Session, settings: Settings, actor: Actor, name: str, base: str,
+                          options: Sequence[str]) -> Extractor:
+    """The stored variant `name` of `base` with `options` (NAME=VALUE each); Refused by the rules above."""
+    _admin(actor, "adds")
+    try:
+        variant = add_variant(session, settings.registry, name.strip(), base, list(options), created_by=actor.name)
+    except BadVariant as error:
+        raise Refused(400, str(error)) from None
+    actor.record(session, "variant.add", variant.name, {"base": base, "options": list(options)})
+    return variant
+
+
+def remove_extractor_variant(session: Session, actor: Actor, name: str) -> None:
+    """Forget the variant `name` (its extractions stay); Refused by the rules above."""
+    _admin(actor, "removes")
+    try:
+        remove_variant(session, name)
+    except BadVariant as error:
+        raise Refused(404, str(error)) from None
+    actor.record(session, "variant.remove", name)
