@@ -29,8 +29,8 @@ from ..results.rule_proposal import store_rule
 from ..settings import settings_of
 from ..usecases.extract import ExtractionRequest
 from ..usecases.extract import start_extraction as start_extraction_job
+from ..usecases.manage_variants import add_extractor_variant, remove_extractor_variant
 from ..usecases.outcome import Actor, Refused
-from ..usecases.variants import add_extractor_variant, remove_extractor_variant
 from .actor import ADDRESS, cli_actor, cli_record
 from .known_sites import check_sites
 from .processes import processes_option
@@ -160,15 +160,16 @@ def extractors_default(ctx: click.Context, *_results: object) -> None:
 
 @extractors_group.command("list")
 def extractors_list() -> None:
-    """List every extractor, the variants after the registered ones: name, version, what it is; one that
-    cannot run here says why."""
+    """List every extractor, the variants after the registered ones: name, version, whether it gives Markdown
+    (structure kept) or text only, what it is; one that cannot run here says why."""
     with readers()() as session:
         known = with_variants(session, build_registry())
     names = max(len(e.name) for e in known.values())
     versions = max(len(e.version) for e in known.values())  # the columns as wide as their longest entry
     for extractor in known.values():
         why = f" [unavailable: {extractor.unavailable_reason}]" if extractor.unavailable_reason else ""
-        click.echo(f"{extractor.name:{names}}  {extractor.version:{versions}}  {extractor.description}{why}")
+        gives = "markdown " if extractor.structure else "text only"
+        click.echo(f"{extractor.name:{names}}  {extractor.version:{versions}}  {gives}  {extractor.description}{why}")
 
 
 @extractors_group.command("add")

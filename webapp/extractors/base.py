@@ -1,4 +1,5 @@
-"""What every extractor is and returns: plain text, one paragraph per line, plus metadata."""
+"""What every extractor is and returns: plain text, one paragraph per line, its Markdown where the extractor
+keeps structure, plus metadata."""
 
 from __future__ import annotations
 
@@ -19,10 +20,12 @@ MAX_INLINE_OPTIONS = 100
 
 @dataclass(frozen=True)
 class Extracted:
-    """An extractor's output: the text, one paragraph per line, and JSON-serialisable metadata."""
+    """An extractor's output: the text, one paragraph per line, JSON-serialisable metadata, and the Markdown
+    of what it kept where it keeps structure (None: text only; its Markdown is then the text, escaped)."""
 
     text: str
     metadata: dict
+    markdown: str | None = None
 
 
 @dataclass(frozen=True)
@@ -41,6 +44,9 @@ class Extractor:
     options: Mapping[str, Any]
     description: str
     unavailable_reason: str | None = None
+    structure: bool = False
+    """Whether it gives Markdown (headings, lists, tables, code kept); one that gives text only is scored on
+    structure as text with none."""
 
     @property
     def available(self) -> bool:

@@ -32,6 +32,7 @@ from lxml.html import HtmlElement
 from webapp.corpus.visible_text import block_text, parse_html
 from webapp.extractors.base import Extracted, Extractor, package_version
 from webapp.extractors.blocks import BLOCKS_VERSION
+from webapp.extractors.kept_markdown import MARKDOWN_VERSION, html_markdown
 
 # Bump when the scoring or pruning changes, so that stored extractions are redone.
 DENSITY_VERSION = "goldtext-density 1"
@@ -142,14 +143,15 @@ def run_density(html: str, url: str | None) -> Extracted:
     ]
     winner = ranked[0][0]
     prune_children(winner)
-    return Extracted(text=block_text(winner), metadata={"candidates": candidates})
+    return Extracted(text=block_text(winner), metadata={"candidates": candidates}, markdown=html_markdown(winner))
 
 
 DENSITY = Extractor(
     name="density",
-    version=f"{DENSITY_VERSION}, {BLOCKS_VERSION}, {package_version('lxml')}",
+    version=f"{DENSITY_VERSION}, {BLOCKS_VERSION}, {package_version('lxml')}, {MARKDOWN_VERSION}",
     func=run_density,
     options={},
+    structure=True,
     description="readability-style heuristic: the element with the densest paragraph text wins",
 )
 

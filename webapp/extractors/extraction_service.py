@@ -19,6 +19,7 @@ from sqlalchemy import delete, func, or_, select
 from sqlalchemy.orm import Session
 
 from ..models import Extraction, Page, Score, Site, SiteRule, utcnow
+from ..scoring.markdown_text import markdown_of_text
 from .base import Extractor
 from .guard import GuardThresholds, judge
 from .process_pool import Result
@@ -126,6 +127,7 @@ def store(
     verdict = judge("" if result.error else result.text, html_length, thresholds)
     row.extractor = result.extractor_name
     row.text = result.text
+    row.markdown = result.markdown if result.markdown is not None else markdown_of_text(result.text)
     row.meta = result.metadata
     row.duration_ms = result.duration_ms
     row.error = result.error

@@ -49,6 +49,8 @@ class Result:
     duration_ms: float
     error: str | None
     incomplete: bool
+    markdown: str | None = None
+    """The extractor's Markdown; None: it gave text only (or nothing)."""
 
 
 def crash_message(error: ProcessExpired) -> str:
@@ -85,6 +87,7 @@ def to_result(call: Call, future: Future, submitted: float, timeout: float) -> R
         duration_ms=outcome.duration_ms,
         error=outcome.error,
         incomplete=outcome.incomplete,
+        markdown=outcome.markdown,
     )
 
 

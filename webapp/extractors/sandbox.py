@@ -45,6 +45,7 @@ class Output:
     duration_ms: float
     error: str | None
     incomplete: bool
+    markdown: str | None = None
 
 
 def address_space() -> int:
@@ -81,10 +82,10 @@ def call_extractor(extractor: Extractor, html: str, url: str | None) -> Output:
     started = time.perf_counter()
     try:
         extracted = extractor(html, url)
-        text, metadata, error = extracted.text, dict(extracted.metadata), None
+        text, metadata, error, markdown = extracted.text, dict(extracted.metadata), None, extracted.markdown
     except (Exception, SystemExit) as exc:  # the extractor's failure is the result recorded
-        text, metadata, error = "", {}, describe(exc)
+        text, metadata, error, markdown = "", {}, describe(exc), None
     duration_ms = (time.perf_counter() - started) * 1000
     if watch.truncated:
         metadata["incomplete_reason"] = INCOMPLETE_REASON
-    return Output(text, metadata, duration_ms, error, watch.truncated)
+    return Output(text, metadata, duration_ms, error, watch.truncated, markdown)

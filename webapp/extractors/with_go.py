@@ -22,6 +22,7 @@ from webapp.corpus.visible_text import block_text, parse_html
 from webapp.extractors.base import Extracted, Extractor
 from webapp.extractors.blocks import BLOCKS_VERSION, join_lines
 from webapp.extractors.helper_process import HelperProcess
+from webapp.extractors.kept_markdown import MARKDOWN_VERSION, html_markdown
 
 FOLDER = Path(__file__).with_name("go_extractors")
 PROGRAM = FOLDER / "go-extractors"
@@ -43,11 +44,13 @@ def ask(extractor: str, html: str, options: dict[str, Any]) -> Extracted:
     if answer.get("error"):
         raise RuntimeError(f"{extractor}: {answer['error']}")
     content = answer.get("html") or ""
-    text = block_text(parse_html(content)) if content.strip() else join_lines((answer.get("text") or "").splitlines())
     metadata = {"title": answer.get("title") or ""}
     if answer.get("empty"):
         metadata["empty"] = answer["empty"]
-    return Extracted(text=text, metadata=metadata)
+    if not content.strip():
+        return Extracted(text=join_lines((answer.get("text") or "").splitlines()), metadata=metadata)
+    root = parse_html(content)
+    return Extracted(text=block_text(root), metadata=metadata, markdown=html_markdown(root))
 
 
 def run_go_trafilatura(
@@ -94,7 +97,7 @@ def status(go: str | None, folder: Path = FOLDER) -> tuple[str, str | None]:
     source = hashlib.sha256((folder / "main.go").read_bytes()).hexdigest()[:12] if (folder / "main.go").is_file() \
         else "unknown"
     pinned = [f"{module.rsplit('/', 1)[1]} {found}" for module, found in versions.items()]
-    return ", ".join([*pinned, f"main.go {source}", BLOCKS_VERSION]), None
+    return ", ".join([*pinned, f"main.go {source}", BLOCKS_VERSION, MARKDOWN_VERSION]), None
 
 
 VERSION, MISSING = status(shutil.which("go"))
@@ -106,6 +109,7 @@ GO_TRAFILATURA = Extractor(
     options={},
     description="go-trafilatura, the Go port of trafilatura, with its fallbacks (readability, DOM Distiller)",
     unavailable_reason=MISSING,
+    structure=True,
 )
 
 GO_DOMDISTILLER = Extractor(
@@ -115,4 +119,5 @@ GO_DOMDISTILLER = Extractor(
     options={},
     description="go-domdistiller, Chrome's DOM Distiller ported to Go",
     unavailable_reason=MISSING,
+    structure=True,
 )

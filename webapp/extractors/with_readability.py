@@ -7,6 +7,7 @@ from readability import Document
 from webapp.corpus.visible_text import block_text, parse_html
 from webapp.extractors.base import Extracted, Extractor, package_version
 from webapp.extractors.blocks import BLOCKS_VERSION
+from webapp.extractors.kept_markdown import MARKDOWN_VERSION, html_markdown
 
 
 def run_readability(
@@ -16,13 +17,15 @@ def run_readability(
     """The visible text of readability's article summary; the keywords are comma-separated class/id hints."""
     summary = Document(html, url=url, min_text_length=min_text_length, retry_length=retry_length,
                        positive_keywords=positive_keywords, negative_keywords=negative_keywords).summary()
-    return Extracted(text=block_text(parse_html(summary)), metadata={})
+    root = parse_html(summary)
+    return Extracted(text=block_text(root), metadata={}, markdown=html_markdown(root))
 
 
 READABILITY = Extractor(
     name="readability",
-    version=f"{package_version('readability-lxml')}, {BLOCKS_VERSION}",
+    version=f"{package_version('readability-lxml')}, {BLOCKS_VERSION}, {MARKDOWN_VERSION}",
     func=run_readability,
     options={},
+    structure=True,
     description="readability-lxml, a Python port of Arc90's Readability",
 )

@@ -1,11 +1,20 @@
-"""trafilatura's extract() in four settings; comments are never article text, so always excluded."""
+"""trafilatura's extraction in four settings; comments are never article text, so always excluded.
+
+One extraction gives both outputs: the text is what `trafilatura.extract` returns (its `xmltotxt` of the
+tree kept), and the Markdown is trafilatura's own rendering of the same tree with its formatting
+(headings, lists, tables, code, emphasis), so that keeping Markdown costs no second extraction and leaves
+the text as it was."""
 
 from __future__ import annotations
 
-import trafilatura
+from trafilatura.core import bare_extraction
+from trafilatura.settings import DEFAULT_CONFIG, Document
+from trafilatura.settings import Extractor as Options
+from trafilatura.xml import xmltotxt
 
 from webapp.extractors.base import Extracted, Extractor, package_version
 from webapp.extractors.blocks import join_lines
+from webapp.extractors.kept_markdown import tidy
 
 
 def run_trafilatura(
@@ -13,24 +22,28 @@ def run_trafilatura(
     include_tables: bool = True, deduplicate: bool = False, target_language: str | None = None,
     prune_xpath: str | None = None,
 ) -> Extracted:
-    """trafilatura.extract as plain text; no result gives empty text. The keyword arguments are extract()'s
-    that a variant may set (prune_xpath: one XPath expression of elements to remove first). trafilatura 2
-    refuses its own `max_tree_size` argument (it moved to settings.cfg), so it is not offered."""
-    text = trafilatura.extract(
-        html, url=url, include_comments=False, fast=fast, favor_precision=favor_precision,
-        favor_recall=favor_recall, include_tables=include_tables, deduplicate=deduplicate,
-        target_language=target_language, prune_xpath=prune_xpath,
-    )
-    return Extracted(text=join_lines((text or "").splitlines()), metadata={})
+    """trafilatura.extract's plain text and trafilatura's Markdown of the same extraction; no result gives
+    empty text. The keyword arguments are extract()'s that a variant may set (prune_xpath: one XPath
+    expression of elements to remove first). trafilatura 2 refuses its own `max_tree_size` argument (it moved
+    to settings.cfg), so it is not offered."""
+    options = Options(config=DEFAULT_CONFIG, output_format="txt", fast=fast, precision=favor_precision,
+                      recall=favor_recall, comments=False, tables=include_tables, dedup=deduplicate,
+                      lang=target_language, url=url)
+    document = bare_extraction(html, options=options, as_dict=False, prune_xpath=prune_xpath)
+    if not isinstance(document, Document) or document.body is None:
+        return Extracted(text="", metadata={}, markdown="")
+    return Extracted(text=join_lines(xmltotxt(document.body, False).splitlines()), metadata={},
+                     markdown=tidy(xmltotxt(document.body, True)))
 
 
-VERSION = package_version("trafilatura")
+VERSION = f"{package_version('trafilatura')}, goldtext-markdown 1"
 
 TRAFILATURA = Extractor(
     name="trafilatura",
     version=VERSION,
     func=run_trafilatura,
     options={},
+    structure=True,
     description="trafilatura with its default balance of precision and recall",
 )
 TRAFILATURA_PRECISION = Extractor(
@@ -38,6 +51,7 @@ TRAFILATURA_PRECISION = Extractor(
     version=VERSION,
     func=run_trafilatura,
     options={"favor_precision": True},
+    structure=True,
     description="trafilatura favouring precision: less boilerplate, may lose text",
 )
 TRAFILATURA_RECALL = Extractor(
@@ -45,6 +59,7 @@ TRAFILATURA_RECALL = Extractor(
     version=VERSION,
     func=run_trafilatura,
     options={"favor_recall": True},
+    structure=True,
     description="trafilatura favouring recall: more text, may keep boilerplate",
 )
 TRAFILATURA_FAST = Extractor(
@@ -52,5 +67,6 @@ TRAFILATURA_FAST = Extractor(
     version=VERSION,
     func=run_trafilatura,
     options={"fast": True},
+    structure=True,
     description="trafilatura without its fallback extractors (faster)",
 )

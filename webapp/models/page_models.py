@@ -128,6 +128,9 @@ class Extraction(Base):
     extractor: Mapped[str] = mapped_column(String(100), index=True)
     fingerprint: Mapped[str] = mapped_column(String(255))
     text: Mapped[str] = mapped_column(Text, default="")
+    markdown: Mapped[str] = mapped_column(Text, default="", server_default="")
+    """What the extractor kept, as Markdown (extractors/base.py Extracted); an extractor of text only: its
+    text, escaped (scoring/markdown_text.py markdown_of_text)."""
     meta: Mapped[dict[str, Any]] = mapped_column(default=dict)
     duration_ms: Mapped[float] = mapped_column(Float, default=0.0)
     error: Mapped[str | None] = mapped_column(Text)

@@ -32,7 +32,7 @@ def parser() -> MarkdownIt:
     """The project's one Markdown dialect: CommonMark, GFM tables and strikethrough, dollar formulas."""
     md = MarkdownIt("commonmark", {"html": True, "linkify": False, "typographer": False})
     md.enable(["table", "strikethrough"])
-    md.use(dollarmath_plugin, allow_space=True, allow_digits=True, double_inline=True)
+    md.use(dollarmath_plugin, allow_space=False, allow_digits=False, double_inline=True)
     return md
 
 

@@ -13,9 +13,9 @@ from ..db import get_session
 from ..extractors.options import settable
 from ..extractors.variants import with_variants
 from ..jobs.start import dispatch
+from ..usecases.manage_variants import add_extractor_variant, remove_extractor_variant
 from ..usecases.outcome import Refused
 from ..usecases.start_export import start_pipeline_export
-from ..usecases.variants import add_extractor_variant, remove_extractor_variant
 from ..web import app_settings
 from .common import actor, current_role, refuse
 

@@ -22,7 +22,7 @@ from ..jobs.start import dispatch
 from ..jobs.upload_step import IMPORTING, PAGES
 from ..models import ImportBatch, Job
 from ..usecases.outcome import Refused
-from ..usecases.upload import Upload, start_upload
+from ..usecases.start_upload import Upload, start_upload
 from ..web.app_settings import settings
 from .common import actor, refuse
 

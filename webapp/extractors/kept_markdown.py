@@ -1,0 +1,56 @@
+"""The Markdown of what an extractor kept.
+
+Extractors that give the main content as HTML (readability, density, site rules, magic-html, the Go
+program's, the whole page) turn it into Markdown with html-to-markdown (a converter with a Rust core, kept
+up to date on PyPI): compared on the shared pages with markdownify and html2text, it keeps a code block's
+language (`pre class="language-x"`), GFM tables with their header row, and nested lists, and it is the
+fastest of the three (docs/extractors.md). trafilatura gives its own Markdown (extractors/with_trafilatura.py).
+Either way the Markdown is tidied the same way: lines of a text node's indentation would read as indented
+code, so outside fenced blocks a line keeps its leading spaces only when it is a list item; runs of blank
+lines become one.
+"""
+
+from __future__ import annotations
+
+import re
+
+import html_to_markdown
+import lxml.html
+from lxml import etree
+
+from .base import package_version
+
+MARKDOWN_VERSION = package_version("html-to-markdown")
+"""Part of the version of every extractor whose Markdown html-to-markdown writes."""
+
+_FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
+_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])\s")
+
+
+def tidy(markdown: str) -> str:
+    """Markdown with no stray indentation outside fenced blocks and no run of blank lines."""
+    out: list[str] = []
+    fence: str | None = None
+    for line in markdown.splitlines():
+        line = line.rstrip()
+        opening = _FENCE.match(line)
+        if fence is not None:
+            out.append(line)
+            if opening and opening.group(1)[0] == fence[0] and len(opening.group(1)) >= len(fence):
+                fence = None
+            continue
+        if opening:
+            fence = opening.group(1)
+            out.append(line.lstrip())
+        elif not line.strip():
+            if out and out[-1]:
+                out.append("")
+        else:
+            out.append(line if _LIST_ITEM.match(line) else line.lstrip())
+    return "\n".join(out).strip("\n")
+
+
+def html_markdown(element: etree._Element) -> str:
+    """The Markdown of an lxml element (the main content an extractor kept)."""
+    html = lxml.html.tostring(element, encoding="unicode")
+    return tidy(html_to_markdown.convert(html).content or "")
