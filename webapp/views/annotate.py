@@ -26,6 +26,7 @@ from ..annotation.annotations import annotation_of, is_blind
 from ..annotation.boilerplate import BoilerplateCache, drop_lines, page_boilerplate
 from ..annotation.effort_record import ACTIONS
 from ..annotation.gold import HistoryPage, Record, history_page
+from ..annotation.gold_markdown import two_golds
 from ..annotation.prefill import FIXED_MODE, METRIC, RANDOM_MODE, Prefill, Ranking, choose, drawn, fixed
 from ..annotation.provenance import summary, uniform
 from ..annotation.type_signals import Suggestion, suggest_type
@@ -88,7 +89,7 @@ def editor_state(saved: Record | None, found: list[dict[str, Any]], prefill: Pre
     (annotation/provenance.py)."""
     gold = saved
     if gold is not None:
-        return {"text": gold.text, "type": gold.page_type, "status": gold.status, "version": gold.version,
+        return {"text": gold.text, "markdown": gold.markdown, "type": gold.page_type, "status": gold.status, "version": gold.version,
                 "prefilled_from": None, "type_signal": None,
                 "start": uniform({"source": "gold", "version": gold.version}, gold.text, "gold")}
     chosen = next((c for c in found if prefill and c["name"] == prefill.extractor), None)
@@ -170,6 +171,7 @@ def page(page_id: int) -> Response | str:
         "annotate/page.html",
         page=found,
         saved=saved,
+        two_golds=two_golds(saved) if saved is not None else None,
         blind=blind,
         adjudicated=overlap() > 1 and not blind,
         read_only=edit_refusal(session, settings(), found, annotator() or ""),
