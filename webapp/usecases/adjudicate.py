@@ -3,8 +3,9 @@
 The rules: the page is locked; it must be complete (its OVERLAP places held by annotations that are all
 finished, none a draft, voided ones left out: the pages of the adjudication queue) or already adjudicated
 (409 otherwise); a reviewer never adjudicates a page they annotated themselves (403); the fields are
-checked as a save's are (usecases/fields.py: the result is Markdown, its plain text derived); the result is a save of the gold with the reviewer's note
-(versions, stale saves kept); the page's scores are refreshed when the gold changed; it is audited."""
+checked as a save's are (usecases/fields.py: the result is Markdown, its plain text derived); the result
+is a save of the gold with the reviewer's note (versions, stale saves kept); the page's scores are
+refreshed when the gold changed; it is audited."""
 
 from __future__ import annotations
 

@@ -1,8 +1,9 @@
 """Restore: make an old revision of a page's gold its gold again, as a new revision. The rules are a
 save's (usecases/save.py): the page is locked, an adjudicated page's gold changes in adjudication only
-(423), the revision's Markdown, text and type are restored together and must be what a save may store today
-(a type the settings no longer name, a Markdown over GOLD_MAX_BYTES: refused), the new revision records the guideline version in force for its
-type now (annotation/guideline_versions.py), the page's scores are refreshed and the restore is audited."""
+(423), the revision's Markdown, text and type are restored together and must be what a save may store
+today (a type the settings no longer name, a Markdown over GOLD_MAX_BYTES: refused), the new revision
+records the guideline version in force for its type now (annotation/guideline_versions.py), the page's
+scores are refreshed and the restore is audited."""
 
 from __future__ import annotations
 

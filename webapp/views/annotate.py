@@ -89,7 +89,8 @@ def editor_state(saved: Record | None, found: list[dict[str, Any]], prefill: Pre
     (annotation/provenance.py)."""
     gold = saved
     if gold is not None:
-        return {"text": gold.text, "markdown": gold.markdown, "type": gold.page_type, "status": gold.status, "version": gold.version,
+        return {"text": gold.text, "markdown": gold.markdown, "type": gold.page_type, "status": gold.status,
+                "version": gold.version,
                 "prefilled_from": None, "type_signal": None,
                 "start": uniform({"source": "gold", "version": gold.version}, gold.text, "gold")}
     chosen = next((c for c in found if prefill and c["name"] == prefill.extractor), None)
