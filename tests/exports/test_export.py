@@ -19,7 +19,8 @@ from webapp.scoring import summarize
 
 SNIPPETS = {"with": ["Skarvik", "royal hunting lodge"], "without": ["Most read", "cookies"]}
 SHINGLES = METRICS["shingles"]
-STRUCTURED = "# A heading\n\n1. one\n2. two\n   - nested\n\n| cell | other |\n| --- | --- |\n| 1 | 2 |\n\n```python\nx = 1\n```"
+STRUCTURED = ("# A heading\n\n1. one\n2. two\n   - nested\n\n| cell | other |\n| --- | --- |\n| 1 | 2 |\n\n"
+              "```python\nx = 1\n```")
 
 
 

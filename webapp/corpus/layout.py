@@ -1,17 +1,17 @@
 """The folder layout, wherever its files live (a folder on disk or a zip archive).
 
-In each folder: `NAME.html` / `NAME.htm` pages, optional `NAME.gold.txt` (gold text), `NAME.gold.md`
-(the gold as Markdown; with only one of the two, the other is made from it) and `NAME.url` (one URL, or a
-Windows Internet Shortcut) and `NAME.json` (metadata, as Goldtext's folder export writes it: `url`,
-`type`, `status`, `snippets`, `text_source` (corpus/gold_fields.py `gold_views`), and `gold_exact: true`
-when NAME.gold.txt and NAME.gold.md are the gold byte for byte, UTF-8 with their line ends kept) beside them, and optionally an `index.csv`
-(columns name,url[,type], header row optional) or `index.json` (`{"NAME": "url"}` or
-`{"NAME": {"url": ..., "type": ...}}`) for the pages of that folder. NAME is the page's file name
-without .html; a `NAME.url` file wins over NAME.json, which wins over the index. Names match whatever their case.
+In each folder: `NAME.html` / `NAME.htm` pages, optional `NAME.gold.txt` (gold text), `NAME.gold.md` (the
+gold as Markdown; with only one of the two, the other is made from it) and `NAME.url` (one URL, or a Windows
+Internet Shortcut) and `NAME.json` (metadata, as Goldtext's folder export writes it: `url`, `type`,
+`status`, `snippets`, `text_source` (corpus/gold_fields.py `gold_views`), and `gold_exact: true` when
+NAME.gold.txt and NAME.gold.md are the gold byte for byte, UTF-8 with their line ends kept) beside them, and
+optionally an `index.csv` (columns name,url[,type], header row optional) or `index.json` (`{"NAME": "url"}`
+or `{"NAME": {"url": ..., "type": ...}}`) for the pages of that folder. NAME is the page's file name without
+.html; a `NAME.url` file wins over NAME.json, which wins over the index. Names match whatever their case.
 
-Nothing is half-imported: when a folder's index is unreadable its pages are rejected (a page stored
-without its URL could not be fixed by importing again: same bytes, a duplicate). Gold, URL and index
-entries that match no page are reported, so a misspelt name does not pass unseen.
+Nothing is half-imported: when a folder's index is unreadable its pages are rejected (a page stored without
+its URL could not be fixed by importing again: same bytes, a duplicate). Gold, URL and index entries that
+match no page are reported, so a misspelt name does not pass unseen.
 """
 
 from __future__ import annotations
@@ -125,7 +125,8 @@ class _Folder:
         url = _url_in(self.text(stem + URL_SUFFIX) or "") or meta.get("url") or entry.url
         page_type = type_of(page_type_field(meta) or None, f"in {stem}{META_SUFFIX}") or entry.page_type
         return RawDocument(self.item_of(self.path_of(name)), data, self.source, url=url, gold=gold,
-                           markdown=markdown, page_type=page_type, folder=self.folder, snippets=snippets_of(meta.get("snippets")),
+                           markdown=markdown, page_type=page_type, folder=self.folder,
+                           snippets=snippets_of(meta.get("snippets")),
                            status=status_of(meta.get("status")))
 
     def metadata(self, stem: str) -> dict:

@@ -12,9 +12,10 @@ gold its `with` and `without` lists (none when both are empty). `main_content_ma
 Markdown, is kept as given beside it: the two are not the same text (tables, links and lists are in one and
 not the other), and the text metrics score `main_content` as evaluate.py does, the structure metrics the
 Markdown. Where it is missing or null, the Markdown is `main_content` escaped (one paragraph per line);
-`main_content` missing or null is an empty text beside a Markdown too, as evaluate.py reads it. A file whose `ground_truth` is not an
-object is rejected (evaluate.py skips it). The benchmark's name, ID, split, title, author and publish date
-are kept in the page's facts (`layout`), so that an export writes the same IDs. A `goldtext` object
+`main_content` missing or null is an empty text beside a Markdown too, as evaluate.py reads it. A file
+whose `ground_truth` is not an object is rejected (evaluate.py skips it). The benchmark's name, ID, split,
+title, author and publish date are kept in the page's facts (`layout`), so that an export writes the same
+IDs. A `goldtext` object
 `{"status", "text_source"}`, which Goldtext's export adds, gives the gold's status and where its text came
 from (corpus/gold_fields.py `gold_views`).
 """

@@ -20,7 +20,7 @@ from .jsonl_writer import html_fields, one_line
 from .selection import ExportedPage
 from .writer import WriterOptions
 
-UNCLASSIFIED = {"language": None, "style": None, "level": None, "table": [], "code": [], "equation": []}
+UNCLASSIFIED: dict[str, Any] = {"language": None, "style": None, "level": None, "table": [], "code": [], "equation": []}
 
 
 class WebmainbenchWriter:
