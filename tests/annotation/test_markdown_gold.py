@@ -4,6 +4,8 @@ says when a page carries two golds."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from sqlalchemy import select
 from workbench import add_gold, make_page, page_data, sign_in
@@ -157,3 +159,13 @@ def test_a_reviewer_adjudicates_with_markdown_and_the_agreement_reads_the_plain_
     assert (gold.markdown, gold.text, gold.text_source) == ("## Council budget\n\nThe council met.",
                                                             "Council budget\nThe council met.", "derived")
     assert revision.note == "Ann's heading, one level down."
+
+
+def test_the_history_says_where_each_revisions_text_came_from(client, session, page_id):
+    token = sign_in(client)
+    save(client, token, page_id, markdown=MARKDOWN)
+    save(client, token, page_id, version=1, save_id="s2", text="Flat text only")
+    shown = client.get(f"/pages/{page_id}/history").get_data(as_text=True)
+    rows = json.loads(shown.split('id="revisions"')[1].split(">", 1)[1].split("</script>")[0])
+    assert [(r["text_source"], r["markdown"]) for r in rows] == [("flat", "Flat text only"), ("derived", MARKDOWN)]
+    assert "(the plain text is the Markdown&#39;s, derived from it)" in shown

@@ -41,7 +41,7 @@ from ..results.site_ranking import site_ranking
 from ..usecases.outcome import Refused
 from ..usecases.restore import restore as restore_gold
 from ..usecases.save import edit_refusal
-from ..vocabulary import ARTICLE, GOLD_STATUSES
+from ..vocabulary import ARTICLE, GOLD_STATUSES, TEXT_SOURCES
 from ..web import app_settings
 from ..web.access import identity
 from ..web.app_settings import settings
@@ -202,13 +202,14 @@ def history(page_id: int) -> str:
     shown = history_page(session, gold_id, before) if gold_id is not None else HistoryPage([], None)
     rows = [
         {"id": r.id, "version": r.version, "author": r.author, "created_at": r.created_at.isoformat(),
-         "type": r.page_type, "status": r.status, "text": r.text, "applied": applied,
+         "type": r.page_type, "status": r.status, "text": r.text, "markdown": r.markdown,
+         "text_source": r.text_source, "applied": applied,
          "provenance": summary(r.provenance), "origins": (r.provenance or {}).get("lines"),
          "guideline_version": r.guideline_version}
         for r, applied in shown.revisions
     ]
     return render_template("annotate/history.html", page=found, revisions=rows, older=shown.older,
-                           newer=before is not None)
+                           newer=before is not None, text_sources=TEXT_SOURCES)
 
 
 @bp.post("/pages/<int:page_id>/history/<int:revision_id>/restore")
