@@ -1,5 +1,5 @@
-"""The words a page's gold is described in: page types (the taxonomy), gold statuses and snippet keys,
-and the one place that checks them. Readers, the gold save, the API, filters and forms all take these
+"""The words a page's gold is described in: page types (the taxonomy), gold statuses, snippet keys and
+text sources, and the one place that checks them. Readers, the gold save, the API, filters and forms all take these
 from here.
 
 The page types are a setting (PAGE_TYPES, NO_CONTENT_TYPES, GUARD_ACCEPT_TYPES): an app builds its
@@ -106,6 +106,16 @@ QUEUE_STATUSES = (TODO, *GOLD_STATUSES)
 SNIPPET_KEYS = ("with", "without")
 """Snippet gold: text the main content must include ("with") and must not include ("without")."""
 
+DERIVED = "derived"
+GIVEN = "given"
+FLAT = "flat"
+TEXT_SOURCES: dict[str, str] = {
+    DERIVED: "the plain text is the Markdown's, derived from it",
+    GIVEN: "the plain text was given apart from the Markdown (a benchmark's two golds)",
+    FLAT: "the plain text was given alone; the Markdown is it, escaped",
+}
+"""Where a gold's plain text came from, beside its Markdown (annotation/gold_markdown.py)."""
+
 
 class UnknownTerm(ValueError):
     """A page type, gold status or snippet gold that is not in the vocabulary; the message names it."""
@@ -131,6 +141,11 @@ def checked_page_type_name(value: Any, where: str = "") -> str | None:
         return value
     place = f" {where}" if where else ""
     raise UnknownTerm(f"unknown page type {value!r}{place} (a type is lower-case letters, digits and hyphens)")
+
+
+def checked_text_source(value: str | None, where: str = "") -> str | None:
+    """The text source (None: not given); UnknownTerm naming it and `where` it was found otherwise."""
+    return _checked(value, TEXT_SOURCES, "text source", where)
 
 
 def checked_status(value: str | None, where: str = "") -> str | None:

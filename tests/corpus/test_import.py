@@ -207,6 +207,7 @@ def test_an_import_that_reads_only_rejects_or_nothing_exits_non_zero(run_import,
     assert ("rejected: empty: nothing to read: looked for ground-truth.json (scrapinghub); evaldata.json "
             "(trafilatura-eval); ground-truth/ID.json and html/ID.html.gz (wcxb); "
             "datasets/combined/ground-truth/NAME.jsonl (wceb); SLUG/source.html folders (readability); "
+            "JSON lines with groundtruth_content (webmainbench.jsonl in a folder) (webmainbench); "
             "JSON lines (pages.jsonl in a folder) (jsonl); NAME.html or NAME.htm pages (folder)") in output
     assert output.count("nothing to read") == 1  # said once, in the report; the error does not repeat it
     (tmp_path / "none.jsonl").write_text("\n\n")

@@ -19,6 +19,8 @@ from webapp.scoring import summarize
 
 SNIPPETS = {"with": ["Skarvik", "royal hunting lodge"], "without": ["Most read", "cookies"]}
 SHINGLES = METRICS["shingles"]
+STRUCTURED = ("# A heading\n\n1. one\n2. two\n   - nested\n\n| cell | other |\n| --- | --- |\n| 1 | 2 |\n\n"
+              "```python\nx = 1\n```")
 
 
 
@@ -43,10 +45,24 @@ def demo(cli, session) -> dict[str, tuple]:
     return snapshot(session)
 
 
+@pytest.fixture
+def structured(session, demo) -> dict[str, tuple]:
+    """The demo as above, with a gold saved as Markdown and a page with two golds (a text and a Markdown
+    given apart); returns its snapshot."""
+    pages = session.scalars(select(Page).join(Gold).order_by(Page.id)).all()
+    add_gold(session, pages[3], markdown=STRUCTURED, page_type="documentation", status="done", author="Di")
+    add_gold(session, pages[4], text="Given text\nits second line", markdown="## Given Markdown\n\n> quoted",
+             page_type="article", status="done", author="import")
+    session.commit()
+    return snapshot(session)
+
+
 def snapshot(session) -> dict[str, tuple]:
-    """sha256 -> (url, gold text, type, snippets, status) of every page (None fields without gold)."""
+    """sha256 -> (url, gold text, type, snippets, status, Markdown, text source) of every page (None fields
+    without gold)."""
     rows = session.execute(
-        select(Page.sha256, Page.url, Gold.text, Gold.page_type, Gold.snippets, Gold.status).outerjoin(Gold)
+        select(Page.sha256, Page.url, Gold.text, Gold.page_type, Gold.snippets, Gold.status, Gold.markdown,
+               Gold.text_source).outerjoin(Gold)
     ).all()
     session.rollback()
     return {row[0]: tuple(row[1:]) for row in rows}
@@ -57,16 +73,22 @@ def jsonl_records(path: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").split("\n") if line]
 
 
-# format, extra options, the snapshot fields it carries (url, text, type, snippets, status), which pages
+# format, extra options, the snapshot fields it carries (url, text, type, snippets, status, Markdown, text
+# source: the layouts of plain text carry the text, those of Markdown both), which pages
 CASES = [
-    ("jsonl", [], (0, 1, 2, 3, 4), "all"),
-    ("jsonl", ["--with-extractions"], (0, 1, 2, 3, 4), "all"),
-    ("folder", [], (0, 1, 2, 3, 4), "all"),
-    ("folder", ["--with-extractions"], (0, 1, 2, 3, 4), "all"),
+    ("jsonl", [], (0, 1, 2, 3, 4, 5, 6), "all"),
+    ("jsonl", ["--with-extractions"], (0, 1, 2, 3, 4, 5, 6), "all"),
+    ("folder", [], (0, 1, 2, 3, 4, 5, 6), "all"),
+    ("folder", ["--with-extractions"], (0, 1, 2, 3, 4, 5, 6), "all"),
     ("scrapinghub", ["--predictions"], (0, 1, 2, 3, 4), "gold"),
     ("trafilatura-eval", [], (0, 2, 3, 4), "snippets"),
-    ("wcxb", ["--predictions"], (0, 1, 2, 3, 4), "gold"),
+    ("wcxb", ["--predictions"], (0, 1, 2, 3, 4, 5, 6), "gold"),
+    ("webmainbench", [], (0, 1, 2, 3, 4, 5, 6), "gold"),
 ]
+
+
+def test_the_structured_demo_holds_each_kind_of_gold(structured):
+    assert {row[6] for row in structured.values() if row[6]} == {"flat", "derived", "given"}
 
 
 def test_every_export_format_is_read_back_or_is_scores():
@@ -76,8 +98,9 @@ def test_every_export_format_is_read_back_or_is_scores():
 
 @pytest.mark.parametrize("fmt, options, fields, which", CASES)
 def test_export_then_import_by_its_folder_into_an_empty_database_reproduces_the_pages(
-    cli, session, demo, tmp_path, fmt, options, fields, which
+    cli, session, structured, tmp_path, fmt, options, fields, which
 ):
+    demo = structured
     out = tmp_path / "export"
     cli("export", "--format", fmt, "--out", str(out), *options)
     empty_database(session)
@@ -110,8 +133,8 @@ def test_wceb_export_holds_utf8_pages_and_reimports_the_same_gold_and_text(cli, 
     cli("import", str(out))
     after = {p.url: (p.sha256, p.encoding, p.html) for p in session.scalars(select(Page))}
     assert {row[0] for row in snapshot(session).values()} == set(before)
-    by_url = {row[0]: row for row in snapshot(session).values()}
-    assert by_url == {row[0]: row for row in demo.values()}  # url, gold text, type, snippets, status
+    by_url = {row[0]: row[:5] for row in snapshot(session).values()}
+    assert by_url == {row[0]: row[:5] for row in demo.values()}  # url, gold text, type, snippets, status
     for url, (sha, encoding, html) in before.items():
         assert after[url][2] == html, url  # the same text: WCEB's HTML is UTF-8, and is read as such
         assert (after[url][0] == sha) == (encoding == "utf-8"), url  # a page in another encoding is re-encoded

@@ -1,5 +1,6 @@
 """Property: any gold text, snippets, type, status and raw bytes written by the jsonl and folder writers
-come back from their readers exactly, and so do the gold of the WCXB and WCEB writers and the page's text
+come back from their readers exactly, and so do the gold of the WCXB and WCEB writers and the page's text,
+and a gold's Markdown and text with where the text came from through every layout that holds Markdown
 (no database: writer -> files -> reader)."""
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from pathlib import Path
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from webapp.annotation.gold_markdown import GoldViews, views_of
 from webapp.corpus.decoding import decode
 from webapp.corpus.document import Limits, RawDocument
 from webapp.corpus.readers import READERS
@@ -19,8 +21,9 @@ from webapp.exports.jsonl_writer import FILE, JsonlWriter
 from webapp.exports.selection import ExportedPage, GoldRecord
 from webapp.exports.wceb_writer import WcebWriter
 from webapp.exports.wcxb_writer import WcxbWriter
+from webapp.exports.webmainbench_writer import WebmainbenchWriter
 from webapp.exports.writer import WriterOptions
-from webapp.vocabulary import DEFAULT_PAGE_TYPES, GOLD_STATUSES
+from webapp.vocabulary import DEFAULT_PAGE_TYPES, GOLD_STATUSES, TEXT_SOURCES
 
 WHEN = datetime(2026, 1, 2, tzinfo=UTC)
 texts = st.text(st.characters(exclude_categories=("Cs",), exclude_characters="\x00"))
@@ -79,3 +82,31 @@ def test_wcxb_and_wceb_give_back_the_gold_and_the_page_text(gold, snippets, page
     assert (wceb.gold, wceb.snippets, wceb.page_type, wceb.status, wceb.url) == (gold, snippets, page_type, status, url)
     text = raw.decode(encoding, "replace").removeprefix("\ufeff")  # the page's text in its recorded encoding
     assert decode(wceb.data, wceb.charset).text == text  # WCEB's HTML is that text, in UTF-8
+
+
+@st.composite
+def gold_views(draw) -> GoldViews:
+    """A gold's two views as a save, an import of a benchmark or the migration leaves them."""
+    source = draw(st.sampled_from(list(TEXT_SOURCES)))
+    if source == "derived":
+        return views_of(markdown=draw(texts))
+    if source == "flat":
+        return views_of(text=draw(texts))
+    return views_of(text=draw(texts), markdown=draw(texts))
+
+
+@settings(max_examples=60, deadline=None)
+@given(views=gold_views(), raw=st.binary(min_size=1), encoding=st.sampled_from(ENCODINGS))
+@example(views=views_of(markdown="# Title\r\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```\ncode\n```\u2028"),
+         raw=b"<p>x</p>", encoding="utf-8")
+@example(views=views_of(text="  # kept\n\nas\ttyped ", markdown="$x$ \\*"), raw=b"\xff<p>", encoding="utf-8")
+def test_the_layouts_of_markdown_give_back_both_views_and_where_the_text_came_from(views, raw, encoding):
+    record = GoldRecord(views.text, "article", "done", None, ("Ann",), 1, WHEN, markdown=views.markdown,
+                        text_source=views.text_source)
+    page = ExportedPage(7, None, "site.example", "0" * 64, encoding, WHEN, raw, record, ())
+    for writer, reader, path in ((JsonlWriter, "jsonl", FILE), (FolderWriter, "folder", ""), (WcxbWriter, "wcxb", ""),
+                                 (WebmainbenchWriter, "webmainbench", "")):
+        document = round_trip(writer, reader, page, path)
+        assert views_of(text=document.gold, markdown=document.markdown) == views, reader
+        if reader != "wcxb":  # WCXB gzips the raw bytes: its own test above
+            assert document.data == raw, reader

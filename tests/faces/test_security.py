@@ -17,6 +17,7 @@ from workbench import PASSWORD, add_account, csrf, log_in, make_page, sign_in
 
 from webapp import create_app
 from webapp.accounts.credentials import TOKEN, issue
+from webapp.annotation.gold_markdown import views_of
 from webapp.db import dispose
 from webapp.extractors.extraction_service import current_extractors
 from webapp.extractors.registry import build_registry
@@ -121,7 +122,8 @@ def values(client, session, page_id) -> dict[str, Any]:
     add_account(session, "Ann", "admin")
     other = add_account(session, "Bea", "annotator")
     issue(session, other, TOKEN)
-    session.add_all([Annotation(page_id=page_id, author="Bea", text="Bea's", page_type="article", status="done"),
+    session.add_all([Annotation(page_id=page_id, author="Bea", **views_of(text="Bea's").fields(), page_type="article",
+                                status="done"),
                      Assignment(page_id=page_id, annotator="Ann")])
     session.commit()
     token = log_in(client, "Ann")

@@ -144,3 +144,68 @@ def test_the_job_batch_migration_links_each_upload_job_to_the_batch_its_paramete
     finally:
         upgrade(engine)
         engine.dispose()
+
+
+# --- 0020: golds keep their Markdown ------------------------------------------------------------------
+
+GOLD_MARKDOWN = "0020"
+FLAT_TEXTS = ["Plain words.\nA second paragraph.",
+              "# Not a heading\n- not a list\n1. not a list either\n> not a quote\n*not emphasis* and `not code`",
+              "| a | b |\nPrice: $5 and $6\n<b>not HTML</b> & [not a link](x)\nA back\\slash and ~~no strike~~", ""]
+
+
+def _flat_gold(conn, page: int, text: str) -> tuple[int, int]:
+    gold = insert_row(conn, "gold", page_id=page, text=text, page_type="article", status="done", author="ann",
+                      version=1, updated_at=NOW)
+    revision = insert_row(conn, "gold_revision", gold_id=gold, version=1, text=text, page_type="article",
+                          status="done", author="ann", created_at=NOW)
+    return gold, revision
+
+
+def _views(engine, name: str, row: int) -> tuple:
+    with engine.connect() as conn:
+        return tuple(conn.execute(text(f"SELECT text, markdown, text_source FROM {name} WHERE id = :r"),
+                                  {"r": row}).one())
+
+
+def test_the_gold_markdown_migration_keeps_every_text_and_gives_it_its_escaped_markdown(database_url):
+    from webapp.scoring.markdown_text import markdown_of_text, plain_text
+
+    engine = make_engine(database_url)
+    upgrade(engine)
+    downgrade(engine, "0019")
+    try:
+        with engine.begin() as conn:
+            site = insert_row(conn, "site", host="a.example")
+            batch = insert_row(conn, "import_batch", source="s", format="folder", created_at=NOW, imported=5,
+                               duplicates=0, rejected=0, report=[])
+            pages = [insert_row(conn, "page", url=None, site_id=site, batch_id=batch, source_name=f"p{n}",
+                                raw=b"<p>x</p>", sha256=f"{n:064d}", encoding="utf-8", encoding_source="meta",
+                                html="<p>x</p>", facts={}, created_at=NOW) for n in range(len(FLAT_TEXTS) + 1)]
+            golds = [_flat_gold(conn, page, said) for page, said in zip(pages, FLAT_TEXTS, strict=False)]
+            annotation = insert_row(conn, "annotation", page_id=pages[-1], author="bea", text=FLAT_TEXTS[1],
+                                    page_type="article", status="done", version=1, updated_at=NOW)
+            annotation_revision = insert_row(conn, "annotation_revision", annotation_id=annotation, version=1,
+                                             text=FLAT_TEXTS[1], page_type="article", status="done", author="bea",
+                                             created_at=NOW)
+        upgrade(engine, GOLD_MARKDOWN)
+        rows = [("gold", gold, said) for (gold, _), said in zip(golds, FLAT_TEXTS, strict=True)]
+        rows += [("gold_revision", revision, said) for (_, revision), said in zip(golds, FLAT_TEXTS, strict=True)]
+        rows += [("annotation", annotation, FLAT_TEXTS[1]), ("annotation_revision", annotation_revision, FLAT_TEXTS[1])]
+        for name, row, said in rows:
+            kept, markdown, source = _views(engine, name, row)
+            assert (kept, source) == (said, "flat")  # the text every metric reads is what it was
+            assert markdown == markdown_of_text(said)
+            assert plain_text(markdown) == said  # read back as Markdown, it says the same in the same lines
+        assert "\\# Not a heading" in _views(engine, "gold", golds[1][0])[1]
+        downgrade(engine, "0019")
+        assert not {"markdown", "text_source"} & {c["name"] for c in inspect(engine).get_columns("gold_revision")}
+        assert _views_before(engine, golds[1][0]) == FLAT_TEXTS[1]
+    finally:
+        upgrade(engine)
+        engine.dispose()
+
+
+def _views_before(engine, gold: int) -> str:
+    with engine.connect() as conn:
+        return conn.execute(text("SELECT text FROM gold WHERE id = :g"), {"g": gold}).scalar_one()

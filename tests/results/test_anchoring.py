@@ -22,6 +22,7 @@ from workbench import EAGER, METRICS, NO_CONTENT, add_page, fingerprint, new_bat
 from webapp import create_app
 from webapp.annotation.annotations import VOID
 from webapp.annotation.gold import add_revision
+from webapp.annotation.gold_markdown import views_of
 from webapp.annotation.prefill import FIXED, RANDOM, draw
 from webapp.crawl.choice import PipelineRequest, pipeline_config
 from webapp.models import Annotation, AnnotationRevision, Extraction, Page
@@ -36,11 +37,11 @@ def prefill(name: str, fp: str, basis: str = "best") -> dict:
 
 
 def annotate(session, page: Page, author: str, text: str, provenance: dict, status: str = "done") -> None:
-    annotation = Annotation(page_id=page.id, author=author, text=text, page_type="article", status=status,
-                            version=1)
+    views = views_of(text=text).fields()
+    annotation = Annotation(page_id=page.id, author=author, **views, page_type="article", status=status, version=1)
     session.add(annotation)
     session.flush()
-    session.add(AnnotationRevision(annotation_id=annotation.id, version=1, text=text, page_type="article",
+    session.add(AnnotationRevision(annotation_id=annotation.id, version=1, **views, page_type="article",
                                    status="done",
                                    author=author, provenance=provenance))
 

@@ -28,6 +28,7 @@ from sqlalchemy.orm import Session
 from ..models import Annotation, AnnotationRevision, Assignment, Page, utcnow
 from ..vocabulary import GOLD_STATUSES
 from .gold import SaveOutcome, add_revision, append_revision, apply_revision, save_record
+from .gold_markdown import views_from
 from .provenance import agreed
 
 DRAFT = "draft"
@@ -82,7 +83,7 @@ def void(session: Session, annotation: Annotation, by: str) -> AnnotationRevisio
     annotation.version += 1
     annotation.status = VOID
     annotation.updated_at = utcnow()
-    revision = append_revision(session, annotation, annotation.version, text=annotation.text,
+    revision = append_revision(session, annotation, annotation.version, **views_from(annotation).fields(),
                                page_type=annotation.page_type,
                                status=VOID, snippets=annotation.snippets, author=by)
     session.flush()
@@ -107,14 +108,16 @@ def save_annotation(session: Session, page: Page, author: str, *, base_version: 
                        **facts)
 
 
-def add_annotation(session: Session, page: Page, author: str, *, text: str, page_type: str, status: str,
-                   provenance: dict[str, Any] | None = None) -> Annotation:
+def add_annotation(session: Session, page: Page, author: str, *, text: str | None, page_type: str, status: str,
+                   markdown: str | None = None, provenance: dict[str, Any] | None = None) -> Annotation:
     """Store an annotator's own annotation of a page that has none by them (an export's annotation read
-    back by an import, checked by the import use case) as its first revision, by the annotator."""
+    back by an import, checked by the import use case) as its first revision, by the annotator; its text
+    and Markdown as given (one alone: the other is made from it, annotation/gold_markdown.py)."""
     made = Annotation(page_id=page.id, author=author, version=0)
     session.add(made)
-    apply_revision(session, made, author=author, text=text, page_type=page_type, status=status, snippets=None,
-                   client_save_id=None, provenance=provenance)
+    views = {key: value for key, value in (("text", text), ("markdown", markdown)) if value is not None}
+    apply_revision(session, made, author=author, page_type=page_type, status=status, snippets=None,
+                   client_save_id=None, provenance=provenance, **views)
     return made
 
 
@@ -125,8 +128,8 @@ def is_complete(annotations: Sequence[Annotation], overlap: int) -> bool:
 
 
 def same(annotations: Sequence[Annotation]) -> bool:
-    """Every annotation says exactly the same: text (ends trimmed), type, status and snippets."""
-    said = {(a.text.strip(), a.page_type, a.status, repr(a.snippets)) for a in annotations}
+    """Every annotation says exactly the same: text and Markdown (ends trimmed), type, status and snippets."""
+    said = {(a.text.strip(), a.markdown.strip(), a.page_type, a.status, repr(a.snippets)) for a in annotations}
     return len(said) == 1
 
 
@@ -143,7 +146,8 @@ def settle(session: Session, page: Page, overlap: int, saved_by: str, guideline_
         return False
     first = annotations[0]
     names = " and ".join(sorted(a.author for a in annotations))
-    add_revision(session, page, text=first.text, page_type=first.page_type, status=first.status, author=saved_by,
+    add_revision(session, page, **views_from(first).fields(), page_type=first.page_type, status=first.status,
+                 author=saved_by,
                  snippets=first.snippets, note=f"Adjudicated automatically: {names} agree exactly.",
                  provenance=agreed(first.text), guideline_version=guideline_version)
     return True

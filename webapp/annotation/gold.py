@@ -27,6 +27,7 @@ from sqlalchemy.orm import InstanceState, Session
 
 from ..models import Annotation, AnnotationRevision, Gold, GoldRevision, Page, utcnow
 from ..vocabulary import SNIPPET_KEYS
+from .gold_markdown import views_from, with_views
 
 Record = Gold | Annotation
 Revision = GoldRevision | AnnotationRevision
@@ -42,10 +43,11 @@ def _revision_type(record: Record) -> type[Revision]:
 
 
 def append_revision(session: Session, record: Record, version: int, **fields: Any) -> Revision:
-    """Record a revision (text, type, status, snippets, author, client_save_id) of a stored gold or
-    annotation, without loading its other revisions."""
+    """Record a revision (text and Markdown, type, status, snippets, author, client_save_id) of a stored gold
+    or annotation, without loading its other revisions. Given the text or the Markdown alone, the other is
+    made from it (annotation/gold_markdown.py `with_views`)."""
     revision_type = _revision_type(record)
-    revision = revision_type(**{_owner(type(record)).key: record.id}, version=version, **fields)
+    revision = revision_type(**{_owner(type(record)).key: record.id}, version=version, **with_views(fields))
     session.add(revision)
     state: InstanceState[Record] = inspect(record)
     if "revisions" not in state.unloaded:
@@ -54,10 +56,12 @@ def append_revision(session: Session, record: Record, version: int, **fields: An
 
 
 def apply_revision(session: Session, record: Record, *, author: str, **fields: Any) -> Revision:
-    """Set the record's text, type, status and snippets (``fields``, with ``client_save_id``, the revision's
-    facts and, for a gold, ``note``), bump its version and record the new revision. The fields were
+    """Set the record's text and Markdown, type, status and snippets (``fields``, with ``client_save_id``,
+    the revision's facts and, for a gold, ``note``; the text or the Markdown alone: the other is made from
+    it, annotation/gold_markdown.py), bump its version and record the new revision. The fields were
     checked by the caller (the use case of the action, or the importer)."""
-    kept = {key: fields[key] for key in ("text", "page_type", "status", "snippets")}
+    fields = with_views(fields)
+    kept = {key: fields[key] for key in ("text", "markdown", "text_source", "page_type", "status", "snippets")}
     record.version += 1
     for key, value in kept.items():
         setattr(record, key, value)
@@ -75,7 +79,6 @@ def add_revision(
     session: Session,
     page: Page,
     *,
-    text: str,
     page_type: str,
     status: str,
     author: str,
@@ -84,14 +87,21 @@ def add_revision(
     note: str | None = None,
     provenance: dict[str, Any] | None = None,
     guideline_version: int | None = None,
+    text: str | None = None,
+    markdown: str | None = None,
+    text_source: str | None = None,
 ) -> GoldRevision:
     """Set the page's gold (`page.gold`) and record it as a new revision (version 1 for a new gold), with
-    its provenance (annotation/provenance.py); returns the revision. The caller that owns the save
-    refreshes the page's cached scores (results.store.gold_changed), in the same transaction.
+    its provenance (annotation/provenance.py); returns the revision. Its ``text`` and ``markdown`` as given
+    (one alone: the other is made from it), or with their ``text_source`` (annotation/gold_markdown.py).
+    The caller that owns the save refreshes the page's cached scores (results.store.gold_changed), in the
+    same transaction.
     """
-    revision = apply_revision(session, new_gold(page, author), text=text, page_type=page_type, status=status,
+    views = {"text": text, "markdown": markdown, "text_source": text_source}
+    given = {key: value for key, value in views.items() if value is not None}
+    revision = apply_revision(session, new_gold(page, author), page_type=page_type, status=status,
                               author=author, snippets=snippets, client_save_id=client_save_id, note=note,
-                              provenance=provenance, guideline_version=guideline_version)
+                              provenance=provenance, guideline_version=guideline_version, **given)
     assert isinstance(revision, GoldRevision)
     return revision
 
@@ -249,12 +259,13 @@ def clean_snippets(snippets: dict[str, Any] | None) -> dict[str, list[str]] | No
 def restore_revision(
     session: Session, page: Page, revision: GoldRevision, author: str, guideline_version: int | None = None
 ) -> GoldRevision:
-    """Make an old revision the page's gold again, as a new revision (returned) recording the old one's
-    provenance (its lines came from where the old one's did) and the guideline version in force now."""
+    """Make an old revision the page's gold again, as a new revision (returned) with its text and Markdown,
+    recording the old one's provenance (its lines came from where the old one's did) and the guideline
+    version in force now."""
     return add_revision(
         session,
         page,
-        text=revision.text,
+        **views_from(revision).fields(),
         page_type=revision.page_type,
         status=revision.status,
         author=author,

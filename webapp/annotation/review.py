@@ -64,16 +64,17 @@ def review_queue(session: Session, overlap: int, limit: int | None = None) -> li
     return rows[:limit] if limit is not None else rows
 
 
-def adjudicate(session: Session, page: Page, reviewer: str, *, base_version: int, text: str, page_type: str,
+def adjudicate(session: Session, page: Page, reviewer: str, *, base_version: int, page_type: str,
                status: str, note: str, snippets: dict[str, Any] | None = None,
                client_save_id: str | None = None, effort: dict[str, Any] | None = None,
                provenance: dict[str, Any] | None = None, **facts: Any) -> SaveOutcome:
     """Save the reviewer's result as the page's gold, with their note, the effort it took and where its
     lines came from (lock the page first); a save that edited an older version of the gold is kept as a
     stale save, as any gold save is. The caller refreshes the page's scores when it is applied. ``facts``:
-    what else the revision records beside the text (models.RevisionFields)."""
+    its text and Markdown (annotation/gold_markdown.py), and what else the revision records beside them
+    (models.RevisionFields)."""
     return save_record(session, page.gold, lambda: new_gold(page, reviewer), base_version=base_version,
-                       text=text, page_type=page_type, status=status, author=reviewer, client_save_id=client_save_id,
+                       page_type=page_type, status=status, author=reviewer, client_save_id=client_save_id,
                        snippets=snippets, note=note.strip() or None, effort=effort, provenance=provenance, **facts)
 
 

@@ -12,10 +12,11 @@ class ReadAnnotation:
     """One annotator's own annotation of the page, as an export (`jsonl`) carries it."""
 
     author: str
-    text: str
+    text: str | None  # its plain text (None: derived from its Markdown)
     page_type: str
     status: str
     provenance: dict[str, Any] | None = None  # where its text came from (annotation/provenance.py)
+    markdown: str | None = None  # its Markdown (None: escaped from its text)
 
 
 @dataclass(frozen=True)
@@ -27,7 +28,8 @@ class RawDocument:
     source: str  # the path given by the user (file, folder, archive)
     url: str | None = None
     charset: str | None = None  # transport charset (HTTP Content-Type header / WARC), if any
-    gold: str | None = None  # gold text if the layout carries it
+    gold: str | None = None  # gold text if the layout carries it (None with a Markdown gold: derived from it)
+    markdown: str | None = None  # gold Markdown if the layout carries it (None: escaped from the gold text)
     # page type (a key of the taxonomy in force, webapp.vocabulary) if the layout carries it
     page_type: str | None = None
     folder: str | None = None  # sub-folder the item came from, relative to the given root
@@ -41,6 +43,12 @@ class RawDocument:
     annotations: tuple[ReadAnnotation, ...] = ()  # each annotator's own annotation, when the source has them
     fetch: dict[str, Any] | None = None  # how a capture fetched the page (its WARC's metadata record): kept
     # in the page's facts under FETCH_FACT
+
+
+    @property
+    def has_gold(self) -> bool:
+        """Whether the layout gives the page's gold, as text or as Markdown."""
+        return self.gold is not None or self.markdown is not None
 
 
 LAYOUT_FACT = "layout"

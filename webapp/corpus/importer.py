@@ -23,11 +23,11 @@ from .preparation import Prepared, in_order
 from .site_names import UNKNOWN_SITE, host_of, site_named
 
 AddGold = Callable[..., Any]
-"""Stores a page's gold as its first revision: add_gold(session, page, *, text, type, status, author, snippets,
-note, provenance)."""
+"""Stores a page's gold as its first revision: add_gold(session, page, *, text, markdown, type, status, author,
+snippets, note, provenance); text or markdown None: made from the other."""
 AddAnnotation = Callable[..., Any]
 """Stores an annotator's own annotation of a page as its first revision: add_annotation(session, page,
-annotator, *, text, type, status, provenance)."""
+annotator, *, text, markdown, type, status, provenance)."""
 
 SITE_FROM = ("url", "folder")
 IMPORT_AUTHOR = "import"
@@ -42,15 +42,16 @@ BENCHMARK_EMPTY_GOLD_NOTE = ("its gold text is empty: imported as done, so that 
 
 def empty_article_gold(doc: RawDocument) -> bool:
     """An article whose gold file holds no text and no snippets: almost surely a broken gold file, not gold."""
-    return (doc.gold is not None and not doc.gold.strip() and not doc.snippets
+    blank = not (doc.gold or "").strip() and not (doc.markdown or "").strip()
+    return (doc.has_gold and blank and not doc.snippets
             and (doc.page_type or "article") == "article")
 
 
 def nul_field(doc: RawDocument) -> str | None:
     """The first text field of the document that holds a NUL character (PostgreSQL stores no text with one,
-    and no page shows it): its URL, its gold, its page type or a snippet."""
+    and no page shows it): its URL, its gold (text or Markdown), its page type or a snippet."""
     snippets = [text for texts in (doc.snippets or {}).values() for text in texts]
-    for name, values in (("URL", [doc.url]), ("gold", [doc.gold]), ("page type", [doc.page_type]),
+    for name, values in (("URL", [doc.url]), ("gold", [doc.gold, doc.markdown]), ("page type", [doc.page_type]),
                          ("snippets", snippets)):
         if any(value and "\x00" in value for value in values):
             return name
@@ -187,14 +188,15 @@ def _store(
     session.add(page)
     session.flush()
     note = None
-    if doc.gold is not None or doc.page_type is not None or doc.snippets is not None:
+    if doc.has_gold or doc.page_type is not None or doc.snippets is not None:
         status = doc.status or DONE
         if empty_article_gold(doc) and status == DONE:
             status, note = empty_gold_status(doc)
         add_gold(
             session,
             page,
-            text=doc.gold or "",
+            text=doc.gold if doc.has_gold else "",
+            markdown=doc.markdown,
             page_type=doc.page_type or "article",
             status=status,
             author=doc.author or IMPORT_AUTHOR,
@@ -204,8 +206,8 @@ def _store(
         )
     for annotation in doc.annotations:
         if add_annotation is not None:
-            add_annotation(session, page, annotation.author, text=annotation.text, page_type=annotation.page_type,
-                           status=annotation.status, provenance=annotation.provenance)
+            add_annotation(session, page, annotation.author, text=annotation.text, markdown=annotation.markdown,
+                           page_type=annotation.page_type, status=annotation.status, provenance=annotation.provenance)
     outcome = ImportOutcome(doc.item, "imported", note, page_id=page.id)
     session.expunge(page)
     return outcome

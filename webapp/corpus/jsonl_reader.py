@@ -1,4 +1,8 @@
-"""Reader for JSON Lines: one object per line, `{"url", "html", "gold"?, "type"?}`.
+"""Reader for JSON Lines: one object per line, `{"url", "html", "gold"?, "markdown"?, "type"?}`.
+
+The gold is `gold` (its plain text), `markdown` (the gold as Markdown, as Hugging Face datasets of
+Markdown hold it), or both; Goldtext's export also writes `text_source`, which keeps where the text came
+from (corpus/gold_fields.py `gold_views`).
 
 The html string becomes the document's bytes as UTF-8 (charset "utf-8"), or in the line's `encoding`
 when it names one; `html_base64`, when present, holds the exact bytes instead (Goldtext's export
@@ -6,7 +10,8 @@ writes it for pages whose bytes the text cannot give back). Optional `status` an
 (`{"with": [...], "without": [...]}`) are the gold's status and snippet gold; other fields (those of
 Goldtext's export, `gold_author`, `gold_note`, `gold_provenance` and `annotations`, are read back: who saved
 the gold, the reviewer's note, where its text came from, and each annotator's own annotation
-(`{"author", "text", "type", "status", "provenance"}`); the import use case checks their provenance
+(`{"author", "text", "markdown", "text_source", "type", "status", "provenance"}`, text or markdown or both);
+the import use case checks their provenance
 and names); others are ignored. url may be null. Blank lines are skipped; a line that is not such an
 object is rejected, named by its line number. A folder is read by its pages.jsonl (an export's folder).
 """
@@ -16,18 +21,19 @@ from __future__ import annotations
 import base64
 import binascii
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from .decoding import codec_for
 from .document import Limits, RawDocument, ReadAnnotation, Rejected
-from .gold_fields import snippets_of, status_of, type_of
+from .gold_fields import gold_views, snippets_of, status_of, type_of
 from .page_type_field import page_type_field
 from .streams import CHUNK, Unreadable, over_cap
 
 EXPORT_FILE = "pages.jsonl"  # the file of `goldtext export --format jsonl`, read from its folder
-FIELDS = ("url", "html", "gold", "type", "encoding", "html_base64", "status", "gold_author", "gold_note")
+FIELDS = ("url", "html", "gold", "markdown", "type", "encoding", "html_base64", "status", "gold_author", "gold_note",
+          "text_source")
 ESCAPE_ROOM = 6  # JSON escapes (\uXXXX) can make a line up to six times its text's UTF-8 size
 
 
@@ -39,6 +45,17 @@ def read_jsonl(source: str, limits: Limits) -> Iterator[RawDocument | Rejected]:
     """The documents of the JSON Lines file at source (a folder: its pages.jsonl), line by line."""
     if Path(source).is_dir():
         source = str(Path(source) / EXPORT_FILE)
+    return read_lines(source, limits, _document)
+
+
+LineReader = Callable[[dict[str, Any], str, str], RawDocument]
+"""A layout's document of one line's JSON object (the object, its item name, the source); Unreadable
+naming what is wrong."""
+
+
+def read_lines(source: str, limits: Limits, document: LineReader) -> Iterator[RawDocument | Rejected]:
+    """The documents of the JSON Lines file at source, one per line that is a JSON object; a line over the
+    size cap, or that ``document`` cannot read, is rejected, named by its number."""
     cap = limits.max_bytes * ESCAPE_ROOM
     number = 0
     try:
@@ -49,7 +66,7 @@ def read_jsonl(source: str, limits: Limits) -> Iterator[RawDocument | Rejected]:
                     yield Rejected(item, source, over_cap(None, cap))
                 elif line.strip():
                     try:
-                        yield _document(line, item, source)
+                        yield document(json_object(line), item, source)
                     except Unreadable as err:
                         yield Rejected(item, source, str(err))
     except OSError as err:
@@ -68,7 +85,8 @@ def capped_lines(stream: BinaryIO, cap: int) -> Iterator[bytes | None]:
         yield None
 
 
-def _document(line: bytes, item: str, source: str) -> RawDocument:
+def json_object(line: bytes) -> dict[str, Any]:
+    """One line's JSON object; Unreadable when it is not one."""
     try:
         record = json.loads(line)
     except json.JSONDecodeError as err:
@@ -77,21 +95,31 @@ def _document(line: bytes, item: str, source: str) -> RawDocument:
         raise Unreadable(f"not UTF-8 text (byte {err.start})") from err
     if not isinstance(record, dict):
         raise Unreadable("not a JSON object")
+    return record
+
+
+def _document(record: dict[str, Any], item: str, source: str) -> RawDocument:
     if record.get("html") is None:
         raise Unreadable("no html field")
-    for field in FIELDS:
+    checked_strings(record, FIELDS)
+    page_type = type_of(page_type_field(record))
+    charset = record.get("encoding") or "utf-8"
+    gold, markdown = gold_views(record.get("gold"), record.get("markdown"), record.get("text_source"))
+    return RawDocument(item, html_bytes(record, charset), source, url=record.get("url"), charset=charset,
+                       gold=gold, markdown=markdown, page_type=page_type, snippets=snippets_of(record.get("snippets")),
+                       status=status_of(record.get("status")), author=record.get("gold_author"),
+                       note=record.get("gold_note"), provenance=_object(record, "gold_provenance"),
+                       annotations=_annotations(record.get("annotations")))
+
+
+def checked_strings(record: dict[str, Any], fields: Iterable[str]) -> None:
+    """Unreadable naming the first of the fields that is neither a string nor null, or holds a lone surrogate."""
+    for field in fields:
         value = record.get(field)
         if not isinstance(value, (str, type(None))):
             raise Unreadable(f"{field} is not a string")
         if value is not None and not _encodable(value):
             raise Unreadable(f"{field} holds a lone surrogate escape (\\ud800-\\udfff), not text")
-    page_type = type_of(page_type_field(record))
-    charset = record.get("encoding") or "utf-8"
-    return RawDocument(item, _bytes(record, charset), source, url=record.get("url"), charset=charset,
-                       gold=record.get("gold"), page_type=page_type, snippets=snippets_of(record.get("snippets")),
-                       status=status_of(record.get("status")), author=record.get("gold_author"),
-                       note=record.get("gold_note"), provenance=_object(record, "gold_provenance"),
-                       annotations=_annotations(record.get("annotations")))
 
 
 def _object(record: dict, field: str) -> dict | None:
@@ -115,16 +143,19 @@ def _annotations(value: object) -> tuple[ReadAnnotation, ...]:
         item = {**item, "type": page_type_field(item)}
         if "author" not in item:  # an export made before names it "annotator": read for one release
             item = {**item, "author": item.get("annotator")}
-        if not all(isinstance(item.get(key), str) for key in ("author", "text", "type", "status")):
-            raise Unreadable(f"{where} needs the strings author, text, type and status")
-        if not _encodable(item["author"]) or not _encodable(item["text"]):
+        if not all(isinstance(item.get(key), str) for key in ("author", "type", "status")) or not all(
+                isinstance(item.get(key), (str, type(None))) for key in ("text", "markdown", "text_source")) or (
+                item.get("text") is None and item.get("markdown") is None):
+            raise Unreadable(f"{where} needs the strings author, type, status and text or markdown")
+        if not all(_encodable(item.get(key) or "") for key in ("author", "text", "markdown")):
             raise Unreadable(f"{where} holds a lone surrogate escape (\\ud800-\\udfff), not text")
-        found.append(ReadAnnotation(item["author"], item["text"], type_of(item["type"], f"in {where}") or "",
-                                    status_of(item["status"]) or "", _object(item, "provenance")))
+        text, markdown = gold_views(item.get("text"), item.get("markdown"), item.get("text_source"), f"in {where}")
+        found.append(ReadAnnotation(item["author"], text, type_of(item["type"], f"in {where}") or "",
+                                    status_of(item["status"]) or "", _object(item, "provenance"), markdown))
     return tuple(found)
 
 
-def _bytes(record: dict, charset: str) -> bytes:
+def html_bytes(record: dict, charset: str) -> bytes:
     """The page's bytes: html_base64 decoded, else the html text in its encoding."""
     if record.get("html_base64") is not None:
         try:

@@ -1,16 +1,17 @@
 """The folder layout, wherever its files live (a folder on disk or a zip archive).
 
-In each folder: `NAME.html` / `NAME.htm` pages, optional `NAME.gold.txt` (gold text) and
-`NAME.url` (one URL, or a Windows Internet Shortcut) and `NAME.json` (metadata, as Goldtext's folder
-export writes it: `url`, `type`, `status`, `snippets`, and `gold_exact: true` when NAME.gold.txt is the
-gold byte for byte, UTF-8 with its line ends kept) beside them, and optionally an `index.csv`
-(columns name,url[,type], header row optional) or `index.json` (`{"NAME": "url"}` or
-`{"NAME": {"url": ..., "type": ...}}`) for the pages of that folder. NAME is the page's file name
-without .html; a `NAME.url` file wins over NAME.json, which wins over the index. Names match whatever their case.
+In each folder: `NAME.html` / `NAME.htm` pages, optional `NAME.gold.txt` (gold text), `NAME.gold.md` (the
+gold as Markdown; with only one of the two, the other is made from it) and `NAME.url` (one URL, or a Windows
+Internet Shortcut) and `NAME.json` (metadata, as Goldtext's folder export writes it: `url`, `type`,
+`status`, `snippets`, `text_source` (corpus/gold_fields.py `gold_views`), and `gold_exact: true` when
+NAME.gold.txt and NAME.gold.md are the gold byte for byte, UTF-8 with their line ends kept) beside them, and
+optionally an `index.csv` (columns name,url[,type], header row optional) or `index.json` (`{"NAME": "url"}`
+or `{"NAME": {"url": ..., "type": ...}}`) for the pages of that folder. NAME is the page's file name without
+.html; a `NAME.url` file wins over NAME.json, which wins over the index. Names match whatever their case.
 
-Nothing is half-imported: when a folder's index is unreadable its pages are rejected (a page stored
-without its URL could not be fixed by importing again: same bytes, a duplicate). Gold, URL and index
-entries that match no page are reported, so a misspelt name does not pass unseen.
+Nothing is half-imported: when a folder's index is unreadable its pages are rejected (a page stored without
+its URL could not be fixed by importing again: same bytes, a duplicate). Gold, URL and index entries that
+match no page are reported, so a misspelt name does not pass unseen.
 """
 
 from __future__ import annotations
@@ -24,12 +25,13 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from .document import RawDocument, Rejected
-from .gold_fields import snippets_of, status_of, type_of
+from .gold_fields import gold_views, snippets_of, status_of, type_of
 from .page_type_field import page_type_field
 from .streams import Unreadable, read_utf8
 
 PAGE_SUFFIXES = (".html", ".htm")
 GOLD_SUFFIX = ".gold.txt"
+MARKDOWN_SUFFIX = ".gold.md"
 URL_SUFFIX = ".url"
 META_SUFFIX = ".json"
 INDEX_NAMES = ("index.csv", "index.json")
@@ -106,7 +108,8 @@ class _Folder:
         for stem in sorted(index[key][0] for key in index.keys() - stems):
             yield self.reject(stem, f"listed in the index, but no {stem}.html")
         for lower, name in sorted(self.files.items()):
-            for suffix, what in ((GOLD_SUFFIX, "gold text"), (URL_SUFFIX, "URL file")):
+            for suffix, what in ((GOLD_SUFFIX, "gold text"), (MARKDOWN_SUFFIX, "Markdown gold"),
+                                 (URL_SUFFIX, "URL file")):
                 if lower.endswith(suffix) and lower[: -len(suffix)] not in stems:
                     yield self.reject(name, f"{what} with no {name[: -len(suffix)]}.html beside it")
 
@@ -116,11 +119,14 @@ class _Folder:
         type_of(entry.page_type, "in the index")
         data = self.load(self.path_of(name))
         meta = self.metadata(stem)
-        gold = self.text(stem + GOLD_SUFFIX, exact=meta.get("gold_exact") is True)
+        exact = meta.get("gold_exact") is True
+        gold, markdown = gold_views(self.text(stem + GOLD_SUFFIX, exact), self.text(stem + MARKDOWN_SUFFIX, exact),
+                                    meta.get("text_source"), f"in {stem}{META_SUFFIX}")
         url = _url_in(self.text(stem + URL_SUFFIX) or "") or meta.get("url") or entry.url
         page_type = type_of(page_type_field(meta) or None, f"in {stem}{META_SUFFIX}") or entry.page_type
         return RawDocument(self.item_of(self.path_of(name)), data, self.source, url=url, gold=gold,
-                           page_type=page_type, folder=self.folder, snippets=snippets_of(meta.get("snippets")),
+                           markdown=markdown, page_type=page_type, folder=self.folder,
+                           snippets=snippets_of(meta.get("snippets")),
                            status=status_of(meta.get("status")))
 
     def metadata(self, stem: str) -> dict:
@@ -136,9 +142,9 @@ class _Folder:
         except json.JSONDecodeError as err:
             raise Unreadable(f"{name} is not valid JSON ({err.msg}, line {err.lineno})") from err
         if not isinstance(meta, dict) or not all(
-            isinstance(meta.get(key), (str, type(None))) for key in ("url", "type", "status")
+            isinstance(meta.get(key), (str, type(None))) for key in ("url", "type", "status", "text_source")
         ):
-            raise Unreadable(f"{name} must be an object whose url, type and status are strings")
+            raise Unreadable(f"{name} must be an object whose url, type, status and text_source are strings")
         return meta
 
     def text(self, name: str, exact: bool = False) -> str | None:

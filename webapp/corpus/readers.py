@@ -28,6 +28,8 @@ from .wceb_reader import GROUND_TRUTH as WCEB_TRUTH
 from .wceb_reader import is_wceb_layout, read_wceb
 from .wcxb_reader import GROUND_TRUTH as WCXB_TRUTH
 from .wcxb_reader import is_wcxb_layout, read_wcxb
+from .webmainbench_reader import FILE as WEBMAINBENCH_FILE
+from .webmainbench_reader import is_webmainbench_export, read_webmainbench
 from .ziparchive import member_names, read_zip, unpack
 
 Reader = Callable[[str, Limits], Iterator[RawDocument | Rejected]]
@@ -46,7 +48,8 @@ def _any_folder(path: Path) -> bool:
     return path.is_dir()
 
 
-ZIPPED_LAYOUT_FILES = (SCRAPINGHUB_TRUTH, EVALDATA, EXPORT_FILE, f"{WCXB_TRUTH}/*.json", f"{WCEB_TRUTH}/*.jsonl")
+ZIPPED_LAYOUT_FILES = (SCRAPINGHUB_TRUTH, EVALDATA, EXPORT_FILE, WEBMAINBENCH_FILE, f"{WCXB_TRUTH}/*.json",
+                       f"{WCEB_TRUTH}/*.jsonl")
 """The member paths (matched from the right) that mark a zip holding a layout read from a folder."""
 
 
@@ -76,6 +79,8 @@ LAYOUTS: tuple[Layout, ...] = (
     Layout("wcxb", read_wcxb, "ground-truth/ID.json and html/ID.html.gz", is_wcxb_layout),
     Layout("wceb", read_wceb, "datasets/combined/ground-truth/NAME.jsonl", is_wceb_layout),
     Layout("readability", read_readability, "SLUG/source.html folders", is_readability_layout),
+    Layout("webmainbench", read_webmainbench, f"JSON lines with groundtruth_content ({WEBMAINBENCH_FILE} in a folder)",
+           is_webmainbench_export),
     Layout("jsonl", read_jsonl, f"JSON lines ({EXPORT_FILE} in a folder)", is_jsonl_export,
            (".jsonl", ".ndjson")),
     Layout("zip", read_archive, "NAME.html pages, SLUG/source.html folders or an export folder in the zip",

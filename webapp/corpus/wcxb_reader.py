@@ -3,15 +3,21 @@
 A split folder holding `ground-truth/ID.json` and `html/ID.html.gz` (or a plain `html/ID.html`), or a folder
 holding such split folders (`dev/`, `test/`: the benchmark's own root, where its evaluate.py sits). Each
 ground-truth file is `{"url", "file_id", "_internal": {"page_type": {"primary": TYPE}}, "ground_truth":
-{"title", "author", "publish_date", "main_content", "with", "without"}}`.
+{"title", "author", "publish_date", "main_content", "main_content_markdown", "with", "without"}}`.
 
 Read as WCXB's evaluate.py reads it: ID is the file's name without .json; the page type is
 `_internal.page_type.primary` (or `_internal.page_type` when it is a string; `article` when missing), with
 `category` read as `collection`; the gold text is `main_content` (empty when missing or null), the snippet
-gold its `with` and `without` lists (none when both are empty). A file whose `ground_truth` is not an
-object is rejected (evaluate.py skips it). The benchmark's name, ID, split, title, author and publish date
-are kept in the page's facts (`layout`), so that an export writes the same IDs. A `goldtext` object
-`{"status"}`, which Goldtext's export adds, gives the gold's status.
+gold its `with` and `without` lists (none when both are empty). `main_content_markdown`, the gold as
+Markdown, is kept as given beside it: the two are not the same text (tables, links and lists are in one and
+not the other), and the text metrics score `main_content` as evaluate.py does, the structure metrics the
+Markdown. Where it is missing or null, the Markdown is `main_content` escaped (one paragraph per line);
+`main_content` missing or null is an empty text beside a Markdown too, as evaluate.py reads it. A file
+whose `ground_truth` is not an object is rejected (evaluate.py skips it). The benchmark's name, ID, split,
+title, author and publish date are kept in the page's facts (`layout`), so that an export writes the same
+IDs. A `goldtext` object
+`{"status", "text_source"}`, which Goldtext's export adds, gives the gold's status and where its text came
+from (corpus/gold_fields.py `gold_views`).
 """
 
 from __future__ import annotations
@@ -22,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from .document import Limits, RawDocument, Rejected
-from .gold_fields import snippet_lists, status_of, type_of
+from .gold_fields import gold_views, snippet_lists, status_of, type_of
 from .scrapinghub_reader import page_bytes
 from .streams import Unreadable, read_file, read_utf8
 
@@ -30,6 +36,7 @@ NAME = "wcxb"
 GROUND_TRUTH = "ground-truth"
 HTML = "html"
 SIDECAR = "goldtext"
+MARKDOWN = "main_content_markdown"
 RENAMED_TYPES = {"category": "collection"}
 
 
@@ -74,15 +81,17 @@ def _document(split: Path, path: Path, limits: Limits, source: str) -> RawDocume
     truth = data.get("ground_truth") if isinstance(data, dict) else None
     if not isinstance(truth, dict):
         raise Unreadable(f'{path.name} has no "ground_truth" object (WCXB\'s evaluate.py skips it too)')
-    text, url, extra = truth.get("main_content") or "", data.get("url"), data.get(SIDECAR) or {}
-    if not isinstance(text, str) or not isinstance(url, (str, type(None))) or not isinstance(extra, dict):
-        raise Unreadable('main_content and url must be strings, "goldtext" an object')
+    text, markdown = truth.get("main_content") or "", truth.get(MARKDOWN)
+    url, extra = data.get("url"), data.get(SIDECAR) or {}
+    if not all(isinstance(value, (str, type(None))) for value in (text, markdown, url)) or not isinstance(extra, dict):
+        raise Unreadable(f'main_content, {MARKDOWN} and url must be strings, "goldtext" an object')
+    text, markdown = gold_views(text, markdown, extra.get("text_source"), f'in "{SIDECAR}"')
     page_type = type_of(wcxb_page_type(data), f"in {path.name}")
     snippets = snippet_lists(truth.get("with") or [], truth.get("without") or [])
     facts = {"name": NAME, "id": path.stem, "split": split.name, "title": truth.get("title"),
              "author": truth.get("author"), "date": truth.get("publish_date")}
     return RawDocument(path.stem, page_bytes(split / HTML, path.stem, limits), source, url=url, gold=text,
-                       page_type=page_type, snippets=snippets if any(snippets.values()) else None,
+                       markdown=markdown, page_type=page_type, snippets=snippets if any(snippets.values()) else None,
                        status=status_of(extra.get("status")),
                        layout={key: value for key, value in facts.items() if value is not None})
 

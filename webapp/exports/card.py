@@ -15,15 +15,19 @@ FILE = "README.md"
 
 LAYOUTS = {
     "jsonl": "`pages.jsonl`: one JSON object per page (Goldtext's canonical layout).",
-    "folder": "`ID.html` (raw bytes as imported), `ID.gold.txt` (gold text, UTF-8) and `ID.json` (metadata) per page.",
+    "folder": "`ID.html` (raw bytes as imported), `ID.gold.txt` (gold text, UTF-8), `ID.gold.md` (the gold as "
+              "Markdown) and `ID.json` (metadata) per page.",
     "scrapinghub": "`ground-truth.json` and `html/ID.html.gz` (the article-extraction-benchmark layout; "
                    "`output/EXTRACTOR.json` with predictions; `goldtext.json` keeps types, statuses and snippets).",
     "trafilatura-eval": "`evaldata.json` and the HTML files of the pages with snippet gold "
                         "(trafilatura's evaluation layout).",
-    "wcxb": "`SPLIT/ground-truth/ID.json`, `SPLIT/html/ID.html.gz` and `metadata.json` (WCXB's layout; "
+    "wcxb": "`SPLIT/ground-truth/ID.json` (`main_content` and `main_content_markdown`), `SPLIT/html/ID.html.gz` "
+            "and `metadata.json` (WCXB's layout; "
             "`results/EXTRACTOR.json` with predictions, for WCXB's `evaluate.py --split dev --results`).",
     "wceb": "`datasets/combined/ground-truth/DATASET.jsonl` and `datasets/combined/html/DATASET/ID.html` (WCEB's "
             "layout; `outputs/model-outputs/DATASET/EXTRACTOR.jsonl` with predictions).",
+    "webmainbench": "`webmainbench.jsonl`: one JSON object per page, the gold as Markdown in `groundtruth_content` "
+                    "(WebMainBench's layout).",
     "csv": "`scores.csv`: per-page precision, recall and F1 per extraction and metric.",
 }
 

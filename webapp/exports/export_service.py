@@ -31,6 +31,7 @@ from .selection import Loading, count_pages, extracted_fingerprints, iter_pages
 from .trafilatura_eval_writer import TrafilaturaEvalWriter
 from .wceb_writer import WcebWriter
 from .wcxb_writer import WcxbWriter
+from .webmainbench_writer import WebmainbenchWriter
 from .writer import WriterFactory, WriterOptions
 
 WRITERS: Mapping[str, WriterFactory] = {
@@ -40,10 +41,12 @@ WRITERS: Mapping[str, WriterFactory] = {
     "trafilatura-eval": TrafilaturaEvalWriter,
     "wcxb": WcxbWriter,
     "wceb": WcebWriter,
+    "webmainbench": WebmainbenchWriter,
     "csv": CsvWriter,
 }
 FORMATS = tuple(WRITERS)
-REQUIRES = {"scrapinghub": "gold", "trafilatura-eval": "snippets", "wcxb": "gold", "wceb": "gold"}
+REQUIRES = {"scrapinghub": "gold", "trafilatura-eval": "snippets", "wcxb": "gold", "wceb": "gold",
+            "webmainbench": "gold"}
 WITH_PREDICTIONS = ("scrapinghub", "wcxb", "wceb")
 
 Progress = Callable[[int, int], None]  # (pages done, pages in all)

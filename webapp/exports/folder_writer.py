@@ -1,11 +1,13 @@
-"""`folder`: ID.html (the raw bytes exactly as imported), ID.gold.txt (UTF-8, written byte for byte) and
-ID.json (the page's metadata; with extractions, those too), the layout the folder reader reads."""
+"""`folder`: ID.html (the raw bytes exactly as imported), ID.gold.txt (the gold's plain text) and ID.gold.md
+(the gold as Markdown), both UTF-8, written byte for byte, and ID.json (the page's metadata, with the gold's
+text_source; with extractions, those too), the layout the folder reader reads."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
+from ..corpus.layout import GOLD_SUFFIX, MARKDOWN_SUFFIX
 from .selection import ExportedPage, extraction_dicts, page_meta
 from .writer import WriterOptions
 
@@ -20,8 +22,10 @@ class FolderWriter:
         (self._out / f"{name}.html").write_bytes(page.raw or b"")
         meta = page_meta(page)
         if page.gold is not None:
-            (self._out / f"{name}.gold.txt").write_bytes(page.gold.text.encode("utf-8"))
+            (self._out / f"{name}{GOLD_SUFFIX}").write_bytes(page.gold.text.encode("utf-8"))
+            (self._out / f"{name}{MARKDOWN_SUFFIX}").write_bytes(page.gold.gold_markdown.encode("utf-8"))
             meta["gold_exact"] = True
+            meta["text_source"] = page.gold.text_source
         if self._options.with_extractions:
             meta["extractions"] = extraction_dicts(page)
         (self._out / f"{name}.json").write_text(json.dumps(meta, indent=1) + "\n", encoding="ascii")

@@ -1,14 +1,16 @@
 """`jsonl` (canonical): one JSON object per page in pages.jsonl.
 
-Fields: id, url, site, sha256, encoding, type, gold, snippets, status, annotators, revisions,
+Fields: id, url, site, sha256, encoding, type, gold (its plain text), markdown (the gold as Markdown),
+text_source (where its plain text came from: derived from the Markdown, given apart from it, or flat:
+given alone, the Markdown escaped from it), snippets, status, annotators, revisions,
 created_at, updated_at, gold_note (the reviewer's note on an adjudicated gold), gold_author (who saved
 the gold's current version), gold_provenance (where its text came from: annotation/provenance.py; null
 when not recorded), effort (each gold revision's recorded effort: version, author, active_seconds and a
 count of every action, annotation/effort_record.py) and lead_time (their active seconds summed, as Label
 Studio's `lead_time`; null when none recorded one), guideline_version (the version of the page type's
 guideline in force when the gold's current revision was saved; null: none), annotations (each
-annotator's own annotation beside the gold: author, text, type, status, provenance, its revisions'
-effort and lead_time as the gold's, and its guideline_version; empty without double annotation); with
+annotator's own annotation beside the gold: author, text, markdown, text_source, type, status, provenance,
+its revisions' effort and lead_time as the gold's, and its guideline_version; empty without double annotation); with
 the HTML (default) `html` (the raw bytes as text in the recorded encoding, a byte order mark kept as
 U+FEFF) and `html_base64` (the exact bytes, only for a page whose bytes that text cannot give back;
 otherwise null); with extractions, `extractions` (extractor,
@@ -77,12 +79,15 @@ class JsonlWriter:
     def record(self, page: ExportedPage) -> dict[str, Any]:
         record = page_meta(page)
         record["gold"] = page.gold.text if page.gold else None
+        record["markdown"] = page.gold.gold_markdown if page.gold else None
+        record["text_source"] = page.gold.text_source if page.gold else None
         record["gold_note"] = page.gold.note if page.gold else None
         record |= effort_fields(page.gold.efforts if page.gold else ())
         record["gold_author"] = page.gold.author if page.gold else None
         record["gold_provenance"] = page.gold.provenance if page.gold else None
         record["guideline_version"] = page.gold.guideline_version if page.gold else None
-        record["annotations"] = [{"author": a.author, "text": a.text, "type": a.page_type, "status": a.status,
+        record["annotations"] = [{"author": a.author, "text": a.text, "markdown": a.gold_markdown,
+                                  "text_source": a.text_source, "type": a.page_type, "status": a.status,
                                   "provenance": a.provenance, **effort_fields(a.efforts),
                                   "guideline_version": a.guideline_version} for a in page.annotations]
         if self._options.with_html and page.raw is not None:

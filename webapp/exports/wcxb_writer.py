@@ -5,8 +5,10 @@ and `metadata.json` (`{"name", "page_types", "files": {ID: {"split", "page_type"
 page's WCXB file id when it was imported from WCXB (else its SHA-256), SPLIT its split there when that is
 `dev` or `test` (else `dev`: evaluate.py reads only those). Each ground-truth file is `{"schema_version",
 "url", "file_id", "_internal": {"page_type": {"primary": PAGE_TYPE}}, "ground_truth": {"title", "author",
-"publish_date", "main_content", "with", "without"}, "goldtext": {"status"}}`; title, author and publish
-date are WCXB's own when the page came from WCXB (null otherwise: they are gold, not a guess). With
+"publish_date", "main_content", "main_content_markdown", "with", "without"}, "goldtext": {"status",
+"text_source"}}`: `main_content` is the gold's plain text, `main_content_markdown` the gold as Markdown;
+title, author and publish date are WCXB's own when the page came from WCXB (null otherwise: they are gold,
+not a guess). With
 predictions, `results/EXTRACTOR.json` (`{ID: text}`) for each extractor with an extraction of an exported
 page, at its current fingerprint (a failed extraction is an empty text; a page it has not run on is left
 out, which evaluate.py scores as an empty extraction): `python evaluate.py --split dev --results
@@ -20,7 +22,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ..corpus.wcxb_reader import GROUND_TRUTH, HTML, NAME, SIDECAR
+from ..corpus.wcxb_reader import GROUND_TRUTH, HTML, MARKDOWN, NAME, SIDECAR
 from .benchmark import PageIds, predicted
 from .json_stream import JsonObjectFile
 from .selection import ExportedPage
@@ -57,8 +59,9 @@ class WcxbWriter:
             "_internal": {"page_type": {"primary": gold.page_type}},
             "ground_truth": {"title": layout.get("title"), "author": layout.get("author"),
                              "publish_date": layout.get("date"), "main_content": gold.text,
+                             MARKDOWN: gold.gold_markdown,
                              "with": snippets.get("with", []), "without": snippets.get("without", [])},
-            SIDECAR: {"status": gold.status},
+            SIDECAR: {"status": gold.status, "text_source": gold.text_source},
         }
         (self._out / split / GROUND_TRUTH / f"{key}.json").write_text(json.dumps(truth, indent=1) + "\n",
                                                                       encoding="ascii")

@@ -19,6 +19,11 @@ class Gold(Base):
 
     With overlap 1 the annotators edit it directly (the single annotation is the gold); with a larger
     overlap it is the adjudicated result of the page's Annotations, and ``note`` is the reviewer's note.
+
+    A gold (an annotation, a revision) has two views: ``markdown``, the gold as Markdown, and ``text``, the
+    plain text that every text metric reads. ``text_source`` says how the two relate
+    (annotation/gold_markdown.py): the text derived from the Markdown, both given apart by a benchmark, or
+    the text given alone and the Markdown escaped from it.
     """
 
     __tablename__ = "gold"
@@ -26,6 +31,8 @@ class Gold(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     page_id: Mapped[int] = mapped_column(ForeignKey("page.id", ondelete="CASCADE"), unique=True)
     text: Mapped[str] = mapped_column(Text, default="")
+    markdown: Mapped[str] = mapped_column(Text)  # the gold as Markdown; ``text`` is its plain text
+    text_source: Mapped[str] = mapped_column(String(16))  # annotation/gold_markdown.py TEXT_SOURCES
     page_type: Mapped[str] = mapped_column(String(32), default="article")
     status: Mapped[str] = mapped_column(String(16), default="done")
     snippets: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
@@ -47,6 +54,8 @@ class RevisionFields:
     id: Mapped[int] = mapped_column(primary_key=True)
     version: Mapped[int] = mapped_column(Integer)
     text: Mapped[str] = mapped_column(Text, default="")
+    markdown: Mapped[str] = mapped_column(Text)
+    text_source: Mapped[str] = mapped_column(String(16))
     page_type: Mapped[str] = mapped_column(String(32))
     status: Mapped[str] = mapped_column(String(16))
     snippets: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
@@ -99,6 +108,8 @@ class Annotation(Base):
     page_id: Mapped[int] = mapped_column(ForeignKey("page.id", ondelete="CASCADE"), index=True)
     author: Mapped[str] = mapped_column(String(100), index=True)
     text: Mapped[str] = mapped_column(Text, default="")
+    markdown: Mapped[str] = mapped_column(Text)
+    text_source: Mapped[str] = mapped_column(String(16))
     page_type: Mapped[str] = mapped_column(String(32), default="article")
     status: Mapped[str] = mapped_column(String(16), default="done")
     snippets: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))

@@ -3,8 +3,9 @@
 The rules: the page is locked; it must be complete (its OVERLAP places held by annotations that are all
 finished, none a draft, voided ones left out: the pages of the adjudication queue) or already adjudicated
 (409 otherwise); a reviewer never adjudicates a page they annotated themselves (403); the fields are
-checked as a save's are (usecases/fields.py); the result is a save of the gold with the reviewer's note
-(versions, stale saves kept); the page's scores are refreshed when the gold changed; it is audited."""
+checked as a save's are (usecases/fields.py: the result is Markdown, its plain text derived); the result
+is a save of the gold with the reviewer's note (versions, stale saves kept); the page's scores are
+refreshed when the gold changed; it is audited."""
 
 from __future__ import annotations
 
@@ -14,13 +15,14 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from ..annotation.annotations import annotations_of, is_complete
+from ..annotation.gold_markdown import edited_text
 from ..annotation.guideline_versions import version_in_force
 from ..annotation.review import adjudicate
 from ..models import Page
 from ..results.store import gold_changed
 from ..settings import Settings
 from .bodies import ADJUDICATION, validated
-from .fields import Fields, checked_fields
+from .fields import Fields, checked_fields, saved_views
 from .outcome import Actor, Refused
 from .save import Saved, effort_fact, locked_page, provenance_of
 
@@ -36,17 +38,20 @@ class AdjudicationRequest:
     provenance: dict[str, Any] | None = None  # where the result's lines came from (annotation/provenance.py)
 
 
-def adjudication_request(settings: Settings, *, version: Any, text: str, page_type: Any, status: Any, note: str,
-                         snippets: Any, effort: Any = None, provenance: Any = None) -> AdjudicationRequest:
-    """The reviewer's result (``snippets``: as the API takes them, None for the gold's current ones;
-    ``effort``: None or as a save's; ``provenance``: None when not recorded); its shape checked against
-    usecases/bodies.py `ADJUDICATION`; Refused (400, 413) naming what is wrong. The note is cut to
-    NOTE_MAX characters."""
-    validated(ADJUDICATION, {"version": version, "text": text, "type": page_type, "status": status, "note": note,
-                             "snippets": snippets, "effort": effort, "provenance": provenance})
-    fields = checked_fields(settings, text=text.replace("\r\n", "\n"), page_type=page_type, status=status,
-                            snippets=snippets)
-    checked = None if provenance is None else provenance_of(provenance, fields.text)
+def adjudication_request(settings: Settings, *, version: Any, page_type: Any, status: Any, note: str,
+                         snippets: Any, markdown: str | None = None, text: str | None = None, effort: Any = None,
+                         provenance: Any = None) -> AdjudicationRequest:
+    """The reviewer's result: its Markdown (its plain text derived), or for older forms its text alone
+    (usecases/fields.py `saved_views`); ``snippets``: as the API takes them, None for the gold's current
+    ones; ``effort``: None or as a save's; ``provenance``: None when not recorded, else one origin per
+    line of the view the reviewer edited. Its shape is checked against usecases/bodies.py `ADJUDICATION`;
+    Refused (400, 413) naming what is wrong. The note is cut to NOTE_MAX characters."""
+    given = {"markdown": markdown, "text": text, "effort": effort, "provenance": provenance}
+    validated(ADJUDICATION, {"version": version, "type": page_type, "status": status, "note": note,
+                             "snippets": snippets, **{key: value for key, value in given.items() if value is not None}})
+    views = saved_views(markdown, None if text is None else text.replace("\r\n", "\n"))
+    fields = checked_fields(settings, views=views, page_type=page_type, status=status, snippets=snippets)
+    checked = None if provenance is None else provenance_of(provenance, edited_text(views))
     return AdjudicationRequest(fields, version, note[:NOTE_MAX], None if effort is None else effort_fact(effort),
                                checked)
 
@@ -74,7 +79,7 @@ def adjudicate_page(session: Session, settings: Settings, actor: Actor, page_id:
         raise refusal
     fields = request.fields
     try:
-        outcome = adjudicate(session, page, actor.name, base_version=request.version, text=fields.text,
+        outcome = adjudicate(session, page, actor.name, base_version=request.version, **fields.views.fields(),
                              page_type=fields.page_type, status=fields.status, note=request.note,
                              snippets=fields.snippets,
                              effort=request.effort, provenance=request.provenance,

@@ -32,13 +32,14 @@ def body_schema(required: Mapping[str, Any], optional: Mapping[str, Any]) -> Dra
 
 
 SAVE_FIELDS: dict[str, Any] = {
-    "text": TEXT,
     "type": TEXT,
     "status": TEXT,
     "version": WHOLE,  # the version the save edited
     "client_save_id": {"type": "string", "minLength": 1, "maxLength": SAVE_ID_MAX},  # a retry sends the same
 }
 SAVE_OPTIONAL: dict[str, Any] = {
+    "markdown": TEXT,  # the gold as Markdown; its plain text is derived (usecases/fields.py saved_views)
+    "text": TEXT,  # without markdown (older clients): the gold as plain text, its Markdown escaped from it
     "snippets": SNIPPETS,
     "provenance": FACT,  # the revision facts (save.REVISION_FACTS); null: none
     "effort": FACT,
@@ -47,8 +48,8 @@ SAVE_OPTIONAL: dict[str, Any] = {
 SAVE = body_schema(SAVE_FIELDS, SAVE_OPTIONAL)
 """A save of a page's gold or of one's annotation (`POST /api/pages/ID/gold`)."""
 
-ADJUDICATION = body_schema({"version": WHOLE, "text": TEXT, "type": TEXT, "status": TEXT, "note": TEXT},
-                           {"snippets": SNIPPETS, "effort": FACT, "provenance": FACT})
+ADJUDICATION = body_schema({"version": WHOLE, "type": TEXT, "status": TEXT, "note": TEXT},
+                           {"markdown": TEXT, "text": TEXT, "snippets": SNIPPETS, "effort": FACT, "provenance": FACT})
 """A reviewer's result (the adjudication form)."""
 
 EXTRACTION = body_schema(

@@ -1,11 +1,16 @@
-"""The one check of what a gold or an annotation says, whichever face sent it: the size of its text
-(GOLD_MAX_BYTES), its page type (the taxonomy in force), its status and its snippets."""
+"""The one check of what a gold or an annotation says, whichever face sent it: the size of its Markdown
+(GOLD_MAX_BYTES), its page type (the taxonomy in force), its status and its snippets.
+
+A save sends the gold as Markdown (`markdown`), and its plain text is derived from it; a body with only
+`text` (the API before golds were Markdown) is taken as that text, its Markdown escaped from it
+(annotation/gold_markdown.py `views_of`)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
+from ..annotation.gold_markdown import GoldViews, views_of
 from ..settings import Settings
 from ..vocabulary import UnknownTerm, checked_page_type, checked_snippets, checked_status
 from .outcome import Refused
@@ -13,24 +18,39 @@ from .outcome import Refused
 
 @dataclass(frozen=True)
 class Fields:
-    text: str
+    views: GoldViews  # the Markdown and its plain text
     page_type: str
     status: str
     snippets: dict[str, list[str]] | None  # None: keep the current snippets (a save), or none
 
+    @property
+    def text(self) -> str:
+        return self.views.text
 
-def too_large(settings: Settings, text: str) -> Refused | None:
-    """Refused (413) when the text is over GOLD_MAX_BYTES in UTF-8, else None."""
-    size = len(text.encode("utf-8", "surrogatepass"))
+
+def saved_views(markdown: str | None, text: str | None) -> GoldViews:
+    """The views of what a person saved: the Markdown, its plain text derived from it; with no Markdown,
+    the text (the API's compatibility path); Refused (400) with neither."""
+    if markdown is not None:
+        return views_of(markdown=markdown.replace("\r\n", "\n"))
+    if text is not None:
+        return views_of(text=text)
+    raise Refused(400, "'markdown' is a required property (or, for older clients, 'text').")
+
+
+def too_large(settings: Settings, markdown: str) -> Refused | None:
+    """Refused (413) when the Markdown is over GOLD_MAX_BYTES in UTF-8, else None."""
+    size = len(markdown.encode("utf-8", "surrogatepass"))
     if size <= settings.gold_max_bytes:
         return None
-    return Refused(413, f"The text is {size:,} bytes; at most {settings.gold_max_bytes:,} (GOLD_MAX_BYTES) are "
+    return Refused(413, f"The Markdown is {size:,} bytes; at most {settings.gold_max_bytes:,} (GOLD_MAX_BYTES) are "
                         "stored: nothing was saved. Keep the page's main text only.")
 
 
-def checked_fields(settings: Settings, *, text: str, page_type: str, status: str, snippets: Any) -> Fields:
-    """The fields if the settings take them; Refused (400, or 413 for a text too large) naming what is wrong."""
-    large = too_large(settings, text)
+def checked_fields(settings: Settings, *, views: GoldViews, page_type: str, status: str, snippets: Any) -> Fields:
+    """The fields if the settings take them; Refused (400, or 413 for a Markdown too large) naming what is
+    wrong."""
+    large = too_large(settings, views.markdown)
     if large is not None:
         raise large
     try:
@@ -42,4 +62,4 @@ def checked_fields(settings: Settings, *, text: str, page_type: str, status: str
         cleaned = checked_snippets(snippets)
     except UnknownTerm as error:
         raise Refused(400, f"'snippets': {error}.") from None
-    return Fields(text, page_type, status, cleaned)
+    return Fields(views, page_type, status, cleaned)

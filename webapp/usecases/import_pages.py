@@ -23,6 +23,7 @@ from sqlalchemy.orm import Session
 
 from ..annotation.annotations import add_annotation
 from ..annotation.gold import add_revision
+from ..annotation.gold_markdown import edited_text, views_of
 from ..annotation.provenance import BadProvenance, checked_provenance, imported
 from ..corpus.document import RawDocument, Rejected
 from ..corpus.importer import ImportOutcome, import_documents
@@ -52,7 +53,8 @@ def recorded(settings: Settings, doc: RawDocument | Rejected, fmt: str) -> RawDo
     try:
         for name in ([doc.author] if doc.author is not None else []) + [a.author for a in doc.annotations]:
             _check_name(name)
-        if any("\x00" in text for text in [doc.note or "", *(a.text for a in doc.annotations)]):
+        said = [doc.note, *(a.text for a in doc.annotations), *(a.markdown for a in doc.annotations)]
+        if any("\x00" in text for text in said if text is not None):
             raise ValueError("its note or an annotation's text holds a NUL character, which no text may hold")
         names = [a.author for a in doc.annotations]
         twice = next((name for name in names if names.count(name) > 1), None)
@@ -61,16 +63,23 @@ def recorded(settings: Settings, doc: RawDocument | Rejected, fmt: str) -> RawDo
         for number, annotation in enumerate(doc.annotations, start=1):
             checked_page_type(annotation.page_type, settings.taxonomy, f"in annotation {number}")
             if annotation.provenance is not None:
-                _provenance(annotation.provenance, annotation.text, f"annotation {number}'s ")
-        text = doc.gold or ""
+                _provenance(annotation.provenance, edited(annotation.text, annotation.markdown),
+                            f"annotation {number}'s ")
+        text = edited(doc.gold, doc.markdown)
         if doc.provenance is not None:
             return dataclasses.replace(doc, provenance=_provenance(doc.provenance, text, "the gold's "))
     except (ValueError, UnknownTerm) as error:
         return Rejected(doc.item, doc.source, str(error))
-    if doc.gold is None and doc.page_type is None and doc.snippets is None:
+    if not doc.has_gold and doc.page_type is None and doc.snippets is None:
         return doc
     layout = (doc.layout or {}).get("name") or (fmt if fmt != "auto" else None)
     return dataclasses.replace(doc, provenance=imported(text, layout if isinstance(layout, str) else None))
+
+
+def edited(text: str | None, markdown: str | None) -> str:
+    """The view of a gold read from a source whose lines its provenance names (annotation/gold_markdown.py
+    `edited_text`)."""
+    return edited_text(views_of(text=text, markdown=markdown))
 
 
 def _check_name(name: str) -> None:

@@ -1,14 +1,16 @@
 """Restore: make an old revision of a page's gold its gold again, as a new revision. The rules are a
 save's (usecases/save.py): the page is locked, an adjudicated page's gold changes in adjudication only
-(423), the revision's text and type must be what a save may store today (a type the settings no longer
-name, a text over GOLD_MAX_BYTES: refused), the new revision records the guideline version in force for its
-type now (annotation/guideline_versions.py), the page's scores are refreshed and the restore is audited."""
+(423), the revision's Markdown, text and type are restored together and must be what a save may store
+today (a type the settings no longer name, a Markdown over GOLD_MAX_BYTES: refused), the new revision
+records the guideline version in force for its type now (annotation/guideline_versions.py), the page's
+scores are refreshed and the restore is audited."""
 
 from __future__ import annotations
 
 from sqlalchemy.orm import Session
 
 from ..annotation.gold import restore_revision
+from ..annotation.gold_markdown import views_from
 from ..annotation.guideline_versions import version_in_force
 from ..models import GoldRevision
 from ..results.store import gold_changed
@@ -28,7 +30,7 @@ def restore(session: Session, settings: Settings, actor: Actor, page_id: int, re
     refusal = edit_refusal(session, settings, page, actor.name)
     if refusal is not None:
         raise Refused(423, refusal)
-    checked_fields(settings, text=revision.text, page_type=revision.page_type, status=revision.status,
+    checked_fields(settings, views=views_from(revision), page_type=revision.page_type, status=revision.status,
                    snippets=revision.snippets)
     restored = restore_revision(session, page, revision, actor.name, version_in_force(session, revision.page_type))
     gold_changed(session, settings.eager, page.id, no_content=settings.taxonomy.no_content)

@@ -24,12 +24,13 @@ from sqlalchemy.orm import Session
 from ..annotation.annotations import is_blind, place_refusal, save_annotation, settle
 from ..annotation.effort_record import checked_effort
 from ..annotation.gold import Record, Revision, SaveOutcome, lock_page, save_gold
+from ..annotation.gold_markdown import GoldViews, edited_text
 from ..annotation.guideline_versions import version_in_force
 from ..annotation.provenance import BadProvenance, checked_provenance
 from ..results.store import gold_changed
 from ..settings import Settings
 from .bodies import SAVE, validated
-from .fields import Fields, checked_fields
+from .fields import Fields, checked_fields, saved_views
 from .outcome import Actor, Refused
 
 ADJUDICATED = "This page is adjudicated: its gold is changed in adjudication."
@@ -51,22 +52,25 @@ class SaveRequest:
 
 
 def save_request(settings: Settings, body: Any) -> SaveRequest:
-    """A save from its JSON object (usecases/bodies.py `SAVE`: text, type, status, version, client_save_id,
-    snippets and the REVISION_FACTS); Refused (400, 413) naming what is wrong."""
+    """A save from its JSON object (usecases/bodies.py `SAVE`: markdown (or, for older clients, text alone),
+    type, status, version, client_save_id, snippets and the REVISION_FACTS); Refused (400, 413) naming what
+    is wrong. With Markdown, a text the body also sends is ignored: the plain text is derived."""
     body = validated(SAVE, body)
-    fields = checked_fields(settings, text=body["text"], page_type=body["type"], status=body["status"],
+    views = saved_views(body.get("markdown"), body.get("text"))
+    fields = checked_fields(settings, views=views, page_type=body["type"], status=body["status"],
                             snippets=body.get("snippets"))
-    return SaveRequest(fields, body["version"], body["client_save_id"], revision_facts(body))
+    return SaveRequest(fields, body["version"], body["client_save_id"], revision_facts(body, views))
 
 
-def revision_facts(body: dict[str, Any]) -> dict[str, Any]:
+def revision_facts(body: dict[str, Any], views: GoldViews) -> dict[str, Any]:
     """The REVISION_FACTS the body gives (null or absent: not recorded; their JSON types: bodies.SAVE);
-    Refused (400) naming what is wrong with an effort or a provenance."""
+    Refused (400) naming what is wrong with an effort or a provenance (one origin per line of the view the
+    person edited: annotation/gold_markdown.py `edited_text`)."""
     facts = {key: body[key] for key in REVISION_FACTS if body.get(key) is not None}
     if "effort" in facts:
         facts["effort"] = effort_fact(facts["effort"])
     if "provenance" in facts:
-        facts["provenance"] = provenance_of(facts["provenance"], body["text"])
+        facts["provenance"] = provenance_of(facts["provenance"], edited_text(views))
     return facts
 
 
@@ -134,7 +138,7 @@ def save(session: Session, settings: Settings, actor: Actor, page_id: int, reque
         raise Refused(423, refusal)
     blind = is_blind(page, settings.overlap)
     fields = request.fields
-    values: dict[str, Any] = {"text": fields.text, "page_type": fields.page_type, "status": fields.status,
+    values: dict[str, Any] = {**fields.views.fields(), "page_type": fields.page_type, "status": fields.status,
                               "snippets": fields.snippets, "client_save_id": request.client_save_id,
                               **request.facts, "guideline_version": version_in_force(session, fields.page_type)}
     try:

@@ -54,7 +54,7 @@ def page(page_id: int) -> str:
     if refusal is not None and refusal.status == 403 and found.gold is None:
         refuse(refusal)  # their own page, still blind: the others' annotations are not theirs to see
     annotations = annotations_of(session, page_id)
-    shown = [{"author": a.author, "text": a.text, "type": a.page_type, "status": a.status,
+    shown = [{"author": a.author, "text": a.text, "markdown": a.markdown, "type": a.page_type, "status": a.status,
               "snippets": a.snippets, "version": a.version} for a in annotations]
     agreed = consensus([Said(a.author, a.text, a.page_type) for a in annotations])
     gold = found.gold
@@ -87,7 +87,8 @@ def save(page_id: int) -> Response:
     snippets, effort, provenance = (form_json(form, name) for name in ("snippets", "effort", "provenance"))
     try:
         outcome = adjudicate_page(session, settings(), actor(reviewer), page_id, adjudication_request(
-            settings(), version=form.get("version", type=int), text=form.get("text", ""), page_type=form.get("type"),
+            settings(), version=form.get("version", type=int), markdown=form.get("markdown"),
+            text=form.get("text", ""), page_type=form.get("type"),
             status=form.get("status"), note=form.get("note", ""), snippets=snippets, effort=effort,
             provenance=provenance))
     except Refused as error:

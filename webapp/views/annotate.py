@@ -26,6 +26,7 @@ from ..annotation.annotations import annotation_of, is_blind
 from ..annotation.boilerplate import BoilerplateCache, drop_lines, page_boilerplate
 from ..annotation.effort_record import ACTIONS
 from ..annotation.gold import HistoryPage, Record, history_page
+from ..annotation.gold_markdown import two_golds
 from ..annotation.prefill import FIXED_MODE, METRIC, RANDOM_MODE, Prefill, Ranking, choose, drawn, fixed
 from ..annotation.provenance import summary, uniform
 from ..annotation.type_signals import Suggestion, suggest_type
@@ -40,7 +41,7 @@ from ..results.site_ranking import site_ranking
 from ..usecases.outcome import Refused
 from ..usecases.restore import restore as restore_gold
 from ..usecases.save import edit_refusal
-from ..vocabulary import ARTICLE, GOLD_STATUSES
+from ..vocabulary import ARTICLE, GOLD_STATUSES, TEXT_SOURCES
 from ..web import app_settings
 from ..web.access import identity
 from ..web.app_settings import settings
@@ -88,7 +89,8 @@ def editor_state(saved: Record | None, found: list[dict[str, Any]], prefill: Pre
     (annotation/provenance.py)."""
     gold = saved
     if gold is not None:
-        return {"text": gold.text, "type": gold.page_type, "status": gold.status, "version": gold.version,
+        return {"text": gold.text, "markdown": gold.markdown, "type": gold.page_type, "status": gold.status,
+                "version": gold.version,
                 "prefilled_from": None, "type_signal": None,
                 "start": uniform({"source": "gold", "version": gold.version}, gold.text, "gold")}
     chosen = next((c for c in found if prefill and c["name"] == prefill.extractor), None)
@@ -170,6 +172,7 @@ def page(page_id: int) -> Response | str:
         "annotate/page.html",
         page=found,
         saved=saved,
+        two_golds=two_golds(saved) if saved is not None else None,
         blind=blind,
         adjudicated=overlap() > 1 and not blind,
         read_only=edit_refusal(session, settings(), found, annotator() or ""),
@@ -199,13 +202,14 @@ def history(page_id: int) -> str:
     shown = history_page(session, gold_id, before) if gold_id is not None else HistoryPage([], None)
     rows = [
         {"id": r.id, "version": r.version, "author": r.author, "created_at": r.created_at.isoformat(),
-         "type": r.page_type, "status": r.status, "text": r.text, "applied": applied,
+         "type": r.page_type, "status": r.status, "text": r.text, "markdown": r.markdown,
+         "text_source": r.text_source, "applied": applied,
          "provenance": summary(r.provenance), "origins": (r.provenance or {}).get("lines"),
          "guideline_version": r.guideline_version}
         for r, applied in shown.revisions
     ]
     return render_template("annotate/history.html", page=found, revisions=rows, older=shown.older,
-                           newer=before is not None)
+                           newer=before is not None, text_sources=TEXT_SOURCES)
 
 
 @bp.post("/pages/<int:page_id>/history/<int:revision_id>/restore")

@@ -34,11 +34,13 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 def gold_json(gold: Record | None) -> dict[str, Any]:
     """A page's gold, or an annotator's own annotation (the same fields)."""
     if gold is None:
-        return {"version": 0, "text": "", "type": None, "status": None, "author": None, "updated_at": None,
-                "snippets": None}
+        return {"version": 0, "text": "", "markdown": "", "text_source": None, "type": None, "status": None,
+                "author": None, "updated_at": None, "snippets": None}
     return {
         "version": gold.version,
         "text": gold.text,
+        "markdown": gold.markdown,
+        "text_source": gold.text_source,
         "type": gold.page_type,
         "status": gold.status,
         "author": gold.author,

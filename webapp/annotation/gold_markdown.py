@@ -1,0 +1,90 @@
+"""The two views of a gold: its Markdown and its plain text, and how they relate.
+
+A gold, an annotation and each of their revisions store both (models.Gold): ``markdown``, the gold as
+Markdown, and ``text``, the plain text that every text metric, check and agreement figure reads.
+``text_source`` says where the plain text came from (vocabulary.TEXT_SOURCES):
+
+- ``derived``: it is the Markdown's plain text (scoring/markdown_text.py `plain_text`): what a person's
+  save of Markdown stores, and an import of a layout that gives only Markdown;
+- ``given``: it was given apart from the Markdown, as a benchmark ships both (WCXB's `main_content` and
+  `main_content_markdown`): each is kept exactly as given, and the two may say different things (the
+  annotate view says so);
+- ``flat``: it was given alone (a gold saved before golds were Markdown, a save or an import of text
+  only): the Markdown is that text with Markdown's markup characters escaped, one paragraph per line
+  (`markdown_of_text`), so that the text is exactly what was given.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from ..scoring.markdown_text import markdown_of_text, plain_text
+from ..vocabulary import DERIVED, FLAT, GIVEN
+
+
+class HasViews(Protocol):
+    text: str
+    markdown: str
+    text_source: str
+
+
+@dataclass(frozen=True)
+class GoldViews:
+    text: str
+    markdown: str
+    text_source: str
+
+    def fields(self) -> dict[str, str]:
+        """The three as the columns of a gold, an annotation or a revision."""
+        return {"text": self.text, "markdown": self.markdown, "text_source": self.text_source}
+
+
+def views_of(*, text: str | None = None, markdown: str | None = None) -> GoldViews:
+    """Both views from what was given: the Markdown alone (its plain text derived), the text alone (its
+    Markdown escaped from it), or both (kept as given)."""
+    if markdown is None:
+        return GoldViews(text or "", markdown_of_text(text or ""), FLAT)
+    if text is None:
+        return GoldViews(plain_text(markdown), markdown, DERIVED)
+    return GoldViews(text, markdown, GIVEN)
+
+
+def views_from(record: HasViews) -> GoldViews:
+    """The views a stored gold, annotation or revision holds, to carry them to another record unchanged."""
+    return GoldViews(record.text, record.markdown, record.text_source)
+
+
+def with_views(fields: dict[str, Any]) -> dict[str, Any]:
+    """A record's fields with both views and their source: as given when ``text_source`` is, else made by
+    ``views_of`` from the text and the Markdown given."""
+    if "text_source" in fields:
+        return fields
+    return fields | views_of(text=fields.get("text"), markdown=fields.get("markdown")).fields()
+
+
+def edited_text(views: GoldViews) -> str:
+    """The view a person edited, whose lines a provenance names (annotation/provenance.py): the Markdown
+    when the text is derived from it, else the text."""
+    return views.markdown if views.text_source == DERIVED else views.text
+
+
+@dataclass(frozen=True)
+class TwoGolds:
+    """Where a page's two given golds differ: the lines of its plain text that the Markdown's plain text
+    lacks, and the other way round (counted once each)."""
+
+    only_text: int
+    only_markdown: int
+
+
+def two_golds(record: HasViews) -> TwoGolds | None:
+    """Where the record's two golds differ, when it carries two that differ (its text given apart from its
+    Markdown, and not the Markdown's plain text); else None."""
+    if record.text_source != GIVEN:
+        return None
+    derived = plain_text(record.markdown)
+    if derived == record.text:
+        return None
+    text_lines, markdown_lines = set(record.text.split("\n")), set(derived.split("\n"))
+    return TwoGolds(len(text_lines - markdown_lines), len(markdown_lines - text_lines))
