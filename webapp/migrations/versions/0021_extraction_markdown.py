@@ -3,7 +3,7 @@ before hold their text escaped as Markdown (one paragraph per line), which is wh
 gives
 
 Revision ID: 0021
-Revises: 0019
+Revises: 0020
 """
 
 from alembic import op
@@ -13,7 +13,7 @@ from webapp.scoring.markdown_text import markdown_of_text
 
 
 revision = '0021'
-down_revision = '0019'
+down_revision = '0020'
 branch_labels = None
 depends_on = None
 
