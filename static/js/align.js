@@ -118,25 +118,45 @@ export function removeLine(lines, at) {
 }
 
 // Block `index` of `blocks` in or out of the gold's `lines`: out when a line is aligned to it (that line
-// only), else in (as `text`) at its place. Returns {lines, at (the line's index before or after), added}.
-export function toggleBlock(lines, blocks, index, { text = blocks[index], pinned = new Set() } = {}) {
-  const alignment = align(lines, blocks, pinned);
+// only), else in (as `text`: one line, or several, a Markdown block's) at its place. `plain` gives the lines'
+// texts as the blocks hold them (the gold editor's Markdown without its markup: markdown_lines.js); the
+// lines inserted are set apart from their neighbours by blank lines where `apart(line, neighbour)` says so,
+// and a line taken out takes the lines of its unit along (`unit(lines, at)`: a fenced block's).
+// Returns {lines, at (the first line's index before or after), added, count (lines inserted)}.
+export function toggleBlock(lines, blocks, index,
+  { text = blocks[index], pinned = new Set(), plain = (x) => x, apart = () => false, unit = () => 1 } = {}) {
+  const alignment = align(plain(lines), blocks, pinned);
   const mine = alignment.indexOf(index);
-  if (mine !== NONE) return { lines: removeLine(lines, mine), at: mine, added: false };
+  if (mine !== NONE) {
+    let next = lines;
+    const size = unit(lines, mine);
+    for (let k = size; k > 0 && mine < next.length; k--) next = removeLine(next, mine);
+    if (size > 1 && mine > 0 && !next[mine - 1].trim() && (mine >= next.length || !next[mine].trim())) {
+      next = [...next.slice(0, mine - 1), ...next.slice(mine)];
+    }
+    return { lines: next, at: mine, added: false, count: 0 };
+  }
+  const inserted = Array.isArray(text) ? text : [text];
   const at = placeOf(alignment, index);
-  return { lines: [...lines.slice(0, at), text, ...lines.slice(at)], at, added: true };
+  const before = at > 0 ? lines[at - 1] : null, after = at < lines.length ? lines[at] : null;
+  const head = before !== null && before.trim() && apart(before, inserted[0]) ? [""] : [];
+  const tail = after !== null && after.trim() && apart(inserted[inserted.length - 1], after) ? [""] : [];
+  const block = [...head, ...inserted, ...tail];
+  return { lines: [...lines.slice(0, at), ...block, ...lines.slice(at)], at: at + head.length, added: true,
+    count: inserted.length };
 }
 
 // Every block of `indexes` into the gold (`take`) or out of it; returns {lines, changed, pinned (the
 // pins after: the blocks taken in added, those taken out removed)}.
-export function setBlocks(lines, blocks, indexes, take, pinned = new Set()) {
+export function setBlocks(lines, blocks, indexes, take, pinned = new Set(),
+  { plain = (x) => x, textOf = (index) => blocks[index], apart = () => false, unit = () => 1 } = {}) {
   let next = lines, changed = 0;
   const pins = new Set(pinned);
   for (const index of take ? indexes : [...indexes].reverse()) {
-    const inGold = align(next, blocks, pins).includes(index);
+    const inGold = align(plain(next), blocks, pins).includes(index);
     if (take) pins.add(index);
     if (inGold !== take) {
-      next = toggleBlock(next, blocks, index, { pinned: pins }).lines;
+      next = toggleBlock(next, blocks, index, { pinned: pins, plain, text: textOf(index), apart, unit }).lines;
       changed += 1;
     }
     if (!take) pins.delete(index);

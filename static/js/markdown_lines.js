@@ -1,6 +1,6 @@
-// The gold editor holds Markdown, one block per line (webapp/scoring/markdown_text.py says how a save turns
-// it into CommonMark): a heading, a list item, a table row, a paragraph is one line; a fenced code block is
-// its lines between two fences. Two things here:
+// The gold editor holds the gold's Markdown (CommonMark with GFM tables, webapp/scoring/markdown_text.py):
+// blocks apart by blank lines, a list's items and a table's rows line after line, a fenced code block its
+// lines between two fences. Here:
 // - plainLines: each line's plain text, as the page's blocks hold it, so that the alignment of the gold to
 //   the page (align.js) compares texts, not markup: "## Fares" is aligned to the heading "Fares", a table
 //   row "| Day | Time |" to the row "Day Time", and a fenced block (on its opening fence's line) to the
@@ -9,12 +9,15 @@
 //   list item in its list (nested lists indented), a quote, a table row; a `pre` as a fenced block with
 //   its language; a table (any of its cells) as the whole table, in GFM, or as HTML when a cell spans
 //   rows or columns (GFM cannot hold that).
+// - apart and unitLength: where a block inserted needs a blank line to stay a block, and how many lines a
+//   block taken out spans.
 import { dom, normalise } from "./blocks.js";
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 const DELIMITER_ROW = /^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$/;
 const TABLE_ROW = /^\s*\|.*\|\s*$/;
 const HIDDEN = 0xe000;
+const LIST_ITEM = /^\s*(?:[-*+]|\d{1,9}[.)])\s/;
 
 // The plain text of one line of Markdown outside code: its markup removed.
 export function plainOfLine(line) {
@@ -66,6 +69,26 @@ export function plainLines(lines) {
   });
   if (fence) out[fence.at] = normalise(fence.code.join(" "));
   return out;
+}
+
+// Whether two lines next to each other in the editor need a blank line between them to stay two blocks:
+// not a list's items, not a table's rows (GFM ends a table at a blank line).
+export function apart(line, neighbour) {
+  const both = (pattern) => pattern.test(line) && pattern.test(neighbour);
+  return !(both(TABLE_ROW) || both(LIST_ITEM));
+}
+
+// How many lines the block starting at `at` spans: a fenced block's lines to its closing fence, else one.
+export function unitLength(lines, at) {
+  const open = FENCE.exec(lines[at] ?? "");
+  if (!open) return 1;
+  for (let k = at + 1; k < lines.length; k++) {
+    const closing = lines[k].trim();
+    if (closing.startsWith(open[1][0]) && closing.length >= open[1].length && /^(`+|~+)$/.test(closing)) {
+      return k - at + 1;
+    }
+  }
+  return lines.length - at;
 }
 
 // --- blocks of the page as Markdown -------------------------------------------------------------------

@@ -79,3 +79,20 @@ test("a cell clicked takes the whole table, in GFM or as HTML when a cell spans"
     ["<table>", '<tr><td rowspan="2">A &amp; B</td><td>x</td></tr>', "<tr><td>y</td></tr>", "</table>"]);
   assert.deepEqual(plainLines(blockMarkdown(cell, "10:15")), ["Day Time", "", "Mon | Tue 10:15"]);
 });
+
+test("a block clicked in goes in as its Markdown, apart from paragraphs, and out with its whole fence", async () => {
+  const { toggleBlock } = await import("../../static/js/align.js");
+  const { apart, unitLength } = await import("../../static/js/markdown_lines.js");
+  const blocks = ["Fares", "Tickets on board.", "x = 1 y = 2"];
+  const lines = ["Tickets on board."];
+  const heading = toggleBlock(lines, blocks, 0, { text: ["## Fares"], plain: plainLines, apart, unit: unitLength });
+  assert.deepEqual(heading.lines, ["## Fares", "", "Tickets on board."]);
+  const code = toggleBlock(heading.lines, blocks, 2,
+    { text: ["```", "x = 1", "y = 2", "```"], plain: plainLines, apart, unit: unitLength });
+  assert.deepEqual(code.lines, ["## Fares", "", "Tickets on board.", "", "```", "x = 1", "y = 2", "```"]);
+  const out = toggleBlock(code.lines, blocks, 2, { plain: plainLines, apart, unit: unitLength });
+  assert.deepEqual(out.lines, ["## Fares", "", "Tickets on board."]);
+  assert.equal(apart("- one", "- two"), false);
+  assert.equal(apart("| a |", "| b |"), false);
+  assert.equal(apart("Text", "- item"), true);
+});

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.corpora import CORPORA, WCXB
-from webapp.scoring.markdown_text import blocks_markdown, editor_markdown, markdown_of_text, plain_text
+from webapp.scoring.markdown_text import markdown_of_text, plain_text
 
 
 @pytest.mark.parametrize(
@@ -58,33 +58,3 @@ def test_every_wcxb_gold_keeps_its_text() -> None:
         text = "\n".join(line.strip() for line in content.splitlines() if line.strip())
         assert plain_text(markdown_of_text(text)) == text, path.name
 
-
-EDITOR = """# Timetable
-The ferry runs daily.
-Saturdays are busier.
-- one
-- two
-  - nested
-| Day | Time |
-| --- | --- |
-| Mon | 10:15 |
-After the table.
-```python
-x = 1
-
-y = 2
-```
-> quoted"""
-
-
-def test_the_editors_lines_are_blocks_of_their_own():
-    markdown = blocks_markdown(EDITOR)
-    assert plain_text(markdown) == ("Timetable\nThe ferry runs daily.\nSaturdays are busier.\none\ntwo\nnested\n"
-                                    "Day Time\nMon 10:15\nAfter the table.\nx = 1\ny = 2\nquoted")
-    assert editor_markdown(markdown) == EDITOR
-    assert blocks_markdown(editor_markdown(markdown)) == markdown
-
-
-def test_a_flat_gold_in_the_editor_is_its_lines():
-    text = "First line\n# not a heading\nLast line"
-    assert plain_text(blocks_markdown(editor_markdown(markdown_of_text(text)))) == text

@@ -19,7 +19,6 @@ from ..models import Page
 from ..results.agreement_figures import corpus_agreement
 from ..results.effort_figures import effort_figures
 from ..results.leaderboard_figures import page_scores
-from ..scoring.markdown_text import blocks_markdown
 from ..usecases.extract import extraction_request, start_extraction
 from ..usecases.outcome import Refused
 from ..usecases.save import save, save_request
@@ -176,4 +175,4 @@ def preview_json() -> Response:
         abort(400, description="Send {\"markdown\": TEXT}.")
     if len(markdown.encode()) > settings().gold_max_bytes:
         abort(413, description=f"The Markdown is larger than GOLD_MAX_BYTES ({settings().gold_max_bytes:,} bytes).")
-    return jsonify({"html": str(render_gold(blocks_markdown(markdown)))})
+    return jsonify({"html": str(render_gold(markdown))})
