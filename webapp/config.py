@@ -60,6 +60,7 @@ def defaults(instance_path: str) -> dict[str, Any]:
         "CHECK_MIN_AGREEMENT": 0.8,
         "GOLD_MAX_BYTES": 4 * 2**20,
         "EFFORT_IDLE_SECONDS": 60.0,
+        "CONTROL_ALERT_F1": 0.8,
     }
 
 

@@ -22,11 +22,12 @@ from . import (
     queue,
     reviewed,
     sites,
+    team,
     upload,
 )
 
 
 def register_blueprints(app: Flask) -> None:
     for module in (queue, annotate, pages, api, upload, leaderboard, sites, exports, jobs, extractors, accounts, audit,
-                   adjudication, reviewed, agreement, checks, effort, guidelines):
+                   adjudication, reviewed, agreement, checks, effort, guidelines, team):
         app.register_blueprint(module.bp)

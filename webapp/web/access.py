@@ -125,6 +125,16 @@ ACCESS: dict[str, str] = {
     "guidelines.history": ANNOTATOR,
     "guidelines.edit": ADMIN,
     "guidelines.save": ADMIN,
+    "team.index": REVIEWER,
+    "team.assign": REVIEWER,
+    "team.undo": REVIEWER,
+    "team.controls": REVIEWER,
+    "team.end": REVIEWER,
+    "team.tabs": REVIEWER,
+    "team.find_page": REVIEWER,
+    "team.page": ANNOTATOR,
+    "team.comment": ANNOTATOR,
+    "team.changes": REVIEWER,
 }
 
 
