@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import and_, exists, or_, select
+from sqlalchemy import ColumnElement, and_, exists, or_, select
 from sqlalchemy.orm import Session
 
 from ..models import Annotation, Gold, Page, PageComment, Site
@@ -50,7 +50,7 @@ def thread(session: Session, page: Page, reader: str, lead: bool, overlap: int) 
     return list(session.scalars(query))
 
 
-def _answered() -> object:
+def _answered() -> ColumnElement[bool]:
     """Whether a request (correlated to PageComment) was answered: its annotator saved since."""
     annotation = exists().where(Annotation.page_id == PageComment.page_id, Annotation.author == PageComment.about,
                                 Annotation.updated_at > PageComment.created_at)
@@ -65,7 +65,7 @@ class OpenRequest:
     page_id: int
     url: str | None
     host: str
-    annotator: str
+    annotator: str | None  # always named: a request is about an annotator's work
     author: str
     body: str
     at: datetime
@@ -76,7 +76,7 @@ def open_requests(session: Session, annotator: str | None = None, page_id: int |
     query = (select(PageComment.id, PageComment.page_id, Page.url, Site.host, PageComment.about, PageComment.author,
                     PageComment.body, PageComment.created_at)
              .join(Page, Page.id == PageComment.page_id).join(Site, Site.id == Page.site_id)
-             .where(and_(PageComment.kind == CHANGES, ~_answered())).order_by(PageComment.id))  # type: ignore[operator]
+             .where(and_(PageComment.kind == CHANGES, ~_answered())).order_by(PageComment.id))
     if annotator is not None:
         query = query.where(PageComment.about == annotator)
     if page_id is not None:

@@ -1,6 +1,6 @@
 """The stored data: sites, import batches, pages, extractions, annotations, gold and their revisions,
-jobs, the lead's console's records, and the accounts, their credentials and the audit log, one module per area; every model is
-imported from here (`from webapp.models import Page`).
+jobs, the lead's console's records, and the accounts, their credentials and the audit log, one module
+per area; every model is imported from here (`from webapp.models import Page`).
 
 SQLAlchemy 2.0 typed models; no Flask here. Raw page bytes are kept exactly as imported and never
 rewritten: decoding and extraction are recorded, repeatable steps on top of them.

@@ -24,10 +24,10 @@ from werkzeug.wrappers import Response
 from ..accounts.names import BadName, checked_name
 from ..accounts.roles import REVIEWER, at_least
 from ..annotation.annotations import annotation_of, is_blind
+from ..annotation.boilerplate import BoilerplateCache, drop_lines, page_boilerplate
 from ..annotation.candidate_tabs import arranged, tab_choices
 from ..annotation.comments import open_requests, thread
 from ..annotation.control import is_control_for
-from ..annotation.boilerplate import BoilerplateCache, drop_lines, page_boilerplate
 from ..annotation.effort_record import ACTIONS
 from ..annotation.gold import HistoryPage, Record, history_page
 from ..annotation.prefill import FIXED_MODE, METRIC, RANDOM_MODE, Prefill, Ranking, choose, drawn, fixed
