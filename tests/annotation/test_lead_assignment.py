@@ -63,7 +63,8 @@ def test_reassign_moves_the_selected_pages_and_undo_moves_them_back(app, session
     news, shop = team
     settings = settings_of(app)
     assign_pages(session, settings, LEAD, ("ann",), PageFilter())
-    assert reassign_pages(session, settings, LEAD, "ann", ("bob", "cleo"), PageFilter(sites=("news.example",))) == (3, 3)
+    moved_news = reassign_pages(session, settings, LEAD, "ann", ("bob", "cleo"), PageFilter(sites=("news.example",)))
+    assert moved_news == (3, 3)
     moved = assigned(session)
     assert {(p, n) for p, n in moved if p in news} == {(news[0], "bob"), (news[1], "cleo"), (news[2], "bob")}
     assert {(p, n) for p, n in moved if p in shop} == {(shop[0], "ann"), (shop[1], "ann")}
