@@ -102,11 +102,18 @@ def test_an_annotator_hands_back_only_their_own_a_lead_removes_anyones(app, sess
     assert list(actions) == ["assign", "unassign"]
 
 
-def test_the_command_lines_assignment_is_undone_from_the_console(app, session, runner, team):
-    result = runner.invoke(args=["assign", "--to", "ann", "--limit", "2"])
-    assert result.exit_code == 0, result.output
+def test_the_command_assigns_by_page_and_undoes_its_own_last_change(app, session, runner, team):
+    news, shop = team
+    result = runner.invoke(args=["assign", "--to", "ann", "--page", str(news[1]), "--page", str(shop[0])])
+    assert result.exit_code == 0 and "2 assignments made (ann)." in result.output, result.output
     session.expire_all()
-    assert len(assigned(session)) == 2
-    cli_actor = session.scalars(select(AuditEvent.actor).where(AuditEvent.action == "assign")).one()
-    assert undo_assignment(session, Actor(cli_actor, REVIEWER)) == (2, 0)
+    assert assigned(session) == {(news[1], "ann"), (shop[0], "ann")}
+    session.rollback()
+    undone = runner.invoke(args=["assign", "--undo"])
+    assert undone.exit_code == 0 and "Undone: 2 assignments removed, 0 restored." in undone.output, undone.output
+    session.expire_all()
     assert assigned(session) == set()
+    session.rollback()
+    again = runner.invoke(args=["assign", "--undo"])
+    assert again.exit_code == 2 and "no assignment change left to undo" in again.output
+    assert "Name the annotators with --to" in runner.invoke(args=["assign"]).output

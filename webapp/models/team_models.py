@@ -1,4 +1,4 @@
-"""What the lead's console keeps (views/team.py): the assignment changes it can undo, the comments and
+"""What the lead's console keeps (views/console.py): the assignment changes it can undo, the comments and
 change requests on pages, the control pages and their known gold, and the team's choice of candidate tabs."""
 
 from __future__ import annotations

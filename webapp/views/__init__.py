@@ -12,6 +12,7 @@ from . import (
     api,
     audit,
     checks,
+    console,
     effort,
     exports,
     extractors,
@@ -22,12 +23,11 @@ from . import (
     queue,
     reviewed,
     sites,
-    team,
     upload,
 )
 
 
 def register_blueprints(app: Flask) -> None:
     for module in (queue, annotate, pages, api, upload, leaderboard, sites, exports, jobs, extractors, accounts, audit,
-                   adjudication, reviewed, agreement, checks, effort, guidelines, team):
+                   adjudication, reviewed, agreement, checks, effort, guidelines, console):
         app.register_blueprint(module.bp)

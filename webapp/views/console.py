@@ -35,7 +35,7 @@ from ..web.bad_input import ID_MAX
 from ..web.query_args import page_filter
 from .common import actor, current_role, refuse
 
-bp = Blueprint("team", __name__)
+bp = Blueprint("console", __name__)
 
 BOARD_METRIC = "tokens"  # the leaderboard's own metric (usecases/read_board.py's default)
 
@@ -85,7 +85,7 @@ def index() -> str:
         given.setdefault(page_id, []).append(name)
     extractors = sorted(set(session.scalars(select(Extraction.extractor).distinct())))
     return render_template(
-        "team/index.html",
+        "console/index.html",
         names=names,
         progress=progress(session, [u.name for u in list_users(session) if not u.disabled and u.role == "annotator"]),
         scores=control_scores(session, metric, alert_below()),
@@ -107,7 +107,7 @@ def index() -> str:
 def done(message: str) -> Response:
     get_session().commit()
     flash(message)
-    return redirect(url_for("team.index"))
+    return redirect(url_for("console.index"))
 
 
 def plural(count: int, word: str) -> str:
@@ -198,7 +198,7 @@ def find_page() -> Response:
     pages = page_ids_in(request.args.get("page"))
     if len(pages) != 1:
         abort(400, description="Give one page id.")
-    return redirect(url_for("team.page", page_id=pages[0]))
+    return redirect(url_for("console.page", page_id=pages[0]))
 
 
 @bp.get("/pages/<int:page_id>/comments")
@@ -211,14 +211,14 @@ def page(page_id: int) -> str:
     comments = thread(session, found, name, lead, settings().overlap)
     if not lead:
         about = name if blind_to(session, found, name, settings().overlap) else None
-        return render_template("team/thread.html", page=found, comments=comments, about=about,
+        return render_template("console/thread.html", page=found, comments=comments, about=about,
                                requests=open_requests(session, name, page_id))
     annotations = annotations_of(session, page_id)
     finished = [a for a in annotations if a.status in FINISHED]
     disputed = (consensus([Said(a.author, a.text, a.page_type) for a in finished]).disputed
                 if len(finished) > 1 else [])
     return render_template(
-        "team/page.html", page=found, annotations=annotations, disputed=disputed, comments=comments,
+        "console/page.html", page=found, annotations=annotations, disputed=disputed, comments=comments,
         requests=open_requests(session, page_id=page_id),
         gold_author=found.gold.author if found.gold is not None else None,
     )
@@ -235,7 +235,7 @@ def comment(page_id: int) -> Response:
         refuse(error)
     session.commit()
     flash("Comment added.")
-    return redirect(url_for("team.page", page_id=page_id))
+    return redirect(url_for("console.page", page_id=page_id))
 
 
 @bp.post("/team/pages/<int:page_id>/changes")
@@ -248,4 +248,4 @@ def changes(page_id: int) -> Response:
         refuse(error)
     session.commit()
     flash(f"Changes requested of {annotator}: page {page_id} is back in their queue with your comment.")
-    return redirect(url_for("team.page", page_id=page_id))
+    return redirect(url_for("console.page", page_id=page_id))
