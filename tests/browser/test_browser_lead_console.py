@@ -6,7 +6,7 @@ has a key (two digits typed quickly past the tenth), and the team's pinned tab c
 from __future__ import annotations
 
 import pytest
-from browser_fixtures import until
+from browser_fixtures import logged_in_by_keyboard, until
 from sqlalchemy import select
 from workbench import PASSWORD, add_account, make_page
 
@@ -21,16 +21,8 @@ READY = "document.body?.dataset.ready === 'yes'"
 
 
 def logged_in(browser, base: str, name: str):
-    """A tab of a new 1366x768 context, logged in as `name` through the login form by keyboard."""
-    tab = browser.new_context(viewport={"width": 1366, "height": 768}).new_page()
-    tab.goto(f"{base}/login")
-    tab.focus("input[name=name]")
-    tab.keyboard.type(name)
-    tab.keyboard.press("Tab")
-    tab.keyboard.type(PASSWORD)
-    tab.keyboard.press("Enter")
-    tab.wait_for_url(lambda url: "/login" not in url)
-    return tab
+    """A tab of a new 1366x768 context, logged in as `name` by keyboard."""
+    return logged_in_by_keyboard(browser.new_context(viewport={"width": 1366, "height": 768}), base, name, PASSWORD)
 
 
 @pytest.fixture
