@@ -11,6 +11,7 @@ from sqlalchemy import select
 from workbench import add_account, add_gold, log_in, make_page, page_data
 
 from webapp.accounts.roles import ANNOTATOR, REVIEWER
+from webapp.annotation.annotations import save_annotation
 from webapp.models import Annotation, Gold, Page
 from webapp.results.control_figures import control_scores
 from webapp.settings import settings_of
@@ -99,6 +100,12 @@ def test_control_pages_need_known_gold_and_an_annotator_who_has_not_seen_it(app,
         with pytest.raises(Refused) as refused:
             call()
         assert refused.value.status == status
+    session.rollback()
+    save_annotation(session, session.get(Page, page_id), "rita", base_version=0, text=KNOWN, page_type="article",
+                    status="done")
+    with pytest.raises(Refused) as seen:
+        give_control(session, RITA, page_id, ("rita",))
+    assert seen.value.status == 409 and "rita has seen page" in seen.value.reason
     session.rollback()
     give_control(session, RITA, page_id, ("bob",))
     assert undo_assignment(session, RITA) == (1, 0)  # giving it is an assignment change, undone

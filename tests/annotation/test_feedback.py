@@ -115,3 +115,25 @@ def test_blind_threads_an_annotator_reads_only_what_is_about_her_own_work(app, s
     thread = ann.get(f"/pages/{page_id}/comments").get_data(as_text=True)
     assert "schedule" in thread and "Bob kept" not in thread and "Tickets on board." not in thread
     assert session.scalars(select(AuditEvent.action).where(AuditEvent.action == "comment")).all() == ["comment"] * 4
+
+
+@pytest.mark.settings(OVERLAP=1)
+def test_with_overlap_1_a_request_sends_the_gold_she_saved_back_to_draft(app, session):
+    add_account(session, "ann", ANNOTATOR)
+    page_id = make_page(session, candidates={"trafilatura": ANN_TEXT}).id
+    ann = app.test_client()
+    token = log_in(ann, "ann")
+    save(ann, token, page_id, ANN_TEXT, 0, "a1")
+    settings = settings_of(app)
+    with pytest.raises(Refused) as refused:
+        request_changes(session, settings, RITA, page_id, "bob", "Not his.")
+    assert refused.value.status == 409
+    request_changes(session, settings, RITA, page_id, "ann", "Take out the return time.")
+    session.commit()
+    gold = session.get(Page, page_id).gold
+    assert (gold.status, gold.version, gold.text) == ("draft", 2, ANN_TEXT)
+    assert [r.annotator for r in open_requests(session)] == ["ann"]
+    session.rollback()
+    assert "Take out the return time." in ann.get("/").get_data(as_text=True)
+    save(ann, token, page_id, "The ferry leaves at nine.", 2, "a2")
+    assert open_requests(session) == []
