@@ -24,14 +24,15 @@ from .effort_figures import page_efforts
 HOUR = 3600.0
 
 
-def _counted(session: Session, statuses: tuple[str, ...]) -> Counter[str]:
+def _counted(session: Session, statuses: tuple[str, ...], overlap: int) -> Counter[str]:
+    """By annotator: their annotations with these statuses, and with overlap 1 the golds with these
+    statuses they saved last."""
     found: Counter[str] = Counter()
     query = select(Annotation.author, func.count()).where(Annotation.status.in_(statuses)).group_by(Annotation.author)
     found.update(dict(session.execute(query).all()))
-    solo = (select(Gold.author, func.count()).where(Gold.status.in_(statuses),
-                                                    ~Gold.page_id.in_(select(Annotation.page_id)))
-            .group_by(Gold.author))
-    found.update(dict(session.execute(solo).all()))
+    if overlap == 1:
+        solo = select(Gold.author, func.count()).where(Gold.status.in_(statuses)).group_by(Gold.author)
+        found.update(dict(session.execute(solo).all()))
     return found
 
 
@@ -48,11 +49,12 @@ def open_assignments(session: Session) -> Counter[str]:
     return Counter(dict(session.execute(query).all()))
 
 
-def progress(session: Session, names: list[str]) -> dict[str, dict[str, Any]]:
+def progress(session: Session, names: list[str], overlap: int) -> dict[str, dict[str, Any]]:
     """By annotator (``names``, and everyone with work recorded, sorted): "assigned", "done", "drafts",
     "seconds" (active, in all), "median_seconds" (per page with effort), "pages_per_hour", "adjudicated"
     (their pages with gold from double annotation) and "f1_vs_gold"."""
-    done, drafts, assigned = _counted(session, FINISHED), _counted(session, (DRAFT,)), open_assignments(session)
+    done, drafts = _counted(session, FINISHED, overlap), _counted(session, (DRAFT,), overlap)
+    assigned = open_assignments(session)
     seconds: dict[str, list[float]] = {}
     for effort in page_efforts(session):
         seconds.setdefault(effort.annotator, []).append(effort.seconds)

@@ -13,7 +13,7 @@ from flask import Blueprint, abort, current_app, flash, redirect, render_templat
 from sqlalchemy import select
 from werkzeug.wrappers import Response
 
-from ..accounts.roles import REVIEWER, at_least
+from ..accounts.roles import ANNOTATOR, REVIEWER, at_least
 from ..accounts.users import list_users
 from ..annotation.annotations import FINISHED, annotations_of
 from ..annotation.candidate_tabs import tab_choices
@@ -87,7 +87,8 @@ def index() -> str:
     return render_template(
         "console/index.html",
         names=names,
-        progress=progress(session, [u.name for u in list_users(session) if not u.disabled and u.role == "annotator"]),
+        progress=progress(session, [u.name for u in list_users(session) if not u.disabled and u.role == ANNOTATOR],
+                          settings().overlap),
         scores=control_scores(session, metric, alert_below()),
         alert_below=alert_below(),
         controls=controls,
