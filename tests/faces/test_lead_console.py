@@ -9,7 +9,7 @@ from sqlalchemy import select
 from workbench import add_account, log_in, make_page, page_data
 
 from webapp.accounts.roles import ADMIN, ANNOTATOR, REVIEWER
-from webapp.models import Assignment, CandidateTab
+from webapp.models import Assignment, CandidateTab, Extraction
 
 ROUTES = [("get", "/team"), ("post", "/team/assign"), ("post", "/team/undo"), ("post", "/team/controls"),
           ("post", "/team/controls/1/end"), ("post", "/team/tabs"), ("get", "/team/pages?page=1"),
@@ -80,3 +80,26 @@ def test_the_teams_tabs_are_hidden_pinned_and_ordered_for_everyone_each_with_a_k
     refused = adam.post("/team/tabs", data={**form, "state-x05": "pinned", "position-x05": "1000"})
     assert refused.status_code == 400
     assert {t.extractor for t in session.scalars(select(CandidateTab))} == {"x18", "x05", "x01", "x02"}
+
+
+def test_the_queues_filter_carries_to_the_console_and_assigns_only_what_it_selects(session, people):
+    rejected = make_page(session, host="shop.example", candidates={"density": "x"})
+    make_page(session, host="shop.example", candidates={"density": "y"})
+    make_page(session, host="news.example")
+    session.get(Extraction, session.scalars(select(Extraction.id).where(Extraction.page_id == rejected.id)).one()
+                ).accepted = False
+    session.commit()
+    rita = people["rita"]
+    token = log_in(rita, "rita")
+    queue = rita.get("/?site=shop.example&verdict=rejected").get_data(as_text=True)
+    assert 'href="/team?site=shop.example&amp;verdict=rejected#assign"' in queue
+    console = rita.get("/team?site=shop.example&verdict=rejected").get_data(as_text=True)
+    assert "<option selected>shop.example</option>" in console
+    assert '<input type="hidden" name="verdict" value="rejected">' in console
+    done = rita.post("/team/assign", data={"csrf_token": token, "action": "assign", "to": "ann",
+                                           "site": "shop.example", "verdict": "rejected"})
+    assert done.status_code == 302
+    assert session.scalars(select(Assignment.page_id)).all() == [rejected.id]
+    session.rollback()
+    log_in(people["ann"], "ann")
+    assert 'id="assign-filtered"' not in people["ann"].get("/").get_data(as_text=True)  # a lead's link only

@@ -33,7 +33,7 @@ from ..web import app_settings
 from ..web.app_settings import settings
 from ..web.bad_input import ID_MAX
 from ..web.query_args import page_filter
-from .common import actor, current_role, refuse
+from .common import actor, current_role, filter_args, refuse
 
 bp = Blueprint("console", __name__)
 
@@ -102,6 +102,7 @@ def index() -> str:
         extractors=extractors,
         tabs=tab_choices(session),
         overlap=settings().overlap,
+        args=filter_args(request.args),  # the queue's filters, when the queue's "Assign these pages" led here
     )
 
 
