@@ -167,13 +167,14 @@ def controls() -> Response:
     return done(f"Page {pages[0]} is a control page, given to {plural(count, 'more annotator')}.")
 
 
-@bp.post("/team/controls/<int:page_id>/end")
-def end(page_id: int) -> Response:
+@bp.post("/team/controls/<int:control_id>/end")
+def end(control_id: int) -> Response:
+    """End the control page (``control_id``: its page's id)."""
     try:
-        end_control(get_session(), actor(), page_id)
+        end_control(get_session(), actor(), control_id)
     except Refused as error:
         refuse(error)
-    return done(f"Page {page_id} is no longer a control page.")
+    return done(f"Page {control_id} is no longer a control page.")
 
 
 @bp.post("/team/tabs")
