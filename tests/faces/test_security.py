@@ -17,11 +17,11 @@ from workbench import PASSWORD, add_account, csrf, log_in, make_page, sign_in
 
 from webapp import create_app
 from webapp.accounts.credentials import TOKEN, issue
+from webapp.annotation.gold import add_revision
 from webapp.db import dispose
 from webapp.extractors.extraction_service import current_extractors
 from webapp.extractors.registry import build_registry
 from webapp.extractors.variants import add_variant
-from webapp.annotation.gold import add_revision
 from webapp.models import Annotation, Assignment, AssignmentChange, ControlPage, Extraction, Page
 from webapp.web.security import RAW_PAGE_CSP
 
