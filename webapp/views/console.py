@@ -19,6 +19,7 @@ from ..annotation.annotations import FINISHED, annotations_of
 from ..annotation.candidate_tabs import tab_choices
 from ..annotation.comments import blind_to, open_requests, thread
 from ..annotation.consensus import Said, consensus
+from ..annotation.control import control_of
 from ..db import get_or_404, get_session
 from ..models import Annotation, Assignment, ControlPage, Extraction, ImportBatch, Page, Site
 from ..results.control_figures import control_scores
@@ -28,6 +29,7 @@ from ..usecases.assign import assign_pages, last_change, reassign_pages, unassig
 from ..usecases.control_pages import end_control, give_control, make_control
 from ..usecases.feedback import add_comment, request_changes
 from ..usecases.outcome import Refused
+from ..usecases.read_board import DEFAULT_METRIC
 from ..vocabulary import QUEUE_STATUSES
 from ..web import app_settings
 from ..web.app_settings import settings
@@ -36,9 +38,6 @@ from ..web.query_args import page_filter
 from .common import actor, current_role, filter_args, refuse
 
 bp = Blueprint("console", __name__)
-
-BOARD_METRIC = "tokens"  # the leaderboard's own metric (usecases/read_board.py's default)
-
 
 def alert_below() -> float:
     """CONTROL_ALERT_F1: an annotator's F1 on control pages below it is shown as an alert."""
@@ -75,9 +74,9 @@ def known_names(session) -> list[str]:
 def index() -> str:
     session = get_session()
     names = known_names(session)
-    metric = app_settings.metrics()[BOARD_METRIC]
-    controls = list(session.execute(select(ControlPage.page_id, Page.url, ControlPage.gold_version, ControlPage.author)
-                                    .join(Page, Page.id == ControlPage.page_id).order_by(ControlPage.page_id)))
+    metric = app_settings.metrics()[DEFAULT_METRIC]
+    controls = list(session.execute(select(ControlPage.page_id, ControlPage.gold_version, ControlPage.author)
+                                    .order_by(ControlPage.page_id)))
     given: dict[int, list[str]] = {}
     for page_id, name in session.execute(select(Assignment.page_id, Assignment.annotator)
                                          .where(Assignment.page_id.in_([c.page_id for c in controls]))
@@ -159,7 +158,7 @@ def controls() -> Response:
         abort(400, description="Give one page id.")
     names = names_in(request.form.get("to"))
     try:
-        if session.scalar(select(ControlPage.id).where(ControlPage.page_id == pages[0])) is None:
+        if control_of(session, pages[0]) is None:
             make_control(session, actor(), pages[0])
         count = give_control(session, actor(), pages[0], names) if names else 0
     except Refused as error:
