@@ -122,7 +122,8 @@ def main() -> None:
             thread = timed(client, f"/pages/{page_id}/comments", args.repeat)
         finally:
             dispose(app)
-    print(f"{args.pages:,} pages, each annotated by two of {len(ANNOTATORS)} annotators (the {CONTROLS} control pages by all)")
+    print(f"{args.pages:,} pages, each annotated by two of {len(ANNOTATORS)} annotators "
+          f"(the {CONTROLS} control pages by all)")
     print(f"GET /team: {console:.0f} ms (median of {args.repeat}); a page's thread: {thread:.0f} ms")
     print(json.dumps({
         "console_ms": {"value": round(console, 1), "unit": "ms", "target": f"<= {TARGET_MS:g}",
