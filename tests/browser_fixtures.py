@@ -78,6 +78,20 @@ def signed_in(context, base: str, name: str = "Ann"):
     return page
 
 
+def logged_in_by_keyboard(context, base: str, name: str, password: str):
+    """A new tab of the context, logged in as `name` through the login form by keyboard alone (the name
+    field has the focus: autofocus)."""
+    tab = context.new_page()
+    tab.goto(f"{base}/login")
+    until(tab, "document.activeElement?.name === 'name'")
+    tab.keyboard.type(name)
+    tab.keyboard.press("Tab")
+    tab.keyboard.type(password)
+    tab.keyboard.press("Enter")
+    tab.wait_for_url(lambda url: "/login" not in url)
+    return tab
+
+
 def until(tab, expression: str, timeout: float = 10.0) -> None:
     """Wait until the tab's `expression` is true (AssertionError after `timeout` seconds)."""
     deadline = time.monotonic() + timeout

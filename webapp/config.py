@@ -69,6 +69,7 @@ def defaults(instance_path: str) -> dict[str, Any]:
         "CAPTURE_MAX_BYTES": 10 * 2**20,
         "CAPTURE_RETRIES": 2,
         "CAPTURE_MAX_URLS": 1000,
+        "CONTROL_ALERT_F1": 0.8,
     }
 
 

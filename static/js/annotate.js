@@ -11,6 +11,7 @@ import { TYPE_KEYS, pageTypeShortcuts } from "./page_types.js";
 import { originTracker } from "./origins.js";
 import { LABELS, selectedText, snippetEditor } from "./snippets.js";
 import { plural, short } from "./say.js";
+import { tabKeys } from "./tab_keys.js";
 import { takeView } from "./take_view.js";
 import { candidateLines } from "./takes.js";
 import { debounce, newSaveId, postJson } from "./net.js";
@@ -157,6 +158,7 @@ function selectTab(index) {
     tab.classList.toggle("active", i === index);
     tab.setAttribute("aria-selected", String(i === index));
   });
+  tabs[index].scrollIntoView({ block: "nearest", inline: "nearest" }); // the tabs are one row that scrolls
   showInfo(candidates[index]);
   refreshCandidates();
 }
@@ -680,6 +682,7 @@ $("add-without").addEventListener("mousedown", (event) => event.preventDefault()
 $("add-with").addEventListener("click", () => addSnippet("with"));
 $("add-without").addEventListener("click", () => addSnippet("without"));
 tabs.forEach((tab, index) => tab.addEventListener("click", () => selectTab(index)));
+const pickTab = tabKeys(() => candidates.length, selectTab);
 window.addEventListener("pagehide", keepDraft);
 
 $("guideline-button").addEventListener("click", () => guideline.toggle());
@@ -733,7 +736,7 @@ const SHORTCUTS = [
   { keys: ["f"], label: "go to the saved page (arrow keys scroll it)", run: () => frame.focus() },
   { keys: ["c"], label: "go to the candidate's diff, or its lines to take when shown (arrow keys scroll it)",
     run: () => ($("lines").hidden ? $("diff") : $("lines")).focus() },
-  { keys: ["1", "2", "3", "4", "5", "6", "7", "8", "9"], label: "show candidate 1–9", run: (e) => selectTab(Number(e.key) - 1) },
+  { keys: ["1", "2", "3", "4", "5", "6", "7", "8", "9", "0"], label: "show candidate 1–9, 0 the tenth; two digits typed quickly the others (1 2: the twelfth)", run: (e) => pickTab(e.key) },
   { keys: ["u"], label: "use this candidate", run: useCandidate },
   { keys: ["y"], label: "the candidate's lines the gold lacks: go to the next one (Enter takes it, Tab reaches its run and region)", run: goToLines },
   { keys: ["]"], label: "point at the next block of the page", run: () => stepBlock(1) },

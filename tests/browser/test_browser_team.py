@@ -7,7 +7,7 @@ adjudicated, each with the reason."""
 from __future__ import annotations
 
 import pytest
-from browser_fixtures import signed_in, until
+from browser_fixtures import logged_in_by_keyboard, signed_in, until
 from sqlalchemy import select
 from workbench import PASSWORD, add_account, make_page
 
@@ -32,15 +32,7 @@ def enter(context, base: str, name: str, accounts: bool):
     else in local mode with the name typed once."""
     if not accounts:
         return signed_in(context, base, name)
-    tab = context.new_page()
-    tab.goto(f"{base}/login")
-    until(tab, "document.activeElement?.name === 'name'")  # the name field has the focus (autofocus)
-    tab.keyboard.type(name)
-    tab.keyboard.press("Tab")
-    tab.keyboard.type(PASSWORD)
-    tab.keyboard.press("Enter")
-    tab.wait_for_url(lambda url: "/login" not in url)
-    return tab
+    return logged_in_by_keyboard(context, base, name, PASSWORD)
 
 
 def annotate(context, base, page_id, name, text, accounts):

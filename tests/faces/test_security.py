@@ -17,12 +17,13 @@ from workbench import PASSWORD, add_account, csrf, log_in, make_page, sign_in
 
 from webapp import create_app
 from webapp.accounts.credentials import TOKEN, issue
+from webapp.annotation.gold import add_revision
 from webapp.annotation.gold_markdown import views_of
 from webapp.db import dispose
 from webapp.extractors.extraction_service import current_extractors
 from webapp.extractors.registry import build_registry
 from webapp.extractors.variants import add_variant
-from webapp.models import Annotation, Assignment, Extraction, Page
+from webapp.models import Annotation, Assignment, AssignmentChange, ControlPage, Extraction, Page
 from webapp.web.security import RAW_PAGE_CSP
 
 HOSTILE = '<html><body><p>Text</p><script>alert(1)</script><img src="http://127.0.0.1:9/x.png"></body></html>'
@@ -89,6 +90,13 @@ def requests_that_change_state(values: dict[str, Any]) -> dict[str, dict[str, An
         "adjudication.void": {"data": {"author": "Bea"}},
         "guidelines.save": {"data": {"text": "# Forum\n\nMallory's policy.", "base": "1"}},
         "sites.accept_learned": {"data": {"site": "quay.example"}},
+        "console.assign": {"data": {"action": "remove", "from": "Ann"}},
+        "console.undo": {"data": {}},
+        "console.controls": {"data": {"page": str(values["control_id"]), "to": "Bea"}},
+        "console.end": {"data": {}},
+        "console.tabs": {"data": {"extractor": "trafilatura", "state-trafilatura": "hidden"}},
+        "console.comment": {"data": {"body": "Mallory's comment"}},
+        "console.changes": {"data": {"annotator": "Ann", "body": "Mallory wants changes"}},
     }
 
 
@@ -124,7 +132,12 @@ def values(client, session, page_id) -> dict[str, Any]:
     issue(session, other, TOKEN)
     session.add_all([Annotation(page_id=page_id, author="Bea", **views_of(text="Bea's").fields(), page_type="article",
                                 status="done"),
-                     Assignment(page_id=page_id, annotator="Ann")])
+                     Assignment(page_id=page_id, annotator="Ann"),
+                     AssignmentChange(actor="Ann", action="assign", added=[[page_id, "Ann"]], removed=[])])
+    control = make_page(session)  # a control page of the lead's console, given to nobody yet
+    add_revision(session, control, text="Known gold", page_type="article", status="done", author="benchmark")
+    session.add(ControlPage(page_id=control.id, text="Known gold", page_type="article", gold_version=1,
+                            author="Ann"))
     session.commit()
     token = log_in(client, "Ann")
     for number, text in enumerate(["First gold", "Second gold"]):
@@ -147,6 +160,7 @@ def values(client, session, page_id) -> dict[str, Any]:
         "token": token,
         "name": "no-ads",
         "page_type": "forum",
+        "control_id": control.id,
     }
     session.rollback()
     return found

@@ -22,6 +22,7 @@ from sqlalchemy.orm import Session
 from ..models import Annotation, Assignment, Gold, Page, Site
 from ..vocabulary import QUEUE_STATUSES, TODO
 from .annotations import FINISHED, VOID
+from .control import given_control
 from .page_filter import PageFilter
 
 # Within each segment (no gold, then gold): most disagreement (lowest mean F1) first, pages without a
@@ -222,8 +223,9 @@ def _own(annotator: str, overlap: int) -> Select:
                Page.disagreement)
         .join(Site, Page.site_id == Site.id)
         .outerjoin(Gold, Gold.page_id == Page.id)
-        .where(Gold.page_id.is_(None), ~finished)
-        .where(or_(mine, started, places_taken() < overlap))
+        .where(~finished)
+        .where(or_(and_(Gold.page_id.is_(None), or_(mine, started, places_taken() < overlap)),
+                   given_control(annotator)))
     )
 
 
@@ -231,7 +233,8 @@ def own_queue(session: Session, annotator: str, overlap: int, limit: int | None 
               skip: int | None = None) -> list[OwnRow]:
     """The pages that still need ``annotator``'s annotation, in the order they should do them.
 
-    A page needs it while it has no gold, the annotator has not finished their annotation of it (done
+    A page needs it while it has no gold (or is a control page given to them, annotation/control.py:
+    mixed in blind, as any assigned page), the annotator has not finished their annotation of it (done
     or skipped), and it has a place for them: it is assigned to them, they have started it, or fewer
     than ``overlap`` annotators hold its places (those with an annotation of it and those it is
     assigned to). Pages assigned to them come first, then the others, each in queue order (most

@@ -16,7 +16,7 @@ from typing import Any, cast
 from sqlalchemy import case, func, select
 from sqlalchemy.orm import Session
 
-from ..models import Annotation, Gold, Page, Site
+from ..models import Annotation, ControlPage, Gold, Page, Site
 from ..scoring.agreement_maths import AnnotatedPage, PageAgreement, Said, page_agreement
 from .annotations import DRAFT, FINISHED, VOID
 from .gold import SaveOutcome, new_gold, save_record
@@ -97,7 +97,8 @@ _ReviewedRow = tuple[int, str | None, str, str, str, str, str, str, str | None, 
 
 
 def reviewed(session: Session, annotator: str, limit: int = 100) -> list[Reviewed]:
-    """The adjudicated pages the annotator annotated, newest gold first: their text beside the gold."""
+    """The adjudicated pages the annotator annotated, newest gold first: their text beside the gold (never a
+    control page: annotation/control.py)."""
     query = (
         select(Page.id, Page.url, Site.host, Annotation.text, Annotation.page_type, Gold.text, Gold.page_type,
                Gold.author,
@@ -105,7 +106,8 @@ def reviewed(session: Session, annotator: str, limit: int = 100) -> list[Reviewe
         .join(Site, Site.id == Page.site_id)
         .join(Annotation, Annotation.page_id == Page.id)
         .join(Gold, Gold.page_id == Page.id)
-        .where(Annotation.author == annotator, Annotation.status != VOID)
+        .where(Annotation.author == annotator, Annotation.status != VOID,
+               ~Page.id.in_(select(ControlPage.page_id)))  # a control page stays blind to its annotators
         .order_by(Gold.updated_at.desc(), Page.id)
         .limit(limit)
     )

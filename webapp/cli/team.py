@@ -15,7 +15,7 @@ from ..db import sessions
 from ..results.agreement_figures import corpus_agreement
 from ..scoring.agreement_maths import GROUPINGS
 from ..settings import settings_of
-from ..usecases.assign import assign_pages, unassign_pages
+from ..usecases.assign import assign_pages, unassign_pages, undo_assignment
 from ..usecases.outcome import Actor, Refused
 from .actor import ADDRESS, cli_actor
 from .known_sites import check_sites
@@ -27,7 +27,7 @@ FIGURES = ("pages", "pairs", "text_f1", "type_agreement", "type_alpha", "snippet
 
 @click.command("assign")
 @with_appcontext
-@click.option("--to", "annotators", multiple=True, required=True, metavar="NAME",
+@click.option("--to", "annotators", multiple=True, metavar="NAME",
               help="The annotator (repeatable: each gets the pages).")
 @click.option("--site", "sites", multiple=True, metavar="HOST", help="Only pages of this site (repeatable).")
 @click.option("--batch", "batches", multiple=True, type=int, metavar="ID",
@@ -35,24 +35,36 @@ FIGURES = ("pages", "pairs", "text_f1", "type_agreement", "type_alpha", "snippet
 @click.option("--url-contains", metavar="TEXT", default=None, help="Only pages whose URL holds this text.")
 @click.option("--limit", type=click.IntRange(min=1), default=None,
               help="At most this many pages per annotator, in queue order (default: all).")
+@click.option("--page", "pages", multiple=True, type=click.IntRange(min=1), metavar="ID",
+              help="Only this page (repeatable).")
 @click.option("--remove", is_flag=True,
               help="Remove these annotators' assignments of the selected pages instead (their annotations stay).")
-def assign_command(annotators, sites, batches, url_contains, limit, remove) -> None:
+@click.option("--undo", is_flag=True,
+              help="Undo your newest assignment change not yet undone (from this command or the lead's console) "
+                   "instead; takes no other option.")
+def assign_command(annotators, sites, batches, url_contains, limit, pages, remove, undo) -> None:
     """Assign the selected pages that still have a free place (of OVERLAP) to annotators, in turn: they
     come first in their queue, and the place is kept for them. The names must be users' (not disabled);
-    --remove undoes assignments."""
+    --remove removes assignments, --undo undoes your last change."""
     check_sites(sites)
     selection = PageFilter(sites=sites, batches=batches, url_contains=url_contains)
     actor = Actor(cli_actor(), ADMIN, ADDRESS)
+    if not undo and not annotators:
+        raise click.UsageError("Name the annotators with --to (or give --undo).")
     with sessions()() as session:
         try:
-            if remove:
-                done = unassign_pages(session, actor, annotators, selection)
+            if undo:
+                removed, restored = undo_assignment(session, actor)
+            elif remove:
+                done = unassign_pages(session, actor, annotators, selection, page_ids=pages)
             else:
-                done = assign_pages(session, settings_of(current_app), actor, annotators, selection, limit)
+                done = assign_pages(session, settings_of(current_app), actor, annotators, selection, limit, pages)
         except Refused as error:
             raise click.UsageError(error.reason) from None
         session.commit()
+    if undo:
+        click.echo(f"Undone: {removed} assignments removed, {restored} restored.")
+        return
     click.echo(f"{done} assignments {'removed' if remove else 'made'} ({', '.join(annotators)}).")
 
 

@@ -1,6 +1,6 @@
 """The stored data: sites, import batches, pages, extractions, annotations, gold and their revisions,
-jobs, and the accounts, their credentials and the audit log, one module per area; every model is
-imported from here (`from webapp.models import Page`).
+jobs, the lead's console's records, and the accounts, their credentials and the audit log, one module
+per area; every model is imported from here (`from webapp.models import Page`).
 
 SQLAlchemy 2.0 typed models; no Flask here. Raw page bytes are kept exactly as imported and never
 rewritten: decoding and extraction are recorded, repeatable steps on top of them.
@@ -21,11 +21,12 @@ from .job_models import Job, JobChunk, JobFile, WorkerBeat
 from .model_base import NAMING, Base, utcnow
 from .page_models import Extraction, ExtractorVariant, ImportBatch, Page, Site, SiteRule
 from .score_models import Score, ScoreChange, ScoreEpoch
+from .team_models import AssignmentChange, CandidateTab, ControlPage, PageComment
 
 __all__ = [
     "NAMING", "Base", "utcnow", "Site", "SiteRule", "ExtractorVariant", "ImportBatch", "Page", "Extraction",
     "Gold", "RevisionFields", "GoldRevision", "Guideline", "Annotation", "AnnotationRevision", "Assignment",
     "GoldCheck",
     "Score", "ScoreEpoch", "ScoreChange", "Job", "JobChunk", "WorkerBeat", "JobFile", "User", "Credential",
-    "LoginThrottle", "AuditEvent",
+    "LoginThrottle", "AuditEvent", "AssignmentChange", "PageComment", "ControlPage", "CandidateTab",
 ]

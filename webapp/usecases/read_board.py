@@ -58,6 +58,10 @@ class MetricUnavailable(Refused):
         self.metric = metric
 
 
+DEFAULT_METRIC = "tokens"
+"""The leaderboard's own metric: the one a board reads when none is named (and the lead's console scores
+control pages in)."""
+
 OLD_GROUPINGS = {"annotator": "author", "kind": "type"}
 """Groupings' old names, read as the new ones for one release."""
 
@@ -67,7 +71,7 @@ def board_request(settings: Settings, *, metric: str | None = None, average: str
                   seed: int = 0, by: str | None = None, unanchored: bool = False,
                   needs_metric: bool = True) -> BoardOptions:
     """The options of a leaderboard (metric: tokens by default); Refused (400) or MetricUnavailable."""
-    metric = metric or "tokens"
+    metric = metric or DEFAULT_METRIC
     if metric not in settings.metrics:
         raise Refused(400, f"unknown metric {metric!r}; one of {', '.join(settings.metrics)}")
     if needs_metric and not settings.metrics[metric].available:

@@ -7,6 +7,8 @@ The rules, in order:
 - with OVERLAP above 1 an adjudicated page's gold changes in adjudication only (423);
 - while it is blind, the annotator must hold one of its places, or a place must be free (423, see
   annotation/annotations.py `place_refusal`); a voided annotation holds none;
+- on a control page given to the annotator (annotation/control.py) the save goes to their own annotation
+  whatever the overlap, never to the page's gold, and adjudicates nothing;
 - the save is applied, kept as a stale save (409 for the face) or answered from its retry
   (annotation/gold.py); an applied annotation that completes the page's places with exactly the same
   annotations adjudicates it automatically (`settle`);
@@ -22,6 +24,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from ..annotation.annotations import is_blind, place_refusal, save_annotation, settle
+from ..annotation.control import is_control_for
 from ..annotation.effort_record import checked_effort
 from ..annotation.gold import Record, Revision, SaveOutcome, lock_page, save_gold
 from ..annotation.gold_markdown import GoldViews, edited_text
@@ -122,7 +125,10 @@ def locked_page(session: Session, page_id: int) -> Any:
 
 def edit_refusal(session: Session, settings: Settings, page: Any, name: str) -> str | None:
     """Why ``name`` may not edit the page in the annotate view (None: they may): adjudicated under
-    overlap, or blind with no place for them. The annotate view shows it and makes the editor read-only."""
+    overlap, or blind with no place for them (a control page given to them is theirs to annotate). The
+    annotate view shows it and makes the editor read-only."""
+    if is_control_for(session, page.id, name):
+        return None
     if settings.overlap > 1 and not is_blind(page, settings.overlap):
         return ADJUDICATED
     if is_blind(page, settings.overlap):
@@ -137,12 +143,13 @@ def save(session: Session, settings: Settings, actor: Actor, page_id: int, reque
     if refusal is not None:
         raise Refused(423, refusal)
     blind = is_blind(page, settings.overlap)
+    own = blind or is_control_for(session, page.id, actor.name)
     fields = request.fields
     values: dict[str, Any] = {**fields.views.fields(), "page_type": fields.page_type, "status": fields.status,
                               "snippets": fields.snippets, "client_save_id": request.client_save_id,
                               **request.facts, "guideline_version": version_in_force(session, fields.page_type)}
     try:
-        if blind:
+        if own:
             outcome = save_annotation(session, page, actor.name, base_version=request.version, **values)
         else:
             outcome = save_gold(session, page, base_version=request.version, author=actor.name, **values)
@@ -150,7 +157,7 @@ def save(session: Session, settings: Settings, actor: Actor, page_id: int, reque
         raise Refused(400, str(error)) from None
     automatic = outcome.applied and blind and settle(session, page, settings.overlap, actor.name,
                                                      values["guideline_version"])
-    if outcome.applied and (not blind or automatic):
+    if outcome.applied and (not own or automatic):
         gold_changed(session, settings.eager, page.id, no_content=settings.taxonomy.no_content)
     if automatic:
         actor.record(session, "adjudicate", f"page {page.id}", {"automatic": True})

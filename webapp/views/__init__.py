@@ -13,6 +13,7 @@ from . import (
     audit,
     capture,
     checks,
+    console,
     effort,
     exports,
     extractors,
@@ -29,5 +30,5 @@ from . import (
 
 def register_blueprints(app: Flask) -> None:
     for module in (queue, annotate, pages, api, upload, capture, leaderboard, sites, exports, jobs, extractors,
-                   accounts, audit, adjudication, reviewed, agreement, checks, effort, guidelines):
+                   accounts, audit, adjudication, reviewed, agreement, checks, effort, guidelines, console):
         app.register_blueprint(module.bp)

@@ -22,8 +22,12 @@ from sqlalchemy.orm import Session
 from werkzeug.wrappers import Response
 
 from ..accounts.names import BadName, checked_name
+from ..accounts.roles import REVIEWER, at_least
 from ..annotation.annotations import annotation_of, is_blind
 from ..annotation.boilerplate import BoilerplateCache, drop_lines, page_boilerplate
+from ..annotation.candidate_tabs import arranged, tab_choices
+from ..annotation.comments import open_requests, thread
+from ..annotation.control import is_control_for
 from ..annotation.effort_record import ACTIONS
 from ..annotation.gold import HistoryPage, Record, history_page
 from ..annotation.gold_markdown import two_golds
@@ -47,7 +51,17 @@ from ..web.access import identity
 from ..web.app_settings import settings
 from ..web.guideline_panel import guideline_panel
 from ..web.page_html import heavy
-from .common import ANNOTATOR, actor, annotator, filter_args, idle_seconds, local_target, overlap, refuse
+from .common import (
+    ANNOTATOR,
+    actor,
+    annotator,
+    current_role,
+    filter_args,
+    idle_seconds,
+    local_target,
+    overlap,
+    refuse,
+)
 
 bp = Blueprint("annotate", __name__)
 
@@ -161,7 +175,10 @@ def page(page_id: int) -> Response | str:
     session = get_session()
     found = get_or_404(session, Page, page_id)  # raw and html are deferred: the frame loads them
     cands = candidates(session, page_id, settings().default_extractor)
-    blind = is_blind(found, overlap())
+    control = is_control_for(session, page_id, annotator() or "")  # blind to them: annotation/control.py
+    blind = is_blind(found, overlap()) or control
+    if control:
+        cands = [{**c, "saved_scores": {}} for c in cands]
     saved = annotation_of(session, page_id, annotator() or "") if blind else found.gold
     prefill = prefill_of(session, found, cands, annotator() or "") if saved is None else None
     boilerplate = site_boilerplate(session, found)
@@ -173,12 +190,14 @@ def page(page_id: int) -> Response | str:
         page=found,
         saved=saved,
         two_golds=two_golds(saved) if saved is not None else None,
-        blind=blind,
+        blind=blind and overlap() > 1,  # with overlap 1 no page says it is blind, so a control page does not
         adjudicated=overlap() > 1 and not blind,
         read_only=edit_refusal(session, settings(), found, annotator() or ""),
         link=safe_link(found.url),
-        candidates=cands,
+        candidates=arranged(cands, tab_choices(session)),
         editor=editor,
+        comments=len(thread(session, found, annotator() or "", at_least(current_role(), REVIEWER), overlap())),
+        requests=open_requests(session, annotator() or "", page_id),
         prefill=prefill.as_dict() if prefill else None,
         boilerplate=sorted(boilerplate),
         page_types=type_choices(editor["type"]),
@@ -198,7 +217,8 @@ def history(page_id: int) -> str:
     session = get_session()
     found = get_or_404(session, Page, page_id)
     before = request.args.get("before", type=int)
-    gold_id = session.scalar(select(Gold.id).where(Gold.page_id == page_id))
+    gold_id = None if is_control_for(session, page_id, annotator() or "") else session.scalar(
+        select(Gold.id).where(Gold.page_id == page_id))  # a control page given to the reader is blind to them
     shown = history_page(session, gold_id, before) if gold_id is not None else HistoryPage([], None)
     rows = [
         {"id": r.id, "version": r.version, "author": r.author, "created_at": r.created_at.isoformat(),

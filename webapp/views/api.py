@@ -12,6 +12,7 @@ from flask import Blueprint, abort, current_app, jsonify, request, url_for
 from werkzeug.wrappers import Response
 
 from ..annotation.annotations import annotation_of, is_blind
+from ..annotation.control import is_control_for
 from ..annotation.gold import Record
 from ..db import get_or_404, get_session
 from ..jobs.start import dispatch
@@ -50,10 +51,11 @@ def gold_json(gold: Record | None) -> dict[str, Any]:
 
 @bp.get("/pages/<int:page_id>/gold")
 def read_gold(page_id: int) -> Response:
-    """The page's gold; while the page is blind, the caller's own annotation."""
+    """The page's gold; while the page is blind (or a control page given to the caller), the caller's own
+    annotation."""
     session = get_session()
     page = get_or_404(session, Page, page_id)
-    if is_blind(page, overlap()):
+    if is_blind(page, overlap()) or is_control_for(session, page_id, annotator() or ""):
         name = annotator()
         return jsonify(gold_json(annotation_of(session, page_id, name) if name else None))
     return jsonify(gold_json(page.gold))
@@ -160,9 +162,12 @@ def effort_json() -> Response:
 
 @bp.get("/pages/<int:page_id>/scores")
 def page_scores_json(page_id: int) -> Response:
-    """The page's cached per-page precision, recall and F1, by fingerprint then metric."""
+    """The page's cached per-page precision, recall and F1, by fingerprint then metric (none, as for a page
+    without gold, on a control page given to the caller: annotation/control.py)."""
     session = get_session()
     get_or_404(session, Page, page_id)
+    if is_control_for(session, page_id, annotator() or ""):
+        return jsonify({})
     return jsonify(page_scores(session, app_settings.metrics(), page_id))
 
 

@@ -4,20 +4,32 @@ annotator's own queue (with overlap above 1, or pages assigned to them)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from sqlalchemy import select
 from werkzeug.wrappers import Response
 
+from ..annotation.comments import open_requests
+from ..annotation.control import controls_given
 from ..annotation.page_filter import PageFilter
-from ..annotation.page_queue import own_count, own_queue, progress_by_site, queue_counts, queue_rows, step, totals
+from ..annotation.page_queue import (
+    QueueRow,
+    own_count,
+    own_queue,
+    progress_by_site,
+    queue_counts,
+    queue_rows,
+    step,
+    totals,
+)
 from ..db import get_session
 from ..models import Assignment, ImportBatch, Site
 from ..scoring.gold_checks import CHECKS
 from ..usecases.assign import unassign_pages
 from ..usecases.outcome import Refused
-from ..vocabulary import QUEUE_STATUSES
+from ..vocabulary import QUEUE_STATUSES, TODO
 from ..web.app_settings import settings
 from ..web.query_args import page_filter
 from .common import actor, annotator, filter_args, overlap, refuse
@@ -33,14 +45,16 @@ def index() -> str:
     wanted = page_filter(request.args)
     offset = max(request.args.get("offset", 0, type=int), 0)
     counts = queue_counts(session, wanted)
-    rows = queue_rows(session, wanted, offset=offset, limit=PAGE_SIZE, counts=counts)
-    progress = progress_by_site(session)
     name = annotator()
+    rows = blind_rows(queue_rows(session, wanted, offset=offset, limit=PAGE_SIZE, counts=counts),
+                      controls_given(session, name) if name else set())
+    progress = progress_by_site(session)
     has_own = name is not None and (overlap() > 1 or session.scalar(
         select(Assignment.id).where(Assignment.annotator == name).limit(1)) is not None)
     return render_template(
         "queue/index.html",
         checks=CHECKS,
+        requests=open_requests(session, name) if name else [],
         own=own_queue(session, name, overlap(), PAGE_SIZE) if has_own and name else None,
         own_total=own_count(session, name, overlap()) if has_own and name else 0,
         overlap=overlap(),
@@ -56,6 +70,12 @@ def index() -> str:
         statuses=QUEUE_STATUSES,
         args=filter_args(request.args),
     )
+
+
+def blind_rows(rows: list[QueueRow], controls: set[int]) -> list[QueueRow]:
+    """The rows with the control pages given to the reader shown as pages to do (annotation/control.py)."""
+    return [replace(row, status=TODO, page_type=None, author=None) if row.page_id in controls else row
+            for row in rows]
 
 
 @bp.get("/queue/step/<int:page_id>")

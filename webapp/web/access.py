@@ -130,6 +130,16 @@ ACCESS: dict[str, str] = {
     "guidelines.history": ANNOTATOR,
     "guidelines.edit": ADMIN,
     "guidelines.save": ADMIN,
+    "console.index": REVIEWER,
+    "console.assign": REVIEWER,
+    "console.undo": REVIEWER,
+    "console.controls": REVIEWER,
+    "console.end": REVIEWER,
+    "console.tabs": REVIEWER,
+    "console.find_page": REVIEWER,
+    "console.page": ANNOTATOR,
+    "console.comment": ANNOTATOR,
+    "console.changes": REVIEWER,
 }
 
 

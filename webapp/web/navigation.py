@@ -41,7 +41,8 @@ SECTIONS = (
     Section("Data", (Link("Import", "upload.form", ADMIN), Link("Add URLs", "capture.form", ADMIN),
                      Link("Export", "exports.form", ADMIN),
                      Link("Extractors", "extractors.index"), Link("Jobs", "jobs.index"))),
-    Section("Team", (Link("Users", "accounts.users", ADMIN), Link("Audit", "audit.index", ADMIN))),
+    Section("Team", (Link("Lead's console", "console.index", REVIEWER), Link("Users", "accounts.users", ADMIN),
+                     Link("Audit", "audit.index", ADMIN))),
 )
 
 
