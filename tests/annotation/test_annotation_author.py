@@ -84,7 +84,7 @@ def test_a_jsonl_export_names_each_annotation_s_author_and_one_made_before_still
     source.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
     report = cli("import", "--format", "jsonl", str(source))
     assert "2 imported, 0 duplicate, 1 rejected" in report
-    assert "annotation 1 needs the strings author, text, " in report
+    assert "annotation 1 needs the strings author, type, status and text or markdown" in report
     stored = {(a.page.url, a.author) for a in session.scalars(select(Annotation))}
     assert stored == {("https://one.example/", "Ann"), ("https://two.example/", "Bob")}
     session.rollback()
