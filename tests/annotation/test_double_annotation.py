@@ -194,9 +194,11 @@ def test_exports_carry_annotations_agreement_and_only_adjudicated_pages(app, ses
     assert runner.invoke(args=["export", "--format", "jsonl", "--out", str(out), "--without-html"]).exit_code == 0
     lines = {r["id"]: r for r in map(json.loads, (out / "pages.jsonl").read_text().splitlines())}
     assert lines[adjudicated.id]["annotations"] == [
-        {"author": "Ann", "text": "a b c d", "type": "article", "status": "done", "provenance": None,
+        {"author": "Ann", "text": "a b c d", "markdown": "a b c d", "text_source": "flat", "type": "article",
+         "status": "done", "provenance": None,
          "effort": [], "lead_time": None, "guideline_version": None},
-        {"author": "Bob", "text": "a b c e", "type": "article", "status": "done", "provenance": None,
+        {"author": "Bob", "text": "a b c e", "markdown": "a b c e", "text_source": "flat", "type": "article",
+         "status": "done", "provenance": None,
          "effort": [], "lead_time": None, "guideline_version": None},
     ]
     assert lines[adjudicated.id]["gold"] == "a b c d" and lines[adjudicated.id]["gold_note"] == "Ann's"

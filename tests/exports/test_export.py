@@ -278,3 +278,21 @@ def test_predictions_are_written_only_for_extractors_that_have_run(cli, session,
     assert "justext" not in written and {"trafilatura", "readability", "whole-page"} <= set(written)
     for path in (out / "output").glob("*.json"):
         assert any(entry["articleBody"] for entry in json.loads(path.read_text()).values()), path.stem
+
+
+@pytest.mark.skipif(not hasattr(Extraction, "markdown"),
+                    reason="the extractions' Markdown (migration 0021) is not here")
+def test_webmainbench_predictions_are_each_extractions_markdown_as_its_result_files_hold_them(cli, session, demo,
+                                                                                             tmp_path):
+    stored = {(row.sha256, row.extractor): (row.markdown, row.error) for row in session.execute(
+        select(Page.sha256, Extraction.extractor, Extraction.markdown, Extraction.error).join(Extraction))}
+    session.rollback()
+    out = tmp_path / "export"
+    cli("export", "--format", "webmainbench", "--out", str(out), "--predictions")
+    lines = jsonl_records(out / "webmainbench.jsonl")
+    written = {(line["track_id"], key.removesuffix("_content")): line[key]
+               for line in lines for key in line if key.endswith("_content") and key != "groundtruth_content"}
+    assert written and len(lines) == 15
+    for (page, extractor), markdown in written.items():
+        expected, error = stored[(page, extractor)]
+        assert markdown == ("" if error else expected)

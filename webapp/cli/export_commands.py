@@ -40,7 +40,8 @@ DATATROVE = "datatrove"
               help="jsonl: include each page's HTML.")
 @click.option("--with-extractions", is_flag=True, help="jsonl, folder: include every extraction with its fingerprint.")
 @click.option("--predictions", is_flag=True,
-              help="scrapinghub, wcxb, wceb: also write the predictions of each extractor that has extractions.")
+              help="scrapinghub, wcxb, wceb, webmainbench: also write the predictions of each extractor "
+                   "that has extractions.")
 @click.option("--adjudicated", is_flag=True,
               help="Only pages whose gold was adjudicated from two annotations or more.")
 @click.option("--extractor", metavar="NAME", help="datatrove: the extractor (or variant) the pipeline runs.")

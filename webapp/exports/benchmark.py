@@ -26,9 +26,10 @@ class PageIds:
         return found
 
 
-def predicted(page: ExportedPage, predictions: Mapping[str, str]) -> dict[str, str]:
-    """Extractor name -> its text of the page, at the extractor's current fingerprint (`predictions`: name
-    -> fingerprint), for the extractors that have such an extraction; a failed extraction is an empty text
-    (what the benchmarks' own runners write for an extractor that fails)."""
-    texts = {e.fingerprint: ("" if e.error is not None else e.text) for e in page.extractions}
+def predicted(page: ExportedPage, predictions: Mapping[str, str], markdown: bool = False) -> dict[str, str]:
+    """Extractor name -> its text (``markdown``: its Markdown) of the page, at the extractor's current
+    fingerprint (`predictions`: name -> fingerprint), for the extractors that have such an extraction; a
+    failed extraction is an empty text (what the benchmarks' own runners write for an extractor that fails)."""
+    texts = {e.fingerprint: ("" if e.error is not None else (e.markdown or "") if markdown else e.text)
+             for e in page.extractions}
     return {name: texts[fingerprint] for name, fingerprint in predictions.items() if fingerprint in texts}

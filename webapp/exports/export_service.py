@@ -47,7 +47,8 @@ WRITERS: Mapping[str, WriterFactory] = {
 FORMATS = tuple(WRITERS)
 REQUIRES = {"scrapinghub": "gold", "trafilatura-eval": "snippets", "wcxb": "gold", "wceb": "gold",
             "webmainbench": "gold"}
-WITH_PREDICTIONS = ("scrapinghub", "wcxb", "wceb")
+WITH_PREDICTIONS = ("scrapinghub", "wcxb", "wceb", "webmainbench")
+MARKDOWN_PREDICTIONS = ("webmainbench",)  # the layouts whose predictions are the extractions' Markdown
 
 Progress = Callable[[int, int], None]  # (pages done, pages in all)
 
@@ -150,6 +151,7 @@ def run_export(
         scores=metrics if request.fmt == "csv" else None,
         fingerprints=(tuple((predictions or {}).values())
                       if request.predictions and not request.with_extractions else ()),
+        markdown=request.predictions and request.fmt in MARKDOWN_PREDICTIONS,
     )
     writer = WRITERS[request.fmt](out, options)
     tally = Tally()

@@ -73,6 +73,7 @@ class ExtractionRecord:
     error: str | None
     accepted: bool
     scores: dict[str, tuple[float, float, float]] = field(default_factory=dict)  # metric -> (P, R, F1)
+    markdown: str | None = None  # the extraction's Markdown, when it was loaded (Loading.markdown)
 
 
 @dataclass(frozen=True)
@@ -98,6 +99,7 @@ class Loading:
     extractions: bool = False
     scores: Mapping[str, Metric] | None = None  # the per-page scores of these metrics
     fingerprints: tuple[str, ...] = ()  # only these extractions (empty: all)
+    markdown: bool = False  # each extraction's Markdown too (models.Extraction.markdown)
 
 
 def _filtered(query: Select, selection: PageFilter) -> Select:
@@ -224,14 +226,16 @@ def _extractions(session: Session, page_ids: Sequence[int], loading: Loading) ->
     if not (loading.extractions or loading.scores):
         return {}
     query = select(Extraction.id, Extraction.page_id, Extraction.extractor, Extraction.fingerprint,
-                   Extraction.text, Extraction.error, Extraction.accepted).where(Extraction.page_id.in_(page_ids))
+                   Extraction.text, Extraction.error, Extraction.accepted,
+                   *([Extraction.markdown] if loading.markdown else [])).where(Extraction.page_id.in_(page_ids))
     if loading.fingerprints:
         query = query.where(Extraction.fingerprint.in_(loading.fingerprints))
     scores = _scores(session, page_ids, loading.scores) if loading.scores else {}
     found: dict[int, list[ExtractionRecord]] = defaultdict(list)
     for row in session.execute(query.order_by(Extraction.page_id, Extraction.extractor, Extraction.id)):
         found[row.page_id].append(ExtractionRecord(row.extractor, row.fingerprint, row.text, row.error,
-                                                   row.accepted, scores.get(row.id, {})))
+                                                   row.accepted, scores.get(row.id, {}),
+                                                   row.markdown if loading.markdown else None))
     return found
 
 

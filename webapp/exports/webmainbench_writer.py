@@ -6,6 +6,9 @@ gold as Markdown; `html` the page's text in its recorded encoding; `track_id` an
 own when the page came from WebMainBench (else its SHA-256, and a `meta` whose `language`, `style` and
 `level` are null and whose `table`, `code` and `equation` are empty: Goldtext does not classify pages as
 WebMainBench does). The `goldtext` object keeps what the layout has no room for (corpus/webmainbench_reader.py).
+With predictions, each extractor that has an extraction of the page at its current fingerprint adds
+`EXTRACTOR_content` (its Markdown, as WebMainBench's result files hold it; empty when it failed) and
+`EXTRACTOR_success`.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from typing import Any
 
 from ..corpus.webmainbench_reader import FILE, GOLD, META, NAME, SIDECAR
 from ..vocabulary import DERIVED
-from .benchmark import PageIds
+from .benchmark import PageIds, predicted
 from .jsonl_writer import html_fields, one_line
 from .selection import ExportedPage
 from .writer import WriterOptions
@@ -27,6 +30,7 @@ class WebmainbenchWriter:
     def __init__(self, out: Path, options: WriterOptions) -> None:
         self._file = (out / FILE).open("w", encoding="utf-8", newline="\n")
         self._ids = PageIds(NAME)
+        self._predictions = options.predictions or {}
 
     def record(self, page: ExportedPage) -> dict[str, Any] | None:
         gold = page.gold
@@ -40,9 +44,13 @@ class WebmainbenchWriter:
             extra["text"] = gold.text
         if html["html_base64"] is not None:
             extra["html_base64"] = html["html_base64"]
+        failed = {e.fingerprint for e in page.extractions if e.error is not None}
+        outputs: dict[str, Any] = {}
+        for name, markdown in predicted(page, self._predictions, markdown=True).items():
+            outputs |= {f"{name}_content": markdown, f"{name}_success": self._predictions[name] not in failed}
         return {"track_id": self._ids.of(page), "html": html["html"], "url": page.url, "main_html": None,
                 "convert_main_content": None, GOLD: gold.gold_markdown, META: layout.get(META) or UNCLASSIFIED,
-                SIDECAR: extra}
+                SIDECAR: extra, **outputs}
 
     def add(self, page: ExportedPage) -> None:
         record = self.record(page)
