@@ -21,12 +21,14 @@ def register(app: Flask) -> None:
         jobs_commands,
         scores_commands,
         serve,
+        structure_commands,
         team,
         users_commands,
     )
 
     for module in (corpus, database, demo, export_commands, extract_commands, jobs_commands, scores_commands, serve,
-                   team, users_commands, audit_commands, checks_commands, crawl, guidelines_commands):
+                   team, users_commands, audit_commands, checks_commands, crawl, guidelines_commands,
+                   structure_commands):
         for command in module.COMMANDS:
             app.cli.add_command(command)
 

@@ -19,6 +19,7 @@ from ..models import Page
 from ..results.agreement_figures import corpus_agreement
 from ..results.effort_figures import effort_figures
 from ..results.leaderboard_figures import page_scores
+from ..results.structure_test_figures import page_tests
 from ..usecases.extract import extraction_request, start_extraction
 from ..usecases.outcome import Refused
 from ..usecases.save import save, save_request
@@ -161,3 +162,14 @@ def page_scores_json(page_id: int) -> Response:
     session = get_session()
     get_or_404(session, Page, page_id)
     return jsonify(page_scores(session, app_settings.metrics(), page_id))
+
+
+@bp.get("/pages/<int:page_id>/structure-tests")
+def page_structure_tests_json(page_id: int) -> Response:
+    """The structure tests of the page's Markdown gold, each with whether the newest extraction of each
+    extractor (those named by ``extractor``, or all) passes it; none for a page without gold (a blind page
+    has none)."""
+    session = get_session()
+    page = get_or_404(session, Page, page_id)
+    named = request.args.getlist("extractor")
+    return jsonify({"page_id": page_id, "tests": page_tests(session, page, named or None)})
