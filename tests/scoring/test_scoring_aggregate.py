@@ -15,11 +15,12 @@ def tokens_row(hit, extracted, gold, exact=False, errored=False):
 
 
 def test_registry_lists_the_built_in_metrics():
-    assert list(METRICS) == ["tokens", "shingles", "snippets", "rouge-lsum", "wcxb"]
+    assert list(METRICS) == ["tokens", "shingles", "snippets", "rouge-lsum", "wcxb", "webmainbench-rouge5",
+                             "webmainbench-subset", "structure-tests"]
     for name, metric in METRICS.items():
         assert metric.name == name
         assert isinstance(metric.version, int)
-        assert metric.needs in ("text", "snippets", "text+snippets")
+        assert metric.needs in ("text", "snippets", "text+snippets", "markdown")
         assert set(metric.averages) <= {"micro", "macro"}
 
 

@@ -66,6 +66,11 @@ COMMANDS: dict[str, Entry] = {
                                       "content)."),
     "serve": Entry("serve", "Serve the app with gunicorn: several web processes, for a team (see the Deployment "
                             "guide)."),
+    "structure-tests": Entry("structure_commands", "List the structure tests generated from each page's Markdown gold "
+                                                   "as JSON Lines, one test a line: page_id, url, id, kind, "
+                                                   "description, expected, and passed (extractor -> whether its "
+                                                   "newest extraction passes the test) for the extractors asked for "
+                                                   "(empty without --extractor)."),
     "users": Entry("users_commands", "Accounts: add users, set their role, disable them, give API tokens."),
     "worker": Entry("jobs_commands", "Run jobs: take chunks from the broker until stopped (Ctrl+C or SIGTERM finish "
                                      "the running chunks first)."),

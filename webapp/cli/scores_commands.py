@@ -42,7 +42,8 @@ FIGURES = ("precision", "recall", "f1", "accuracy", "precision_std", "recall_std
 def metric_option(func):
     return click.option(
         "--metric", metavar="NAME", default="tokens", show_default=True,
-        help="Which metric: tokens, shingles, snippets, rouge-lsum, wcxb or an installed one "
+        help="Which metric: tokens, shingles, snippets, rouge-lsum, wcxb, webmainbench-rouge5, "
+             "webmainbench-subset, structure-tests or an installed one "
              "(docs/metrics.md defines each).",
     )(func)
 

@@ -18,7 +18,7 @@ from ..annotation.annotations import FINISHED
 from ..models import Annotation, AnnotationRevision, Gold, Page, Site
 from ..scoring import Metric, summarize
 from ..scoring.agreement_maths import AnnotatedPage, Said, agreement, annotator_noise, page_agreement, within_noise
-from .store import gold_for
+from .store import candidate_for, gold_for
 
 CHUNK = 500
 
@@ -44,11 +44,11 @@ def annotated_pages(session: Session, page_ids: Iterable[int] | None = None) -> 
                    & (AnnotationRevision.version == Annotation.version))  # its one applied revision
         query = (select(Annotation.page_id, Annotation.author, Annotation.text, Annotation.page_type,
                         Annotation.snippets,
-                        AnnotationRevision.guideline_version)
+                        AnnotationRevision.guideline_version, Annotation.markdown)
                  .outerjoin(AnnotationRevision, current)
                  .where(finished, Annotation.page_id.in_(chunk)).order_by(Annotation.page_id, Annotation.id))
-        for page_id, name, text, page_type, snippets, guideline in session.execute(query):
-            said[page_id].append(Said(name, text, page_type, snippets, guideline))
+        for page_id, name, text, page_type, snippets, guideline, markdown in session.execute(query):
+            said[page_id].append(Said(name, text, page_type, snippets, guideline, markdown))
         pages = (select(Page.id, Site.host, Gold.text, Gold.page_type).join(Site, Site.id == Page.site_id)
                  .outerjoin(Gold, Gold.page_id == Page.id).where(Page.id.in_(chunk)).order_by(Page.id))
         for page_id, host, gold, page_type in session.execute(pages):
@@ -91,7 +91,8 @@ def ceiling(session: Session, metric: Metric, pages: Iterable[int], bootstrap: i
     for page in found:
         for i, first in enumerate(page.said):
             for second in page.said[i + 1:]:
-                rows.append(metric.counts(first.text, gold_for(metric, second.text, second.snippets)))
+                rows.append(metric.counts(candidate_for(metric, first.text, first.markdown),
+                                          gold_for(metric, second.text, second.snippets, second.markdown)))
     if not rows:
         return None
     summary = summarize(metric, rows, bootstrap=bootstrap if len(rows) > 1 else 0)

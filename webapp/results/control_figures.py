@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 from ..annotation.annotations import FINISHED
 from ..models import Annotation, Assignment, ControlPage
 from ..scoring import Metric, summarize
+from ..scoring.markdown_text import markdown_of_text
 from .store import gold_for
 
 
@@ -32,7 +33,8 @@ def control_scores(session: Session, metric: Metric, alert_below: float) -> dict
     for page_id, name, text in session.execute(answers):
         given[name].add(page_id)
         known = controls[page_id]
-        rows[name].append((page_id, metric.counts(text, gold_for(metric, known.text, known.snippets))))
+        gold = gold_for(metric, known.text, known.snippets, markdown_of_text(known.text))
+        rows[name].append((page_id, metric.counts(text, gold)))
     found: dict[str, dict[str, Any]] = {}
     for name in sorted(given):
         scored = rows.get(name, [])

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import ColumnElement, and_, delete, func, insert, or_, select, update
+from sqlalchemy import ColumnElement, and_, delete, func, insert, null, or_, select, update
 from sqlalchemy.orm import Session, aliased
 
 from ..models import Extraction, Gold, Score, ScoreChange, ScoreEpoch
@@ -34,24 +34,34 @@ def current_of(metrics: Mapping[str, Metric]) -> ColumnElement[bool]:
 def scorable(metric: Metric, no_content: Collection[str]):
     """The SQL condition for a gold that this metric scores: done, of a type that has main content (not in
     ``no_content``, the taxonomy's types without main content: those are the accept guard's alone), with
-    the gold it needs: snippets, or a text (the `text+snippets` metrics score an empty text too, as the
-    benchmark they follow does)."""
+    the gold it needs: snippets, a text or a Markdown text (the `text+snippets` metrics score an empty text
+    too, as the benchmark they follow does)."""
     condition = and_(Gold.status == DONE, Gold.page_type.not_in(sorted(no_content)))
     if metric.needs == "snippets":
         return and_(condition, Gold.snippets.is_not(None))
     if metric.needs == "text":
         return and_(condition, Gold.text != "")
+    if metric.needs == "markdown":
+        return and_(condition, Gold.markdown != "")
     return condition
 
 
-def gold_for(metric: Metric, text: str, snippets: Mapping[str, Sequence[str]] | None):
-    """The gold a metric's counts take: the text, the snippet lists, or both in one object."""
+def gold_for(metric: Metric, text: str, snippets: Mapping[str, Sequence[str]] | None, markdown: str):
+    """The gold a metric's counts take: the text, the snippet lists, both in one object, or the Markdown."""
     lists = {"with": list((snippets or {}).get("with", [])), "without": list((snippets or {}).get("without", []))}
     if metric.needs == "snippets":
         return lists
     if metric.needs == "text":
         return text
+    if metric.needs == "markdown":
+        return markdown
     return {"text": text, **lists}
+
+
+def candidate_for(metric: Metric, text: str | None, markdown: str | None) -> str | None:
+    """The candidate a metric's counts take: an extraction's (or an annotation's) Markdown for the structure
+    metrics, its text for the others."""
+    return markdown if metric.needs == "markdown" else text
 
 
 EPOCH, PRUNED, EXTRACTIONS = 1, 2, 3
@@ -98,8 +108,9 @@ def refresh_scores(
 ) -> int:
     """Compute the missing and stale counts of these metrics (of these pages, or all); returns how many
     were written. One pass: each extraction is read once with its gold and its cached count of every
-    metric, and the stale counts of all metrics go in one delete and one insert. ``no_content``: the
-    taxonomy's page types without main content (never scored).
+    metric, and the stale counts of all metrics go in one delete and one insert; the Markdown texts are read
+    only for the metrics that score them. ``no_content``: the taxonomy's page types without main content
+    (never scored).
 
     `changed` names pages whose gold changed even if no count needs recomputing (a new type or status).
     """
@@ -112,9 +123,10 @@ def refresh_scores(
         return 0
     names = list(metrics)
     cached = {name: aliased(Score, name=f"score_{i}") for i, name in enumerate(names)}
+    markdown = any(metric.needs == "markdown" for metric in metrics.values())
     query = select(
-        Extraction.id, Extraction.page_id, Extraction.text, Extraction.error, Gold.text, Gold.snippets,
-        Gold.version,
+        Extraction.id, Extraction.page_id, Extraction.text, Extraction.markdown if markdown else null(),
+        Extraction.error, Gold.text, Gold.snippets, Gold.markdown if markdown else null(), Gold.version,
         *(cached[name].id for name in names),
         *(_needs_count(cached[name], metric, no_content).label(f"needs_{i}") for i, (name, metric) in
           enumerate(metrics.items())),
@@ -129,15 +141,16 @@ def refresh_scores(
     stale, fresh = [], []
     width = len(names)
     for row in session.execute(query):
-        ext_id, page_id, text, error, gold_text, snippets, version = row[:7]
-        score_ids, needed = row[7:7 + width], row[7 + width:]
+        ext_id, page_id, text, extraction_markdown, error, gold_text, snippets, gold_markdown, version = row[:9]
+        score_ids, needed = row[9:9 + width], row[9 + width:]
         for name, score_id, needs in zip(names, score_ids, needed):
             if not needs:
                 continue
             metric = metrics[name]
             if score_id is not None:
                 stale.append(score_id)
-            counts = metric.counts(text, gold_for(metric, gold_text, snippets), errored=error is not None)
+            counts = metric.counts(candidate_for(metric, text, extraction_markdown),
+                                   gold_for(metric, gold_text, snippets, gold_markdown), errored=error is not None)
             fresh.append({"extraction_id": ext_id, "page_id": page_id, "metric": name,
                           "metric_version": metric.version, "gold_version": version, "counts": counts})
             touched.add(page_id)

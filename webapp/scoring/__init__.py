@@ -2,8 +2,9 @@
 
 Per page, ``metric.counts(candidate, gold, *, errored=False)`` returns a small JSON-able dict: the metric's
 counts plus ``"errored"``. That dict is the row the aggregation functions take; they never re-tokenise.
-Text metrics take the gold text, ``snippets`` takes ``{"with": [...], "without": [...]}`` (``Metric.needs``
-says which). The metrics an app scores with are its registry (``registry.build_metrics``).
+Text metrics take the gold text, ``snippets`` takes ``{"with": [...], "without": [...]}``, the structure
+metrics take the gold's Markdown and the extraction's Markdown (``Metric.needs`` says which). The metrics an
+app scores with are its registry (``registry.build_metrics``).
 """
 
 from .aggregate import Summary, summarize, summarize_many

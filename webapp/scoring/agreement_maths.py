@@ -49,6 +49,7 @@ class Said:
     page_type: str
     snippets: Mapping[str, Sequence[str]] | None = None
     guideline_version: int | None = None  # of the type's guideline, in force when the annotation was saved
+    markdown: str = ""  # the annotation as Markdown, which the structure metrics score
 
 
 @dataclass(frozen=True)

@@ -52,8 +52,9 @@ class Average:
 class Metric:
     """A named, versioned metric; bump ``version`` whenever the definition changes (it invalidates the cache).
 
-    ``fields`` are the numeric keys of its counts, ``needs`` the gold it scores ("text", "snippets", or
-    "text+snippets": ``{"text", "with", "without"}``),
+    ``fields`` are the numeric keys of its counts, ``needs`` the gold it scores ("text", "snippets",
+    "text+snippets": ``{"text", "with", "without"}``, or "markdown": the gold's Markdown, scored against the
+    extraction's Markdown where the others get its text),
     ``aggregations`` its averages by name (the first is the default).
     """
 

@@ -20,6 +20,9 @@ BUILTINS = plugins.entry_points_of(GROUP, (
     ("snippets", "webapp.scoring.snippets:METRIC"),
     ("rouge-lsum", "webapp.scoring.rouge_lsum:METRIC"),
     ("wcxb", "webapp.scoring.wcxb_metric:METRIC"),
+    ("webmainbench-rouge5", "webapp.scoring.webmainbench_rouge:METRIC"),
+    ("webmainbench-subset", "webapp.scoring.webmainbench_subset:METRIC"),
+    ("structure-tests", "webapp.scoring.structure_metric:METRIC"),
 ))
 
 

@@ -20,6 +20,7 @@ from ..models import Page
 from ..results.agreement_figures import corpus_agreement
 from ..results.effort_figures import effort_figures
 from ..results.leaderboard_figures import page_scores
+from ..results.structure_test_figures import page_tests
 from ..usecases.extract import extraction_request, start_extraction
 from ..usecases.outcome import Refused
 from ..usecases.save import save, save_request
@@ -181,3 +182,14 @@ def preview_json() -> Response:
     if len(markdown.encode()) > settings().gold_max_bytes:
         abort(413, description=f"The Markdown is larger than GOLD_MAX_BYTES ({settings().gold_max_bytes:,} bytes).")
     return jsonify({"html": str(render_gold(markdown))})
+
+
+@bp.get("/pages/<int:page_id>/structure-tests")
+def page_structure_tests_json(page_id: int) -> Response:
+    """The structure tests of the page's Markdown gold, each with whether the newest extraction of each
+    extractor (those named by ``extractor``, or all) passes it; none for a page without gold (a blind page
+    has none)."""
+    session = get_session()
+    page = get_or_404(session, Page, page_id)
+    named = request.args.getlist("extractor")
+    return jsonify({"page_id": page_id, "tests": page_tests(session, page, named or None)})

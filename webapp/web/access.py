@@ -66,6 +66,7 @@ ACCESS: dict[str, str] = {
     "api.start_extraction_json": ADMIN,
     "api.page_scores_json": ANNOTATOR,
     "api.preview_json": ANNOTATOR,
+    "api.page_structure_tests_json": ANNOTATOR,
     "api.leaderboard_json": ANNOTATOR,
     "api.leaderboard_pages_json": ANNOTATOR,
     "api.sites_json": ANNOTATOR,
