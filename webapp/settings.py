@@ -52,6 +52,7 @@ class Settings:
     min_site_pages: int  # LEADERBOARD_MIN_SITE_PAGES
     drift_threshold: float  # DRIFT_THRESHOLD_POINTS
     lease: Lease  # JOB_LEASE_SECONDS, JOB_MAX_ATTEMPTS: how long a queued chunk waits before it counts as lost
+    check_delay: float = 5.0  # CHECK_DELAY_SECONDS: how long after a change of gold its checks run
 
     @cached_property
     def registry(self) -> Mapping[str, Extractor]:
@@ -86,6 +87,7 @@ def build_settings(config: Mapping[str, Any], instance_path: str,
         min_site_pages=int(config["LEADERBOARD_MIN_SITE_PAGES"]),
         drift_threshold=float(config["DRIFT_THRESHOLD_POINTS"]),
         lease=Lease(float(config["JOB_LEASE_SECONDS"]), int(config["JOB_MAX_ATTEMPTS"])),
+        check_delay=max(float(config["CHECK_DELAY_SECONDS"]), 0.0),
     )
 
 

@@ -25,7 +25,7 @@ from ..usecases.void import void_annotation
 from ..vocabulary import GOLD_STATUSES
 from ..web.app_settings import settings
 from ..web.guideline_panel import guideline_panel
-from .common import actor, annotator, current_role, idle_seconds, overlap, refuse
+from .common import actor, annotator, current_role, follow, idle_seconds, overlap, refuse
 
 bp = Blueprint("adjudication", __name__, url_prefix="/adjudication")
 
@@ -93,6 +93,7 @@ def save(page_id: int) -> Response:
     except Refused as error:
         refuse(error)
     session.commit()
+    follow(session, outcome.check)
     if outcome.conflict:
         flash("Someone saved this page's gold while you were adjudicating: yours is kept in its history as a "
               "stale save. Here is the page again.")
@@ -115,6 +116,7 @@ def void(page_id: int) -> Response:
     except Refused as error:
         refuse(error)
     session.commit()
+    follow(session, voided.check)
     flash(f"{name}'s annotation of page {page_id} is voided"
           + (": the others agree exactly, so the page is adjudicated automatically." if voided.automatic else "."))
     return redirect(url_for("adjudication.page", page_id=page_id))

@@ -46,7 +46,7 @@ from ..web.access import identity
 from ..web.app_settings import settings
 from ..web.guideline_panel import guideline_panel
 from ..web.page_html import heavy
-from .common import ANNOTATOR, actor, annotator, filter_args, idle_seconds, local_target, overlap, refuse
+from .common import ANNOTATOR, actor, annotator, filter_args, follow, idle_seconds, local_target, overlap, refuse
 
 bp = Blueprint("annotate", __name__)
 
@@ -223,7 +223,8 @@ def restore(page_id: int, revision_id: int) -> Response:
         flash(f"Revision {revision_id} was not restored: {error.reason} Restore another, or edit the page.")
         return redirect(url_for("annotate.history", page_id=page_id))
     session.commit()
-    flash(f"Revision {revision_id} restored as version {restored.version}.")
+    follow(session, restored.check)
+    flash(f"Revision {revision_id} restored as version {restored.revision.version}.")
     return redirect(url_for("annotate.history", page_id=page_id))
 
 

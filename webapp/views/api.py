@@ -25,7 +25,7 @@ from ..usecases.save import save, save_request
 from ..web import app_settings, board_query, figures, live_answers
 from ..web.app_settings import settings
 from ..web.query_args import int_arg
-from .common import actor, annotator, effort_scope, overlap, refuse
+from .common import actor, annotator, effort_scope, follow, overlap, refuse
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -69,6 +69,7 @@ def write_gold(page_id: int) -> tuple[Response, int]:
     except Refused as error:
         refuse(error)
     session.commit()
+    follow(session, saved.check)
     outcome = saved.outcome
     if outcome.conflict:
         return jsonify(conflict=True, revision=outcome.revision.id, current=gold_json(outcome.record)), 409

@@ -13,7 +13,8 @@ from werkzeug.exceptions import HTTPException
 from ..accounts import audit_log
 from ..accounts.roles import REVIEWER, at_least
 from ..db import get_session
-from ..models import AuditEvent, User
+from ..jobs.start import dispatch
+from ..models import AuditEvent, Job, User
 from ..usecases.outcome import Actor, Refused
 from ..web.access import identity
 from ..web.app_settings import settings
@@ -117,3 +118,10 @@ def local_target(target: str | None) -> str | None:
 def unsafe_target(text: str) -> bool:
     return (not text.startswith("/") or text[1:2] == "/" or "\\" in text
             or any(ch.isspace() or ord(ch) < 32 or ord(ch) == 127 for ch in text))
+
+
+def follow(db_session: Any, job: Job | None) -> None:
+    """After the commit of a change of gold: send the check job it queued, if any, to the workers
+    (jobs/follow_checks.py; it reaches them CHECK_DELAY_SECONDS later)."""
+    if job is not None:
+        dispatch(current_app, db_session, job)
