@@ -59,6 +59,7 @@ def defaults(instance_path: str) -> dict[str, Any]:
         "CHECK_SHORT_GOLD": 0.3,
         "CHECK_MIN_AGREEMENT": 0.8,
         "CHECK_DELAY_SECONDS": 5.0,
+        "CHECK_REPEAT_WORDS": 20,
         "GOLD_MAX_BYTES": 4 * 2**20,
         "EFFORT_IDLE_SECONDS": 60.0,
     }

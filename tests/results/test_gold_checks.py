@@ -90,6 +90,23 @@ def test_a_type_at_odds_with_the_gold():
     assert checks.type_mismatch("article", True, "Text") is None
 
 
+PARAGRAPH = ("The harbour opened a new quay for ferries this week, after two years of works; "
+             "ferries to the islands will leave from it from Monday on.")
+
+
+def test_a_gold_that_holds_the_same_content_twice_in_another_form_repeats_text():
+    listed = "- The harbour opened a new quay for ferries this week,\n- after two years of works;\n" \
+             "- ferries to the islands will leave from it from Monday on."
+    reason = checks.repeated_text(f"Harbour news\n{PARAGRAPH}\n{listed}", PARAGRAPH, 20)
+    assert reason == ("26 of the gold's 54 words repeat content it already has, which the page shows once (first: "
+                      "'the harbour opened a new quay for ferries this week after two years of works fer…', "
+                      "words 3 and 29)")
+    assert checks.repeated_text(f"Harbour news\n{PARAGRAPH}", PARAGRAPH, 20) is None
+    twice = f"{PARAGRAPH}\n{PARAGRAPH}"
+    assert checks.repeated_text(twice, twice, 20) is None  # the page shows it twice
+    assert checks.repeated_text(f"{PARAGRAPH}\n{PARAGRAPH}", PARAGRAPH, 30) is None  # shorter than the threshold
+
+
 def test_annotators_who_disagree_with_nobody_adjudicating():
     texts = {"bo": "the cat sat on the mat", "al": "a dog ran in the park"}
     assert checks.disagreement(texts, False, 0.8) == (

@@ -100,6 +100,7 @@ def _check_gold(gold: Gold, html: str, extracted: Mapping[str, tuple[str, bool]]
             checks.MARKUP: checks.markup(gold.text, shown),
             checks.UNKNOWN_WORDS: checks.unknown_words(gold.text, shown, thresholds.unknown_words),
             checks.TRUNCATED: checks.truncated(gold.text, blocks, texts, thresholds.short_gold),
+            checks.REPEATED_TEXT: checks.repeated_text(gold.text, shown, thresholds.repeat_words),
         }
     return {name: reason for name, reason in reasons.items() if reason}
 

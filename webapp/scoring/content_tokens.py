@@ -23,7 +23,7 @@ TOKEN = re.compile(r"[^\W_]+|[^\w\s|*#`>]")
 def line_tokens(line: str) -> list[str]:
     """The content tokens of one line (none for a line without a letter or digit: a rule, a table's
     separator row)."""
-    line = MARKER.sub("", unicodedata.normalize("NFKC", line).casefold())
+    line = MARKER.sub("", unicodedata.normalize("NFKC", line).lower())
     found = TOKEN.findall(line)
     return found if any(token[0].isalnum() for token in found) else []
 
