@@ -28,4 +28,5 @@ test("within finds a run of tokens across line splits, whole tokens only", () =>
   const inGold = within("Name: Ann\n- Age: 41\nCity: Oslo");
   assert.ok(inGold("Age : 41 City: Oslo") && inGold("* age: 41"));
   assert.ok(!inGold("Age: 14") && !inGold("Agenda") && !inGold("---"));
+  assert.ok(within("Name: Ann Smith", 3)("name : ann smith") && !within("Name: Ann Smith", 4)("name : ann smith"));
 });

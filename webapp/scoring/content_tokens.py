@@ -1,6 +1,7 @@
 """Content compared as content, whatever its form: a text's tokens with list markers (`- `, `* `, `1.`),
 Markdown's decoration (`|`, `*`, `_`, `#`, `` ` ``, `>`), the spacing around punctuation, case and the way
-the text is split into lines left out. Two texts that say the same thing split or formatted differently
+the text is split into lines (with the full stops, commas, colons and semicolons that come and go with it)
+left out. Two texts that say the same thing split or formatted differently
 have the same tokens: taking lines and adjudication compare lines this way (static/js/content.js is the
 same definition for the browser, tested on the same cases), and the `repeated-text` check finds a gold that
 holds the same content twice.
@@ -16,15 +17,16 @@ from collections.abc import Sequence
 
 MARKER = re.compile(r"^\s*(?:[-*+•‣◦▪–—]|\(?\d{1,3}[.)])\s+")
 """A list item's marker at the start of a line: a bullet, or a number with a full stop or a bracket."""
-TOKEN = re.compile(r"[^\W_]+|[^\w\s|*#`>]")
-"""A run of letters and digits, or one punctuation mark that is not Markdown's decoration (nor `_`)."""
+TOKEN = re.compile(r"[^\W_]+|[^\w\s|*#`>.,;:]")
+"""A run of letters and digits, or one punctuation mark that is neither Markdown's decoration (nor `_`) nor
+a full stop, comma, colon or semicolon: those come and go where a text is split or joined otherwise
+("works," then "and"; "Saturday:" then "10 to 14"), so they separate tokens and are not tokens."""
 
 
 def line_tokens(line: str) -> list[str]:
     """The content tokens of one line (none for a line without a letter or digit: a rule, a table's
     separator row)."""
-    line = MARKER.sub("", unicodedata.normalize("NFKC", line).lower())
-    found = TOKEN.findall(line)
+    found = TOKEN.findall(MARKER.sub("", unicodedata.normalize("NFKC", line).lower()))
     return found if any(token[0].isalnum() for token in found) else []
 
 
