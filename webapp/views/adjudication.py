@@ -17,7 +17,7 @@ from ..annotation.provenance import uniform
 from ..annotation.review import annotated, review_queue
 from ..corpus.visible_text import browser_rules, visible_text
 from ..db import get_or_404, get_session
-from ..models import Page
+from ..models import Gold, GoldRevision, Page
 from ..scoring.agreement_maths import page_agreement
 from ..usecases.adjudicate import NOTE_MAX, adjudicate_page, adjudication_refusal, adjudication_request
 from ..usecases.outcome import Refused
@@ -46,6 +46,17 @@ def index() -> str:
                            overlap=overlap())
 
 
+def earlier_version(session: Any, gold: Gold, revision_id: int | None) -> GoldRevision | None:
+    """The revision of the gold to start from (``?from=<revision id>``), or None (start from the gold);
+    404 when the gold has no such revision."""
+    if revision_id is None:
+        return None
+    revision = session.get(GoldRevision, revision_id)
+    if revision is None or revision.gold_id != gold.id:
+        abort(404, description=f"Page {gold.page_id}'s gold has no revision {revision_id}.")
+    return revision
+
+
 @bp.get("/<int:page_id>")
 def page(page_id: int) -> str:
     session = get_session()
@@ -58,15 +69,19 @@ def page(page_id: int) -> str:
               "snippets": a.snippets, "version": a.version} for a in annotations]
     agreed = consensus([Said(a.author, a.text, a.page_type) for a in annotations])
     gold = found.gold
-    started = uniform({"source": "gold", "version": gold.version}, gold.text, "gold") if gold else uniform(
+    base = earlier_version(session, gold, request.args.get("from", type=int)) if gold else None
+    if base is None:
+        base = gold
+    started = uniform({"source": "gold", "version": base.version}, base.text, "gold") if base else uniform(
         {"source": "consensus"}, agreed.text, "consensus")
     html = session.scalar(select(Page.html).where(Page.id == page_id)) or ""
     return render_template(
         "adjudication/page.html", page=found, annotations=shown, gold=gold, consensus=agreed,
         page_lines=visible_text(html).split("\n"), rules=browser_rules(),
         agreement=page_agreement(annotated(page_id, annotations)) if len(annotations) > 1 else None,
-        start={"text": gold.text if gold else agreed.text, "type": gold.page_type if gold else agreed.page_type,
-               "status": gold.status if gold else "done", "snippets": gold.snippets if gold else None,
+        start={"text": base.text if base else agreed.text, "type": base.page_type if base else agreed.page_type,
+               "status": base.status if base else "done", "snippets": base.snippets if base else None,
+               "from": base.version if base is not None and base is not gold else None,
                "provenance": started},
         page_types=settings().taxonomy.labels, statuses=GOLD_STATUSES, note_max=NOTE_MAX,
         refusal=refusal.reason if refusal else None, can_void=at_least(current_role(), ADMIN),

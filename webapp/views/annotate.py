@@ -22,6 +22,7 @@ from sqlalchemy.orm import Session
 from werkzeug.wrappers import Response
 
 from ..accounts.names import BadName, checked_name
+from ..accounts.roles import REVIEWER, at_least
 from ..annotation.annotations import annotation_of, is_blind
 from ..annotation.boilerplate import BoilerplateCache, drop_lines, page_boilerplate
 from ..annotation.effort_record import ACTIONS
@@ -32,7 +33,7 @@ from ..annotation.type_signals import Suggestion, suggest_type
 from ..corpus.site_names import known_site
 from ..corpus.visible_text import browser_rules
 from ..db import get_or_404, get_session
-from ..models import Extraction, Gold, Page
+from ..models import Annotation, Extraction, Gold, Page
 from ..results.effort_figures import pace
 from ..results.extractions import current_named
 from ..results.leaderboard_figures import board_extractors, page_scores
@@ -46,7 +47,18 @@ from ..web.access import identity
 from ..web.app_settings import settings
 from ..web.guideline_panel import guideline_panel
 from ..web.page_html import heavy
-from .common import ANNOTATOR, actor, annotator, filter_args, follow, idle_seconds, local_target, overlap, refuse
+from .common import (
+    ANNOTATOR,
+    actor,
+    annotator,
+    current_role,
+    filter_args,
+    follow,
+    idle_seconds,
+    local_target,
+    overlap,
+    refuse,
+)
 
 bp = Blueprint("annotate", __name__)
 
@@ -191,12 +203,21 @@ def page(page_id: int) -> Response | str:
 
 @bp.get("/pages/<int:page_id>/history")
 def history(page_id: int) -> str:
-    """The revisions newest first, HISTORY_PAGE at a time: ``?before=<revision id>`` shows older ones."""
+    """The revisions newest first, HISTORY_PAGE at a time: ``?before=<revision id>`` shows older ones. While
+    the page is blind, the viewer's own annotation's (nobody else's); else the gold's, with Restore only
+    where a restore can work (usecases/save.py `edit_refusal`), and on an adjudicated page, for reviewers,
+    adjudication from an earlier version instead."""
     session = get_session()
     found = get_or_404(session, Page, page_id)
     before = request.args.get("before", type=int)
-    gold_id = session.scalar(select(Gold.id).where(Gold.page_id == page_id))
-    shown = history_page(session, gold_id, before) if gold_id is not None else HistoryPage([], None)
+    name = annotator() or ""
+    own = is_blind(found, overlap())
+    if own:
+        mine = annotation_of(session, page_id, name)
+        shown = history_page(session, mine.id, before, record_type=Annotation) if mine else HistoryPage([], None)
+    else:
+        gold_id = session.scalar(select(Gold.id).where(Gold.page_id == page_id))
+        shown = history_page(session, gold_id, before) if gold_id is not None else HistoryPage([], None)
     rows = [
         {"id": r.id, "version": r.version, "author": r.author, "created_at": r.created_at.isoformat(),
          "type": r.page_type, "status": r.status, "text": r.text, "applied": applied,
@@ -204,8 +225,10 @@ def history(page_id: int) -> str:
          "guideline_version": r.guideline_version}
         for r, applied in shown.revisions
     ]
+    no_restore = "" if own else edit_refusal(session, settings(), found, name)
     return render_template("annotate/history.html", page=found, revisions=rows, older=shown.older,
-                           newer=before is not None)
+                           newer=before is not None, own=own, no_restore=no_restore,
+                           adjudicate_from=not own and overlap() > 1 and at_least(current_role(), REVIEWER))
 
 
 @bp.post("/pages/<int:page_id>/history/<int:revision_id>/restore")

@@ -21,7 +21,7 @@ from ..web.app_settings import settings
 
 ANNOTATOR = "annotator"
 LOCAL_ACTOR = "local"  # the actor of a change made in local mode before a name was given
-FILTER_ARGS = ("site", "status", "type", "batch", "author", "verdict", "q", "check")
+FILTER_ARGS = ("site", "status", "type", "batch", "author", "annotated", "verdict", "q", "check")
 
 
 def annotator() -> str | None:
