@@ -7,7 +7,7 @@ adjudicates from an earlier gold version instead."""
 from __future__ import annotations
 
 import pytest
-from browser_fixtures import signed_in, until
+from browser_fixtures import until
 from sqlalchemy import select
 from workbench import PASSWORD, add_account, make_page
 
