@@ -29,7 +29,7 @@ from ..annotation.effort_record import ACTIONS
 from ..annotation.gold import HistoryPage, Record, history_page
 from ..annotation.prefill import FIXED_MODE, METRIC, RANDOM_MODE, Prefill, Ranking, choose, drawn, fixed
 from ..annotation.provenance import summary, uniform
-from ..annotation.type_signals import Suggestion, suggest_type
+from ..annotation.type_signals import NO_SIGNAL, Suggestion, suggest_type
 from ..corpus.site_names import known_site
 from ..corpus.visible_text import browser_rules
 from ..db import get_or_404, get_session
@@ -105,7 +105,7 @@ def editor_state(saved: Record | None, found: list[dict[str, Any]], prefill: Pre
                 "start": uniform({"source": "gold", "version": gold.version}, gold.text, "gold")}
     chosen = next((c for c in found if prefill and c["name"] == prefill.extractor), None)
     text = drop_lines(chosen["text"], boilerplate)[0] if chosen else ""
-    suggested = suggested or Suggestion(ARTICLE, "default")
+    suggested = suggested or Suggestion(ARTICLE, NO_SIGNAL)
     start = uniform({"source": "none"}, text, "typed") if not chosen or prefill is None else uniform(
         {"source": "extractor", "name": chosen["name"], "fingerprint": chosen["fingerprint"],
          "basis": prefill.basis}, text, "prefill")
