@@ -36,6 +36,7 @@ def defaults(instance_path: str) -> dict[str, Any]:
         "NO_CONTENT_TYPES": list(DEFAULT_NO_CONTENT_TYPES),
         "DEFAULT_EXTRACTOR": "trafilatura",
         "PREFILL": "site-best",
+        "PREFILL_POOL": "accepted",
         "UPLOAD_EXTRACTORS": [],
         "RENDER_MAX_DEPTH": 512,
         "RENDER_MAX_BYTES": 5 * 2**20,

@@ -27,7 +27,17 @@ from ..annotation.annotations import annotation_of, is_blind
 from ..annotation.boilerplate import BoilerplateCache, drop_lines, page_boilerplate
 from ..annotation.effort_record import ACTIONS
 from ..annotation.gold import HistoryPage, Record, history_page
-from ..annotation.prefill import FIXED_MODE, METRIC, RANDOM_MODE, Prefill, Ranking, choose, drawn, fixed
+from ..annotation.prefill import (
+    FIXED_MODE,
+    METRIC,
+    RANDOM_MODE,
+    Prefill,
+    Ranking,
+    choose,
+    drawn,
+    fixed,
+    random_pool,
+)
 from ..annotation.provenance import summary, uniform
 from ..annotation.type_signals import NO_SIGNAL, Suggestion, suggest_type
 from ..corpus.site_names import known_site
@@ -133,7 +143,9 @@ def prefill_of(session: Session, page: Page, found: list[dict[str, Any]], who: s
     if settings().prefill == FIXED_MODE:
         return fixed(settings().default_extractor, usable)
     if settings().prefill == RANDOM_MODE:
-        return drawn(page.id, who, {c["name"] for c in found if not c["error"] and c["text"].strip()})
+        with_text = [c["name"] for c in found if not c["error"] and c["text"].strip()]
+        return drawn(page.id, who, *random_pool(with_text, [c["name"] for c in found if c["accepted"]],
+                                                settings().prefill_pool))
     host = known_site(page.site.host)
     pages, ranked = (0, []) if host is None else ranked_site(session, host)
     return choose(ranked, pages, host, settings().min_site_pages, settings().default_extractor, usable)
