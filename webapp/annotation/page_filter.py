@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any, Protocol
 
-from sqlalchemy import Select, exists, func, select
+from sqlalchemy import ColumnElement, Select, exists, func, select
 from sqlalchemy.orm import Session
 
 from ..models import Annotation, Extraction, Gold, GoldCheck, ImportBatch, Page, Site
@@ -107,7 +107,7 @@ class PageFilter:
             condition = Gold.status.in_(statuses)
             query = query.where(condition | Gold.page_id.is_(None) if TODO in self.statuses else condition)
         if self.page_types:
-            typed = Gold.page_type.in_(self.page_types)
+            typed: ColumnElement[bool] = Gold.page_type.in_(self.page_types)
             if self.types_seen_by is not None:
                 seen = select(Annotation.page_id).where(Annotation.page_type.in_(self.page_types),
                                                         Annotation.status != VOID)

@@ -69,9 +69,8 @@ def page(page_id: int) -> str:
               "snippets": a.snippets, "version": a.version} for a in annotations]
     agreed = consensus([Said(a.author, a.text, a.page_type) for a in annotations])
     gold = found.gold
-    base = earlier_version(session, gold, request.args.get("from", type=int)) if gold else None
-    if base is None:
-        base = gold
+    earlier = earlier_version(session, gold, request.args.get("from", type=int)) if gold else None
+    base: Gold | GoldRevision | None = earlier if earlier is not None else gold
     started = uniform({"source": "gold", "version": base.version}, base.text, "gold") if base else uniform(
         {"source": "consensus"}, agreed.text, "consensus")
     html = session.scalar(select(Page.html).where(Page.id == page_id)) or ""
