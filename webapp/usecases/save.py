@@ -149,8 +149,7 @@ def save(session: Session, settings: Settings, actor: Actor, page_id: int, reque
             outcome = save_gold(session, page, base_version=request.version, author=actor.name, **values)
     except ValueError as error:
         raise Refused(400, str(error)) from None
-    automatic = outcome.applied and blind and settle(session, page, settings.overlap, actor.name,
-                                                     values["guideline_version"])
+    automatic = outcome.applied and blind and settle(session, page, settings.overlap, values["guideline_version"])
     if outcome.applied and (not blind or automatic):
         gold_changed(session, settings.eager, page.id, no_content=settings.taxonomy.no_content)
     if automatic:

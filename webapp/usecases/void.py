@@ -40,7 +40,7 @@ def void_annotation(session: Session, settings: Settings, actor: Actor, page_id:
         raise Refused(409, f"{author!r}'s annotation of page {page_id} is voided already.")
     revision = void(session, annotation, actor.name)
     actor.record(session, "annotation.void", f"page {page_id}", {"author": author, "revision": revision.id})
-    automatic = settle(session, page, settings.overlap, actor.name)
+    automatic = settle(session, page, settings.overlap)
     if automatic:
         gold_changed(session, settings.eager, page_id, no_content=settings.taxonomy.no_content)
         actor.record(session, "adjudicate", f"page {page_id}", {"automatic": True})
