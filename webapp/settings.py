@@ -13,6 +13,7 @@ from functools import cached_property
 from typing import Any
 
 from .annotation.prefill import MODES as PREFILL_MODES
+from .annotation.prefill import POOLS as PREFILL_POOLS
 from .capture.capture_settings import CaptureSettings
 from .corpus.document import Limits
 from .extractors.base import Extractor
@@ -54,6 +55,8 @@ class Settings:
     drift_threshold: float  # DRIFT_THRESHOLD_POINTS
     lease: Lease  # JOB_LEASE_SECONDS, JOB_MAX_ATTEMPTS: how long a queued chunk waits before it counts as lost
     capture: CaptureSettings  # CAPTURE_*: what a capture may reach, its politeness and its limits
+    check_delay: float = 5.0  # CHECK_DELAY_SECONDS: how long after a change of gold its checks run
+    prefill_pool: str = "accepted"  # PREFILL_POOL: what PREFILL=random draws among (annotation/prefill.py POOLS)
 
     @cached_property
     def registry(self) -> Mapping[str, Extractor]:
@@ -75,6 +78,8 @@ def build_settings(config: Mapping[str, Any], instance_path: str,
     stored = snapshot.path_for(instance_path, config["DATABASE_URL"])
     if config["PREFILL"] not in PREFILL_MODES:
         raise ValueError(f"PREFILL={config['PREFILL']!r} is not one of {', '.join(PREFILL_MODES)}")
+    if config["PREFILL_POOL"] not in PREFILL_POOLS:
+        raise ValueError(f"PREFILL_POOL={config['PREFILL_POOL']!r} is not one of {', '.join(PREFILL_POOLS)}")
     return Settings(
         taxonomy=configured_taxonomy(config),
         metrics=metrics,
@@ -89,6 +94,8 @@ def build_settings(config: Mapping[str, Any], instance_path: str,
         drift_threshold=float(config["DRIFT_THRESHOLD_POINTS"]),
         lease=Lease(float(config["JOB_LEASE_SECONDS"]), int(config["JOB_MAX_ATTEMPTS"])),
         capture=CaptureSettings.from_config(config),
+        check_delay=max(float(config["CHECK_DELAY_SECONDS"]), 0.0),
+        prefill_pool=config["PREFILL_POOL"],
     )
 
 

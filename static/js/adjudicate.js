@@ -9,6 +9,7 @@
 // the result as its provenance.
 import { NONE, align, merge, toggleBlock } from "./align.js";
 import { attachBlocks, dom, normalise } from "./blocks.js";
+import { declined, markContent } from "./content_marks.js";
 import { effortCounter, trackActivity } from "./effort.js";
 import { guidelinePanel } from "./guideline.js";
 import { helpDialog } from "./help.js";
@@ -91,7 +92,11 @@ function markTaken() {
   document.querySelectorAll(".lines button, #disputed-lines button").forEach((button) => {
     button.setAttribute("aria-pressed", String(taken.has(Number(button.dataset.at))));
   });
+  markContent(document.querySelectorAll(".lines button, #disputed-lines button"), result.value, "the result");
 }
+// A press that would take in a line whose content the result has in another form asks first.
+const declinedTwice = (button, line) => button.getAttribute("aria-pressed") !== "true" &&
+  declined([line], result.value, "the result", (question) => window.confirm(question));
 
 document.querySelectorAll(".annotation").forEach((section) => {
   const index = Number(section.dataset.index);
@@ -103,8 +108,10 @@ document.querySelectorAll(".annotation").forEach((section) => {
     button.type = "button";
     button.className = "block-line";
     button.dataset.at = positions[index][k];
+    button.dataset.text = line;
     button.textContent = line;
     button.addEventListener("click", () => {
+      if (declinedTwice(button, line)) return;
       take("take", () => setResult(toggleBlock(resultLines(), sequence, positions[index][k], { text: line }).lines.join("\n"), a.author));
       markTaken();
     });
@@ -136,9 +143,12 @@ disputed.forEach((line) => {
   text.textContent = line.text;
   const origin = document.createElement("small");
   origin.className = "origin";
-  origin.textContent = `only ${line.origin.join(", ")} · after agreed line ${line.after}`;
+  origin.textContent = `only ${line.origin.join(", ")} · after agreed line ${line.after}` +
+    (line.form_only ? " · other form: the others have its content otherwise split or written" : "");
   button.append(text, " ", origin);
+  button.dataset.text = line.text;
   button.addEventListener("click", () => {
+    if (declinedTwice(button, line.text)) return;
     const at = Number(button.dataset.at);
     take("take", () => setResult(toggleBlock(resultLines(), sequence, at, { text: line.text }).lines.join("\n"), line.origin[0]));
     markTaken();

@@ -1,6 +1,9 @@
 // The annotate view's "Lines to take": the active candidate's lines the gold lacks, region by region
 // (takes.js), each a button that takes it; a run's and a region's replacement are a button each. Tab moves
 // through them, Enter takes. What a take does to the gold goes through `apply`, as a block click's change.
+// A line whose content the gold already holds in another form is marked "already in the gold", and taking
+// it (alone, in a run or in a region's replacement) asks first (content_marks.js).
+import { declined, markContent } from "./content_marks.js";
 import { plural, short } from "./say.js";
 import { regions, replaceRegion, takeLines } from "./takes.js";
 
@@ -23,8 +26,10 @@ const firstChange = (before, after) => {
 // page's block texts), pinned}; `apply(lines, at, count, message, pinned)` makes the change; `count(action)`
 // counts it ("take", "take_run" or "replace_region": effort.js).
 export function takeView(box, now, apply, count = () => {}) {
+  const ask = (question) => box.ownerDocument.defaultView.confirm(question);
   function take(ks) {
     const { candidate, gold, page, pinned } = now();
+    if (declined(ks.map((k) => candidate.lines[k]), gold.join("\n"), "the gold", ask)) return;
     const { lines, changed, pinned: pins } = takeLines(gold, candidate.lines, page, ks, pinned);
     if (!changed) return;
     count(ks.length > 1 ? "take_run" : "take");
@@ -36,8 +41,10 @@ export function takeView(box, now, apply, count = () => {}) {
 
   function replace(region) {
     const { candidate, gold, pinned } = now();
-    const { lines, at } = replaceRegion(gold, candidate.lines, region);
     const [from, to] = region.candidate, [goldFrom, goldTo] = region.gold;
+    const rest = [...gold.slice(0, goldFrom), ...gold.slice(goldTo)].join("\n");
+    if (declined(candidate.lines.slice(from, to), rest, "the gold", ask)) return;
+    const { lines, at } = replaceRegion(gold, candidate.lines, region);
     count("replace_region");
     apply(lines, at, to - from, `Replaced ${plural(goldTo - goldFrom, "line")} of the gold with ` +
       `${candidate.name}'s ${plural(to - from, "line")}.`, pinned);
@@ -64,7 +71,11 @@ export function takeView(box, now, apply, count = () => {}) {
         part.append(context);
       }
       const [from, to] = region.candidate;
-      for (let k = from; k < to; k++) part.append(lineButton(candidate.lines[k], "take-line", () => take([k])));
+      for (let k = from; k < to; k++) {
+        const button = lineButton(candidate.lines[k], "take-line", () => take([k]));
+        button.dataset.text = candidate.lines[k];
+        part.append(button);
+      }
       if (to - from > 1) {
         const ks = Array.from({ length: to - from }, (_, i) => from + i);
         part.append(lineButton(`Take these ${to - from} lines`, "take-run", () => take(ks)));
@@ -76,6 +87,7 @@ export function takeView(box, now, apply, count = () => {}) {
       }
       box.append(part);
     }
+    markContent(box.querySelectorAll("button.take-line"), gold.join("\n"), "the gold");
     const buttons = box.querySelectorAll("button");
     if (focused >= 0 && buttons.length) buttons[Math.min(focused, buttons.length - 1)].focus();
   }

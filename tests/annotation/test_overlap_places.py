@@ -192,12 +192,12 @@ def test_a_voided_annotation_frees_its_place_and_its_annotator_cannot_save_it(ap
 
 def test_automatic_adjudication_credits_every_annotator_who_agreed(app, session, page_id, runner, tmp_path):
     (ann, _), (bob, _) = ann_and_bob(app, page_id, bob_text=TEXT_A + "\n")
-    assert gold_of(session, page_id).author == "Bob"  # whose save completed the places
+    assert gold_of(session, page_id).author == "system"  # not Bob, whose save completed the places
     session.rollback()
     out = tmp_path / "out"
     assert runner.invoke(args=["export", "--format", "jsonl", "--out", str(out), "--without-html"]).exit_code == 0
     [line] = [json.loads(row) for row in (out / "pages.jsonl").read_text().splitlines()]
-    assert line["annotators"] == ["Bob", "Ann"]
+    assert line["annotators"] == ["Ann", "Bob"]  # the annotators who agreed, not the system
     card = (out / "README.md").read_text()
     assert "| Ann | 1 |" in card and "| Bob | 1 |" in card
     for client in (ann, bob):

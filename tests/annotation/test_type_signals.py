@@ -1,12 +1,13 @@
-"""The page type a page's own signals suggest on a first visit (annotation/type_signals.py), strongest first,
-only types of the taxonomy in force, and the annotate view that preselects it and says which signal chose it."""
+"""The page type a page's own signals suggest on a first visit (annotation/type_signals.py), each signal's vote
+weighed per type, only types of the taxonomy in force, no type when no signal decides, and the annotate
+view that preselects it and says which signals chose it (or names the guidelines)."""
 
 from __future__ import annotations
 
 import pytest
 from workbench import add_gold, make_page, sign_in
 
-from webapp.annotation.type_signals import suggest_type
+from webapp.annotation.type_signals import Suggestion, suggest_type
 from webapp.vocabulary import DEFAULT_TAXONOMY, taxonomy
 
 
@@ -17,28 +18,36 @@ from webapp.vocabulary import DEFAULT_TAXONOMY, taxonomy
     ({"jsonld_types": ["Organization"], "og_type": "product"}, None, (), "product", "og:type product"),
     ({"og_type": "website"}, "https://docs.example.org/en/docs/layout/grid", (), "documentation", "URL path /docs/"),
     ({}, "https://shop.example/category/shoes/", (), "collection", "URL path /category/"),
-    ({}, "https://forum.example/t/why-is-the-sky-blue/42", (), "article", "default"),  # /t/ is too vague
+    ({}, "https://forum.example/t/why-is-the-sky-blue/42", (), "article", "none"),  # /t/ is too vague
     ({}, "https://app.example/", [(False, "too short"), (False, "too short")], "js-shell",
      "accept guard: every candidate rejected as too short"),
-    ({}, "https://app.example/", [(False, "too short"), (True, None)], "article", "default"),
+    ({}, "https://app.example/", [(False, "too short"), (True, None)], "article", "none"),
     ({"rs_trafilatura_type": {"type": "forum", "confidence": 0.93}}, "https://x.example/docs/a", (), "forum",
      "rs-trafilatura classifier (0.93)"),  # before the URL
-    ({"rs_trafilatura_type": {"type": "service", "confidence": 0.66}}, "https://x.example/docs/a", (),
-     "documentation", "URL path /docs/"),  # too unsure
-    ({"og_type": "article", "rs_trafilatura_type": {"type": "forum", "confidence": 0.99}}, None, (), "article",
-     "og:type article"),
-    ({}, None, (), "article", "default"),
+    ({"rs_trafilatura_type": {"type": "service", "confidence": 0.45}}, "https://x.example/docs/a", (),
+     "documentation", "URL path /docs/"),  # unsure: 0.45 x 4 weighs less than a URL's 2
+    ({"rs_trafilatura_type": {"type": "service", "confidence": 0.3}}, None, (), "article", "none"),  # no vote
+    ({"og_type": "article", "rs_trafilatura_type": {"type": "forum", "confidence": 0.99}}, None, (), "forum",
+     "rs-trafilatura classifier (0.99)"),  # og:type article is set on any page: it weighs little
+    ({"og_type": "article"}, "https://shop.example/product/karmin-dryer", (), "product",
+     "URL path /product/karmin-dryer"),
+    ({"og_type": "article"}, None, (), "article", "none"),  # alone, it decides nothing
+    ({"jsonld_types": ["Question", "Product"], "rs_trafilatura_type": {"type": "product", "confidence": 0.95}},
+     None, (), "product", "JSON-LD @type Product, rs-trafilatura classifier (0.95)"),  # a FAQ block weighs little
+    ({"og_type": "article", "rs_trafilatura_type": {"type": "article", "confidence": 0.6}}, None, (), "article",
+     "og:type article, rs-trafilatura classifier (0.60)"),  # the votes for one type add up
+    ({}, None, (), "article", "none"),
 ])
-def test_the_strongest_signal_chooses_the_type(facts, url, verdicts, page_type, signal):
+def test_the_weightiest_signals_choose_the_type(facts, url, verdicts, page_type, signal):
     found = suggest_type(facts, url, DEFAULT_TAXONOMY, verdicts)
     assert (found.page_type, found.signal) == (page_type, signal)
 
 
 def test_only_types_of_the_taxonomy_in_force_are_suggested():
     small = taxonomy(["article", "forum", "other"], ["other"], ["article"])
-    found = suggest_type({"jsonld_types": ["Product", "QAPage"]}, None, small)
-    assert (found.page_type, found.signal) == ("forum", "JSON-LD @type QAPage")  # Product is no type here
-    assert suggest_type({"og_type": "product"}, None, small).page_type == "article"
+    found = suggest_type({"jsonld_types": ["Product", "DiscussionForumPosting"]}, None, small)
+    assert (found.page_type, found.signal) == ("forum", "JSON-LD @type DiscussionForumPosting")  # no product here
+    assert suggest_type({"og_type": "product"}, None, small) == Suggestion("article", "none")  # its first type
 
 
 def test_the_annotate_view_preselects_the_suggested_type_and_says_why(client, session):
@@ -51,10 +60,20 @@ def test_the_annotate_view_preselects_the_suggested_type_and_says_why(client, se
     sign_in(client)
     html = client.get(f"/pages/{page_id}").get_data(as_text=True)
     assert '<option value="product" selected>' in html
-    assert "Page type product page:\n        suggested by its JSON-LD @type Product." in html
+    assert ("Page type product page:\n        suggested by its JSON-LD @type Product, og:type product, "
+            "URL path /product/boots.") in html
 
     add_gold(session, session.get(type(page), page_id), text="Leather boots.", page_type="article", status="done",
              author="Ann")
     session.commit()
     saved = client.get(f"/pages/{page_id}").get_data(as_text=True)
     assert '<option value="article" selected>' in saved and 'id="type-signal"' not in saved  # the gold decides
+
+
+def test_with_no_signal_deciding_the_annotate_view_names_the_guidelines_not_a_default(client, session):
+    page_id = make_page(session, "<html><body><p>Hello there.</p></body></html>", url="https://x.example/").id
+    session.commit()
+    sign_in(client)
+    html = client.get(f"/pages/{page_id}").get_data(as_text=True)
+    assert "no signal of the page decides, so this is only the taxonomy's first type" in html
+    assert 'the page types\' <a href="/guidelines">guidelines</a> say which fits' in html

@@ -57,7 +57,7 @@ def test_first_visit_is_prefilled_from_the_default_extractor(client, session, pa
     assert [c["name"] for c in data["candidates"]] == ["trafilatura", "boilerpy3", "density"]
     start = data["editor"].pop("start")  # what the provenance of a save records it started from
     assert data["editor"] == {"text": "Prefilled text", "type": "article", "status": "done", "version": 0,
-                              "prefilled_from": "trafilatura", "type_signal": "default"}
+                              "prefilled_from": "trafilatura", "type_signal": "none"}
     fingerprint = session.scalars(select(Extraction.fingerprint).where(Extraction.extractor == "trafilatura")).one()
     assert start == {"prefill": {"source": "extractor", "name": "trafilatura", "fingerprint": fingerprint,
                                  "basis": "default"}, "lines": ["prefill"]}

@@ -10,11 +10,11 @@ from types import SimpleNamespace
 
 import pytest
 from sqlalchemy import select
-from workbench import add_gold, csrf, make_page
+from workbench import add_gold, csrf, make_page, sign_in
 
 from webapp.annotation.annotations import save_annotation
 from webapp.extractors.registry import build_registry
-from webapp.models import Extraction, GoldCheck, Job, Page
+from webapp.models import Extraction, GoldCheck, GoldRevision, Job, Page
 from webapp.scoring import gold_checks as checks
 
 PAGE = """<html><head><title>Harbour news</title></head><body>
@@ -88,6 +88,23 @@ def test_a_type_at_odds_with_the_gold():
     assert checks.type_mismatch("article", True, "  \n") == "the type 'article' has main content, but the gold is empty"
     assert checks.type_mismatch("error", False, "") is None
     assert checks.type_mismatch("article", True, "Text") is None
+
+
+PARAGRAPH = ("The harbour opened a new quay for ferries this week, after two years of works; "
+             "ferries to the islands will leave from it from Monday on.")
+
+
+def test_a_gold_that_holds_the_same_content_twice_in_another_form_repeats_text():
+    listed = "- The harbour opened a new quay for ferries this week,\n- after two years of works;\n" \
+             "- ferries to the islands will leave from it from Monday on."
+    reason = checks.repeated_text(f"Harbour news\n{PARAGRAPH}\n{listed}", PARAGRAPH, 20)
+    assert reason == ("26 of the gold's 54 words repeat content it already has, which the page shows once (first: "
+                      "'the harbour opened a new quay for ferries this week after two years of works fer…', "
+                      "words 3 and 29)")
+    assert checks.repeated_text(f"Harbour news\n{PARAGRAPH}", PARAGRAPH, 20) is None
+    twice = f"{PARAGRAPH}\n{PARAGRAPH}"
+    assert checks.repeated_text(twice, twice, 20) is None  # the page shows it twice
+    assert checks.repeated_text(f"{PARAGRAPH}\n{PARAGRAPH}", PARAGRAPH, 30) is None  # shorter than the threshold
 
 
 def test_annotators_who_disagree_with_nobody_adjudicating():
@@ -227,3 +244,53 @@ def test_an_upload_is_checked_after_its_extraction(app, client, session, run_job
     job = session.scalars(select(Job).where(Job.kind == "upload")).one()
     assert job.status == "done" and job.result["failing_checks"] == 1
     assert set(session.scalars(select(GoldCheck.name))) >= {"markup", "truncated"}
+
+
+# --- the checks follow the gold ----------------------------------------------------------------------------------
+
+def _save(client, token, page_id, text, version, save_id):
+    body = {"text": text, "type": "article", "status": "done", "version": version, "client_save_id": save_id}
+    return client.post(f"/api/pages/{page_id}/gold", json=body, headers={"X-CSRF-Token": token})
+
+
+def _follow_ups(session) -> list[dict]:
+    found = [job.params for job in session.scalars(select(Job).where(Job.kind == "check").order_by(Job.id))]
+    session.rollback()
+    return found
+
+
+@pytest.mark.settings(CHECK_DELAY_SECONDS=30)
+def test_saves_in_a_burst_queue_one_check_that_reaches_the_workers_after_the_delay(app, client, session, run_jobs):
+    from webapp.jobs.broker import broker
+    from webapp.models import GoldCheckRun
+
+    page_id = make_page(session, html=PAGE).id
+    session.commit()
+    token = sign_in(client, "Ann")
+    for version in range(3):
+        assert _save(client, token, page_id, GOLD + "</p>" * version, version, f"s{version}").status_code == 200
+    assert _follow_ups(session) == [{"follow": True, "delay": 30.0}]
+    huey = broker(app).huey
+    [message] = huey.pending()
+    assert message.eta is not None  # sent to run 30 s later: a worker taking it early puts it on the schedule
+    run_jobs()
+    run = session.get(GoldCheckRun, page_id)
+    assert (run.gold_version, run.annotation_revision) == (3, None)
+    assert set(session.scalars(select(GoldCheck.name).where(GoldCheck.page_id == page_id))) == {"markup"}
+    session.rollback()
+    # once it has run, the next change queues another; a restore is a change
+    first = session.scalar(select(GoldRevision.id).where(GoldRevision.version == 1))
+    session.rollback()
+    client.post(f"/pages/{page_id}/history/{first}/restore", data={"csrf_token": token})
+    assert len(_follow_ups(session)) == 2
+    run_jobs()
+    assert not session.scalars(select(GoldCheck).where(GoldCheck.page_id == page_id)).all()
+
+
+def test_importing_gold_queues_its_checks(app, runner, session, tmp_path, run_jobs):
+    (tmp_path / "quay.html").write_text(PAGE)
+    (tmp_path / "quay.gold.txt").write_text(GOLD + "\n&amp;")
+    assert runner.invoke(args=["import", str(tmp_path)]).exit_code == 0
+    assert [p["follow"] for p in _follow_ups(session)] == [True]
+    run_jobs()
+    assert "markup" in set(session.scalars(select(GoldCheck.name)))

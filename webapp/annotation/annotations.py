@@ -133,9 +133,13 @@ def same(annotations: Sequence[Annotation]) -> bool:
     return len(said) == 1
 
 
-def settle(session: Session, page: Page, overlap: int, saved_by: str, guideline_version: int | None = None) -> bool:
+SYSTEM = "system"
+"""The author of an automatic adjudication: nobody adjudicated, so no annotator is credited with it."""
+
+
+def settle(session: Session, page: Page, overlap: int, guideline_version: int | None = None) -> bool:
     """Adjudicate the page automatically when its annotations are complete and all the same (the gold
-    is their text, recorded as saved by ``saved_by``, whose save completed them, with a note saying
+    is their text, recorded as saved by SYSTEM, not by whoever's save completed them, with a note saying
     so, and the guideline version in force); returns whether it did. The caller refreshes the page's
     scores when it did."""
     if not is_blind(page, overlap):
@@ -147,7 +151,7 @@ def settle(session: Session, page: Page, overlap: int, saved_by: str, guideline_
     first = annotations[0]
     names = " and ".join(sorted(a.author for a in annotations))
     add_revision(session, page, **views_from(first).fields(), page_type=first.page_type, status=first.status,
-                 author=saved_by,
+                 author=SYSTEM,
                  snippets=first.snippets, note=f"Adjudicated automatically: {names} agree exactly.",
                  provenance=agreed(first.text), guideline_version=guideline_version)
     return True

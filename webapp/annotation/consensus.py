@@ -6,7 +6,11 @@ chooses) with each annotator's type.
 Lines are matched in order, never by first text match: each text is merged into one sequence with the
 monotone alignment of webapp/corpus/alignment.py (a line matched to one already in the sequence is that
 line; a new one comes right after the line before it in its own text), as static/js/adjudicate.js merges
-them for the block buttons.
+them for the block buttons. Lines are matched by content, not form (scoring/content_tokens.py: list markers,
+spacing around punctuation and case left out), and a matched line reads as its shortest form, whoever wrote
+it. A line some annotators lack whose content the others have in another form (split into several lines,
+joined with its neighbour) differs in form only: it is listed with the disputed lines, marked so, and not
+counted as disputed.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from dataclasses import dataclass, field
 
 from ..corpus.alignment import NONE, align
 from ..corpus.visible_text import normalise_line
+from ..scoring.content_tokens import contains, content_key, line_tokens, tokens
 
 
 @dataclass(frozen=True)
@@ -34,6 +39,7 @@ class Line:
 
     text: str
     at: dict[str, int] = field(default_factory=dict)
+    form_only: bool = False  # not every annotator has it, but the others have its content in another form
 
     @property
     def origin(self) -> list[str]:
@@ -56,8 +62,9 @@ class Consensus:
 
     @property
     def disputed(self) -> list[dict[str, object]]:
-        """Each disputed line with its origin and its place: `after`, how many agreed lines precede it
-        (0: before the first); `line`, its index among the first origin annotator's non-blank lines."""
+        """Each line not every annotator has, with its origin and its place: `after`, how many agreed lines
+        precede it (0: before the first); `line`, its index among the first origin annotator's non-blank
+        lines; `form_only`, whether the others have its content in another form."""
         out: list[dict[str, object]] = []
         after = 0
         for line in self.lines:
@@ -65,8 +72,13 @@ class Consensus:
                 after += 1
             else:
                 out.append({"text": line.text, "origin": line.origin, "after": after,
-                            "line": line.at[line.origin[0]]})
+                            "line": line.at[line.origin[0]], "form_only": line.form_only})
         return out
+
+    @property
+    def disputed_count(self) -> int:
+        """How many lines are disputed for their content (those differing in form only left out)."""
+        return sum(1 for line in self.disputed if not line["form_only"])
 
     @property
     def text(self) -> str:
@@ -79,20 +91,41 @@ def consensus(annotations: Sequence[Said]) -> Consensus:
     for said in annotations:
         lines = [text for text in (normalise_line(line) for line in said.text.split("\n")) if text]
         sequence = _merge(sequence, lines, said.author)
+    names = [said.author for said in annotations]
+    for at, line in enumerate(sequence):
+        others = [name for name in names if name not in line.at]
+        line.form_only = bool(others) and all(
+            contains(tokens("\n".join(_facing(sequence, at, name))), line_tokens(line.text)) for name in others)
     page_types = {said.author: said.page_type for said in annotations}
     agreed_page_types = set(page_types.values())
     return Consensus(annotators=[said.author for said in annotations], lines=sequence,
                      page_type=agreed_page_types.pop() if len(agreed_page_types) == 1 else None, page_types=page_types)
 
 
+def _facing(sequence: list[Line], at: int, other: str) -> list[str]:
+    """The lines `other` has in the gap around sequence[at]: between the nearest lines before and after it
+    that `other` and the line's first annotator both have."""
+    owner = sequence[at].origin[0]
+    shared = [k for k, line in enumerate(sequence) if owner in line.at and other in line.at]
+    start = max((k for k in shared if k < at), default=-1)
+    end = min((k for k in shared if k > at), default=len(sequence))
+    return [line.text for line in sequence[start + 1:end] if other in line.at]
+
+
+def _key(text: str) -> str:
+    """What lines are matched by: their content, or the text itself when it has none (a rule)."""
+    return content_key(text) or text
+
+
 def _merge(base: list[Line], extra: list[str], author: str) -> list[Line]:
-    alignment = align(extra, [line.text for line in base])
+    alignment = align([_key(text) for text in extra], [_key(line.text) for line in base])
     after: dict[int, list[Line]] = {}
     anchor = NONE
     for k, text in enumerate(extra):
         if alignment[k] != NONE:
             anchor = alignment[k]
             base[anchor].at[author] = k
+            base[anchor].text = min(base[anchor].text, text, key=lambda form: (len(form), form))
         else:
             after.setdefault(anchor, []).append(Line(text, {author: k}))
     merged = after.get(NONE, [])

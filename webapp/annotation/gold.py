@@ -156,30 +156,32 @@ class HistoryPage:
     """Revisions newest first, each with its applied flag; ``older`` is the ``before`` of the next page
     (None on the last)."""
 
-    revisions: list[tuple[GoldRevision, bool]]
+    revisions: list[tuple[Revision, bool]]
     older: int | None
 
 
-def history_page(session: Session, gold_id: int, before: int | None = None,
-                 limit: int = HISTORY_PAGE) -> HistoryPage:
-    """The gold's newest ``limit`` revisions with an id below ``before`` (keyset paging on the id).
+def history_page(session: Session, record_id: int, before: int | None = None,
+                 limit: int = HISTORY_PAGE, record_type: type[Record] = Gold) -> HistoryPage:
+    """The newest ``limit`` revisions with an id below ``before`` (keyset paging on the id) of a gold, or
+    with ``record_type`` Annotation of an annotation.
 
     A revision's applied flag is its version compared with the highest version of the revisions before
-    it, a window function over the gold's earlier revisions' ids and versions only (the texts are read
+    it, a window function over the record's earlier revisions' ids and versions only (the texts are read
     for the rows shown).
     """
-    earlier = func.max(GoldRevision.version).over(order_by=GoldRevision.id, rows=(None, -1))
+    revision = GoldRevision if record_type is Gold else AnnotationRevision
+    earlier = func.max(revision.version).over(order_by=revision.id, rows=(None, -1))
     flags = select(
-        GoldRevision.id.label("id"),
-        (GoldRevision.version > func.coalesce(earlier, 0)).label("applied"),
-    ).where(GoldRevision.gold_id == gold_id)
+        revision.id.label("id"),
+        (revision.version > func.coalesce(earlier, 0)).label("applied"),
+    ).where(_owner(record_type) == record_id)
     if before is not None:
-        flags = flags.where(GoldRevision.id < before)
+        flags = flags.where(revision.id < before)
     flagged = flags.subquery()
     found = session.execute(
-        select(GoldRevision, flagged.c.applied)
-        .join(flagged, flagged.c.id == GoldRevision.id)
-        .order_by(GoldRevision.id.desc())
+        select(revision, flagged.c.applied)
+        .join(flagged, flagged.c.id == revision.id)
+        .order_by(revision.id.desc())
         .limit(limit + 1)
     ).all()
     shown = [(revision, bool(applied)) for revision, applied in found[:limit]]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any, Protocol
 
-from sqlalchemy import Select, exists, func, select
+from sqlalchemy import ColumnElement, Select, exists, func, select
 from sqlalchemy.orm import Session
 
 from ..models import Annotation, Extraction, Gold, GoldCheck, ImportBatch, Page, Site
@@ -15,6 +15,8 @@ from .annotations import VOID
 
 VERDICTS = ("accepted", "rejected")
 ANY_CHECK = "any"
+ANYONE = "*"
+"""`types_seen_by` for a reviewer: any annotation's page type counts."""
 
 
 class Row(Protocol):
@@ -36,7 +38,9 @@ class PageFilter:
     one field with OR).
 
     - ``sites``: the page's site host;
-    - ``page_types``: the gold's page type;
+    - ``page_types``: the gold's page type; with ``types_seen_by``, a page without gold (before
+      adjudication) whose annotation by that person (``ANYONE``: by anyone), voided ones aside, has one of
+      them is admitted too (an annotator sees her own annotations' types, a reviewer everyone's);
     - ``statuses``: the queue status: ``todo`` (no gold yet) or the gold's status;
     - ``batches``: the import batch id;
     - ``authors``: the gold's author, who saved its current text (its last save);
@@ -48,7 +52,8 @@ class PageFilter:
       or automatically): pages with gold and two annotations or more, voided ones not counted (see
       annotation/annotations.py);
     - ``checks``: pages that failed one of these checks of the gold when the checks last ran on them
-      (``any``: one of them; see scoring/gold_checks.py).
+      (``any``: one of them; see scoring/gold_checks.py);
+    - ``annotated_by``: pages with an annotation (not voided) by one of these annotators.
     """
 
     sites: tuple[str, ...] = ()
@@ -62,6 +67,8 @@ class PageFilter:
     with_snippets: bool = False
     adjudicated: bool = False
     checks: tuple[str, ...] = ()
+    types_seen_by: str | None = None
+    annotated_by: tuple[str, ...] = ()
 
     @property
     def is_empty(self) -> bool:
@@ -100,7 +107,14 @@ class PageFilter:
             condition = Gold.status.in_(statuses)
             query = query.where(condition | Gold.page_id.is_(None) if TODO in self.statuses else condition)
         if self.page_types:
-            query = query.where(Gold.page_type.in_(self.page_types))
+            typed: ColumnElement[bool] = Gold.page_type.in_(self.page_types)
+            if self.types_seen_by is not None:
+                seen = select(Annotation.page_id).where(Annotation.page_type.in_(self.page_types),
+                                                        Annotation.status != VOID)
+                if self.types_seen_by != ANYONE:
+                    seen = seen.where(Annotation.author == self.types_seen_by)
+                typed = typed | (Gold.page_id.is_(None) & Page.id.in_(seen))
+            query = query.where(typed)
         if self.authors:
             query = query.where(Gold.author.in_(self.authors))
         if self.verdict:
@@ -118,6 +132,9 @@ class PageFilter:
             annotations = (select(func.count(Annotation.id))
                            .where(Annotation.page_id == Page.id, Annotation.status != VOID).scalar_subquery())
             query = query.where(Gold.page_id.is_not(None), annotations > 1)
+        if self.annotated_by:
+            query = query.where(Page.id.in_(select(Annotation.page_id).where(
+                Annotation.author.in_(self.annotated_by), Annotation.status != VOID)))
         if self.checks:
             failed = select(GoldCheck.page_id)
             if ANY_CHECK not in self.checks:

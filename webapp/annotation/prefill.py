@@ -40,6 +40,10 @@ BEST, DEFAULT, NONE, FIXED, RANDOM = "best", "default", "none", "fixed", "random
 
 SITE_BEST, FIXED_MODE, RANDOM_MODE = "site-best", "fixed", "random"
 MODES = (SITE_BEST, FIXED_MODE, RANDOM_MODE)
+ACCEPTED_POOL, ANY_POOL = "accepted", "any"
+POOLS = (ACCEPTED_POOL, ANY_POOL)
+"""PREFILL_POOL: what PREFILL=random draws among: the candidates with text the accept guard accepted (when
+none is, every candidate with text), or every candidate with text."""
 """The values of the PREFILL setting."""
 
 Ranking = list[tuple[str, float]]
@@ -125,12 +129,23 @@ def draw(page_id: int, annotator: str, usable: Collection[str]) -> str | None:
     return names[int.from_bytes(digest[:8], "big") % len(names)]
 
 
-def drawn(page_id: int, annotator: str, usable: Collection[str]) -> Prefill:
-    """The PREFILL=random prefill of this page for this annotator (pure)."""
+def random_pool(with_text: Collection[str], accepted: Collection[str], pool: str) -> tuple[set[str], str]:
+    """The candidates PREFILL=random draws among (`with_text`: those with text; `accepted`: those the accept
+    guard accepted), as PREFILL_POOL says, and how to name them (pure)."""
+    kept = set(with_text) & set(accepted)
+    if pool == ACCEPTED_POOL and kept:
+        return kept, "candidates with text the accept guard accepted"
+    if pool == ACCEPTED_POOL:
+        return set(with_text), "candidates with text (the accept guard accepted none)"
+    return set(with_text), "candidates with text"
+
+
+def drawn(page_id: int, annotator: str, usable: Collection[str], pool: str = "candidates with text") -> Prefill:
+    """The PREFILL=random prefill of this page for this annotator, drawn among `usable` (named `pool`; pure)."""
     facts: _Facts = {"site": None, "pages": 0, "min_pages": 0}
     name = draw(page_id, annotator, usable)
     if name is None:
         return Prefill(None, NONE, "not prefilled: no candidate has text for this page (PREFILL is random)", **facts)
-    return Prefill(name, RANDOM, f"prefilled from {name}, drawn at random among the {len(usable)} candidates "
-                                 f"with text for you on this page (PREFILL is random, so that double "
-                                 f"annotation measures how much the prefill steers the gold)", **facts)
+    return Prefill(name, RANDOM, f"prefilled from {name}, drawn at random among the {len(usable)} {pool} for "
+                                 f"you on this page (PREFILL is random, so that double annotation measures how "
+                                 f"much the prefill steers the gold)", **facts)

@@ -1,12 +1,16 @@
-"""The page type a page's own signals suggest, and which signal chose it: what the annotate view preselects
+"""The page type a page's own signals suggest, and which signals chose it: what the annotate view preselects
 on a first visit, instead of `article` whatever the page says.
 
-The signals, strongest first: the page's JSON-LD `@type`, its `og:type`, rs-trafilatura's classifier
-(recorded as a page fact at import, where it is installed, and trusted from RS_TRAFILATURA_CONFIDENCE),
-its URL's path, and the accept
-guard (every candidate rejected as too short: a JavaScript shell, most often). Only types
-of the taxonomy in force are suggested; with no signal, the page is an article (the default). Pure: it
-reads the page facts recorded at import (corpus/page_facts.py), the URL and the candidates' verdicts.
+The signals: the page's JSON-LD `@type`, its `og:type`, rs-trafilatura's classifier (recorded as a page fact
+at import, where it is installed), its URL's path, and the accept guard (every candidate rejected as too
+short: a JavaScript shell, most often). Each signal votes for a type with a weight that says how far that
+signal is to be believed for that type (`WEIGHTS`): `og:type article`, which many sites set on every page,
+weighs little, so a product or documentation page's other signals outvote it; a JSON-LD `Question` (a FAQ
+block, found on shops and service pages alike) weighs little; the classifier votes with its confidence. The
+type with the most weight is suggested when it reaches DECIDES; below it no signal decides, and the view
+names the page types' guideline instead of pretending the page is an article. Only types of the taxonomy
+in force are suggested. Pure: it reads the page facts recorded at import (corpus/page_facts.py), the URL
+and the candidates' verdicts; results/type_suggestion.py measures it against the team's gold.
 """
 
 from __future__ import annotations
@@ -46,63 +50,80 @@ URL_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
 
 JS_SHELL = "js-shell"
 TOO_SHORT = "too short"
+NO_SIGNAL = "none"
+"""The signal of a suggestion no signal decided (the taxonomy's first type is preselected)."""
+
+WEIGHTS: dict[str, float] = {"jsonld": 3.0, "jsonld-question": 1.0, "og": 2.5, "og-article": 1.0,
+                             "classifier": 4.0, "url": 2.0, "guard": 3.0}
+"""How much each signal's vote weighs (the classifier's: times its confidence)."""
+DECIDES = 2.0
+"""The least weight a type needs to be suggested."""
+LEAST_CONFIDENCE = 0.4
+"""Below this confidence rs-trafilatura's classifier does not vote."""
+QUESTION_TYPES = frozenset({"Question", "QAPage"})
 
 
 @dataclass(frozen=True)
 class Suggestion:
     page_type: str
-    signal: str  # which signal chose it, as the annotate view says it ("JSON-LD @type Product", "default")
+    signal: str  # which signals chose it, as the annotate view says it ("JSON-LD @type Product"), or NO_SIGNAL
 
 
-def _first_known(found: Iterable[tuple[str, str]], taxonomy: Taxonomy) -> Suggestion | None:
-    for page_type, signal in found:
-        if page_type in taxonomy.page_types:
-            return Suggestion(page_type, signal)
-    return None
+Vote = tuple[str, float, str]  # (page type, weight, the signal as the view says it)
 
 
-def _jsonld(facts: Mapping[str, Any]) -> Iterable[tuple[str, str]]:
+def _jsonld(facts: Mapping[str, Any]) -> Iterable[Vote]:
     for name in facts.get("jsonld_types") or []:
         if name in JSONLD_TYPES:
-            yield JSONLD_TYPES[name], f"JSON-LD @type {name}"
+            weight = WEIGHTS["jsonld-question" if name in QUESTION_TYPES else "jsonld"]
+            yield JSONLD_TYPES[name], weight, f"JSON-LD @type {name}"
 
 
-def _og(facts: Mapping[str, Any]) -> Iterable[tuple[str, str]]:
+def _og(facts: Mapping[str, Any]) -> Iterable[Vote]:
     og = (facts.get("og_type") or "").strip().lower()
     if og in OG_TYPES:
-        yield OG_TYPES[og], f"og:type {og}"
+        yield OG_TYPES[og], WEIGHTS["og-article" if OG_TYPES[og] == ARTICLE else "og"], f"og:type {og}"
 
 
-RS_TRAFILATURA_CONFIDENCE = 0.8
-"""The least confidence of rs-trafilatura's classifier that suggests a type (a bare fragment gets 0.66)."""
-
-
-def _classifier(facts: Mapping[str, Any]) -> Iterable[tuple[str, str]]:
+def _classifier(facts: Mapping[str, Any]) -> Iterable[Vote]:
     found = facts.get("rs_trafilatura_type") or {}
     page_type, confidence = found.get("type"), found.get("confidence") or 0.0
-    if page_type and confidence >= RS_TRAFILATURA_CONFIDENCE:
-        yield ("collection" if page_type == "category" else page_type), f"rs-trafilatura classifier ({confidence:.2f})"
+    if page_type and confidence >= LEAST_CONFIDENCE:
+        yield ("collection" if page_type == "category" else page_type), WEIGHTS["classifier"] * confidence, \
+            f"rs-trafilatura classifier ({confidence:.2f})"
 
 
-def _url(url: str | None) -> Iterable[tuple[str, str]]:
+def _url(url: str | None) -> Iterable[Vote]:
     path = urlsplit(url).path.lower() if url else ""
     for pattern, page_type in URL_PATTERNS:
         match = pattern.search(path)
         if match:
-            yield page_type, f"URL path {match.group(0)}"
+            yield page_type, WEIGHTS["url"], f"URL path {match.group(0)}"
+            return
 
 
-def _guard(verdicts: Sequence[tuple[bool, str | None]]) -> Iterable[tuple[str, str]]:
+def _guard(verdicts: Sequence[tuple[bool, str | None]]) -> Iterable[Vote]:
     if verdicts and all(not accepted and reason == TOO_SHORT for accepted, reason in verdicts):
-        yield JS_SHELL, "accept guard: every candidate rejected as too short"
+        yield JS_SHELL, WEIGHTS["guard"], "accept guard: every candidate rejected as too short"
+
+
+def votes(facts: Mapping[str, Any], url: str | None, taxonomy: Taxonomy,
+          verdicts: Sequence[tuple[bool, str | None]] = ()) -> list[Vote]:
+    """Every signal's vote for a type of the taxonomy, strongest signal first."""
+    found = [*_jsonld(facts), *_og(facts), *_classifier(facts), *_url(url), *_guard(verdicts)]
+    return [vote for vote in found if vote[0] in taxonomy.page_types]
 
 
 def suggest_type(facts: Mapping[str, Any], url: str | None, taxonomy: Taxonomy,
                  verdicts: Sequence[tuple[bool, str | None]] = ()) -> Suggestion:
-    """The type the page's signals suggest (`verdicts`: each candidate's (accepted, guard reason)), strongest
-    signal first; `article` by default."""
-    for found in (_jsonld(facts), _og(facts), _classifier(facts), _url(url), _guard(verdicts)):
-        suggestion = _first_known(found, taxonomy)
-        if suggestion is not None:
-            return suggestion
-    return Suggestion(ARTICLE, "default")
+    """The type whose signals weigh most, if it reaches DECIDES (a tie: the type of the first vote among
+    them), named with the signals that voted for it; else the taxonomy's first type, with NO_SIGNAL."""
+    cast = votes(facts, url, taxonomy, verdicts)
+    weight: dict[str, float] = {}
+    for page_type, vote, _signal in cast:
+        weight[page_type] = weight.get(page_type, 0.0) + vote
+    if not weight or max(weight.values()) < DECIDES:
+        return Suggestion(taxonomy.page_types[0], NO_SIGNAL)
+    best = max(weight.values())
+    chosen = next(page_type for page_type, _vote, _signal in cast if weight[page_type] == best)
+    return Suggestion(chosen, ", ".join(signal for page_type, _vote, signal in cast if page_type == chosen))

@@ -9,12 +9,15 @@ from pathlib import Path
 import click
 from flask import current_app
 from flask.cli import with_appcontext
+from sqlalchemy import select
 
 from ..corpus.importer import SITE_FROM, nothing_imported, start_batch
 from ..corpus.readers import FORMATS
 from ..crawl.sample import STRATA
 from ..db import sessions
-from ..models import ImportBatch
+from ..jobs.follow_checks import follow_gold
+from ..jobs.start import dispatch
+from ..models import Gold, ImportBatch, Page
 from ..settings import settings_of
 from ..usecases.import_pages import import_pages
 from .actor import cli_actor, cli_record
@@ -28,7 +31,8 @@ def run_import(
     paths: list[str], fmt: str, site_from: str, label: str, processes: int | None = None
 ) -> ImportBatch:
     """Import PATHS, showing progress, committing every COMMIT_SECONDS so that web requests and workers
-    writing meanwhile never wait long; returns the committed batch."""
+    writing meanwhile never wait long, then ask for the checks of the imported gold, if any (jobs/follow_checks.py);
+    returns the committed batch."""
     settings = settings_of(current_app)
     with sessions()() as session:
         batch = start_batch(session, ", ".join(paths), fmt, cli_actor())
@@ -44,7 +48,12 @@ def run_import(
                 if time.monotonic() - committed >= COMMIT_SECONDS:
                     session.commit()
                     committed = time.monotonic()
+        with_gold = session.scalar(select(Gold.id).join(Page, Page.id == Gold.page_id)
+                                   .where(Page.batch_id == batch.id).limit(1))
+        check = follow_gold(session, settings) if with_gold is not None else None
         session.commit()
+        if check is not None:
+            dispatch(current_app, session, check)
         return batch
 
 

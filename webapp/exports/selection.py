@@ -11,7 +11,7 @@ from typing import Any
 from sqlalchemy import Select, func, select
 from sqlalchemy.orm import Session
 
-from ..annotation.annotations import VOID
+from ..annotation.annotations import SYSTEM, VOID
 from ..annotation.page_filter import PageFilter
 from ..corpus.document import LAYOUT_FACT
 from ..models import Annotation, AnnotationRevision, Extraction, Gold, GoldRevision, Page, Score, Site
@@ -193,11 +193,12 @@ def _guideline_versions(session: Session, gold_ids: Sequence[int]) -> dict[int, 
 
 def credited(authors: tuple[str, ...], text: str, page_type: str, status: str,
              annotations: Sequence[AnnotationRecord]) -> tuple[str, ...]:
-    """The gold's authors, then the annotators whose annotation has the gold's text (ends trimmed), type
-    and status: their text agreed, so the gold is theirs too."""
+    """The gold's authors (SYSTEM, the author of an automatic adjudication, left out: nobody), then the
+    annotators whose annotation has the gold's text (ends trimmed), type and status: their text agreed, so
+    the gold is theirs too."""
     agreed = [a.author for a in annotations
               if (a.text.strip(), a.page_type, a.status) == (text.strip(), page_type, status)]
-    return tuple(dict.fromkeys((*authors, *agreed)))
+    return tuple(dict.fromkeys((*(name for name in authors if name != SYSTEM), *agreed)))
 
 
 def _annotations(session: Session, page_ids: Sequence[int]) -> dict[int, list[AnnotationRecord]]:

@@ -39,9 +39,12 @@ class Broker:
     task: TaskWrapper
     pid: int
 
-    def send(self, chunk_ids: Sequence[int]) -> None:
+    def send(self, chunk_ids: Sequence[int], delay: float = 0) -> None:
         for chunk_id in chunk_ids:
-            self.task(chunk_id)
+            if delay > 0:
+                self.task.schedule(args=(chunk_id,), delay=delay)
+            else:
+                self.task(chunk_id)
 
     def idle(self) -> bool:
         """No message waits: a queued chunk older than its grace lost its message."""
@@ -102,7 +105,8 @@ def broker(host: Host) -> Broker:
     return found
 
 
-def send(host: Host, chunk_ids: Sequence[int]) -> None:
-    """Send the chunks to the workers (call after the transaction that created them committed)."""
+def send(host: Host, chunk_ids: Sequence[int], delay: float = 0) -> None:
+    """Send the chunks to the workers (call after the transaction that created them committed), `delay`
+    seconds from now (Huey's schedule, which every consumer's scheduler reads)."""
     if chunk_ids:
-        broker(host).send(chunk_ids)
+        broker(host).send(chunk_ids, delay)

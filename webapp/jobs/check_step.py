@@ -1,9 +1,10 @@
-"""The step of a check job: run the checks of the gold (results/gold_check_runs.py) on every page they cover,
-a few pages per transaction, replacing the failures kept for them."""
+"""The step of a check job: run the checks of the gold (results/gold_check_runs.py) on every page they cover
+(a follow-up job, jobs/follow_checks.py: on the pages whose gold changed since their last check), a few
+pages per transaction, replacing the failures kept for them."""
 
 from __future__ import annotations
 
-from ..results.gold_check_runs import checked_pages, run_checks
+from ..results.gold_check_runs import checked_pages, run_checks, stale_pages
 from ..scoring.gold_checks import Thresholds
 from .context import Context
 
@@ -12,7 +13,7 @@ PAGES = 100  # pages per transaction
 
 def check_step(ctx: Context) -> list:
     with ctx.reader() as session:
-        pages = checked_pages(session)
+        pages = stale_pages(session) if ctx.params.get("follow") else checked_pages(session)
     check_pages(ctx, pages)
     return []
 

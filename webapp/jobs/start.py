@@ -23,7 +23,9 @@ def new_job(session: Session, host: Host, kind: str, params: dict[str, Any], sta
 
 
 def dispatch(host: Host, session: Session, job: Job) -> None:
-    """Send the job's queued chunks to the workers: call right after the commit that created it."""
+    """Send the job's queued chunks to the workers: call right after the commit that created it. A job whose
+    params name a `delay` (a follow-up check, jobs/follow_checks.py) reaches them that many seconds later."""
     send(host, list(session.scalars(select(JobChunk.id).where(JobChunk.job_id == job.id,
-                                                             JobChunk.status == "queued"))))
+                                                             JobChunk.status == "queued"))),
+         float(job.params.get("delay", 0)))
 

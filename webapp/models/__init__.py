@@ -13,6 +13,7 @@ from .gold_models import (
     Assignment,
     Gold,
     GoldCheck,
+    GoldCheckRun,
     GoldRevision,
     Guideline,
     RevisionFields,
@@ -27,6 +28,7 @@ __all__ = [
     "NAMING", "Base", "utcnow", "Site", "SiteRule", "ExtractorVariant", "ImportBatch", "Page", "Extraction",
     "Gold", "RevisionFields", "GoldRevision", "Guideline", "Annotation", "AnnotationRevision", "Assignment",
     "GoldCheck",
+    "GoldCheckRun",
     "Score", "ScoreEpoch", "ScoreChange", "Job", "JobChunk", "WorkerBeat", "JobFile", "User", "Credential",
     "LoginThrottle", "AuditEvent", "AssignmentChange", "PageComment", "ControlPage", "CandidateTab",
 ]

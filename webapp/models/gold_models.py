@@ -156,3 +156,16 @@ class GoldCheck(Base):
     name: Mapped[str] = mapped_column(String(32), index=True)
     reason: Mapped[str] = mapped_column(Text)
     checked_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class GoldCheckRun(Base):
+    """When the checks last ran on a page, and on what: the gold's version then (None: no gold) and the
+    newest revision of its annotations then (None: none). A page whose gold or annotations moved on since is
+    "not checked since the last change" (results/gold_check_runs.py `stale_pages`)."""
+
+    __tablename__ = "gold_check_run"
+
+    page_id: Mapped[int] = mapped_column(ForeignKey("page.id", ondelete="CASCADE"), primary_key=True)
+    checked_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    gold_version: Mapped[int | None] = mapped_column(Integer)
+    annotation_revision: Mapped[int | None] = mapped_column(Integer)

@@ -3,7 +3,11 @@ each page gives them, and the failures kept per page (GoldCheck) for the Checks 
 queue's filter. Services take a session and never commit.
 
 The checks run on every page with done gold, and on every double-annotated page (the disagreement check
-needs no gold). A run replaces the kept failures of the pages it checked.
+needs no gold). A run replaces the kept failures of the pages it checked, and notes on each (GoldCheckRun)
+when it ran and on what: the gold's version and the newest revision of the page's annotations. A page whose
+gold or annotations moved on since is "not checked since the last change" (`stale_pages`): every change of
+gold queues a check job that checks those (jobs/follow_checks.py), and until it has run the Checks page
+says so rather than showing the page as passing (`overview`).
 """
 
 from __future__ import annotations
@@ -11,14 +15,15 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, insert, select
+from sqlalchemy import delete, func, insert, select
 from sqlalchemy.orm import Session
 
 from ..corpus.visible_text import block_lines, parse_html
 from ..extractors.base import Extractor
-from ..models import Extraction, Gold, GoldCheck, Page
+from ..models import Annotation, AnnotationRevision, Extraction, Gold, GoldCheck, GoldCheckRun, Page, utcnow
 from ..scoring import gold_checks as checks
 from ..scoring.agreement_maths import text_f1
 from ..vocabulary import DONE, Taxonomy
@@ -95,14 +100,52 @@ def _check_gold(gold: Gold, html: str, extracted: Mapping[str, tuple[str, bool]]
             checks.MARKUP: checks.markup(gold.text, shown),
             checks.UNKNOWN_WORDS: checks.unknown_words(gold.text, shown, thresholds.unknown_words),
             checks.TRUNCATED: checks.truncated(gold.text, blocks, texts, thresholds.short_gold),
+            checks.REPEATED_TEXT: checks.repeated_text(gold.text, shown, thresholds.repeat_words),
         }
     return {name: reason for name, reason in reasons.items() if reason}
 
 
+State = tuple[int | None, int | None]
+"""What a check ran on: the gold's version (None: no gold) and the newest annotation revision's id (None: none)."""
+
+
+def page_states(session: Session, page_ids: Sequence[int] | None = None) -> dict[int, State]:
+    """Each page's state now (of `page_ids`, or every page with a gold or an annotation)."""
+    golds = select(Gold.page_id, Gold.version)
+    newest = (select(Annotation.page_id, func.max(AnnotationRevision.id))
+              .join(AnnotationRevision, AnnotationRevision.annotation_id == Annotation.id).group_by(Annotation.page_id))
+    if page_ids is not None:
+        golds, newest = golds.where(Gold.page_id.in_(page_ids)), newest.where(Annotation.page_id.in_(page_ids))
+    versions = {page_id: version for page_id, version in session.execute(golds)}
+    revisions = {page_id: newest_id for page_id, newest_id in session.execute(newest)}
+    return {page_id: (versions.get(page_id), revisions.get(page_id)) for page_id in set(versions) | set(revisions)}
+
+
+def last_runs(session: Session) -> dict[int, GoldCheckRun]:
+    """Each page's last check run, by page id."""
+    return {run.page_id: run for run in session.scalars(select(GoldCheckRun))}
+
+
+def stale_pages(session: Session) -> list[int]:
+    """The pages to check again: those the checks cover that were never checked or whose gold or annotations
+    changed since their last check, and those checked once that the checks no longer cover (their kept
+    failures go)."""
+    states, runs = page_states(session), last_runs(session)
+    covered = set(checked_pages(session))
+    changed = {page_id for page_id in covered
+               if page_id not in runs or states.get(page_id, (None, None)) != _ran_on(runs[page_id])}
+    return sorted(changed | (set(runs) - covered))
+
+
+def _ran_on(run: GoldCheckRun) -> State:
+    return run.gold_version, run.annotation_revision
+
+
 def run_checks(session: Session, registry: Mapping[str, Extractor], taxonomy: Taxonomy,
                thresholds: checks.Thresholds, page_ids: Sequence[int] | None = None) -> tuple[int, list[Failed]]:
-    """Check these pages (or every page the checks run on), replace their kept failures, and return
-    (how many pages were checked, the failing ones)."""
+    """Check these pages (or every page the checks run on), replace their kept failures and note their
+    runs, and return (how many pages were checked, the failing ones). Of `page_ids`, a page the checks do
+    not cover loses its kept failures and its run."""
     wanted = checked_pages(session, page_ids)
     fingerprints = current_named(session, registry)
     disputed = {int(p.page_id): p for p in annotated_pages(session, wanted)}  # type: ignore[call-overload]
@@ -124,18 +167,33 @@ def run_checks(session: Session, registry: Mapping[str, Extractor], taxonomy: Ta
                     reasons[checks.DISAGREEMENT] = reason
             if reasons:
                 failing.append(Failed(page_id, url, reasons))
-    keep(session, wanted, failing)
+    keep(session, wanted if page_ids is None else sorted(set(page_ids) | set(wanted)), failing)
+    note_runs(session, wanted)
     return len(wanted), failing
 
 
 def keep(session: Session, page_ids: Sequence[int], failing: Sequence[Failed]) -> None:
-    """Replace the kept failures of these pages with these."""
+    """Replace the kept failures of these pages with these (and forget their runs)."""
     for start in range(0, len(page_ids), 500):
-        session.execute(delete(GoldCheck).where(GoldCheck.page_id.in_(page_ids[start:start + 500])))
+        part = page_ids[start:start + 500]
+        session.execute(delete(GoldCheck).where(GoldCheck.page_id.in_(part)))
+        session.execute(delete(GoldCheckRun).where(GoldCheckRun.page_id.in_(part)))
     rows = [{"page_id": f.page_id, "name": name, "reason": reason}
             for f in failing for name, reason in f.reasons.items()]
     if rows:
         session.execute(insert(GoldCheck), rows)
+
+
+def note_runs(session: Session, page_ids: Sequence[int]) -> None:
+    """Note that the checks ran on these pages now, on their state now (their old runs are gone: `keep`)."""
+    now = utcnow()
+    for start in range(0, len(page_ids), 500):
+        part = page_ids[start:start + 500]
+        states = page_states(session, part)
+        rows = [{"page_id": page_id, "checked_at": now, "gold_version": states.get(page_id, (None, None))[0],
+                 "annotation_revision": states.get(page_id, (None, None))[1]} for page_id in part]
+        if rows:
+            session.execute(insert(GoldCheckRun), rows)
 
 
 def kept(session: Session) -> tuple[int, list[Failed]]:
@@ -147,3 +205,36 @@ def kept(session: Session) -> tuple[int, list[Failed]]:
         found.setdefault(page_id, Failed(page_id, url)).reasons[name] = reason
     return len(checked_pages(session)), list(found.values())
 
+
+
+@dataclass(frozen=True)
+class PageCheck:
+    """A page the checks cover, as the Checks page shows it: when it was last checked (None: never), the
+    gold version it was checked against and the gold version now (None: no gold), whether its gold or
+    annotations changed since (`stale`), and the reasons it failed then."""
+
+    page_id: int
+    url: str | None
+    checked_at: datetime | None
+    checked_version: int | None
+    gold_version: int | None
+    stale: bool
+    reasons: dict[str, str]
+
+
+def overview(session: Session) -> list[PageCheck]:
+    """Every page the checks cover, and every page with kept failures, by page id."""
+    covered = set(checked_pages(session))
+    runs, states = last_runs(session), page_states(session)
+    _pages, failing = kept(session)
+    reasons = {f.page_id: f.reasons for f in failing}
+    ids = sorted(covered | set(reasons))
+    urls = {page_id: url for page_id, url in session.execute(select(Page.id, Page.url).where(Page.id.in_(ids)))}
+    shown: list[PageCheck] = []
+    for page_id in ids:
+        run = runs.get(page_id)
+        state = states.get(page_id, (None, None))
+        shown.append(PageCheck(page_id, urls.get(page_id), run.checked_at if run else None,
+                               run.gold_version if run else None, state[0],
+                               run is None or _ran_on(run) != state, reasons.get(page_id, {})))
+    return shown

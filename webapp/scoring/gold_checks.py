@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from .agreement_maths import text_f1
+from .content_tokens import repeated_runs, tokens
 
 LOW_SCORES = "low-scores"
 MARKUP = "markup"
@@ -19,6 +20,7 @@ UNKNOWN_WORDS = "unknown-words"
 TRUNCATED = "truncated"
 TYPE_MISMATCH = "type-mismatch"
 DISAGREEMENT = "disagreement"
+REPEATED_TEXT = "repeated-text"
 
 CHECKS: dict[str, str] = {
     LOW_SCORES: "every extractor scores below a threshold against the gold",
@@ -26,6 +28,7 @@ CHECKS: dict[str, str] = {
     UNKNOWN_WORDS: "words in the gold that the page does not show",
     TRUNCATED: "the gold stops inside a block of the page, or is much shorter than every extractor's text",
     TYPE_MISMATCH: "a type without main content whose gold has text, or the reverse",
+    REPEATED_TEXT: "the gold holds the same content twice (however split or formatted), the page once",
     DISAGREEMENT: "double-annotated, the annotators disagree, and nobody adjudicated",
 }
 """Each check's name, in the order reports list them, and what it looks for."""
@@ -37,18 +40,20 @@ MIN_CUT_LINE = 20  # characters: a shorter last line that opens a longer block i
 @dataclass(frozen=True)
 class Thresholds:
     """The settings the checks take (CHECK_LOW_SCORE, CHECK_UNKNOWN_WORDS, CHECK_SHORT_GOLD,
-    CHECK_MIN_AGREEMENT)."""
+    CHECK_MIN_AGREEMENT, CHECK_REPEAT_WORDS)."""
 
     low_score: float = 0.5
     unknown_words: float = 0.02
     short_gold: float = 0.3
     min_agreement: float = 0.8
+    repeat_words: int = 20
 
     @classmethod
     def of(cls, settings: Mapping[str, object]) -> Thresholds:
         """The thresholds an app's settings set."""
         return cls(float(settings["CHECK_LOW_SCORE"]), float(settings["CHECK_UNKNOWN_WORDS"]),  # type: ignore[arg-type]
-                   float(settings["CHECK_SHORT_GOLD"]), float(settings["CHECK_MIN_AGREEMENT"]))  # type: ignore[arg-type]
+                   float(settings["CHECK_SHORT_GOLD"]), float(settings["CHECK_MIN_AGREEMENT"]),  # type: ignore[arg-type]
+                   int(settings["CHECK_REPEAT_WORDS"]))  # type: ignore[call-overload]
 
 
 _TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>")
@@ -161,3 +166,29 @@ def disagreement(texts: Mapping[str, str], adjudicated: bool, min_agreement: flo
         return None
     return (f"the annotators ({', '.join(names)}) agree to text F1 {mean:.3f}, below {min_agreement:g}, and "
             "nobody adjudicated")
+
+
+def repeated_text(gold: str, shown: str, size: int) -> str | None:
+    """A run of `size` words or more (of the content tokens, scoring/content_tokens.py: list markers,
+    punctuation, case and line splits left out) that the gold holds twice where the page shows the run
+    once: content taken in twice, in the same form or another."""
+    found, page = _words(tokens(gold)), _words(tokens(shown))
+    runs = [(first, again, length) for first, again, length in repeated_runs(found, size)
+            if _count(page, found[again:again + length]) < 2]
+    if not runs:
+        return None
+    repeated = sum(length for _, _, length in runs)
+    first, again, length = runs[0]
+    return (f"{repeated} of the gold's {len(found)} words repeat content it already has, which the page "
+            f"shows once (first: {_clip(' '.join(found[again:again + length]))!r}, words {first + 1} and "
+            f"{again + 1})")
+
+
+def _words(found: list[str]) -> list[str]:
+    return [token for token in found if token[0].isalnum()]
+
+
+def _count(text: list[str], part: list[str]) -> int:
+    """How many times the tokens `part` come one after the other in `text` (overlapping ones too)."""
+    width = len(part)
+    return sum(text[at:at + width] == part for at in range(len(text) - width + 1))

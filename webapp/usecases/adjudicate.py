@@ -5,7 +5,7 @@ finished, none a draft, voided ones left out: the pages of the adjudication queu
 (409 otherwise); a reviewer never adjudicates a page they annotated themselves (403); the fields are
 checked as a save's are (usecases/fields.py: the result is Markdown, its plain text derived); the result
 is a save of the gold with the reviewer's note (versions, stale saves kept); the page's scores are
-refreshed when the gold changed; it is audited."""
+refreshed and its checks asked to run again (jobs/follow_checks.py) when the gold changed; it is audited."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from ..annotation.annotations import annotations_of, is_complete
 from ..annotation.gold_markdown import edited_text
 from ..annotation.guideline_versions import version_in_force
 from ..annotation.review import adjudicate
+from ..jobs.follow_checks import follow_gold
 from ..models import Page
 from ..results.store import gold_changed
 from ..settings import Settings
@@ -90,4 +91,4 @@ def adjudicate_page(session: Session, settings: Settings, actor: Actor, page_id:
         gold_changed(session, settings.eager, page_id, no_content=settings.taxonomy.no_content)
     actor.record(session, "adjudicate", f"page {page_id}", {"version": request.version, "conflict": outcome.conflict,
                                                             "type": fields.page_type, "note": request.note})
-    return Saved(outcome)
+    return Saved(outcome, check=follow_gold(session, settings) if outcome.applied else None)

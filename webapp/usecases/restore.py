@@ -3,16 +3,19 @@ save's (usecases/save.py): the page is locked, an adjudicated page's gold change
 (423), the revision's Markdown, text and type are restored together and must be what a save may store
 today (a type the settings no longer name, a Markdown over GOLD_MAX_BYTES: refused), the new revision
 records the guideline version in force for its type now (annotation/guideline_versions.py), the page's
-scores are refreshed and the restore is audited."""
+scores are refreshed, its checks asked to run again (jobs/follow_checks.py) and the restore is audited."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from sqlalchemy.orm import Session
 
 from ..annotation.gold import restore_revision
 from ..annotation.gold_markdown import views_from
 from ..annotation.guideline_versions import version_in_force
-from ..models import GoldRevision
+from ..jobs.follow_checks import follow_gold
+from ..models import GoldRevision, Job
 from ..results.store import gold_changed
 from ..settings import Settings
 from .fields import checked_fields
@@ -20,9 +23,15 @@ from .outcome import Actor, Refused
 from .save import edit_refusal, locked_page
 
 
-def restore(session: Session, settings: Settings, actor: Actor, page_id: int, revision_id: int) -> GoldRevision:
-    """Restore the revision of the page's gold (returns the new revision); Refused (404, 423, 400, 413)
-    when the rules do not allow it. Never commits."""
+@dataclass(frozen=True)
+class Restored:
+    revision: GoldRevision  # the new revision
+    check: Job | None  # the check job it queued (the face dispatches it after its commit)
+
+
+def restore(session: Session, settings: Settings, actor: Actor, page_id: int, revision_id: int) -> Restored:
+    """Restore the revision of the page's gold; Refused (404, 423, 400, 413) when the rules do not allow
+    it. Never commits."""
     page = locked_page(session, page_id)
     revision = session.get(GoldRevision, revision_id)
     if revision is None or page.gold is None or revision.gold_id != page.gold.id:
@@ -35,4 +44,4 @@ def restore(session: Session, settings: Settings, actor: Actor, page_id: int, re
     restored = restore_revision(session, page, revision, actor.name, version_in_force(session, revision.page_type))
     gold_changed(session, settings.eager, page.id, no_content=settings.taxonomy.no_content)
     actor.record(session, "gold.restore", f"page {page_id}", {"revision": revision.id, "version": restored.version})
-    return restored
+    return Restored(restored, follow_gold(session, settings))

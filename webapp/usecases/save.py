@@ -13,6 +13,8 @@ The rules, in order:
   (annotation/gold.py); an applied annotation that completes the page's places with exactly the same
   annotations adjudicates it automatically (`settle`);
 - when the gold changed, the page's cached scores are refreshed in the same transaction (`gold_changed`);
+- an applied save (of the gold or of an annotation) asks for the page's checks to run again, as a debounced
+  job the face sends after its commit (jobs/follow_checks.py; `Saved.check`: None when one is queued);
 - the save (and an automatic adjudication) is appended to the audit log.
 """
 
@@ -30,6 +32,8 @@ from ..annotation.gold import Record, Revision, SaveOutcome, lock_page, save_gol
 from ..annotation.gold_markdown import GoldViews, edited_text
 from ..annotation.guideline_versions import version_in_force
 from ..annotation.provenance import BadProvenance, checked_provenance
+from ..jobs.follow_checks import follow_gold
+from ..models import Job
 from ..results.store import gold_changed
 from ..settings import Settings
 from .bodies import SAVE, validated
@@ -96,11 +100,12 @@ def provenance_of(value: Any, text: str) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class Saved:
-    """What a save did (``outcome``: annotation/gold.py's SaveOutcome) and whether it adjudicated the page
-    automatically."""
+    """What a save did (``outcome``: annotation/gold.py's SaveOutcome), whether it adjudicated the page
+    automatically, and the check job it queued (the face dispatches it after its commit)."""
 
     outcome: SaveOutcome
     automatic: bool = False
+    check: Job | None = None
 
     @property
     def conflict(self) -> bool:
@@ -155,8 +160,7 @@ def save(session: Session, settings: Settings, actor: Actor, page_id: int, reque
             outcome = save_gold(session, page, base_version=request.version, author=actor.name, **values)
     except ValueError as error:
         raise Refused(400, str(error)) from None
-    automatic = outcome.applied and blind and settle(session, page, settings.overlap, actor.name,
-                                                     values["guideline_version"])
+    automatic = outcome.applied and blind and settle(session, page, settings.overlap, values["guideline_version"])
     if outcome.applied and (not own or automatic):
         gold_changed(session, settings.eager, page.id, no_content=settings.taxonomy.no_content)
     if automatic:
@@ -165,4 +169,4 @@ def save(session: Session, settings: Settings, actor: Actor, page_id: int, reque
         actor.record(session, "gold.save", f"page {page.id}",
                      {"revision": outcome.revision.id, "version": outcome.revision.version,
                       "conflict": outcome.conflict, "status": fields.status})
-    return Saved(outcome, automatic)
+    return Saved(outcome, automatic, follow_gold(session, settings) if outcome.applied else None)

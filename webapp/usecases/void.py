@@ -2,7 +2,7 @@
 annotation keeps its revisions, with one more by the admin recording the void; it holds no place and
 counts in no agreement, queue, adjudication or export; its annotator may not save it again. If the page's
 remaining annotations then fill its places and agree exactly, it is adjudicated automatically, as a save
-would. Audited."""
+would. Its checks are asked to run again (jobs/follow_checks.py). Audited."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ from sqlalchemy.orm import Session
 
 from ..accounts.roles import ADMIN, at_least
 from ..annotation.annotations import VOID, annotation_of, settle, void
-from ..models import AnnotationRevision
+from ..jobs.follow_checks import follow_gold
+from ..models import AnnotationRevision, Job
 from ..results.store import annotations_changed, gold_changed
 from ..settings import Settings
 from .outcome import Actor, Refused
@@ -23,6 +24,7 @@ from .save import locked_page
 class Voided:
     revision: AnnotationRevision  # the revision recording the void
     automatic: bool  # the page was then adjudicated automatically
+    check: Job | None = None  # the check job it queued (the face dispatches it after its commit)
 
 
 def void_annotation(session: Session, settings: Settings, actor: Actor, page_id: int, author: str) -> Voided:
@@ -38,10 +40,10 @@ def void_annotation(session: Session, settings: Settings, actor: Actor, page_id:
         raise Refused(409, f"{author!r}'s annotation of page {page_id} is voided already.")
     revision = void(session, annotation, actor.name)
     actor.record(session, "annotation.void", f"page {page_id}", {"author": author, "revision": revision.id})
-    automatic = settle(session, page, settings.overlap, actor.name)
+    automatic = settle(session, page, settings.overlap)
     if automatic:
         gold_changed(session, settings.eager, page_id, no_content=settings.taxonomy.no_content)
         actor.record(session, "adjudicate", f"page {page_id}", {"automatic": True})
     else:
         annotations_changed(session, page_id)
-    return Voided(revision, automatic)
+    return Voided(revision, automatic, follow_gold(session, settings))

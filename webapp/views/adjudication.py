@@ -17,7 +17,7 @@ from ..annotation.provenance import uniform
 from ..annotation.review import annotated, review_queue
 from ..corpus.visible_text import browser_rules, visible_text
 from ..db import get_or_404, get_session
-from ..models import Page
+from ..models import Gold, GoldRevision, Page
 from ..scoring.agreement_maths import page_agreement
 from ..usecases.adjudicate import NOTE_MAX, adjudicate_page, adjudication_refusal, adjudication_request
 from ..usecases.outcome import Refused
@@ -25,7 +25,7 @@ from ..usecases.void import void_annotation
 from ..vocabulary import GOLD_STATUSES
 from ..web.app_settings import settings
 from ..web.guideline_panel import guideline_panel
-from .common import actor, annotator, current_role, idle_seconds, overlap, refuse
+from .common import actor, annotator, current_role, follow, idle_seconds, overlap, refuse
 
 bp = Blueprint("adjudication", __name__, url_prefix="/adjudication")
 
@@ -46,6 +46,17 @@ def index() -> str:
                            overlap=overlap())
 
 
+def earlier_version(session: Any, gold: Gold, revision_id: int | None) -> GoldRevision | None:
+    """The revision of the gold to start from (``?from=<revision id>``), or None (start from the gold);
+    404 when the gold has no such revision."""
+    if revision_id is None:
+        return None
+    revision = session.get(GoldRevision, revision_id)
+    if revision is None or revision.gold_id != gold.id:
+        abort(404, description=f"Page {gold.page_id}'s gold has no revision {revision_id}.")
+    return revision
+
+
 @bp.get("/<int:page_id>")
 def page(page_id: int) -> str:
     session = get_session()
@@ -58,15 +69,18 @@ def page(page_id: int) -> str:
               "snippets": a.snippets, "version": a.version} for a in annotations]
     agreed = consensus([Said(a.author, a.text, a.page_type) for a in annotations])
     gold = found.gold
-    started = uniform({"source": "gold", "version": gold.version}, gold.text, "gold") if gold else uniform(
+    earlier = earlier_version(session, gold, request.args.get("from", type=int)) if gold else None
+    base: Gold | GoldRevision | None = earlier if earlier is not None else gold
+    started = uniform({"source": "gold", "version": base.version}, base.text, "gold") if base else uniform(
         {"source": "consensus"}, agreed.text, "consensus")
     html = session.scalar(select(Page.html).where(Page.id == page_id)) or ""
     return render_template(
         "adjudication/page.html", page=found, annotations=shown, gold=gold, consensus=agreed,
         page_lines=visible_text(html).split("\n"), rules=browser_rules(),
         agreement=page_agreement(annotated(page_id, annotations)) if len(annotations) > 1 else None,
-        start={"text": gold.text if gold else agreed.text, "type": gold.page_type if gold else agreed.page_type,
-               "status": gold.status if gold else "done", "snippets": gold.snippets if gold else None,
+        start={"text": base.text if base else agreed.text, "type": base.page_type if base else agreed.page_type,
+               "status": base.status if base else "done", "snippets": base.snippets if base else None,
+               "from": base.version if base is not None and base is not gold else None,
                "provenance": started},
         page_types=settings().taxonomy.labels, statuses=GOLD_STATUSES, note_max=NOTE_MAX,
         refusal=refusal.reason if refusal else None, can_void=at_least(current_role(), ADMIN),
@@ -94,6 +108,7 @@ def save(page_id: int) -> Response:
     except Refused as error:
         refuse(error)
     session.commit()
+    follow(session, outcome.check)
     if outcome.conflict:
         flash("Someone saved this page's gold while you were adjudicating: yours is kept in its history as a "
               "stale save. Here is the page again.")
@@ -116,6 +131,7 @@ def void(page_id: int) -> Response:
     except Refused as error:
         refuse(error)
     session.commit()
+    follow(session, voided.check)
     flash(f"{name}'s annotation of page {page_id} is voided"
           + (": the others agree exactly, so the page is adjudicated automatically." if voided.automatic else "."))
     return redirect(url_for("adjudication.page", page_id=page_id))

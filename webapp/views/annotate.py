@@ -31,13 +31,23 @@ from ..annotation.control import is_control_for
 from ..annotation.effort_record import ACTIONS
 from ..annotation.gold import HistoryPage, Record, history_page
 from ..annotation.gold_markdown import two_golds
-from ..annotation.prefill import FIXED_MODE, METRIC, RANDOM_MODE, Prefill, Ranking, choose, drawn, fixed
+from ..annotation.prefill import (
+    FIXED_MODE,
+    METRIC,
+    RANDOM_MODE,
+    Prefill,
+    Ranking,
+    choose,
+    drawn,
+    fixed,
+    random_pool,
+)
 from ..annotation.provenance import summary, uniform
-from ..annotation.type_signals import Suggestion, suggest_type
+from ..annotation.type_signals import NO_SIGNAL, Suggestion, suggest_type
 from ..corpus.site_names import known_site
 from ..corpus.visible_text import browser_rules
 from ..db import get_or_404, get_session
-from ..models import Extraction, Gold, Page
+from ..models import Annotation, Extraction, Gold, Page
 from ..results.effort_figures import pace
 from ..results.extractions import current_named
 from ..results.leaderboard_figures import board_extractors, page_scores
@@ -57,6 +67,7 @@ from .common import (
     annotator,
     current_role,
     filter_args,
+    follow,
     idle_seconds,
     local_target,
     overlap,
@@ -109,7 +120,7 @@ def editor_state(saved: Record | None, found: list[dict[str, Any]], prefill: Pre
                 "start": uniform({"source": "gold", "version": gold.version}, gold.text, "gold")}
     chosen = next((c for c in found if prefill and c["name"] == prefill.extractor), None)
     text = drop_lines(chosen["text"], boilerplate)[0] if chosen else ""
-    suggested = suggested or Suggestion(ARTICLE, "default")
+    suggested = suggested or Suggestion(ARTICLE, NO_SIGNAL)
     start = uniform({"source": "none"}, text, "typed") if not chosen or prefill is None else uniform(
         {"source": "extractor", "name": chosen["name"], "fingerprint": chosen["fingerprint"],
          "basis": prefill.basis}, text, "prefill")
@@ -137,7 +148,9 @@ def prefill_of(session: Session, page: Page, found: list[dict[str, Any]], who: s
     if settings().prefill == FIXED_MODE:
         return fixed(settings().default_extractor, usable)
     if settings().prefill == RANDOM_MODE:
-        return drawn(page.id, who, {c["name"] for c in found if not c["error"] and c["text"].strip()})
+        with_text = [c["name"] for c in found if not c["error"] and c["text"].strip()]
+        return drawn(page.id, who, *random_pool(with_text, [c["name"] for c in found if c["accepted"]],
+                                                settings().prefill_pool))
     host = known_site(page.site.host)
     pages, ranked = (0, []) if host is None else ranked_site(session, host)
     return choose(ranked, pages, host, settings().min_site_pages, settings().default_extractor, usable)
@@ -213,13 +226,23 @@ def page(page_id: int) -> Response | str:
 
 @bp.get("/pages/<int:page_id>/history")
 def history(page_id: int) -> str:
-    """The revisions newest first, HISTORY_PAGE at a time: ``?before=<revision id>`` shows older ones."""
+    """The revisions newest first, HISTORY_PAGE at a time: ``?before=<revision id>`` shows older ones. While
+    the page is blind, the viewer's own annotation's (nobody else's); else the gold's, with Restore only
+    where a restore can work (usecases/save.py `edit_refusal`), and on an adjudicated page, for reviewers,
+    adjudication from an earlier version instead."""
     session = get_session()
     found = get_or_404(session, Page, page_id)
     before = request.args.get("before", type=int)
-    gold_id = None if is_control_for(session, page_id, annotator() or "") else session.scalar(
-        select(Gold.id).where(Gold.page_id == page_id))  # a control page given to the reader is blind to them
-    shown = history_page(session, gold_id, before) if gold_id is not None else HistoryPage([], None)
+    name = annotator() or ""
+    own = is_blind(found, overlap())
+    if is_control_for(session, page_id, name):  # a control page given to the reader is blind to them
+        shown = HistoryPage([], None)
+    elif own:
+        mine = annotation_of(session, page_id, name)
+        shown = history_page(session, mine.id, before, record_type=Annotation) if mine else HistoryPage([], None)
+    else:
+        gold_id = session.scalar(select(Gold.id).where(Gold.page_id == page_id))
+        shown = history_page(session, gold_id, before) if gold_id is not None else HistoryPage([], None)
     rows = [
         {"id": r.id, "version": r.version, "author": r.author, "created_at": r.created_at.isoformat(),
          "type": r.page_type, "status": r.status, "text": r.text, "markdown": r.markdown,
@@ -228,8 +251,10 @@ def history(page_id: int) -> str:
          "guideline_version": r.guideline_version}
         for r, applied in shown.revisions
     ]
+    no_restore = "" if own else edit_refusal(session, settings(), found, name)
     return render_template("annotate/history.html", page=found, revisions=rows, older=shown.older,
-                           newer=before is not None, text_sources=TEXT_SOURCES)
+                           newer=before is not None, text_sources=TEXT_SOURCES, own=own, no_restore=no_restore,
+                           adjudicate_from=not own and overlap() > 1 and at_least(current_role(), REVIEWER))
 
 
 @bp.post("/pages/<int:page_id>/history/<int:revision_id>/restore")
@@ -247,7 +272,8 @@ def restore(page_id: int, revision_id: int) -> Response:
         flash(f"Revision {revision_id} was not restored: {error.reason} Restore another, or edit the page.")
         return redirect(url_for("annotate.history", page_id=page_id))
     session.commit()
-    flash(f"Revision {revision_id} restored as version {restored.version}.")
+    follow(session, restored.check)
+    flash(f"Revision {revision_id} restored as version {restored.revision.version}.")
     return redirect(url_for("annotate.history", page_id=page_id))
 
 

@@ -28,7 +28,7 @@ from ..web import app_settings, board_query, figures, live_answers
 from ..web.app_settings import settings
 from ..web.markdown import render_gold
 from ..web.query_args import int_arg
-from .common import actor, annotator, effort_scope, overlap, refuse
+from .common import actor, annotator, effort_scope, follow, overlap, refuse
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -75,6 +75,7 @@ def write_gold(page_id: int) -> tuple[Response, int]:
     except Refused as error:
         refuse(error)
     session.commit()
+    follow(session, saved.check)
     outcome = saved.outcome
     if outcome.conflict:
         return jsonify(conflict=True, revision=outcome.revision.id, current=gold_json(outcome.record)), 409

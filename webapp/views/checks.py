@@ -1,5 +1,7 @@
 """The Checks page and GET /api/checks: the pages whose gold failed a check when the checks last ran,
-with the reasons (scoring/gold_checks.py), and a button that runs them again as a job."""
+with the reasons (scoring/gold_checks.py), when each page was last checked and against which gold version,
+the pages not checked since their last change (never shown as passing), and a button that runs them again
+as a job."""
 
 from __future__ import annotations
 
@@ -8,18 +10,30 @@ from werkzeug.wrappers import Response
 
 from ..db import get_session
 from ..jobs.start import dispatch, new_job
-from ..results.gold_check_runs import failing_by_check, kept, report
+from ..results.gold_check_runs import Failed, PageCheck, failing_by_check, overview, report
 from ..scoring.gold_checks import CHECKS
 from .common import LOCAL_ACTOR, annotator, record
 
 bp = Blueprint("checks", __name__)
 
 
+def current_report(pages: list[PageCheck]) -> dict:
+    """The report of the pages checked since their last change (report()), and `stale`: the ids of the pages
+    not checked since."""
+    checked = [page for page in pages if not page.stale]
+    failing = [Failed(page.page_id, page.url, page.reasons) for page in checked if page.reasons]
+    return {**report(len(checked), failing), "stale": [page.page_id for page in pages if page.stale]}
+
+
 @bp.get("/checks")
 def index() -> str:
-    result = report(*kept(get_session()))
+    pages = overview(get_session())
+    result = current_report(pages)
     counts = failing_by_check(result)
     return render_template("checks/index.html", result=result, checks=CHECKS, counts=counts,
+                           runs={page.page_id: page for page in pages},
+                           stale=[page for page in pages if page.stale],
+                           passing=[page for page in pages if not page.stale and not page.reasons],
                            settings={key: current_app.config[key] for key in sorted(current_app.config)
                                      if key.startswith("CHECK_")})
 
@@ -36,5 +50,6 @@ def run() -> Response:
 
 @bp.get("/api/checks")
 def report_json() -> Response:
-    """`goldtext check --format json`, as the checks last ran (the command runs them anew)."""
-    return jsonify(report(*kept(get_session())))
+    """`goldtext check --format json` as the checks last ran on the pages checked since their last change
+    (the command runs them anew), and `stale`: the pages not checked since their last change."""
+    return jsonify(current_report(overview(get_session())))

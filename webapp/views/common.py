@@ -13,14 +13,15 @@ from werkzeug.exceptions import HTTPException
 from ..accounts import audit_log
 from ..accounts.roles import REVIEWER, at_least
 from ..db import get_session
-from ..models import AuditEvent
+from ..jobs.start import dispatch
+from ..models import AuditEvent, Job
 from ..usecases.outcome import Actor, Refused
 from ..web.access import identity
 from ..web.app_settings import settings
 
 ANNOTATOR = "annotator"
 LOCAL_ACTOR = "local"  # the actor of a change made in local mode before a name was given
-FILTER_ARGS = ("site", "status", "type", "batch", "author", "verdict", "q", "check")
+FILTER_ARGS = ("site", "status", "type", "batch", "author", "annotated", "verdict", "q", "check")
 
 
 def annotator() -> str | None:
@@ -112,3 +113,10 @@ def local_target(target: str | None) -> str | None:
 def unsafe_target(text: str) -> bool:
     return (not text.startswith("/") or text[1:2] == "/" or "\\" in text
             or any(ch.isspace() or ord(ch) < 32 or ord(ch) == 127 for ch in text))
+
+
+def follow(db_session: Any, job: Job | None) -> None:
+    """After the commit of a change of gold: send the check job it queued, if any, to the workers
+    (jobs/follow_checks.py; it reaches them CHECK_DELAY_SECONDS later)."""
+    if job is not None:
+        dispatch(current_app, db_session, job)

@@ -12,6 +12,7 @@ from ..jobs.start import dispatch
 from ..results.cache import ScoreCache
 from ..results.extractions import stored_fingerprints
 from ..results.leaderboard_figures import BoardOptions, f1_distribution
+from ..results.suggestion_figures import suggestion_figures
 from ..usecases.outcome import Refused
 from ..usecases.read_board import MetricUnavailable
 from ..usecases.refresh import start_refresh
@@ -51,7 +52,8 @@ def plots(query: BoardOptions) -> live_answers.Compute:
 def index() -> str:
     query = board_query.board_options()
     board = live_answers.computed(plots(query))
-    return render_template("leaderboard/index.html", board=board, **form_context(query))
+    suggestion = suggestion_figures(get_session(), app_settings.settings().taxonomy)
+    return render_template("leaderboard/index.html", board=board, suggestion=suggestion, **form_context(query))
 
 
 @bp.get("/table")

@@ -11,9 +11,10 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 from sqlalchemy import select
 from werkzeug.wrappers import Response
 
+from ..accounts.roles import REVIEWER, at_least
 from ..annotation.comments import open_requests
 from ..annotation.control import controls_given
-from ..annotation.page_filter import PageFilter
+from ..annotation.page_filter import ANYONE, PageFilter
 from ..annotation.page_queue import (
     QueueRow,
     own_count,
@@ -32,17 +33,27 @@ from ..usecases.outcome import Refused
 from ..vocabulary import QUEUE_STATUSES, TODO
 from ..web.app_settings import settings
 from ..web.query_args import page_filter
-from .common import actor, annotator, filter_args, overlap, refuse
+from .common import actor, annotator, current_role, filter_args, overlap, refuse
 
 bp = Blueprint("queue", __name__)
 
 PAGE_SIZE = 100  # rows of the queue per page; the database pages with LIMIT/OFFSET
 
 
+def queue_filter() -> PageFilter:
+    """The query string's page filter as the queue reads it: before adjudication a page's type is its
+    annotations' (an annotator's own, anyone's for a reviewer), and only reviewers filter by who annotated a
+    page (annotators are blind to the others)."""
+    wanted = page_filter(request.args)
+    reviewer = at_least(current_role(), REVIEWER)
+    return replace(wanted, types_seen_by=ANYONE if reviewer else annotator(),
+                   annotated_by=wanted.annotated_by if reviewer else ())
+
+
 @bp.get("/")
 def index() -> str:
     session = get_session()
-    wanted = page_filter(request.args)
+    wanted = queue_filter()
     offset = max(request.args.get("offset", 0, type=int), 0)
     counts = queue_counts(session, wanted)
     name = annotator()
@@ -69,6 +80,7 @@ def index() -> str:
         page_types=settings().taxonomy.labels,
         statuses=QUEUE_STATUSES,
         args=filter_args(request.args),
+        reviewer=at_least(current_role(), REVIEWER),
     )
 
 
@@ -84,7 +96,7 @@ def go(page_id: int) -> Response:
     direction = -1 if request.args.get("dir") == "prev" else 1
     session, name = get_session(), annotator()
     own = own_queue(session, name, overlap(), 1, skip=page_id) if overlap() > 1 and direction > 0 and name else []
-    target = own[0].page_id if own else step(session, page_id, direction, page_filter(request.args))
+    target = own[0].page_id if own else step(session, page_id, direction, queue_filter())
     args: Mapping[str, Any] = filter_args(request.args)  # url_for takes values of any type
     if target is None:
         where = "first" if direction < 0 else "last"

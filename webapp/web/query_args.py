@@ -13,9 +13,9 @@ from .bad_input import ID_MAX
 
 
 def page_filter(args: MultiDict[str, str]) -> PageFilter:
-    """The page filter of the query string (each of site, status, type, batch, author and check
-    repeatable; verdict; q, a part of the URL). An unknown status, check or verdict is ignored; a batch
-    that is not a whole number is refused (400)."""
+    """The page filter of the query string (each of site, status, type, batch, author, annotated (an
+    annotation's author) and check repeatable; verdict; q, a part of the URL). An unknown status, check
+    or verdict is ignored; a batch that is not a whole number is refused (400)."""
     try:
         batches = tuple(int(b) for b in args.getlist("batch") if b)
     except ValueError:
@@ -32,6 +32,7 @@ def page_filter(args: MultiDict[str, str]) -> PageFilter:
         verdict=verdict if verdict in VERDICTS else None,
         url_contains=args.get("q") or None,
         checks=tuple(c for c in args.getlist("check") if c in CHECKS or c == ANY_CHECK),
+        annotated_by=tuple(a for a in args.getlist("annotated") if a),
     )
 
 

@@ -2,7 +2,7 @@
 their known gold, and the team's candidate tabs
 
 Revision ID: 0023
-Revises: 0021
+Revises: 0022
 """
 
 from alembic import op
@@ -10,7 +10,7 @@ import sqlalchemy as sa
 
 
 revision = '0023'
-down_revision = '0021'
+down_revision = '0022'
 branch_labels = None
 depends_on = None
 
