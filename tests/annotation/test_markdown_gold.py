@@ -138,7 +138,7 @@ def test_identical_markdown_annotations_settle_into_a_markdown_gold(app, session
     settled = save(bob, bob_token, page_id, version=1, save_id="s2", markdown=MARKDOWN)
     assert settled.status_code == 200, settled.json
     gold, revision = stored(session, page_id)
-    assert (gold.markdown, gold.text, gold.text_source, gold.author) == (MARKDOWN, PLAIN, "derived", "Bob")
+    assert (gold.markdown, gold.text, gold.text_source, gold.author) == (MARKDOWN, PLAIN, "derived", "system")
     assert revision.note == "Adjudicated automatically: Ann and Bob agree exactly."
 
 

@@ -252,7 +252,8 @@ def test_csv_export_has_a_row_per_page_extraction_and_metric(cli, session, demo,
     [
         (["--format", "folder", "--without-html"], "--without-html applies to the jsonl format only"),
         (["--format", "csv", "--with-extractions"], "--with-extractions applies to the jsonl and folder formats"),
-        (["--format", "jsonl", "--predictions"], "--predictions applies to the scrapinghub, wcxb, wceb formats"),
+        (["--format", "jsonl", "--predictions"],
+         "--predictions applies to the scrapinghub, wcxb, wceb, webmainbench formats"),
     ],
 )
 def test_options_that_do_not_fit_the_format_are_usage_errors(runner, tmp_path, options, message):
@@ -280,8 +281,6 @@ def test_predictions_are_written_only_for_extractors_that_have_run(cli, session,
         assert any(entry["articleBody"] for entry in json.loads(path.read_text()).values()), path.stem
 
 
-@pytest.mark.skipif(not hasattr(Extraction, "markdown"),
-                    reason="the extractions' Markdown (migration 0021) is not here")
 def test_webmainbench_predictions_are_each_extractions_markdown_as_its_result_files_hold_them(cli, session, demo,
                                                                                              tmp_path):
     stored = {(row.sha256, row.extractor): (row.markdown, row.error) for row in session.execute(
@@ -291,7 +290,8 @@ def test_webmainbench_predictions_are_each_extractions_markdown_as_its_result_fi
     cli("export", "--format", "webmainbench", "--out", str(out), "--predictions")
     lines = jsonl_records(out / "webmainbench.jsonl")
     written = {(line["track_id"], key.removesuffix("_content")): line[key]
-               for line in lines for key in line if key.endswith("_content") and key != "groundtruth_content"}
+               for line in lines for key in line
+               if key.endswith("_content") and key not in ("groundtruth_content", "convert_main_content")}
     assert written and len(lines) == 15
     for (page, extractor), markdown in written.items():
         expected, error = stored[(page, extractor)]

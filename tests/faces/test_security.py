@@ -393,7 +393,8 @@ def environment_value(name: str, default: Any) -> tuple[str, Any]:
             chosen = default[:1]
         return " , ".join(chosen), chosen
     text = {"DATABASE_URL": "sqlite:////tmp/elsewhere.sqlite", "BROKER_URL": "redis://127.0.0.1:6379/9",
-            "DEFAULT_EXTRACTOR": "density", "PREFILL": "random", "CAPTURE_USER_AGENT": "Goldtext-tests/2"}[name]
+            "DEFAULT_EXTRACTOR": "density", "PREFILL": "random", "CAPTURE_USER_AGENT": "Goldtext-tests/2",
+            "PREFILL_POOL": "any"}[name]
     return text, text
 
 

@@ -601,7 +601,7 @@ def test_an_export_whose_step_raises_fails_its_job_naming_the_step(app, client, 
     failed = fresh(session, Job, job.id)
     assert (failed.status, failed.finished_at is not None, failed.result) == ("failed", True, {})
     assert failed.error == ("export: ValueError: format must be one of jsonl, folder, scrapinghub, "
-                            "trafilatura-eval, wcxb, wceb, csv, not 'pdf'")
+                            "trafilatura-eval, wcxb, wceb, webmainbench, csv, not 'pdf'")
     assert chunks_of(session, job.id) == [("export", "failed")]
     assert count(session, JobFile) == 0
     assert client.get(f"/jobs/{job.id}/download").status_code == 409

@@ -10,7 +10,7 @@ block, found on shops and service pages alike) weighs little; the classifier vot
 type with the most weight is suggested when it reaches DECIDES; below it no signal decides, and the view
 names the page types' guideline instead of pretending the page is an article. Only types of the taxonomy
 in force are suggested. Pure: it reads the page facts recorded at import (corpus/page_facts.py), the URL
-and the candidates' verdicts; results/type_suggestion.py measures it against the team's gold.
+and the candidates' verdicts; results/suggestion_figures.py measures it against the team's gold.
 """
 
 from __future__ import annotations
