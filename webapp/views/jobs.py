@@ -84,7 +84,7 @@ def health() -> tuple[Response, int]:
     """200 when the database takes a write within a short bound and the broker answers; 503 otherwise,
     with each part's status ("ok", or what failed)."""
     app = flask_app()
-    checks = {"database": database_writable(database(app).engine),
+    checks = {"database": database_writable(lambda: database(app).engine),
               "broker": broker_reachable(lambda: broker(app))}
     healthy = all(value == "ok" for value in checks.values())
     response = jsonify(status="ok" if healthy else "failing", **checks)
