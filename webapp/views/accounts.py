@@ -243,10 +243,13 @@ def disable(user_id: int) -> Response:
     user = get_or_404(get_session(), User, user_id)
     disabled = request.form.get("disabled") == "on"
     try:
-        set_disabled(get_session(), user.name, disabled)
+        freed = set_disabled(get_session(), user.name, disabled)
     except AccountError as error:
         abort(400, description=str(error))
-    return _changed("user.disable" if disabled else "user.enable", user)
+    if freed:
+        flash(f"{user.name}'s {freed} assignment(s) were removed: their places are free for others.")
+    return _changed("user.disable" if disabled else "user.enable", user,
+                    {"assignments_removed": freed} if disabled else None)
 
 
 @bp.post("/users/<int:user_id>/token")
