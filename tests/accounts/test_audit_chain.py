@@ -23,6 +23,8 @@ from webapp.engine import AUDIT_HEAD_FILE, make_engine
 from webapp.migrate import downgrade, upgrade
 from webapp.models import AuditEvent
 
+pytestmark = pytest.mark.security
+
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 

@@ -16,6 +16,8 @@ from webapp.accounts.roles import ADMIN, ANNOTATOR
 from webapp.models import User, utcnow
 from webapp.views.accounts import wait_text
 
+pytestmark = pytest.mark.security
+
 WINDOW = timedelta(minutes=15)  # LOGIN_WINDOW_MINUTES's default
 
 

@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 from markdown_it import MarkdownIt
 
+pytestmark = pytest.mark.security
+
 STEP = "⛏ Goldtext"
 
 

@@ -14,6 +14,8 @@ import pytest
 
 from webapp.crawl.export import render_script, summary, write_pipeline
 
+pytestmark = pytest.mark.security
+
 pytest.importorskip("datatrove")
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -13,6 +13,8 @@ from webapp.corpus.document import Limits, RawDocument
 from webapp.corpus.readers import detect_format, iter_documents
 from webapp.exports.csv_scores import neutralise
 
+pytestmark = pytest.mark.security
+
 PAGE = b"<html><body><p>Harbour news</p></body></html>"
 
 

@@ -21,6 +21,8 @@ from webapp.db import database, dispose, sessions
 from webapp.models import Job
 from webapp.web.error_pages import RETRY_AFTER_SECONDS
 
+pytestmark = pytest.mark.security
+
 BUSY_SECONDS = 1
 LOCK_SECONDS = 4
 
