@@ -33,7 +33,7 @@ def flask_app() -> Flask:
 def database(app: Flask | None = None) -> Database:
     """The app's engine and sessionmakers; the first call makes the engine and upgrades the schema."""
     app = app or flask_app()
-    return database_in(app.extensions, app.config)
+    return database_in(app.extensions, app.config, app.instance_path)
 
 
 def sessions(app: Flask | None = None) -> sessionmaker[Session]:

@@ -32,6 +32,10 @@ EXTENSION = "goldtext.db"
 WRITES = "goldtext_writes"
 BUSY_SECONDS = 30.0
 """SQLite's busy timeout unless the settings say otherwise (SQLITE_BUSY_SECONDS)."""
+AUDIT_HEAD = "audit_head"
+"""Where a session's `info` names the audit log's checkpoint file (accounts/audit_head.py)."""
+AUDIT_HEAD_FILE = "audit-head.json"
+"""The checkpoint's file in the instance folder."""
 
 
 @dataclass(frozen=True)
@@ -108,18 +112,19 @@ def configured_engine(config: Mapping[str, Any]) -> Engine:
     return make_engine(config["DATABASE_URL"], float(config.get("SQLITE_BUSY_SECONDS", BUSY_SECONDS)))
 
 
-def database_in(extensions: dict[str, Any], config: Mapping[str, Any]) -> Database:
+def database_in(extensions: dict[str, Any], config: Mapping[str, Any], instance_path: str) -> Database:
     """The Database kept in `extensions`, made on the first call from the settings in `config` (the engine,
-    and the schema upgraded)."""
+    and the schema upgraded); its sessions name the audit log's checkpoint in the instance folder."""
     found = extensions.get(EXTENSION)
     if found is None:
         engine = configured_engine(config)
         reading = engine.execution_options(**{WRITES: False})
         upgrade_once(engine, reading)
+        info = {AUDIT_HEAD: Path(instance_path) / AUDIT_HEAD_FILE}
         found = Database(
             engine,
-            writer=sessionmaker(engine.execution_options(**{WRITES: True}), expire_on_commit=False),
-            reader=sessionmaker(reading, expire_on_commit=False),
+            writer=sessionmaker(engine.execution_options(**{WRITES: True}), expire_on_commit=False, info=info),
+            reader=sessionmaker(reading, expire_on_commit=False, info=info),
         )
         extensions[EXTENSION] = found
     return found

@@ -366,14 +366,25 @@ def test_an_attacker_slows_down_but_never_locks_out_the_real_user(app, client, s
     assert attempt_login(app.test_client(), "Ada", "wrong password").status_code == 200  # a fresh start
 
 
-def test_the_wait_grows_to_the_window_and_no_further(app, client, ada, clock):
+def test_a_name_s_wait_keeps_growing_past_the_window_and_an_address_s_stops_at_it(app, client, ada, clock):
+    """Unknown devices wait ever longer for a name that keeps failing (to a day); an address's wait stops at
+    the window, so an office behind one address is never kept out for long."""
     app.config.update(LOGIN_MAX_FAILURES=1, LOGIN_WINDOW_MINUTES=1.0)
     waits = []
-    for _ in range(9):
-        assert attempt_login(client, "Ada", "wrong password").status_code == 200
+    for number in range(20):  # each failure from an address of its own, once the wait is over
+        assert attempt_login(client, "Ada", "wrong password", f"198.51.100.{number}").status_code == 200
         waits.append(int(attempt_login(client, "Ada", "wrong password").headers["Retry-After"]))
         clock.now += timedelta(seconds=waits[-1])
-    assert waits == [1, 2, 4, 8, 16, 32, 60, 60, 60]
+    assert waits[:10] == [1, 2, 4, 8, 16, 32, 64, 128, 256, 512]  # past the window's 60 s
+    assert waits[-3:] == [int(throttle.NAME_MAX_WAIT.total_seconds())] * 3
+
+    address_waits = []
+    for number in range(12):  # one address, ever new names: its count only
+        attempt_login(client, f"someone {number}", "wrong password", "203.0.113.5")
+        refused = attempt_login(client, f"someone else {number}", "wrong password", "203.0.113.5")
+        address_waits.append(int(refused.headers.get("Retry-After", 0)))
+        clock.now += timedelta(seconds=address_waits[-1])
+    assert max(address_waits) == 60 and address_waits[-1] == 60
 
 
 def test_an_address_is_limited_on_failures_only_and_its_users_still_get_in(app, client, session, ada, clock):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import unicodedata
 
 import pytest
 from sqlalchemy import delete, select, text, update
@@ -186,6 +187,21 @@ def test_admins_read_filter_and_export_the_log_in_the_browser(client, history):
     assert [r["actor"] for r in rows] == ["'=HYPERLINK(\"http://x\")"]
     lines = client.get("/audit/export", query_string={"format": "json", "action": "login"}).get_data(as_text=True)
     assert [json.loads(line)["actor"] for line in lines.splitlines()] == ["Ada", "Ada"]  # the fixture's and the test's
+
+
+def test_the_audit_csv_drops_the_control_characters_of_failed_login_names_and_neutralises_formulas(client, history):
+    """A failed login's name is whatever was typed: an escape sequence, a bell, a bidirectional override,
+    a formula after white space or a full-width sign. The page and the command escape them; the CSV drops
+    them and neutralises what a spreadsheet would run."""
+    for typed in ("mallory\x1b[2J\x07", "\u202eadmin", " =HYPERLINK(\"http://x\")", "＝1+1"):
+        client.post("/login", data={"name": typed, "password": "wrong password", "csrf_token": csrf(client)})
+    log_in(client, "Ada")
+    exported = client.get("/audit/export", query_string={"format": "csv", "action": "login.failed"})
+    body = exported.get_data(as_text=True)
+    assert not any(unicodedata.category(char) in ("Cc", "Cf") for char in body.replace("\r\n", ""))
+    rows = list(csv.DictReader(io.StringIO(body)))
+    # (a login name is stored NFKC-normalised and trimmed: the full-width sign is the plain one there)
+    assert [row["actor"] for row in rows] == ["mallory[2J", "admin", "'=HYPERLINK(\"http://x\")", "'=1+1"]
 
 
 def test_the_migration_keeps_every_revision_s_author_and_adds_no_account(tmp_path):

@@ -1,10 +1,13 @@
 """The audit log as a hash chain: `goldtext audit verify` names the first event that was forged, deleted or
-moved (on SQLite and PostgreSQL), SQLite's REPLACE cannot rewrite an event, parallel saves never fork the
-chain, the migration chains the events written before it, and a downgrade that drops data refuses unless
+moved (on SQLite and PostgreSQL), and, against the checkpoint, a head kept elsewhere and PostgreSQL's
+sequence, the newest events or all of them deleted or truncated; the checkpoint moves with commits only;
+SQLite's REPLACE cannot rewrite an event, parallel saves never fork the chain, the migration chains the
+events written before it, and a downgrade that drops data refuses unless
 told `--yes-destroy`."""
 
 from __future__ import annotations
 
+import json
 import threading
 import uuid
 from pathlib import Path
@@ -14,11 +17,13 @@ from sqlalchemy import create_engine, select, text
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.pool import NullPool
 
-from webapp.accounts import audit_log
+from webapp.accounts import audit_head, audit_log
 from webapp.db import sessions
-from webapp.engine import make_engine
+from webapp.engine import AUDIT_HEAD_FILE, make_engine
 from webapp.migrate import downgrade, upgrade
 from webapp.models import AuditEvent
+
+pytestmark = pytest.mark.security
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 
@@ -82,6 +87,89 @@ def test_verify_names_the_first_event_forged_deleted_or_moved(runner, session, h
     assert code == 1, output
     assert f"event {ids[broken]} (" in output, output
     assert says.format(*ids) in output, output
+
+
+def checkpoint(app) -> Path:
+    return Path(app.instance_path) / AUDIT_HEAD_FILE
+
+
+def test_the_checkpoint_moves_with_each_commit_and_never_with_a_rollback(app, session):
+    ids = three_events(session)
+    last = session.scalar(select(AuditEvent.digest).where(AuditEvent.id == ids[-1]))
+    head = audit_head.read(checkpoint(app))
+    assert (head.count, head.last_id, head.digest) == (3, ids[-1], last)
+    audit_log.record(session, "ann", "gold.save", "page 9")
+    session.rollback()
+    assert audit_head.read(checkpoint(app)).last_id == ids[-1]
+    newest = audit_log.record(session, "ann", "gold.save", "page 9")
+    session.commit()
+    assert (audit_head.read(checkpoint(app)).count, audit_head.read(checkpoint(app)).last_id) == (4, newest.id)
+
+
+def test_a_head_only_moves_forward_when_commits_land_out_of_order(tmp_path):
+    path = tmp_path / AUDIT_HEAD_FILE
+    assert audit_head.moved_to(path, audit_head.Head(6, 6, "e6")) is not None
+    assert audit_head.moved_to(path, audit_head.Head(8, 8, "e8")) is not None  # event 7's commit is not written yet
+    assert audit_head.moved_to(path, audit_head.Head(7, 7, "e7")) is None  # it lands late: the head stays at 8
+    head = audit_head.read(path)
+    assert (head.count, head.last_id, head.digest) == (8, 8, "e8")
+
+
+def test_the_checkpoint_counts_the_table_when_its_file_names_another_head(app, session):
+    """A checkpoint that lags (a commit by a process of another instance folder, a file put back from a
+    backup): the next commit counts the events in the table instead of adding to the file's count."""
+    ids = three_events(session)
+    checkpoint(app).write_text(json.dumps({"count": 1, "last_id": ids[0], "digest": "f" * 64}))
+    newest = audit_log.record(session, "ann", "gold.save", "page 9")
+    session.commit()
+    head = audit_head.read(checkpoint(app))
+    assert (head.count, head.last_id) == (4, newest.id)
+
+
+@pytest.mark.parametrize(("how", "statements", "says"), [
+    ("the newest deleted", ["DELETE FROM audit_event WHERE id > {0}"],
+     "the newest events are missing: the table ends at event {0} with 1 event(s), but the checkpoint"),
+    ("all deleted", ["DELETE FROM audit_event"], "all 3 event(s) are missing: the table is empty"),
+    ("truncated", ["TRUNCATE audit_event"], "all 3 event(s) are missing: the table is empty"),
+])
+def test_verify_fails_naming_what_is_missing_when_the_end_of_the_log_is_cut_off(
+        app, runner, session, how, statements, says):
+    postgres = session.get_bind().dialect.name == "postgresql"
+    if how == "truncated" and not postgres:
+        statements = ["DELETE FROM audit_event"]  # SQLite has no TRUNCATE: an unfiltered DELETE is its form of it
+    ids = three_events(session)
+    tamper(session, *(statement.format(*ids) for statement in statements))
+    code, output = verify(runner)
+    assert code == 1, output
+    assert says.format(*ids) in output, output
+    assert str(checkpoint(app)) in output and f"up to event {ids[-1]}" in output
+
+
+def test_postgresql_s_sequence_shows_an_emptied_log_even_without_the_checkpoint(app, runner, session):
+    if session.get_bind().dialect.name != "postgresql":
+        pytest.skip("SQLite's ids have no sequence")
+    three_events(session)
+    tamper(session, "TRUNCATE audit_event")
+    checkpoint(app).unlink()
+    code, output = verify(runner)
+    assert code == 1 and "the database's sequence handed out event ids up to 3" in output, output
+
+
+def test_a_head_kept_elsewhere_catches_an_owner_who_rewrites_the_log_and_the_checkpoint(app, runner, session):
+    ids = three_events(session)
+    printed = runner.invoke(args=["audit", "checkpoint"])
+    assert printed.exit_code == 0
+    kept = printed.output.splitlines()[-1]
+    assert printed.output.splitlines()[0] == f"3 event(s) up to event {ids[-1]} (hash {kept})"
+    assert runner.invoke(args=["audit", "verify", "--head", kept]).exit_code == 0
+
+    tamper(session, f"DELETE FROM audit_event WHERE id > {ids[0]}")
+    first = session.scalar(select(AuditEvent.digest).where(AuditEvent.id == ids[0]))
+    checkpoint(app).write_text(json.dumps({"count": 1, "last_id": ids[0], "digest": first}))  # the owner's too
+    assert verify(runner)[0] == 0  # what the machine holds agrees with itself: only the kept head can tell
+    result = runner.invoke(args=["audit", "verify", "--head", kept])
+    assert result.exit_code == 1
+    assert f"no event has the hash {kept}, the head you kept" in result.output, result.output
 
 
 def test_sqlite_replace_cannot_rewrite_an_event_and_a_forgery_past_the_triggers_is_caught(runner, session):

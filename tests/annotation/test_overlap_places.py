@@ -253,3 +253,41 @@ def test_a_gold_text_over_the_size_limit_is_refused_and_never_stored(app, sessio
     session.rollback()
     assert adjudicate(ann, token, page_id, large, version=1).status_code == 413
     assert gold_of(session, page_id).version == 1
+
+
+def test_disabling_a_user_frees_the_places_their_assignments_held_and_enabling_does_not_take_them_back(
+        app, session, runner):
+    """OVERLAP 2: Ann and Bob are assigned the page; Bob is disabled, and Cy may annotate it at once. Enabling
+    Bob again gives him no assignment back (an admin assigns anew)."""
+    page = make_page(session, host="news.example")
+    page_id = page.id
+    for name in ("ann", "bob", "cy"):
+        add_account(session, name, ANNOTATOR)
+    assert "2 assignments made" in runner.invoke(args=["assign", "--to", "ann", "--to", "bob"]).output
+    cy = app.test_client()
+    token = log_in(cy, "cy")
+    assert save(cy, token, page_id, TEXT_A).status_code == 423  # both places are held
+
+    result = runner.invoke(args=["users", "disable", "bob"])
+    assert result.exit_code == 0 and "bob disabled; 1 assignment(s) removed" in result.output
+    assert save(cy, token, page_id, TEXT_A).status_code == 200  # Bob's place is free
+    session.rollback()
+    assert runner.invoke(args=["users", "enable", "bob"]).exit_code == 0
+    assert session.scalars(select(Assignment.annotator).order_by(Assignment.annotator)).all() == ["ann"]
+    detail = session.scalars(select(AuditEvent.detail).where(AuditEvent.action == "user.disable")).one()
+    assert detail == {"assignments_removed": 1}
+
+
+def test_disabling_a_user_on_the_users_page_frees_their_places_and_says_so(app, session):
+    add_account(session, "ada", ADMIN)
+    bob = add_account(session, "bob", ANNOTATOR)
+    page_id = make_page(session, host="news.example").id
+    session.add(Assignment(page_id=page_id, annotator="bob"))
+    session.commit()
+    admin = app.test_client()
+    token = log_in(admin, "ada")
+    answer = admin.post(f"/users/{bob.id}/disabled", data={"csrf_token": token, "disabled": "on"},
+                        follow_redirects=True)
+    assert "bob&#39;s 1 assignment(s) were removed: their places are free for others." in answer.get_data(as_text=True)
+    session.expire_all()
+    assert session.scalars(select(Assignment)).all() == []

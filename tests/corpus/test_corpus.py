@@ -460,9 +460,13 @@ def test_a_warc_cut_anywhere_never_loses_a_page_silently(tmp_path, gzipped):
 @pytest.mark.parametrize(
     ("name", "content", "reason"),
     [
-        ("notes.warc", b"just some notes\n", "unreadable from here on (ArchiveLoadFailed: Unknown"),
-        ("notes.warc.gz", gzip.compress(b"notes\n", mtime=0), "unreadable from here on (ArchiveLoadFailed"),
+        ("notes.warc", b"just some notes\n", "notes.warc: unreadable from here on: it is not a WARC or ARC file here"),
+        ("notes.warc.gz", gzip.compress(b"notes\n", mtime=0),
+         "notes.warc.gz: unreadable from here on: it is not a WARC or ARC file here"),
         ("notes.warc", b"five words make an ARC header\n", "record without a valid Content-Length"),
+        ("no-uri.warc", b"WARC/1.0\r\nWARC-Type: response\r\nContent-Type: application/http; msgtype=response\r\n"
+                        b"Content-Length: 19\r\n\r\nHTTP/1.1 200 OK\r\n\r\n\r\n\r\n",
+         "no-uri.warc: unreadable from here on: a record's headers are malformed: a header it needs"),
     ],
 )
 def test_a_file_that_is_no_warc_is_rejected(tmp_path, name, content, reason):

@@ -13,6 +13,8 @@ from webapp.corpus.document import Limits, RawDocument
 from webapp.corpus.readers import detect_format, iter_documents
 from webapp.exports.csv_scores import neutralise
 
+pytestmark = pytest.mark.security
+
 PAGE = b"<html><body><p>Harbour news</p></body></html>"
 
 
@@ -84,8 +86,17 @@ def test_jsonl_reader_rejects_an_unknown_status_and_malformed_snippets(tmp_path)
         ("+1+2", "'+1+2"),
         ("-2+3", "'-2+3"),
         ("@SUM(A1)", "'@SUM(A1)"),
-        ("\t=1", "'\t=1"),
-        ("\r=1", "'\r=1"),
+        ("\t=1", "' =1"),
+        ("\r=1", "' =1"),
+        (" =1+1", "' =1+1"),  # after leading white space
+        ("\n\u3000@SUM(A1)", "' \u3000@SUM(A1)"),  # a line break and an ideographic space
+        ("＝HYPERLINK(\"http://evil.example\")", "'＝HYPERLINK(\"http://evil.example\")"),  # full-width signs
+        ("＋1", "'＋1"),
+        ("－1", "'－1"),
+        ("＠SUM(A1)", "'＠SUM(A1)"),
+        ("\u202e=1", "'=1"),  # a bidirectional override is dropped, then the formula is seen
+        ("ann\x1b[31m\x07", "ann[31m"),  # an escape sequence and a bell lose their control characters
+        ("line one\nline two", "line one line two"),
         ("https://a.example/=x", "https://a.example/=x"),
         ("", ""),
         (0.5, 0.5),

@@ -25,6 +25,8 @@ from webapp.extractors.variants import add_variant
 from webapp.models import Job
 from webapp.web.access import ACCESS, PUBLIC
 
+pytestmark = pytest.mark.security
+
 ROUTES = create_app({"TESTING": True, "DATABASE_URL": "sqlite://", "SECRET_KEY": "routes"}).url_map
 WALKED = [(method, rule) for rule in ROUTES.iter_rules() for method in ("GET", "POST") if method in rule.methods]
 

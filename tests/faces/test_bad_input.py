@@ -15,6 +15,8 @@ from webapp.accounts.roles import ADMIN, REVIEWER
 from webapp.models import GoldRevision, ImportBatch, User
 from webapp.web.bad_input import ID_MAX, JSON_MAX_DEPTH, BoundedJSON
 
+pytestmark = pytest.mark.security
+
 DEEP = "[" * 100_000 + "]" * 100_000
 
 

@@ -8,6 +8,8 @@ import pytest
 from browser_fixtures import signed_in
 from workbench import make_page
 
+pytestmark = pytest.mark.security
+
 LINKS = """<html><body>
 <p><a id="plain" href="http://evil.example/plain">plain link</a></p>
 <p><a id="top" href="http://evil.example/top" target="_top">top link</a></p>

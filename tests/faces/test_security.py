@@ -26,6 +26,8 @@ from webapp.extractors.variants import add_variant
 from webapp.models import Annotation, Assignment, AssignmentChange, ControlPage, Extraction, Page
 from webapp.web.security import RAW_PAGE_CSP
 
+pytestmark = pytest.mark.security
+
 HOSTILE = '<html><body><p>Text</p><script>alert(1)</script><img src="http://127.0.0.1:9/x.png"></body></html>'
 
 

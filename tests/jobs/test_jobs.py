@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
+from serving_fixtures import free_port
 from sqlalchemy import func, select, text, update
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session
@@ -27,7 +28,7 @@ from webapp.jobs import runner as runner_module
 from webapp.jobs.context import Context, Stopped
 from webapp.jobs.extraction_steps import pairs_step
 from webapp.jobs.leases import claim, complete, holds, reap
-from webapp.jobs.records import create_job
+from webapp.jobs.records import create_job, describe
 from webapp.jobs.runner import Runner
 from webapp.jobs.start import new_job
 from webapp.models import Extraction, Job, JobChunk, JobFile, Page, WorkerBeat, utcnow
@@ -474,6 +475,40 @@ def test_jobs_json_lists_every_job_newest_first_and_status_filters(cli, session,
     assert cli("jobs", "--status", "stuck").exit_code == 2
 
 
+def test_a_worker_busy_with_a_long_step_is_busy_not_stalled_while_its_lease_holds(app, client, session):
+    """Scoring or a check can hold the worker past its heartbeat's silence: while its chunk's lease holds,
+    the job page says what it is busy with, not that no worker is running; once the lease lapses, stalled."""
+    job_id = pairs_job(session, [[[1, "density"]]])
+    (chunk_id,) = chunk_ids(session, job_id)
+    session.add(WorkerBeat(name="busy-worker", host="box", pid=1, concurrency=1, seen_at=utcnow()))
+    claim(session, chunk_id, "busy-worker", LEASE)
+    session.commit()
+    later = utcnow() + timedelta(seconds=25)  # the heartbeat is 25 s late: silent, the lease (30 s) holds
+    row = describe(session, fresh(session, Job, job_id), later)
+    assert row["stalled"] is None
+    assert row["busy"] == f"worker busy-worker is running its pairs step (chunk {chunk_id})"
+    session.execute(update(WorkerBeat).values(seen_at=utcnow() - timedelta(seconds=25)))
+    session.commit()
+    page = client.get(f"/jobs/{job_id}").get_data(as_text=True)
+    assert f"Busy: worker busy-worker is running its pairs step (chunk {chunk_id})" in page
+    assert "Stalled" not in page.split('class="job-stalled')[1].split("</p>")[0]
+    gone = describe(session, fresh(session, Job, job_id), utcnow() + timedelta(seconds=31))
+    assert gone["busy"] is None and gone["stalled"].startswith("worker busy-worker stopped renewing its lease")
+
+
+@pytest.mark.settings(BROKER_URL=f"redis://127.0.0.1:{free_port()}/0")
+def test_the_job_page_names_a_broker_outage_as_the_stall(client, session):
+    """Redis unreachable: a queued job's chunks wait in the database; its page and its progress say why."""
+    job_id = pairs_job(session, [[[1, "density"]]])
+    session.add(WorkerBeat(name="idle-worker", host="box", pid=1, concurrency=1, seen_at=utcnow()))
+    session.commit()
+    stalled = client.get(f"/api/jobs/{job_id}").json["stalled"]
+    assert stalled.startswith("the broker (redis://127.0.0.1:") and "is unreachable: ConnectionError" in stalled
+    assert stalled.endswith("the job's chunks wait in the database and are sent once it answers")
+    assert "Stalled: the broker (redis://127.0.0.1:" in client.get(f"/jobs/{job_id}").get_data(as_text=True)
+    assert "stalled: the broker" in client.get("/jobs").get_data(as_text=True)
+
+
 def test_the_table_says_a_queued_job_is_stalled_when_no_worker_runs(cli, session, pages):
     job_id = background(cli, "density")
     lines = succeed(cli("jobs")).splitlines()
@@ -495,7 +530,9 @@ def test_a_job_whose_running_chunk_lost_its_lease_is_stalled_naming_the_worker(a
     claim(session, pairs_chunk, "gone-worker", settings_of(app).lease)
     session.commit()
     (row,) = json.loads(succeed(cli("jobs", "--format", "json")))
-    assert (row["status"], row["stalled"]) == ("running", NO_WORKER)  # its lease still holds
+    # while its lease holds, a worker without a recent heartbeat may be busy with a long step: not stalled
+    assert (row["status"], row["stalled"]) == ("running", None)
+    assert row["busy"] == f"worker gone-worker is running its pairs step (chunk {pairs_chunk})"
 
     lapse(session, pairs_chunk)
     reason = "worker gone-worker stopped renewing its lease at 03:04:05 UTC (killed or unreachable); "

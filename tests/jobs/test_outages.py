@@ -8,7 +8,6 @@ The helpers are serving_fixtures.py's (real `goldtext worker` processes, bounded
 
 from __future__ import annotations
 
-import sqlite3
 import threading
 import time
 from datetime import UTC, datetime
@@ -16,9 +15,9 @@ from datetime import UTC, datetime
 import pytest
 from corpora import READABILITY
 from forwarder import Forwarder
+from outage_fixtures import hold_write_lock, postgres_forwarder, through
 from serving_fixtures import (
     goldtext_env,
-    postgres_available,
     redis_available,
     run_goldtext,
     wait_for,
@@ -46,28 +45,6 @@ BUSY_SECONDS = 2  # SQLITE_BUSY_SECONDS: a write waits this long for another pro
 SQLITE_LOCK_SECONDS = 6  # longer than the busy timeout: writes fail with "database is locked"
 
 
-
-
-def postgres_forwarder() -> Forwarder:
-    if not postgres_available():
-        pytest.fail("PostgreSQL is not reachable on 127.0.0.1:5432")
-    return Forwarder(("127.0.0.1", 5432))
-
-
-def through(url: str, forwarder: Forwarder) -> str:
-    return make_url(url).set(port=forwarder.port).render_as_string(hide_password=False)
-
-
-def hold_write_lock(path: str, seconds: float, held: threading.Event) -> None:
-    """An external writer holding SQLite's write lock."""
-    connection = sqlite3.connect(path, isolation_level=None)
-    try:
-        connection.execute("BEGIN EXCLUSIVE")
-        held.set()
-        time.sleep(seconds)
-        connection.execute("ROLLBACK")
-    finally:
-        connection.close()
 
 
 @pytest.mark.slow

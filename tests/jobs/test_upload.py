@@ -190,6 +190,19 @@ def test_an_upload_with_nothing_to_read_fails_its_job_saying_what_was_looked_for
     assert counted(session, Page) == 0
 
 
+def test_a_malformed_warc_upload_is_rejected_naming_the_file_and_the_reason_in_words(quick, client, session,
+                                                                                    run_jobs):
+    """A response record without WARC-Target-URI made warcio raise "AttributeError: 'NoneType' object has no
+    attribute 'startswith'", which was the reason shown."""
+    record = (b"WARC/1.0\r\nWARC-Type: response\r\nContent-Type: application/http; msgtype=response\r\n"
+              b"Content-Length: 19\r\n\r\nHTTP/1.1 200 OK\r\n\r\n\r\n\r\n")
+    upload(client, [("crawl-7.warc", record)], fmt="warc")
+    run_jobs()
+    report = client.get("/upload/1").get_data(as_text=True)
+    assert "crawl-7.warc: unreadable from here on: a record&#39;s headers are malformed: a header it needs" in report
+    assert "Error" not in report.split("<table")[1] and "NoneType" not in report
+
+
 def test_an_upload_of_only_duplicates_says_it_extracted_nothing(quick, client, session, run_jobs):
     upload(client, [("a.html", ARTICLE)])
     upload(client, [("again.html", ARTICLE)])

@@ -9,7 +9,9 @@ Each event carries the hash of the one before it (`prev_digest`) and its own (`d
 previous hash and the event's fields), so an event changed, deleted or moved by whoever can write the
 database file breaks the chain, and `verify` names the first broken event. Appends are serialised (a
 PostgreSQL advisory lock held to the end of the transaction; on SQLite the write lock that a writing
-transaction holds from its BEGIN IMMEDIATE), so two saves at once never fork the chain.
+transaction holds from its BEGIN IMMEDIATE), so two saves at once never fork the chain. The chain's end
+is anchored outside the table (audit_head.py): the checkpoint each commit advances, and a head kept
+elsewhere.
 
 Actions in use: login, login.failed, logout, gold.save, gold.restore, import, export, extract,
 job.cancel, refresh, rule.set, rule.delete, user.add, user.role, user.disable, user.enable, user.password,
@@ -29,6 +31,7 @@ from sqlalchemy import select, text
 from sqlalchemy.orm import Session
 
 from ..models import AuditEvent, utcnow
+from . import audit_head
 
 ACTOR_MAX, ACTION_MAX, TARGET_MAX, ADDRESS_MAX = 100, 32, 255, 64
 GENESIS = "0" * 64
@@ -66,6 +69,7 @@ def record(session: Session, actor: str, action: str, target: str = "", detail: 
     event.digest = event_digest(event, event.prev_digest)
     session.add(event)
     session.flush()  # the next event of this transaction follows this one
+    audit_head.appended(session, event)  # the checkpoint moves to it once the transaction commits
     return event
 
 

@@ -46,6 +46,7 @@ class Attempt:
     user_id: int | None
     password_hash: str  # the user's, or a hash of nothing for an unknown name (the check takes as long)
     wait: timedelta | None = None  # refused by the throttle: wait this long
+    device: str | None = None  # the known device (devices.py) the attempt came from
 
 
 @dataclass(frozen=True)
@@ -63,18 +64,21 @@ def target_of(name: str) -> str:
     return f"user {name}"[: audit_log.TARGET_MAX]
 
 
-def begin(session: Session, name: str, address: str, policy: LoginPolicy) -> Attempt:
-    """Step 1 (not committed): reserve the attempt with the throttle and read the user's hash."""
+def begin(session: Session, name: str, address: str, policy: LoginPolicy, device: str | None = None) -> Attempt:
+    """Step 1 (not committed): reserve the attempt with the throttle and read the user's hash. `device`:
+    the id of the browser's device cookie when it is valid for this name (devices.known_device)."""
     typed, name = name, normalised(name)
-    wait = throttle.reserve(session, name, address, policy.throttle)
+    wait = throttle.reserve(session, name, address, policy.throttle, device=device)
     if wait is not None:
         audit_log.record(session, name, FAILED, target_of(name),
-                     {"reason": "too many failed logins", "wait_seconds": round(wait.total_seconds())}, address)
-        return Attempt(name, address, None, "", wait)
+                         {"reason": "too many failed logins", "wait_seconds": round(wait.total_seconds()),
+                          "device": "known" if device else "unknown"}, address)
+        return Attempt(name, address, None, "", wait, device)
     user = users.user_named(session, typed)
     if user is None or user.disabled:
-        return Attempt(name, address, None, user.password_hash if user is not None else users.unknown_hash())
-    return Attempt(user.name, address, user.id, user.password_hash)
+        return Attempt(name, address, None, user.password_hash if user is not None else users.unknown_hash(),
+                       device=device)
+    return Attempt(user.name, address, user.id, user.password_hash, device=device)
 
 
 def verify(attempt: Attempt, password: str) -> str | None:
@@ -96,7 +100,7 @@ def finish(session: Session, attempt: Attempt, new_hash: str | None, policy: Log
     if new_hash != attempt.password_hash:
         session.execute(update(User).where(User.id == user.id, User.password_hash == attempt.password_hash)
                         .values(password_hash=new_hash))
-    throttle.succeeded(session, attempt.name, attempt.address)
+    throttle.succeeded(session, attempt.name, attempt.address, attempt.device)
     secret = issue(session, user, LOGIN, policy.lifetime)
     audit_log.record(session, user.name, "login", target_of(user.name), None, attempt.address)
     return LoginOutcome(user, secret)

@@ -9,10 +9,11 @@ from functools import cache
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import select
+from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
-from ..models import User
+from ..models import Assignment, User
+from ..rows_matched import rows_matched
 from .credentials import end_sessions
 from .names import BadName, checked_name, name_key, normalised
 from .roles import ADMIN, ROLES
@@ -124,15 +125,18 @@ def _keep_an_admin(session: Session, user: User) -> None:
         raise AccountError(f"{user.name} is the last enabled admin: make another admin first")
 
 
-def set_disabled(session: Session, name: str, disabled: bool) -> User:
-    """Disable (or enable again) a user: a disabled user's logins and API tokens end at once (they are
-    deleted, so enabling the user again revives none of them)."""
+def set_disabled(session: Session, name: str, disabled: bool) -> int:
+    """Disable (or enable again) a user: a disabled user's logins and API tokens end at once, and their
+    assignments are removed, so the places they held under overlap are free for others (all deleted, so
+    enabling the user again revives none of them: assign pages anew). Returns the assignments removed."""
     user = existing(session, name)
+    freed = 0
     if disabled:
         _keep_an_admin(session, user)
         end_sessions(session, user, keep_tokens=False)
+        freed = rows_matched(session.execute(delete(Assignment).where(Assignment.annotator == user.name)))
     user.disabled = disabled
-    return user
+    return freed
 
 
 def set_password(session: Session, name: str, password: str, keep_tokens: bool = False) -> User:

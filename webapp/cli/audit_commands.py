@@ -1,17 +1,21 @@
 """`goldtext audit`: the audit log, oldest first, as a table or JSON; `goldtext audit verify`: its hash
-chain."""
+chain and its end against the checkpoint, a head kept elsewhere and the database's sequence; `goldtext
+audit checkpoint`: the head to keep elsewhere."""
 
 from __future__ import annotations
 
 import json
 from datetime import UTC, datetime
+from pathlib import Path
 
 import click
 from flask.cli import AppGroup, with_appcontext
 
+from ..accounts.audit_head import compare, describe, table_head
 from ..accounts.audit_log import AuditFilter, detail_text, rows, verify
 from ..accounts.names import printable
-from ..db import readers
+from ..db import flask_app, readers
+from ..engine import AUDIT_HEAD_FILE
 
 
 class When(click.ParamType):
@@ -53,15 +57,35 @@ def audit_command(ctx: click.Context, since, until, actor, action, fmt) -> None:
 
 
 @audit_command.command("verify")
-def audit_verify() -> None:
-    """Check the audit log's hash chain: exits 1 naming the first event that was changed, deleted or
-    moved since it was written."""
+@click.option("--head", "kept", metavar="HASH",
+              help="A head printed by `goldtext audit checkpoint` and kept elsewhere: the log must still hold it.")
+def audit_verify(kept: str | None) -> None:
+    """Check the audit log: its hash chain (exits 1 naming the first event changed, deleted or moved since
+    it was written) and its end (exits 1 naming what is missing when the newest events, or all of them,
+    are gone: against the checkpoint in the instance folder, the head given with --head, and on
+    PostgreSQL the ids its sequence handed out)."""
     with readers()() as session:
         checked, last, broken = verify(session)
+        problems, notes = compare(session, Path(flask_app().instance_path) / AUDIT_HEAD_FILE, kept)
+    for note in notes:
+        click.echo(f"note: {printable(note)}")
     if broken is not None:
-        raise click.ClickException(f"the audit log's chain is broken after {checked} intact event(s): "
-                                   f"{printable(broken.reason)}")
-    click.echo(f"{checked} event(s), chain intact; last hash {last}")
+        problems.insert(0, f"the chain is broken after {checked} intact event(s): {printable(broken.reason)}")
+    if problems:
+        raise click.ClickException("the audit log is not what was written: " + "; ".join(problems))
+    click.echo(f"{checked} event(s), chain intact, its end where the checkpoint says; last hash {last}")
+
+
+@audit_command.command("checkpoint")
+def audit_checkpoint() -> None:
+    """Print the audit log's head (its count, newest event and hash): keep it somewhere the database's
+    owner cannot write (another machine, a ticket, a printed log); `goldtext audit verify --head HASH`
+    checks that the log still holds it."""
+    with readers()() as session:
+        head = table_head(session)
+    click.echo(describe(head))
+    if head is not None:
+        click.echo(head.digest)
 
 
 COMMANDS = [audit_command]

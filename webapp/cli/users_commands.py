@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import click
@@ -78,13 +79,14 @@ def users_list() -> None:
             click.echo(f"{printable(user.name):24} {user.role:10} {state}")
 
 
-def change(action: str, name: str, apply, detail: dict | None = None) -> None:
+def change(action: str, name: str, apply, detail: dict | Callable[[], dict] | None = None) -> None:
+    """Apply a change to user NAME and audit it (`detail`, or a function giving it once applied)."""
     with sessions()() as session:
         try:
             apply(session)
         except AccountError as error:
             raise click.ClickException(str(error)) from error
-        cli_record(session, action, target(name), detail)
+        cli_record(session, action, target(name), detail() if callable(detail) else detail)
         session.commit()
 
 
@@ -100,9 +102,12 @@ def users_set_role(name: str, role: str) -> None:
 @users_group.command("disable")
 @click.argument("name")
 def users_disable(name: str) -> None:
-    """Disable user NAME: their sessions and API tokens stop working at once."""
-    change("user.disable", name, lambda s: set_disabled(s, name, True))
-    click.echo(f"{printable(name)} disabled")
+    """Disable user NAME: their sessions and API tokens stop working at once, and their assignments are
+    removed (the places they held are free; enabling them again does not bring the assignments back)."""
+    freed: list[int] = []
+    change("user.disable", name, lambda s: freed.append(set_disabled(s, name, True)),
+           lambda: {"assignments_removed": freed[0]})
+    click.echo(f"{printable(name)} disabled; {freed[0]} assignment(s) removed")
 
 
 @users_group.command("enable")

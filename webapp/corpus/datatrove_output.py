@@ -39,7 +39,13 @@ def iter_records(out: Path) -> Iterator[tuple[Position, dict[str, Any]]]:
     if not files:
         raise ValueError(f"{out} holds no documents: expected {DATA}/*.jsonl.gz, as the pipeline writes them")
     for path in files:
-        opener = gzip.open if path.name.endswith(".gz") else open
+        yield from _records_of(path)
+
+
+def _records_of(path: Path) -> Iterator[tuple[Position, dict[str, Any]]]:
+    opener = gzip.open if path.name.endswith(".gz") else open
+    number = 0
+    try:
         with opener(path, "rt", encoding="utf-8") as stream:
             for number, line in enumerate(stream, start=1):
                 if not line.strip():
@@ -51,6 +57,10 @@ def iter_records(out: Path) -> Iterator[tuple[Position, dict[str, Any]]]:
                 if not isinstance(record, dict) or not isinstance(record.get("metadata"), dict):
                     raise ValueError(f"{path.name} line {number}: not a document with metadata")
                 yield (path.name, number), record
+    except EOFError as error:  # gzip's: the file was cut off (a task killed while writing, a partial copy)
+        raise ValueError(f"{path}: the file is truncated after line {number} ({error})") from error
+    except (OSError, UnicodeDecodeError) as error:
+        raise ValueError(f"{path}: cannot be read after line {number} ({type(error).__name__}: {error})") from error
 
 
 def document_of(position: Position, record: dict[str, Any], source: str) -> RawDocument | Rejected:

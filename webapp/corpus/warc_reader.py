@@ -4,19 +4,23 @@ Only `response` records whose HTTP Content-Type is HTML are items; other records
 silently, and so are redirects (a 3xx answer is a step to a page, not a page). Each payload is read once,
 dechunked and decompressed, and never past the size cap. Other non-200 responses and truncated records
 are rejected. A `metadata` record of a capture (FETCH_RECORD, concurrent to the response just read)
-gives that page its fetch facts. A file cut short or corrupt ends with a
-rejection of the record it cuts, so a lost record never passes unseen.
+gives that page its fetch facts. A file cut short or corrupt ends with a rejection of the record it cuts,
+so a lost record never passes unseen; its reason names the file and says in words what is wrong
+(`in_words`), never warcio's internal error alone.
 """
 
 from __future__ import annotations
 
 import json
+import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from itertools import count
+from pathlib import Path
 from typing import Any, TypeVar
 
 from warcio.archiveiterator import ArchiveIterator
+from warcio.exceptions import ArchiveLoadFailed
 from warcio.recordloader import ArcWarcRecord
 
 from .decoding import charset_param
@@ -64,17 +68,29 @@ def read_warc(source: str, limits: Limits) -> Iterator[RawDocument | Rejected]:
             if stream.read(TAIL).strip():
                 raise Unreadable("the file ends inside this record (truncated or corrupt WARC)")
     except (Unreadable, OSError) as err:
-        yield Rejected(position, source, str(err))
+        yield Rejected(position, source, f"{Path(source).name}: {err}")
+
+
+def in_words(err: Exception) -> str:
+    """What a warcio error on broken input means, for the person who sent the file."""
+    if isinstance(err, ArchiveLoadFailed) and "Unknown archive format" in str(err):
+        return "it is not a WARC or ARC file here: the record does not begin with a WARC/1.0 or ARC header line"
+    if isinstance(err, (EOFError, zlib.error)) or "compressed" in str(err).lower():
+        return "the file is cut short, or its gzip compression is corrupt"
+    if isinstance(err, ArchiveLoadFailed):
+        return f"a record cannot be read ({err})"
+    return ("a record's headers are malformed: a header it needs (WARC-Type, WARC-Target-URI of a response, "
+            "its HTTP status line) is missing or invalid")
 
 
 def _warcio(call: Callable[[], T], failure: str = "unreadable from here on") -> T:
-    """call's result; any error warcio raises on corrupt input as Unreadable(failure (error))."""
+    """call's result; any error warcio raises on corrupt input as Unreadable(failure: what it means)."""
     try:
         return call()
     except Unreadable:
         raise
     except Exception as err:  # warcio has no error hierarchy: broken input raises anything at all
-        raise Unreadable(f"{failure} ({type(err).__name__}: {err})") from err
+        raise Unreadable(f"{failure}: {in_words(err)}") from err
 
 
 def _outcome(

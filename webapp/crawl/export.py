@@ -33,11 +33,24 @@ def summary(config: dict[str, Any]) -> str:
     return f"{head}{challenger}"
 
 
+def in_docstring(value: Any) -> str:
+    """Text that reads as itself inside the script's triple-quoted docstring and cannot end it: backslashes
+    and double quotes escaped, every character that is not printable (a newline, a NUL) as its escape."""
+    return "".join(
+        "\\\\" if char == "\\" else '\\"' if char == '"' else char if char.isprintable()
+        else char.encode("unicode_escape").decode("ascii")
+        for char in str(value))
+
+
 def render_script(config: dict[str, Any]) -> str:
+    """pipeline.py: what it embeds (names, options, the command with its paths) is quoted, in its docstring
+    by `in_docstring`, in code as a Python literal (repr)."""
     template = Template(files("webapp.crawl").joinpath("templates", TEMPLATE).read_text(encoding="utf-8"))
     line = summary(config)
-    return template.substitute(summary=line, command=config.get("command") or "goldtext export --format datatrove",
-                               created=config["created"], description=repr(f"Goldtext crawl pipeline: {line}"))
+    command = config.get("command") or "goldtext export --format datatrove"
+    return template.substitute(summary=in_docstring(line), command=in_docstring(command),
+                               created=in_docstring(config["created"]),
+                               description=repr(f"Goldtext crawl pipeline: {line}"))
 
 
 def write_pipeline(out: Path, config: dict[str, Any]) -> list[Path]:

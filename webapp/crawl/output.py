@@ -24,18 +24,38 @@ def document_record(writer: Any, document: Any) -> dict[str, Any]:
     return {"text": document.text, "id": document.id, "metadata": document.metadata}
 
 
+def stats_file(out: Path, rank: int) -> Path:
+    return out / LOGS / "stats" / f"{rank}.json"
+
+
 def task_stats(out: Path) -> dict[int, dict[str, Any]]:
-    """rank -> the Goldtext step's counters of that task ({} for a run without the step's stats)."""
+    """rank -> the Goldtext step's counters of that task ({} for a run without the step's stats); ValueError
+    naming the file and what is wrong with it when it is not datatrove's stats (a list of steps, each with
+    a name and a mapping of counters, in a file named for its task's rank)."""
     found = {}
     for path in sorted((out / LOGS / "stats").glob("*.json")):
-        steps = json.loads(path.read_text())
+        if not path.stem.isdigit():
+            raise ValueError(f"{path}: not a task's stats (the file's name is not the task's rank, a number)")
+        try:
+            steps = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+            raise ValueError(f"{path}: not datatrove's stats ({type(error).__name__}: {error})") from error
+        if not isinstance(steps, list) or not all(isinstance(step, dict) for step in steps):
+            raise ValueError(f"{path}: not datatrove's stats (expected a list of steps, each an object)")
         for step in steps:
-            if STEP_NAME in step.get("name", ""):
-                found[int(path.stem)] = step.get("stats", {})
+            if STEP_NAME in str(step.get("name", "")):
+                stats = step.get("stats", {})
+                if not isinstance(stats, dict):
+                    raise ValueError(f"{path}: the Goldtext step's stats are not an object of counters")
+                found[int(path.stem)] = stats
     return found
 
 
 def counter(stats: dict[str, Any], name: str) -> float:
-    """A datatrove counter's total (it writes a plain number, or {"total": ...} for a measured value)."""
+    """A datatrove counter's total (it writes a plain number, or {"total": ...} for a measured value);
+    ValueError naming the counter when it is neither."""
     value = stats.get(name, 0)
-    return float(value.get("total", 0)) if isinstance(value, dict) else float(value or 0)
+    total = value.get("total", 0) if isinstance(value, dict) else value
+    if isinstance(total, bool) or not isinstance(total, int | float | None):
+        raise ValueError(f"the counter {name!r} is {total!r}, not a number")
+    return float(total or 0)

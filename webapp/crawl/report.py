@@ -12,9 +12,10 @@ from pathlib import Path
 from typing import Any
 
 from ..corpus.datatrove_output import iter_records
-from .output import counter, task_stats
+from .output import counter, stats_file, task_stats
 
 AGREEMENT_BINS = (0.2, 0.4, 0.6, 0.8, 0.95, 1.0)
+MARKDOWN_ACTIVE = frozenset("\\`*_[]<>|~&")  # what starts markup inside a line (a cell never starts one)
 ERROR_COUNTERS = ("timeout", "broken_process", "clean_error")
 
 
@@ -57,22 +58,34 @@ def crawl_report(out: Path) -> CrawlReport:
             report.agreements.append(float(meta["agreement"]))
         report.challenger = report.challenger or meta.get("challenger")
     for rank, stats in sorted(task_stats(out).items()):
-        seconds = counter(stats, "seconds")
-        docs = counter(stats, "forwarded")
-        report.tasks[rank] = {"documents": docs, "seconds": seconds, "per_second": docs / seconds if seconds else 0.0}
-        for name in ("total", "extracted", *ERROR_COUNTERS):
-            report.counters[name] += int(counter(stats, name))
+        try:
+            seconds = counter(stats, "seconds")
+            docs = counter(stats, "forwarded")
+            report.tasks[rank] = {"documents": docs, "seconds": seconds,
+                                  "per_second": docs / seconds if seconds else 0.0}
+            for name in ("total", "extracted", *ERROR_COUNTERS):
+                report.counters[name] += int(counter(stats, name))
+        except ValueError as error:
+            raise ValueError(f"{stats_file(out, rank)}: {error}") from error
     return report
+
+
+def quoted(value: Any) -> str:
+    """A value from the documents (an extractor's name, a page type, an error) as literal Markdown text on
+    one line: every character Markdown reads as markup backslash-escaped, every character that is not
+    printable (a newline) as its escape."""
+    return "".join("\\" + char if char in MARKDOWN_ACTIVE else char if char.isprintable()
+                   else char.encode("unicode_escape").decode("ascii") for char in str(value))
 
 
 def table(header: tuple[str, ...], rows: list[tuple[Any, ...]]) -> list[str]:
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    return lines + ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]
+    return lines + ["| " + " | ".join(quoted(cell) for cell in row) + " |" for row in rows]
 
 
 def render(report: CrawlReport, out: Path) -> str:
     """The report as Markdown."""
-    lines = [f"# Crawl report: {out.name}", "",
+    lines = [f"# Crawl report: {quoted(out.name)}", "",
              f"{report.documents} documents; {report.accepted} accepted by the guard.", ""]
     lines += ["## Documents per extractor", ""]
     lines += table(("extractor", "documents"), sorted(report.per_extractor.items())) + [""]
@@ -88,7 +101,7 @@ def render(report: CrawlReport, out: Path) -> str:
     if report.agreements:
         values = report.agreements
         quartiles = statistics.quantiles(values, n=4) if len(values) > 1 else values * 3
-        lines += [f"Token F1 between the chosen text and {report.challenger}'s, on {len(report.agreements)} documents: "
+        lines += [f"Token F1 between the chosen text and {quoted(report.challenger)}'s, on {len(values)} documents: "
                   f"mean {statistics.fmean(report.agreements):.3f}, quartiles "
                   + ", ".join(f"{q:.3f}" for q in quartiles) + ".", ""]
         lines += table(("agreement", "documents"), report.agreement_bins()) + [""]

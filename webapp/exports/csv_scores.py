@@ -1,12 +1,16 @@
 """`csv`: scores.csv, one row per page x extraction x metric with the cached per-page figures.
 
-Text cells that a spreadsheet would run as a formula (starting with = + - @, a tab or a carriage
-return) get a leading apostrophe.
+Every text cell is made safe for a spreadsheet (`neutralise`, which the audit log's CSV and `goldtext score
+--format csv` use too): control and format characters are dropped (an escape sequence, a bell, a
+bidirectional override), a line break or a tab becomes a space, and a cell that a spreadsheet would run as
+a formula gets a leading apostrophe: one whose first character after any white space is = + - or @, in
+any of their Unicode forms (the full-width ＝ ＋ － ＠, the small ﹦ ﹢ ﹣ ﹫: NFKC reads them as the plain ones).
 """
 
 from __future__ import annotations
 
 import csv
+import unicodedata
 from pathlib import Path
 
 from .selection import ExportedPage
@@ -15,14 +19,19 @@ from .writer import WriterOptions
 FILE = "scores.csv"
 COLUMNS = ("page_id", "url", "site", "type", "status", "extractor", "fingerprint", "metric",
            "precision", "recall", "f1", "error")
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+FORMULA_STARTS = frozenset("=+-@")
+SPACES = frozenset("\t\n\r\v\f")  # control characters that separate words: a space in a cell
 
 
 def neutralise(value: object) -> object:
-    """A text cell that starts like a formula, prefixed with an apostrophe; anything else as it is."""
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
-        return "'" + value
-    return value
+    """A text cell without control or format characters, prefixed with an apostrophe when it starts like a
+    formula; anything that is not text as it is."""
+    if not isinstance(value, str):
+        return value
+    cleaned = "".join(" " if char in SPACES else char for char in value
+                      if char in SPACES or unicodedata.category(char) not in ("Cc", "Cf"))
+    start = cleaned.lstrip()[:1]
+    return "'" + cleaned if start and unicodedata.normalize("NFKC", start)[:1] in FORMULA_STARTS else cleaned
 
 
 class CsvWriter:

@@ -13,11 +13,13 @@ from .broker import Broker
 from .outages import brief
 
 WRITE_SECONDS = 2
-SQLITE_BUSY_MS = 30_000  # the busy timeout every connection has otherwise (db.py)
 
 
-def database_writable(engine: Engine) -> str:
+def database_writable(found: Callable[[], Engine]) -> str:
+    """`found` gives the engine: its first call in a process also brings the schema up to date, which
+    reaches the database too (an outage then is "unreachable", not an error of the check)."""
     try:
+        engine = found()
         raw = engine.raw_connection()
     except Exception as error:
         return f"unreachable: {brief(error)}"
@@ -34,12 +36,14 @@ def _write_and_roll_back(raw, dialect: str) -> None:
     cursor = raw.cursor()
     try:
         if dialect == "sqlite":
-            cursor.execute(f"PRAGMA busy_timeout={WRITE_SECONDS * 1000}")
+            # the connection goes back to the pool: it keeps the busy timeout it had (SQLITE_BUSY_SECONDS)
+            kept = cursor.execute("PRAGMA busy_timeout").fetchone()[0]
+            cursor.execute(f"PRAGMA busy_timeout={min(WRITE_SECONDS * 1000, kept)}")
             try:
                 cursor.execute("BEGIN IMMEDIATE")
                 cursor.execute("ROLLBACK")
             finally:
-                cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_MS}")
+                cursor.execute(f"PRAGMA busy_timeout={kept}")
         else:
             cursor.execute(f"SET LOCAL statement_timeout = {WRITE_SECONDS * 1000}")
             cursor.execute(f"SET LOCAL lock_timeout = {WRITE_SECONDS * 1000 - 500}")  # a lock, named as such

@@ -27,4 +27,4 @@ class Host(Protocol):
 
 def database_of(host: Host) -> Database:
     """The host's database (made on first use, as db.database does for a face)."""
-    return database_in(host.extensions, host.config)
+    return database_in(host.extensions, host.config, host.instance_path)

@@ -79,10 +79,26 @@ def live_workers(session: Session, now: datetime | None = None) -> list[WorkerBe
     return list(session.scalars(select(WorkerBeat).where(WorkerBeat.seen_at >= since).order_by(WorkerBeat.name)))
 
 
+def busy_with(session: Session, job: Job, now: datetime | None = None) -> str | None:
+    """What a worker is doing for the open job now, or None: a chunk whose step runs under a lease that
+    still holds. A worker busy with a long step (scoring, a check) may be late with its heartbeat, but
+    while its lease holds it is busy, not gone."""
+    if job.status not in OPEN:
+        return None
+    running = session.execute(
+        select(JobChunk.id, JobChunk.step, JobChunk.worker)
+        .where(JobChunk.job_id == job.id, JobChunk.status == "running", JobChunk.lease_until >= (now or utcnow()))
+        .order_by(JobChunk.id).limit(1)
+    ).first()
+    if running is None:
+        return None
+    return f"worker {running.worker} is running its {running.step} step (chunk {running.id})"
+
+
 def stalled_reason(session: Session, job: Job, now: datetime | None = None) -> str | None:
     """Why an open job is not moving, or None: a chunk handed back after a database or broker error (or
     whose message the broker could not take), a chunk whose worker stopped renewing its lease, or no
-    worker alive at all."""
+    worker alive at all and none busy with one of its chunks."""
     if job.status not in OPEN:
         return None
     now = now or utcnow()
@@ -103,7 +119,7 @@ def stalled_reason(session: Session, job: Job, now: datetime | None = None) -> s
         then = _aware(lapsed[1]).strftime("%H:%M:%S UTC")
         again = "another worker will run it again" if alive else "start a worker to run it again"
         return f"worker {lapsed[0]} stopped renewing its lease at {then} (killed or unreachable); {again}"
-    if not alive:
+    if not alive and busy_with(session, job, now) is None:
         return "no worker is running: start one with `goldtext worker` (or `goldtext run`)"
     return None
 
@@ -126,6 +142,7 @@ def describe(session: Session, job: Job, now: datetime | None = None) -> dict[st
         "finished_at": _iso(job.finished_at),
         "finished": job.status in ENDED,
         "stalled": stalled_reason(session, job, now),
+        "busy": busy_with(session, job, now),
     }
 
 

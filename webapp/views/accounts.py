@@ -23,8 +23,9 @@ from flask import (
 )
 from werkzeug.wrappers import Response
 
-from ..accounts import throttle
+from ..accounts import devices, throttle
 from ..accounts.credentials import LOGIN, TOKEN, end_sessions, issue, revoke_tokens, token_counts
+from ..accounts.devices import device_cookie, known_device
 from ..accounts.login import FAILED, LoginOutcome, LoginPolicy, begin, finish, log_out, refused, target_of, verify
 from ..accounts.names import printable
 from ..accounts.roles import ROLES
@@ -78,21 +79,33 @@ def login() -> Response | str | tuple[str, int, dict[str, str]]:
     problem = password_problem(password) or ("a name cannot hold a NUL character" if "\x00" in name else None)
     if problem is not None:
         return again(f"Not checked: {problem}.", 400)
-    outcome = checked_login(name, password)
+    device = this_device(name)
+    outcome = checked_login(name, password, device)
     if outcome.wait is not None:
         return again(f"Too many failed logins for this name or from this address: wait {wait_text(outcome.wait)} "
-                     "and try again.", 429, {"Retry-After": str(max(int(outcome.wait.total_seconds() + 0.999), 1))})
-    if outcome.secret is None:
+                     "and try again. A browser you have logged in with before is not kept waiting by "
+                     "failures elsewhere.", 429,
+                     {"Retry-After": str(max(int(outcome.wait.total_seconds() + 0.999), 1))})
+    if outcome.secret is None or outcome.user is None:
         return again("Wrong name or password.", 200)
     session.clear()  # a new session for the new login: nothing of the one before carries over
     session[LOGIN_KEY] = outcome.secret  # a cookie for this browser session; the login itself ends at SESSION_HOURS
-    return redirect(target)
+    response = redirect(target)
+    response.set_cookie(devices.COOKIE, device_cookie(current_app.secret_key or "", outcome.user.name, device),
+                        max_age=int(devices.LIFETIME.total_seconds()), httponly=True, samesite="Lax",
+                        secure=bool(current_app.config.get("SESSION_COOKIE_SECURE")))
+    return response
 
 
-def checked_login(name: str, password: str) -> LoginOutcome:
+def this_device(name: str) -> str | None:
+    """The id of this browser's device cookie when it is valid for the name (webapp/accounts/devices.py)."""
+    return known_device(current_app.secret_key or "", request.cookies.get(devices.COOKIE), name)
+
+
+def checked_login(name: str, password: str, device: str | None) -> LoginOutcome:
     """The three steps of a login, each transaction committed before the password hash is checked."""
     db = get_session()
-    attempt = begin(db, name, address(), policy())
+    attempt = begin(db, name, address(), policy(), device)
     db.commit()
     if attempt.wait is not None:
         return refused(attempt)
@@ -149,7 +162,8 @@ def change_password() -> Response | tuple[str, int, dict[str, str]]:
         problem = "the new password and its confirmation differ"
     if problem is not None:
         abort(400, description=f"Password not changed: {problem}.")
-    attempt = begin(db, user.name, address(), policy())  # the throttle guards the current password too
+    device = this_device(user.name)
+    attempt = begin(db, user.name, address(), policy(), device)  # the throttle guards the current password too
     db.commit()
     if attempt.wait is not None:
         abort(429, description=f"Too many wrong passwords: wait {wait_text(attempt.wait)} and try again.")
@@ -162,7 +176,7 @@ def change_password() -> Response | tuple[str, int, dict[str, str]]:
         db.commit()
         flash("Password not changed: the current password is wrong.")
         return redirect(url_for("accounts.account"))
-    throttle.succeeded(db, user.name, address())
+    throttle.succeeded(db, user.name, address(), device)
     keep = request.form.get("keep_tokens") == "on"
     ended = replace_password(db, user, new_hash, keep_tokens=keep)
     session[LOGIN_KEY] = issue(db, user, LOGIN, policy().lifetime)
@@ -229,10 +243,13 @@ def disable(user_id: int) -> Response:
     user = get_or_404(get_session(), User, user_id)
     disabled = request.form.get("disabled") == "on"
     try:
-        set_disabled(get_session(), user.name, disabled)
+        freed = set_disabled(get_session(), user.name, disabled)
     except AccountError as error:
         abort(400, description=str(error))
-    return _changed("user.disable" if disabled else "user.enable", user)
+    if freed:
+        flash(f"{user.name}'s {freed} assignment(s) were removed: their places are free for others.")
+    return _changed("user.disable" if disabled else "user.enable", user,
+                    {"assignments_removed": freed} if disabled else None)
 
 
 @bp.post("/users/<int:user_id>/token")

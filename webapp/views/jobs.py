@@ -3,6 +3,8 @@ any web process answers), cancelling, an export's download, and the health check
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Blueprint, abort, current_app, jsonify, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
@@ -20,11 +22,27 @@ from .common import actor, refuse
 bp = Blueprint("jobs", __name__)
 
 
+def with_broker(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The jobs as describe() gives them, an open one that no worker is busy with stalled by a broker
+    outage when the broker does not answer (its chunks wait in the database until it does): asked once,
+    and only when such a job is shown."""
+    waiting = [row for row in rows if not row["finished"] and not row["busy"]]
+    if not waiting:
+        return rows
+    app = flask_app()
+    state = broker_reachable(lambda: broker(app))
+    if state != "ok":
+        for row in waiting:
+            row["stalled"] = (f"the broker ({describe_broker(app)}) is {state}: the job's chunks wait in the "
+                              "database and are sent once it answers")
+    return rows
+
+
 @bp.get("/jobs")
 def index() -> str:
     session = get_session()
     status = request.args.get("status")
-    rows = [describe(session, job) for job in list_jobs(session, status if status in STATUSES else None)]
+    rows = with_broker([describe(session, job) for job in list_jobs(session, status if status in STATUSES else None)])
     return render_template("jobs/index.html", jobs=rows, workers=live_workers(session), statuses=STATUSES,
                            status=status, broker=describe_broker(current_app))
 
@@ -33,17 +51,18 @@ def index() -> str:
 def show(job_id: int) -> str:
     session = get_session()
     job = get_or_404(session, Job, job_id)
-    return render_template("jobs/show.html", job=describe(session, job))
+    return render_template("jobs/show.html", job=with_broker([describe(session, job)])[0])
 
 
 @bp.get("/api/jobs/<int:job_id>")
 def progress(job_id: int) -> Response:
-    """The job's row as JSON: status, stage, done, total, errors, error, stalled (a reason, or null)."""
+    """The job's row as JSON: status, stage, done, total, errors, error, stalled (a reason, or null), busy
+    (what a worker is doing for it now, or null)."""
     session = get_session()
     job = session.get(Job, job_id)
     if job is None:
         return json_error(404, f"no job {job_id}", finished=True, unknown=True)
-    response = jsonify(describe(session, job))
+    response = jsonify(with_broker([describe(session, job)])[0])
     response.headers["Cache-Control"] = "no-store"
     return response
 
@@ -84,7 +103,7 @@ def health() -> tuple[Response, int]:
     """200 when the database takes a write within a short bound and the broker answers; 503 otherwise,
     with each part's status ("ok", or what failed)."""
     app = flask_app()
-    checks = {"database": database_writable(database(app).engine),
+    checks = {"database": database_writable(lambda: database(app).engine),
               "broker": broker_reachable(lambda: broker(app))}
     healthy = all(value == "ok" for value in checks.values())
     response = jsonify(status="ok" if healthy else "failing", **checks)
