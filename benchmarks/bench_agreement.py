@@ -22,6 +22,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from quick import QUICK_PAGES, add_quick  # noqa: E402
+
 from webapp.corpus.document import RawDocument  # noqa: E402
 from webapp.corpus.readers import iter_documents  # noqa: E402
 from webapp.scoring.agreement_maths import AnnotatedPage, Said, agreement, distributions  # noqa: E402
@@ -65,8 +67,11 @@ def request(pages: list[AnnotatedPage]) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--repeat", type=int, default=5)
+    add_quick(parser)
     args = parser.parse_args()
     pages = corpus()  # a new process: no pair is kept yet
+    if args.quick:
+        pages, args.repeat = pages[:QUICK_PAGES], 1
     cold = request(fresh(pages))
     warm = statistics.median(request(fresh(pages)) for _ in range(args.repeat))
     chars = sum(len(s.text) for p in pages for s in p.said)

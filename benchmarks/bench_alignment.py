@@ -12,6 +12,7 @@ Run: python benchmarks/bench_alignment.py. The last line printed is one JSON obj
 
 from __future__ import annotations
 
+import argparse
 import json
 import statistics
 import subprocess
@@ -22,6 +23,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from quick import QUICK_PAGES, add_quick  # noqa: E402
 
 from webapp.corpus.alignment import align  # noqa: E402
 from webapp.corpus.decoding import decode  # noqa: E402
@@ -56,9 +59,11 @@ console.log(JSON.stringify(times));
 """
 
 
-def pages() -> list[tuple[list[str], list[str]]]:
-    found = []
+def pages(most: int | None) -> list[tuple[list[str], list[str]]]:
+    found: list[tuple[list[str], list[str]]] = []
     for doc in iter_documents([WCXB], "wcxb"):
+        if most is not None and len(found) == most:
+            break
         if isinstance(doc, RawDocument) and doc.gold:
             html = decode(doc.data, doc.charset).text
             found.append((doc.gold.split("\n"), block_lines(parse_html(html))))
@@ -76,7 +81,10 @@ def node_ms(cases) -> list[tuple[float, float]]:
 
 
 def main() -> None:
-    cases = pages()
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    add_quick(parser)
+    args = parser.parse_args()
+    cases = pages(QUICK_PAGES if args.quick else None)
     start = time.perf_counter()
     python = []
     for lines, blocks in cases:

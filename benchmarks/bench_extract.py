@@ -24,6 +24,8 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from quick import add_quick, sample_corpus
+
 from webapp import create_app
 from webapp.cli.corpus import run_import
 from webapp.cli.extract_commands import run_extraction
@@ -100,8 +102,15 @@ def main() -> None:
     parser.add_argument("corpus", nargs="?", type=Path, default=CORPUS)
     parser.add_argument("--processes", type=int, default=None, help="extractor processes (default: one per core)")
     parser.add_argument("--rounds", type=int, default=2, help="alternating rounds; the fastest of each run counts")
+    add_quick(parser)
     args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        if args.quick:  # the corpus's first pages, one round
+            args.corpus, args.rounds = sample_corpus(args.corpus, Path(tmp) / "corpus"), 1
+        measure(args)
 
+
+def measure(args: argparse.Namespace) -> None:
     apps, bares = [], []
     for round_ in range(1, args.rounds + 1):
         apps.append(app_run(args.corpus, args.processes))

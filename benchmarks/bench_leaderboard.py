@@ -44,6 +44,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 from model_rows import Like, checked  # noqa: E402
+from quick import add_quick  # noqa: E402
 from workbench import sign_in  # noqa: E402
 
 from webapp import create_app  # noqa: E402
@@ -230,7 +231,10 @@ def main() -> None:
     parser.add_argument("--pages", type=int, nargs="+", default=[10_000, 100_000])
     parser.add_argument("--corpora", type=Path, help="keep each size's built database here, and reuse it")
     parser.add_argument("--in-process", action="store_true", help="measure the one size given, here")
+    add_quick(parser)
     args = parser.parse_args()
+    if args.quick:
+        args.pages = [200, 400]
     if args.in_process:
         print(json.dumps(one_size(args.pages[0], args.corpora)))
         return

@@ -44,6 +44,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 from model_rows import Like, checked  # noqa: E402
+from quick import add_quick  # noqa: E402
 from workbench import sign_in  # noqa: E402
 
 from webapp import create_app  # noqa: E402
@@ -340,7 +341,10 @@ def main() -> None:
     parser.add_argument("--pages", type=int, default=100_000)
     parser.add_argument("--backend", choices=("sqlite", "postgresql", "both"), default="both")
     parser.add_argument("--explain", action="store_true", help="print the slowest statements and their plans")
+    add_quick(parser)
     args = parser.parse_args()
+    if args.quick:  # the 10,000-revision page stays: it is written in a second
+        args.pages, args.backend = 2000, "sqlite"
     started = time.perf_counter()
     figures: dict = {}
     if args.backend in ("sqlite", "both"):

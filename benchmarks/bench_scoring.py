@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 from model_rows import checked
+from quick import add_quick
 from sqlalchemy import insert, select
 
 from webapp import create_app
@@ -120,7 +121,10 @@ def main() -> None:
     parser.add_argument("--pages", type=int, default=10_000)
     parser.add_argument("--extractors", type=int, default=16)
     parser.add_argument("--saves", type=int, default=20)
+    add_quick(parser)
     args = parser.parse_args()
+    if args.quick:
+        args.pages, args.extractors, args.saves = 300, 4, 3
     rng = random.Random(1)
     with tempfile.TemporaryDirectory() as tmp:
         app = create_app({"INSTANCE_PATH": tmp, "DATABASE_URL": f"sqlite:///{Path(tmp) / 'bench.sqlite'}",
