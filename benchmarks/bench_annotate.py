@@ -25,6 +25,7 @@ from werkzeug.serving import make_server
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from machine_load import MachineLoad  # noqa: E402
 from quick import add_quick  # noqa: E402
 
 from webapp import create_app  # noqa: E402
@@ -136,6 +137,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     add_quick(parser)
     quick = parser.parse_args().quick
+    load = MachineLoad()
     with tempfile.TemporaryDirectory() as tmp:
         app = create_app({"INSTANCE_PATH": tmp, "DATABASE_URL": f"sqlite:///{tmp}/bench.sqlite",
                           "SECRET_KEY": "bench"})
@@ -144,7 +146,8 @@ def main() -> None:
             diff = word_diff_ms(app, DIFF_WORDS // 10 if quick else DIFF_WORDS, 2 if quick else DIFF_RUNS)
         finally:
             dispose(app)
-    print(json.dumps({"annotate_view_median": figure(view, 100), "word_diff_20k_words": figure(diff, 50)}))
+    figures = {"annotate_view_median": figure(view, 100), "word_diff_20k_words": figure(diff, 50)}
+    print(json.dumps(figures | load.figures()))
 
 
 if __name__ == "__main__":

@@ -50,6 +50,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from machine_load import MachineLoad  # noqa: E402
 from quick import QUICK_PAGES, add_quick  # noqa: E402
 from sqlalchemy import select  # noqa: E402
 
@@ -247,6 +248,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.quick and args.keep:
         parser.error("--quick builds its own small instance: leave out --keep")
+    load = MachineLoad()
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(args.keep or tmp)
         folder.mkdir(parents=True, exist_ok=True)
@@ -289,7 +291,7 @@ def main() -> None:
     for corpus in (WCXB.name, SITES.name):
         figures[f"operations_ratio_{corpus.replace('-', '_')}"] = _figure(
             report_operations(corpus, [r for r in results if corpus in r.corpora]), OPERATIONS_TARGET)
-    print(json.dumps(figures))
+    print(json.dumps(figures | load.figures()))
 
 
 def _figure(ratio: float | None, target: float) -> dict[str, Any]:

@@ -24,6 +24,7 @@ import time
 from io import BytesIO
 from pathlib import Path
 
+from machine_load import MachineLoad
 from quick import add_quick, sample_corpus
 from sqlalchemy import select
 from warcio.statusandheaders import StatusAndHeaders
@@ -115,6 +116,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2)
     add_quick(parser)
     args = parser.parse_args()
+    load = MachineLoad()
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         if args.quick:  # the first Readability pages, one round
@@ -147,7 +149,7 @@ def main() -> None:
         "pipeline_over_extract": figure(ratio, "ratio", f">= {PIPELINE_TARGET}", ratio >= PIPELINE_TARGET),
         "pipeline_per_worker_over_bare": figure(per_core, "ratio", f">= {PIPELINE_TARGET}",
                                                 per_core >= PIPELINE_TARGET),
-    }))
+    } | load.figures()))
 
 
 if __name__ == "__main__":

@@ -24,6 +24,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from machine_load import MachineLoad
 from quick import add_quick, sample_corpus
 
 from webapp import create_app
@@ -104,13 +105,14 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2, help="alternating rounds; the fastest of each run counts")
     add_quick(parser)
     args = parser.parse_args()
+    load = MachineLoad()
     with tempfile.TemporaryDirectory() as tmp:
         if args.quick:  # the corpus's first pages, one round
             args.corpus, args.rounds = sample_corpus(args.corpus, Path(tmp) / "corpus"), 1
-        measure(args)
+        measure(args, load)
 
 
-def measure(args: argparse.Namespace) -> None:
+def measure(args: argparse.Namespace, load: MachineLoad) -> None:
     apps, bares = [], []
     for round_ in range(1, args.rounds + 1):
         apps.append(app_run(args.corpus, args.processes))
@@ -144,7 +146,7 @@ def measure(args: argparse.Namespace) -> None:
         "app_over_bare_ratio": figure(ratio, "ratio", f"<= {RATIO_TARGET}", ratio <= RATIO_TARGET),
         "peak_memory": figure(peak_memory_mb(), "MB"),
         **{f"{name}_pages_per_second": figure(pages / seconds, "pages/s") for name, seconds in bare.items()},
-    }))
+    } | load.figures()))
 
 
 if __name__ == "__main__":

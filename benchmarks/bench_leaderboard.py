@@ -43,6 +43,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
+from machine_load import MachineLoad  # noqa: E402
 from model_rows import Like, checked  # noqa: E402
 from quick import add_quick  # noqa: E402
 from workbench import sign_in  # noqa: E402
@@ -238,6 +239,7 @@ def main() -> None:
     if args.in_process:
         print(json.dumps(one_size(args.pages[0], args.corpora)))
         return
+    load = MachineLoad()
     figures: dict[str, dict] = {}
     for pages in args.pages:
         start = time.perf_counter()
@@ -257,7 +259,7 @@ def main() -> None:
         ratio = figures[f"{large}_api_leaderboard_ms"]["value"] / figures[f"{small}_api_leaderboard_ms"]["value"]
         figures[f"warm_api_ratio_{large}_over_{small}"] = figure(ratio, "x", RATIO_TARGET)
         print(f"warm API {large} / {small} pages: {ratio:.2f}")
-    print(json.dumps(figures))
+    print(json.dumps(figures | load.figures()))
 
 
 if __name__ == "__main__":

@@ -43,6 +43,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
+from machine_load import MachineLoad  # noqa: E402
 from model_rows import Like, checked  # noqa: E402
 from quick import add_quick  # noqa: E402
 from workbench import sign_in  # noqa: E402
@@ -345,6 +346,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.quick:  # the 10,000-revision page stays: it is written in a second
         args.pages, args.backend = 2000, "sqlite"
+    load = MachineLoad()
     started = time.perf_counter()
     figures: dict = {}
     if args.backend in ("sqlite", "both"):
@@ -352,7 +354,7 @@ def main() -> None:
     if args.backend in ("postgresql", "both"):
         figures |= run_postgresql(args.pages, args.explain)
     print(f"\ntotal {time.perf_counter() - started:.0f} s")
-    print(json.dumps(figures))
+    print(json.dumps(figures | load.figures()))
 
 
 if __name__ == "__main__":

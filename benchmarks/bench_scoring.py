@@ -17,6 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from machine_load import MachineLoad
 from model_rows import checked
 from quick import add_quick
 from sqlalchemy import insert, select
@@ -125,6 +126,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.quick:
         args.pages, args.extractors, args.saves = 300, 4, 3
+    load = MachineLoad()
     rng = random.Random(1)
     with tempfile.TemporaryDirectory() as tmp:
         app = create_app({"INSTANCE_PATH": tmp, "DATABASE_URL": f"sqlite:///{Path(tmp) / 'bench.sqlite'}",
@@ -174,7 +176,7 @@ def main() -> None:
             "naive_recompute_ms": figure(naive_s * 1000, "ms", None),
             "naive_over_save_ratio": figure(ratio, "x", ">= 100"),
             "cold_cache_load_ms": figure(load_ms, "ms", None),
-        }))
+        } | load.figures()))
 
 
 if __name__ == "__main__":

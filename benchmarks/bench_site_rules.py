@@ -27,6 +27,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from machine_load import MachineLoad
 from quick import add_quick
 
 from webapp.annotation.prefill import METRIC, ranking
@@ -83,6 +84,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.quick and args.keep:
         parser.error("--quick extracts a few pages of its own: leave out --keep")
+    load = MachineLoad()
     metric = build_metrics()[METRIC]
     pages = extracted(args.keep, args.quick)
     names = sorted({name for page in pages for name in page["texts"]})
@@ -113,9 +115,10 @@ def main() -> None:
     print(f"all held-out pages ({len(totals[LEARNED])}): learned {pooled[LEARNED]:.3f}, "
           f"site best {pooled[BEST]:.3f}, trafilatura {pooled[TRAFILATURA]:.3f}")
     print(f"offered on {len(offered)} of {len(by_site)} sites: {', '.join(offered)}")
-    print(json.dumps({"site_rules_learned_f1_wcxb_dev_sites": {
+    figures = {"site_rules_learned_f1_wcxb_dev_sites": {
         "value": round(pooled[LEARNED], 4), "unit": "word F1",
-        "target": f"> {pooled[BEST]:.4f} (site best, leave-one-out)", "met": pooled[LEARNED] > pooled[BEST]}}))
+        "target": f"> {pooled[BEST]:.4f} (site best, leave-one-out)", "met": pooled[LEARNED] > pooled[BEST]}}
+    print(json.dumps(figures | load.figures()))
 
 
 if __name__ == "__main__":
