@@ -22,6 +22,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from machine_load import MachineLoad  # noqa: E402
+from quick import QUICK_PAGES, add_quick  # noqa: E402
+
 from webapp.corpus.document import RawDocument  # noqa: E402
 from webapp.corpus.readers import iter_documents  # noqa: E402
 from webapp.scoring.agreement_maths import AnnotatedPage, Said, agreement, distributions  # noqa: E402
@@ -65,8 +68,12 @@ def request(pages: list[AnnotatedPage]) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--repeat", type=int, default=5)
+    add_quick(parser)
     args = parser.parse_args()
+    load = MachineLoad()
     pages = corpus()  # a new process: no pair is kept yet
+    if args.quick:
+        pages, args.repeat = pages[:QUICK_PAGES], 1
     cold = request(fresh(pages))
     warm = statistics.median(request(fresh(pages)) for _ in range(args.repeat))
     chars = sum(len(s.text) for p in pages for s in p.said)
@@ -77,7 +84,7 @@ def main() -> None:
         "agreement_cold_ms": {"value": round(cold * 1000, 1), "unit": "ms", "target": "none", "met": True},
         "agreement_warm_ratio": {"value": round(warm / cold, 3), "unit": "ratio", "target": f"<= {TARGET:g}",
                                  "met": warm / cold <= TARGET},
-    }))
+    } | load.figures()))
 
 
 if __name__ == "__main__":

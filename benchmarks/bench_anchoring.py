@@ -21,6 +21,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from machine_load import MachineLoad  # noqa: E402
+from quick import add_quick  # noqa: E402
+
 from webapp.results.anchoring import Anchored  # noqa: E402
 from webapp.scoring import build_metrics  # noqa: E402
 from webapp.scoring.board import Board  # noqa: E402
@@ -48,7 +51,11 @@ def board(pages: int) -> tuple[Board, dict[int, frozenset[str]]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--pages", type=int, default=10_000)
+    add_quick(parser)
     args = parser.parse_args()
+    if args.quick:
+        args.pages = 300
+    load = MachineLoad()
     built, started = board(args.pages)
     names = list(built.values)
     t = time.perf_counter()
@@ -67,7 +74,7 @@ def main() -> None:
         "anchoring_unanchored_ms": {"value": round(unanchored_ms, 1), "unit": "ms",
                                     "target": f"<= {UNANCHORED_TARGET_MS}",
                                     "met": unanchored_ms <= UNANCHORED_TARGET_MS},
-    }))
+    } | load.figures()))
 
 
 if __name__ == "__main__":

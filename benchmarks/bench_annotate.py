@@ -10,6 +10,7 @@ Run: python benchmarks/bench_annotate.py. The last line printed is one JSON obje
 
 from __future__ import annotations
 
+import argparse
 import json
 import random
 import statistics
@@ -23,6 +24,9 @@ from werkzeug.serving import make_server
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from machine_load import MachineLoad  # noqa: E402
+from quick import add_quick  # noqa: E402
 
 from webapp import create_app  # noqa: E402
 from webapp.annotation.gold import add_revision  # noqa: E402
@@ -48,13 +52,12 @@ def figure(value: float | None, target: float) -> dict:
             "met": value is not None and value <= target}
 
 
-def largest_page() -> Path:
-    return max(CORPUS.glob("*/source.html"), key=lambda path: path.stat().st_size)
+def page_by_size(largest: bool) -> Path:
+    return (max if largest else min)(CORPUS.glob("*/source.html"), key=lambda path: path.stat().st_size)
 
 
-def annotate_view_ms(app) -> float:
-    """Import the largest page, store every extractor's output, then time GET /pages/<id>."""
-    source = largest_page()
+def annotate_view_ms(app, source: Path, runs: int) -> float:
+    """Import the page, store every extractor's output, then time GET /pages/<id>."""
     with sessions(app)() as session:
         batch = start_batch(session, str(source), "folder", "benchmark")
         (outcome,) = list(import_documents(session, batch, iter_documents([source], "folder"), "url",
@@ -69,21 +72,21 @@ def annotate_view_ms(app) -> float:
     url = f"/pages/{outcome.page_id}"
     assert client.get(url).status_code == 200  # warm-up: templates compiled, engine made
     times = []
-    for _ in range(VIEW_RUNS):
+    for _ in range(runs):
         started = time.perf_counter()
         response = client.get(url)
         times.append((time.perf_counter() - started) * 1000)
         assert response.status_code == 200
     print(f"annotate view: {source.parent.name} ({source.stat().st_size:,} bytes), "
-          f"{len(extractors)} extractions, median of {VIEW_RUNS}")
+          f"{len(extractors)} extractions, median of {runs}")
     return statistics.median(times)
 
 
-def texts() -> tuple[str, str]:
-    """A 20,000-word text in paragraphs and a copy with about 3% of its words changed, dropped or added."""
+def texts(count: int) -> tuple[str, str]:
+    """A text of `count` words in paragraphs and a copy with about 3% of its words changed, dropped or added."""
     rng = random.Random(0)
     vocabulary = [f"w{n}" for n in range(3000)] + ["the", "of", "and", "a", "to", "in"] * 200
-    words = [rng.choice(vocabulary) for _ in range(DIFF_WORDS)]
+    words = [rng.choice(vocabulary) for _ in range(count)]
     edited = []
     for word in words:
         roll = rng.random()
@@ -108,7 +111,7 @@ DIFF_SCRIPT = """async ([a, b, runs]) => {
 }"""
 
 
-def word_diff_ms(app) -> float | None:
+def word_diff_ms(app, words: int, runs: int) -> float | None:
     if not Path(CHROMIUM).exists():
         print(f"word diff: {CHROMIUM} missing, not measured")
         return None
@@ -116,30 +119,35 @@ def word_diff_ms(app) -> float | None:
 
     server = make_server("127.0.0.1", 0, app, threaded=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    a, b = texts()
+    a, b = texts(words)
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             page = browser.new_page()
             page.goto(f"http://127.0.0.1:{server.server_port}/upload")
-            times = page.evaluate(DIFF_SCRIPT, [a, b, DIFF_RUNS])
+            times = page.evaluate(DIFF_SCRIPT, [a, b, runs])
             browser.close()
     finally:
         server.shutdown()
-    print(f"word diff: {DIFF_WORDS:,} words against an edited copy in Chromium, median of {DIFF_RUNS}")
+    print(f"word diff: {words:,} words against an edited copy in Chromium, median of {runs}")
     return statistics.median(times)
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    add_quick(parser)
+    quick = parser.parse_args().quick
+    load = MachineLoad()
     with tempfile.TemporaryDirectory() as tmp:
         app = create_app({"INSTANCE_PATH": tmp, "DATABASE_URL": f"sqlite:///{tmp}/bench.sqlite",
                           "SECRET_KEY": "bench"})
         try:
-            view = annotate_view_ms(app)
-            diff = word_diff_ms(app)
+            view = annotate_view_ms(app, page_by_size(largest=not quick), 3 if quick else VIEW_RUNS)
+            diff = word_diff_ms(app, DIFF_WORDS // 10 if quick else DIFF_WORDS, 2 if quick else DIFF_RUNS)
         finally:
             dispose(app)
-    print(json.dumps({"annotate_view_median": figure(view, 100), "word_diff_20k_words": figure(diff, 50)}))
+    figures = {"annotate_view_median": figure(view, 100), "word_diff_20k_words": figure(diff, 50)}
+    print(json.dumps(figures | load.figures()))
 
 
 if __name__ == "__main__":

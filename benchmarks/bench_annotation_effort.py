@@ -43,12 +43,15 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from machine_load import MachineLoad  # noqa: E402
+from quick import QUICK_PAGES, add_quick  # noqa: E402
 from sqlalchemy import select  # noqa: E402
 
 from webapp import create_app  # noqa: E402
@@ -136,20 +139,20 @@ def smarter_prefill(metric: Metric, aligned: Aligned, names: Sequence[str], page
 
 # ---- the corpus ----
 
-def build(app) -> None:
+QUICK_EXTRACTORS = ("trafilatura", "justext", "whole-page")  # the default prefill and two others
+
+
+def build(app, quick: bool) -> None:
+    """The three corpora imported and extracted by every extractor; quick: the first pages of each, by a few."""
     with sessions(app)() as session:
-        batch = start_batch(session, str(READABILITY), "readability", "benchmark")
-        list(import_documents(session, batch, iter_documents([READABILITY], "readability"), "url",
-                              taxonomy=DEFAULT_TAXONOMY, add_gold=add_revision))
-        batch = start_batch(session, str(WCXB), "wcxb", "benchmark")
-        list(import_documents(session, batch, iter_documents([WCXB], "wcxb"), "url",
-                              taxonomy=DEFAULT_TAXONOMY, add_gold=add_revision))
-        batch = start_batch(session, str(SITES), "wcxb", "benchmark")
-        list(import_documents(session, batch, iter_documents([SITES], "wcxb"), "url",
-                              taxonomy=DEFAULT_TAXONOMY, add_gold=add_revision))
+        for corpus, layout in ((READABILITY, "readability"), (WCXB, "wcxb"), (SITES, "wcxb")):
+            batch = start_batch(session, str(corpus), layout, "benchmark")
+            documents = iter_documents([corpus], layout)
+            list(import_documents(session, batch, islice(documents, QUICK_PAGES) if quick else documents, "url",
+                                  taxonomy=DEFAULT_TAXONOMY, add_gold=add_revision))
         session.commit()
     with app.app_context():
-        run_extraction()
+        run_extraction(QUICK_EXTRACTORS if quick else ())
 
 
 def holdings() -> dict[str, set[str]]:
@@ -241,7 +244,11 @@ def replay(app) -> list[Replayed]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--keep", help="a folder that keeps the instance between runs")
+    add_quick(parser)
     args = parser.parse_args()
+    if args.quick and args.keep:
+        parser.error("--quick builds its own small instance: leave out --keep")
+    load = MachineLoad()
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(args.keep or tmp)
         folder.mkdir(parents=True, exist_ok=True)
@@ -252,7 +259,7 @@ def main() -> None:
                           "SECRET_KEY": "bench"})
         try:
             if not built.exists():
-                build(app)
+                build(app, args.quick)
                 built.touch()
             results = replay(app)
         finally:
@@ -284,7 +291,7 @@ def main() -> None:
     for corpus in (WCXB.name, SITES.name):
         figures[f"operations_ratio_{corpus.replace('-', '_')}"] = _figure(
             report_operations(corpus, [r for r in results if corpus in r.corpora]), OPERATIONS_TARGET)
-    print(json.dumps(figures))
+    print(json.dumps(figures | load.figures()))
 
 
 def _figure(ratio: float | None, target: float) -> dict[str, Any]:

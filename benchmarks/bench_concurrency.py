@@ -74,6 +74,9 @@ from sqlalchemy.engine import Engine
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from machine_load import MachineLoad  # noqa: E402
+from quick import add_quick, sample_corpus  # noqa: E402
+
 from webapp.models import Extraction, Gold, GoldRevision, Job, Page, WorkerBeat  # noqa: E402
 
 CORPUS = ROOT.parent / "shared" / "corpora" / "readability-test-pages"
@@ -872,7 +875,8 @@ def figures_of(name: str, r: dict[str, Any]) -> dict[str, dict]:
     return out
 
 
-def report(results: dict[str, dict[str, Any]], failed: dict[str, str], args: argparse.Namespace) -> None:
+def report(results: dict[str, dict[str, Any]], failed: dict[str, str], args: argparse.Namespace,
+           load: MachineLoad) -> None:
     print(f"\n{os.cpu_count()} cores; the load average counts every process on the machine, not only these")
     print(f"{args.annotators} annotators x {args.saves} saves (half on {args.shared_pages} shared pages), "
           f"{args.pollers} leaderboard pollers, corpus {args.corpus.name}, extractors {','.join(args.extractors)}")
@@ -945,7 +949,7 @@ def report(results: dict[str, dict[str, Any]], failed: dict[str, str], args: arg
         figures.update(figures_of(n, r))
     for n in failed:
         figures[f"{n}_completed"] = figure(0, "runs", "== 1", False)
-    print(json.dumps(figures))
+    print(json.dumps(figures | load.figures()))
 
 
 # --- how many annotators SQLite serves: saves with and without an extraction running -------------------
@@ -998,7 +1002,7 @@ def team_step(b: Backend, procs: Processes, engine: Engine, args: argparse.Names
             "errors": found["server_errors"][:3], "loadavg": found["loadavg"][1][0]}
 
 
-def team_sqlite(args: argparse.Namespace, procs: Processes) -> None:
+def team_sqlite(args: argparse.Namespace, procs: Processes, load: MachineLoad) -> None:
     """SQLite with `goldtext serve --workers 4`: for each number of annotators in --team, the saves' p50,
     p95, p99 and errors without and with an extraction running; the most annotators whose p99 stays
     within TEAM_P99_TARGET with no 5xx and nothing lost, both ways. Last line: the JSON figures."""
@@ -1034,7 +1038,7 @@ def team_sqlite(args: argparse.Namespace, procs: Processes) -> None:
         figures[f"{key}_5xx"] = at_most(r["5xx"], "answers", 0)
         figures[f"{key}_saves_per_s"] = figure(r["saves_per_s"], "saves/s")
     figures["sqlite_annotators_served"] = figure(max(served, default=0), "annotators")
-    print(json.dumps(figures))
+    print(json.dumps(figures | load.figures()))
 
 
 def main() -> None:
@@ -1059,15 +1063,30 @@ def main() -> None:
     parser.add_argument("--team", default="",
                         help="SQLite only: numbers of annotators to try (10,20,30), each without and with an "
                              "extraction running, to find how many SQLite serves")
+    add_quick(parser)
     args = parser.parse_args()
     args.extractors = [e for e in args.extractors.split(",") if e]
     if not args.corpus.exists():
         parser.error(f"no corpus at {args.corpus}")
+    if not args.quick:
+        measure_all(args)
+        return
+    if args.team or args.login_flood:
+        parser.error("--quick runs the main measurement: leave out --team and --login-flood")
+    with tempfile.TemporaryDirectory() as tmp:  # SQLite, 3 annotators on 8 pages, one cheap extractor
+        args.corpus = sample_corpus(args.corpus, Path(tmp) / "corpus", 8)
+        args.backends, args.annotators, args.saves, args.pollers, args.shared_pages = "sqlite", 3, 2, 1, 2
+        args.extractors = ["whole-page"]
+        measure_all(args)
+
+
+def measure_all(args: argparse.Namespace) -> None:
+    load = MachineLoad()
     if args.team:
         args.team = [int(n) for n in args.team.split(",") if n]
         procs = Processes()
         try:
-            team_sqlite(args, procs)
+            team_sqlite(args, procs, load)
         finally:
             procs.stop_all()
         return
@@ -1080,7 +1099,7 @@ def main() -> None:
                 figures.update(flood_figures(name, login_flood(name, args, procs)))
         finally:
             procs.stop_all()
-        print(json.dumps(figures))
+        print(json.dumps(figures | load.figures()))
         return
     results: dict[str, dict[str, Any]] = {}
     failed: dict[str, str] = {}
@@ -1095,7 +1114,9 @@ def main() -> None:
     finally:
         procs.stop_all()
     print(f"\ntotal {time.perf_counter() - started:.0f} s")
-    report(results, failed, args)
+    report(results, failed, args, load)
+    if failed:  # a benchmark that could not run fails (CI runs it in its quick mode)
+        sys.exit(f"failed on {', '.join(failed)}")
 
 
 if __name__ == "__main__":

@@ -24,6 +24,8 @@ import time
 from io import BytesIO
 from pathlib import Path
 
+from machine_load import MachineLoad
+from quick import add_quick, sample_corpus
 from sqlalchemy import select
 from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
@@ -112,9 +114,13 @@ def main() -> None:
     parser.add_argument("corpora", nargs="*", type=Path, default=DEFAULT)
     parser.add_argument("--extractor", default="trafilatura")
     parser.add_argument("--rounds", type=int, default=2)
+    add_quick(parser)
     args = parser.parse_args()
+    load = MachineLoad()
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
+        if args.quick:  # the first Readability pages, one round
+            args.corpora, args.rounds = [sample_corpus(DEFAULT[0], folder / "quick-corpus")], 1
         app, pages = prepare(folder, args.corpora)
         write_warcs(folder / "warc", pages)
         with app.app_context():
@@ -143,7 +149,7 @@ def main() -> None:
         "pipeline_over_extract": figure(ratio, "ratio", f">= {PIPELINE_TARGET}", ratio >= PIPELINE_TARGET),
         "pipeline_per_worker_over_bare": figure(per_core, "ratio", f">= {PIPELINE_TARGET}",
                                                 per_core >= PIPELINE_TARGET),
-    }))
+    } | load.figures()))
 
 
 if __name__ == "__main__":

@@ -43,9 +43,13 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
+from machine_load import MachineLoad  # noqa: E402
+from model_rows import Like, checked  # noqa: E402
+from quick import add_quick  # noqa: E402
 from workbench import sign_in  # noqa: E402
 
 from webapp import create_app  # noqa: E402
+from webapp.annotation.gold import add_revision  # noqa: E402
 from webapp.annotation.page_queue import queue_rows  # noqa: E402
 from webapp.db import database, dispose, sessions  # noqa: E402
 from webapp.models import Gold, GoldRevision, ImportBatch, Page, Site  # noqa: E402
@@ -74,7 +78,7 @@ def chunked(rows, size: int = CHUNK):
         yield rows[start:start + size]
 
 
-def revisions_of(gold_id: int, count: int, stale_every: int | None) -> tuple[list[dict], int]:
+def revisions_of(like: Like, gold_id: int, count: int, stale_every: int | None) -> tuple[list[dict], int]:
     """``count`` revisions of one gold, versions increasing, every ``stale_every``-th a stale save (it
     edited a version 3 behind); returns the rows and the gold's version."""
     rows, version = [], 0
@@ -84,8 +88,8 @@ def revisions_of(gold_id: int, count: int, stale_every: int | None) -> tuple[lis
         else:
             version += 1
             edited = version
-        rows.append({"gold_id": gold_id, "version": edited, "text": f"gold text revision {n}", "type": "article",
-                     "status": "done", "author": AUTHORS[n % len(AUTHORS)], "client_save_id": f"seed-{n}"})
+        rows.append(like.row(gold_id=gold_id, version=edited, text=f"gold text revision {n}", page_type="article",
+                             status="done", author=AUTHORS[n % len(AUTHORS)], client_save_id=f"seed-{n}"))
     return rows, version
 
 
@@ -93,8 +97,7 @@ def build(app, pages: int) -> dict:
     """Write the corpus; returns the ids the measurements use."""
     rng = random.Random(0)
     engine = database(app).engine
-    page_rows, gold_rows, revision_rows = [], [], []
-    gold_pages = []
+    page_rows, gold_pages = [], []
     for p in range(1, pages + 1):
         disagreement = None if rng.random() < NULL_SHARE else round(rng.random(), 4)
         page_rows.append({
@@ -104,34 +107,42 @@ def build(app, pages: int) -> dict:
         })
         if rng.random() < GOLD_SHARE:
             gold_pages.append(p)
+    with engine.begin() as conn:
+        conn.execute(insert(Site), checked(Site, [{"id": s + 1, "host": f"site{s}.example"} for s in range(SITES)]))
+        conn.execute(insert(ImportBatch),
+                     checked(ImportBatch, [{"id": 1, "source": "bench", "format": "jsonl", "imported": pages}]))
+        for rows in chunked(checked(Page, page_rows)):
+            conn.execute(insert(Page), rows)
+    # the first gold page's gold saved by the app's code (gold 1); every other gold and revision copied from it
+    with sessions(app)() as session:
+        revision = add_revision(session, session.get_one(Page, gold_pages[0]), text="gold", page_type="article",
+                                status="done", author=AUTHORS[0], client_save_id="seed-1")
+        gold_like, revision_like = Like(revision.gold), Like(revision)
+        session.commit()
     # the two pages whose saves are compared: gold done, article, many or few revisions
     big_page, small_page = gold_pages[len(gold_pages) // 2], gold_pages[len(gold_pages) // 2 + 1]
     big_gold = small_gold = 0
-    for g, p in enumerate(gold_pages, start=1):
+    gold_rows, revision_rows = [], []
+    for g, p in enumerate(gold_pages[1:], start=2):
         status, page_type, author = rng.choice(STATUSES), rng.choice(PAGE_TYPES), rng.choice(AUTHORS)
         if p in (big_page, small_page):
-            status, page_type = "done", "article"
             if p == big_page:
                 big_gold = g
             else:
                 small_gold = g
             continue
-        gold_rows.append({"id": g, "page_id": p, "text": "gold", "type": page_type, "status": status, "author": author,
-                          "version": 1})
-        revision_rows.append({"gold_id": g, "version": 1, "text": "gold", "type": page_type, "status": status,
-                              "author": author, "client_save_id": f"seed-{g}"})
-    big_revisions, big_version = revisions_of(big_gold, BIG_REVISIONS, STALE_EVERY)
-    small_revisions, small_version = revisions_of(small_gold, SMALL_REVISIONS, None)
+        gold_rows.append(gold_like.row(id=g, page_id=p, text="gold", page_type=page_type, status=status,
+                                       author=author, version=1))
+        revision_rows.append(revision_like.row(gold_id=g, version=1, text="gold", page_type=page_type, status=status,
+                                               author=author, client_save_id=f"seed-{g}"))
+    big_revisions, big_version = revisions_of(revision_like, big_gold, BIG_REVISIONS, STALE_EVERY)
+    small_revisions, small_version = revisions_of(revision_like, small_gold, SMALL_REVISIONS, None)
     for g, p, version, rows in ((big_gold, big_page, big_version, big_revisions),
                                 (small_gold, small_page, small_version, small_revisions)):
-        gold_rows.append({"id": g, "page_id": p, "text": rows[-1]["text"], "type": "article", "status": "done",
-                          "author": "ann", "version": version})
+        gold_rows.append(gold_like.row(id=g, page_id=p, text=rows[-1]["text"], page_type="article", status="done",
+                                       author="ann", version=version))
         revision_rows += rows
     with engine.begin() as conn:
-        conn.execute(insert(Site), [{"id": s + 1, "host": f"site{s}.example"} for s in range(SITES)])
-        conn.execute(insert(ImportBatch), [{"id": 1, "source": "bench", "format": "jsonl", "imported": pages}])
-        for rows in chunked(page_rows):
-            conn.execute(insert(Page), rows)
         for rows in chunked(gold_rows):
             conn.execute(insert(Gold), rows)
         for rows in chunked(revision_rows):
@@ -146,8 +157,8 @@ def build(app, pages: int) -> dict:
     with sessions(app)() as session:
         middle = queue_rows(session, offset=int(pages * (1 - GOLD_SHARE)) // 2, limit=1)[0].page_id
     return {"big_page": big_page, "big_version": big_version, "small_page": small_page,
-            "small_version": small_version, "middle_page": middle, "gold": len(gold_rows),
-            "revisions": len(revision_rows), "busy_site": "site2.example"}  # site id 3
+            "small_version": small_version, "middle_page": middle, "gold": len(gold_rows) + 1,
+            "revisions": len(revision_rows) + 1, "busy_site": "site2.example"}  # site id 3
 
 
 # --- measuring ----------------------------------------------------------------------------------------
@@ -331,7 +342,11 @@ def main() -> None:
     parser.add_argument("--pages", type=int, default=100_000)
     parser.add_argument("--backend", choices=("sqlite", "postgresql", "both"), default="both")
     parser.add_argument("--explain", action="store_true", help="print the slowest statements and their plans")
+    add_quick(parser)
     args = parser.parse_args()
+    if args.quick:  # the 10,000-revision page stays: it is written in a second
+        args.pages, args.backend = 2000, "sqlite"
+    load = MachineLoad()
     started = time.perf_counter()
     figures: dict = {}
     if args.backend in ("sqlite", "both"):
@@ -339,7 +354,7 @@ def main() -> None:
     if args.backend in ("postgresql", "both"):
         figures |= run_postgresql(args.pages, args.explain)
     print(f"\ntotal {time.perf_counter() - started:.0f} s")
-    print(json.dumps(figures))
+    print(json.dumps(figures | load.figures()))
 
 
 if __name__ == "__main__":

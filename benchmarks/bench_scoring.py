@@ -17,6 +17,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from machine_load import MachineLoad
+from model_rows import checked
+from quick import add_quick
 from sqlalchemy import insert, select
 
 from webapp import create_app
@@ -60,19 +63,19 @@ def populate(app, pages: int, extractors: int, rng: random.Random) -> list[str]:
         for start in range(0, pages, 1000):
             ids = range(start + 1, min(start + 1000, pages) + 1)
             golds = {i: article(rng) for i in ids}
-            session.execute(insert(Page), [
+            session.execute(insert(Page), checked(Page, [
                 {"id": i, "url": f"https://site{i % 20}.example/{i}", "site_id": i % 20 + 1, "batch_id": 1,
                  "source_name": f"p{i}", "raw": b"<p></p>", "sha256": f"{i:064x}", "encoding": "utf-8",
                  "encoding_source": "bom", "html": "<p></p>", "facts": {}} for i in ids
-            ])
-            session.execute(insert(Gold), [
-                {"page_id": i, "text": golds[i], "type": "article", "status": "done", "author": "bench",
+            ]))
+            session.execute(insert(Gold), checked(Gold, [
+                {"page_id": i, "text": golds[i], "page_type": "article", "status": "done", "author": "bench",
                  "version": 1} for i in ids
-            ])
-            session.execute(insert(Extraction), [
+            ]))
+            session.execute(insert(Extraction), checked(Extraction, [
                 {"page_id": i, "extractor": n, "fingerprint": f"{n}|1|{{}}",
                  "text": variant(rng, golds[i], k), "meta": {}} for i in ids for k, n in enumerate(names)
-            ])
+            ]))
         session.commit()
     return names
 
@@ -102,7 +105,7 @@ def naive(app) -> tuple[float, list[dict]]:
 def store_counts(app, score_rows: list[dict]) -> None:
     with sessions(app)() as session:
         for start in range(0, len(score_rows), 5000):
-            session.execute(insert(Score), score_rows[start:start + 5000])
+            session.execute(insert(Score), checked(Score, score_rows[start:start + 5000]))
         session.commit()
 
 
@@ -119,7 +122,11 @@ def main() -> None:
     parser.add_argument("--pages", type=int, default=10_000)
     parser.add_argument("--extractors", type=int, default=16)
     parser.add_argument("--saves", type=int, default=20)
+    add_quick(parser)
     args = parser.parse_args()
+    if args.quick:
+        args.pages, args.extractors, args.saves = 300, 4, 3
+    load = MachineLoad()
     rng = random.Random(1)
     with tempfile.TemporaryDirectory() as tmp:
         app = create_app({"INSTANCE_PATH": tmp, "DATABASE_URL": f"sqlite:///{Path(tmp) / 'bench.sqlite'}",
@@ -169,7 +176,7 @@ def main() -> None:
             "naive_recompute_ms": figure(naive_s * 1000, "ms", None),
             "naive_over_save_ratio": figure(ratio, "x", ">= 100"),
             "cold_cache_load_ms": figure(load_ms, "ms", None),
-        }))
+        } | load.figures()))
 
 
 if __name__ == "__main__":

@@ -27,6 +27,9 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from machine_load import MachineLoad
+from quick import add_quick
+
 from webapp.annotation.prefill import METRIC, ranking
 from webapp.corpus.decoding import decode
 from webapp.corpus.readers import iter_documents
@@ -38,17 +41,29 @@ from webapp.scoring import build_metrics
 
 SITES = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "wcxb-dev-sites"
 TRAFILATURA = "trafilatura"
+QUICK_EXTRACTORS = (TRAFILATURA, "justext", "whole-page")
+QUICK_SITES, QUICK_SITE_PAGES = 2, 4
 
 
-def extracted(keep: Path | None) -> list[dict[str, Any]]:
-    """Every gold page: url, html, gold, each extractor's text (None: it raised)."""
+def quick_sample(documents: list[Any]) -> list[Any]:
+    """The first pages of the first sites (by name) with 3 gold pages or more: a quick run's pages."""
+    by_host: dict[str, list[Any]] = defaultdict(list)
+    for document in documents:
+        by_host[host_of(document.url) or "unknown"].append(document)
+    sites = [pages for _, pages in sorted(by_host.items()) if len(pages) >= 3][:QUICK_SITES]
+    return [document for pages in sites for document in pages[:QUICK_SITE_PAGES]]
+
+
+def extracted(keep: Path | None, quick: bool) -> list[dict[str, Any]]:
+    """Every gold page: url, html, gold, each extractor's text (None: it raised); quick: a few pages, by a few
+    extractors."""
     if keep is not None and keep.exists():
         return json.loads(keep.read_text())
-    extractors = [e for e in runnable(build_registry()) if e.name != SITE_RULES_NAME]
+    extractors = [e for e in runnable(build_registry()) if e.name != SITE_RULES_NAME
+                  and (not quick or e.name in QUICK_EXTRACTORS)]
+    documents = [document for document in iter_documents([SITES], "wcxb") if document.gold]
     pages = []
-    for document in iter_documents([SITES], "wcxb"):
-        if not document.gold:
-            continue
+    for document in quick_sample(documents) if quick else documents:
         html = decode(document.data, document.charset).text
         texts: dict[str, str | None] = {}
         for extractor in extractors:
@@ -65,9 +80,13 @@ def extracted(keep: Path | None) -> list[dict[str, Any]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--keep", type=Path, help="a JSON file that keeps the extractors' texts between runs")
+    add_quick(parser)
     args = parser.parse_args()
+    if args.quick and args.keep:
+        parser.error("--quick extracts a few pages of its own: leave out --keep")
+    load = MachineLoad()
     metric = build_metrics()[METRIC]
-    pages = extracted(args.keep)
+    pages = extracted(args.keep, args.quick)
     names = sorted({name for page in pages for name in page["texts"]})
     by_site: dict[str, list[SitePage]] = defaultdict(list)
     for n, page in enumerate(pages):
@@ -96,9 +115,10 @@ def main() -> None:
     print(f"all held-out pages ({len(totals[LEARNED])}): learned {pooled[LEARNED]:.3f}, "
           f"site best {pooled[BEST]:.3f}, trafilatura {pooled[TRAFILATURA]:.3f}")
     print(f"offered on {len(offered)} of {len(by_site)} sites: {', '.join(offered)}")
-    print(json.dumps({"site_rules_learned_f1_wcxb_dev_sites": {
+    figures = {"site_rules_learned_f1_wcxb_dev_sites": {
         "value": round(pooled[LEARNED], 4), "unit": "word F1",
-        "target": f"> {pooled[BEST]:.4f} (site best, leave-one-out)", "met": pooled[LEARNED] > pooled[BEST]}}))
+        "target": f"> {pooled[BEST]:.4f} (site best, leave-one-out)", "met": pooled[LEARNED] > pooled[BEST]}}
+    print(json.dumps(figures | load.figures()))
 
 
 if __name__ == "__main__":

@@ -71,8 +71,7 @@ class GoldtextExtractor(BaseExtractor):
         keep_html_bytes: keep each page's raw bytes up to this size in the metadata (None: the configuration's)
     """
 
-    name = STEP_NAME
-    _requires_dependencies = ["pebble"]
+    name = STEP_NAME  # its libraries (pebble among them) are Goldtext's own dependencies
 
     def __init__(
         self, config: Mapping[str, Any], allow_version_drift: bool = False, workers: int = 1,

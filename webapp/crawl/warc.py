@@ -2,8 +2,10 @@
 
 datatrove's own reader tries UTF-8, then a byte-statistics guess; Goldtext decodes as browsers do (byte order
 mark, HTTP charset, `<meta>`, then detection: webapp/corpus/decoding.py), and an extractor given other text
-gives other output. So this reader keeps datatrove's file handling (local or remote folders, globs, shards
-per task, limits) and reads each record as Goldtext's WARC reader does: `response` records of HTML with
+gives other output. So this reader keeps datatrove's file handling (BaseDiskReader: local or remote folders,
+globs, shards per task, limits; the arguments of datatrove's WarcReader) without its decoders (cchardet,
+python-magic, which datatrove checks are installed by scanning every installed distribution, a second of
+start-up each) and reads each record as Goldtext's WARC reader does: `response` records of HTML with
 status 200, under the size cap, decoded by Goldtext. Other records are counted (`skipped_records`). The raw
 bytes and the HTTP charset travel with the document (metadata RAW, CHARSET) to the step, which keeps them
 when asked and drops them otherwise.
@@ -12,10 +14,10 @@ when asked and drops them otherwise.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, Literal
 
 from datatrove.data import Document
-from datatrove.pipeline.readers.warc import WarcReader
+from datatrove.pipeline.readers.base import BaseDiskReader
 
 from ..corpus.decoding import charset_param, decode
 from ..corpus.document import Limits
@@ -48,14 +50,17 @@ def html_response(record: Any, cap: int) -> dict[str, Any] | str:
             RAW: raw, CHARSET: charset}
 
 
-class GoldtextWarcReader(WarcReader):
-    """WarcReader (same arguments) whose documents are decoded as Goldtext decodes a page; `max_bytes` caps a
-    page's size as the import does (IMPORT_MAX_BYTES)."""
+class GoldtextWarcReader(BaseDiskReader):
+    """A reader of WARC files (the arguments of datatrove's WarcReader) whose documents are decoded as Goldtext
+    decodes a page; `max_bytes` caps a page's size as the import does (IMPORT_MAX_BYTES)."""
 
     name = "🕷 Warc (Goldtext decoding)"
+    _requires_dependencies = ["warcio"]
 
-    def __init__(self, *args: Any, max_bytes: int = Limits().max_bytes, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, compression: Literal["infer", "gzip", "zstd"] | None = "infer",
+                 max_bytes: int = Limits().max_bytes, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.compression = compression
         self.max_bytes = max_bytes
 
     def read_file(self, filepath: str) -> Iterator[Document]:
