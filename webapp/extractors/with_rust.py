@@ -29,6 +29,9 @@ PROGRAM = FOLDER / "target" / "release" / "rust-extractors"
 CRATES = ("dom_smoothie", "rs-trafilatura")
 BUILD_HINT = f"cargo build --release --locked --manifest-path {shlex.quote(str(FOLDER / 'Cargo.toml'))}"
 
+QUALITY = "extraction_quality"
+"""The metadata key of rs-trafilatura's predicted quality of its own extraction (0 to 1)."""
+
 _program: HelperProcess | None = None
 """This process's running program (each worker process starts its own on its first call)."""
 
@@ -76,7 +79,7 @@ def run_rs_trafilatura(
     })
     metadata = {"title": answer.get("title") or "", "page_type": answer.get("page_type"),
                 "classification_confidence": answer.get("classification_confidence"),
-                "extraction_quality": answer.get("extraction_quality")}
+                QUALITY: answer.get("extraction_quality")}
     return Extracted(text=join_lines((answer.get("text") or "").splitlines()), metadata=metadata)
 
 
