@@ -11,7 +11,17 @@ from sqlalchemy import select
 from werkzeug.wrappers import Response
 
 from ..annotation.page_filter import PageFilter
-from ..annotation.page_queue import own_count, own_queue, progress_by_site, queue_counts, queue_rows, step, totals
+from ..annotation.page_queue import (
+    DISAGREEMENT,
+    ORDER_KEYS,
+    own_count,
+    own_queue,
+    progress_by_site,
+    queue_counts,
+    queue_rows,
+    step,
+    totals,
+)
 from ..db import get_session
 from ..models import Assignment, ImportBatch, Site
 from ..scoring.gold_checks import CHECKS
@@ -27,13 +37,20 @@ bp = Blueprint("queue", __name__)
 PAGE_SIZE = 100  # rows of the queue per page; the database pages with LIMIT/OFFSET
 
 
+def queue_order() -> str:
+    """The queue's order the query string names (``order``): `quality`, or the default (most disagreement first)
+    for anything else."""
+    order = request.args.get("order") or DISAGREEMENT
+    return order if order in ORDER_KEYS else DISAGREEMENT
+
+
 @bp.get("/")
 def index() -> str:
     session = get_session()
     wanted = page_filter(request.args)
     offset = max(request.args.get("offset", 0, type=int), 0)
     counts = queue_counts(session, wanted)
-    rows = queue_rows(session, wanted, offset=offset, limit=PAGE_SIZE, counts=counts)
+    rows = queue_rows(session, wanted, offset=offset, limit=PAGE_SIZE, counts=counts, order=queue_order())
     progress = progress_by_site(session)
     name = annotator()
     has_own = name is not None and (overlap() > 1 or session.scalar(
@@ -64,12 +81,14 @@ def go(page_id: int) -> Response:
     direction = -1 if request.args.get("dir") == "prev" else 1
     session, name = get_session(), annotator()
     own = own_queue(session, name, overlap(), 1, skip=page_id) if overlap() > 1 and direction > 0 and name else []
-    target = own[0].page_id if own else step(session, page_id, direction, page_filter(request.args))
+    target = own[0].page_id if own else step(session, page_id, direction, page_filter(request.args),
+                                                    queue_order())
     args: Mapping[str, Any] = filter_args(request.args)  # url_for takes values of any type
     if target is None:
         where = "first" if direction < 0 else "last"
-        flash(f"That was the {where} page of the queue{' under these filters' if args else ''}: pick another "
-              "page below, change the filters, or see the scores on the leaderboard.")
+        filtered = " under these filters" if set(args) - {"order"} else ""
+        flash(f"That was the {where} page of the queue{filtered}: pick another page below, change the filters, "
+              "or see the scores on the leaderboard.")
         return redirect(url_for("queue.index", **args))
     return redirect(url_for("annotate.page", page_id=target, **args))
 
