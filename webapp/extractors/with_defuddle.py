@@ -1,10 +1,11 @@
 """Defuddle, the extractor behind Obsidian's web clipper (with its own extractors for sites such as Reddit,
-Hacker News, GitHub and Substack), run by Node.js on jsdom (defuddle_js/extract.mjs) beside readability-js.
+Hacker News, GitHub and Substack), run by Node.js on linkedom (defuddle_js/extract.mjs) beside readability-js, as
+Defuddle's own command line runs it.
 
 Available where `node` is on the PATH and the npm packages are installed beside the script
 (`npm ci --prefix webapp/extractors/defuddle_js`, pinned by its lockfile); listed as unavailable, saying which is
 missing, elsewhere. A page's extraction depends on its HTML alone: Defuddle's asynchronous third-party fetches are
-off and every fetch is refused; jsdom never runs the page's scripts nor loads anything. Its content HTML becomes
+off and every fetch is refused; linkedom never runs the page's scripts nor loads anything. Its content HTML becomes
 its visible text, one block per line, as for readability-js; the script also answers the content as Defuddle's
 Markdown (`markdown`), for the extraction's Markdown to take.
 """
@@ -22,7 +23,7 @@ from webapp.extractors.node_packages import node_status
 
 FOLDER = Path(__file__).with_name("defuddle_js")
 SCRIPT = FOLDER / "extract.mjs"
-PACKAGES = ("defuddle", "jsdom")
+PACKAGES = ("defuddle", "linkedom")
 INSTALL_HINT = f"npm ci --prefix {shlex.quote(str(FOLDER))}"
 METADATA = ("title", "author", "published", "site", "description", "language")
 """What Defuddle says about the page that the extraction keeps, beside its site extractor's name."""
@@ -67,6 +68,6 @@ DEFUDDLE = Extractor(
     version=VERSION,
     func=run_defuddle,
     options={},
-    description="Defuddle (Obsidian's web clipper) on jsdom, through Node.js; no fetches, scripts never run",
+    description="Defuddle (Obsidian's web clipper) on linkedom, through Node.js; no fetches, scripts never run",
     unavailable_reason=MISSING,
 )
