@@ -86,7 +86,7 @@ def revisions_of(gold_id: int, count: int, stale_every: int | None) -> tuple[lis
         else:
             version += 1
             edited = version
-        rows.append({"gold_id": gold_id, "version": edited, "text": f"gold text revision {n}", "type": "article",
+        rows.append({"gold_id": gold_id, "version": edited, "text": f"gold text revision {n}", "page_type": "article",
                      "status": "done", "author": AUTHORS[n % len(AUTHORS)], "client_save_id": f"seed-{n}"})
     return rows, version
 
@@ -120,15 +120,15 @@ def build(app, pages: int) -> dict:
             else:
                 small_gold = g
             continue
-        gold_rows.append({"id": g, "page_id": p, "text": "gold", "type": page_type, "status": status, "author": author,
-                          "version": 1})
-        revision_rows.append({"gold_id": g, "version": 1, "text": "gold", "type": page_type, "status": status,
+        gold_rows.append({"id": g, "page_id": p, "text": "gold", "page_type": page_type, "status": status,
+                          "author": author, "version": 1})
+        revision_rows.append({"gold_id": g, "version": 1, "text": "gold", "page_type": page_type, "status": status,
                               "author": author, "client_save_id": f"seed-{g}"})
     big_revisions, big_version = revisions_of(big_gold, BIG_REVISIONS, STALE_EVERY)
     small_revisions, small_version = revisions_of(small_gold, SMALL_REVISIONS, None)
     for g, p, version, rows in ((big_gold, big_page, big_version, big_revisions),
                                 (small_gold, small_page, small_version, small_revisions)):
-        gold_rows.append({"id": g, "page_id": p, "text": rows[-1]["text"], "type": "article", "status": "done",
+        gold_rows.append({"id": g, "page_id": p, "text": rows[-1]["text"], "page_type": "article", "status": "done",
                           "author": "ann", "version": version})
         revision_rows += rows
     with engine.begin() as conn:
