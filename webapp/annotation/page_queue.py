@@ -70,7 +70,7 @@ def _segment(columns: Sequence, f: PageFilter, has_gold: bool) -> Select:
 def sort_keys(order: str = DISAGREEMENT) -> tuple[ColumnElement, ...]:
     """The ORDER BY of the queue's order named ``order`` (KeyError for another name)."""
     key = ORDER_KEYS[order]
-    return (key.is_(None), key, Page.id)
+    return (key.is_(None), key.expression, Page.id.expression)
 
 
 def _rows(session: Session, f: PageFilter, has_gold: bool, offset: int = 0,
