@@ -1,11 +1,13 @@
 """Benchmark of the annotation queue and of gold saves and history at scale, on SQLite and PostgreSQL.
 
 On each backend a fresh database gets 100,000 pages (bulk Core INSERTs: a few sites, one import batch,
-tiny raw/html, a disagreement value on most pages and NULL on some, gold with mixed statuses on ~30%),
+tiny raw/html, a disagreement value and a predicted quality on most pages and NULL on some, gold with mixed
+statuses on ~30%),
 then the Flask test client measures (median of several runs after one warm-up):
 
 1. GET / (the queue's first 100 rows; target <= 200 ms), GET /?offset=50000, a filtered queue
-   (?status=done&site=...) and GET /queue/step/<id>?dir=next from a page in the middle of the queue.
+   (?status=done&site=...) and GET /queue/step/<id>?dir=next from a page in the middle of the queue; the same
+   first rows and step in the "least confident first" order (?order=quality; the same target).
 2. One more gold save (POST /api/pages/<id>/gold) on a page with 10,000 revisions (a few of them stale
    saves) against the same save on a page with 4 revisions, measured in this run: their ratio should stay
    <= 2 (a save reads and writes O(1) revisions).
@@ -100,10 +102,12 @@ def build(app, pages: int) -> dict:
     page_rows, gold_pages = [], []
     for p in range(1, pages + 1):
         disagreement = None if rng.random() < NULL_SHARE else round(rng.random(), 4)
+        quality = None if rng.random() < NULL_SHARE else round(rng.random(), 4)
         page_rows.append({
             "id": p, "url": f"https://site{p % SITES}.example/a/{p}", "site_id": p % SITES + 1, "batch_id": 1,
             "source_name": f"{p}.html", "raw": b"<p>x</p>", "sha256": f"{p:064x}", "encoding": "utf-8",
             "encoding_source": "meta", "html": "<p>x</p>", "facts": {}, "disagreement": disagreement,
+            "predicted_quality": quality,
         })
         if rng.random() < GOLD_SHARE:
             gold_pages.append(p)
@@ -269,6 +273,8 @@ def measure(app, backend: str, pages: int, show_plans: bool) -> dict:
         "queue_offset_50000_ms": ("/?offset=50000", 200, None),
         "queue_filtered_ms": (f"/?status=done&site={site}", 200, None),
         "step_next_ms": (f"/queue/step/{middle}?dir=next", 302, None),
+        "queue_quality_ms": ("/?order=quality", 200, 200),
+        "step_next_quality_ms": (f"/queue/step/{middle}?dir=next&order=quality", 302, None),
         "history_10k_ms": (f"/pages/{big}/history", 200, None),
         "annotate_10k_ms": (f"/pages/{big}", 200, None),
     }
@@ -279,6 +285,8 @@ def measure(app, backend: str, pages: int, show_plans: bool) -> dict:
     first = responses["queue_ms"].get_data(as_text=True)
     assert first.count("<tr data-href=") == 100, "the queue's first page should list 100 rows"
     assert responses["step_next_ms"].location.startswith("/pages/")
+    assert responses["queue_quality_ms"].get_data(as_text=True).count("<tr data-href=") == 100
+    assert responses["step_next_quality_ms"].location.endswith("?order=quality")
     history = responses["history_10k_ms"].get_data()
     assert history.count(b"<td>stale save</td>") <= 50 and b"Older revisions" in history
     found["history_10k_bytes"] = figure(len(history), "bytes", 1_000_000)

@@ -305,7 +305,7 @@ def test_the_browser_form_keeps_what_was_sent_and_names_the_bad_option(client, s
 TEXT_VALUES = {"target_language": "en", "prune_xpath": "//nav", "positive_keywords": "article",
                "negative_keywords": "comment", "language": "en", "parser_class": "soup",
                "table_cell_separator": " | ", "html_type": "forum", "page_type": "forum",
-               "focus": "favor-recall"}
+               "focus": "favor-recall", "candidate_select_mode": "dom-smoothie", "include_replies": "none"}
 """A meaningful value, other than the default, of every text option of a built-in extractor."""
 
 

@@ -31,9 +31,9 @@ NAV_TEXT = "Gazette News Desk"
 FOOTER_TEXT = ["Copyright Harbour Gazette", "Privacy policy of the Harbour Gazette"]
 
 OPTIONAL_NAMES = ["resiliparse", "newspaper4k", "goose3", "html-text", "inscriptis", "magic-html", "readability-js",
-                  "rs-trafilatura", "go-trafilatura", "go-domdistiller"]
-"""The extractors of the `extractors` extra, Node.js and the Go program: registered everywhere, available where
-installed (or built)."""
+                  "rs-trafilatura", "dom-smoothie", "defuddle", "go-trafilatura", "go-domdistiller"]
+"""The extractors of the `extractors` extra, Node.js, the Go and Rust programs and magic-html's own Python:
+registered everywhere, available where installed (or built)."""
 BUILTIN_NAMES = [
     "trafilatura",
     "trafilatura-precision",

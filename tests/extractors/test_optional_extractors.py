@@ -1,6 +1,7 @@
-"""The extractors of the `extractors` extra, Readability.js through Node.js, and go-trafilatura and go-domdistiller
-through the Go program: registered like the built-ins, fingerprinted with their package versions, listed as
-unavailable (saying why) where their package, Node.js, the Go toolchain or the built program is missing, never
+"""The extractors of the `extractors` extra, Readability.js and Defuddle through Node.js, go-trafilatura and
+go-domdistiller through the Go program, dom-smoothie and rs-trafilatura through the Rust program, and magic-html in
+its own Python: registered like the built-ins, fingerprinted with their package versions, listed as unavailable
+(saying why) where their package, Node.js, a toolchain, the built program or the environment is missing, never
 fetching anything a saved page names nor running its scripts, and killed by name at the runner's timeout."""
 
 from __future__ import annotations
@@ -24,13 +25,11 @@ from webapp.extractors import with_go
 from webapp.extractors.base import EXTRA_HINT, Extractor, optional_package
 from webapp.extractors.process_pool import Call, ExtractorPool
 from webapp.extractors.registry import UnavailableExtractor, build_registry, resolve, runnable
-from webapp.extractors.with_magic_html import install_hint
 from webapp.extractors.with_readability_js import FOLDER, status
 
 AVAILABLE = [e.name for e in runnable(build_registry()) if e.name in OPTIONAL_NAMES]
 PYTHON_PACKAGES = {"resiliparse": "resiliparse", "newspaper4k": "newspaper4k", "goose3": "goose3",
-                   "html-text": "html-text", "inscriptis": "inscriptis", "magic-html": "magic-html",
-                   "rs-trafilatura": "rs-trafilatura"}
+                   "html-text": "html-text", "inscriptis": "inscriptis"}
 
 
 def available(name: str) -> Extractor:
@@ -59,11 +58,6 @@ def test_a_missing_package_is_named_with_the_extras_install_command():
     assert version == "goldtext-no-such-package not installed"
     assert reason == f"goldtext-no-such-package is not installed: {EXTRA_HINT}"
     assert EXTRA_HINT == "pip install 'goldtext[extractors]'"
-
-
-def test_magic_html_says_it_needs_python_3_12_on_an_older_python():
-    assert install_hint((3, 11)) == f"it requires Python 3.12 or later (this is 3.11), then {EXTRA_HINT}"
-    assert install_hint((3, 12)) == EXTRA_HINT
 
 
 def test_readability_js_says_whether_node_or_the_npm_packages_are_missing(tmp_path):
@@ -251,9 +245,10 @@ def test_an_option_the_go_program_refuses_is_the_pages_error_not_a_crash():
     assert "For forty-one winters" in build_registry()["go-trafilatura"](ARTICLE, ARTICLE_URL).text
 
 
-@pytest.mark.skipif("rs-trafilatura" not in AVAILABLE, reason="rs-trafilatura is not installed")
+@pytest.mark.skipif("rs-trafilatura" not in AVAILABLE, reason="the Rust program is not built")
 def test_rs_trafilatura_records_the_page_type_it_classified():
     extracted = build_registry()["rs-trafilatura"](ARTICLE, ARTICLE_URL)
     assert extracted.metadata["page_type"] == "article" and 0 < extracted.metadata["classification_confidence"] <= 1
+    assert 0 <= extracted.metadata["extraction_quality"] <= 1
     forced = Extractor("rs-forum", "test", build_registry()["rs-trafilatura"].func, {"page_type": "forum"}, "forced")
     assert forced(ARTICLE, ARTICLE_URL).metadata["page_type"] == "forum"

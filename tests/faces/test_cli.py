@@ -17,11 +17,11 @@ from webapp.models import Base, Extraction, ImportBatch, Page
 
 BUILTINS = ["trafilatura", "trafilatura-precision", "trafilatura-recall", "trafilatura-fast", "density",
             "readability", "justext", "boilerpy3", "whole-page", "site-rules", "resiliparse", "newspaper4k", "goose3",
-            "html-text", "inscriptis", "magic-html", "readability-js", "rs-trafilatura", "go-trafilatura",
-            "go-domdistiller"]
+            "html-text", "inscriptis", "magic-html", "readability-js", "rs-trafilatura", "dom-smoothie", "defuddle",
+            "go-trafilatura", "go-domdistiller"]
 RUNNABLE = [extractor.name for extractor in runnable(build_registry())]
-"""What `goldtext extract` runs by default: the built-ins whose packages (and Node.js, and the Go program) are
-installed here."""
+"""What `goldtext extract` runs by default: the built-ins whose packages (and Node.js, the Go and Rust programs,
+magic-html's Python) are installed here."""
 PARAGRAPH = ("The harbour board met on Tuesday to settle the timetable of the night ferry, which will sail "
              "again from Monday after a winter of repairs to its engines, its galley and its cabins. ")
 STORY = (

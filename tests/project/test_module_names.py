@@ -10,7 +10,7 @@ WEBAPP = Path(__file__).resolve().parents[2] / "webapp"
 def test_no_two_modules_under_webapp_share_a_file_name():
     found: dict[str, list[str]] = defaultdict(list)
     for path in WEBAPP.rglob("*.py"):
-        if path.name != "__init__.py" and "migrations" not in path.parts and "node_modules" not in path.parts:
+        if path.name != "__init__.py" and not {"migrations", "node_modules", ".venv"} & set(path.parts):
             found[path.name].append(str(path.relative_to(WEBAPP)))
     assert len(found) > 100  # the walk saw the packages
     assert {name: sorted(paths) for name, paths in found.items() if len(paths) > 1} == {}

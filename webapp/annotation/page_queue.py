@@ -2,9 +2,11 @@
 
 Default order: pages without gold first; within each group the pages on which the extractors disagree
 most first (the lowest stored mean pairwise token F1, see disagreement.py); pages with fewer than
-two candidates come after the others; then by page id. Filtering, ordering and paging are done by
-the database (`queue_rows`, `queue_counts`), and so is the step to a neighbour (`step`): no request loads
-the whole queue.
+two candidates come after the others; then by page id. The other order, `quality` ("least confident
+first"), puts the pages whose rs-trafilatura predicted the lowest quality of its own extraction first within
+each group (see predicted_quality.py), pages without a prediction after the others. Filtering, ordering and
+paging are done by the database (`queue_rows`, `queue_counts`), and so is the step to a neighbour (`step`): no
+request loads the whole queue.
 
 An annotator's own queue (`own_queue`) holds the pages that still need their annotation: with overlap
 above 1 each page is annotated by several annotators, and explicit assignments (`goldtext assign`)
@@ -30,8 +32,12 @@ from .page_filter import PageFilter
 # NULL), disagreement, id) serves the order and the keyset steps (benchmarks/bench_queue.py has the
 # figures at 100,000 pages).
 ORDER = (Page.disagreement.is_(None), Page.disagreement, Page.id)
+DISAGREEMENT, QUALITY = "disagreement", "quality"
+ORDER_KEYS = {DISAGREEMENT: Page.disagreement, QUALITY: Page.predicted_quality}
+"""The queue's orders, by name: the page's value that orders each (lowest first, pages without one last), served
+by the indexes ix_page_queue_order and ix_page_quality_order."""
 ROW_COLUMNS = (Page.id, Page.url, Page.source_name, Site.host, Gold.status, Gold.page_type, Gold.author,
-               Page.disagreement)
+               Page.disagreement, Page.predicted_quality)
 
 
 @dataclass(frozen=True)
@@ -44,6 +50,7 @@ class QueueRow:
     page_type: str | None
     author: str | None
     disagreement: float | None  # mean pairwise token F1 of the candidates (lower = more disagreement)
+    predicted_quality: float | None = None  # rs-trafilatura's prediction of its own extraction's quality
 
     @property
     def has_gold(self) -> bool:
@@ -61,18 +68,24 @@ def _segment(columns: Sequence, f: PageFilter, has_gold: bool) -> Select:
     return f.where(query)
 
 
+def sort_keys(order: str = DISAGREEMENT) -> tuple[ColumnElement, ...]:
+    """The ORDER BY of the queue's order named ``order`` (KeyError for another name)."""
+    key = ORDER_KEYS[order]
+    return (key.is_(None), key.expression, Page.id.expression)
+
+
 def _rows(session: Session, f: PageFilter, has_gold: bool, offset: int = 0,
-          limit: int | None = None) -> list[QueueRow]:
+          limit: int | None = None, order: str = DISAGREEMENT) -> list[QueueRow]:
     query = (
         _segment(ROW_COLUMNS, f, has_gold)
         .join(Site, Page.site_id == Site.id)
-        .order_by(*ORDER)
+        .order_by(*sort_keys(order))
         .offset(offset or None)
         .limit(limit)
     )
     return [
-        QueueRow(pid, url, name, host, status or TODO, page_type, author, disagreement)
-        for pid, url, name, host, status, page_type, author, disagreement in session.execute(query)
+        QueueRow(pid, url, name, host, status or TODO, page_type, author, disagreement, quality)
+        for pid, url, name, host, status, page_type, author, disagreement, quality in session.execute(query)
     ]
 
 
@@ -92,47 +105,49 @@ def queue_counts(session: Session, f: PageFilter = PageFilter()) -> tuple[int, i
 
 def queue_rows(
     session: Session, f: PageFilter = PageFilter(), offset: int = 0, limit: int | None = None,
-    counts: tuple[int, int] | None = None,
+    counts: tuple[int, int] | None = None, order: str = DISAGREEMENT,
 ) -> list[QueueRow]:
     """The filtered pages in queue order, ``limit`` of them from ``offset`` (all with ``limit=None``).
 
     The order and the paging are SQL's: the pages without gold, then those with gold, each segment
-    ordered by ``ORDER``. ``counts`` (from ``queue_counts``) spares counting again to find where the
+    ordered by ``sort_keys(order)``. ``counts`` (from ``queue_counts``) spares counting again to find where the
     second segment starts.
     """
     if offset == 0 and limit is None:
-        return _rows(session, f, False) + _rows(session, f, True)
+        return _rows(session, f, False, order=order) + _rows(session, f, True, order=order)
     todo, _ = counts if counts is not None else queue_counts(session, f)
-    rows = _rows(session, f, False, offset, limit) if offset < todo else []
+    rows = _rows(session, f, False, offset, limit, order) if offset < todo else []
     rest = None if limit is None else limit - len(rows)
     if rest is None or rest > 0:
-        rows += _rows(session, f, True, max(offset - todo, 0), rest)
+        rows += _rows(session, f, True, max(offset - todo, 0), rest, order)
     return rows
 
 
 def _first(session: Session, f: PageFilter, has_gold: bool, direction: int = 1,
-           beyond: ColumnElement[bool] | None = None) -> int | None:
+           beyond: ColumnElement[bool] | None = None, order: str = DISAGREEMENT) -> int | None:
     query = _segment([Page.id], f, has_gold)
     if beyond is not None:
         query = query.where(beyond)
-    order = ORDER if direction > 0 else [key.desc() for key in ORDER]
-    return session.scalars(query.order_by(*order).limit(1)).first()
+    keys = sort_keys(order)
+    return session.scalars(query.order_by(*(keys if direction > 0 else [key.desc() for key in keys]))
+                           .limit(1)).first()
 
 
-def _beyond(disagreement: float | None, page_id: int, direction: int) -> ColumnElement[bool]:
-    """Pages after (``direction`` > 0) or before the key (disagreement, page id) in ``ORDER``, within
-    one segment: a keyset comparison spelled out, since NULL disagreements sort last."""
-    value, pid = Page.disagreement, Page.id
+def _beyond(current: float | None, page_id: int, direction: int, order: str = DISAGREEMENT) -> ColumnElement[bool]:
+    """Pages after (``direction`` > 0) or before the key (the order's value, page id) in ``sort_keys(order)``,
+    within one segment: a keyset comparison spelled out, since NULL values sort last."""
+    value, pid = ORDER_KEYS[order], Page.id
     if direction > 0:
-        if disagreement is None:
+        if current is None:
             return and_(value.is_(None), pid > page_id)
-        return or_(value > disagreement, and_(value == disagreement, pid > page_id), value.is_(None))
-    if disagreement is None:
+        return or_(value > current, and_(value == current, pid > page_id), value.is_(None))
+    if current is None:
         return or_(value.is_not(None), pid < page_id)
-    return or_(value < disagreement, and_(value == disagreement, pid < page_id))
+    return or_(value < current, and_(value == current, pid < page_id))
 
 
-def step(session: Session, page_id: int, direction: int, f: PageFilter = PageFilter()) -> int | None:
+def step(session: Session, page_id: int, direction: int, f: PageFilter = PageFilter(),
+         order: str = DISAGREEMENT) -> int | None:
     """The page to go to from ``page_id`` (+1 next, -1 previous) in queue order; the first page of the
     queue when ``page_id`` is not in it; None past either end.
 
@@ -141,20 +156,20 @@ def step(session: Session, page_id: int, direction: int, f: PageFilter = PageFil
     queries on the queue order, never by loading the queue.
     """
     current = session.execute(
-        f.where(select(Gold.id, Page.disagreement).outerjoin(Gold, Gold.page_id == Page.id))
+        f.where(select(Gold.id, ORDER_KEYS[order]).outerjoin(Gold, Gold.page_id == Page.id))
         .where(Page.id == page_id)
     ).first()
     if current is None:
-        return _first(session, f, False) or _first(session, f, True)
+        return _first(session, f, False, order=order) or _first(session, f, True, order=order)
     has_gold = current[0] is not None
-    beyond = _beyond(current[1], page_id, direction)
+    beyond = _beyond(current[1], page_id, direction, order)
     if direction > 0:
         if has_gold:
-            return _first(session, f, False) or _first(session, f, True, beyond=beyond)
-        return _first(session, f, False, beyond=beyond) or _first(session, f, True)
-    found = _first(session, f, has_gold, -1, beyond)
+            return _first(session, f, False, order=order) or _first(session, f, True, beyond=beyond, order=order)
+        return _first(session, f, False, beyond=beyond, order=order) or _first(session, f, True, order=order)
+    found = _first(session, f, has_gold, -1, beyond, order)
     if found is None and has_gold:
-        found = _first(session, f, False, -1)
+        found = _first(session, f, False, -1, order=order)
     return found
 
 

@@ -87,19 +87,24 @@ def echo_report(batch: ImportBatch) -> None:
               help="--datatrove: share the sample among page types or sites, in proportion to their documents.")
 @click.option("--lowest-agreement", is_flag=True,
               help="--datatrove: take the documents whose extractor and challenger agree least (else at random).")
+@click.option("--lowest-quality", is_flag=True,
+              help="--datatrove: take the documents whose rs-trafilatura predicted the lowest quality of its own "
+                   "extraction (it must be the pipeline's extractor or challenger).")
 def import_command(paths: tuple[str, ...], fmt: str, site_from: str, processes: int | None, crawl: Path | None,
-                   sample: int | None, by: str | None, lowest_agreement: bool) -> None:
+                   sample: int | None, by: str | None, lowest_agreement: bool, lowest_quality: bool) -> None:
     """Import saved pages (folder, zip, WARC, JSONL, Readability test pages, or any folder `goldtext export`
     wrote), or with --datatrove a stratified sample of a crawl's documents as a batch to annotate. Exits with
     status 1 when everything read was rejected, a path with nothing to read included."""
     if crawl is not None:
         if paths or sample is None:
             raise click.UsageError("--datatrove OUTPUT takes --sample N and no PATHS")
-        batch = run_datatrove_import(crawl, sample, by, lowest_agreement, processes)
+        if lowest_agreement and lowest_quality:
+            raise click.UsageError("--lowest-agreement and --lowest-quality are two orders: choose one")
+        batch = run_datatrove_import(crawl, sample, by, lowest_agreement, processes, lowest_quality)
     elif not paths:
         raise click.UsageError("give PATHS to import, or --datatrove OUTPUT --sample N")
-    elif sample is not None or by is not None or lowest_agreement:
-        raise click.UsageError("--sample, --by and --lowest-agreement apply to --datatrove only")
+    elif sample is not None or by is not None or lowest_agreement or lowest_quality:
+        raise click.UsageError("--sample, --by, --lowest-agreement and --lowest-quality apply to --datatrove only")
     else:
         batch = run_import(list(paths), fmt, site_from, "importing", processes)
     echo_report(batch)

@@ -55,20 +55,22 @@ def run_pipeline_export(out: Path, request: PipelineRequest) -> None:
 
 
 def run_datatrove_import(output: Path, size: int, by: str | None, lowest_agreement: bool,
-                         processes: int | None) -> ImportBatch:
+                         processes: int | None, lowest_quality: bool = False) -> ImportBatch:
     """Import a stratified sample of the crawl output's documents as a new batch; returns the committed batch."""
     try:
-        chosen = sample(candidates(iter_records(output), by), size, lowest_agreement)
+        chosen = sample(candidates(iter_records(output), by), size, lowest_agreement, lowest_quality=lowest_quality)
     except ValueError as exc:
         raise click.ClickException(str(exc)) from exc
     if not chosen:
         raise click.ClickException(f"{output}: no document kept its HTML (run the pipeline with --keep-html-bytes)")
-    how = f"sample {size}" + (f" by {by}" if by else "") + (", lowest agreement" if lowest_agreement else "")
+    how = (f"sample {size}" + (f" by {by}" if by else "") + (", lowest agreement" if lowest_agreement else "")
+           + (", lowest predicted quality" if lowest_quality else ""))
     settings = settings_of(current_app)
     with sessions()() as session:
         batch = start_batch(session, f"{output} ({how})", "datatrove", cli_actor())
         cli_record(session, "import", f"batch {batch.id}",
-                   {"datatrove": str(output), "sample": size, "by": by, "lowest_agreement": lowest_agreement})
+                   {"datatrove": str(output), "sample": size, "by": by, "lowest_agreement": lowest_agreement,
+                    "lowest_quality": lowest_quality})
         session.commit()
         documents = read_datatrove(str(output), settings.limits, {c.position for c in chosen})
         workers = processes or os.cpu_count() or 1

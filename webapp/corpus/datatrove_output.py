@@ -3,8 +3,9 @@
 The output folder holds data/RANK.jsonl.gz: one document a line, `{"text", "id", "metadata"}`, the page's raw
 bytes in `metadata.html_base64` (and its HTTP charset in `metadata.charset`) when the pipeline kept them. A
 document is read back as the page it came from: its bytes, URL and charset, its facts from the crawl (the
-extractor, the page type read from its facts, the agreement with the challenger) kept in the page's layout
-facts. A document whose HTML was not kept, or whose line is broken, is a rejection naming it.
+extractor, the page type read from its facts, the agreement with the challenger, rs-trafilatura's predicted
+extraction quality where the crawl recorded it) kept in the page's layout facts. A document whose HTML was not
+kept, or whose line is broken, is a rejection naming it.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from .screening import screen
 
 DATA = "data"
 LAYOUT_NAME = "datatrove"
-CRAWL_FACTS = ("extractor", "fingerprint", "page_type", "agreement", "challenger", "routed")
+CRAWL_FACTS = ("extractor", "fingerprint", "page_type", "agreement", "challenger", "routed", "extraction_quality")
 
 Position = tuple[str, int]  # (file name in data/, line number)
 

@@ -3,8 +3,11 @@
 The documents are grouped by stratum (their page type, or their site; one stratum without `by`), and the sample
 is shared among the strata in proportion to their size (largest remainders). Within a stratum the documents
 taken are those of lowest agreement between the extractor and its challenger (`lowest_agreement`: where the
-crawl's extraction is least certain; a document without an agreement figure comes last), or a seeded random
-choice. Only documents whose HTML was kept can be imported: the others are never sampled.
+crawl's extraction is least certain; a document without an agreement figure comes last), those whose
+rs-trafilatura's predicted extraction quality is lowest (`lowest_quality`: where it expects its own extraction to
+be worst; the crawl records it where rs-trafilatura is the extractor or the challenger, and a document without
+one comes last), or a seeded random choice. Only documents whose HTML was kept can be imported: the others are
+never sampled.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from typing import Any
 
 from ..corpus.datatrove_output import Position
 from ..corpus.site_names import UNKNOWN_SITE, host_of
+from ..extractors.with_rust import QUALITY
 
 STRATA = ("type", "site")
 
@@ -26,6 +30,7 @@ class Candidate:
     position: Position
     stratum: str
     agreement: float | None
+    quality: float | None = None  # rs-trafilatura's predicted extraction quality, where the crawl recorded it
 
 
 def stratum_of(meta: Mapping[str, Any], by: str | None) -> str:
@@ -45,9 +50,10 @@ def candidates(records: Iterable[tuple[Position, Mapping[str, Any]]], by: str | 
         meta = record["metadata"]
         if not isinstance(meta.get("html_base64"), str):
             continue
-        agreement = meta.get("agreement")
+        agreement, quality = meta.get("agreement"), meta.get(QUALITY)
         found.append(Candidate(position, stratum_of(meta, by),
-                               float(agreement) if isinstance(agreement, (int, float)) else None))
+                               float(agreement) if isinstance(agreement, (int, float)) else None,
+                               float(quality) if isinstance(quality, (int, float)) else None))
     return found
 
 
@@ -66,8 +72,10 @@ def shares(sizes: Mapping[str, int], total: int) -> dict[str, int]:
     return given
 
 
-def sample(pool: list[Candidate], size: int, lowest_agreement: bool = False, seed: int = 0) -> list[Candidate]:
-    """The sample: per stratum its share, lowest agreement first or at random; in the order of the output."""
+def sample(pool: list[Candidate], size: int, lowest_agreement: bool = False, seed: int = 0,
+           lowest_quality: bool = False) -> list[Candidate]:
+    """The sample: per stratum its share, lowest agreement or lowest predicted quality first, or at random; in the
+    order of the output."""
     strata: dict[str, list[Candidate]] = defaultdict(list)
     for candidate in pool:
         strata[candidate.stratum].append(candidate)
@@ -77,6 +85,8 @@ def sample(pool: list[Candidate], size: int, lowest_agreement: bool = False, see
     for stratum, members in sorted(strata.items()):
         if lowest_agreement:
             ordered = sorted(members, key=lambda c: (c.agreement is None, c.agreement or 0.0, c.position))
+        elif lowest_quality:
+            ordered = sorted(members, key=lambda c: (c.quality is None, c.quality or 0.0, c.position))
         else:
             ordered = rng.sample(members, len(members))
         chosen += ordered[:counts[stratum]]

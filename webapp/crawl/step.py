@@ -11,8 +11,9 @@ libraries (webapp/crawl/pins.py).
 Each document's metadata: `url`, `extractor`, `fingerprint`, `page_type` (read from the page's facts),
 `accepted` and `guard_reason` (the accept guard), `routed` ("extractor", "type" or "fallback"),
 `duration_ms`, and when they apply `error`, `incomplete`, the challenger's `challenger`,
-`challenger_fingerprint`, `challenger_error` and `agreement` (token F1 of the two texts), and the kept page
-(`html_base64`, `charset`) or why it was not kept (`html_omitted`).
+`challenger_fingerprint`, `challenger_error` and `agreement` (token F1 of the two texts), `extraction_quality`
+(rs-trafilatura's prediction of its own extraction's quality, where it is the extractor or the challenger), and
+the kept page (`html_base64`, `charset`) or why it was not kept (`html_omitted`).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from datatrove.utils.typeshelper import StatHints
 from ..extractors.base import Extractor
 from ..extractors.guard import judge
 from ..extractors.process_pool import Call, ExtractorPool, Result
+from ..extractors.with_rust import QUALITY
 from ..scoring.agreement_maths import text_f1
 from .output import STEP_NAME
 from .pins import build_pinned
@@ -48,6 +50,15 @@ def error_counter(error: str) -> str:
     if error.startswith(CRASH_PREFIX):
         return "broken_process"
     return "clean_error"
+
+
+def predicted_quality(results: list[Result]) -> float | None:
+    """The first predicted quality of an extraction among the results that answered (rs-trafilatura's), or None."""
+    for result in results:
+        value = result.metadata.get(QUALITY) if not result.error else None
+        if isinstance(value, (int, float)):
+            return float(value)
+    return None
 
 
 @dataclass
@@ -152,6 +163,9 @@ class GoldtextExtractor(BaseExtractor):
             self.stat_update("extracted")
         if plan.challenger:
             self.challenge(meta, chosen, results[plan.challenger])
+        quality = predicted_quality([chosen, *([results[plan.challenger]] if plan.challenger else [])])
+        if quality is not None:
+            meta[QUALITY] = quality
         if keep:
             self.keep_page(meta, raw if raw is not None else doc.text.encode("utf-8"),
                            charset if raw is not None else "utf-8", keep)

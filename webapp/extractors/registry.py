@@ -31,7 +31,9 @@ BUILTINS = plugins.entry_points_of(GROUP, (
     ("inscriptis", "webapp.extractors.with_inscriptis:INSCRIPTIS"),
     ("magic-html", "webapp.extractors.with_magic_html:MAGIC_HTML"),
     ("readability-js", "webapp.extractors.with_readability_js:READABILITY_JS"),
-    ("rs-trafilatura", "webapp.extractors.with_rs_trafilatura:RS_TRAFILATURA"),
+    ("rs-trafilatura", "webapp.extractors.with_rust:RS_TRAFILATURA"),
+    ("dom-smoothie", "webapp.extractors.with_rust:DOM_SMOOTHIE"),
+    ("defuddle", "webapp.extractors.with_defuddle:DEFUDDLE"),
     ("go-trafilatura", "webapp.extractors.with_go:GO_TRAFILATURA"),
     ("go-domdistiller", "webapp.extractors.with_go:GO_DOMDISTILLER"),
 ))

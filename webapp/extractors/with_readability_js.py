@@ -8,15 +8,15 @@ visible text, one block per line, as for readability-lxml.
 
 from __future__ import annotations
 
-import json
 import shlex
 import shutil
 from pathlib import Path
 
 from webapp.corpus.visible_text import block_text, parse_html
 from webapp.extractors.base import Extracted, Extractor
-from webapp.extractors.blocks import BLOCKS_VERSION
 from webapp.extractors.helper_process import HelperProcess
+from webapp.extractors.kept_markdown import MARKDOWN_VERSION, html_markdown
+from webapp.extractors.node_packages import node_status
 
 FOLDER = Path(__file__).with_name("readability_js")
 SCRIPT = FOLDER / "extract.mjs"
@@ -41,31 +41,19 @@ def run_readability_js(
     if "error" in answer:
         raise RuntimeError(f"Readability.js: {answer['error']}")
     content = answer.get("content") or ""
-    text = block_text(parse_html(content)) if content.strip() else ""
-    return Extracted(text=text, metadata={"title": answer.get("title") or "", "byline": answer.get("byline") or ""})
-
-
-def installed_version(package: str, folder: Path = FOLDER) -> str | None:
-    """The version of an npm package installed beside the script, or None."""
-    try:
-        return json.loads((folder / "node_modules" / package / "package.json").read_text())["version"]
-    except (OSError, ValueError, KeyError):
-        return None
+    root = parse_html(content) if content.strip() else None
+    return Extracted(text=block_text(root) if root is not None else "",
+                     metadata={"title": answer.get("title") or "", "byline": answer.get("byline") or ""},
+                     markdown=html_markdown(root) if root is not None else "")
 
 
 def status(node: str | None, folder: Path = FOLDER) -> tuple[str, str | None]:
     """(version, None) where Node.js and the packages are there; ("unavailable", why) where not."""
-    if node is None:
-        return "unavailable", ("Node.js is not installed (no `node` on the PATH): install Node.js 18 or later, "
-                               f"then {INSTALL_HINT}")
-    versions = {package: installed_version(package, folder) for package in PACKAGES}
-    missing = [package for package, found in versions.items() if found is None]
-    if missing:
-        return "unavailable", f"the npm packages are not installed ({', '.join(missing)} missing): {INSTALL_HINT}"
-    return ", ".join([*(f"{package} {found}" for package, found in versions.items()), BLOCKS_VERSION]), None
+    return node_status(node, folder, PACKAGES, INSTALL_HINT)
 
 
 VERSION, MISSING = status(shutil.which("node"))
+VERSION = VERSION if MISSING else f"{VERSION}, {MARKDOWN_VERSION}"  # its Markdown is html-to-markdown's
 
 READABILITY_JS = Extractor(
     name="readability-js",
@@ -74,4 +62,5 @@ READABILITY_JS = Extractor(
     options={},
     description="Mozilla Readability.js (Firefox's reader view) on jsdom, through Node.js; scripts never run",
     unavailable_reason=MISSING,
+    structure=True,
 )

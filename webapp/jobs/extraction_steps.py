@@ -21,6 +21,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ..annotation.disagreement import refresh_disagreement
+from ..annotation.predicted_quality import refresh_predicted_quality
 from ..extractors.base import Extractor
 from ..extractors.extraction_service import MAX_ATTEMPTS, current_extractors, plan, retryable, store
 from ..extractors.process_pool import Call, Result
@@ -193,7 +194,9 @@ def refresh_derived(
     no_content: Collection[str],
 ) -> int:
     """What follows an extraction run over these pages: their extractions' cached scores, and their
-    disagreement over the candidates an annotator sees (the current fingerprints). Returns the scores
+    disagreement over the candidates an annotator sees (the current fingerprints), and rs-trafilatura's
+    predicted quality from its current extraction. Returns the scores
     (of these metrics) written."""
     refresh_disagreement(session, page_ids, fingerprints=fingerprints)
+    refresh_predicted_quality(session, page_ids, fingerprints=fingerprints)
     return refresh_scores(session, metrics, page_ids, no_content=no_content)

@@ -86,7 +86,9 @@ class Page(Base):
     __tablename__ = "page"
     # The annotation queue's order (annotation/page_queue.py): pages without a disagreement value last, then the
     # most disagreement first, then by id; the database reads a page of the queue from this index.
-    __table_args__ = (Index("ix_page_queue_order", text("(disagreement IS NULL)"), "disagreement", "id"),)
+    # Its "least confident first" order: pages without a predicted quality last, then the lowest first, then by id.
+    __table_args__ = (Index("ix_page_queue_order", text("(disagreement IS NULL)"), "disagreement", "id"),
+                      Index("ix_page_quality_order", text("(predicted_quality IS NULL)"), "predicted_quality", "id"))
 
     id: Mapped[int] = mapped_column(primary_key=True)
     url: Mapped[str | None] = mapped_column(Text)
@@ -100,6 +102,7 @@ class Page(Base):
     html: Mapped[str] = mapped_column(Text, deferred=True)  # ditto; select(Page.html) where it is needed
     facts: Mapped[dict[str, Any]] = mapped_column(default=dict)
     disagreement: Mapped[float | None] = mapped_column(Float)  # see webapp/annotation/disagreement.py
+    predicted_quality: Mapped[float | None] = mapped_column(Float)  # see webapp/annotation/predicted_quality.py
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
     site: Mapped[Site] = relationship(back_populates="pages")

@@ -21,7 +21,7 @@ from ..web.app_settings import settings
 
 ANNOTATOR = "annotator"
 LOCAL_ACTOR = "local"  # the actor of a change made in local mode before a name was given
-FILTER_ARGS = ("site", "status", "type", "batch", "author", "annotated", "verdict", "q", "check")
+FILTER_ARGS = ("site", "status", "type", "batch", "author", "annotated", "verdict", "q", "check", "order")
 
 
 def annotator() -> str | None:
@@ -90,7 +90,7 @@ def overlap() -> int:
 
 
 def filter_args(args: MultiDict[str, str]) -> dict[str, str]:
-    """The queue's filter arguments present in ``args`` (one value each, as its form sets them), to
+    """The queue's filter arguments and its order present in ``args`` (one value each, as its form sets them), to
     carry along in links."""
     return {name: args[name] for name in FILTER_ARGS if args.get(name)}
 

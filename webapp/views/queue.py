@@ -16,6 +16,8 @@ from ..annotation.comments import open_requests
 from ..annotation.control import controls_given
 from ..annotation.page_filter import ANYONE, PageFilter
 from ..annotation.page_queue import (
+    DISAGREEMENT,
+    ORDER_KEYS,
     QueueRow,
     own_count,
     own_queue,
@@ -50,6 +52,13 @@ def queue_filter() -> PageFilter:
                    annotated_by=wanted.annotated_by if reviewer else ())
 
 
+def queue_order() -> str:
+    """The queue's order the query string names (``order``): `quality`, or the default (most disagreement first)
+    for anything else."""
+    order = request.args.get("order") or DISAGREEMENT
+    return order if order in ORDER_KEYS else DISAGREEMENT
+
+
 @bp.get("/")
 def index() -> str:
     session = get_session()
@@ -57,7 +66,7 @@ def index() -> str:
     offset = max(request.args.get("offset", 0, type=int), 0)
     counts = queue_counts(session, wanted)
     name = annotator()
-    rows = blind_rows(queue_rows(session, wanted, offset=offset, limit=PAGE_SIZE, counts=counts),
+    rows = blind_rows(queue_rows(session, wanted, offset=offset, limit=PAGE_SIZE, counts=counts, order=queue_order()),
                       controls_given(session, name) if name else set())
     progress = progress_by_site(session)
     has_own = name is not None and (overlap() > 1 or session.scalar(
@@ -96,12 +105,13 @@ def go(page_id: int) -> Response:
     direction = -1 if request.args.get("dir") == "prev" else 1
     session, name = get_session(), annotator()
     own = own_queue(session, name, overlap(), 1, skip=page_id) if overlap() > 1 and direction > 0 and name else []
-    target = own[0].page_id if own else step(session, page_id, direction, queue_filter())
+    target = own[0].page_id if own else step(session, page_id, direction, queue_filter(), queue_order())
     args: Mapping[str, Any] = filter_args(request.args)  # url_for takes values of any type
     if target is None:
         where = "first" if direction < 0 else "last"
-        flash(f"That was the {where} page of the queue{' under these filters' if args else ''}: pick another "
-              "page below, change the filters, or see the scores on the leaderboard.")
+        filtered = " under these filters" if set(args) - {"order"} else ""
+        flash(f"That was the {where} page of the queue{filtered}: pick another page below, change the filters, "
+              "or see the scores on the leaderboard.")
         return redirect(url_for("queue.index", **args))
     return redirect(url_for("annotate.page", page_id=target, **args))
 
