@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from corpora import WCXB, WCXB_SAMPLE, WEBMAINBENCH, WEBMAINBENCH_SAMPLE
 from sqlalchemy import delete, select
-from workbench import METRICS
+from workbench import METRICS as ALL_METRICS
 
 from webapp.corpus.document import Limits, RawDocument, Rejected
 from webapp.corpus.readers import iter_documents
@@ -22,6 +22,8 @@ from webapp.models import Gold, Page, Score
 from webapp.results.store import refresh_scores
 from webapp.scoring.markdown_text import markdown_of_text, plain_text
 from webapp.vocabulary import DEFAULT_TAXONOMY
+
+METRICS = {name: m for name, m in ALL_METRICS.items() if m.needs != "markdown"}  # the text metrics
 
 DATASET = "WebMainBench_dataset_sample2.jsonl"
 RESULTS = "dataset_with_results.jsonl"
