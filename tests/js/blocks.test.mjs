@@ -1,35 +1,17 @@
 // Unit tests of static/js/blocks.js with node:test on a small fake DOM (elements and text nodes linked
 // as the parser links them). That the blocks' texts equal Python's block_lines on real pages is checked in
-// Chromium by tests/test_visible_text.py; here: which element holds each block, and the gold's lines.
+// Chromium by tests/corpus/test_visible_text.py; here: which element holds each block, and the gold's lines.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { blocksOf, normalise } from "../../static/js/blocks.js";
+import { el } from "./fake_dom.mjs";
 
 // The shape of webapp.corpus.visible_text.browser_rules(), cut down to the tags used here.
 const RULES = {
   blocks: ["body", "div", "html", "p", "tr"], cells: ["td"], lineBreaks: ["br"], invisible: ["script"],
   hiddenAttribute: "hidden", hiddenStyle: "display\\s*:\\s*none|visibility\\s*:\\s*hidden",
 };
-
-function link(parent, children) {
-  parent.firstChild = children[0] ?? null;
-  children.forEach((child, index) => {
-    child.parentNode = parent;
-    child.nextSibling = children[index + 1] ?? null;
-  });
-  return parent;
-}
-
-// el("p", {hidden: ""}, "text", el(...)): an element; strings are text nodes.
-function el(localName, attributes, ...children) {
-  const element = {
-    nodeType: 1, localName, nextSibling: null, parentNode: null,
-    hasAttribute: (name) => name in attributes, getAttribute: (name) => attributes[name] ?? null,
-  };
-  return link(element, children.map((child) => typeof child === "string"
-    ? { nodeType: 3, data: child, firstChild: null, nextSibling: null, parentNode: null } : child));
-}
 
 const doc = (body) => ({ documentElement: el("html", {}, el("body", {}, ...body)) });
 

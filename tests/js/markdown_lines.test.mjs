@@ -1,27 +1,10 @@
-// Unit tests of static/js/markdown_lines.js on a small fake DOM (as blocks.test.mjs builds it): the plain
+// Unit tests of static/js/markdown_lines.js on a small fake DOM (fake_dom.mjs): the plain
 // text of the editor's Markdown lines, and a clicked block's Markdown.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { blockMarkdown, escaped, plainLines, plainOfLine } from "../../static/js/markdown_lines.js";
-
-function link(parent, children) {
-  parent.firstChild = children[0] ?? null;
-  children.forEach((child, index) => {
-    child.parentNode = parent;
-    child.nextSibling = children[index + 1] ?? null;
-  });
-  return parent;
-}
-
-function el(localName, attributes, ...children) {
-  const element = {
-    nodeType: 1, localName, nextSibling: null, parentNode: null,
-    hasAttribute: (name) => name in attributes, getAttribute: (name) => attributes[name] ?? null,
-  };
-  return link(element, children.map((child) => typeof child === "string"
-    ? { nodeType: 3, data: child, nextSibling: null, parentNode: null } : child));
-}
+import { el } from "./fake_dom.mjs";
 
 test("a line's plain text drops its markup", () => {
   assert.equal(plainOfLine("## Fares and times ##"), "Fares and times");
