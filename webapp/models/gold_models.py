@@ -36,6 +36,8 @@ class Gold(Base):
     page_type: Mapped[str] = mapped_column(String(32), default="article")
     status: Mapped[str] = mapped_column(String(16), default="done")
     snippets: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
+    article_metadata: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
+    """Title, authors, publication date (annotation/article_metadata.py); None: none annotated yet."""
     author: Mapped[str] = mapped_column(String(100))
     version: Mapped[int] = mapped_column(Integer, default=1)
     note: Mapped[str | None] = mapped_column(Text)
@@ -59,6 +61,7 @@ class RevisionFields:
     page_type: Mapped[str] = mapped_column(String(32))
     status: Mapped[str] = mapped_column(String(16))
     snippets: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
+    article_metadata: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
     author: Mapped[str] = mapped_column(String(100))
     client_save_id: Mapped[str | None] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
@@ -113,6 +116,7 @@ class Annotation(Base):
     page_type: Mapped[str] = mapped_column(String(32), default="article")
     status: Mapped[str] = mapped_column(String(16), default="done")
     snippets: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
+    article_metadata: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
     version: Mapped[int] = mapped_column(Integer, default=1)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 

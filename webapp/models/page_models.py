@@ -6,6 +6,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import (
+    JSON,
     Boolean,
     DateTime,
     Float,
@@ -135,6 +136,9 @@ class Extraction(Base):
     """What the extractor kept, as Markdown (extractors/base.py Extracted); an extractor of text only: its
     text, escaped (scoring/markdown_text.py markdown_of_text)."""
     meta: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    article_metadata: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
+    """The title, authors and date the extractor gives, in one shape (annotation/article_metadata.py); None:
+    it gives none of them."""
     duration_ms: Mapped[float] = mapped_column(Float, default=0.0)
     error: Mapped[str | None] = mapped_column(Text)
     incomplete: Mapped[bool] = mapped_column(Boolean, default=False)
