@@ -78,9 +78,6 @@ def test_an_annotator_sees_her_own_versions_and_filters_by_her_own_type(browser,
         context.close()
 
 
-@pytest.mark.xfail(reason="after the merge of the Markdown gold, Ctrl+S on the adjudication started from an earlier "
-                          "version does not submit in Chromium; open, to be found (session 5's closing note)",
-                   strict=False)
 def test_restore_is_not_offered_on_an_adjudicated_page_and_a_reviewer_adjudicates_from_an_earlier_version(
         browser, live_server, session):
     for name, role in (("Ann", ANNOTATOR), ("Bob", ANNOTATOR), ("Rita", REVIEWER)):
@@ -107,7 +104,7 @@ def test_restore_is_not_offered_on_an_adjudicated_page_and_a_reviewer_adjudicate
         links = rita.locator("a.adjudicate-from")
         assert links.count() == 2
         links.nth(1).click()  # the older one: version 1
-        until(rita, "document.getElementById('result-text') !== null")
+        until(rita, "document.body.dataset.ready === 'yes'")  # Ctrl+S is bound once the module has run
         assert rita.input_value("#result-text") == "First adjudication"
         assert "starts from the earlier gold version 1" in rita.inner_text("#adjudicated")
         with rita.expect_navigation():
