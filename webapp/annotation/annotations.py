@@ -109,7 +109,8 @@ def save_annotation(session: Session, page: Page, author: str, *, base_version: 
 
 
 def add_annotation(session: Session, page: Page, author: str, *, text: str | None, page_type: str, status: str,
-                   markdown: str | None = None, provenance: dict[str, Any] | None = None) -> Annotation:
+                   markdown: str | None = None, provenance: dict[str, Any] | None = None,
+                   guideline_version: int | None = None) -> Annotation:
     """Store an annotator's own annotation of a page that has none by them (an export's annotation read
     back by an import, checked by the import use case) as its first revision, by the annotator; its text
     and Markdown as given (one alone: the other is made from it, annotation/gold_markdown.py)."""
@@ -117,7 +118,7 @@ def add_annotation(session: Session, page: Page, author: str, *, text: str | Non
     session.add(made)
     views = {key: value for key, value in (("text", text), ("markdown", markdown)) if value is not None}
     apply_revision(session, made, author=author, page_type=page_type, status=status, snippets=None,
-                   client_save_id=None, provenance=provenance, **views)
+                   client_save_id=None, provenance=provenance, guideline_version=guideline_version, **views)
     return made
 
 

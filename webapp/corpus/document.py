@@ -17,6 +17,7 @@ class ReadAnnotation:
     status: str
     provenance: dict[str, Any] | None = None  # where its text came from (annotation/provenance.py)
     markdown: str | None = None  # its Markdown (None: escaped from its text)
+    guideline_version: int | None = None  # the guideline version its revision recorded, when the export says
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,10 @@ class RawDocument:
     annotations: tuple[ReadAnnotation, ...] = ()  # each annotator's own annotation, when the source has them
     fetch: dict[str, Any] | None = None  # how a capture fetched the page (its WARC's metadata record): kept
     # in the page's facts under FETCH_FACT
+    guideline_version: int | None = None  # the guideline version the gold's revision recorded (an export)
+    history: dict[str, Any] | None = None  # how an earlier instance made the gold (a `jsonl` export's effort
+    # per revision, its annotators in order, each annotation's effort): kept in the page's facts under
+    # HISTORY_FACT and written back by the export (exports/selection.py), so that a round trip keeps them
 
 
     @property
@@ -53,6 +58,7 @@ class RawDocument:
 
 LAYOUT_FACT = "layout"
 FETCH_FACT = "fetch"
+HISTORY_FACT = "history"
 
 
 @dataclass(frozen=True)

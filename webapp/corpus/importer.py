@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session
 
 from ..models import ImportBatch, Page
 from ..vocabulary import DONE, Taxonomy, UnknownTerm, checked_page_type
-from .document import FETCH_FACT, LAYOUT_FACT, RawDocument, Rejected
+from .document import FETCH_FACT, HISTORY_FACT, LAYOUT_FACT, RawDocument, Rejected
 from .preparation import Prepared, in_order
 from .site_names import UNKNOWN_SITE, host_of, site_named
 
@@ -183,7 +183,7 @@ def _store(
         encoding_source=prepared.decoded.source,
         html=prepared.decoded.text,
         facts=prepared.facts | ({LAYOUT_FACT: doc.layout} if doc.layout else {})
-        | ({FETCH_FACT: doc.fetch} if doc.fetch else {}),
+        | ({FETCH_FACT: doc.fetch} if doc.fetch else {}) | ({HISTORY_FACT: doc.history} if doc.history else {}),
     )
     session.add(page)
     session.flush()
@@ -203,11 +203,13 @@ def _store(
             snippets=doc.snippets,
             note=doc.note,
             provenance=doc.provenance,
+            guideline_version=doc.guideline_version,
         )
     for annotation in doc.annotations:
         if add_annotation is not None:
             add_annotation(session, page, annotation.author, text=annotation.text, markdown=annotation.markdown,
-                           page_type=annotation.page_type, status=annotation.status, provenance=annotation.provenance)
+                           page_type=annotation.page_type, status=annotation.status, provenance=annotation.provenance,
+                           guideline_version=annotation.guideline_version)
     outcome = ImportOutcome(doc.item, "imported", note, page_id=page.id)
     session.expunge(page)
     return outcome

@@ -12,7 +12,10 @@ Goldtext's export, `gold_author`, `gold_note`, `gold_provenance` and `annotation
 the gold, the reviewer's note, where its text came from, and each annotator's own annotation
 (`{"author", "text", "markdown", "text_source", "type", "status", "provenance"}`, text or markdown or both);
 the import use case checks their provenance
-and names); others are ignored. url may be null. Blank lines are skipped; a line that is not such an
+and names); `guideline_version` (the gold's and each annotation's) is kept on the revision the import makes,
+and the export's history of the gold (`effort` per revision, `annotators` in order, each annotation's
+`effort`) is kept with the page and written back by its export, so that a round trip keeps them (`lead_time`
+is their sum, made again); others are ignored. url may be null. Blank lines are skipped; a line that is not such an
 object is rejected, named by its line number. A folder is read by its pages.jsonl (an export's folder).
 """
 
@@ -109,7 +112,42 @@ def _document(record: dict[str, Any], item: str, source: str) -> RawDocument:
                        gold=gold, markdown=markdown, page_type=page_type, snippets=snippets_of(record.get("snippets")),
                        status=status_of(record.get("status")), author=record.get("gold_author"),
                        note=record.get("gold_note"), provenance=_object(record, "gold_provenance"),
-                       annotations=_annotations(record.get("annotations")))
+                       annotations=_annotations(record.get("annotations")),
+                       guideline_version=_version(record, "guideline_version"), history=_history(record))
+
+
+def _version(record: dict, field: str, where: str = "") -> int | None:
+    value = record.get(field)
+    if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 1):
+        raise Unreadable(f"{field}{where} is not a version (a whole number from 1)")
+    return value
+
+
+def _history(record: dict[str, Any]) -> dict[str, Any] | None:
+    """The export's history of the gold, its lists type-checked (the import use case checks each effort):
+    {"effort": [...], "annotators": [...], "annotations": {author: [...]}}; None when it has none."""
+    annotators = record.get("annotators")
+    if annotators is not None and (not isinstance(annotators, list)
+                                   or not all(isinstance(name, str) for name in annotators)):
+        raise Unreadable("annotators is not a list of names")
+    annotations = {}
+    for item in record.get("annotations") or ():
+        author = item.get("author") or item.get("annotator")
+        if efforts := _efforts(item.get("effort"), f" of annotation {author!r}"):
+            annotations[author] = efforts
+    kept = {"effort": _efforts(record.get("effort"), ""), "annotators": annotators or [], "annotations": annotations}
+    return kept if any(kept.values()) else None
+
+
+def _efforts(value: object, where: str) -> list[dict[str, Any]]:
+    """An export's `effort`: a list of {version, author, active_seconds, actions} (absent or null: none)."""
+    if value is None:
+        return []
+    if not isinstance(value, list) or not all(
+            isinstance(entry, dict) and isinstance(entry.get("author"), str)
+            and isinstance(entry.get("version"), int) for entry in value):
+        raise Unreadable(f"effort{where} is not a list of {{version, author, active_seconds, actions}}")
+    return value
 
 
 def checked_strings(record: dict[str, Any], fields: Iterable[str]) -> None:
@@ -151,7 +189,8 @@ def _annotations(value: object) -> tuple[ReadAnnotation, ...]:
             raise Unreadable(f"{where} holds a lone surrogate escape (\\ud800-\\udfff), not text")
         text, markdown = gold_views(item.get("text"), item.get("markdown"), item.get("text_source"), f"in {where}")
         found.append(ReadAnnotation(item["author"], text, type_of(item["type"], f"in {where}") or "",
-                                    status_of(item["status"]) or "", _object(item, "provenance"), markdown))
+                                    status_of(item["status"]) or "", _object(item, "provenance"), markdown,
+                                    _version(item, "guideline_version", f" of {where}")))
     return tuple(found)
 
 

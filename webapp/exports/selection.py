@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 
 from ..annotation.annotations import SYSTEM, VOID
 from ..annotation.page_filter import PageFilter
-from ..corpus.document import LAYOUT_FACT
+from ..corpus.document import HISTORY_FACT, LAYOUT_FACT
 from ..models import Annotation, AnnotationRevision, Extraction, Gold, GoldRevision, Page, Score, Site
 from ..results.store import current_of
 from ..scoring import Metric
@@ -139,15 +139,27 @@ def iter_pages(session: Session, selection: PageFilter, loading: Loading = Loadi
         annotations = _annotations(session, [row[0] for row in rows])
         for row in rows:
             gold = None
+            history = (row[13] or {}).get(HISTORY_FACT) or {}
             if row[6] is not None:
                 names, count = authors.get(row[6], ((), 0))
                 names = credited(names, row[7], row[8], row[9], annotations.get(row[0], ()))
-                gold = GoldRecord(row[7], row[8], row[9], row[10], names, count, row[11], row[12],
-                                  tuple(efforts.get(row[6], ())), row[14], provenances.get(row[6]),
-                                  guidelines.get(row[6]), row[15], row[16])
+                gold = GoldRecord(row[7], row[8], row[9], row[10],
+                                  tuple(dict.fromkeys((*history.get("annotators", ()), *names))), count, row[11],
+                                  row[12], (*_imported(history.get("effort")), *efforts.get(row[6], ())), row[14],
+                                  provenances.get(row[6]), guidelines.get(row[6]), row[15], row[16])
+            kept = history.get("annotations", {})
             yield ExportedPage(row[0], row[1], row[2], row[3], row[4], row[5],
                                row[17] if raw is not None else None, gold, tuple(found.get(row[0], ())),
-                               tuple(annotations.get(row[0], ())), (row[13] or {}).get(LAYOUT_FACT) or {})
+                               tuple(replace(a, efforts=(*_imported(kept.get(a.author)), *a.efforts))
+                                     for a in annotations.get(row[0], ())),
+                               (row[13] or {}).get(LAYOUT_FACT) or {})
+
+
+def _imported(entries: Sequence[dict[str, Any]] | None) -> tuple[dict[str, Any], ...]:
+    """An imported export's efforts (corpus/document.py `history`) in the shape of the revisions' own."""
+    return tuple({"version": entry["version"], "author": entry["author"],
+                  "effort": {key: value for key, value in entry.items() if key not in ("version", "author")}}
+                 for entry in entries or ())
 
 
 def _authors(session: Session, gold_ids: Sequence[int]) -> dict[int, tuple[tuple[str, ...], int]]:

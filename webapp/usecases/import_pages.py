@@ -22,6 +22,7 @@ from pathlib import Path
 from sqlalchemy.orm import Session
 
 from ..annotation.annotations import add_annotation
+from ..annotation.effort_record import checked_effort
 from ..annotation.gold import add_revision
 from ..annotation.gold_markdown import edited_text, views_of
 from ..annotation.provenance import BadProvenance, checked_provenance, imported
@@ -65,6 +66,7 @@ def recorded(settings: Settings, doc: RawDocument | Rejected, fmt: str) -> RawDo
             if annotation.provenance is not None:
                 _provenance(annotation.provenance, edited(annotation.text, annotation.markdown),
                             f"annotation {number}'s ")
+        _check_history(doc.history or {})
         text = edited(doc.gold, doc.markdown)
         if doc.provenance is not None:
             return dataclasses.replace(doc, provenance=_provenance(doc.provenance, text, "the gold's "))
@@ -80,6 +82,22 @@ def edited(text: str | None, markdown: str | None) -> str:
     """The view of a gold read from a source whose lines its provenance names (annotation/gold_markdown.py
     `edited_text`)."""
     return edited_text(views_of(text=text, markdown=markdown))
+
+
+def _check_history(history: dict) -> None:
+    """ValueError naming the first effort of an export's history that a save would refuse, or an annotation's
+    effort whose annotator has no annotation."""
+    for name in history.get("annotators", []):
+        _check_name(name)
+    entries = [("the gold's", entry) for entry in history.get("effort", [])]
+    entries += [(f"annotation {author!r}'s", entry) for author, listed in history.get("annotations", {}).items()
+                for entry in listed]
+    for whose, entry in entries:
+        _check_name(entry["author"])
+        try:
+            checked_effort({key: value for key, value in entry.items() if key not in ("version", "author")})
+        except ValueError as error:
+            raise ValueError(f"{whose} effort of version {entry['version']}: {error}") from None
 
 
 def _check_name(name: str) -> None:
