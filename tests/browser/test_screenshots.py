@@ -6,13 +6,9 @@ image is rewritten only when it differs from the one there."""
 
 from __future__ import annotations
 
-import os
-import struct
-import zlib
-from pathlib import Path
-
 import pytest
 from browser_fixtures import serve, signed_in, until
+from screenshots import HEIGHT, WIDTH, shoot
 from sqlalchemy import func, select
 
 from webapp.extractors.registry import build_registry, runnable
@@ -20,20 +16,8 @@ from webapp.models import Extraction, Gold, Page
 
 pytestmark = pytest.mark.browser
 
-IMAGES = Path(__file__).resolve().parents[2] / "docs" / "images"
-WIDTH, HEIGHT = 1366, 768
-PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 SHOWN_PAGE = "https://transit-times.example/rail/2024/03/night-train-coast-returns"  # an article with gold
 SHOWN_CANDIDATE = "whole-page"  # the baseline: its diff shows the boilerplate the gold leaves out
-
-
-def png_size(path: Path) -> tuple[int, int]:
-    """Width and height from a PNG's IHDR chunk, after checking the signature."""
-    head = path.read_bytes()[:24]
-    assert head[:8] == PNG_SIGNATURE, f"{path.name} is not a PNG"
-    length, chunk, width, height = struct.unpack(">I4sII", head[8:24])
-    assert (length, chunk) == (13, b"IHDR"), f"{path.name} does not start with its IHDR chunk"
-    return width, height
 
 
 @pytest.fixture
@@ -63,47 +47,6 @@ def tab(browser, live_demo):
     context.close()
 
 
-def pixel_rows(png: bytes) -> list[bytes]:
-    """The image's rows as stored (filter byte and pixels), from its IDAT chunks."""
-    pos, data = 8, b""
-    height = 0
-    while pos < len(png):
-        length, page_type = struct.unpack(">I4s", png[pos:pos + 8])
-        body = png[pos + 8:pos + 8 + length]
-        if page_type == b"IHDR":
-            height = struct.unpack(">I", body[4:8])[0]
-        elif page_type == b"IDAT":
-            data += body
-        pos += 12 + length
-    raw = zlib.decompress(data)
-    stride = len(raw) // height
-    return [raw[i * stride:(i + 1) * stride] for i in range(height)]
-
-
-def differs(old: bytes, new: bytes) -> bool:
-    """More than 1% of the rows differ: the view changed, not a glyph at the edge of a scrolled pane."""
-    before, after = pixel_rows(old), pixel_rows(new)
-    if len(before) != len(after):
-        return True
-    return sum(a != b for a, b in zip(before, after)) > len(after) // 100
-
-
-def shoot(tab, name: str, tmp_path: Path, masked: str | None = None) -> Path:
-    """The view's screenshot; when retaking is asked, written to docs/images/NAME if it differs from the one
-    there."""
-    fresh = tmp_path / name
-    mask = [tab.locator(masked)] if masked else []
-    tab.screenshot(path=str(fresh), mask=mask, mask_color="#eef1f4")
-    assert png_size(fresh) == (WIDTH, HEIGHT)
-    path = IMAGES / name
-    if os.environ.get("GOLDTEXT_RETAKE_SCREENSHOTS") != "1":
-        return fresh
-    if not path.is_file() or differs(path.read_bytes(), fresh.read_bytes()):
-        IMAGES.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(fresh.read_bytes())
-    return path
-
-
 def test_the_annotate_view_screenshot(session, live_demo, tab, tmp_path):
     page_id = session.scalar(select(Page.id).where(Page.url == SHOWN_PAGE))
     session.rollback()
@@ -117,6 +60,14 @@ def test_the_annotate_view_screenshot(session, live_demo, tab, tmp_path):
     assert SHOWN_CANDIDATE in tab.inner_text("#tabs .tab.active")
     assert tab.input_value("#editor").startswith("Night train to the coast")
     assert tab.is_visible("#editor") and tab.is_visible("#diff") and tab.is_visible("#frame")
+    # the active tab is brought into view by scrolling the row alone: nothing else moved sideways
+    moved = "[document.scrollingElement, ...document.querySelectorAll('main, main *')].filter((e) => e.scrollLeft > 0)"
+    assert set(tab.evaluate(f"{moved}.map((e) => e.id || e.className)")) <= {"tabs"}
+    # the three panes share the width: the long row of tabs widens none of them, the editor is on the screen
+    widths = tab.eval_on_selector_all(
+        ".panes > .pane", "(panes) => panes.map((p) => p.getBoundingClientRect().width).filter((w) => w > 0)")
+    assert len(widths) == 3 and max(widths) - min(widths) < 2, widths
+    assert tab.evaluate("document.getElementById('editor').getBoundingClientRect().right") <= WIDTH
     assert tab.frame_locator("#frame").locator("h1").first.inner_text()
     shoot(tab, "annotate.png", tmp_path, masked="#candidate-info .duration")
 

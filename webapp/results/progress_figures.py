@@ -50,7 +50,8 @@ def open_assignments(session: Session) -> Counter[str]:
 
 
 def progress(session: Session, names: list[str], overlap: int) -> dict[str, dict[str, Any]]:
-    """By annotator (``names``, and everyone with work recorded, sorted): "assigned", "done", "drafts",
+    """By annotator (``names``, and everyone with annotations or assignments, sorted: a reviewer's
+    adjudications alone do not make them an annotator here): "assigned", "done", "drafts",
     "seconds" (active, in all), "median_seconds" (per page with effort), "pages_per_hour", "adjudicated"
     (their pages with gold from double annotation) and "f1_vs_gold"."""
     done, drafts = _counted(session, FINISHED, overlap), _counted(session, (DRAFT,), overlap)
@@ -59,7 +60,7 @@ def progress(session: Session, names: list[str], overlap: int) -> dict[str, dict
     for effort in page_efforts(session):
         seconds.setdefault(effort.annotator, []).append(effort.seconds)
     agreement = corpus_agreement(session)["annotators"]
-    everyone = sorted(set(names) | set(done) | set(drafts) | set(assigned) | set(seconds))
+    everyone = sorted(set(names) | set(done) | set(drafts) | set(assigned))
     found = {}
     for name in everyone:
         spent = seconds.get(name, [])
