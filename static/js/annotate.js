@@ -1,6 +1,8 @@
 // The annotate view: candidate tabs with word diffs and live scores, blocks of the rendered page, the gold
 // editor with drafts, saves that never lose anything (retries, conflicts), and the keyboard.
 import { align, NONE, setBlocks, toggleBlock } from "./align.js";
+import { apart, blockMarkdown, plainLines, unitLength } from "./markdown_lines.js";
+import { markdownPreview } from "./preview.js";
 import { attachBlocks, dom, normalise } from "./blocks.js";
 import { clearDraft, loadDraft, storeDraft } from "./drafts.js";
 import { clockText, effortCounter, trackActivity } from "./effort.js";
@@ -23,8 +25,11 @@ const $ = (id) => document.getElementById(id);
 const editor = $("editor"), pageType = $("type"), status = $("status");
 const guideline = guidelinePanel($("guideline-panel"), pageType);
 const tabs = [...document.querySelectorAll("#tabs .tab")];
+// A candidate is scored on its text (as the metrics score it) and shown, diffed and taken as its Markdown, so
+// that a heading lost or a table flattened shows as a change.
 const candidates = data.candidates.map((c) => ({
-  ...c, bag: bag(c.text), words: words(c.text), lines: candidateLines(c.text),
+  ...c, markdown: c.markdown || c.text, bag: bag(c.text), words: words(c.markdown || c.text),
+  lines: candidateLines(c.markdown || c.text),
 }));
 const RETRY_MS = 3000;
 const snippets = snippetEditor({ with: $("snippets-with"), without: $("snippets-without") }, data.snippets,
@@ -139,7 +144,7 @@ function showInfo(candidate) {
 function refreshCandidates() {
   if (!candidates.length) return;
   const goldText = editor.value;
-  const goldBag = bag(goldText);
+  const goldBag = bag(plainLines(goldLines()).filter(Boolean).join("\n")); // the metrics read the plain text
   candidates.forEach((candidate, index) => {
     const s = scores(candidate.bag, goldBag);
     tabs[index].querySelector(".tab-f1").textContent = `F1 ${percent(s.f1)}`;
@@ -232,7 +237,7 @@ function replaceFrom(origin, text, reveal = null, revealEnd = reveal) {
 function useCandidate() {
   const candidate = candidates[state.active];
   if (!candidate) return;
-  const before = replaceFrom(`candidate:${candidate.name}`, candidate.text);
+  const before = replaceFrom(`candidate:${candidate.name}`, candidate.markdown);
   effort.count("use_candidate");
   undoNotice(`Replaced the text with ${candidate.name}'s.`, before, "replaced", "Undo");
 }
@@ -333,7 +338,8 @@ async function save() {
   setSaveState("Saving…");
   let reply;
   try {
-    reply = await postJson(data.saveUrl, { ...body, client_save_id: id, effort: sent });
+    const { text: markdown, ...rest } = body; // the editor holds the gold's Markdown; its text is derived
+    reply = await postJson(data.saveUrl, { ...rest, markdown, client_save_id: id, effort: sent });
   } catch {
     setSaveState("Not saved: no connection. Your draft is kept in this browser; retrying…", true);
     setTimeout(() => { if (state.pending?.id === id) save(); }, RETRY_MS);
@@ -381,8 +387,8 @@ function showConflict(other, mine) {
   theirs = other;
   $("conflict-who").textContent = `version ${other.version} by ${other.author}`;
   $("conflict").dataset.author = other.author;
-  $("conflict-theirs").textContent = other.text;
-  render(diff(words(other.text), words(mine)), $("conflict-diff"));
+  $("conflict-theirs").textContent = other.markdown ?? other.text;
+  render(diff(words(other.markdown ?? other.text), words(mine)), $("conflict-diff"));
   $("merge").disabled = false;
   $("conflict").hidden = false;
 }
@@ -397,14 +403,14 @@ $("keep-mine").addEventListener("click", () => {
   save();
 });
 $("keep-theirs").addEventListener("click", () => {
-  byTool(() => { editor.value = theirs.text; });
-  origins.reset(theirs.text, null, "gold"); // the editor starts again from their version
+  byTool(() => { editor.value = theirs.markdown ?? theirs.text; });
+  origins.reset(editor.value, null, "gold"); // the editor starts again from their version
   state.prefill = { source: "gold", version: theirs.version };
   pageType.value = theirs.type;
   status.value = theirs.status;
   state.version = theirs.version;
   snippets.set(theirs.snippets);
-  state.saved = { text: theirs.text, type: theirs.type, status: theirs.status, snippets: snippets.value() };
+  state.saved = { text: editor.value, type: theirs.type, status: theirs.status, snippets: snippets.value() };
   hideConflict();
   afterEdit();
   setSaveState(`Showing version ${state.version} by ${$("conflict").dataset.author}.`);
@@ -428,7 +434,7 @@ let aligned = { text: null, pinned: null, texts: null, blocks: new Set() };
 function goldBlocks() {
   const texts = pageTexts();
   if (aligned.text !== editor.value || aligned.pinned !== state.pinned || aligned.texts !== texts) {
-    const blocks = align(goldLines(), texts, state.pinned).filter((block) => block !== NONE);
+    const blocks = align(plainLines(goldLines()), texts, state.pinned).filter((block) => block !== NONE);
     aligned = { text: editor.value, pinned: state.pinned, texts, blocks: new Set(blocks) };
   }
   return aligned.blocks;
@@ -473,16 +479,21 @@ function countPage(action) {
   pageCounted = action;
 }
 
+// The gold's lines are Markdown: aligned to the page by their plain text, a block going in as its structure.
+const MARKDOWN_LINES = { plain: plainLines, apart, unit: unitLength };
+const markdownOfBlock = (index) => blockMarkdown(state.frame?.owners?.[index] ?? null, pageTexts()[index]);
+
 // A block clicked in the page: its own line goes out of the gold, or it goes in at its place.
 function toggleBlockLine(index) {
   const texts = pageTexts();
   const before = state.pinned;
   countPage("block");
-  const { lines, at, added } = toggleBlock(goldLines(), texts, index, { pinned: before });
+  const { lines, at, added, count } = toggleBlock(goldLines(), texts, index,
+    { pinned: before, text: markdownOfBlock(index), ...MARKDOWN_LINES });
   state.pinned = new Set(before);
   if (added) state.pinned.add(index);
   else state.pinned.delete(index);
-  changeGold(lines, at, added ? 1 : 0,
+  changeGold(lines, at, added ? count : 0,
     added ? `Added “${short(texts[index])}” to the gold.` : `Took out “${short(texts[index])}” from the gold.`, before);
 }
 
@@ -491,13 +502,14 @@ function toggleBlockLine(index) {
 function setPageBlocks(indexes, take, what) {
   const texts = pageTexts(), lines = goldLines();
   const before = state.pinned;
-  const { lines: next, changed, pinned } = setBlocks(lines, texts, indexes, take, before);
+  const { lines: next, changed, pinned } = setBlocks(lines, texts, indexes, take, before,
+    { textOf: markdownOfBlock, ...MARKDOWN_LINES });
   state.pinned = pinned;
   if (!changed) {
     notice(`Every block of ${what} is ${take ? "in" : "out of"} the gold already.`, null, "page-change");
     return;
   }
-  const placed = align(take ? next : lines, texts, state.pinned);
+  const placed = align(plainLines(take ? next : lines), texts, state.pinned);
   const first = Math.max(0, placed.findIndex((block) => indexes.includes(block)));
   changeGold(next, first, take ? changed : 0,
     `${take ? "Added" : "Took out"} ${plural(changed, "block")} of ${what} ${take ? "to" : "from"} the gold.`, before);
@@ -726,6 +738,9 @@ const plainTarget = (event) => !["BUTTON", "A", "SELECT", "SUMMARY", "INPUT"].in
 const typeShortcuts = pageTypeShortcuts(pageType.options, setPageType);
 for (const option of pageType.options) if (TYPE_KEYS[option.value]) option.textContent += ` (${TYPE_KEYS[option.value]})`;
 
+const preview = markdownPreview({ editor, box: $("preview"), button: $("preview-toggle"), url: data.previewUrl });
+$("preview-toggle").addEventListener("click", () => preview.toggle());
+
 const SHORTCUTS = [
   { keys: ["n"], label: "next page in the queue (saves first)", run: () => go("next") },
   { keys: ["p"], label: "previous page in the queue (saves first)", run: () => go("prev") },
@@ -754,6 +769,7 @@ const SHORTCUTS = [
   ...typeShortcuts,
   { keys: ["i"], label: "add the selected text as a must-include snippet", run: () => addSnippet("with") },
   { keys: ["e"], label: "add the selected text as a must-exclude snippet", run: () => addSnippet("without") },
+  { keys: ["V"], label: "show the gold's Markdown rendered (preview), or edit it again", run: () => preview.toggle() },
   { keys: ["G"], label: "show or hide the page type's guideline beside the editor (it follows the type)", run: () => guideline.toggle() },
   { keys: ["?"], always: true, label: "show or hide this help", run: () => help.toggle() },
 ];

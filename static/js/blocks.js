@@ -291,6 +291,7 @@ export function attachBlocks(doc, actions, rules) {
   for (const type of ["auxclick", "submit", "dragstart"]) dom.on(doc, type, cancel, true);
   return {
     texts: blocks.map((block) => block.text),
+    owners: blocks.map((block) => block.owner), // the innermost block element of each (its structure)
     // The blocks in the gold (a set of indexes, from the alignment of the gold's lines) highlighted.
     highlight(indexes) {
       const shared = [];

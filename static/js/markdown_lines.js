@@ -17,7 +17,6 @@ const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 const DELIMITER_ROW = /^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$/;
 const TABLE_ROW = /^\s*\|.*\|\s*$/;
 const HIDDEN = 0xe000;
-const LIST_ITEM = /^\s*(?:[-*+]|\d{1,9}[.)])\s/;
 
 // The plain text of one line of Markdown outside code: its markup removed.
 export function plainOfLine(line) {
@@ -71,11 +70,12 @@ export function plainLines(lines) {
   return out;
 }
 
-// Whether two lines next to each other in the editor need a blank line between them to stay two blocks:
-// not a list's items, not a table's rows (GFM ends a table at a blank line).
+// Whether two lines next to each other in the editor need a blank line between them to stay two blocks: a
+// line of the editor is a block of its own (a paragraph's lines are read as lines), but a table or a fence
+// next to other text needs one (GFM ends a table at a blank line; a fence's neighbour could run into it).
 export function apart(line, neighbour) {
-  const both = (pattern) => pattern.test(line) && pattern.test(neighbour);
-  return !(both(TABLE_ROW) || both(LIST_ITEM));
+  const table = (text) => TABLE_ROW.test(text), fence = (text) => FENCE.test(text);
+  return table(line) !== table(neighbour) || fence(line) || fence(neighbour);
 }
 
 // How many lines the block starting at `at` spans: a fenced block's lines to its closing fence, else one.

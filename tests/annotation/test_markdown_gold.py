@@ -114,7 +114,7 @@ def test_the_annotate_view_says_when_a_page_carries_two_golds(client, session, p
     notice = view.split('id="two-golds-notice">')[1].split("</p>")[0]
     assert "two golds" in notice and "1 of its lines are not in the Markdown" in notice
     assert "3 of its lines are not in the plain text" in notice
-    assert page_data(client.get(f"/pages/{page_id}"))["editor"]["markdown"].startswith("# Budget")
+    assert page_data(client.get(f"/pages/{page_id}"))["editor"]["text"].startswith("# Budget")  # it edits Markdown
 
 
 def test_one_gold_given_as_text_alone_or_as_markdown_alone_shows_no_notice(client, session, page_id):
