@@ -18,7 +18,7 @@ export function markdownPreview({ editor, box, button, url }) {
     box.hidden = !shown;
     editor.hidden = shown;
     button.setAttribute("aria-pressed", String(shown));
-    button.textContent = shown ? "Edit (v)" : "Preview (v)";
+    button.textContent = shown ? "Edit (q)" : "Preview (q)";
     (shown ? box : editor).focus();
   }
   return { toggle, isShown: () => shown };

@@ -19,7 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from ..scoring.markdown_text import markdown_of_text, plain_text
+from ..corpus.visible_text import normalise_line
+from ..scoring.markdown_text import markdown_of_line, markdown_of_text, plain_text
 from ..vocabulary import DERIVED, FLAT, GIVEN
 
 
@@ -67,6 +68,24 @@ def edited_text(views: GoldViews) -> str:
     """The view a person edited, whose lines a provenance names (annotation/provenance.py): the Markdown
     when the text is derived from it, else the text."""
     return views.markdown if views.text_source == DERIVED else views.text
+
+
+def editor_markdown(record: HasViews) -> str:
+    """The Markdown the gold editor starts from: the record's; for a flat text, its lines escaped one a line
+    (not a blank line apart), as the editor always showed them: a line of a paragraph is a line of its plain
+    text (scoring/markdown_text.py), so saving it unedited keeps the text as it is."""
+    return lines_markdown(record.text) if record.text_source == FLAT else record.markdown
+
+
+def lines_markdown(text: str) -> str:
+    """Plain text as the editor's Markdown: each non-empty line escaped (markdown_of_line), one a line."""
+    return "\n".join(markdown_of_line(line) for line in text.split("\n") if line.strip())
+
+
+def plain_line(line: str) -> str:
+    """One line of the editor's Markdown as plain text, whitespace-normalised (to compare it with a page's
+    lines)."""
+    return normalise_line(plain_text(line))
 
 
 @dataclass(frozen=True)

@@ -99,6 +99,18 @@ def plain_text(markdown: str) -> str:
     return "\n".join(lines)
 
 
+def stray_html(markdown: str) -> str:
+    """The raw HTML of Markdown that is not a table kept as HTML (tags left in a gold: its plain text drops
+    them, so the gold's checks read them here), one piece a line."""
+    pieces: list[str] = []
+    for token in parser().parse(markdown):
+        if token.type == "html_block" and not token.content.lstrip().lower().startswith("<table"):
+            pieces.append(token.content.strip())
+        elif token.type == "inline":
+            pieces.extend(child.content for child in token.children or () if child.type == "html_inline")
+    return "\n".join(pieces)
+
+
 _INLINE_MARKUP = re.compile(r"([\\`*_\[\]<>&~|$!])")
 _LINE_START = re.compile(r"^(\s*)([#>+=-]|\d+[.)])")
 

@@ -30,7 +30,7 @@ from ..annotation.comments import open_requests, thread
 from ..annotation.control import is_control_for
 from ..annotation.effort_record import ACTIONS
 from ..annotation.gold import HistoryPage, Record, history_page
-from ..annotation.gold_markdown import two_golds
+from ..annotation.gold_markdown import editor_markdown, lines_markdown, plain_line, two_golds
 from ..annotation.prefill import (
     FIXED_MODE,
     METRIC,
@@ -116,11 +116,13 @@ def editor_state(saved: Record | None, found: list[dict[str, Any]], prefill: Pre
     (annotation/provenance.py)."""
     gold = saved
     if gold is not None:
-        return {"text": gold.markdown, "type": gold.page_type, "status": gold.status, "version": gold.version,
+        markdown = editor_markdown(gold)
+        return {"text": markdown, "type": gold.page_type, "status": gold.status, "version": gold.version,
                 "prefilled_from": None, "type_signal": None,
-                "start": uniform({"source": "gold", "version": gold.version}, gold.markdown, "gold")}
+                "start": uniform({"source": "gold", "version": gold.version}, markdown, "gold")}
     chosen = next((c for c in found if prefill and c["name"] == prefill.extractor), None)
-    text = drop_lines(chosen["markdown"] or chosen["text"], boilerplate)[0] if chosen else ""
+    markdown = (chosen["markdown"] or lines_markdown(chosen["text"])) if chosen else ""
+    text = drop_lines(markdown, boilerplate, key=plain_line)[0]
     suggested = suggested or Suggestion(ARTICLE, NO_SIGNAL)
     start = uniform({"source": "none"}, text, "typed") if not chosen or prefill is None else uniform(
         {"source": "extractor", "name": chosen["name"], "fingerprint": chosen["fingerprint"],
