@@ -12,14 +12,21 @@ export function markdownPreview({ editor, box, button, url }) {
       box.innerHTML = reply.data.html; // the app's own sanitised rendering (web/markdown.py render_gold)
     }
   }
+  let had = null; // what had the focus when the preview was shown: it gets it back
   async function toggle(on = !shown) {
+    if (on === shown) return;
     shown = on;
-    if (shown) await show();
+    if (shown) {
+      had = document.activeElement;
+      await show();
+    }
     box.hidden = !shown;
     editor.hidden = shown;
     button.setAttribute("aria-pressed", String(shown));
     button.textContent = shown ? "Edit (q)" : "Preview (q)";
-    (shown ? box : editor).focus();
+    if (shown) box.focus();
+    else if (had && had !== document.body && had.isConnected) had.focus();
+    else box.blur();
   }
   return { toggle, isShown: () => shown };
 }
