@@ -16,7 +16,7 @@ from sqlalchemy import select
 from workbench import make_page
 
 from webapp.corpus.decoding import decode
-from webapp.corpus.visible_text import block_lines, parse_html
+from webapp.corpus.visible_text import block_lines, parse_html, walk_blocks
 from webapp.models import Gold, GoldRevision
 
 pytestmark = pytest.mark.browser
@@ -271,11 +271,13 @@ def test_on_a_real_page_headings_repeated_in_its_contents_land_at_their_place(se
 
     html = decode(gzip.decompress((WCXB_SAMPLE / "dev" / "html" / "0257.html.gz").read_bytes())).text
     truth = json.loads((WCXB_SAMPLE / "dev" / "ground-truth" / "0257.json").read_text())["ground_truth"]
-    blocks = block_lines(parse_html(html))
+    blocks, spans = walk_blocks(parse_html(html))
+    # a table's rows are left out: a click on one takes the whole table (test_browser_markdown_editor.py)
+    in_tables = {k for element, (start, end) in spans.items() if element.tag == "table" for k in range(start, end)}
     lines = [line for line in truth["main_content"].split("\n") if line.strip()]
     aligned = align(lines, blocks)
-    repeated = [i for i, b in enumerate(aligned) if b >= 0 and blocks.count(blocks[b]) > 1][:4]
-    chosen = sorted({i for r in repeated for i in (r, r + 1) if aligned[i] >= 0})  # each heading and the line after
+    repeated = [i for i, b in enumerate(aligned) if b >= 0 and b not in in_tables and blocks.count(blocks[b]) > 1][:4]
+    chosen = sorted({i for r in repeated for i in (r, r + 1) if aligned[i] >= 0 and aligned[i] not in in_tables})
     assert len(chosen) >= 6
     page_id = make_page(session, html).id
     tab = open_page(context, live_server, page_id)
@@ -357,4 +359,5 @@ def test_a_heading_with_control_characters_is_matched_to_the_extractors_line_and
     until(tab, f"{EDITOR} === 'The ferry leaves at nine.'")
     click(tab, "h1", "Ferry \u00e2\u0080\u0094 timetable")
     until(tab, f"{EDITOR}.split('\\n').length === 2")
-    assert gold(tab) == ["# Ferry \u00e2 timetable", "The ferry leaves at nine."]  # in its place, as a heading, no controls
+    # in its place, as a heading, no controls
+    assert gold(tab) == ["# Ferry \u00e2 timetable", "The ferry leaves at nine."]

@@ -7,6 +7,7 @@ longer says "Added"; and `.` points at the next block the gold lacks."""
 from __future__ import annotations
 
 import json
+from types import SimpleNamespace
 
 import pytest
 from browser_fixtures import until
@@ -31,11 +32,13 @@ def context(laptop):
     return laptop
 
 
-def stored(session, page_id) -> Gold:
+def stored(session, page_id) -> SimpleNamespace:
+    """The page's gold as stored (read, then the test's transaction ended: the app's saves are not blocked)."""
     gold = session.scalars(select(Gold).where(Gold.page_id == page_id)).one()
     session.refresh(gold)
+    found = SimpleNamespace(markdown=gold.markdown, text=gold.text, text_source=gold.text_source)
     session.rollback()
-    return gold
+    return found
 
 
 def save(tab, version: int) -> None:

@@ -22,10 +22,9 @@ the agreed Markdown keeps a blank line where its writer had one (a table stays a
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-
-import re
 
 from ..corpus.alignment import NONE, align
 from ..corpus.visible_text import normalise_line
@@ -111,7 +110,8 @@ def consensus(annotations: Sequence[Said]) -> Consensus:
     sequence: list[Line] = []
     for said in annotations:
         if said.markdown is None:
-            lines = [Line(text, plain=text) for text in (normalise_line(line) for line in said.text.split("\n")) if text]
+            texts = (normalise_line(line) for line in said.text.split("\n"))
+            lines = [Line(text, plain=text) for text in texts if text]
         else:
             lines = markdown_lines(said.markdown)
         sequence = _merge(sequence, lines, said.author)
