@@ -66,9 +66,10 @@ def page(page_id: int) -> str:
     if refusal is not None and refusal.status == 403 and found.gold is None:
         refuse(refusal)  # their own page, still blind: the others' annotations are not theirs to see
     annotations = annotations_of(session, page_id)
-    shown = [{"author": a.author, "text": a.text, "markdown": a.markdown, "type": a.page_type, "status": a.status,
-              "snippets": a.snippets, "version": a.version} for a in annotations]
-    agreed = consensus([Said(a.author, a.text, a.page_type, a.markdown) for a in annotations])
+    # each annotation's Markdown as its editor showed it (a flat text: its lines escaped, one a line)
+    shown = [{"author": a.author, "text": a.text, "markdown": editor_markdown(a), "type": a.page_type,
+              "status": a.status, "snippets": a.snippets, "version": a.version} for a in annotations]
+    agreed = consensus([Said(a["author"], a["text"], a["type"], a["markdown"]) for a in shown])
     gold = found.gold
     earlier = earlier_version(session, gold, request.args.get("from", type=int)) if gold else None
     base: Gold | GoldRevision | None = earlier if earlier is not None else gold
