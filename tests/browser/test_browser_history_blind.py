@@ -78,9 +78,6 @@ def test_an_annotator_sees_her_own_versions_and_filters_by_her_own_type(browser,
         context.close()
 
 
-@pytest.mark.xfail(reason="after the merge of the Markdown gold, Ctrl+S on the adjudication started from an earlier "
-                          "version does not submit in Chromium; open, to be found (session 5's closing note)",
-                   strict=False)
 def test_restore_is_not_offered_on_an_adjudicated_page_and_a_reviewer_adjudicates_from_an_earlier_version(
         browser, live_server, session):
     for name, role in (("Ann", ANNOTATOR), ("Bob", ANNOTATOR), ("Rita", REVIEWER)):

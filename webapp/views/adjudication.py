@@ -69,7 +69,7 @@ def page(page_id: int) -> str:
     # each annotation's Markdown as its editor showed it (a flat text: its lines escaped, one a line)
     shown = [{"author": a.author, "text": a.text, "markdown": editor_markdown(a), "type": a.page_type,
               "status": a.status, "snippets": a.snippets, "version": a.version} for a in annotations]
-    agreed = consensus([Said(a["author"], a["text"], a["type"], a["markdown"]) for a in shown])
+    agreed = consensus([Said(a.author, a.text, a.page_type, editor_markdown(a)) for a in annotations])
     gold = found.gold
     earlier = earlier_version(session, gold, request.args.get("from", type=int)) if gold else None
     base: Gold | GoldRevision | None = earlier if earlier is not None else gold
