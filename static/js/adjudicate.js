@@ -16,6 +16,7 @@ import { helpDialog } from "./help.js";
 import { bindShortcuts } from "./keys.js";
 import { originTracker } from "./origins.js";
 import { diff, render, words } from "./worddiff.js";
+import { apart, escaped, markdownUnits, plainLines, unitLength } from "./markdown_lines.js";
 
 const { annotations, pageLines, blocks: rules, disputed, idleSeconds, start } =
   JSON.parse(document.getElementById("adjudication-data").textContent);
@@ -61,6 +62,12 @@ function showSnippets() {
 }
 
 const linesOf = (text) => text.split("\n").map(normalise).filter((line) => line);
+// An annotation's blocks as Markdown units (markdown_lines.js; as webapp/annotation/consensus.py reads
+// them): each {lines (its Markdown), plain (its text, what is aligned)}; one given as text only, its lines.
+const unitsOf = (a) => (a.markdown ? markdownUnits(a.markdown)
+  : linesOf(a.text).map((line) => ({ lines: [escaped(line)], plain: line }))).filter((unit) => unit.plain);
+const MARKDOWN = { plain: plainLines, apart, unit: unitLength };
+const units = annotations.map(unitsOf);
 
 // One sequence over the page's blocks and every annotator's lines: the page's visible text in its order,
 // then each text merged in (a line matched in order to one already there is that one; a line new to the
@@ -78,17 +85,18 @@ export function mergedSequence(texts, page = []) {
   return { sequence, positions: placed };
 }
 
-const { sequence, positions } = mergedSequence(annotations.map((a) => a.text), pageLines);
+const { sequence, positions } = mergedSequence(units.map((list) => list.map((unit) => unit.plain).join("\n")), pageLines);
 
+// The result is Markdown: its lines as they are (a blank line keeps two blocks apart), aligned by their text.
 function resultLines() {
-  return result.value.split("\n").filter((line) => line.trim());
+  return result.value ? result.value.split("\n") : [];
 }
 
 // A block or disputed line is shown pressed when the result has it at its place: the result's lines matched
 // to the sequence by order, so a line whose text is also elsewhere (an agreed "Read more", a heading
 // repeated in the breadcrumb) is pressed only when the result holds that copy.
 function markTaken() {
-  const taken = new Set(align(resultLines(), sequence).filter((at) => at !== NONE));
+  const taken = new Set(align(plainLines(resultLines()), sequence).filter((at) => at !== NONE));
   document.querySelectorAll(".lines button, #disputed-lines button").forEach((button) => {
     button.setAttribute("aria-pressed", String(taken.has(Number(button.dataset.at))));
   });
@@ -102,24 +110,25 @@ document.querySelectorAll(".annotation").forEach((section) => {
   const index = Number(section.dataset.index);
   const a = annotations[index];
   const list = section.querySelector(".lines");
-  linesOf(a.text).forEach((line, k) => {
+  units[index].forEach(({ lines: markdown, plain: line }, k) => {
     const item = document.createElement("li");
     const button = document.createElement("button");
     button.type = "button";
     button.className = "block-line";
     button.dataset.at = positions[index][k];
     button.dataset.text = line;
-    button.textContent = line;
+    button.textContent = markdown.join("\n");
     button.addEventListener("click", () => {
       if (declinedTwice(button, line)) return;
-      take("take", () => setResult(toggleBlock(resultLines(), sequence, positions[index][k], { text: line }).lines.join("\n"), a.author));
+      take("take", () => setResult(toggleBlock(resultLines(), sequence, positions[index][k],
+        { text: markdown, ...MARKDOWN }).lines.join("\n"), a.author));
       markTaken();
     });
     item.append(button);
     list.append(item);
   });
   section.querySelector(".take-all").addEventListener("click", () => {
-    take("use_candidate", () => setResult(a.text, a.author));
+    take("use_candidate", () => setResult(a.markdown || a.text, a.author));
     pageType.value = a.type;
     guideline.follow();
     status.value = a.status;
@@ -128,7 +137,7 @@ document.querySelectorAll(".annotation").forEach((section) => {
     markTaken();
   });
   const pair = section.querySelector(".pair-diff");
-  if (pair) render(diff(words(annotations[0].text), words(a.text)), pair);
+  if (pair) render(diff(words(annotations[0].markdown || annotations[0].text), words(a.markdown || a.text)), pair);
 });
 
 const byName = new Map(annotations.map((a, index) => [a.author, index]));
@@ -146,11 +155,13 @@ disputed.forEach((line) => {
   origin.textContent = `only ${line.origin.join(", ")} · after agreed line ${line.after}` +
     (line.form_only ? " · other form: the others have its content otherwise split or written" : "");
   button.append(text, " ", origin);
-  button.dataset.text = line.text;
+  const plain = plainLines(line.text.split("\n")).filter(Boolean).join(" ");
+  button.dataset.text = plain;
   button.addEventListener("click", () => {
-    if (declinedTwice(button, line.text)) return;
+    if (declinedTwice(button, plain)) return;
     const at = Number(button.dataset.at);
-    take("take", () => setResult(toggleBlock(resultLines(), sequence, at, { text: line.text }).lines.join("\n"), line.origin[0]));
+    take("take", () => setResult(toggleBlock(resultLines(), sequence, at,
+      { text: line.text.split("\n"), ...MARKDOWN }).lines.join("\n"), line.origin[0]));
     markTaken();
   });
   item.append(button);
@@ -167,7 +178,7 @@ function markFrame() {
   for (const handler of [onKey, onSave]) dom.on(doc, "keydown", handler); // the keys work in the page too
   const noop = () => {};
   const page = attachBlocks(doc, { toggle: noop, range: noop, container: noop, cancel: noop }, rules);
-  page.markAnnotators(annotations.map((a) => new Set(align(linesOf(a.text), page.texts).filter((at) => at !== NONE))));
+  page.markAnnotators(units.map((list) => new Set(align(list.map((unit) => unit.plain), page.texts).filter((at) => at !== NONE))));
   frame.dataset.marked = "yes";
 }
 frame.addEventListener("load", markFrame);

@@ -291,6 +291,7 @@ export function attachBlocks(doc, actions, rules) {
   for (const type of ["auxclick", "submit", "dragstart"]) dom.on(doc, type, cancel, true);
   return {
     texts: blocks.map((block) => block.text),
+    owners: blocks.map((block) => block.owner), // the innermost block element of each (its structure)
     // The blocks in the gold (a set of indexes, from the alignment of the gold's lines) highlighted.
     highlight(indexes) {
       const shared = [];
@@ -328,10 +329,15 @@ export function attachBlocks(doc, actions, rules) {
       });
       for (const [name, list] of shared) mark(`goldtext-by-${name}`, list);
     },
-    // The keyboard's pointer: the next (+1) or previous (-1) block, scrolled into view.
-    step(delta) {
+    // The keyboard's pointer: the next (+1) or previous (-1) block, scrolled into view; with `wanted`
+    // (index => boolean), the next such block in that direction, or none (null, the pointer stays).
+    step(delta, wanted = null) {
       if (!blocks.length) return null;
-      const at = hovered ? indexOf.get(hovered) + delta : delta > 0 ? 0 : blocks.length - 1;
+      let at = hovered ? indexOf.get(hovered) + delta : delta > 0 ? 0 : blocks.length - 1;
+      if (wanted) {
+        while (at >= 0 && at < blocks.length && !wanted(at)) at += delta;
+        if (at < 0 || at >= blocks.length) return null;
+      }
       const block = blocks[Math.min(blocks.length - 1, Math.max(0, at))];
       point(block);
       dom.scrollIntoView(holder(block), { block: "nearest" });

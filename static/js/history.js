@@ -2,11 +2,14 @@
 // origin (the provenance the revision recorded; webapp/annotation/provenance.py).
 import { diff, render, words } from "./worddiff.js";
 
-// Each line of the revision as a list item marked with its origin ("not recorded" without provenance).
+// Each line of the revision as a list item marked with its origin ("not recorded" without provenance): the
+// lines of the view its author edited (its Markdown when its text is derived from it), blank ones left out.
 export function showOrigins(revision, list) {
   list.replaceChildren();
   const origins = revision.origins || [];
-  revision.text.split("\n").forEach((line, at) => {
+  const edited = revision.text_source === "derived" ? revision.markdown : revision.text;
+  edited.split("\n").forEach((line, at) => {
+    if (!line.trim() && revision.text_source === "derived") return;
     const item = list.ownerDocument.createElement("li");
     const origin = list.ownerDocument.createElement("span");
     origin.className = "line-origin";

@@ -18,9 +18,15 @@ const DELIMITER_ROW = /^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$/;
 const TABLE_ROW = /^\s*\|.*\|\s*$/;
 const HIDDEN = 0xe000;
 const LIST_ITEM = /^\s*(?:[-*+]|\d{1,9}[.)])\s/;
+const QUOTE = /^\s{0,3}>/;
+const HEADING = /^\s{0,3}#{1,6}(?:\s|$)/;
+const HTML_LINE = /^\s*<\/?(?:table|thead|tbody|tfoot|tr|caption)\b/i;
 
 // The plain text of one line of Markdown outside code: its markup removed.
 export function plainOfLine(line) {
+  if (HTML_LINE.test(line)) { // a row of a table kept as HTML: its cells' texts
+    return normalise(line.replace(/<[^>]*>/g, " ").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&"));
+  }
   if (DELIMITER_ROW.test(line) && line.includes("-") && line.includes("|")) return "";
   // Escaped characters are hidden from the markup's patterns (as private-use characters) and put back.
   let text = line.replace(/\\([!-/:-@[-`{-~])/g, (_, char) => String.fromCharCode(HIDDEN + char.charCodeAt(0)));
@@ -71,11 +77,53 @@ export function plainLines(lines) {
   return out;
 }
 
-// Whether two lines next to each other in the editor need a blank line between them to stay two blocks:
-// not a list's items, not a table's rows (GFM ends a table at a blank line).
+// Whether two lines next to each other in the editor (`line` above `neighbour`) need a blank line between
+// them to stay two blocks. A line of the editor is a block of its own (a paragraph's lines are read as
+// lines, webapp/scoring/markdown_text.py), but Markdown would join these: a table's rows and the text next
+// to them (GFM ends a table at a blank line only), an HTML block (a table GFM cannot hold) and its
+// neighbours, a fence and its neighbours, and a list item or a quote above a line of text (that line would
+// continue the item or the quote).
 export function apart(line, neighbour) {
-  const both = (pattern) => pattern.test(line) && pattern.test(neighbour);
-  return !(both(TABLE_ROW) || both(LIST_ITEM));
+  const table = (text) => TABLE_ROW.test(text), html = (text) => HTML_LINE.test(text);
+  const fence = (text) => FENCE.test(text);
+  if (table(line) !== table(neighbour) || html(line) !== html(neighbour) || fence(line) || fence(neighbour)) {
+    return true;
+  }
+  const continues = (pattern) => pattern.test(line) && !pattern.test(neighbour);
+  return (continues(LIST_ITEM) || continues(QUOTE)) && !HEADING.test(neighbour) && !LIST_ITEM.test(neighbour);
+}
+
+// The lines [from, to) of the table that line `at` is a row of: a GFM table's rows, or an HTML table's
+// lines from `<table>` to `</table>`; null when line `at` is no table's.
+export function tableSpan(lines, at) {
+  const inside = (pattern) => {
+    let from = at, to = at + 1;
+    while (from > 0 && pattern.test(lines[from - 1])) from--;
+    while (to < lines.length && pattern.test(lines[to])) to++;
+    return [from, to];
+  };
+  if (TABLE_ROW.test(lines[at] ?? "")) return inside(TABLE_ROW);
+  if (HTML_LINE.test(lines[at] ?? "")) return inside(HTML_LINE);
+  return null;
+}
+
+// A Markdown text as the units a candidate's lines are taken by: each {lines (its Markdown), plain (its
+// text, as the page's block holds it)}: a fenced block is one unit (the page's `pre`), an HTML table one,
+// a table's header row takes its delimiter row along; every other non-blank line is one.
+export function markdownUnits(markdown) {
+  const lines = markdown.split("\n"), plain = plainLines(lines);
+  const units = [];
+  for (let at = 0; at < lines.length;) {
+    if (!lines[at].trim()) { at++; continue; }
+    let size = unitLength(lines, at);
+    if (lines[at].trim().toLowerCase().startsWith("<table")) size = tableSpan(lines, at)[1] - at;
+    else if (TABLE_ROW.test(lines[at]) && DELIMITER_ROW.test(lines[at + 1] ?? "")) size = 2;
+    const own = lines.slice(at, at + size);
+    const text = size > 1 && !FENCE.test(lines[at]) ? plainLines(own).filter(Boolean).join(" ") : plain[at];
+    units.push({ lines: own, plain: normalise(text) });
+    at += size;
+  }
+  return units;
 }
 
 // How many lines the block starting at `at` spans: a fenced block's lines to its closing fence, else one.
@@ -173,6 +221,12 @@ function fenced(pre) {
   const longest = Math.max(2, ...(text.match(/`+/g) ?? []).map((run) => run.length));
   const fence = "`".repeat(longest + 1);
   return [`${fence}${language}`, ...text.split("\n"), fence];
+}
+
+// The table element a block's owner is in (a row's, a cell's), or null.
+export function enclosingTable(owner) {
+  if (!owner) return null;
+  return [owner, ...ancestors(owner)].find((element) => dom.localName(element) === "table") ?? null;
 }
 
 // The Markdown lines of a block of the page: `owner` is its innermost block element, `text` its text.

@@ -22,15 +22,17 @@ const firstChange = (before, after) => {
   return at < 0 ? after.length : at;
 };
 
-// `box`: the element the list goes in. `now()` gives {candidate ({name, lines}), gold (lines), page (the
-// page's block texts), pinned}; `apply(lines, at, count, message, pinned)` makes the change; `count(action)`
-// counts it ("take", "take_run" or "replace_region": effort.js).
+// `box`: the element the list goes in. `now()` gives {candidate ({name, lines, texts (each line's Markdown
+// lines)}), gold (lines), page (the page's block texts), pinned, markdown (takes.js's options: plain, apart,
+// unit)}; `apply(lines, at, count, message, pinned)` makes the change; `count(action)` counts it ("take",
+// "take_run" or "replace_region": effort.js). A line is shown as its Markdown.
 export function takeView(box, now, apply, count = () => {}) {
   const ask = (question) => box.ownerDocument.defaultView.confirm(question);
   function take(ks) {
-    const { candidate, gold, page, pinned } = now();
+    const { candidate, gold, page, pinned, markdown } = now();
     if (declined(ks.map((k) => candidate.lines[k]), gold.join("\n"), "the gold", ask)) return;
-    const { lines, changed, pinned: pins } = takeLines(gold, candidate.lines, page, ks, pinned);
+    const { lines, changed, pinned: pins } = takeLines(gold, candidate.lines, page, ks, pinned,
+      { ...markdown, texts: candidate.texts });
     if (!changed) return;
     count(ks.length > 1 ? "take_run" : "take");
     apply(lines, firstChange(gold, lines), changed, changed === 1
@@ -44,19 +46,19 @@ export function takeView(box, now, apply, count = () => {}) {
     const [from, to] = region.candidate, [goldFrom, goldTo] = region.gold;
     const rest = [...gold.slice(0, goldFrom), ...gold.slice(goldTo)].join("\n");
     if (declined(candidate.lines.slice(from, to), rest, "the gold", ask)) return;
-    const { lines, at } = replaceRegion(gold, candidate.lines, region);
+    const { lines, at, count: put } = replaceRegion(gold, candidate.lines, region, candidate.texts);
     count("replace_region");
-    apply(lines, at, to - from, `Replaced ${plural(goldTo - goldFrom, "line")} of the gold with ` +
+    apply(lines, at, put, `Replaced ${plural(goldTo - goldFrom, "line")} of the gold with ` +
       `${candidate.name}'s ${plural(to - from, "line")}.`, pinned);
     show();
   }
 
   function show() {
-    const { candidate, gold } = now();
+    const { candidate, gold, markdown } = now();
     if (!candidate) return;
     const focused = [...box.querySelectorAll("button")].indexOf(box.ownerDocument.activeElement);
     box.replaceChildren();
-    const found = regions(gold, candidate.lines);
+    const found = regions(markdown?.plain ? markdown.plain(gold) : gold, candidate.lines);
     if (!found.length) {
       box.append(`Every line of ${candidate.name} is in the gold.`);
       return;
@@ -72,7 +74,7 @@ export function takeView(box, now, apply, count = () => {}) {
       }
       const [from, to] = region.candidate;
       for (let k = from; k < to; k++) {
-        const button = lineButton(candidate.lines[k], "take-line", () => take([k]));
+        const button = lineButton(candidate.texts?.[k].join("\n") ?? candidate.lines[k], "take-line", () => take([k]));
         button.dataset.text = candidate.lines[k];
         part.append(button);
       }

@@ -32,18 +32,26 @@ export function regions(gold, candidate) {
 }
 
 // The gold with the candidate's lines `ks` taken in at their places: {lines, changed, pinned}. `pinned`
-// (page block indexes, see align.js) is kept and gains the page blocks the taken lines are.
-export function takeLines(gold, candidate, page, ks, pinned = new Set()) {
+// (page block indexes, see align.js) is kept and gains the page blocks the taken lines are. With the gold
+// as Markdown, `markdown` gives {texts (each candidate line's Markdown lines), plain, apart, unit} (the
+// options of align.js's setBlocks, markdown_lines.js): the gold is aligned by its lines' plain text and a
+// line goes in as its Markdown.
+export function takeLines(gold, candidate, page, ks, pinned = new Set(), markdown = {}) {
+  const { texts = null, ...options } = markdown;
   const { sequence, positions, moved } = merge(page, candidate);
   const pageOf = new Map(moved.map((at, index) => [at, index]));
-  const taken = setBlocks(gold, sequence, ks.map((k) => positions[k]), true, new Set([...pinned].map((i) => moved[i])));
+  const ownText = new Map(texts ? ks.map((k) => [positions[k], texts[k]]) : []);
+  const taken = setBlocks(gold, sequence, ks.map((k) => positions[k]), true, new Set([...pinned].map((i) => moved[i])),
+    { ...options, textOf: (at) => ownText.get(at) ?? sequence[at] });
   const pins = [...taken.pinned].filter((at) => pageOf.has(at)).map((at) => pageOf.get(at));
   return { lines: taken.lines, changed: taken.changed, pinned: new Set(pins) };
 }
 
-// The gold with a region's lines replaced by the candidate's version of it: {lines, at}.
-export function replaceRegion(gold, candidate, region) {
+// The gold with a region's lines replaced by the candidate's version of it: {lines, at, count (lines put
+// in)}; `texts`: each candidate line's Markdown lines (else the line itself).
+export function replaceRegion(gold, candidate, region, texts = null) {
   const [from, to] = region.gold;
-  const theirs = candidate.slice(...region.candidate);
-  return { lines: [...gold.slice(0, from), ...theirs, ...gold.slice(to)], at: from };
+  const [first, last] = region.candidate;
+  const theirs = texts ? texts.slice(first, last).flat() : candidate.slice(first, last);
+  return { lines: [...gold.slice(0, from), ...theirs, ...gold.slice(to)], at: from, count: theirs.length };
 }

@@ -2,6 +2,7 @@
 place, the type only when all agree."""
 
 from webapp.annotation.consensus import Said, consensus
+from webapp.scoring.markdown_text import plain_text
 
 
 def test_two_annotators_agreed_lines_and_a_disputed_one_in_the_middle():
@@ -68,3 +69,20 @@ def test_a_line_split_or_joined_differs_in_form_only_and_is_not_counted_as_dispu
         ("Ann", ["bob"], True), ("41", ["bob"], True), ("Oslo", ["bob"], True),
         ("Ann | 41 | Oslo", ["ann"], True), ("Signed", ["ann"], False)]
     assert found.disputed_count == 1
+
+
+def test_markdown_annotations_merge_as_markdown_keeping_the_structure_both_wrote():
+    ann = Said("ann", "", "article", "# Fares\nTickets are sold on board.\n\n| Day | Time |\n| --- | --- |\n"
+                                     "| Monday | 09:00 |\n\n- Bring your ticket\n\n```\nfare = 5\nchild = 0\n```")
+    bob = Said("bob", "", "article", "# Fares\nTickets are *sold* on board\n\n| Day | Time |\n| --- | --- |\n"
+                                     "| Monday | 09:00 |\n\nBring your ticket\n\n```\nfare = 5\nchild = 0\n```\n\n"
+                                     "Extra line")
+    agreed = consensus([ann, bob])
+    # the heading, the table (its header with its delimiter row) and the code block both wrote alike keep
+    # their Markdown; a line written otherwise takes its shortest form (the list item neither agreed on
+    # becomes a paragraph); a blank line stays where it was, so the table stays a table
+    assert agreed.text == ("# Fares\nTickets are sold on board.\n\n| Day | Time |\n| --- | --- |\n| Monday | 09:00 |"
+                           "\n\nBring your ticket\n\n```\nfare = 5\nchild = 0\n```")
+    assert [d["text"] for d in agreed.disputed] == ["Extra line"]
+    assert plain_text(agreed.text).split("\n") == ["Fares", "Tickets are sold on board.", "Day Time",
+                                                   "Monday 09:00", "Bring your ticket", "fare = 5", "child = 0"]

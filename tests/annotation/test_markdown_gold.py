@@ -114,7 +114,22 @@ def test_the_annotate_view_says_when_a_page_carries_two_golds(client, session, p
     notice = view.split('id="two-golds-notice">')[1].split("</p>")[0]
     assert "two golds" in notice and "1 of its lines are not in the Markdown" in notice
     assert "3 of its lines are not in the plain text" in notice
-    assert page_data(client.get(f"/pages/{page_id}"))["editor"]["markdown"].startswith("# Budget")
+    assert page_data(client.get(f"/pages/{page_id}"))["editor"]["text"].startswith("# Budget")  # it edits Markdown
+
+
+def test_the_annotate_view_shows_where_the_two_golds_differ_line_by_line(client, session, page_id):
+    page = session.get(Page, page_id)
+    add_gold(session, page, text="Budget\nroads schools\n<b>Note</b> kept", markdown="# Budget\n\n- roads\n- schools",
+             page_type="article", status="done", author="import")
+    session.commit()
+    sign_in(client)
+    view = client.get(f"/pages/{page_id}").get_data(as_text=True)
+    shown = view.split('id="two-golds-diff">')[1].split("</details>")[0].split('<div class="diff">')[1]
+    # the given text's own lines deleted, the Markdown's own lines inserted, the shared line as context;
+    # a line of the given text is shown as text (escaped), never as markup
+    assert [line for line in shown.split("\n") if line.strip()][:5] == [
+        "<span>Budget</span>", "<del>roads schools</del>", "<del>&lt;b&gt;Note&lt;/b&gt; kept</del>",
+        "<ins>roads</ins>", "<ins>schools</ins>"]
 
 
 def test_one_gold_given_as_text_alone_or_as_markdown_alone_shows_no_notice(client, session, page_id):

@@ -97,7 +97,7 @@ def test_a_third_persons_save_is_refused_once_the_places_are_full(app, session, 
     session.rollback()
     view = cleo.get(f"/pages/{page_id}").get_data(as_text=True)
     assert notice(view) == refused.json["message"] + " The editor is read-only."
-    assert 'id="save" class="primary" disabled' in view and 'placeholder="The gold text: one paragraph per line." ' \
+    assert 'id="save" class="primary" disabled' in view and 'placeholder="The gold as Markdown, one block per line." ' \
            'readonly' in view
     assert f"/adjudication/{page_id}" in cleo.get("/adjudication").get_data(as_text=True)  # still waiting for it
 
@@ -208,7 +208,7 @@ def test_an_annotators_editor_on_an_adjudicated_page_is_read_only_with_the_reaso
     (ann, _), _ = ann_and_bob(app, page_id, bob_text=TEXT_A)
     view = ann.get(f"/pages/{page_id}").get_data(as_text=True)
     assert 'id="adjudicated-notice">This page is adjudicated' in view and "so it is read-only" in view
-    assert 'id="save" class="primary" disabled' in view and "paragraph per line.\" readonly" in view
+    assert 'id="save" class="primary" disabled' in view and "block per line.\" readonly" in view
 
 
 def test_assign_refuses_names_that_are_no_users_and_assignments_can_be_undone(app, session, runner):

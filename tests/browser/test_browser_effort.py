@@ -77,7 +77,7 @@ def test_the_unsaved_effort_of_a_reloaded_page_is_kept_with_its_draft(session, l
     until(tab, f"JSON.parse(localStorage.getItem('goldtext:draft:{page_id}'))?.text?.endsWith('and two')")
     tab.reload()
     until(tab, "document.body.dataset.ready === 'yes'")
-    until(tab, f"{EDITOR} === 'Widget catalogue and two'")  # the draft, restored
+    until(tab, f"{EDITOR} === '# Widget catalogue and two'")  # the draft, restored (the h1 as a heading)
     click(tab, "h2", "Layout")
     save(tab, 1)
     [effort] = saved_efforts(session, page_id)

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { blockMarkdown, escaped, plainLines, plainOfLine } from "../../static/js/markdown_lines.js";
+import { apart, blockMarkdown, escaped, markdownUnits, plainLines, plainOfLine, tableSpan } from "../../static/js/markdown_lines.js";
 import { el } from "./fake_dom.mjs";
 
 test("a line's plain text drops its markup", () => {
@@ -69,13 +69,36 @@ test("a block clicked in goes in as its Markdown, apart from paragraphs, and out
   const blocks = ["Fares", "Tickets on board.", "x = 1 y = 2"];
   const lines = ["Tickets on board."];
   const heading = toggleBlock(lines, blocks, 0, { text: ["## Fares"], plain: plainLines, apart, unit: unitLength });
-  assert.deepEqual(heading.lines, ["## Fares", "", "Tickets on board."]);
+  assert.deepEqual(heading.lines, ["## Fares", "Tickets on board."]);
   const code = toggleBlock(heading.lines, blocks, 2,
     { text: ["```", "x = 1", "y = 2", "```"], plain: plainLines, apart, unit: unitLength });
-  assert.deepEqual(code.lines, ["## Fares", "", "Tickets on board.", "", "```", "x = 1", "y = 2", "```"]);
+  assert.deepEqual(code.lines, ["## Fares", "Tickets on board.", "", "```", "x = 1", "y = 2", "```"]);
   const out = toggleBlock(code.lines, blocks, 2, { plain: plainLines, apart, unit: unitLength });
-  assert.deepEqual(out.lines, ["## Fares", "", "Tickets on board."]);
+  assert.deepEqual(out.lines, ["## Fares", "Tickets on board."]);
   assert.equal(apart("- one", "- two"), false);
   assert.equal(apart("| a |", "| b |"), false);
-  assert.equal(apart("Text", "- item"), true);
+  assert.equal(apart("Text", "| a |"), true);
+});
+
+test("a blank line only where Markdown would join two blocks", () => {
+  assert.equal(apart("Text", "More text"), false); // a line of a paragraph is a line
+  assert.equal(apart("## Fares", "Text"), false);
+  assert.equal(apart("Text", "- item"), false); // a list interrupts a paragraph
+  assert.equal(apart("- item", "Text"), true); // the text would continue the item
+  assert.equal(apart("> quoted", "Text"), true);
+  assert.equal(apart("- item", "## Next"), false);
+  assert.equal(apart("| a |", "Text"), true);
+  assert.equal(apart("</table>", "Text"), true);
+  assert.equal(apart("<tr><td>a</td></tr>", "</table>"), false);
+  assert.equal(apart("Text", "```"), true);
+});
+
+test("a table's span, and a text's units as the lines to take", () => {
+  const lines = ["Intro", "", "| a | b |", "| --- | --- |", "| 1 | 2 |", "", "<table>", "<tr><td>x &amp; y</td></tr>", "</table>"];
+  assert.deepEqual(tableSpan(lines, 3), [2, 5]);
+  assert.deepEqual(tableSpan(lines, 7), [6, 9]);
+  assert.equal(tableSpan(lines, 0), null);
+  const units = markdownUnits(["# T", ...lines, "```py", "x = 1", "", "y = 2", "```"].join("\n"));
+  assert.deepEqual(units.map((unit) => [unit.lines.length, unit.plain]),
+    [[1, "T"], [1, "Intro"], [2, "a b"], [1, "1 2"], [3, "x & y"], [5, "x = 1 y = 2"]]);
 });

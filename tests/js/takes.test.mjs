@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
+import { apart, plainLines, unitLength } from "../../static/js/markdown_lines.js";
 import { candidateLines, regions, replaceRegion, takeLines } from "../../static/js/takes.js";
 
 const PAGE = ["Menu", "Title", "First.", "Second.", "Third.", "Footer"];
@@ -30,5 +31,19 @@ test("a region's lines are replaced by the candidate's version of it", () => {
   const gold = ["Title", "1st (typed)", "", "Third."];
   const candidate = ["Title", "First.", "Second.", "Third."];
   const [region] = regions(gold, candidate);
-  assert.deepEqual(replaceRegion(gold, candidate, region), { lines: ["Title", "First.", "Second.", "", "Third."], at: 1 });
+  assert.deepEqual(replaceRegion(gold, candidate, region),
+    { lines: ["Title", "First.", "Second.", "", "Third."], at: 1, count: 2 });
+});
+
+test("with the gold as Markdown, a candidate's line is placed by its text and goes in as its Markdown", () => {
+  const page = ["Fares", "Tickets are sold on board.", "Day Time"];
+  const candidate = ["Fares", "Day Time"];
+  const texts = [["## Fares"], ["| Day | Time |", "| --- | --- |"]];
+  const gold = ["Tickets are sold on board."];
+  const markdown = { plain: plainLines, apart, unit: unitLength, texts };
+  const taken = takeLines(gold, candidate, page, [0, 1], new Set(), markdown);
+  assert.deepEqual(taken.lines, ["## Fares", "Tickets are sold on board.", "", "| Day | Time |", "| --- | --- |"]);
+  const region = { candidate: [1, 2], gold: [1, 2], before: "Fares" };
+  assert.deepEqual(replaceRegion(["## Fares", "Old line"], candidate, region, texts),
+    { lines: ["## Fares", "| Day | Time |", "| --- | --- |"], at: 1, count: 2 });
 });

@@ -15,7 +15,7 @@ from webapp.scoring.markdown_text import markdown_of_text, plain_text
 @pytest.mark.parametrize(
     ("markdown", "text"),
     [
-        ("# Title\n\nA *first* paragraph\nwrapped.", "Title\nA first paragraph wrapped."),
+        ("# Title\n\nA *first* paragraph\nwrapped.", "Title\nA first paragraph\nwrapped."),  # a line stays a line
         ("- one\n- two\n  - nested", "one\ntwo\nnested"),
         ("| a | b |\n|---|---|\n| 1 | 2 |", "a b\n1 2"),
         ("```python\nx = 1\n\ny = 2\n```", "x = 1\ny = 2"),

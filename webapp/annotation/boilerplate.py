@@ -22,7 +22,7 @@ import (about 40 parses: well under a second for ordinary pages).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from sqlalchemy import func, select
@@ -62,14 +62,15 @@ def page_boilerplate(site_lines: frozenset[str], facts: Mapping[str, Any] | None
     return site_lines - {title} if title else site_lines
 
 
-def drop_lines(text: str, boilerplate: frozenset[str] | set[str]) -> tuple[str, int]:
-    """The text without its lines that are boilerplate (compared whitespace-normalised), and how many
-    lines were dropped."""
+def drop_lines(text: str, boilerplate: frozenset[str] | set[str],
+               key: Callable[[str], str] = normalise_line) -> tuple[str, int]:
+    """The text without its lines that are boilerplate (compared whitespace-normalised, or by `key`: a
+    Markdown line by its plain text), and how many lines were dropped."""
     if not boilerplate:
         return text, 0
     kept, dropped = [], 0
     for line in text.split("\n"):
-        if normalise_line(line) in boilerplate:
+        if key(line) in boilerplate:
             dropped += 1
         else:
             kept.append(line)

@@ -17,9 +17,11 @@ Markdown, and ``text``, the plain text that every text metric, check and agreeme
 from __future__ import annotations
 
 from dataclasses import dataclass
+from difflib import SequenceMatcher
 from typing import Any, Protocol
 
-from ..scoring.markdown_text import markdown_of_text, plain_text
+from ..corpus.visible_text import normalise_line
+from ..scoring.markdown_text import markdown_of_line, markdown_of_text, plain_text
 from ..vocabulary import DERIVED, FLAT, GIVEN
 
 
@@ -69,13 +71,47 @@ def edited_text(views: GoldViews) -> str:
     return views.markdown if views.text_source == DERIVED else views.text
 
 
+def editor_markdown(record: HasViews) -> str:
+    """The Markdown the gold editor starts from: the record's; for a flat text, its lines escaped one a line
+    (not a blank line apart), as the editor always showed them: a line of a paragraph is a line of its plain
+    text (scoring/markdown_text.py), so saving it unedited keeps the text as it is."""
+    return lines_markdown(record.text) if record.text_source == FLAT else record.markdown
+
+
+def lines_markdown(text: str) -> str:
+    """Plain text as the editor's Markdown: each non-empty line escaped (markdown_of_line), one a line."""
+    return "\n".join(markdown_of_line(line) for line in text.split("\n") if line.strip())
+
+
+def plain_line(line: str) -> str:
+    """One line of the editor's Markdown as plain text, whitespace-normalised (to compare it with a page's
+    lines)."""
+    return normalise_line(plain_text(line))
+
+
+DIFF_CONTEXT = 1  # lines shown around each difference of the two golds
+DIFF_MAX = 400  # lines of that diff shown at most (the counts are of all)
+
+
+@dataclass(frozen=True)
+class DiffLine:
+    """A line of the two golds' diff: `side` is "text" (the given plain text alone has it), "markdown" (the
+    Markdown's plain text alone has it), "same" (both: context) or "gap" (lines both have, left out)."""
+
+    side: str
+    line: str
+
+
 @dataclass(frozen=True)
 class TwoGolds:
     """Where a page's two given golds differ: the lines of its plain text that the Markdown's plain text
-    lacks, and the other way round (counted once each)."""
+    lacks, and the other way round (counted once each), and a line diff of the one against the other
+    (`diff`, cut to DIFF_MAX lines: `cut` says so)."""
 
     only_text: int
     only_markdown: int
+    diff: tuple[DiffLine, ...] = ()
+    cut: bool = False
 
 
 def two_golds(record: HasViews) -> TwoGolds | None:
@@ -86,5 +122,23 @@ def two_golds(record: HasViews) -> TwoGolds | None:
     derived = plain_text(record.markdown)
     if derived == record.text:
         return None
-    text_lines, markdown_lines = set(record.text.split("\n")), set(derived.split("\n"))
-    return TwoGolds(len(text_lines - markdown_lines), len(markdown_lines - text_lines))
+    text_lines, markdown_lines = record.text.split("\n"), derived.split("\n")
+    shown = _line_diff(text_lines, markdown_lines)
+    return TwoGolds(len(set(text_lines) - set(markdown_lines)), len(set(markdown_lines) - set(text_lines)),
+                    tuple(shown[:DIFF_MAX]), len(shown) > DIFF_MAX)
+
+
+def _line_diff(text: list[str], markdown: list[str]) -> list[DiffLine]:
+    """The given text's lines against the Markdown's plain text's (difflib), DIFF_CONTEXT lines of context
+    around each change, a "gap" where equal lines are left out."""
+    out: list[DiffLine] = []
+    for group in SequenceMatcher(None, text, markdown, autojunk=False).get_grouped_opcodes(DIFF_CONTEXT):
+        if out:
+            out.append(DiffLine("gap", "…"))
+        for tag, i1, i2, j1, j2 in group:
+            if tag == "equal":
+                out.extend(DiffLine("same", line) for line in text[i1:i2])
+                continue
+            out.extend(DiffLine("text", line) for line in text[i1:i2])
+            out.extend(DiffLine("markdown", line) for line in markdown[j1:j2])
+    return out

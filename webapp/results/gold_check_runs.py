@@ -26,6 +26,7 @@ from ..extractors.base import Extractor
 from ..models import Annotation, AnnotationRevision, Extraction, Gold, GoldCheck, GoldCheckRun, Page, utcnow
 from ..scoring import gold_checks as checks
 from ..scoring.agreement_maths import text_f1
+from ..scoring.markdown_text import stray_html
 from ..vocabulary import DONE, Taxonomy
 from .agreement_figures import annotated_pages, double_annotated
 from .extractions import current_named
@@ -97,7 +98,7 @@ def _check_gold(gold: Gold, html: str, extracted: Mapping[str, tuple[str, bool]]
         texts = [text for text, errored in extracted.values() if not errored]
         reasons |= {
             checks.LOW_SCORES: checks.low_scores(f1, thresholds.low_score),
-            checks.MARKUP: checks.markup(gold.text, shown),
+            checks.MARKUP: checks.markup(gold.text + "\n" + stray_html(gold.markdown), shown),
             checks.UNKNOWN_WORDS: checks.unknown_words(gold.text, shown, thresholds.unknown_words),
             checks.TRUNCATED: checks.truncated(gold.text, blocks, texts, thresholds.short_gold),
             checks.REPEATED_TEXT: checks.repeated_text(gold.text, shown, thresholds.repeat_words),

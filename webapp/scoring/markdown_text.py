@@ -2,10 +2,11 @@
 
 A gold, an annotation and an extraction are Markdown (CommonMark with GFM tables and strikethrough, and
 formulas as ``$...$`` / ``$$...$$``). ``plain_text`` reads the text of that Markdown with its markup
-removed, one block per line: a paragraph or a heading is a line (soft and hard breaks inside it become
-spaces), a list item's paragraphs are lines, a table is one line per row (its cells' texts joined by a
-space), a code block is one line per line of code, a formula keeps its TeX source, and an HTML block (a
-table GFM cannot hold) is read as HTML, one line per row or block element. Images are not text and are
+removed, one block per line: a heading is a line, a paragraph is its lines as written (the gold editor
+holds one block a line, and two lines of a paragraph stay two lines), a list item's paragraphs are lines,
+a table is one line per row (its cells' texts joined by a space), a code block is one line per line of
+code, a formula keeps its TeX source, and an HTML block (a table GFM cannot hold) is read as HTML, one
+line per row or block element. Images are not text and are
 dropped; a link is its text.
 
 ``markdown_of_text`` is the way back for text that was never Markdown (the flat gold of earlier versions,
@@ -41,8 +42,10 @@ def _inline_text(token: Token) -> str:
     for child in token.children or ():
         if child.type in ("text", "code_inline", "math_inline", "math_inline_double"):
             parts.append(child.content)
-        elif child.type in ("softbreak", "hardbreak"):
-            parts.append(" ")
+        elif child.type == "softbreak":  # a line of the source is a line of the text (the gold editor's lines)
+            parts.append("\n")
+        elif child.type == "hardbreak":
+            parts.append("\n")
         elif child.type == "html_inline":
             continue
     return "".join(parts)
@@ -86,14 +89,26 @@ def plain_text(markdown: str) -> str:
         elif token.type == "inline":
             text = _inline_text(token)
             if row is not None:
-                row.append(text.strip())
-            elif text.strip():
-                lines.append(text.strip())
+                row.append(" ".join(text.split()))
+            else:
+                lines.extend(line.strip() for line in text.split("\n") if line.strip())
         elif token.type in ("fence", "code_block", "math_block", "math_block_label"):
             lines.extend(line for line in token.content.splitlines() if line.strip())
         elif token.type == "html_block":
             lines.extend(_html_lines(token.content))
     return "\n".join(lines)
+
+
+def stray_html(markdown: str) -> str:
+    """The raw HTML of Markdown that is not a table kept as HTML (tags left in a gold: its plain text drops
+    them, so the gold's checks read them here), one piece a line."""
+    pieces: list[str] = []
+    for token in parser().parse(markdown):
+        if token.type == "html_block" and not token.content.lstrip().lower().startswith("<table"):
+            pieces.append(token.content.strip())
+        elif token.type == "inline":
+            pieces.extend(child.content for child in token.children or () if child.type == "html_inline")
+    return "\n".join(pieces)
 
 
 _INLINE_MARKUP = re.compile(r"([\\`*_\[\]<>&~|$!])")

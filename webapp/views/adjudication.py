@@ -13,6 +13,7 @@ from werkzeug.wrappers import Response
 from ..accounts.roles import ADMIN, at_least
 from ..annotation.annotations import annotations_of
 from ..annotation.consensus import Said, consensus
+from ..annotation.gold_markdown import editor_markdown
 from ..annotation.provenance import uniform
 from ..annotation.review import annotated, review_queue
 from ..corpus.visible_text import browser_rules, visible_text
@@ -65,20 +66,22 @@ def page(page_id: int) -> str:
     if refusal is not None and refusal.status == 403 and found.gold is None:
         refuse(refusal)  # their own page, still blind: the others' annotations are not theirs to see
     annotations = annotations_of(session, page_id)
-    shown = [{"author": a.author, "text": a.text, "markdown": a.markdown, "type": a.page_type, "status": a.status,
-              "snippets": a.snippets, "version": a.version} for a in annotations]
-    agreed = consensus([Said(a.author, a.text, a.page_type) for a in annotations])
+    # each annotation's Markdown as its editor showed it (a flat text: its lines escaped, one a line)
+    shown = [{"author": a.author, "text": a.text, "markdown": editor_markdown(a), "type": a.page_type,
+              "status": a.status, "snippets": a.snippets, "version": a.version} for a in annotations]
+    agreed = consensus([Said(a.author, a.text, a.page_type, editor_markdown(a)) for a in annotations])
     gold = found.gold
     earlier = earlier_version(session, gold, request.args.get("from", type=int)) if gold else None
     base: Gold | GoldRevision | None = earlier if earlier is not None else gold
-    started = uniform({"source": "gold", "version": base.version}, base.text, "gold") if base else uniform(
-        {"source": "consensus"}, agreed.text, "consensus")
+    text = editor_markdown(base) if base else agreed.text  # the result is edited as Markdown
+    started = uniform({"source": "gold", "version": base.version}, text, "gold") if base else uniform(
+        {"source": "consensus"}, text, "consensus")
     html = session.scalar(select(Page.html).where(Page.id == page_id)) or ""
     return render_template(
         "adjudication/page.html", page=found, annotations=shown, gold=gold, consensus=agreed,
         page_lines=visible_text(html).split("\n"), rules=browser_rules(),
         agreement=page_agreement(annotated(page_id, annotations)) if len(annotations) > 1 else None,
-        start={"text": base.text if base else agreed.text, "type": base.page_type if base else agreed.page_type,
+        start={"text": text, "type": base.page_type if base else agreed.page_type,
                "status": base.status if base else "done", "snippets": base.snippets if base else None,
                "from": base.version if base is not None and base is not gold else None,
                "provenance": started},

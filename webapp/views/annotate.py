@@ -30,7 +30,7 @@ from ..annotation.comments import open_requests, thread
 from ..annotation.control import is_control_for
 from ..annotation.effort_record import ACTIONS
 from ..annotation.gold import HistoryPage, Record, history_page
-from ..annotation.gold_markdown import two_golds
+from ..annotation.gold_markdown import editor_markdown, lines_markdown, plain_line, two_golds
 from ..annotation.prefill import (
     FIXED_MODE,
     METRIC,
@@ -94,6 +94,7 @@ def candidates(session: Session, page_id: int, default: str) -> list[dict[str, A
             "name": e.extractor,
             "fingerprint": e.fingerprint,
             "text": e.text,
+            "markdown": e.markdown,
             "accepted": e.accepted,
             "guard_reason": e.guard_reason,
             "duration_ms": round(e.duration_ms, 1),
@@ -107,19 +108,21 @@ def candidates(session: Session, page_id: int, default: str) -> list[dict[str, A
 
 def editor_state(saved: Record | None, found: list[dict[str, Any]], prefill: Prefill | None,
                  boilerplate: frozenset[str] = frozenset(), suggested: Suggestion | None = None) -> dict[str, Any]:
-    """What the gold editor starts from: the saved gold (or, while the page is blind, the annotator's own
-    annotation), or on a first visit the chosen candidate's text (see annotation/prefill.py) without the
-    site's repeated boilerplate lines, and the page type its signals suggest (annotation/type_signals.py);
+    """What the gold editor starts from (as Markdown, which it edits: `text` below): the saved gold (or,
+    while the page is blind, the annotator's own annotation), or on a first visit the chosen candidate's
+    Markdown (see annotation/prefill.py) without the site's repeated boilerplate lines, and the page type its
+    signals suggest (annotation/type_signals.py);
     with where it started from and each line's origin, for the provenance a save records
     (annotation/provenance.py)."""
     gold = saved
     if gold is not None:
-        return {"text": gold.text, "markdown": gold.markdown, "type": gold.page_type, "status": gold.status,
-                "version": gold.version,
+        markdown = editor_markdown(gold)
+        return {"text": markdown, "type": gold.page_type, "status": gold.status, "version": gold.version,
                 "prefilled_from": None, "type_signal": None,
-                "start": uniform({"source": "gold", "version": gold.version}, gold.text, "gold")}
+                "start": uniform({"source": "gold", "version": gold.version}, markdown, "gold")}
     chosen = next((c for c in found if prefill and c["name"] == prefill.extractor), None)
-    text = drop_lines(chosen["text"], boilerplate)[0] if chosen else ""
+    markdown = (chosen["markdown"] or lines_markdown(chosen["text"])) if chosen else ""
+    text = drop_lines(markdown, boilerplate, key=plain_line)[0]
     suggested = suggested or Suggestion(ARTICLE, NO_SIGNAL)
     start = uniform({"source": "none"}, text, "typed") if not chosen or prefill is None else uniform(
         {"source": "extractor", "name": chosen["name"], "fingerprint": chosen["fingerprint"],

@@ -57,9 +57,10 @@ def render(text: str) -> Markup:
 
 @cache
 def _gold_parser() -> MarkdownIt:
-    """The gold's dialect (scoring/markdown_text.py: GFM tables, strikethrough, formulas kept as TeX) with
-    the same safety as the guidelines'; raw HTML is read only to keep a table GFM cannot hold."""
-    parser = MarkdownIt("commonmark", {"html": True, "linkify": False, "typographer": False})
+    """The gold's dialect (scoring/markdown_text.py: GFM tables, strikethrough, formulas kept as TeX; a line
+    of a paragraph is a line, as its plain text reads it) with the same safety as the guidelines'; raw HTML
+    is read only to keep a table GFM cannot hold."""
+    parser = MarkdownIt("commonmark", {"html": True, "linkify": False, "typographer": False, "breaks": True})
     parser.enable(["table", "strikethrough"])
     parser.disable("image")
     cast(Any, parser).validateLink = safe_link
