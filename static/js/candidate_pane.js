@@ -71,9 +71,17 @@ export function candidatePane({ $, tabs, editor, candidates, onShow }) {
       tab.classList.toggle("active", i === index);
       tab.setAttribute("aria-selected", String(i === index));
     });
-    tabs[index].scrollIntoView({ block: "nearest", inline: "nearest" }); // the tabs are one row that scrolls
     showInfo(candidates[index]);
     refresh();
+    reveal(tabs[index]); // once the F1 figures (which set the tabs' widths) are in
+  }
+
+  // The tabs are one row that scrolls: a tab is brought into the row's view by scrolling the row alone
+  // (scrollIntoView would also scroll the panes around it, which clip their overflow, shifting the view).
+  function reveal(tab) {
+    const row = tab.parentElement.getBoundingClientRect(), at = tab.getBoundingClientRect();
+    if (at.left < row.left) tab.parentElement.scrollLeft -= row.left - at.left;
+    else if (at.right > row.right) tab.parentElement.scrollLeft += at.right - row.right;
   }
 
   return { refresh, select, active: () => candidates[active] };

@@ -63,6 +63,9 @@ def test_the_annotate_view_screenshot(session, live_demo, tab, tmp_path):
     # the active tab is brought into view by scrolling the row alone: nothing else moved sideways
     moved = "[document.scrollingElement, ...document.querySelectorAll('main, main *')].filter((e) => e.scrollLeft > 0)"
     assert set(tab.evaluate(f"{moved}.map((e) => e.id || e.className)")) <= {"tabs"}
+    assert tab.evaluate("""(() => { const row = document.getElementById('tabs').getBoundingClientRect(),
+      at = document.querySelector('#tabs .tab.active').getBoundingClientRect();
+      return at.left >= row.left && at.right <= row.right; })()""")  # the active tab is in the row's view
     # the three panes share the width: the long row of tabs widens none of them, the editor is on the screen
     widths = tab.eval_on_selector_all(
         ".panes > .pane", "(panes) => panes.map((p) => p.getBoundingClientRect().width).filter((w) => w > 0)")

@@ -49,6 +49,13 @@ def test_an_extractor_of_html_keeps_headings_lists_tables_and_code(name):
     assert build_registry()[name].structure
 
 
+def test_the_whole_page_s_markdown_starts_with_its_content_not_its_head():
+    page = DOC.replace("<title>", '<meta name="description" content="All about the ferry"><title>')
+    markdown = build_registry()["whole-page"](page, None).markdown
+    assert markdown.startswith("# Harbour ferry guide"), markdown  # no front matter of <title> and <meta>
+    assert "Ferry guide" not in markdown and "All about the ferry" not in markdown
+
+
 def test_trafilatura_text_is_what_extract_returns():
     assert run_trafilatura(DOC, None).text == join_lines(
         (trafilatura.extract(DOC, include_comments=False) or "").splitlines())

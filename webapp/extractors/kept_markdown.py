@@ -20,8 +20,12 @@ from lxml import etree
 
 from .base import package_version
 
-MARKDOWN_VERSION = package_version("html-to-markdown")
-"""Part of the version of every extractor whose Markdown html-to-markdown writes."""
+OPTIONS = html_to_markdown.ConversionOptions(extract_metadata=False)
+"""The page's `<title>` and `<meta>` are not main content: without this, the converter puts them first as YAML
+front matter (the whole page's Markdown began with its description and Open Graph tags)."""
+
+MARKDOWN_VERSION = f"{package_version('html-to-markdown')} without front matter"
+"""Part of the version of every extractor whose Markdown html-to-markdown writes (with OPTIONS)."""
 
 _FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])\s")
@@ -53,4 +57,4 @@ def tidy(markdown: str) -> str:
 def html_markdown(element: etree._Element) -> str:
     """The Markdown of an lxml element (the main content an extractor kept)."""
     html = lxml.html.tostring(element, encoding="unicode")
-    return tidy(html_to_markdown.convert(html).content or "")
+    return tidy(html_to_markdown.convert(html, OPTIONS).content or "")
