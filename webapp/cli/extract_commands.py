@@ -13,7 +13,7 @@ from flask.cli import AppGroup, with_appcontext
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from ..accounts.roles import ADMIN
+from ..accounts.audit_actions import Action
 from ..corpus.site_names import site_named
 from ..db import flask_app, readers, sessions
 from ..extractors.process_pool import pool_size
@@ -30,8 +30,8 @@ from ..settings import settings_of
 from ..usecases.extract import ExtractionRequest
 from ..usecases.extract import start_extraction as start_extraction_job
 from ..usecases.manage_variants import add_extractor_variant, remove_extractor_variant
-from ..usecases.outcome import Actor, Refused
-from .actor import ADDRESS, cli_actor, cli_record
+from ..usecases.outcome import Refused
+from .actor import cli_actor, command_actor
 from .known_sites import check_sites
 from .processes import processes_option
 
@@ -44,7 +44,7 @@ def start_extraction(names: tuple[str, ...] = (), site: str | None = None, force
     app = flask_app()
     with sessions()() as session:
         try:
-            job = start_extraction_job(session, settings_of(app), Actor(cli_actor(), ADMIN, ADDRESS),
+            job = start_extraction_job(session, settings_of(app), command_actor(),
                                        ExtractionRequest(names, site, force))
         except Refused as error:
             raise click.UsageError(error.reason) from None
@@ -182,7 +182,7 @@ def extractors_add(name: str, base: str, pairs: tuple[str, ...]) -> None:
     a built-in; its fingerprint changes with its options."""
     with sessions()() as session:
         try:
-            variant = add_extractor_variant(session, settings_of(flask_app()), Actor(cli_actor(), ADMIN, ADDRESS),
+            variant = add_extractor_variant(session, settings_of(flask_app()), command_actor(),
                                             name, base, pairs)
         except Refused as error:
             raise click.ClickException(error.reason) from None
@@ -197,7 +197,7 @@ def extractors_remove(name: str) -> None:
     """Remove the variant NAME (its stored extractions are kept, found again if it is added back the same)."""
     with sessions()() as session:
         try:
-            remove_extractor_variant(session, Actor(cli_actor(), ADMIN, ADDRESS), name)
+            remove_extractor_variant(session, command_actor(), name)
         except Refused as error:
             raise click.ClickException(error.reason) from None
         session.commit()
@@ -245,7 +245,7 @@ def rules_delete(host: str) -> None:
         if site is None or site.rule is None:
             raise click.ClickException(f"no rule for {host}")
         session.delete(site.rule)
-        cli_record(session, "rule.delete", f"site {site.host}")
+        command_actor().record(session, Action.RULE_DELETE, f"site {site.host}")
         session.commit()
     click.echo(f"rule for {host} deleted")
 
@@ -253,7 +253,7 @@ def rules_delete(host: str) -> None:
 def set_rule(session: Session, site: Site, body: str, drop: list[str], base: str | None = None) -> SiteRule:
     """Set the site's rule (replacing any earlier one), recording who changed it."""
     rule = store_rule(site, body, drop, base, cli_actor())
-    cli_record(session, "rule.set", f"site {site.host}", {"body": body, "drop": drop, "base": base})
+    command_actor().record(session, Action.RULE_SET, f"site {site.host}", {"body": body, "drop": drop, "base": base})
     return rule
 
 

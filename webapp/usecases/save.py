@@ -25,6 +25,8 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from ..accounts.audit_actions import Action
+from ..accounts.roles import ANNOTATOR
 from ..annotation.annotations import is_blind, place_refusal, save_annotation, settle
 from ..annotation.control import is_control_for
 from ..annotation.effort_record import checked_effort
@@ -38,7 +40,7 @@ from ..results.store import gold_changed
 from ..settings import Settings
 from .bodies import SAVE, validated
 from .fields import Fields, checked_fields, saved_views
-from .outcome import Actor, Refused
+from .outcome import Actor, Refused, needs
 
 ADJUDICATED = "This page is adjudicated: its gold is changed in adjudication."
 
@@ -141,6 +143,7 @@ def edit_refusal(session: Session, settings: Settings, page: Any, name: str) -> 
     return None
 
 
+@needs(ANNOTATOR, "Only a signed-in user saves gold.")
 def save(session: Session, settings: Settings, actor: Actor, page_id: int, request: SaveRequest) -> Saved:
     """Apply the save by the rules above; Refused (404, 423, 400) when it is not taken. Never commits."""
     page = locked_page(session, page_id)
@@ -164,9 +167,9 @@ def save(session: Session, settings: Settings, actor: Actor, page_id: int, reque
     if outcome.applied and (not own or automatic):
         gold_changed(session, settings.eager, page.id, no_content=settings.taxonomy.no_content)
     if automatic:
-        actor.record(session, "adjudicate", f"page {page.id}", {"automatic": True})
+        actor.record(session, Action.ADJUDICATE, f"page {page.id}", {"automatic": True})
     if not outcome.replayed:
-        actor.record(session, "gold.save", f"page {page.id}",
+        actor.record(session, Action.GOLD_SAVE, f"page {page.id}",
                      {"revision": outcome.revision.id, "version": outcome.revision.version,
                       "conflict": outcome.conflict, "status": fields.status})
     return Saved(outcome, automatic, follow_gold(session, settings) if outcome.applied else None)
