@@ -1,4 +1,5 @@
-"""Logging in and out, in three steps so that no write transaction waits on a password hash:
+"""Logging in, in three steps so that no write transaction waits on a password hash (logging out is a use
+case, usecases/own_account.py `log_out`):
 
 1. `begin`: the throttle counts and decides the attempt atomically (webapp/accounts/throttle.py), and the
    user's stored hash is read; the caller commits;
@@ -21,7 +22,7 @@ from sqlalchemy.orm import Session
 from ..models import User
 from . import audit_log, throttle, users
 from .audit_actions import Action
-from .credentials import LOGIN, issue, revoke
+from .credentials import LOGIN, issue
 from .names import normalised
 
 
@@ -103,8 +104,3 @@ def finish(session: Session, attempt: Attempt, new_hash: str | None, policy: Log
 
 def refused(attempt: Attempt) -> LoginOutcome:
     return LoginOutcome(None, None, attempt.wait)
-
-
-def log_out(session: Session, user: User, secret: str, address: str) -> None:
-    revoke(session, secret)
-    audit_log.record(session, user.name, Action.LOGOUT, target_of(user.name), None, address)

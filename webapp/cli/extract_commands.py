@@ -11,27 +11,23 @@ from typing import TYPE_CHECKING
 import click
 from flask.cli import AppGroup, with_appcontext
 from sqlalchemy import select
-from sqlalchemy.orm import Session
 
-from ..accounts.audit_actions import Action
-from ..corpus.site_names import site_named
 from ..db import flask_app, readers, sessions
 from ..extractors.process_pool import pool_size
 from ..extractors.registry import build_registry
-from ..extractors.site_rules import SITE_RULES_NAME
 from ..extractors.variants import with_variants
 from ..jobs.broker import describe_broker
 from ..jobs.records import ENDED
 from ..jobs.start import dispatch
 from ..jobs.workers import run_here
-from ..models import Extraction, Job, Site, SiteRule
-from ..results.rule_proposal import store_rule
+from ..models import Extraction, Job, Site
 from ..settings import settings_of
 from ..usecases.extract import ExtractionRequest
 from ..usecases.extract import start_extraction as start_extraction_job
+from ..usecases.manage_rules import delete_site_rule, set_site_rule
 from ..usecases.manage_variants import add_extractor_variant, remove_extractor_variant
 from ..usecases.outcome import Refused
-from .actor import cli_actor, command_actor
+from .actor import command_actor
 from .known_sites import check_sites
 from .processes import processes_option
 
@@ -215,11 +211,11 @@ rules_group = AppGroup("rules", help="Per-site CSS rules of the site-rules extra
               "giving the body's text.")
 def rules_set(host: str, body: str, drop: tuple[str, ...], base: str | None) -> None:
     """Set HOST's rule (replacing any earlier one)."""
-    validate_selectors([body, *drop])
-    if base is not None and (base == SITE_RULES_NAME or base not in build_registry()):
-        raise click.BadParameter(f"{base!r} is not an extractor a rule can refine", param_hint="--base")
     with sessions()() as session:
-        set_rule(session, site_named(session, host.lower()), body, list(drop), base)
+        try:
+            set_site_rule(session, settings_of(flask_app()), command_actor(), host, body, drop, base)
+        except Refused as error:
+            raise click.BadParameter(error.reason) from None
         session.commit()
     click.echo(f"rule for {host} saved; run `goldtext extract --extractor site-rules` to apply it")
 
@@ -241,30 +237,12 @@ def rules_list() -> None:
 def rules_delete(host: str) -> None:
     """Remove HOST's rule."""
     with sessions()() as session:
-        site = session.scalars(select(Site).where(Site.host == host.lower())).one_or_none()
-        if site is None or site.rule is None:
-            raise click.ClickException(f"no rule for {host}")
-        session.delete(site.rule)
-        command_actor().record(session, Action.RULE_DELETE, f"site {site.host}")
+        try:
+            delete_site_rule(session, command_actor(), host)
+        except Refused as error:
+            raise click.ClickException(error.reason) from None
         session.commit()
     click.echo(f"rule for {host} deleted")
-
-
-def set_rule(session: Session, site: Site, body: str, drop: list[str], base: str | None = None) -> SiteRule:
-    """Set the site's rule (replacing any earlier one), recording who changed it."""
-    rule = store_rule(site, body, drop, base, cli_actor())
-    command_actor().record(session, Action.RULE_SET, f"site {site.host}", {"body": body, "drop": drop, "base": base})
-    return rule
-
-
-def validate_selectors(selectors: list[str]) -> None:
-    from cssselect import GenericTranslator, SelectorError
-
-    for selector in selectors:
-        try:
-            GenericTranslator().css_to_xpath(selector)
-        except SelectorError as exc:
-            raise click.BadParameter(f"invalid CSS selector {selector!r}: {exc}") from exc
 
 
 COMMANDS = [extract_command, extractors_group, rules_group]

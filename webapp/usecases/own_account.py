@@ -1,5 +1,7 @@
-"""One's own account: change one's password, log out everywhere. The account page (views/accounts.py)
-calls these, from a browser login (an API token changes neither: the face refuses it, 400).
+"""One's own account: log out, change one's password, log out everywhere. The account page and the
+**Log out** button (views/accounts.py) call these, from a browser login (an API token changes neither
+password nor sessions: the face refuses it, 400). Logging in is accounts/login.py's three steps, which
+audit themselves: nobody is known until they end.
 
 The rules: anyone logged in changes their own account, nobody else's (the user is the actor's own); the
 current password is checked by the face with no transaction open (accounts/login.py `verify`, under the
@@ -15,7 +17,7 @@ from sqlalchemy.orm import Session
 
 from ..accounts import throttle
 from ..accounts.audit_actions import Action
-from ..accounts.credentials import LOGIN, end_sessions, issue
+from ..accounts.credentials import LOGIN, end_sessions, issue, revoke
 from ..accounts.login import target_of
 from ..accounts.roles import ANNOTATOR
 from ..accounts.users import replace_password
@@ -58,3 +60,11 @@ def log_out_everywhere(session: Session, actor: Actor, user: User, keep_tokens: 
     ended = end_sessions(session, user, keep_tokens=keep_tokens)
     actor.record(session, Action.USER_LOGOUT_ALL, target_of(user.name), {"by": "self", "ended": ended})
     return ended
+
+
+@needs(ANNOTATOR, ONLY_OWN)
+def log_out(session: Session, actor: Actor, user: User, secret: str) -> None:
+    """End this browser's login (its ``secret``)."""
+    _own(actor, user)
+    revoke(session, secret)
+    actor.record(session, Action.LOGOUT, target_of(user.name))

@@ -29,7 +29,7 @@ from werkzeug.wrappers import Response
 from ..accounts import devices, throttle
 from ..accounts.credentials import LOGIN, TOKEN, token_counts
 from ..accounts.devices import device_cookie, known_device
-from ..accounts.login import LoginOutcome, LoginPolicy, begin, finish, log_out, refused, verify
+from ..accounts.login import LoginOutcome, LoginPolicy, begin, finish, refused, verify
 from ..accounts.names import printable
 from ..accounts.roles import ROLES
 from ..accounts.users import AccountError, accounts_exist, hashed, list_users, password_problem
@@ -46,7 +46,7 @@ from ..usecases.manage_accounts import (
     unlock_account,
 )
 from ..usecases.outcome import Refused
-from ..usecases.own_account import change_own_password, log_out_everywhere, wrong_current_password
+from ..usecases.own_account import change_own_password, log_out, log_out_everywhere, wrong_current_password
 from ..web.access import CREATE_ACCOUNT, LOGIN_KEY, identity
 from .common import actor, local_target, refuse
 
@@ -131,7 +131,7 @@ def logout() -> Response:
     who = identity()
     secret = session.get(LOGIN_KEY)
     if who.user is not None and who.via == "login" and isinstance(secret, str):
-        log_out(get_session(), who.user, secret, address())
+        log_out(get_session(), actor(), who.user, secret)
         get_session().commit()
     session.clear()
     return redirect(url_for("accounts.login"))
