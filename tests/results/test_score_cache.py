@@ -88,9 +88,12 @@ def fresh(app, **query: Any) -> dict[str, Any]:
     return figures(app, ScoreCache(METRICS), **query)
 
 
-def newest_board(cache: ScoreCache):
-    """The board of the query asked last (the most recently used one)."""
-    return next(reversed(cache.boards.values()))[1]
+def board_of(cache: ScoreCache, query: dict[str, Any]):
+    """The kept board of the query (figures' own key of it), or None; it becomes the most recently used."""
+    key = ("tokens", query.get("average"), tuple(NAMED.items()), query.get("filters", PageFilter()),
+           query.get("bootstrap", BOOTSTRAP), query["seed"])
+    found = cache.boards.peek(key)
+    return None if found is None else found[1]
 
 
 def assert_same_figures(got: Any, expected: Any, where: str = "leaderboard") -> None:
@@ -127,30 +130,30 @@ def test_the_cache_keeps_the_boards_kept_most_recently_used_boards(app, session)
 
     for q in range(kept_count):
         results[q] = figures(app, cache, **queries[q])
-        boards[q] = newest_board(cache)
-    assert len(cache.boards) == kept_count
+        boards[q] = board_of(cache, queries[q])
+    assert cache.boards.held == kept_count
     assert len({id(b) for b in boards.values()}) == kept_count  # one board per query
 
     assert_same_figures(figures(app, cache, **queries[0]), results[0])
-    assert newest_board(cache) is boards[0]  # a recent query reuses its board, which becomes the newest
+    assert board_of(cache, queries[0]) is boards[0]  # a recent query reuses its board, now the newest
 
     for q in range(kept_count, kept_count + 3):
         results[q] = figures(app, cache, **queries[q])
-        boards[q] = newest_board(cache)
+        boards[q] = board_of(cache, queries[q])
 
     order = [*range(1, kept_count), 0]  # least recently used first, after query 0 was asked again
     dropped, kept = order[:3], [*order[3:], kept_count, kept_count + 1, kept_count + 2]
-    assert len(cache.boards) == kept_count
-    assert [board for _, board in cache.boards.values()] == [boards[q] for q in kept]
-    assert all(all(board is not boards[q] for _, board in cache.boards.values()) for q in dropped)
+    assert cache.boards.held == kept_count
+    assert all(board_of(cache, queries[q]) is None for q in dropped)
+    assert all(board_of(cache, queries[q]) is boards[q] for q in kept)  # looked at least recently used first
 
     for q in kept:  # each kept board is reused, not rebuilt
         assert_same_figures(figures(app, cache, **queries[q]), results[q])
-        assert newest_board(cache) is boards[q]
+        assert board_of(cache, queries[q]) is boards[q]
     gone = dropped[0]
     assert_same_figures(figures(app, cache, **queries[gone]), results[gone])
-    assert newest_board(cache) is not boards[gone]  # a dropped board is built again
-    assert len(cache.boards) == kept_count
+    assert board_of(cache, queries[gone]) not in (None, boards[gone])  # a dropped board is built again
+    assert cache.boards.held == kept_count
 
     for q, query in enumerate(queries):
         assert_same_figures(results[q], fresh(app, **query), f"query {q}")

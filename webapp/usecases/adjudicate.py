@@ -27,7 +27,7 @@ from ..settings import Settings
 from .bodies import ADJUDICATION, validated
 from .fields import Fields, checked_fields, saved_views
 from .outcome import Actor, Refused, needs
-from .save import Saved, effort_fact, locked_page, provenance_of
+from .save import Saved, locked_page, provenance_of
 
 NOTE_MAX = 2000
 
@@ -55,7 +55,7 @@ def adjudication_request(settings: Settings, *, version: Any, page_type: Any, st
     views = saved_views(markdown, None if text is None else text.replace("\r\n", "\n"))
     fields = checked_fields(settings, views=views, page_type=page_type, status=status, snippets=snippets)
     checked = None if provenance is None else provenance_of(provenance, edited_text(views))
-    return AdjudicationRequest(fields, version, note[:NOTE_MAX], None if effort is None else effort_fact(effort),
+    return AdjudicationRequest(fields, version, note[:NOTE_MAX], effort,
                                checked)
 
 

@@ -7,12 +7,14 @@ To take a new field in a save, add it to SAVE_FIELDS (required) or SAVE_OPTIONAL
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any
 
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, FormatChecker
 from jsonschema.exceptions import ValidationError, best_match
 
+from ..annotation.effort_record import ACTIONS, MAX_COUNT, MAX_SECONDS
 from .outcome import Refused
 
 SAVE_ID_MAX = 64
@@ -21,14 +23,35 @@ NAME_MAX = 200  # an extractor's or a site's name in a request
 TEXT = {"type": "string"}
 WHOLE = {"type": "integer"}
 SNIPPETS = {"type": ["object", "null"]}  # their shape: vocabulary.checked_snippets, as the importers check them
-FACT = {"type": ["object", "null"]}  # its shape: annotation/effort_record.py, annotation/provenance.py
+FACT = {"type": ["object", "null"]}  # its shape: annotation/provenance.py
+EFFORT = {
+    # what the save's time and actions were (annotation/effort_record.py); null: not recorded
+    "type": ["object", "null"],
+    "required": ["active_seconds"],
+    "additionalProperties": False,
+    "properties": {
+        "active_seconds": {"type": "number", "minimum": 0, "maximum": MAX_SECONDS, "format": "finite",
+                           "description": f"the active seconds: a number from 0 to {MAX_SECONDS:g}"},
+        "actions": {"type": "object", "propertyNames": {"enum": list(ACTIONS)},
+                    "additionalProperties": {"type": "integer", "minimum": 0, "maximum": MAX_COUNT,
+                                             "description": f"a count: an integer from 0 to {MAX_COUNT}"},
+                    "description": "an object of action names and their counts"},
+    },
+}
+FORMATS = FormatChecker(formats=())
+
+
+@FORMATS.checks("finite")
+def finite(value: Any) -> bool:
+    """A number that is one: JSON as Python reads it may carry NaN and Infinity."""
+    return not isinstance(value, float) or math.isfinite(value)
 
 
 def body_schema(required: Mapping[str, Any], optional: Mapping[str, Any]) -> Draft202012Validator:
     """The validator of a JSON object with these fields (name -> schema); other fields are ignored."""
     schema = {"type": "object", "required": list(required), "properties": {**required, **optional}}
     Draft202012Validator.check_schema(schema)
-    return Draft202012Validator(schema)
+    return Draft202012Validator(schema, format_checker=FORMATS)
 
 
 SAVE_FIELDS: dict[str, Any] = {
@@ -42,14 +65,14 @@ SAVE_OPTIONAL: dict[str, Any] = {
     "text": TEXT,  # without markdown (older clients): the gold as plain text, its Markdown escaped from it
     "snippets": SNIPPETS,
     "provenance": FACT,  # the revision facts (save.REVISION_FACTS); null: none
-    "effort": FACT,
+    "effort": EFFORT,
     "guideline_version": {"type": ["integer", "null"]},
 }
 SAVE = body_schema(SAVE_FIELDS, SAVE_OPTIONAL)
 """A save of a page's gold or of one's annotation (`POST /api/pages/ID/gold`)."""
 
 ADJUDICATION = body_schema({"version": WHOLE, "type": TEXT, "status": TEXT, "note": TEXT},
-                           {"markdown": TEXT, "text": TEXT, "snippets": SNIPPETS, "effort": FACT, "provenance": FACT})
+                           {"markdown": TEXT, "text": TEXT, "snippets": SNIPPETS, "effort": EFFORT, "provenance": FACT})
 """A reviewer's result (the adjudication form)."""
 
 EXTRACTION = body_schema(
@@ -77,4 +100,5 @@ def reason(error: ValidationError) -> str:
         return f"{error.message}."
     head, *rest = error.absolute_path
     where = repr(head) + "".join(f"[{part!r}]" for part in rest)
-    return f"{where}: {error.message}."
+    meant = error.schema.get("description") if isinstance(error.schema, dict) else None
+    return f"{where}: {error.message}" + (f" ({meant})." if meant else ".")

@@ -51,9 +51,9 @@ def give_control(session: Session, actor: Actor, page_id: int, names: tuple[str,
     for name in checked_annotators(session, names):
         if page.gold is not None and page.gold.author == name or annotation_of(session, page.id, name) is not None:
             raise Refused(409, f"{name} has seen page {page.id} (they annotated it): it cannot control them.")
-        if session.scalar(select(Assignment.id).where(Assignment.page_id == page.id, Assignment.annotator == name)):
+        if session.scalar(select(Assignment.id).where(Assignment.page_id == page.id, Assignment.author == name)):
             continue
-        session.add(Assignment(page_id=page.id, annotator=name))
+        session.add(Assignment(page_id=page.id, author=name))
         made.append((page.id, name))
     session.flush()
     kept(session, actor, "control", made, [])
@@ -69,7 +69,7 @@ def end_control(session: Session, actor: Actor, page_id: int) -> None:
     if control is None:
         raise Refused(404, f"Page {page.id} is not a control page.")
     pairs = [(page.id, name) for name in
-             session.scalars(select(Assignment.annotator).where(Assignment.page_id == page.id))]
+             session.scalars(select(Assignment.author).where(Assignment.page_id == page.id))]
     removed = drop_pairs(session, pairs)
     session.delete(control)
     session.flush()

@@ -29,7 +29,6 @@ from ..accounts.audit_actions import Action
 from ..accounts.roles import ANNOTATOR
 from ..annotation.annotations import is_blind, place_refusal, save_annotation, settle
 from ..annotation.control import is_control_for
-from ..annotation.effort_record import checked_effort
 from ..annotation.gold import Record, Revision, SaveOutcome, lock_page, save_gold
 from ..annotation.gold_markdown import GoldViews, edited_text
 from ..annotation.guideline_versions import version_in_force
@@ -72,23 +71,13 @@ def save_request(settings: Settings, body: Any) -> SaveRequest:
 
 
 def revision_facts(body: dict[str, Any], views: GoldViews) -> dict[str, Any]:
-    """The REVISION_FACTS the body gives (null or absent: not recorded; their JSON types: bodies.SAVE);
-    Refused (400) naming what is wrong with an effort or a provenance (one origin per line of the view the
+    """The REVISION_FACTS the body gives (null or absent: not recorded; their JSON types and the effort's
+    shape: bodies.SAVE); Refused (400) naming what is wrong with a provenance (one origin per line of the view the
     person edited: annotation/gold_markdown.py `edited_text`)."""
     facts = {key: body[key] for key in REVISION_FACTS if body.get(key) is not None}
-    if "effort" in facts:
-        facts["effort"] = effort_fact(facts["effort"])
     if "provenance" in facts:
         facts["provenance"] = provenance_of(facts["provenance"], edited_text(views))
     return facts
-
-
-def effort_fact(value: Any) -> dict[str, Any]:
-    """The effort as stored (annotation/effort_record.py); Refused (400) naming what is wrong with it."""
-    try:
-        return checked_effort(value)
-    except ValueError as error:
-        raise Refused(400, f"{error}.") from None
 
 
 def provenance_of(value: Any, text: str) -> dict[str, Any]:
