@@ -5,6 +5,7 @@ annotator's pace, and the jsonl export carries each revision's effort."""
 
 from __future__ import annotations
 
+import html
 import json
 import re
 
@@ -179,7 +180,8 @@ def test_the_adjudication_records_the_reviewers_effort_and_refuses_a_malformed_o
     form = {"csrf_token": token, "version": "0", "text": "Agreed", "type": "article", "status": "done", "note": ""}
     malformed = '{"active_seconds": 5, "actions": {"x": 1}}'
     refused = rita.post(f"/adjudication/{page_id}", data=form | {"effort": malformed})
-    assert refused.status_code == 400 and "unknown actions: x" in refused.get_data(as_text=True)
+    assert refused.status_code == 400 and "'effort'['actions']: 'x' is not one of" in html.unescape(
+        refused.get_data(as_text=True))
     effort = {"active_seconds": 61.5, "actions": {"take": 2, "typed_words": 3}}
     assert rita.post(f"/adjudication/{page_id}", data=form | {"effort": json.dumps(effort)}).status_code == 302
     assert efforts(session, page_id) == [effort]
