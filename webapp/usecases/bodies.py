@@ -15,6 +15,8 @@ from jsonschema import Draft202012Validator, FormatChecker
 from jsonschema.exceptions import ValidationError, best_match
 
 from ..annotation.effort_record import ACTIONS, MAX_COUNT, MAX_SECONDS
+from ..annotation.provenance import BASES, NAMED, ORIGINS, PREFILL_FIELDS, TEXT_MAX
+from ..annotation.provenance import NAME_MAX as ORIGIN_NAME_MAX
 from .outcome import Refused
 
 SAVE_ID_MAX = 64
@@ -23,7 +25,49 @@ NAME_MAX = 200  # an extractor's or a site's name in a request
 TEXT = {"type": "string"}
 WHOLE = {"type": "integer"}
 SNIPPETS = {"type": ["object", "null"]}  # their shape: vocabulary.checked_snippets, as the importers check them
-FACT = {"type": ["object", "null"]}  # its shape: annotation/provenance.py
+NO_NUL = "^[^\\x00]*$"
+
+
+def _prefill_field(source: str, name: str, kind: type) -> dict[str, Any]:
+    if kind is int:
+        return {"type": "integer", **({"minimum": 1, "description": "a saved version (1 or more)"}
+                                      if source == "gold" else {})}
+    if name == "basis":
+        return {"enum": list(BASES)}
+    return {"type": "string", "minLength": 1, "maxLength": TEXT_MAX, "pattern": NO_NUL,
+            "description": f"1 to {TEXT_MAX} characters, no NUL"}
+
+
+PREFILL = {
+    # what the editor started from (annotation/provenance.py PREFILL_FIELDS): one shape per source
+    "type": "object",
+    "required": ["source"],
+    "properties": {"source": {"enum": list(PREFILL_FIELDS)}},
+    "allOf": [{"if": {"required": ["source"], "properties": {"source": {"const": source}}},
+               "then": {"required": [name for name, (_, required) in fields.items() if required],
+                        "additionalProperties": False,
+                        "properties": {"source": True, **{name: _prefill_field(source, name, kind)
+                                                          for name, (kind, _) in fields.items()}}}}
+              for source, fields in PREFILL_FIELDS.items()],
+}
+ORIGIN_SAID = (f"an origin: one of {', '.join(ORIGINS)}, or candidate:NAME, annotator:NAME with a name of 1 to "
+               f"{ORIGIN_NAME_MAX} characters, no NUL")
+ORIGIN = {
+    # how a line arrived: one of ORIGINS, or a named one (candidate:NAME, annotator:NAME)
+    "anyOf": [{"enum": list(ORIGINS)},
+              {"type": "string", "pattern": f"^({'|'.join(NAMED)})[^\\x00]{{1,{ORIGIN_NAME_MAX}}}$",
+               "description": ORIGIN_SAID}],
+    "description": ORIGIN_SAID,
+}
+PROVENANCE_SHAPE = {
+    # where a revision's text came from (annotation/provenance.py); its lines' count is checked after it
+    "type": "object",
+    "required": ["prefill", "lines"],
+    "additionalProperties": False,
+    "properties": {"prefill": PREFILL, "lines": {"type": "array", "items": ORIGIN,
+                                                 "description": "one origin per line of the text"}},
+}
+PROVENANCE = {**PROVENANCE_SHAPE, "type": ["object", "null"]}  # in a body: null, not recorded
 EFFORT = {
     # what the save's time and actions were (annotation/effort_record.py); null: not recorded
     "type": ["object", "null"],
@@ -64,7 +108,7 @@ SAVE_OPTIONAL: dict[str, Any] = {
     "markdown": TEXT,  # the gold as Markdown; its plain text is derived (usecases/fields.py saved_views)
     "text": TEXT,  # without markdown (older clients): the gold as plain text, its Markdown escaped from it
     "snippets": SNIPPETS,
-    "provenance": FACT,  # the revision facts (save.REVISION_FACTS); null: none
+    "provenance": PROVENANCE,  # the revision facts (save.REVISION_FACTS); null: none
     "effort": EFFORT,
     "guideline_version": {"type": ["integer", "null"]},
 }
@@ -72,7 +116,8 @@ SAVE = body_schema(SAVE_FIELDS, SAVE_OPTIONAL)
 """A save of a page's gold or of one's annotation (`POST /api/pages/ID/gold`)."""
 
 ADJUDICATION = body_schema({"version": WHOLE, "type": TEXT, "status": TEXT, "note": TEXT},
-                           {"markdown": TEXT, "text": TEXT, "snippets": SNIPPETS, "effort": EFFORT, "provenance": FACT})
+                           {"markdown": TEXT, "text": TEXT, "snippets": SNIPPETS, "effort": EFFORT,
+                            "provenance": PROVENANCE})
 """A reviewer's result (the adjudication form)."""
 
 EXTRACTION = body_schema(
@@ -82,6 +127,9 @@ EXTRACTION = body_schema(
      "force": {"type": "boolean"}},
 )
 """The start of an extraction (`POST /api/extractions`)."""
+
+PROVENANCE_FIELD = body_schema({"provenance": PROVENANCE_SHAPE}, {})
+"""A provenance on its own (an imported gold's or annotation's)."""
 
 
 def validated(validator: Draft202012Validator, body: Any) -> dict[str, Any]:
@@ -102,3 +150,14 @@ def reason(error: ValidationError) -> str:
     where = repr(head) + "".join(f"[{part!r}]" for part in rest)
     meant = error.schema.get("description") if isinstance(error.schema, dict) else None
     return f"{where}: {error.message}" + (f" ({meant})." if meant else ".")
+
+
+def checked_provenance(value: Any, text: str) -> dict[str, Any]:
+    """The provenance of a revision whose text is ``text`` if its shape is right (`PROVENANCE_SHAPE`) and it
+    gives one origin per line of the text (``text.split("\\n")``); Refused (400) naming what is wrong."""
+    validated(PROVENANCE_FIELD, {"provenance": value})
+    count = len(text.split("\n"))
+    if len(value["lines"]) != count:
+        raise Refused(400, f"'provenance'['lines'] has {len(value['lines'])} origins for a text of {count} lines "
+                           "(one per line).")
+    return value

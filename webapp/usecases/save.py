@@ -32,12 +32,11 @@ from ..annotation.control import is_control_for
 from ..annotation.gold import Record, Revision, SaveOutcome, lock_page, save_gold
 from ..annotation.gold_markdown import GoldViews, edited_text
 from ..annotation.guideline_versions import version_in_force
-from ..annotation.provenance import BadProvenance, checked_provenance
 from ..jobs.follow_checks import follow_gold
 from ..models import Job
 from ..results.store import gold_changed
 from ..settings import Settings
-from .bodies import SAVE, validated
+from .bodies import SAVE, checked_provenance, validated
 from .fields import Fields, checked_fields, saved_views
 from .outcome import Actor, Refused, needs
 
@@ -81,12 +80,12 @@ def revision_facts(body: dict[str, Any], views: GoldViews) -> dict[str, Any]:
 
 
 def provenance_of(value: Any, text: str) -> dict[str, Any]:
-    """The provenance if its shape is right for the text (annotation/provenance.py); Refused (400) naming
-    the problem."""
+    """The provenance if its shape is right for the text (usecases/bodies.py `checked_provenance`); Refused
+    (400) naming the problem."""
     try:
         return checked_provenance(value, text)
-    except BadProvenance as error:
-        raise Refused(400, f"{error}: nothing was saved.") from None
+    except Refused as refused:
+        raise Refused(400, f"{refused.reason} Nothing was saved.") from None
 
 
 @dataclass(frozen=True)
