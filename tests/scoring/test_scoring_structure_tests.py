@@ -144,6 +144,7 @@ def test_pass_rates_pooled_and_per_page():
     assert per_page.extra["heading_rate"] == pytest.approx((1 + 0) / 2)
 
 
+@pytest.mark.slow
 @pytest.mark.corpus(WCXB)
 def test_every_wcxb_markdown_gold_passes_all_its_own_tests():
     pages = tested = 0
