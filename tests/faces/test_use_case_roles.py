@@ -37,7 +37,8 @@ NOT_ACTIONS = {
 """POST routes that are no user's action on the data, and why."""
 
 READ_ONLY_COMMANDS = {"agreement", "audit verify", "compare", "crawl-report", "guard", "jobs list", "extractors list",
-                      "rules list", "score", "structure-tests", "users list", "guidelines export"}
+                      "rules list", "rules report", "score", "sites", "pages", "structure-tests", "users list",
+                      "guidelines export"}
 """Commands that change no data (`score` and `compare` bring the scores' cache up to date first, as a
 read does)."""
 

@@ -28,8 +28,10 @@ from ..usecases.manage_rules import delete_site_rule, set_site_rule
 from ..usecases.manage_variants import add_extractor_variant, remove_extractor_variant
 from ..usecases.outcome import Refused
 from .actor import command_actor
+from .figures_commands import rules_report
 from .known_sites import check_sites
 from .processes import processes_option
+from .scores_commands import metric_option
 
 if TYPE_CHECKING:
     from click._termui_impl import ProgressBar
@@ -230,6 +232,15 @@ def rules_list() -> None:
             options = ["--body", site.rule.body, *(word for d in site.rule.drop for word in ("--drop", d))]
             options += ["--base", site.rule.base] if site.rule.base else []
             click.echo(f"{site.host}: {shlex.join(options)}")
+
+
+@rules_group.command("report")
+@metric_option
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
+def rules_report_command(metric: str, fmt: str) -> None:
+    """Per site: how site-rules ran on its pages (rule, fallback, failed), and its F1 on the gold against its
+    fallback's (the Sites page's rules report)."""
+    rules_report(metric, fmt)
 
 
 @rules_group.command("delete")
