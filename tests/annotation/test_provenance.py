@@ -207,7 +207,7 @@ def test_an_adjudication_stores_the_reviewers_provenance_and_refuses_a_malformed
             "note": ""}
     wrong = client.post(f"/adjudication/{page_id}", data=form | {
         "provenance": json.dumps({"prefill": {"source": "consensus"}, "lines": ["consensus", "annotator:"]})})
-    assert wrong.status_code == 400 and "line 2: 'annotator:' is not an origin" in html.unescape(
+    assert wrong.status_code == 400 and "'provenance'['lines'][1]: 'annotator:' does not match" in html.unescape(
         wrong.get_data(as_text=True))
     assert session.scalars(select(Gold)).all() == []
     session.rollback()

@@ -3,7 +3,7 @@ leases and the reaper with several named workers, extraction jobs that survive a
 cancelling, `goldtext jobs`, the progress endpoint, /health, and failing steps.
 
 Workers are the real code: `leases` functions called with worker names, `Runner.run_chunk` for one
-chunk, and `run_jobs()` (webapp.jobs.workers.drain) for every open job. Extractors are real and cheap
+chunk, and `run_jobs()` (tests/draining.py `drain`) for every open job. Extractors are real and cheap
 (whole-page, density) on three small pages. A lapsed lease is made by setting `lease_until` in the
 past, never by waiting.
 """
