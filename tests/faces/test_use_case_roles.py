@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 
 import click
 import pytest
+from sqlalchemy import select
 from workbench import make_page
 
 from webapp import create_app
@@ -171,3 +172,30 @@ def _settings(app):
     from webapp.settings import settings_of
 
     return settings_of(app)
+
+
+def test_an_action_outside_the_one_list_is_never_audited(app, session):
+    from webapp.accounts import audit_log
+    from webapp.accounts.audit_actions import Action
+    from webapp.models import AuditEvent
+
+    with pytest.raises(ValueError):
+        audit_log.record(session, "ann", "gold.saved", "page 1")  # type: ignore[arg-type]
+    Actor("ann", ANNOTATOR, "127.0.0.1").record(session, Action.GOLD_SAVE, "page 1")
+    events = session.scalars(select(AuditEvent)).all()
+    assert [(e.actor, e.action, e.address) for e in events] == [("ann", "gold.save", "127.0.0.1")]
+    session.rollback()
+
+
+def test_ones_own_account_is_ones_own_only(app, session):
+    from workbench import add_account
+
+    from webapp.accounts.credentials import LOGIN
+    from webapp.usecases.own_account import log_out_everywhere
+
+    bob = add_account(session, "bob", ANNOTATOR)
+    with pytest.raises(Refused) as refused:
+        log_out_everywhere(session, Actor("ann", "admin"), bob, keep_tokens=False)
+    assert (refused.value.status, refused.value.reason) == (403, "ann may not change bob's account: only their own.")
+    assert log_out_everywhere(session, Actor("bob", ANNOTATOR), bob, keep_tokens=True) == {LOGIN: 0}
+    session.rollback()
