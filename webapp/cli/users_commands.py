@@ -16,16 +16,7 @@ from ..accounts.names import printable
 from ..accounts.roles import ROLES
 from ..accounts.users import PASSWORD_MAX_BYTES, list_users
 from ..db import readers, sessions
-from ..usecases.manage_accounts import (
-    add_account,
-    change_role,
-    disable_account,
-    enable_account,
-    log_user_out,
-    new_token,
-    reset_password,
-    unlock_account,
-)
+from ..usecases import manage_accounts
 from ..usecases.outcome import Refused
 from .actor import command_actor
 
@@ -75,7 +66,7 @@ def _run(change: Callable[[Session], T]) -> T:
 def users_add(name: str, role: str, password_file: Path | None) -> None:
     """Add user NAME with ROLE. The first account switches login on: from then on everyone logs in."""
     password = read_password(password_file)
-    user = _run(lambda s: add_account(s, command_actor(), name, role, password))
+    user = _run(lambda s: manage_accounts.add_account(s, command_actor(), name, role, password))
     click.echo(f"{printable(user.name)} added as {role}")
 
 
@@ -93,7 +84,7 @@ def users_list() -> None:
 @click.argument("role", type=click.Choice(ROLES))
 def users_set_role(name: str, role: str) -> None:
     """Give user NAME the role ROLE (at once, even in a session already open)."""
-    _run(lambda s: change_role(s, command_actor(), name, role))
+    _run(lambda s: manage_accounts.change_role(s, command_actor(), name, role))
     click.echo(f"{printable(name)} is now {role}")
 
 
@@ -102,7 +93,7 @@ def users_set_role(name: str, role: str) -> None:
 def users_disable(name: str) -> None:
     """Disable user NAME: their sessions and API tokens stop working at once, and their assignments are
     removed (the places they held are free; enabling them again does not bring the assignments back)."""
-    freed = _run(lambda s: disable_account(s, command_actor(), name))
+    freed = _run(lambda s: manage_accounts.disable_account(s, command_actor(), name))
     click.echo(f"{printable(name)} disabled; {freed} assignment(s) removed")
 
 
@@ -110,7 +101,7 @@ def users_disable(name: str) -> None:
 @click.argument("name")
 def users_enable(name: str) -> None:
     """Enable user NAME again."""
-    _run(lambda s: enable_account(s, command_actor(), name))
+    _run(lambda s: manage_accounts.enable_account(s, command_actor(), name))
     click.echo(f"{printable(name)} enabled")
 
 
@@ -125,7 +116,7 @@ KEEP_TOKENS = click.option("--keep-tokens", is_flag=True, help="Keep the user's 
 def users_password(name: str, password_file: Path | None, keep_tokens: bool) -> None:
     """Set user NAME's password: every session of theirs ends, and their API tokens unless --keep-tokens."""
     password = read_password(password_file)
-    _run(lambda s: reset_password(s, command_actor(), name, password, keep_tokens))
+    _run(lambda s: manage_accounts.reset_password(s, command_actor(), name, password, keep_tokens))
     click.echo(f"password of {printable(name)} set; their sessions ended" +
                ("" if keep_tokens else ", and their API tokens"))
 
@@ -135,7 +126,7 @@ def users_password(name: str, password_file: Path | None, keep_tokens: bool) -> 
 @KEEP_TOKENS
 def users_logout(name: str, keep_tokens: bool) -> None:
     """Log user NAME out everywhere: every session ends, and every API token unless --keep-tokens."""
-    ended = _run(lambda s: log_user_out(s, command_actor(), name, keep_tokens))
+    ended = _run(lambda s: manage_accounts.log_user_out(s, command_actor(), name, keep_tokens))
     click.echo(f"{printable(name)} logged out: {ended.get(LOGIN, 0)} session(s)" +
                ("" if keep_tokens else f", {ended.get(TOKEN, 0)} API token(s)") + " ended")
 
@@ -144,7 +135,7 @@ def users_logout(name: str, keep_tokens: bool) -> None:
 @click.argument("name")
 def users_unlock(name: str) -> None:
     """Clear the login throttle's wait for NAME, so that they may log in at once."""
-    cleared = _run(lambda s: unlock_account(s, command_actor(), name))
+    cleared = _run(lambda s: manage_accounts.unlock_account(s, command_actor(), name))
     click.echo(f"{printable(name)} may log in at once" if cleared else f"{printable(name)} had no login wait")
 
 
@@ -153,7 +144,7 @@ def users_unlock(name: str) -> None:
 def users_token(name: str) -> None:
     """Print a new API token of user NAME, once (only its hash is kept); send it as
     `Authorization: Bearer TOKEN`."""
-    click.echo(_run(lambda s: new_token(s, command_actor(), name)))
+    click.echo(_run(lambda s: manage_accounts.new_token(s, command_actor(), name)))
 
 
 COMMANDS = [users_group]
