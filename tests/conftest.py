@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from argon2 import PasswordHasher
 from corpora import CORPORA, READABILITY_PAGES
+from draining import drain
 from flask import Flask
 from sqlalchemy import make_url, select, text
 
@@ -24,7 +25,6 @@ from webapp import create_app
 from webapp.accounts import users
 from webapp.db import dispose, sessions
 from webapp.engine import make_engine
-from webapp.jobs.workers import drain
 from webapp.migrate import upgrade
 from webapp.models import Extraction, Page
 

@@ -30,6 +30,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from flask import Config, Flask
 
     from . import config, db
+    from .web.lazy_rules import LazyRule
 
     instance_path = (
         (test_config or {}).get("INSTANCE_PATH")
@@ -43,6 +44,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         template_folder=str(assets("templates")),
         static_folder=str(assets("static")),
     )
+    app.url_rule_class = LazyRule  # URL builders compiled at their first use (web/lazy_rules.py)
     base = config.defaults(app.instance_path)
     app.config.from_mapping(base)
     if test_config is None:

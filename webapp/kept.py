@@ -1,7 +1,7 @@
 """Values a process keeps in memory: one maintained cache (cachetools' least-recently-used one) behind one
 lock, shared by a web process's threads. Every in-process cache of the areas is one of these (the site's
-boilerplate lines, the heavy pages' verdicts and flattened text, the F1 of pairs of texts); the score cache
-(results/cache.py) keeps its own.
+boilerplate lines, the heavy pages' verdicts and flattened text, the F1 of pairs of texts, and the score
+cache's boards, aligned pages, bootstrap weights and remembered figures, results/cache.py).
 
 A value is computed outside the lock (two threads may compute the same one; the later simply replaces
 it), and may carry a version: a value kept under another version is computed again (the site's page count
@@ -50,6 +50,10 @@ class Kept(Generic[V]):
                 self.cache[key] = entry
             except ValueError:  # larger than the whole cache
                 self.cache.pop(key, None)
+
+    def clear(self) -> None:
+        with self.lock:
+            self.cache.clear()
 
     @property
     def held(self) -> float:

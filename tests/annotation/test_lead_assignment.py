@@ -21,7 +21,7 @@ LEAD = Actor("rita", REVIEWER, "127.0.0.1")
 
 
 def assigned(session) -> set[tuple[int, str]]:
-    return {(page, name) for page, name in session.execute(select(Assignment.page_id, Assignment.annotator))}
+    return {(page, name) for page, name in session.execute(select(Assignment.page_id, Assignment.author))}
 
 
 @pytest.fixture

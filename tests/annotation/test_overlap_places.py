@@ -273,7 +273,7 @@ def test_disabling_a_user_frees_the_places_their_assignments_held_and_enabling_d
     assert save(cy, token, page_id, TEXT_A).status_code == 200  # Bob's place is free
     session.rollback()
     assert runner.invoke(args=["users", "enable", "bob"]).exit_code == 0
-    assert session.scalars(select(Assignment.annotator).order_by(Assignment.annotator)).all() == ["ann"]
+    assert session.scalars(select(Assignment.author).order_by(Assignment.author)).all() == ["ann"]
     detail = session.scalars(select(AuditEvent.detail).where(AuditEvent.action == "user.disable")).one()
     assert detail == {"assignments_removed": 1}
 
@@ -282,7 +282,7 @@ def test_disabling_a_user_on_the_users_page_frees_their_places_and_says_so(app, 
     add_account(session, "ada", ADMIN)
     bob = add_account(session, "bob", ANNOTATOR)
     page_id = make_page(session, host="news.example").id
-    session.add(Assignment(page_id=page_id, annotator="bob"))
+    session.add(Assignment(page_id=page_id, author="bob"))
     session.commit()
     admin = app.test_client()
     token = log_in(admin, "ada")

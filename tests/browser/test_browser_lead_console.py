@@ -54,7 +54,7 @@ def test_the_lead_assigns_two_pages_by_number_and_undoes_it(session, live_server
         rita.keyboard.type(f"{pages[0]}, {pages[2]}")
         submit(rita)
         assert "2 assignments made (Ann)." in flash(rita)
-        assert set(session.scalars(select(Assignment.page_id).where(Assignment.annotator == "Ann"))) == {
+        assert set(session.scalars(select(Assignment.page_id).where(Assignment.author == "Ann"))) == {
             pages[0], pages[2]}
         session.rollback()
         ann = logged_in(browser, live_server, "Ann")

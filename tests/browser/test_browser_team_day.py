@@ -81,7 +81,7 @@ def test_a_lead_s_day_with_two_annotators_and_a_reviewer(browser, live_server, s
             with lena.expect_navigation():
                 lena.keyboard.press("Enter")
             assert "7 " in lena.inner_text(".flashes"), lena.inner_text(".flashes")
-        given = session.execute(select(Assignment.annotator, Assignment.page_id)).all()
+        given = session.execute(select(Assignment.author, Assignment.page_id)).all()
         session.rollback()
         assert sorted(given) == sorted((name, page_id) for name in ("Ann", "Bob") for page_id in ids.values())
 

@@ -124,6 +124,7 @@ def test_webmainbench_pages_are_read_with_their_markdown_gold_and_meta():
         line["id"] for line in webmainbench_lines(WEBMAINBENCH_SAMPLE / RESULTS)]  # its result files name it id
 
 
+@pytest.mark.slow
 @pytest.mark.corpus(WEBMAINBENCH)
 def test_a_webmainbench_import_exports_the_same_lines(cli, session, tmp_path):
     cli("import", "--format", "webmainbench", WEBMAINBENCH_SAMPLE / DATASET)

@@ -193,6 +193,7 @@ def hanging_plugin(tmp_path, monkeypatch):
     monkeypatch.setenv("PYTHONPATH", str(plugins))
 
 
+@pytest.mark.slow
 @pytest.mark.corpus(READABILITY)
 @pytest.mark.settings(EXTRACT_TIMEOUT=3.0)
 def test_a_hanging_page_is_a_timeout_and_a_killed_run_completes_only_its_missing_tasks(
@@ -243,6 +244,7 @@ def test_a_hanging_page_is_a_timeout_and_a_killed_run_completes_only_its_missing
     assert (out / "CRAWL_REPORT.md").read_text().startswith("# Crawl report: out")
 
 
+@pytest.mark.slow
 @pytest.mark.corpus(READABILITY)
 def test_the_pipeline_refuses_libraries_other_than_the_pinned_ones_unless_drift_is_allowed(cli, tmp_path):
     folders = sorted(p for p in READABILITY_PAGES.iterdir() if (p / "source.html").is_file())[:3]
@@ -313,6 +315,7 @@ def test_the_extractors_page_exports_the_pipeline_through_an_export_job(client, 
     assert "from webapp.crawl.launch import main" in script and "extractor trafilatura" in script
 
 
+@pytest.mark.slow
 @pytest.mark.corpus(READABILITY)
 def test_a_variant_and_the_site_rules_run_by_name_with_their_stored_options(cli, session, tmp_path):
     folders = sorted(p for p in READABILITY_PAGES.iterdir() if (p / "source.html").is_file())[:6]

@@ -92,6 +92,7 @@ def test_site_rules_refines_its_base_with_a_learned_rule():
     assert fallen.metadata["path"] == "fallback" and fallen.text == whole_page(html)
 
 
+@pytest.mark.slow
 @pytest.mark.corpus(SITES)
 def test_learned_rules_on_the_shared_corpus_beat_the_site_best_where_offered():
     names = ["trafilatura", "resiliparse", "readability", "whole-page"]

@@ -61,6 +61,7 @@ def test_trafilatura_text_is_what_extract_returns():
         (trafilatura.extract(DOC, include_comments=False) or "").splitlines())
 
 
+@pytest.mark.slow
 @pytest.mark.corpus(WCXB)
 def test_trafilatura_text_is_unchanged_on_real_pages_and_its_markdown_reads_as_that_text():
     agreement = []

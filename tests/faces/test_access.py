@@ -19,6 +19,7 @@ from workbench import add_account, add_gold, csrf, log_in, make_page, sign_in
 
 from webapp import create_app
 from webapp.accounts.credentials import TOKEN, issue
+from webapp.accounts.devices import COOKIE as DEVICE_COOKIE
 from webapp.accounts.roles import ADMIN, ANNOTATOR, REVIEWER, ROLES, at_least
 from webapp.extractors.registry import build_registry
 from webapp.extractors.variants import add_variant
@@ -75,21 +76,51 @@ def path_of(rule, values: dict[str, Any]) -> str:
     return re.sub(r"<(?:[^<>:]+:)?([^<>]+)>", lambda m: str(values[m.group(1)]), rule.rule)
 
 
+ENDS_THE_LOGIN = {"accounts.logout", "accounts.logout_everywhere", "accounts.change_password"}
+"""The routes after which the browser's login may have ended: the next route logs in anew."""
+
+
+class Login:
+    """One person's browser login through the login form, carried into fresh clients: logged in once, and
+    again after a route that may have ended it (`after`)."""
+
+    def __init__(self, app, name: str) -> None:
+        self.app, self.name = app, name
+        self.cookies: list | None = None
+        self.token = ""
+
+    def client(self) -> tuple[Any, dict[str, str]]:
+        """A fresh client with the login's cookies, and the headers of its CSRF token."""
+        if self.cookies is None:
+            browser = self.app.test_client()
+            self.token = log_in(browser, self.name)
+            kept = (browser.get_cookie(name) for name in (self.app.config["SESSION_COOKIE_NAME"], DEVICE_COOKIE))
+            self.cookies = [cookie for cookie in kept if cookie is not None]
+        client = self.app.test_client()
+        for cookie in self.cookies:
+            client.set_cookie(cookie.key, cookie.value, domain=cookie.domain, path=cookie.path)
+        return client, {"X-CSRF-Token": self.token}
+
+    def after(self, endpoint: str) -> None:
+        if endpoint in ENDS_THE_LOGIN:
+            self.cookies = None
+
+
 def walk(app, world, role: str | None, *, token: str | None = None) -> Iterator[tuple[str, str, Any, bool]]:
-    """Every (method, route) requested as `role` (None: nobody) in a fresh client; yields (what, endpoint,
-    response, allowed)."""
-    names = {ANNOTATOR: "Ann", REVIEWER: "Rex", ADMIN: "Ada"}
+    """Every (method, route) requested as `role` (None: nobody) in a fresh client, which carries the cookies
+    of the role's browser login (logged in through the form once, and again after a route that may end
+    it); yields (what, endpoint, response, allowed)."""
+    login = Login(app, {ANNOTATOR: "Ann", REVIEWER: "Rex", ADMIN: "Ada"}[role]) if role is not None else None
     for method, rule in WALKED:
-        client = app.test_client()
-        headers = {}
+        client, headers = login.client() if login is not None and token is None else (app.test_client(), {})
         if token is not None:
             headers["Authorization"] = f"Bearer {token}"
-        elif role is not None:
-            headers["X-CSRF-Token"] = log_in(client, names[role])
-        else:
+        elif role is None:
             headers["X-CSRF-Token"] = csrf(client)
         path = path_of(rule, world)
         response = client.open(path, method=method, headers=headers, data={"csrf_token": headers.get("X-CSRF-Token")})
+        if login is not None:
+            login.after(rule.endpoint)
         needed = ACCESS[rule.endpoint]
         yield f"{method} {path} ({rule.endpoint})", rule.endpoint, response, needed == PUBLIC or at_least(role, needed)
 
@@ -317,23 +348,20 @@ def told(response) -> str:
     return html.unescape(response.get_data(as_text=True))
 
 
-def admin_client(app) -> tuple[Any, dict[str, str]]:
-    client = app.test_client()
-    return client, {"X-CSRF-Token": log_in(client, "Ada")}
-
-
 @pytest.mark.parametrize("number", TOO_LARGE_IDS)
 def test_an_id_beyond_the_id_columns_answers_404_naming_it_on_every_route(app, world, number):
     wrong = []
+    admin = Login(app, "Ada")
     for method, rule in WALKED:
         ids = re.findall(r"<int:(\w+)>", rule.rule)
         if not ids:
             continue
-        client, headers = admin_client(app)
+        client, headers = admin.client()
         path = path_of(rule, {**world, **dict.fromkeys(ids, number)})
         response = client.open(path, method=method, headers=headers, data={"csrf_token": headers["X-CSRF-Token"]})
         if response.status_code != 404 or str(number) not in told(response):
             wrong.append(f"{method} {path}: {response.status_code} {told(response)[:200]!r}")
+        admin.after(rule.endpoint)
     assert not wrong, "\n".join(wrong)
 
 
@@ -352,25 +380,29 @@ def nul_requests(rule, world, token: str) -> Iterator[tuple[str, str, dict[str, 
 
 def test_a_nul_character_anywhere_in_a_request_answers_400_naming_the_field_on_every_route(app, world):
     wrong = []
+    admin = Login(app, "Ada")
     for method, rule in WALKED:
-        client, headers = admin_client(app)
+        client, headers = admin.client()
         for field, path, request in nul_requests(rule, world, headers["X-CSRF-Token"]):
             response = client.open(path, method=method, **request)
             if response.status_code != 400 or f"'{field}' cannot hold a NUL character" not in told(response):
                 wrong.append(f"{method} {path} ({field}): {response.status_code} {told(response)[:200]!r}")
+        admin.after(rule.endpoint)
     assert not wrong, "\n".join(wrong)
 
 
 def test_json_nested_100000_deep_answers_400_or_413_on_every_route(app, world):
     wrong = []
+    admin = Login(app, "Ada")
     for method, rule in WALKED:
-        client, headers = admin_client(app)
+        client, headers = admin.client()
         response = client.open(path_of(rule, world), method=method, headers=headers, data=DEEP_JSON,
                                content_type="application/json")
         nested = response.status_code == 400 and "nested deeper than 32 levels" in told(response)
         too_large = response.status_code == 413 and "the limit is" in told(response)  # the account forms' 64 KB
         if not (nested or too_large):
             wrong.append(f"{method} {rule.rule}: {response.status_code} {told(response)[:200]!r}")
+        admin.after(rule.endpoint)
     assert not wrong, "\n".join(wrong)
 
 
@@ -381,10 +413,12 @@ NUMBER_FIELDS = ("before", "offset", "batch", "limit", "top", "seed", "bootstrap
 def test_whole_numbers_beyond_the_integer_columns_in_a_query_or_a_form_never_fail_on_every_route(app, world, number):
     wrong = []
     query = "&".join(f"{name}={number}" for name in NUMBER_FIELDS)
+    admin = Login(app, "Ada")
     for method, rule in WALKED:
-        client, headers = admin_client(app)
+        client, headers = admin.client()
         form = {"csrf_token": headers["X-CSRF-Token"], **dict.fromkeys(NUMBER_FIELDS, str(number))}
         response = client.open(f"{path_of(rule, world)}?{query}", method=method, headers=headers, data=form)
         if response.status_code >= 500:
             wrong.append(f"{method} {rule.rule}: {response.status_code} {told(response)[:200]!r}")
+        admin.after(rule.endpoint)
     assert not wrong, "\n".join(wrong)

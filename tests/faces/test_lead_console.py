@@ -52,7 +52,7 @@ def test_assign_by_form_needs_its_token_and_undo_takes_it_back(session, people):
     done = rita.post("/team/assign", data={**form, "csrf_token": token}, follow_redirects=True)
     assert "4 assignments made (ann, bob)." in done.get_data(as_text=True)
     session.expire_all()
-    assert {(a.page_id, a.annotator) for a in session.scalars(select(Assignment))} == {
+    assert {(a.page_id, a.author) for a in session.scalars(select(Assignment))} == {
         (pages[0], "ann"), (pages[2], "ann"), (pages[0], "bob"), (pages[2], "bob")}
     session.rollback()
     assert 'id="last-change">assign: 4 added' in done.get_data(as_text=True)

@@ -1,6 +1,6 @@
-"""Starting an extraction and reading a leaderboard: the command line and the API make the same use-case
-call (usecases/extract.py, usecases/read_board.py), so they start the same job and show the same figures,
-and refuse the same requests with the same reason."""
+"""Starting an extraction, reading a leaderboard and the figures beside it: the command line and the API make
+the same use-case call (usecases/extract.py, usecases/read_board.py, usecases/read_figures.py), so they start
+the same job and show the same figures, and refuse the same requests with the same reason."""
 
 from __future__ import annotations
 
@@ -113,3 +113,35 @@ def test_goldtext_score_and_the_api_refuse_a_leaderboard_alike(demo_app, command
     query = [(options[i][2:], options[i + 1]) for i in range(0, len(options), 2)]
     served = demo_app.test_client().get("/api/leaderboard", query_string=query)
     assert served.status_code == 400 and reason in served.get_json()["message"]
+
+
+@pytest.mark.parametrize(("command", "query", "keys"), [
+    (["sites", "--metric", "tokens"], "/api/sites?metric=tokens", ("sites", "types", "drift")),
+    (["sites", "--metric", "shingles", "--site", "garden-ledger.example", "--bootstrap", "50"],
+     "/api/sites?metric=shingles&site=garden-ledger.example&bootstrap=50", ("sites", "types", "drift")),
+    (["pages", "trafilatura", "--limit", "5"], "/api/leaderboard/pages?extractor=trafilatura&limit=5", None),
+    (["rules", "report"], "/api/site-rules", None),
+    (["guard"], "/api/guard", ("guard",)),
+    (["compare", "trafilatura", "justext", "--bootstrap", "100", "--top", "3"],
+     "/api/compare?a=trafilatura&b=justext&bootstrap=100&top=3", ("wins", "losses", "ties", "f1_a", "f1_b", "noise")),
+], ids=["sites", "sites-of-one-site", "pages", "rules-report", "guard", "compare"])
+def test_the_figures_beside_the_leaderboard_are_the_apis_on_the_command_line(demo_app, commands, command, query,
+                                                                              keys):
+    printed = commands.test_cli_runner().invoke(args=[*command, "--format", "json"])
+    assert printed.exit_code == 0, printed.output
+    served = demo_app.test_client().get(query)
+    assert served.status_code == 200
+    expected = json.loads(printed.output)
+    if keys is None:
+        assert served.get_json() == expected
+    else:
+        wanted = expected if command[0] != "guard" else {"guard": expected}
+        assert {key: served.get_json()[key] for key in keys} == {key: wanted[key] for key in keys}
+    assert expected
+
+
+def test_an_unknown_extractor_is_refused_alike_by_goldtext_pages_and_the_api(demo_app, commands):
+    printed = commands.test_cli_runner().invoke(args=["pages", "nope"])
+    served = demo_app.test_client().get("/api/leaderboard/pages?extractor=nope")
+    assert printed.exit_code == 2 and served.status_code == 400
+    assert served.get_json()["message"] in printed.output

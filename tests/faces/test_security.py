@@ -134,7 +134,7 @@ def values(client, session, page_id) -> dict[str, Any]:
     issue(session, other, TOKEN)
     session.add_all([Annotation(page_id=page_id, author="Bea", **views_of(text="Bea's").fields(), page_type="article",
                                 status="done"),
-                     Assignment(page_id=page_id, annotator="Ann"),
+                     Assignment(page_id=page_id, author="Ann"),
                      AssignmentChange(actor="Ann", action="assign", added=[[page_id, "Ann"]], removed=[])])
     control = make_page(session)  # a control page of the lead's console, given to nobody yet
     add_revision(session, control, text="Known gold", page_type="article", status="done", author="benchmark")

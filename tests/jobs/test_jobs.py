@@ -3,7 +3,7 @@ leases and the reaper with several named workers, extraction jobs that survive a
 cancelling, `goldtext jobs`, the progress endpoint, /health, and failing steps.
 
 Workers are the real code: `leases` functions called with worker names, `Runner.run_chunk` for one
-chunk, and `run_jobs()` (webapp.jobs.workers.drain) for every open job. Extractors are real and cheap
+chunk, and `run_jobs()` (tests/draining.py `drain`) for every open job. Extractors are real and cheap
 (whole-page, density) on three small pages. A lapsed lease is made by setting `lease_until` in the
 past, never by waiting.
 """
@@ -30,7 +30,6 @@ from webapp.jobs.extraction_steps import pairs_step
 from webapp.jobs.leases import claim, complete, holds, reap
 from webapp.jobs.records import create_job, describe
 from webapp.jobs.runner import Runner
-from webapp.jobs.start import new_job
 from webapp.models import Extraction, Job, JobChunk, JobFile, Page, WorkerBeat, utcnow
 from webapp.settings import Lease, settings_of
 
@@ -137,8 +136,8 @@ def lapse(session: Session, chunk_id: int, when: datetime = LAPSED) -> None:
 
 def pairs_job(session: Session, works: list, params: dict | None = None) -> int:
     """An extraction job whose chunks are `pairs` chunks with these works (as its plan would make)."""
-    job = create_job(session, "extract", params or {"extractors": list(CHEAP)}, "tests", "pairs", works,
-                     LEASE.until())
+    job = create_job(session, "extract", params or {"extractors": list(CHEAP)}, "tests", LEASE.until(), step="pairs",
+                     works=works)
     session.commit()
     return job.id
 
@@ -551,7 +550,7 @@ def test_a_job_whose_running_chunk_lost_its_lease_is_stalled_naming_the_worker(a
 
 
 def test_the_progress_endpoint_shows_the_row_whichever_process_wrote_it(app, client, session, database_url):
-    job = new_job(session, app, "export", {"request": {"fmt": "jsonl"}, "predictions": {}}, "Ann")
+    job = create_job(session, "export", {"request": {"fmt": "jsonl"}, "predictions": {}}, "Ann", LEASE.until())
     session.commit()
     first = client.get(f"/api/jobs/{job.id}")
     assert first.headers["Cache-Control"] == "no-store"
@@ -632,7 +631,7 @@ def test_health_is_503_naming_the_database_while_a_postgresql_transaction_holds_
 
 
 def test_an_export_whose_step_raises_fails_its_job_naming_the_step(app, client, session, run_jobs):
-    job = new_job(session, app, "export", {"request": {"fmt": "pdf"}, "predictions": {}}, "tests")
+    job = create_job(session, "export", {"request": {"fmt": "pdf"}, "predictions": {}}, "tests", LEASE.until())
     session.commit()
     assert run_jobs() == [job.id]
     failed = fresh(session, Job, job.id)

@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 
 import pytest
 from corpora import READABILITY
+from draining import drain
 from forwarder import Forwarder
 from outage_fixtures import hold_write_lock, postgres_forwarder, through
 from serving_fixtures import (
@@ -33,7 +34,6 @@ from webapp.jobs import runner as runner_module
 from webapp.jobs.broker import broker
 from webapp.jobs.records import describe
 from webapp.jobs.runner import Runner
-from webapp.jobs.workers import drain
 from webapp.models import Extraction, Job, JobChunk
 
 EXTRACTORS = ("density", "justext")

@@ -25,8 +25,8 @@ def test_progress_per_annotator_against_hand_computed_figures(session):
     adjudicate(session, session.get(Page, first), "rita", base_version=0, text="alpha beta gamma delta",
                page_type="article", status="done", note="", effort={"active_seconds": 45.0, "actions": {}})
     annotate(session, second, "ann", "draft words", "draft", 60.0)
-    session.add(Assignment(page_id=third, annotator="ann"))
-    session.add(Assignment(page_id=first, annotator="bob"))  # finished: not open
+    session.add(Assignment(page_id=third, author="ann"))
+    session.add(Assignment(page_id=first, author="bob"))  # finished: not open
     session.flush()
     found = progress(session, ["ann", "bob", "cleo"], overlap=2)
     assert list(found) == ["ann", "bob", "cleo"]

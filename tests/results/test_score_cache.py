@@ -32,10 +32,9 @@ from webapp.results.store import (
     EPOCH,
     KEEP_EPOCHS,
     PRUNE_EVERY,
-    current_epoch,
+    epochs,
     gold_changed,
     prune_changes,
-    pruned_floor,
     refresh_scores,
 )
 
@@ -88,9 +87,12 @@ def fresh(app, **query: Any) -> dict[str, Any]:
     return figures(app, ScoreCache(METRICS), **query)
 
 
-def newest_board(cache: ScoreCache):
-    """The board of the query asked last (the most recently used one)."""
-    return next(reversed(cache.boards.values()))[1]
+def board_of(cache: ScoreCache, query: dict[str, Any]):
+    """The kept board of the query (figures' own key of it), or None; it becomes the most recently used."""
+    key = ("tokens", query.get("average"), tuple(NAMED.items()), query.get("filters", PageFilter()),
+           query.get("bootstrap", BOOTSTRAP), query["seed"])
+    found = cache.boards.peek(key)
+    return None if found is None else found[1]
 
 
 def assert_same_figures(got: Any, expected: Any, where: str = "leaderboard") -> None:
@@ -127,30 +129,30 @@ def test_the_cache_keeps_the_boards_kept_most_recently_used_boards(app, session)
 
     for q in range(kept_count):
         results[q] = figures(app, cache, **queries[q])
-        boards[q] = newest_board(cache)
-    assert len(cache.boards) == kept_count
+        boards[q] = board_of(cache, queries[q])
+    assert cache.boards.held == kept_count
     assert len({id(b) for b in boards.values()}) == kept_count  # one board per query
 
     assert_same_figures(figures(app, cache, **queries[0]), results[0])
-    assert newest_board(cache) is boards[0]  # a recent query reuses its board, which becomes the newest
+    assert board_of(cache, queries[0]) is boards[0]  # a recent query reuses its board, now the newest
 
     for q in range(kept_count, kept_count + 3):
         results[q] = figures(app, cache, **queries[q])
-        boards[q] = newest_board(cache)
+        boards[q] = board_of(cache, queries[q])
 
     order = [*range(1, kept_count), 0]  # least recently used first, after query 0 was asked again
     dropped, kept = order[:3], [*order[3:], kept_count, kept_count + 1, kept_count + 2]
-    assert len(cache.boards) == kept_count
-    assert [board for _, board in cache.boards.values()] == [boards[q] for q in kept]
-    assert all(all(board is not boards[q] for _, board in cache.boards.values()) for q in dropped)
+    assert cache.boards.held == kept_count
+    assert all(board_of(cache, queries[q]) is None for q in dropped)
+    assert all(board_of(cache, queries[q]) is boards[q] for q in kept)  # looked at least recently used first
 
     for q in kept:  # each kept board is reused, not rebuilt
         assert_same_figures(figures(app, cache, **queries[q]), results[q])
-        assert newest_board(cache) is boards[q]
+        assert board_of(cache, queries[q]) is boards[q]
     gone = dropped[0]
     assert_same_figures(figures(app, cache, **queries[gone]), results[gone])
-    assert newest_board(cache) is not boards[gone]  # a dropped board is built again
-    assert len(cache.boards) == kept_count
+    assert board_of(cache, queries[gone]) not in (None, boards[gone])  # a dropped board is built again
+    assert cache.boards.held == kept_count
 
     for q, query in enumerate(queries):
         assert_same_figures(results[q], fresh(app, **query), f"query {q}")
@@ -180,7 +182,7 @@ def test_a_gold_save_through_one_process_shows_in_the_other_at_its_next_sync(app
     assert_same_figures(figures(app, first), expected)  # the other process, at its next sync
     assert_same_figures(figures(app, first, filters=PageFilter(sites=("b.example",))),
                         fresh(app, filters=PageFilter(sites=("b.example",))))
-    assert first.epoch == second.epoch == current_epoch(session)
+    assert first.epoch == second.epoch == epochs(session)[0]
     assert figures(app, first, filters=PageFilter(sites=("b.example",))) != by_site_before
 
     page = lock_page(session, pages[0])  # a page leaves the leaderboard: no longer an article
@@ -202,17 +204,17 @@ def test_a_cache_older_than_the_pruned_floor_reloads_every_count(app, session):
     cache = ScoreCache(METRICS)
     before = figures(app, cache)
     synced_at = cache.epoch
-    assert synced_at == current_epoch(session) > 0
+    assert synced_at == epochs(session)[0] > 0
 
     # a change the cache has not seen, whose log entry the pruning then removes
     add_gold(session, session.get(Page, pages[2]), text="slate roofs", page_type="article", status="done",
                  author="other")
     session.commit()
-    floor = current_epoch(session)
+    floor = epochs(session)[0]
     assert floor > synced_at
     prune_changes(session, floor)
     session.commit()
-    assert pruned_floor(session) == floor
+    assert epochs(session)[1] == floor
     assert all(epoch > floor for epoch, _ in change_rows(session))
     assert session.scalar(select(func.count()).select_from(ScoreChange).where(ScoreChange.epoch <= floor)) == 0
 
@@ -223,7 +225,7 @@ def test_a_cache_older_than_the_pruned_floor_reloads_every_count(app, session):
     assert [epoch for epoch, _ in change_rows(session)] == [floor + 1]
 
     after = figures(app, cache)
-    assert cache.epoch == current_epoch(session) == floor + 1
+    assert cache.epoch == epochs(session)[0] == floor + 1
     assert_same_figures(after, fresh(app))
     assert after["extractors"]["noisy"]["f1"] != pytest.approx(before["extractors"]["noisy"]["f1"])
 
@@ -244,15 +246,15 @@ def test_the_log_prunes_itself_every_prune_every_epochs_beyond_keep_epochs(app, 
     add_gold(session, session.get(Page, pages[1]), text="compost heats", page_type="article", status="done",
                  author="other")  # epoch point - 1: not a pruning point
     session.commit()
-    assert current_epoch(session) == point - 1
-    assert pruned_floor(session) == 0
+    assert epochs(session)[0] == point - 1
+    assert epochs(session)[1] == 0
     assert change_rows(session) == sorted([*seeded, (point - 1, pages[1])])
 
     add_gold(session, session.get(Page, pages[2]), text="slate roofs", page_type="article", status="done",
                  author="other")  # epoch point: prunes everything at or below point - KEEP_EPOCHS
     session.commit()
-    assert current_epoch(session) == point
-    assert pruned_floor(session) == floor
+    assert epochs(session)[0] == point
+    assert epochs(session)[1] == floor
     assert change_rows(session) == [(floor + 1, pages[0]), (point - 2, pages[0]), (point - 1, pages[1]),
                                     (point, pages[2])]
 
@@ -337,7 +339,7 @@ def test_a_snapshot_is_used_only_within_the_reach_of_the_change_log(app, session
 
     add_gold(session, session.get(Page, pages[2]), text="slate roofs", page_type="article", status="done", author="x")
     session.commit()
-    prune_changes(session, current_epoch(session))  # the log no longer reaches back to the snapshot
+    prune_changes(session, epochs(session)[0])  # the log no longer reaches back to the snapshot
     session.commit()
     third = ScoreCache(METRICS, snapshot_path=path)
     assert_same_figures(figures(app, third), fresh(app))

@@ -51,6 +51,7 @@ def test_any_flat_gold_keeps_its_text(lines: list[str]) -> None:
     assert plain_text(markdown_of_text(text)) == text
 
 
+@pytest.mark.slow
 @pytest.mark.corpus(WCXB)
 def test_every_wcxb_gold_keeps_its_text() -> None:
     for path in sorted((CORPORA / WCXB / "dev" / "ground-truth").glob("*.json")):

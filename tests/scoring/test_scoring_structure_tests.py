@@ -8,7 +8,7 @@ from corpora import WCXB, WCXB_SAMPLE
 
 from webapp.scoring import summarize
 from webapp.scoring.markdown_structure import parse
-from webapp.scoring.structure_metric import METRIC, failing_tests
+from webapp.scoring.structure_metric import METRIC
 from webapp.scoring.structure_tests import generate, run
 
 GOLD = """# Guide
@@ -119,9 +119,9 @@ def test_metric_counts_per_kind_list_the_failures_and_fail_everything_on_error()
     counts = METRIC.counts("# Guide\n\n## Install\n\n## Use\n", GOLD)
     assert (counts["passed"], counts["tests"]) == (5, 12)
     assert (counts["heading_passed"], counts["heading_tests"], counts["table_tests"]) == (3, 3, 4)
-    assert [failure["id"] for failure in failing_tests(counts)] == [
+    assert [failure["id"] for failure in counts["failed"]] == [
         "list-1", "list-2", "table-1", "table-2", "table-3", "table-4", "code-1"]
-    assert failing_tests(counts)[-1] == {"id": "code-1", "kind": "code",
+    assert counts["failed"][-1] == {"id": "code-1", "kind": "code",
                                          "description": "code block of 2 lines from 'def f():'"}
     errored = METRIC.counts(GOLD, GOLD, errored=True)
     assert (errored["passed"], errored["tests"], errored["errored"]) == (0, 12, True)
@@ -144,6 +144,7 @@ def test_pass_rates_pooled_and_per_page():
     assert per_page.extra["heading_rate"] == pytest.approx((1 + 0) / 2)
 
 
+@pytest.mark.slow
 @pytest.mark.corpus(WCXB)
 def test_every_wcxb_markdown_gold_passes_all_its_own_tests():
     pages = tested = 0

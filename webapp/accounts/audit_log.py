@@ -1,9 +1,10 @@
 """The audit log: every state change appended with who, when, what and from where, in a hash chain.
 
-`record` is the only way in, and nothing here (nor anywhere in the app) updates or deletes an event:
-the database refuses both (the triggers of migrations 0007 and 0011, which also refuse SQLite's
-`INSERT OR REPLACE` over an event and PostgreSQL's TRUNCATE). Callers add the event in the transaction of
-the change it describes, so the two are committed, or rolled back, together.
+`record` is the only way in (its actions: the one list, audit_actions.py `Action`), and nothing here (nor
+anywhere in the app) updates or deletes an event: the database refuses both (the triggers of migrations
+0007 and 0011, which also refuse SQLite's `INSERT OR REPLACE` over an event and PostgreSQL's TRUNCATE).
+Callers add the event in the transaction of the change it describes, so the two are committed, or rolled
+back, together.
 
 Each event carries the hash of the one before it (`prev_digest`) and its own (`digest`: SHA-256 of the
 previous hash and the event's fields), so an event changed, deleted or moved by whoever can write the
@@ -12,10 +13,6 @@ PostgreSQL advisory lock held to the end of the transaction; on SQLite the write
 transaction holds from its BEGIN IMMEDIATE), so two saves at once never fork the chain. The chain's end
 is anchored outside the table (audit_head.py): the checkpoint each commit advances, and a head kept
 elsewhere.
-
-Actions in use: login, login.failed, logout, gold.save, gold.restore, import, export, extract,
-job.cancel, refresh, rule.set, rule.delete, user.add, user.role, user.disable, user.enable, user.password,
-user.token, user.revoke-tokens; adjudication and assignment add their own (adjudicate, assign).
 """
 
 from __future__ import annotations
@@ -32,6 +29,7 @@ from sqlalchemy.orm import Session
 
 from ..models import AuditEvent, utcnow
 from . import audit_head
+from .audit_actions import Action
 
 ACTOR_MAX, ACTION_MAX, TARGET_MAX, ADDRESS_MAX = 100, 32, 255, 64
 GENESIS = "0" * 64
@@ -58,13 +56,14 @@ def _last_digest(session: Session) -> str:
     return last or GENESIS
 
 
-def record(session: Session, actor: str, action: str, target: str = "", detail: Any = None,
+def record(session: Session, actor: str, action: Action, target: str = "", detail: Any = None,
            address: str | None = None) -> AuditEvent:
-    """Append one event (not committed). `actor`: the user's name (`annotator()` in a view, cli:LOGIN on
-    the command line); `target`: what was changed ("page 12", "user ann"); `detail`: anything
-    JSON-serialisable; `address`: the client's address (`request.remote_addr`), "cli" for commands."""
-    event = AuditEvent(at=utcnow(), actor=actor[:ACTOR_MAX], action=action[:ACTION_MAX], target=target[:TARGET_MAX],
-                       detail=detail, address=(address or "")[:ADDRESS_MAX])
+    """Append one event (not committed). `actor`: the user's name (`usecases/outcome.py` `Actor.name`,
+    cli:LOGIN on the command line); `action`: one of `Action` (a ValueError names another); `target`: what
+    was changed ("page 12", "user ann"); `detail`: anything JSON-serialisable; `address`: the client's address
+    (`request.remote_addr`), "cli" for commands."""
+    event = AuditEvent(at=utcnow(), actor=actor[:ACTOR_MAX], action=Action(action).value[:ACTION_MAX],
+                       target=target[:TARGET_MAX], detail=detail, address=(address or "")[:ADDRESS_MAX])
     event.prev_digest = _last_digest(session)
     event.digest = event_digest(event, event.prev_digest)
     session.add(event)

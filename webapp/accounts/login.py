@@ -1,4 +1,5 @@
-"""Logging in and out, in three steps so that no write transaction waits on a password hash:
+"""Logging in, in three steps so that no write transaction waits on a password hash (logging out is a use
+case, usecases/own_account.py `log_out`):
 
 1. `begin`: the throttle counts and decides the attempt atomically (webapp/accounts/throttle.py), and the
    user's stored hash is read; the caller commits;
@@ -20,10 +21,9 @@ from sqlalchemy.orm import Session
 
 from ..models import User
 from . import audit_log, throttle, users
-from .credentials import LOGIN, issue, revoke
+from .audit_actions import Action
+from .credentials import LOGIN, issue
 from .names import normalised
-
-FAILED = "login.failed"
 
 
 @dataclass(frozen=True)
@@ -55,10 +55,6 @@ class LoginOutcome:
     secret: str | None  # the new login's secret, for the session cookie
     wait: timedelta | None = None  # refused by the throttle
 
-    @property
-    def throttled(self) -> bool:
-        return self.wait is not None
-
 
 def target_of(name: str) -> str:
     return f"user {name}"[: audit_log.TARGET_MAX]
@@ -70,7 +66,7 @@ def begin(session: Session, name: str, address: str, policy: LoginPolicy, device
     typed, name = name, normalised(name)
     wait = throttle.reserve(session, name, address, policy.throttle, device=device)
     if wait is not None:
-        audit_log.record(session, name, FAILED, target_of(name),
+        audit_log.record(session, name, Action.LOGIN_FAILED, target_of(name),
                          {"reason": "too many failed logins", "wait_seconds": round(wait.total_seconds()),
                           "device": "known" if device else "unknown"}, address)
         return Attempt(name, address, None, "", wait, device)
@@ -94,22 +90,17 @@ def finish(session: Session, attempt: Attempt, new_hash: str | None, policy: Log
     """Step 3 (not committed): record the outcome; a right password gets a new login credential."""
     user = session.get(User, attempt.user_id) if new_hash is not None and attempt.user_id is not None else None
     if user is None or user.disabled or user.password_hash != attempt.password_hash:  # changed meanwhile
-        audit_log.record(session, attempt.name, FAILED, target_of(attempt.name), {"reason": "wrong name or password"},
-                     attempt.address)
+        audit_log.record(session, attempt.name, Action.LOGIN_FAILED, target_of(attempt.name),
+                         {"reason": "wrong name or password"}, attempt.address)
         return LoginOutcome(None, None)
     if new_hash != attempt.password_hash:
         session.execute(update(User).where(User.id == user.id, User.password_hash == attempt.password_hash)
                         .values(password_hash=new_hash))
     throttle.succeeded(session, attempt.name, attempt.address, attempt.device)
     secret = issue(session, user, LOGIN, policy.lifetime)
-    audit_log.record(session, user.name, "login", target_of(user.name), None, attempt.address)
+    audit_log.record(session, user.name, Action.LOGIN, target_of(user.name), None, attempt.address)
     return LoginOutcome(user, secret)
 
 
 def refused(attempt: Attempt) -> LoginOutcome:
     return LoginOutcome(None, None, attempt.wait)
-
-
-def log_out(session: Session, user: User, secret: str, address: str) -> None:
-    revoke(session, secret)
-    audit_log.record(session, user.name, "logout", target_of(user.name), None, address)

@@ -134,7 +134,7 @@ def set_disabled(session: Session, name: str, disabled: bool) -> int:
     if disabled:
         _keep_an_admin(session, user)
         end_sessions(session, user, keep_tokens=False)
-        freed = rows_matched(session.execute(delete(Assignment).where(Assignment.annotator == user.name)))
+        freed = rows_matched(session.execute(delete(Assignment).where(Assignment.author == user.name)))
     user.disabled = disabled
     return freed
 

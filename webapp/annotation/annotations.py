@@ -58,8 +58,8 @@ def place_holders(session: Session, page_id: int) -> list[str]:
     """Who holds the page's places: the annotators of its annotations that count, in the order they first
     saved, then those it is assigned to who have no annotation yet."""
     annotated = [a.author for a in annotations_of(session, page_id)]
-    started = exists().where(Annotation.page_id == page_id, Annotation.author == Assignment.annotator)
-    reserved = session.scalars(select(Assignment.annotator).where(Assignment.page_id == page_id, ~started)
+    started = exists().where(Annotation.page_id == page_id, Annotation.author == Assignment.author)
+    reserved = session.scalars(select(Assignment.author).where(Assignment.page_id == page_id, ~started)
                                .order_by(Assignment.id))
     return annotated + list(reserved)
 

@@ -37,12 +37,12 @@ def assign(session: Session, annotators: tuple[str, ...], selection: PageFilter,
     assignments made."""
     made: list[Pair] = []
     for name in annotators:
-        theirs = exists().where(Assignment.page_id == Page.id, Assignment.annotator == name)
+        theirs = exists().where(Assignment.page_id == Page.id, Assignment.author == name)
         started = exists().where(Annotation.page_id == Page.id, Annotation.author == name)
         query = selected(selection, page_ids).where(Gold.page_id.is_(None), ~theirs, ~started,
                                                     places_taken() < overlap)
         pages = list(session.scalars(query.order_by(*ORDER).limit(limit)))
-        session.add_all(Assignment(page_id=page, annotator=name) for page in pages)
+        session.add_all(Assignment(page_id=page, author=name) for page in pages)
         session.flush()  # the next annotator sees these places taken
         made += [(page, name) for page in pages]
     return made
@@ -53,13 +53,13 @@ def unassign(session: Session, annotators: tuple[str, ...], selection: PageFilte
     """Remove the assignments to these annotators of the pages the filter selects (of that page only, or
     of ``page_ids`` only, when given); their annotations stay. Returns the assignments removed."""
     chosen = selected(selection, (page_id,) if page_id is not None else page_ids)
-    found = list(session.scalars(select(Assignment).where(Assignment.annotator.in_(annotators),
+    found = list(session.scalars(select(Assignment).where(Assignment.author.in_(annotators),
                                                           Assignment.page_id.in_(chosen))
                                  .order_by(Assignment.id)))
     for assignment in found:
         session.delete(assignment)
     session.flush()
-    return [(a.page_id, a.annotator) for a in found]
+    return [(a.page_id, a.author) for a in found]
 
 
 def drop_pairs(session: Session, pairs: Iterable[Pair]) -> list[Pair]:
@@ -67,7 +67,7 @@ def drop_pairs(session: Session, pairs: Iterable[Pair]) -> list[Pair]:
     removed = []
     for page_id, name in pairs:
         found = session.scalars(select(Assignment).where(Assignment.page_id == page_id,
-                                                         Assignment.annotator == name)).one_or_none()
+                                                         Assignment.author == name)).one_or_none()
         if found is not None:
             session.delete(found)
             removed.append((page_id, name))
@@ -82,10 +82,10 @@ def restore_pairs(session: Session, pairs: Iterable[Pair]) -> list[Pair]:
     for page_id, name in pairs:
         page = session.get(Page, page_id)
         taken = session.scalar(select(Assignment.id).where(Assignment.page_id == page_id,
-                                                           Assignment.annotator == name))
+                                                           Assignment.author == name))
         if page is None or taken is not None or (page.gold is not None and control_of(session, page_id) is None):
             continue
-        session.add(Assignment(page_id=page_id, annotator=name))
+        session.add(Assignment(page_id=page_id, author=name))
         added.append((page_id, name))
     session.flush()
     return added

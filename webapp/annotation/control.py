@@ -25,7 +25,7 @@ def given_control(annotator: str) -> ColumnElement[bool]:
     """Whether the page (correlated to Page) is a control page given to ``annotator``: assigned to them,
     or annotated by them."""
     return exists().where(ControlPage.page_id == Page.id) & or_(
-        exists().where(Assignment.page_id == Page.id, Assignment.annotator == annotator),
+        exists().where(Assignment.page_id == Page.id, Assignment.author == annotator),
         exists().where(Annotation.page_id == Page.id, Annotation.author == annotator))
 
 

@@ -7,13 +7,12 @@ effort.js) is what happened since the page was opened or last saved:
 
 `active_seconds` counts the time with focus and input on the page, leaving out every gap between two
 events longer than the EFFORT_IDLE_SECONDS setting and the time the page was hidden or unfocused. The
-action names are ACTIONS. `checked_effort` refuses anything else with the reason, so that what the
-Effort page sums is sound; this module knows nothing of Flask or of the request.
+action names are ACTIONS. The save's body schema (usecases/bodies.py `EFFORT`, built from these) refuses
+anything else with the reason, so that what the Effort page sums is sound; this module knows nothing of
+Flask or of the request.
 """
 
 from __future__ import annotations
-
-from typing import Any, TypeGuard
 
 ACTIONS: dict[str, str] = {
     "block": "a click (or t) on a block of the page, or on an outlined container: in or out of the text",
@@ -34,32 +33,3 @@ MAX_SECONDS = 24 * 3600.0
 """The most active seconds one save may record: a day (a page left open longer is not one sitting)."""
 MAX_COUNT = 1_000_000
 """The most of one action one save may record."""
-
-
-def checked_effort(value: Any) -> dict[str, Any]:
-    """The effort, stored as it is given when it is sound (actions may be left out: none); ValueError
-    naming what is wrong: an unknown key, seconds that are not a number from 0 to MAX_SECONDS, an unknown
-    action, a count that is not an integer from 0 to MAX_COUNT."""
-    if not isinstance(value, dict):
-        raise ValueError("effort must be an object")
-    unknown = sorted(set(value) - {"active_seconds", "actions"})
-    if unknown:
-        raise ValueError(f"effort has unknown keys: {', '.join(unknown)} (it has active_seconds and actions)")
-    seconds = value.get("active_seconds")
-    if not _number(seconds) or not 0 <= seconds <= MAX_SECONDS:
-        raise ValueError(f"effort.active_seconds must be a number from 0 to {MAX_SECONDS:g}, not {seconds!r}")
-    actions = value.get("actions", {})
-    if not isinstance(actions, dict):
-        raise ValueError("effort.actions must be an object of counts")
-    strange = sorted(set(actions) - set(ACTIONS))
-    if strange:
-        raise ValueError(f"effort.actions names unknown actions: {', '.join(strange)} "
-                         f"(known: {', '.join(ACTIONS)})")
-    for name, count in actions.items():
-        if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= MAX_COUNT:
-            raise ValueError(f"effort.actions.{name} must be an integer from 0 to {MAX_COUNT}, not {count!r}")
-    return value
-
-
-def _number(value: Any) -> TypeGuard[float]:
-    return isinstance(value, int | float) and not isinstance(value, bool) and value == value  # not NaN

@@ -220,7 +220,7 @@ def places_taken() -> ColumnElement[int]:
     reserved = (
         select(func.count(Assignment.id))
         .where(Assignment.page_id == Page.id,
-               ~exists().where(Annotation.page_id == Page.id, Annotation.author == Assignment.annotator))
+               ~exists().where(Annotation.page_id == Page.id, Annotation.author == Assignment.author))
         .scalar_subquery()
     )
     return annotated + reserved
@@ -229,7 +229,7 @@ def places_taken() -> ColumnElement[int]:
 def _own(annotator: str, overlap: int) -> Select:
     """The pages that still need ``annotator``'s annotation (see ``own_queue``), as a query on Page
     with the columns ``assigned`` and ``started``."""
-    mine = exists().where(Assignment.page_id == Page.id, Assignment.annotator == annotator)
+    mine = exists().where(Assignment.page_id == Page.id, Assignment.author == annotator)
     started = exists().where(Annotation.page_id == Page.id, Annotation.author == annotator)
     finished = exists().where(Annotation.page_id == Page.id, Annotation.author == annotator,
                               Annotation.status.in_(FINISHED))

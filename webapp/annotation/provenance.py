@@ -9,9 +9,10 @@ gold or annotation, version N), {"source": "consensus"} (the annotators' agreed 
 holds one ORIGIN per line of the saved text (``text.split("\\n")``): how the line arrived (ORIGINS, or
 "candidate:NAME" / "annotator:NAME").
 
-The editors send it with a save (static/js/origins.js tracks it); the server checks its shape here
-(``checked_provenance``) and makes it itself for the revisions it writes (an import, a restore, an
-automatic adjudication). Pure: no database, no Flask.
+The editors send it with a save (static/js/origins.js tracks it); the server checks its shape with the
+request bodies' JSON Schemas (usecases/bodies.py `PROVENANCE`, built from the names here, and
+`checked_provenance`, which also counts its lines) and makes it itself for the revisions it writes (an
+import, a restore, an automatic adjudication). Pure: no database, no Flask.
 """
 
 from __future__ import annotations
@@ -35,71 +36,6 @@ PREFILL_FIELDS: dict[str, dict[str, tuple[type, bool]]] = {
     "none": {},
 }
 TEXT_MAX = 255  # the longest string a prefill field may hold (a fingerprint: models.Extraction.fingerprint)
-
-
-class BadProvenance(ValueError):
-    """A provenance of the wrong shape; the message names what is wrong."""
-
-
-def checked_provenance(value: Any, text: str) -> dict[str, Any]:
-    """The provenance of a revision whose text is ``text`` if its shape is right, else BadProvenance naming
-    the problem: the keys, the prefill's source and fields, one known origin per line."""
-    if not isinstance(value, dict):
-        raise BadProvenance("'provenance' must be an object")
-    extra = set(value) - {"prefill", "lines"}
-    if extra or "prefill" not in value or "lines" not in value:
-        raise BadProvenance("'provenance' must have exactly the keys 'prefill' and 'lines'")
-    _check_prefill(value["prefill"])
-    lines = value["lines"]
-    count = len(text.split("\n"))
-    if not isinstance(lines, list):
-        raise BadProvenance("'provenance.lines' must be a list of origins, one per line of the text")
-    if len(lines) != count:
-        raise BadProvenance(f"'provenance.lines' has {len(lines)} origins for a text of {count} lines "
-                            "(one per line, text.split on newlines)")
-    for number, origin in enumerate(lines, start=1):
-        if not known_origin(origin):
-            raise BadProvenance(f"'provenance.lines' line {number}: {_shown(origin)} is not an origin (one of "
-                                f"{', '.join(ORIGINS)}, candidate:NAME, annotator:NAME)")
-    return value
-
-
-def _check_prefill(prefill: Any) -> None:
-    if not isinstance(prefill, dict) or prefill.get("source") not in PREFILL_FIELDS:
-        raise BadProvenance(f"'provenance.prefill' must be an object whose 'source' is one of "
-                            f"{', '.join(PREFILL_FIELDS)}")
-    fields = PREFILL_FIELDS[prefill["source"]]
-    source = prefill["source"]
-    extra = set(prefill) - set(fields) - {"source"}
-    if extra:
-        raise BadProvenance(f"'provenance.prefill' of source {source!r} has no field {sorted(extra)[0]!r}")
-    for name, (kind, required) in fields.items():
-        given = prefill.get(name)
-        if given is None:
-            if required:
-                raise BadProvenance(f"'provenance.prefill' of source {source!r} needs {name!r}")
-            continue
-        if not isinstance(given, kind) or isinstance(given, bool):
-            raise BadProvenance(f"'provenance.prefill.{name}' must be {'a string' if kind is str else 'an integer'}")
-        if isinstance(given, str) and (not 0 < len(given) <= TEXT_MAX or "\x00" in given):
-            raise BadProvenance(f"'provenance.prefill.{name}' must have 1 to {TEXT_MAX} characters, no NUL")
-    if source == "extractor" and prefill.get("basis") not in (None, *BASES):
-        raise BadProvenance(f"'provenance.prefill.basis' must be one of {', '.join(BASES)}")
-    if source == "gold" and prefill["version"] < 1:
-        raise BadProvenance("'provenance.prefill.version' must be a saved version (1 or more)")
-
-
-def known_origin(origin: Any) -> bool:
-    """Whether ``origin`` is an origin a line may have."""
-    if not isinstance(origin, str) or "\x00" in origin:
-        return False
-    if origin in ORIGINS:
-        return True
-    return any(origin.startswith(prefix) and 0 < len(origin) - len(prefix) <= NAME_MAX for prefix in NAMED)
-
-
-def _shown(origin: Any) -> str:
-    return repr(origin[:40] + "…" if isinstance(origin, str) and len(origin) > 40 else origin)
 
 
 def uniform(prefill: dict[str, Any], text: str, origin: str) -> dict[str, Any]:

@@ -1,21 +1,19 @@
-"""Who a command runs as: cli:LOGIN, the operating system's user, recorded on what the command changes
-and in the audit log (with the address "cli")."""
+"""Who a command runs as: cli:LOGIN, the operating system's user, an admin, recorded on what the command
+changes and in the audit log (with the address "cli")."""
 
 from __future__ import annotations
 
 import getpass
 import os
-from typing import Any
 
-from sqlalchemy.orm import Session
-
-from ..accounts import audit_log
-from ..models import AuditEvent
+from ..accounts.roles import ADMIN
+from ..usecases.outcome import Actor
 
 ADDRESS = "cli"
 
 
 def cli_actor() -> str:
+    """The name a command acts under: cli:LOGIN."""
     try:
         login = getpass.getuser()
     except (KeyError, OSError):
@@ -23,6 +21,7 @@ def cli_actor() -> str:
     return f"cli:{login}"
 
 
-def cli_record(session: Session, action: str, target: str = "", detail: Any = None) -> AuditEvent:
-    """Append an event of this command to the audit log (committed with the command's change)."""
-    return audit_log.record(session, cli_actor(), action, target, detail, ADDRESS)
+def command_actor() -> Actor:
+    """The actor a command passes to a use case: cli:LOGIN, an admin, from "cli" (`Actor.record` audits
+    what it changes)."""
+    return Actor(cli_actor(), ADMIN, ADDRESS)

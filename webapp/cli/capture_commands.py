@@ -10,7 +10,6 @@ from pathlib import Path
 import click
 from flask.cli import with_appcontext
 
-from ..accounts.roles import ADMIN
 from ..capture.capture_run import CaptureRun
 from ..capture.fetcher import Fetcher, FetchFailed
 from ..capture.sitemap import sitemap_urls
@@ -21,8 +20,8 @@ from ..jobs.workers import run_here
 from ..models import Job
 from ..settings import settings_of
 from ..usecases.capture_pages import CaptureRequest, start_capture, url_lines
-from ..usecases.outcome import Actor, Refused
-from .actor import ADDRESS, cli_actor
+from ..usecases.outcome import Refused
+from .actor import command_actor
 from .extract_commands import ProgressBars
 
 
@@ -84,7 +83,7 @@ def capture_command(urls, url_file, sitemap, limit, no_robots, warc_out, extract
     app = flask_app()
     with sessions()() as session:
         try:
-            job = start_capture(session, settings_of(app), Actor(cli_actor(), ADMIN, ADDRESS),
+            job = start_capture(session, settings_of(app), command_actor(),
                                 CaptureRequest(tuple(wanted), not no_robots, tuple(extractors)))
         except Refused as error:
             raise click.UsageError(error.reason) from None

@@ -60,12 +60,18 @@ COMMANDS: dict[str, Entry] = {
                               "documents as a batch to annotate."),
     "jobs": Entry("jobs_commands", "List jobs (extraction runs, uploads, exports, refreshes), newest first, or cancel "
                                    "one."),
+    "pages": Entry("figures_commands", "EXTRACTOR's scored pages (a name, or a stored fingerprint), worst F1 first: "
+                                       "page, site, precision, recall, F1; the leaderboard's pages view."),
     "rules": Entry("extract_commands", "Per-site CSS rules of the site-rules extractor."),
     "run": Entry("serve", "Start the app on what is stored (development server, one process)."),
     "score": Entry("scores_commands", "Score every extractor against the gold (done pages of every type with main "
                                       "content)."),
     "serve": Entry("serve", "Serve the app with gunicorn: several web processes, for a team (see the Deployment "
                             "guide)."),
+    "sites": Entry("figures_commands", "Per site and per page type with main content: its gold pages, each "
+                                       "extractor's F1, and the best extractor where the pages are enough to judge "
+                                       "(LEADERBOARD_MIN_SITE_PAGES) and the bootstrap separates it; the Sites page's "
+                                       "table."),
     "structure-tests": Entry("structure_commands", "List the structure tests generated from each page's Markdown gold "
                                                    "as JSON Lines, one test a line: page_id, url, id, kind, "
                                                    "description, expected, and passed (extractor -> whether its "

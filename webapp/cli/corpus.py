@@ -11,6 +11,7 @@ from flask import current_app
 from flask.cli import with_appcontext
 from sqlalchemy import select
 
+from ..accounts.audit_actions import Action
 from ..corpus.importer import SITE_FROM, nothing_imported, start_batch
 from ..corpus.readers import FORMATS
 from ..crawl.sample import STRATA
@@ -20,7 +21,7 @@ from ..jobs.start import dispatch
 from ..models import Gold, ImportBatch, Page
 from ..settings import settings_of
 from ..usecases.import_pages import import_pages
-from .actor import cli_actor, cli_record
+from .actor import cli_actor, command_actor
 from .crawl import run_datatrove_import
 from .processes import processes_option
 
@@ -36,7 +37,7 @@ def run_import(
     settings = settings_of(current_app)
     with sessions()() as session:
         batch = start_batch(session, ", ".join(paths), fmt, cli_actor())
-        cli_record(session, "import", f"batch {batch.id}", {"paths": paths, "format": fmt})
+        command_actor().record(session, Action.IMPORT, f"batch {batch.id}", {"paths": paths, "format": fmt})
         session.commit()
         outcomes = import_pages(session, settings, batch, paths, fmt, site_from,
                                 workers=processes or os.cpu_count() or 1)

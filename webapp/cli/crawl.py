@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 from flask import current_app
 
+from ..accounts.audit_actions import Action
 from ..corpus.datatrove_output import iter_records, read_datatrove
 from ..corpus.importer import start_batch
 from ..crawl.choice import NoChoice, PipelineRequest
@@ -22,7 +23,7 @@ from ..results.store import refresh_scores
 from ..scoring import app_metrics, resolve_metric
 from ..settings import settings_of
 from ..usecases.import_pages import import_documents_into
-from .actor import cli_actor, cli_record
+from .actor import cli_actor, command_actor
 
 
 def run_pipeline_export(out: Path, request: PipelineRequest) -> None:
@@ -41,7 +42,7 @@ def run_pipeline_export(out: Path, request: PipelineRequest) -> None:
                                      settings_of(current_app).taxonomy.page_types, out)
         except (NoChoice, ValueError) as exc:
             raise click.ClickException(str(exc)) from exc
-        cli_record(session, "export", str(out), {"format": "datatrove", "mode": config["mode"],
+        command_actor().record(session, Action.EXPORT, str(out), {"format": "datatrove", "mode": config["mode"],
                                                   "extractor": config["extractor"], "challenger": config["challenger"]})
         session.commit()
     click.echo(f"pipeline written to {out}: {SCRIPT} and pipeline.json")
@@ -68,7 +69,7 @@ def run_datatrove_import(output: Path, size: int, by: str | None, lowest_agreeme
     settings = settings_of(current_app)
     with sessions()() as session:
         batch = start_batch(session, f"{output} ({how})", "datatrove", cli_actor())
-        cli_record(session, "import", f"batch {batch.id}",
+        command_actor().record(session, Action.IMPORT, f"batch {batch.id}",
                    {"datatrove": str(output), "sample": size, "by": by, "lowest_agreement": lowest_agreement,
                     "lowest_quality": lowest_quality})
         session.commit()

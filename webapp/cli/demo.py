@@ -12,8 +12,11 @@ from sqlalchemy import delete
 from ..corpus.site_names import site_named
 from ..db import flask_app, sessions
 from ..models import ImportBatch
+from ..settings import settings_of
+from ..usecases.manage_rules import set_site_rule
+from .actor import command_actor
 from .corpus import echo_report, run_import
-from .extract_commands import run_extraction, set_rule
+from .extract_commands import run_extraction
 from .serve import check_binding, check_port, serve_development
 
 DEMO = Path(__file__).resolve().parent.parent / "demo_corpus"
@@ -24,9 +27,9 @@ def load_demo_rules() -> int:
     added = 0
     with sessions()() as session:
         for host, rule in json.loads((DEMO / "rules.json").read_text()).items():
-            site = site_named(session, host)
-            if site.rule is None:
-                set_rule(session, site, rule["body"], rule.get("drop", []))
+            if site_named(session, host).rule is None:
+                set_site_rule(session, settings_of(flask_app()), command_actor(), host, rule["body"],
+                              rule.get("drop", []))
                 added += 1
         session.commit()
     return added

@@ -9,6 +9,7 @@ import click
 from flask import current_app
 from flask.cli import with_appcontext
 
+from ..accounts.audit_actions import Action
 from ..crawl.choice import NO_CHALLENGER, PipelineRequest
 from ..db import sessions
 from ..exports.export_service import FORMATS, ExportRequest, run_export
@@ -18,7 +19,7 @@ from ..results.store import refresh_scores
 from ..scoring import app_metrics, eager
 from ..settings import settings_of
 from ..vocabulary import GOLD_STATUSES
-from .actor import cli_record
+from .actor import command_actor
 from .crawl import run_pipeline_export
 from .known_sites import check_sites
 from .page_type_option import page_type_option
@@ -84,7 +85,7 @@ def export_command(fmt, out, statuses, sites, page_types, with_html, with_extrac
                 tally = run_export(session, request, out, predictions=named, metrics=metrics, progress=progress)
             except ValueError as exc:
                 raise click.ClickException(str(exc)) from exc
-        cli_record(session, "export", str(out), {**asdict(request), "pages": tally.pages})
+        command_actor().record(session, Action.EXPORT, str(out), {**asdict(request), "pages": tally.pages})
         session.commit()
     click.echo(f"{tally.pages} pages exported to {out} ({fmt}); see {out / 'README.md'}")
 

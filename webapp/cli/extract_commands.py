@@ -11,29 +11,27 @@ from typing import TYPE_CHECKING
 import click
 from flask.cli import AppGroup, with_appcontext
 from sqlalchemy import select
-from sqlalchemy.orm import Session
 
-from ..accounts.roles import ADMIN
-from ..corpus.site_names import site_named
 from ..db import flask_app, readers, sessions
 from ..extractors.process_pool import pool_size
 from ..extractors.registry import build_registry
-from ..extractors.site_rules import SITE_RULES_NAME
 from ..extractors.variants import with_variants
 from ..jobs.broker import describe_broker
 from ..jobs.records import ENDED
 from ..jobs.start import dispatch
 from ..jobs.workers import run_here
-from ..models import Extraction, Job, Site, SiteRule
-from ..results.rule_proposal import store_rule
+from ..models import Extraction, Job, Site
 from ..settings import settings_of
 from ..usecases.extract import ExtractionRequest
 from ..usecases.extract import start_extraction as start_extraction_job
+from ..usecases.manage_rules import delete_site_rule, set_site_rule
 from ..usecases.manage_variants import add_extractor_variant, remove_extractor_variant
-from ..usecases.outcome import Actor, Refused
-from .actor import ADDRESS, cli_actor, cli_record
+from ..usecases.outcome import Refused
+from .actor import command_actor
+from .figures_commands import rules_report
 from .known_sites import check_sites
 from .processes import processes_option
+from .scores_commands import metric_option
 
 if TYPE_CHECKING:
     from click._termui_impl import ProgressBar
@@ -44,7 +42,7 @@ def start_extraction(names: tuple[str, ...] = (), site: str | None = None, force
     app = flask_app()
     with sessions()() as session:
         try:
-            job = start_extraction_job(session, settings_of(app), Actor(cli_actor(), ADMIN, ADDRESS),
+            job = start_extraction_job(session, settings_of(app), command_actor(),
                                        ExtractionRequest(names, site, force))
         except Refused as error:
             raise click.UsageError(error.reason) from None
@@ -182,7 +180,7 @@ def extractors_add(name: str, base: str, pairs: tuple[str, ...]) -> None:
     a built-in; its fingerprint changes with its options."""
     with sessions()() as session:
         try:
-            variant = add_extractor_variant(session, settings_of(flask_app()), Actor(cli_actor(), ADMIN, ADDRESS),
+            variant = add_extractor_variant(session, settings_of(flask_app()), command_actor(),
                                             name, base, pairs)
         except Refused as error:
             raise click.ClickException(error.reason) from None
@@ -197,7 +195,7 @@ def extractors_remove(name: str) -> None:
     """Remove the variant NAME (its stored extractions are kept, found again if it is added back the same)."""
     with sessions()() as session:
         try:
-            remove_extractor_variant(session, Actor(cli_actor(), ADMIN, ADDRESS), name)
+            remove_extractor_variant(session, command_actor(), name)
         except Refused as error:
             raise click.ClickException(error.reason) from None
         session.commit()
@@ -215,11 +213,11 @@ rules_group = AppGroup("rules", help="Per-site CSS rules of the site-rules extra
               "giving the body's text.")
 def rules_set(host: str, body: str, drop: tuple[str, ...], base: str | None) -> None:
     """Set HOST's rule (replacing any earlier one)."""
-    validate_selectors([body, *drop])
-    if base is not None and (base == SITE_RULES_NAME or base not in build_registry()):
-        raise click.BadParameter(f"{base!r} is not an extractor a rule can refine", param_hint="--base")
     with sessions()() as session:
-        set_rule(session, site_named(session, host.lower()), body, list(drop), base)
+        try:
+            set_site_rule(session, settings_of(flask_app()), command_actor(), host, body, drop, base)
+        except Refused as error:
+            raise click.BadParameter(error.reason) from None
         session.commit()
     click.echo(f"rule for {host} saved; run `goldtext extract --extractor site-rules` to apply it")
 
@@ -236,35 +234,26 @@ def rules_list() -> None:
             click.echo(f"{site.host}: {shlex.join(options)}")
 
 
+@rules_group.command("report")
+@metric_option
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
+def rules_report_command(metric: str, fmt: str) -> None:
+    """Per site: how site-rules ran on its pages (rule, fallback, failed), and its F1 on the gold against its
+    fallback's (the Sites page's rules report)."""
+    rules_report(metric, fmt)
+
+
 @rules_group.command("delete")
 @click.argument("host")
 def rules_delete(host: str) -> None:
     """Remove HOST's rule."""
     with sessions()() as session:
-        site = session.scalars(select(Site).where(Site.host == host.lower())).one_or_none()
-        if site is None or site.rule is None:
-            raise click.ClickException(f"no rule for {host}")
-        session.delete(site.rule)
-        cli_record(session, "rule.delete", f"site {site.host}")
+        try:
+            delete_site_rule(session, command_actor(), host)
+        except Refused as error:
+            raise click.ClickException(error.reason) from None
         session.commit()
     click.echo(f"rule for {host} deleted")
-
-
-def set_rule(session: Session, site: Site, body: str, drop: list[str], base: str | None = None) -> SiteRule:
-    """Set the site's rule (replacing any earlier one), recording who changed it."""
-    rule = store_rule(site, body, drop, base, cli_actor())
-    cli_record(session, "rule.set", f"site {site.host}", {"body": body, "drop": drop, "base": base})
-    return rule
-
-
-def validate_selectors(selectors: list[str]) -> None:
-    from cssselect import GenericTranslator, SelectorError
-
-    for selector in selectors:
-        try:
-            GenericTranslator().css_to_xpath(selector)
-        except SelectorError as exc:
-            raise click.BadParameter(f"invalid CSS selector {selector!r}: {exc}") from exc
 
 
 COMMANDS = [extract_command, extractors_group, rules_group]

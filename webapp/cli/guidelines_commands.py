@@ -9,13 +9,12 @@ import click
 from flask import current_app
 from flask.cli import with_appcontext
 
-from ..accounts.roles import ADMIN
 from ..annotation.guideline_versions import in_force
 from ..db import sessions
 from ..settings import settings_of
 from ..usecases.guideline import save_guideline
-from ..usecases.outcome import Actor, Refused
-from .actor import ADDRESS, cli_actor
+from ..usecases.outcome import Refused
+from .actor import command_actor
 
 
 @click.group("guidelines")
@@ -62,7 +61,7 @@ def import_command(folder: Path, note: str) -> None:
             texts[path.stem] = path.read_text(encoding="utf-8")
         except UnicodeDecodeError as error:
             raise click.ClickException(f"{path} is not UTF-8 text (byte {error.start + 1})") from None
-    actor = Actor(cli_actor(), ADMIN, ADDRESS)
+    actor = command_actor()
     saved = []
     with sessions()() as session:
         current = in_force(session, list(texts))

@@ -8,15 +8,14 @@ from pathlib import Path
 import click
 from flask.cli import AppGroup, with_appcontext
 
-from ..accounts.roles import ADMIN
 from ..db import flask_app, readers, sessions
 from ..jobs.broker import describe_broker
 from ..jobs.lifeline import die_with, hold_lock, holder
 from ..jobs.records import STATUSES, describe, list_jobs, live_workers
 from ..jobs.workers import run_worker
 from ..usecases.cancel_job import cancel
-from ..usecases.outcome import Actor, Refused
-from .actor import ADDRESS, cli_actor
+from ..usecases.outcome import Refused
+from .actor import command_actor
 
 
 @click.command("worker")
@@ -86,7 +85,7 @@ def jobs_cancel(job_id: int) -> None:
     what they finished."""
     with sessions()() as session:
         try:
-            job = cancel(session, Actor(cli_actor(), ADMIN, ADDRESS), job_id)
+            job = cancel(session, command_actor(), job_id)
         except Refused as error:
             raise click.ClickException(error.reason) from None
         session.commit()

@@ -5,8 +5,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import click
@@ -17,21 +15,15 @@ from sqlalchemy.orm import Session
 from ..annotation.page_filter import PageFilter
 from ..db import sessions
 from ..exports.csv_scores import neutralise
-from ..extractors.registry import build_registry
-from ..results.agreement_figures import mark_comparison
 from ..results.cache import ScoreCache, SharedScores
-from ..results.extractions import current_named, resolve_ref
-from ..results.guard_figures import CELLS, guard_report
-from ..results.leaderboard_figures import (
-    GROUPINGS,
-    board_pages,
-    head_to_head,
-)
+from ..results.guard_figures import CELLS
+from ..results.leaderboard_figures import GROUPINGS, BoardOptions
 from ..results.store import refresh_scores
-from ..scoring import app_metrics, resolve_metric
+from ..scoring import resolve_metric
 from ..settings import settings_of
 from ..usecases.outcome import Refused
-from ..usecases.read_board import OLD_GROUPINGS, board_request, read_leaderboard
+from ..usecases.read_board import DEFAULT_METRIC, OLD_GROUPINGS, board_request, read_leaderboard
+from ..usecases.read_figures import compare_figures, guard_figures
 from .known_sites import check_sites
 from .page_type_option import page_type_option
 from .renamed_option import renamed_choice, renamed_option
@@ -71,10 +63,10 @@ def common_options(func):
     return metric_option(func)
 
 
-def scored_cache(session: Session, metric: str) -> ScoreCache:
-    """Bring the metric's cached counts up to date and load them; ClickException naming an unknown or
-    unavailable metric."""
-    metrics = app_metrics(current_app)
+def scored(session: Session, metric: str) -> SharedScores:
+    """Bring the metric's cached counts up to date and a score cache of this command's own to read them
+    (synced by the use case's caller); ClickException naming an unknown or unavailable metric."""
+    metrics = settings_of(current_app).metrics
     try:
         definition = resolve_metric(metrics, metric)
     except ValueError as error:
@@ -83,19 +75,7 @@ def scored_cache(session: Session, metric: str) -> ScoreCache:
         raise click.ClickException(f"metric {metric} is unavailable: {definition.unavailable_reason}")
     refresh_scores(session, {metric: definition}, no_content=settings_of(current_app).taxonomy.no_content)
     session.commit()
-    cache = ScoreCache(metrics)
-    cache.sync(session)
-    return cache
-
-
-@contextmanager
-def usage_errors() -> Iterator[None]:
-    """Report a ValueError of the services (an unknown extractor, an average the metric lacks) as the
-    command's usage error."""
-    try:
-        yield
-    except ValueError as exc:
-        raise click.UsageError(str(exc)) from exc
+    return SharedScores(ScoreCache(metrics))
 
 
 def rows_of(result: dict[str, Any]) -> list[dict[str, Any]]:
@@ -236,15 +216,16 @@ def compare_command(a, b, metric, average, sites, page_types, batches, authors, 
     """Head-to-head of A and B (extractor names, or stored fingerprints): wins, losses, ties, the
     paired bootstrap difference of F1 (A - B), and whether it is within the annotators' noise."""
     check_sites(sites)
-    with usage_errors():
-        with sessions()() as session:
-            cache = scored_cache(session, metric)
-            registry = build_registry()
-            first, second = resolve_ref(session, registry, a), resolve_ref(session, registry, b)
-            wanted = PageFilter(sites=sites, page_types=page_types, batches=batches, authors=authors)
-            result = head_to_head(cache, metric, first, second, average=average, filters=wanted,
-                                  bootstrap=bootstrap, seed=seed, top=top)
-            mark_comparison(session, result, board_pages(cache, metric, [first[1], second[1]], wanted))
+    wanted = PageFilter(sites=sites, page_types=page_types, batches=batches, authors=authors)
+    settings = settings_of(current_app)
+    with sessions()() as session:
+        shared = scored(session, metric)
+        options = BoardOptions(metric=metric, average=average, filters=wanted, bootstrap=bootstrap, seed=seed)
+        try:
+            with shared.synced(session):
+                result = compare_figures(session, settings, shared, options, a, b, top)
+        except Refused as error:
+            raise click.UsageError(error.reason) from None
     if fmt == "json":
         click.echo(json.dumps(result, indent=1))
         return
@@ -253,7 +234,7 @@ def compare_command(a, b, metric, average, sites, page_types, batches, authors, 
         return
     summary = {k: result[k] for k in ("pages", "wins", "losses", "ties", "f1_a", "f1_b",
                                       "difference", "difference_mean", "difference_std", "share_a_better")}
-    click.echo(f"{result['metric']} ({result['average']}): A = {first[0]}, B = {second[0]}")
+    click.echo(f"{result['metric']} ({result['average']}): A = {result['a']['name']}, B = {result['b']['name']}")
     for key, value in summary.items():
         click.echo(f"  {key:16} {cell(value)}")
     noise = result["noise"]
@@ -276,9 +257,13 @@ def guard_command(names, sites, fmt) -> None:
     """The accept guard against the gold page types: confusion matrix per extractor against the types to
     accept (GUARD_ACCEPT_TYPES), and the acceptance rate per site and per import batch."""
     check_sites(sites)
-    with sessions()() as session, usage_errors():
-        report = guard_report(session, current_named(session, build_registry(), names),
-                              settings_of(current_app).taxonomy, sites)
+    settings = settings_of(current_app)
+    options = BoardOptions(metric=DEFAULT_METRIC, extractors=names, filters=PageFilter(sites=sites), bootstrap=0)
+    with sessions()() as session:
+        try:
+            report = guard_figures(session, settings, options)["guard"]
+        except Refused as error:
+            raise click.UsageError(error.reason) from None
     if fmt == "json":
         click.echo(json.dumps(report, indent=1))
         return

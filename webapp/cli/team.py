@@ -9,15 +9,14 @@ import click
 from flask import current_app
 from flask.cli import with_appcontext
 
-from ..accounts.roles import ADMIN
 from ..annotation.page_filter import PageFilter
 from ..db import sessions
 from ..results.agreement_figures import corpus_agreement
 from ..scoring.agreement_maths import GROUPINGS
 from ..settings import settings_of
 from ..usecases.assign import assign_pages, unassign_pages, undo_assignment
-from ..usecases.outcome import Actor, Refused
-from .actor import ADDRESS, cli_actor
+from ..usecases.outcome import Refused
+from .actor import command_actor
 from .known_sites import check_sites
 from .renamed_option import renamed_choice
 from .scores_commands import echo_table
@@ -48,7 +47,7 @@ def assign_command(annotators, sites, batches, url_contains, limit, pages, remov
     --remove removes assignments, --undo undoes your last change."""
     check_sites(sites)
     selection = PageFilter(sites=sites, batches=batches, url_contains=url_contains)
-    actor = Actor(cli_actor(), ADMIN, ADDRESS)
+    actor = command_actor()
     if not undo and not annotators:
         raise click.UsageError("Name the annotators with --to (or give --undo).")
     with sessions()() as session:

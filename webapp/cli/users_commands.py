@@ -1,29 +1,26 @@
-"""`goldtext users`: accounts from the command line, with the same services as the admins' users page."""
+"""`goldtext users`: accounts from the command line, with the same use cases as the admins' users page
+(usecases/manage_accounts.py)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import click
 from flask.cli import AppGroup
+from sqlalchemy.orm import Session
 
-from ..accounts import throttle
-from ..accounts.credentials import LOGIN, TOKEN, end_sessions, issue
+from ..accounts.credentials import LOGIN, TOKEN
 from ..accounts.names import printable
 from ..accounts.roles import ROLES
-from ..accounts.users import (
-    PASSWORD_MAX_BYTES,
-    AccountError,
-    add_user,
-    existing,
-    list_users,
-    set_disabled,
-    set_password,
-    set_role,
-)
+from ..accounts.users import PASSWORD_MAX_BYTES, list_users
 from ..db import readers, sessions
-from .actor import cli_record
+from ..usecases import manage_accounts
+from ..usecases.outcome import Refused
+from .actor import command_actor
+
+T = TypeVar("T")
 
 users_group = AppGroup("users", help="Accounts: add users, set their role, disable them, give API tokens.")
 
@@ -49,8 +46,16 @@ def read_password(password_file: Path | None) -> str:
                                    "of its first line)") from error
 
 
-def target(name: str) -> str:
-    return f"user {name}"
+def _run(change: Callable[[Session], T]) -> T:
+    """Apply a change (a use case of usecases/manage_accounts.py) and commit it; its refusal is the
+    command's error."""
+    with sessions()() as session:
+        try:
+            done = change(session)
+        except Refused as error:
+            raise click.ClickException(error.reason) from None
+        session.commit()
+    return done
 
 
 @users_group.command("add")
@@ -60,13 +65,8 @@ def target(name: str) -> str:
               help="Read the password from the file's first line (else it is asked).")
 def users_add(name: str, role: str, password_file: Path | None) -> None:
     """Add user NAME with ROLE. The first account switches login on: from then on everyone logs in."""
-    with sessions()() as session:
-        try:
-            user = add_user(session, name, role, read_password(password_file))
-        except AccountError as error:
-            raise click.ClickException(str(error)) from error
-        cli_record(session, "user.add", target(user.name), {"role": role})
-        session.commit()
+    password = read_password(password_file)
+    user = _run(lambda s: manage_accounts.add_account(s, command_actor(), name, role, password))
     click.echo(f"{printable(user.name)} added as {role}")
 
 
@@ -79,23 +79,12 @@ def users_list() -> None:
             click.echo(f"{printable(user.name):24} {user.role:10} {state}")
 
 
-def change(action: str, name: str, apply, detail: dict | Callable[[], dict] | None = None) -> None:
-    """Apply a change to user NAME and audit it (`detail`, or a function giving it once applied)."""
-    with sessions()() as session:
-        try:
-            apply(session)
-        except AccountError as error:
-            raise click.ClickException(str(error)) from error
-        cli_record(session, action, target(name), detail() if callable(detail) else detail)
-        session.commit()
-
-
 @users_group.command("set-role")
 @click.argument("name")
 @click.argument("role", type=click.Choice(ROLES))
 def users_set_role(name: str, role: str) -> None:
     """Give user NAME the role ROLE (at once, even in a session already open)."""
-    change("user.role", name, lambda s: set_role(s, name, role), {"role": role})
+    _run(lambda s: manage_accounts.change_role(s, command_actor(), name, role))
     click.echo(f"{printable(name)} is now {role}")
 
 
@@ -104,17 +93,15 @@ def users_set_role(name: str, role: str) -> None:
 def users_disable(name: str) -> None:
     """Disable user NAME: their sessions and API tokens stop working at once, and their assignments are
     removed (the places they held are free; enabling them again does not bring the assignments back)."""
-    freed: list[int] = []
-    change("user.disable", name, lambda s: freed.append(set_disabled(s, name, True)),
-           lambda: {"assignments_removed": freed[0]})
-    click.echo(f"{printable(name)} disabled; {freed[0]} assignment(s) removed")
+    freed = _run(lambda s: manage_accounts.disable_account(s, command_actor(), name))
+    click.echo(f"{printable(name)} disabled; {freed} assignment(s) removed")
 
 
 @users_group.command("enable")
 @click.argument("name")
 def users_enable(name: str) -> None:
     """Enable user NAME again."""
-    change("user.enable", name, lambda s: set_disabled(s, name, False))
+    _run(lambda s: manage_accounts.enable_account(s, command_actor(), name))
     click.echo(f"{printable(name)} enabled")
 
 
@@ -129,7 +116,7 @@ KEEP_TOKENS = click.option("--keep-tokens", is_flag=True, help="Keep the user's 
 def users_password(name: str, password_file: Path | None, keep_tokens: bool) -> None:
     """Set user NAME's password: every session of theirs ends, and their API tokens unless --keep-tokens."""
     password = read_password(password_file)
-    change("user.password", name, lambda s: set_password(s, name, password, keep_tokens), {"tokens_kept": keep_tokens})
+    _run(lambda s: manage_accounts.reset_password(s, command_actor(), name, password, keep_tokens))
     click.echo(f"password of {printable(name)} set; their sessions ended" +
                ("" if keep_tokens else ", and their API tokens"))
 
@@ -139,8 +126,7 @@ def users_password(name: str, password_file: Path | None, keep_tokens: bool) -> 
 @KEEP_TOKENS
 def users_logout(name: str, keep_tokens: bool) -> None:
     """Log user NAME out everywhere: every session ends, and every API token unless --keep-tokens."""
-    ended: dict[str, int] = {}
-    change("user.logout-all", name, lambda s: ended.update(end_sessions(s, existing(s, name), keep_tokens)))
+    ended = _run(lambda s: manage_accounts.log_user_out(s, command_actor(), name, keep_tokens))
     click.echo(f"{printable(name)} logged out: {ended.get(LOGIN, 0)} session(s)" +
                ("" if keep_tokens else f", {ended.get(TOKEN, 0)} API token(s)") + " ended")
 
@@ -149,9 +135,8 @@ def users_logout(name: str, keep_tokens: bool) -> None:
 @click.argument("name")
 def users_unlock(name: str) -> None:
     """Clear the login throttle's wait for NAME, so that they may log in at once."""
-    cleared: list[bool] = []
-    change("user.unlock", name, lambda s: cleared.append(throttle.clear(s, name)))
-    click.echo(f"{printable(name)} may log in at once" if cleared[0] else f"{printable(name)} had no login wait")
+    cleared = _run(lambda s: manage_accounts.unlock_account(s, command_actor(), name))
+    click.echo(f"{printable(name)} may log in at once" if cleared else f"{printable(name)} had no login wait")
 
 
 @users_group.command("token")
@@ -159,14 +144,7 @@ def users_unlock(name: str) -> None:
 def users_token(name: str) -> None:
     """Print a new API token of user NAME, once (only its hash is kept); send it as
     `Authorization: Bearer TOKEN`."""
-    with sessions()() as session:
-        try:
-            secret = issue(session, existing(session, name), TOKEN)
-        except AccountError as error:
-            raise click.ClickException(str(error)) from error
-        cli_record(session, "user.token", target(name))
-        session.commit()
-    click.echo(secret)
+    click.echo(_run(lambda s: manage_accounts.new_token(s, command_actor(), name)))
 
 
 COMMANDS = [users_group]

@@ -10,12 +10,12 @@ stops renewing; when the lease expires the reaper hands the chunk to another wor
 what is still missing. A message is therefore only a wake-up call: running the same chunk twice, or a
 chunk that is already done, does nothing.
 
-Modules: `records` (job rows, progress, cancel, stalled), `leases` (claims, heartbeats, the reaper),
-`broker` (the Huey adapter), `start` (creating a job and dispatching it), `context` (what a step is
-given), one module per kind of step (`extraction_steps`, `upload_step`, `export_step`, `refresh_step`,
-`check_step`, named in `runner.STEPS`), `files` (uploads and export archives kept in the
-database), `runner` (running one chunk), `workers` (the `goldtext worker`
-consumer and the embedded one), `outages` (which errors mean the database or the broker is out: the
-chunk is handed back, the job does not fail), `health` (what `/health` checks) and `lifeline` (the
-embedded worker of `goldtext serve` dies with it, and runs once per instance).
+Modules: `records` (job rows and the one way to make one, `create_job`; progress, cancel, stalled), `leases`
+(claims, heartbeats, the reaper), `broker` (the Huey adapter), `start` (dispatching a job after its commit),
+`context` (what a step is given), one module per kind of step (`extraction_steps`, `upload_step`,
+`export_step`, `refresh_step`, `check_step`, named in `runner.STEPS`), `files` (uploads and export archives
+kept in the database), `runner` (running one chunk), `workers` (the `goldtext worker` consumer and the
+embedded one), `outages` (which errors mean the database or the broker is out: the chunk is handed back, the
+job does not fail), `health` (what `/health` checks) and `lifeline` (the embedded worker of `goldtext serve`
+dies with it, and runs once per instance).
 """

@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 
 from ..models import Job, utcnow
 from ..settings import Settings
-from .records import FIRST_STEP, create_job
+from .records import create_job
 
 FOLLOWER = "checks"
 """Who a follow-up check job is started by (the jobs list shows it)."""
@@ -29,5 +29,5 @@ def follow_gold(session: Session, settings: Settings) -> Job | None:
     if any(job.params.get("follow") for job in queued):
         return None
     delay = settings.check_delay
-    return create_job(session, "check", {"follow": True, "delay": delay}, FOLLOWER, FIRST_STEP["check"], [[]],
+    return create_job(session, "check", {"follow": True, "delay": delay}, FOLLOWER,
                       settings.lease.until(utcnow() + timedelta(seconds=delay)))

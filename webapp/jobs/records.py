@@ -32,17 +32,18 @@ class UnknownJob(LookupError):
         super().__init__(f"no job {job_id}")
 
 
-def create_job(
-    session: Session, kind: str, params: dict[str, Any], started_by: str, step: str, works: Sequence[Any],
-    queued_until: datetime,
-) -> Job:
-    """A queued job with one queued chunk of `step` per item of `works` (flushed, so ids are set).
+def create_job(session: Session, kind: str, params: dict[str, Any], started_by: str, queued_until: datetime, *,
+               step: str | None = None, works: Sequence[Any] = ([],)) -> Job:
+    """The one way a job is made: queued, with one queued chunk of `step` (the kind's first step,
+    `FIRST_STEP`, unless named) per item of `works` (flushed, so ids are set). Not committed: the face
+    commits, then dispatches it (jobs/start.py `dispatch`).
 
     `queued_until`: when a queued chunk that no worker took counts as lost (see leases.reap)."""
     if kind not in KINDS:
         raise ValueError(f"job kind must be one of {', '.join(KINDS)}, not {kind!r}")
     job = Job(kind=kind, params=params, started_by=started_by, status="queued")
-    job.chunks = [JobChunk(step=step, work=work, status="queued", lease_until=queued_until) for work in works]
+    job.chunks = [JobChunk(step=step or FIRST_STEP[kind], work=work, status="queued", lease_until=queued_until)
+                  for work in works]
     session.add(job)
     session.flush()
     return job

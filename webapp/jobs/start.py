@@ -1,25 +1,14 @@
-"""Starting jobs: the one function views and commands call to create a job, and the one they call
-after their commit to send its first chunks to the workers."""
+"""Sending a job to the workers: the one function views and commands call after the commit that created
+the job (jobs are made by `records.create_job`, called by the use case that starts them)."""
 
 from __future__ import annotations
-
-from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ..models import Job, JobChunk
-from ..settings import settings_of
 from .broker import send
 from .host import Host
-from .records import FIRST_STEP, create_job
-
-
-def new_job(session: Session, host: Host, kind: str, params: dict[str, Any], started_by: str,
-            works: list[Any] | None = None) -> Job:
-    """A queued job with its first step's chunks (one, or one per item of `works`); not committed."""
-    return create_job(session, kind, params, started_by, FIRST_STEP[kind], works if works is not None else [[]],
-                      settings_of(host).lease.until())
 
 
 def dispatch(host: Host, session: Session, job: Job) -> None:
@@ -28,4 +17,3 @@ def dispatch(host: Host, session: Session, job: Job) -> None:
     send(host, list(session.scalars(select(JobChunk.id).where(JobChunk.job_id == job.id,
                                                              JobChunk.status == "queued"))),
          float(job.params.get("delay", 0)))
-

@@ -18,7 +18,7 @@ from ..models import Job, JobChunk, utcnow
 from .broker import RUNNER, broker
 from .host import Host, database_of
 from .outages import is_outage
-from .records import ENDED, OPEN, UnknownJob
+from .records import ENDED, UnknownJob
 from .runner import Runner
 
 log = logging.getLogger(__name__)
@@ -142,16 +142,3 @@ def run_here(host: Host, job_id: int, threads: int = 2,
             thread.join()
         runner.close()
     return status
-
-
-def drain(host: Host, threads: int = 1) -> list[int]:
-    """Run every open job to its end in this process, oldest first (tests, and a machine with no
-    worker running); returns the jobs run."""
-    ran: list[int] = []
-    while True:
-        with database_of(host).reader() as session:
-            job_id = session.scalar(select(Job.id).where(Job.status.in_(OPEN)).order_by(Job.id).limit(1))
-        if job_id is None or job_id in ran:
-            return ran
-        run_here(host, job_id, threads)
-        ran.append(job_id)

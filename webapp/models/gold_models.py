@@ -137,14 +137,15 @@ class AnnotationRevision(RevisionFields, Base):
 
 class Assignment(Base):
     """A page given to an annotator explicitly (`goldtext assign`): it comes first in their queue, and it
-    holds one of the page's OVERLAP places for them (see annotation/page_queue.py)."""
+    holds one of the page's OVERLAP places for them (see annotation/page_queue.py). `author`: the annotator
+    it is given to, the name their annotation of the page will carry as its `author`."""
 
     __tablename__ = "assignment"
-    __table_args__ = (UniqueConstraint("page_id", "annotator"),)
+    __table_args__ = (UniqueConstraint("page_id", "author"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     page_id: Mapped[int] = mapped_column(ForeignKey("page.id", ondelete="CASCADE"), index=True)
-    annotator: Mapped[str] = mapped_column(String(100), index=True)
+    author: Mapped[str] = mapped_column(String(100), index=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 

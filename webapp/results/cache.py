@@ -9,7 +9,8 @@ the snapshot another process stored (see snapshot.py: the columns' arrays, read 
 recent enough, and reads the counts in bulk otherwise: each page's facts once (columns.PageFacts), the
 counts as plain columns decoded a chunk at a time (columns.Rows). `SharedScores` is a web process's one cache,
 synced and read under a lock (Boards are corrected in place, and web processes are threaded), with
-figures remembered per version of the data.
+figures remembered per version of the data. What is kept least recently used first out (boards, aligned
+pages, bootstrap weights, remembered figures) is kept in `kept.Kept`, as every in-process cache is.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from __future__ import annotations
 import gc
 import itertools
 import threading
-from collections import Counter, OrderedDict, defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -31,6 +32,7 @@ from sqlalchemy.orm import Session
 from sqlalchemy.types import Text
 
 from ..annotation.page_filter import PageFilter
+from ..kept import Kept
 from ..models import Extraction, Gold, Page, Score, Site
 from ..scoring import Metric
 from ..scoring.board import Board
@@ -134,30 +136,22 @@ class ScoreCache:
         """Changes whenever a reloaded row's guard verdict or time differs from the one it replaced."""
         self.log: list[tuple[int, set[int]]] = []
         self.log_floor = -1
-        self.boards: OrderedDict[tuple, tuple[int, Board]] = OrderedDict()
         self.boards_kept = boards_kept
-        self.alignments: OrderedDict[tuple, tuple[int, int, np.ndarray]] = OrderedDict()
-        self.weights: OrderedDict[tuple[int, int, int], np.ndarray] = OrderedDict()
+        self.boards: Kept[tuple[int, Board]] = Kept(boards_kept)
+        """query -> (the epoch it was built or last corrected at, its board)."""
+        self.alignments: Kept[tuple[int, int, np.ndarray]] = Kept(ALIGNMENTS_KEPT)
+        """query -> (the epoch it was built at, its stamp, the aligned slots)."""
+        self.weights: Kept[np.ndarray] = Kept(WEIGHTS_KEPT)
         self.loaded_from = "none"
         """How the cache started: "snapshot", "database", or "none" yet."""
 
     def keep_board(self, key: tuple, board: Board) -> None:
-        self.boards[key] = (self.epoch, board)
-        self.boards.move_to_end(key)
-        while len(self.boards) > self.boards_kept:
-            self.boards.popitem(last=False)
+        self.boards.put(key, (self.epoch, board))
 
     def resample_weights(self, pages: int, resamples: int, seed: int) -> np.ndarray:
         """The bootstrap's weights for this many pages (scoring/bootstrap.py `weights`), shared by every
         board of that size: drawn once, never changed."""
-        key = (pages, resamples, seed)
-        found = self.weights.get(key)
-        if found is None:
-            found = self.weights[key] = weights(pages, resamples, seed)
-        self.weights.move_to_end(key)
-        while len(self.weights) > WEIGHTS_KEPT:
-            self.weights.popitem(last=False)
-        return found
+        return self.weights.get((pages, resamples, seed), lambda: weights(pages, resamples, seed))
 
     def reset(self) -> None:
         """Forget everything: the next sync starts over (the log no longer reaches back to this cache)."""
@@ -320,7 +314,7 @@ class ScoreCache:
         filters.check_scored()
         key = (metric, tuple(fingerprints), filters)
         columns = self._columns(metric)
-        found = self.alignments.get(key)
+        found = self.alignments.peek(key)
         if found is not None:
             built, stamp, slots = found
             changed = self.changed_after(built)
@@ -345,10 +339,7 @@ class ScoreCache:
         return stamp, slots
 
     def _keep_alignment(self, key: tuple, stamp: int, slots: np.ndarray) -> None:
-        self.alignments[key] = (self.epoch, stamp, slots)
-        self.alignments.move_to_end(key)
-        while len(self.alignments) > ALIGNMENTS_KEPT:
-            self.alignments.popitem(last=False)
+        self.alignments.put(key, (self.epoch, stamp, slots))
 
     def aligned(
         self, metric: str, fingerprints: Sequence[str], filters: PageFilter, pages: set[int] | None = None
@@ -408,7 +399,7 @@ class SharedScores:
 
     cache: ScoreCache
     lock: threading.Lock = field(default_factory=threading.Lock)
-    memo: dict[tuple, tuple[int, Any]] = field(default_factory=dict)
+    memo: Kept[Any] = field(default_factory=lambda: Kept(MEMO_LIMIT))
 
     @contextmanager
     def synced(self, session: Session) -> Iterator[ScoreCache]:
@@ -419,12 +410,4 @@ class SharedScores:
 
     def remembered(self, key: tuple, compute, version: Any = None) -> Any:
         """compute() once per version of the data it reads (default: the cache's epoch); call under the lock."""
-        version = self.cache.epoch if version is None else version
-        found = self.memo.get(key)
-        if found is not None and found[0] == version:
-            return found[1]
-        if len(self.memo) >= MEMO_LIMIT:
-            self.memo.clear()
-        value = compute()
-        self.memo[key] = (version, value)
-        return value
+        return self.memo.get(key, compute, self.cache.epoch if version is None else version)

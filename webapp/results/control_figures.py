@@ -24,7 +24,7 @@ def control_scores(session: Session, metric: Metric, alert_below: float) -> dict
     ``alert_below``, "pages": [{"page", "f1"}] per page}."""
     controls = {c.page_id: c for c in session.scalars(select(ControlPage))}
     given: dict[str, set[int]] = defaultdict(set)
-    for page_id, name in session.execute(select(Assignment.page_id, Assignment.annotator)
+    for page_id, name in session.execute(select(Assignment.page_id, Assignment.author)
                                          .where(Assignment.page_id.in_(controls))):
         given[name].add(page_id)
     rows: dict[str, list[tuple[int, dict[str, Any]]]] = defaultdict(list)

@@ -61,7 +61,7 @@ def _board(
     filters.check_scored()
     fps = list(named.values())
     key = (metric.name, average, tuple(named.items()), filters, bootstrap, seed)
-    cached = cache.boards.get(key)
+    cached = cache.boards.peek(key)
     if cached is not None:
         built, board = cached
         changed = cache.changed_after(built)

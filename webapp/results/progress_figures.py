@@ -40,12 +40,12 @@ def open_assignments(session: Session) -> Counter[str]:
     """By annotator: the pages assigned to them that still need their annotation (no gold, or a control
     page given to them, and no finished annotation of theirs)."""
     finished = select(Annotation.id).where(Annotation.page_id == Assignment.page_id,
-                                           Annotation.author == Assignment.annotator,
+                                           Annotation.author == Assignment.author,
                                            Annotation.status.in_(FINISHED)).exists()
     gold = select(Gold.id).where(Gold.page_id == Assignment.page_id).exists()
     control = select(ControlPage.id).where(ControlPage.page_id == Assignment.page_id).exists()
-    query = (select(Assignment.annotator, func.count()).where(~finished, or_(~gold, control))
-             .group_by(Assignment.annotator))
+    query = (select(Assignment.author, func.count()).where(~finished, or_(~gold, control))
+             .group_by(Assignment.author))
     return Counter(dict(session.execute(query).all()))
 
 

@@ -93,11 +93,6 @@ def prune_changes(session: Session, floor: int) -> None:
     session.execute(update(ScoreEpoch).where(ScoreEpoch.id == PRUNED).values(value=floor))
 
 
-def pruned_floor(session: Session) -> int:
-    """The newest epoch whose log entries were pruned (0: none)."""
-    return session.scalar(select(ScoreEpoch.value).where(ScoreEpoch.id == PRUNED)) or 0
-
-
 def refresh_scores(
     session: Session,
     metrics: Mapping[str, Metric],
@@ -187,10 +182,6 @@ def epochs(session: Session) -> tuple[int, int, int]:
     what a poll reads to know whether anything changed."""
     found: dict[int, int] = {row.id: row.value for row in session.execute(select(ScoreEpoch.id, ScoreEpoch.value))}
     return found.get(EPOCH, 0), found.get(PRUNED, 0), found.get(EXTRACTIONS, 0)
-
-
-def current_epoch(session: Session) -> int:
-    return session.scalar(select(ScoreEpoch.value).where(ScoreEpoch.id == EPOCH)) or 0
 
 
 def changed_since(session: Session, epoch: int) -> tuple[int, set[int]]:

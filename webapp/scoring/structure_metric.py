@@ -49,11 +49,6 @@ def counts(candidate: str | None, gold: str, *, errored: bool = False) -> dict[s
     return {**found, "failed": failed[:LISTED], "errored": errored}
 
 
-def failing_tests(counts: dict[str, Any]) -> list[dict[str, str]]:
-    """A page's failing tests as its counts list them (id, kind, description)."""
-    return list(counts.get("failed", ()))
-
-
 def page_scores(fields: Fields) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The page's pass rate (1 without tests) as precision, recall and F1."""
     rate = np.divide(fields["passed"], fields["tests"], out=np.ones(len(fields["tests"])), where=fields["tests"] > 0)

@@ -13,13 +13,14 @@ from __future__ import annotations
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from ..accounts.roles import ADMIN, at_least
+from ..accounts.audit_actions import Action
+from ..accounts.roles import ADMIN
 from ..annotation.prefill import METRIC
 from ..models import Site, SiteRule
 from ..results.rule_proof import Proof
 from ..results.rule_proposal import site_proof, store_rule
 from ..settings import Settings
-from .outcome import Actor, Refused
+from .outcome import Actor, Refused, needs
 
 
 def learned_proof(reading: Session, settings: Settings, host: str) -> Proof:
@@ -27,11 +28,10 @@ def learned_proof(reading: Session, settings: Settings, host: str) -> Proof:
     return site_proof(reading, settings.registry, settings.metrics[METRIC], host)
 
 
+@needs(ADMIN, "Only an admin accepts a learned site rule.")
 def accept_learned_rule(session: Session, actor: Actor, host: str, proof: Proof) -> tuple[SiteRule, Proof]:
     """Store the site's learned rule (its `learned_proof`, just computed) when it beats its best extractor;
     Refused (403, 404, 409) otherwise."""
-    if not at_least(actor.role, ADMIN):
-        raise Refused(403, "Only an admin accepts a learned site rule.")
     site = session.scalars(select(Site).where(Site.host == host)).one_or_none()
     if site is None:
         raise Refused(404, f"No site {host!r}.")
@@ -41,7 +41,7 @@ def accept_learned_rule(session: Session, actor: Actor, host: str, proof: Proof)
         raise Refused(409, f"No learned rule to accept for {host}: {proof.reason}.")
     rule = proof.stored_rule()
     stored = store_rule(site, rule["body"], rule["drop"], rule["base"], actor.name)
-    actor.record(session, "rule.set", f"site {host}", {
+    actor.record(session, Action.RULE_SET, f"site {host}", {
         **rule, "learned": True, "learned_f1": proof.learned_f1, "best_f1": proof.best_f1, "pages": proof.pages,
     })
     return stored, proof

@@ -14,6 +14,8 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from ..accounts.audit_actions import Action
+from ..accounts.roles import REVIEWER
 from ..annotation.annotations import annotations_of, is_complete
 from ..annotation.gold_markdown import edited_text
 from ..annotation.guideline_versions import version_in_force
@@ -24,8 +26,8 @@ from ..results.store import gold_changed
 from ..settings import Settings
 from .bodies import ADJUDICATION, validated
 from .fields import Fields, checked_fields, saved_views
-from .outcome import Actor, Refused
-from .save import Saved, effort_fact, locked_page, provenance_of
+from .outcome import Actor, Refused, needs
+from .save import Saved, locked_page, provenance_of
 
 NOTE_MAX = 2000
 
@@ -53,7 +55,7 @@ def adjudication_request(settings: Settings, *, version: Any, page_type: Any, st
     views = saved_views(markdown, None if text is None else text.replace("\r\n", "\n"))
     fields = checked_fields(settings, views=views, page_type=page_type, status=status, snippets=snippets)
     checked = None if provenance is None else provenance_of(provenance, edited_text(views))
-    return AdjudicationRequest(fields, version, note[:NOTE_MAX], None if effort is None else effort_fact(effort),
+    return AdjudicationRequest(fields, version, note[:NOTE_MAX], effort,
                                checked)
 
 
@@ -70,6 +72,7 @@ def adjudication_refusal(session: Session, settings: Settings, page: Page, revie
     return None
 
 
+@needs(REVIEWER, "Only a reviewer or an admin adjudicates a page.")
 def adjudicate_page(session: Session, settings: Settings, actor: Actor, page_id: int,
                     request: AdjudicationRequest) -> Saved:
     """Save the reviewer's result by the rules above; Refused (404, 403, 409, 400) when it is not taken.
@@ -89,6 +92,7 @@ def adjudicate_page(session: Session, settings: Settings, actor: Actor, page_id:
         raise Refused(400, str(error)) from None
     if outcome.applied:
         gold_changed(session, settings.eager, page_id, no_content=settings.taxonomy.no_content)
-    actor.record(session, "adjudicate", f"page {page_id}", {"version": request.version, "conflict": outcome.conflict,
-                                                            "type": fields.page_type, "note": request.note})
+    actor.record(session, Action.ADJUDICATE, f"page {page_id}", {"version": request.version,
+                                                                 "conflict": outcome.conflict,
+                                                                 "type": fields.page_type, "note": request.note})
     return Saved(outcome, check=follow_gold(session, settings) if outcome.applied else None)

@@ -14,9 +14,10 @@ from dataclasses import dataclass
 from sqlalchemy import delete
 from sqlalchemy.orm import Session
 
+from ..accounts.audit_actions import Action
+from ..accounts.roles import REVIEWER
 from ..models import CandidateTab
-from .assign import lead_only
-from .outcome import Actor, Refused
+from .outcome import Actor, Refused, needs
 
 NAME_MAX = 100
 POSITION_MAX = 999
@@ -30,9 +31,9 @@ class TabChoice:
     position: int = 0
 
 
+@needs(REVIEWER, "Only a lead (a reviewer or an admin) may arrange the candidate tabs.")
 def arrange_tabs(session: Session, actor: Actor, choices: Sequence[TabChoice]) -> int:
     """Store the team's tab choices (see the rules); returns how many tabs are hidden or pinned."""
-    lead_only(actor, "arrange the candidate tabs")
     names = [c.extractor for c in choices]
     for choice in choices:
         if not choice.extractor.strip() or len(choice.extractor) > NAME_MAX:
@@ -48,7 +49,7 @@ def arrange_tabs(session: Session, actor: Actor, choices: Sequence[TabChoice]) -
     session.add_all(CandidateTab(extractor=c.extractor, hidden=c.hidden, pinned=c.pinned, position=c.position)
                     for c in kept)
     session.flush()
-    actor.record(session, "tabs.arrange", "candidate tabs",
+    actor.record(session, Action.TABS_ARRANGE, "candidate tabs",
                  {"hidden": [c.extractor for c in kept if c.hidden],
                   "pinned": [c.extractor for c in kept if c.pinned]})
     return len(kept)

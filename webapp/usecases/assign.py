@@ -18,13 +18,14 @@ from collections.abc import Sequence
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from ..accounts.roles import REVIEWER, at_least
+from ..accounts.audit_actions import Action
+from ..accounts.roles import ANNOTATOR, REVIEWER, at_least
 from ..accounts.users import accounts_exist, user_named
 from ..annotation.assignment import Pair, assign, drop_pairs, restore_pairs, unassign
 from ..annotation.page_filter import PageFilter
 from ..models import AssignmentChange, utcnow
 from ..settings import Settings
-from .outcome import Actor, Refused
+from .outcome import Actor, Refused, needs
 
 
 def spelled(name: str) -> str:
@@ -55,23 +56,19 @@ def checked_annotators(session: Session, names: tuple[str, ...]) -> tuple[str, .
     return names
 
 
-def lead_only(actor: Actor, what: str) -> None:
-    """Refused (403) unless the actor is a lead (a reviewer or an admin)."""
-    if not at_least(actor.role, REVIEWER):
-        raise Refused(403, f"Only a lead (a reviewer or an admin) may {what}.")
-
-
+@needs(REVIEWER, "Only a lead (a reviewer or an admin) may assign pages.")
 def assign_pages(session: Session, settings: Settings, actor: Actor, names: tuple[str, ...], selection: PageFilter,
                  limit: int | None = None, page_ids: Sequence[int] = ()) -> int:
     """Assign the selected pages (of ``page_ids`` only, when given) with a free place to each annotator in
     turn (annotation/assignment.py); returns the assignments made. Never commits."""
-    lead_only(actor, "assign pages")
     made = assign(session, checked_annotators(session, names), selection, settings.overlap, limit, page_ids)
     kept(session, actor, "assign", made, [])
-    actor.record(session, "assign", ", ".join(names), {"pages": len(made), **selection_detail(selection, page_ids)})
+    actor.record(session, Action.ASSIGN, ", ".join(names),
+                 {"pages": len(made), **selection_detail(selection, page_ids)})
     return len(made)
 
 
+@needs(ANNOTATOR, "Only a signed-in user hands pages back.")
 def unassign_pages(session: Session, actor: Actor, names: tuple[str, ...], selection: PageFilter,
                    page_id: int | None = None, page_ids: Sequence[int] = ()) -> int:
     """Remove the annotators' assignments of the selected pages (of that page only, or of ``page_ids``,
@@ -87,17 +84,17 @@ def unassign_pages(session: Session, actor: Actor, names: tuple[str, ...], selec
                                "back your own.")
     removed = unassign(session, names, selection, page_id, page_ids)
     kept(session, actor, "unassign", [], removed)
-    actor.record(session, "unassign", ", ".join(names),
+    actor.record(session, Action.UNASSIGN, ", ".join(names),
                  {"pages": len(removed), "page": page_id, **selection_detail(selection, page_ids)})
     return len(removed)
 
 
+@needs(REVIEWER, "Only a lead (a reviewer or an admin) may re-assign pages.")
 def reassign_pages(session: Session, settings: Settings, actor: Actor, source: str, names: tuple[str, ...],
                    selection: PageFilter, page_ids: Sequence[int] = ()) -> tuple[int, int]:
     """Move ``source``'s assignments of the selected pages to the annotators ``names`` (each page to the
     first of them with a place for it, in turn); returns (assignments removed, assignments made). Pages
     that none of them can take stay unassigned. Never commits."""
-    lead_only(actor, "re-assign pages")
     spelled(source)
     targets = checked_annotators(session, names)
     if source in targets:
@@ -113,15 +110,15 @@ def reassign_pages(session: Session, settings: Settings, actor: Actor, source: s
                 made += taken
                 break
     kept(session, actor, "reassign", made, removed)
-    actor.record(session, "reassign", f"{source} -> {', '.join(targets)}",
+    actor.record(session, Action.REASSIGN, f"{source} -> {', '.join(targets)}",
                  {"removed": len(removed), "made": len(made), **selection_detail(selection, page_ids)})
     return len(removed), len(made)
 
 
+@needs(REVIEWER, "Only a lead (a reviewer or an admin) may undo assignments.")
 def undo_assignment(session: Session, actor: Actor) -> tuple[int, int]:
     """Undo the actor's newest assignment change not yet undone (see the rules); returns (assignments
     removed, assignments restored). Refused (409) when there is none. Never commits."""
-    lead_only(actor, "undo assignments")
     change = last_change(session, actor.name)
     if change is None:
         raise Refused(409, f"{actor.name} has no assignment change left to undo.")
@@ -129,7 +126,7 @@ def undo_assignment(session: Session, actor: Actor) -> tuple[int, int]:
     restored = restore_pairs(session, [(int(page), str(name)) for page, name in change.removed])
     change.undone_at = utcnow()
     session.flush()
-    actor.record(session, "assign.undo", f"assignment change {change.id}",
+    actor.record(session, Action.ASSIGN_UNDO, f"assignment change {change.id}",
                  {"action": change.action, "removed": len(removed), "restored": len(restored)})
     return len(removed), len(restored)
 

@@ -9,21 +9,21 @@ from __future__ import annotations
 
 from sqlalchemy.orm import Session
 
-from ..accounts.roles import ADMIN, at_least
+from ..accounts.audit_actions import Action
+from ..accounts.roles import ADMIN
 from ..jobs.records import UnknownJob, cancel_job
 from ..models import Job
-from .outcome import Actor, Refused
+from .outcome import Actor, Refused, needs
 
 
+@needs(ADMIN, "Only an admin cancels a job.")
 def cancel(session: Session, actor: Actor, job_id: int) -> Job:
     """The cancelled job; Refused by the rules above."""
-    if not at_least(actor.role, ADMIN):
-        raise Refused(403, "Only an admin cancels a job.")
     try:
         job = cancel_job(session, job_id)
     except UnknownJob as error:
         raise Refused(404, str(error)) from None
     except ValueError as error:
         raise Refused(409, str(error)) from None
-    actor.record(session, "job.cancel", f"job {job.id}")
+    actor.record(session, Action.JOB_CANCEL, f"job {job.id}")
     return job

@@ -17,12 +17,13 @@ from urllib.parse import urlsplit
 
 from sqlalchemy.orm import Session
 
-from ..accounts.roles import ADMIN, at_least
+from ..accounts.audit_actions import Action
+from ..accounts.roles import ADMIN
 from ..corpus.importer import start_batch
-from ..jobs.records import FIRST_STEP, create_job
+from ..jobs.records import create_job
 from ..models import Job
 from ..settings import Settings
-from .outcome import Actor, Refused
+from .outcome import Actor, Refused, needs
 
 
 @dataclass(frozen=True)
@@ -56,16 +57,15 @@ def checked_urls(urls: Sequence[str], max_urls: int) -> tuple[str, ...]:
     return unique
 
 
+@needs(ADMIN, "Only an admin captures URLs: the server fetches them.")
 def start_capture(session: Session, settings: Settings, actor: Actor, request: CaptureRequest) -> Job:
     """The queued capture job (flushed), with its import batch; Refused by the rules above. Never commits."""
-    if not at_least(actor.role, ADMIN):
-        raise Refused(403, "Only an admin captures URLs: the server fetches them.")
     urls = checked_urls(request.urls, settings.capture.max_urls)
     batch = start_batch(session, f"capture of {len(urls)} URL{'s' if len(urls) != 1 else ''}", "warc", actor.name)
     params: dict[str, Any] = {"urls": list(urls), "obey_robots": request.obey_robots, "batch": batch.id,
                               "format": "warc", "site_from": "url", "extractors": list(request.extractors)}
-    job = create_job(session, "capture", params, actor.name, FIRST_STEP["capture"], [[]], settings.lease.until())
+    job = create_job(session, "capture", params, actor.name, settings.lease.until())
     job.batch_id = batch.id
-    actor.record(session, "capture", f"job {job.id}",
+    actor.record(session, Action.CAPTURE, f"job {job.id}",
                  {"urls": len(urls), "obey_robots": request.obey_robots, "batch": batch.id})
     return job

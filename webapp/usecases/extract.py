@@ -17,13 +17,15 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from ..accounts.audit_actions import Action
+from ..accounts.roles import ADMIN
 from ..extractors.extraction_service import current_extractors
 from ..extractors.registry import UnknownExtractor
-from ..jobs.records import FIRST_STEP, create_job
+from ..jobs.records import create_job
 from ..models import Job
 from ..settings import Settings
 from .bodies import EXTRACTION, validated
-from .outcome import Actor, Refused
+from .outcome import Actor, Refused, needs
 
 
 @dataclass(frozen=True)
@@ -52,6 +54,7 @@ def checked_extractors(session: Session, settings: Settings, names: Sequence[str
     return tuple(names)
 
 
+@needs(ADMIN, "Only an admin starts an extraction.")
 def start_extraction(session: Session, settings: Settings, actor: Actor, request: ExtractionRequest) -> Job:
     """The queued extraction job (flushed: its id is set), audited; Refused (400) by the rules above.
     Never commits."""
@@ -59,6 +62,6 @@ def start_extraction(session: Session, settings: Settings, actor: Actor, request
     if request.site is not None and not request.site.strip():
         raise Refused(400, "The site is empty: name a host, or leave the site out for every page.")
     params = request.params()
-    job = create_job(session, "extract", params, actor.name, FIRST_STEP["extract"], [[]], settings.lease.until())
-    actor.record(session, "extract", f"job {job.id}", params)
+    job = create_job(session, "extract", params, actor.name, settings.lease.until())
+    actor.record(session, Action.EXTRACT, f"job {job.id}", params)
     return job

@@ -19,14 +19,15 @@ from __future__ import annotations
 
 from sqlalchemy.orm import Session
 
-from ..accounts.roles import REVIEWER, at_least
+from ..accounts.audit_actions import Action
+from ..accounts.roles import ANNOTATOR, REVIEWER, at_least
 from ..annotation.annotations import DRAFT, FINISHED, annotation_of, is_blind
 from ..annotation.comments import BODY_MAX, CHANGES, COMMENT, LINE_MAX, blind_to
 from ..annotation.gold import apply_revision
 from ..models import PageComment
 from ..results.store import gold_changed
 from ..settings import Settings
-from .outcome import Actor, Refused
+from .outcome import Actor, Refused, needs
 from .save import locked_page
 
 
@@ -41,6 +42,7 @@ def checked_text(body: str, line: str | None) -> tuple[str, str | None]:
     return body, line
 
 
+@needs(ANNOTATOR, "Only a signed-in user comments.")
 def add_comment(session: Session, settings: Settings, actor: Actor, page_id: int, body: str,
                 line: str | None = None, about: str | None = None) -> PageComment:
     """Add the actor's comment to the page's thread (see the rules); Refused (400, 403, 404). Never commits."""
@@ -55,16 +57,15 @@ def add_comment(session: Session, settings: Settings, actor: Actor, page_id: int
     comment = PageComment(page_id=page.id, author=actor.name, about=about, kind=COMMENT, line=line, body=body)
     session.add(comment)
     session.flush()
-    actor.record(session, "comment", f"page {page.id}", {"comment": comment.id, "about": about, "line": line})
+    actor.record(session, Action.COMMENT, f"page {page.id}", {"comment": comment.id, "about": about, "line": line})
     return comment
 
 
+@needs(REVIEWER, "Only a lead (a reviewer or an admin) requests changes.")
 def request_changes(session: Session, settings: Settings, actor: Actor, page_id: int, annotator: str,
                     body: str) -> PageComment:
     """Send the annotator's work on the page back to draft with the comment (see the rules); Refused
     (400, 403, 404, 409). Never commits."""
-    if not at_least(actor.role, REVIEWER):
-        raise Refused(403, "Only a lead (a reviewer or an admin) requests changes.")
     page = locked_page(session, page_id)
     body, _ = checked_text(body, None)
     annotator = annotator.strip()
@@ -85,5 +86,5 @@ def request_changes(session: Session, settings: Settings, actor: Actor, page_id:
     comment = PageComment(page_id=page.id, author=actor.name, about=annotator, kind=CHANGES, body=body)
     session.add(comment)
     session.flush()
-    actor.record(session, "changes.request", f"page {page.id}", {"annotator": annotator, "comment": comment.id})
+    actor.record(session, Action.CHANGES_REQUEST, f"page {page.id}", {"annotator": annotator, "comment": comment.id})
     return comment

@@ -10,21 +10,21 @@ from __future__ import annotations
 
 from sqlalchemy.orm import Session
 
+from ..accounts.audit_actions import Action
 from ..accounts.roles import ADMIN
 from ..annotation.guideline_versions import TEXT_MAX, StaleGuideline, save_version
 from ..models import Guideline
 from ..settings import Settings
-from .outcome import Actor, Refused
+from .outcome import Actor, Refused, needs
 
 NOTE_MAX = 500
 
 
+@needs(ADMIN, "Only admins edit the guidelines.")
 def save_guideline(session: Session, settings: Settings, actor: Actor, page_type: str, text: str,
                    base_version: int | None, note: str = "") -> Guideline:
     """Store the admin's text as the type's new guideline version by the rules above; Refused (403, 404,
     400, 413, 409) when it is not taken. Never commits."""
-    if actor.role != ADMIN:
-        raise Refused(403, "Only admins edit the guidelines.")
     if page_type not in settings.taxonomy.page_types:
         raise Refused(404, f"There is no page type {page_type!r} in the taxonomy in force.")
     text = text.replace("\r\n", "\n").strip()
@@ -36,5 +36,5 @@ def save_guideline(session: Session, settings: Settings, actor: Actor, page_type
         row = save_version(session, page_type, text + "\n", actor.name, base_version, note.strip()[:NOTE_MAX] or None)
     except StaleGuideline as error:
         raise Refused(409, f"Not saved: {error}.") from None
-    actor.record(session, "guideline.save", f"guideline {page_type}", {"version": row.version, "note": row.note})
+    actor.record(session, Action.GUIDELINE_SAVE, f"guideline {page_type}", {"version": row.version, "note": row.note})
     return row

@@ -25,13 +25,15 @@ from ..annotation.annotations import add_annotation
 from ..annotation.effort_record import checked_effort
 from ..annotation.gold import add_revision
 from ..annotation.gold_markdown import edited_text, views_of
-from ..annotation.provenance import BadProvenance, checked_provenance, imported
+from ..annotation.provenance import imported
 from ..corpus.document import RawDocument, Rejected
 from ..corpus.importer import ImportOutcome, import_documents
 from ..corpus.readers import iter_documents
 from ..models import ImportBatch
 from ..settings import Settings
 from ..vocabulary import UnknownTerm, checked_page_type
+from .bodies import checked_provenance
+from .outcome import Refused
 
 NAME_MAX = 100  # an author's or annotator's name (the revision's author column)
 
@@ -108,8 +110,8 @@ def _check_name(name: str) -> None:
 def _provenance(value: dict, text: str, whose: str) -> dict:
     try:
         return checked_provenance(value, text)
-    except BadProvenance as error:
-        raise ValueError(f"{whose}{error}") from None
+    except Refused as refused:
+        raise ValueError(f"{whose}{refused.reason}") from None
 
 
 def import_pages(session: Session, settings: Settings, batch: ImportBatch, paths: Iterable[str | Path], fmt: str,

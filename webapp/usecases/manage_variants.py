@@ -13,35 +13,31 @@ from collections.abc import Sequence
 
 from sqlalchemy.orm import Session
 
-from ..accounts.roles import ADMIN, at_least
+from ..accounts.audit_actions import Action
+from ..accounts.roles import ADMIN
 from ..extractors.base import Extractor
 from ..extractors.variants import BadVariant, add_variant, remove_variant
 from ..settings import Settings
-from .outcome import Actor, Refused
+from .outcome import Actor, Refused, needs
 
 
-def _admin(actor: Actor, what: str) -> None:
-    if not at_least(actor.role, ADMIN):
-        raise Refused(403, f"Only an admin {what} extractor variants.")
-
-
+@needs(ADMIN, "Only an admin adds extractor variants.")
 def add_extractor_variant(session: Session, settings: Settings, actor: Actor, name: str, base: str,
                           options: Sequence[str]) -> Extractor:
     """The stored variant `name` of `base` with `options` (NAME=VALUE each); Refused by the rules above."""
-    _admin(actor, "adds")
     try:
         variant = add_variant(session, settings.registry, name.strip(), base, list(options), created_by=actor.name)
     except BadVariant as error:
         raise Refused(400, str(error)) from None
-    actor.record(session, "variant.add", variant.name, {"base": base, "options": list(options)})
+    actor.record(session, Action.VARIANT_ADD, variant.name, {"base": base, "options": list(options)})
     return variant
 
 
+@needs(ADMIN, "Only an admin removes extractor variants.")
 def remove_extractor_variant(session: Session, actor: Actor, name: str) -> None:
     """Forget the variant `name` (its extractions stay); Refused by the rules above."""
-    _admin(actor, "removes")
     try:
         remove_variant(session, name)
     except BadVariant as error:
         raise Refused(404, str(error)) from None
-    actor.record(session, "variant.remove", name)
+    actor.record(session, Action.VARIANT_REMOVE, name)

@@ -9,13 +9,16 @@ from __future__ import annotations
 
 from sqlalchemy.orm import Session
 
-from ..jobs.records import FIRST_STEP, create_job, open_job
+from ..accounts.audit_actions import Action
+from ..accounts.roles import ANNOTATOR
+from ..jobs.records import create_job, open_job
 from ..models import Job
 from ..settings import Settings
-from .outcome import Actor, Refused
+from .outcome import Actor, Refused, needs
 from .read_board import MetricUnavailable
 
 
+@needs(ANNOTATOR, "Only a signed-in user starts a refresh.")
 def start_refresh(session: Session, settings: Settings, actor: Actor, metric: str) -> tuple[Job, bool]:
     """The open refresh job of this metric, or a new one (True: new, flushed); audited either way; Refused
     (400) or MetricUnavailable by the rules above. Never commits."""
@@ -28,8 +31,7 @@ def start_refresh(session: Session, settings: Settings, actor: Actor, metric: st
     job = open_job(session, "refresh", "metric", metric)
     created = job is None
     if job is None:
-        job = create_job(session, "refresh", {"metric": metric}, actor.name, FIRST_STEP["refresh"], [[]],
-                         settings.lease.until())
+        job = create_job(session, "refresh", {"metric": metric}, actor.name, settings.lease.until())
     session.flush()
-    actor.record(session, "refresh", f"job {job.id}", {"metric": metric, "created": created})
+    actor.record(session, Action.REFRESH, f"job {job.id}", {"metric": metric, "created": created})
     return job, created

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 
 from sqlalchemy.orm import Session
 
+from ..accounts.audit_actions import Action
+from ..accounts.roles import ANNOTATOR
 from ..annotation.gold import restore_revision
 from ..annotation.gold_markdown import views_from
 from ..annotation.guideline_versions import version_in_force
@@ -19,7 +21,7 @@ from ..models import GoldRevision, Job
 from ..results.store import gold_changed
 from ..settings import Settings
 from .fields import checked_fields
-from .outcome import Actor, Refused
+from .outcome import Actor, Refused, needs
 from .save import edit_refusal, locked_page
 
 
@@ -29,6 +31,7 @@ class Restored:
     check: Job | None  # the check job it queued (the face dispatches it after its commit)
 
 
+@needs(ANNOTATOR, "Only a signed-in user restores gold.")
 def restore(session: Session, settings: Settings, actor: Actor, page_id: int, revision_id: int) -> Restored:
     """Restore the revision of the page's gold; Refused (404, 423, 400, 413) when the rules do not allow
     it. Never commits."""
@@ -43,5 +46,6 @@ def restore(session: Session, settings: Settings, actor: Actor, page_id: int, re
                    snippets=revision.snippets)
     restored = restore_revision(session, page, revision, actor.name, version_in_force(session, revision.page_type))
     gold_changed(session, settings.eager, page.id, no_content=settings.taxonomy.no_content)
-    actor.record(session, "gold.restore", f"page {page_id}", {"revision": revision.id, "version": restored.version})
+    actor.record(session, Action.GOLD_RESTORE, f"page {page_id}",
+                 {"revision": revision.id, "version": restored.version})
     return Restored(restored, follow_gold(session, settings))

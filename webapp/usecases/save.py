@@ -25,20 +25,20 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from ..accounts.audit_actions import Action
+from ..accounts.roles import ANNOTATOR
 from ..annotation.annotations import is_blind, place_refusal, save_annotation, settle
 from ..annotation.control import is_control_for
-from ..annotation.effort_record import checked_effort
 from ..annotation.gold import Record, Revision, SaveOutcome, lock_page, save_gold
 from ..annotation.gold_markdown import GoldViews, edited_text
 from ..annotation.guideline_versions import version_in_force
-from ..annotation.provenance import BadProvenance, checked_provenance
 from ..jobs.follow_checks import follow_gold
 from ..models import Job
 from ..results.store import gold_changed
 from ..settings import Settings
-from .bodies import SAVE, validated
+from .bodies import SAVE, checked_provenance, validated
 from .fields import Fields, checked_fields, saved_views
-from .outcome import Actor, Refused
+from .outcome import Actor, Refused, needs
 
 ADJUDICATED = "This page is adjudicated: its gold is changed in adjudication."
 
@@ -70,32 +70,22 @@ def save_request(settings: Settings, body: Any) -> SaveRequest:
 
 
 def revision_facts(body: dict[str, Any], views: GoldViews) -> dict[str, Any]:
-    """The REVISION_FACTS the body gives (null or absent: not recorded; their JSON types: bodies.SAVE);
-    Refused (400) naming what is wrong with an effort or a provenance (one origin per line of the view the
+    """The REVISION_FACTS the body gives (null or absent: not recorded; their JSON types and the effort's
+    shape: bodies.SAVE); Refused (400) naming what is wrong with a provenance (one origin per line of the view the
     person edited: annotation/gold_markdown.py `edited_text`)."""
     facts = {key: body[key] for key in REVISION_FACTS if body.get(key) is not None}
-    if "effort" in facts:
-        facts["effort"] = effort_fact(facts["effort"])
     if "provenance" in facts:
         facts["provenance"] = provenance_of(facts["provenance"], edited_text(views))
     return facts
 
 
-def effort_fact(value: Any) -> dict[str, Any]:
-    """The effort as stored (annotation/effort_record.py); Refused (400) naming what is wrong with it."""
-    try:
-        return checked_effort(value)
-    except ValueError as error:
-        raise Refused(400, f"{error}.") from None
-
-
 def provenance_of(value: Any, text: str) -> dict[str, Any]:
-    """The provenance if its shape is right for the text (annotation/provenance.py); Refused (400) naming
-    the problem."""
+    """The provenance if its shape is right for the text (usecases/bodies.py `checked_provenance`); Refused
+    (400) naming the problem."""
     try:
         return checked_provenance(value, text)
-    except BadProvenance as error:
-        raise Refused(400, f"{error}: nothing was saved.") from None
+    except Refused as refused:
+        raise Refused(400, f"{refused.reason} Nothing was saved.") from None
 
 
 @dataclass(frozen=True)
@@ -141,6 +131,7 @@ def edit_refusal(session: Session, settings: Settings, page: Any, name: str) -> 
     return None
 
 
+@needs(ANNOTATOR, "Only a signed-in user saves gold.")
 def save(session: Session, settings: Settings, actor: Actor, page_id: int, request: SaveRequest) -> Saved:
     """Apply the save by the rules above; Refused (404, 423, 400) when it is not taken. Never commits."""
     page = locked_page(session, page_id)
@@ -164,9 +155,9 @@ def save(session: Session, settings: Settings, actor: Actor, page_id: int, reque
     if outcome.applied and (not own or automatic):
         gold_changed(session, settings.eager, page.id, no_content=settings.taxonomy.no_content)
     if automatic:
-        actor.record(session, "adjudicate", f"page {page.id}", {"automatic": True})
+        actor.record(session, Action.ADJUDICATE, f"page {page.id}", {"automatic": True})
     if not outcome.replayed:
-        actor.record(session, "gold.save", f"page {page.id}",
+        actor.record(session, Action.GOLD_SAVE, f"page {page.id}",
                      {"revision": outcome.revision.id, "version": outcome.revision.version,
                       "conflict": outcome.conflict, "status": fields.status})
     return Saved(outcome, automatic, follow_gold(session, settings) if outcome.applied else None)

@@ -13,27 +13,27 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from ..accounts.roles import ADMIN, at_least
+from ..accounts.audit_actions import Action
+from ..accounts.roles import ADMIN
 from ..crawl.choice import NO_CHALLENGER, NoChoice, PipelineRequest
 from ..exports.export_service import ExportRequest
 from ..extractors.extraction_service import current_extractors
 from ..extractors.registry import UnknownExtractor
-from ..jobs.records import FIRST_STEP, create_job
+from ..jobs.records import create_job
 from ..models import Job
 from ..results.extractions import current_named
 from ..settings import Settings
-from .outcome import Actor, Refused
+from .outcome import Actor, Refused, needs
 
 
 def _queued(session: Session, settings: Settings, actor: Actor, params: dict[str, Any], detail: dict[str, Any]
             ) -> Job:
-    if not at_least(actor.role, ADMIN):
-        raise Refused(403, "Only an admin exports.")
-    job = create_job(session, "export", params, actor.name, FIRST_STEP["export"], [[]], settings.lease.until())
-    actor.record(session, "export", f"job {job.id}", detail)
+    job = create_job(session, "export", params, actor.name, settings.lease.until())
+    actor.record(session, Action.EXPORT, f"job {job.id}", detail)
     return job
 
 
+@needs(ADMIN, "Only an admin exports.")
 def start_export(session: Session, settings: Settings, actor: Actor, request: ExportRequest) -> Job:
     """The queued export of pages and their gold (with the current extractors' predictions if asked)."""
     try:
@@ -44,6 +44,7 @@ def start_export(session: Session, settings: Settings, actor: Actor, request: Ex
     return _queued(session, settings, actor, {"request": asdict(request), "predictions": named}, asdict(request))
 
 
+@needs(ADMIN, "Only an admin exports.")
 def start_pipeline_export(session: Session, settings: Settings, actor: Actor, request: PipelineRequest) -> Job:
     """The queued export of the leaderboard's choice as a datatrove pipeline."""
     try:

@@ -15,15 +15,16 @@ from typing import BinaryIO
 
 from sqlalchemy.orm import Session
 
-from ..accounts.roles import ADMIN, at_least
+from ..accounts.audit_actions import Action
+from ..accounts.roles import ADMIN
 from ..corpus.importer import SITE_FROM, start_batch
 from ..corpus.readers import FORMATS
 from ..jobs.files import store_file
-from ..jobs.records import FIRST_STEP, create_job
+from ..jobs.records import create_job
 from ..models import Job
 from ..settings import Settings
 from .extract import checked_extractors
-from .outcome import Actor, Refused
+from .outcome import Actor, Refused, needs
 
 
 @dataclass(frozen=True)
@@ -33,11 +34,10 @@ class Upload:
     stream: BinaryIO
 
 
+@needs(ADMIN, "Only an admin imports pages.")
 def start_upload(session: Session, settings: Settings, actor: Actor, files: Sequence[Upload], fmt: str,
                  site_from: str, extractors: Sequence[str]) -> Job:
     """The queued upload job, its files stored and its batch made; Refused by the rules above."""
-    if not at_least(actor.role, ADMIN):
-        raise Refused(403, "Only an admin imports pages.")
     if fmt not in FORMATS or site_from not in SITE_FROM:
         raise Refused(400, f"Unknown format {fmt!r} or site source {site_from!r}.")
     if not files:
@@ -49,10 +49,10 @@ def start_upload(session: Session, settings: Settings, actor: Actor, files: Sequ
     batch = start_batch(session, ", ".join(f.name for f in files), fmt, actor.name)
     job = create_job(session, "upload", {"batch": batch.id, "format": fmt, "site_from": site_from,
                                          "extractors": list(extractors)},
-                     actor.name, FIRST_STEP["upload"], [[]], settings.lease.until())
+                     actor.name, settings.lease.until())
     job.batch_id = batch.id
     for upload in files:
         store_file(session, job.id, upload.stored_as, upload.stream)
-    actor.record(session, "import", f"batch {batch.id}", {"files": [f.name for f in files], "format": fmt,
+    actor.record(session, Action.IMPORT, f"batch {batch.id}", {"files": [f.name for f in files], "format": fmt,
                                                           "job": job.id})
     return job

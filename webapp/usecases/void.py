@@ -10,13 +10,14 @@ from dataclasses import dataclass
 
 from sqlalchemy.orm import Session
 
-from ..accounts.roles import ADMIN, at_least
+from ..accounts.audit_actions import Action
+from ..accounts.roles import ADMIN
 from ..annotation.annotations import VOID, annotation_of, settle, void
 from ..jobs.follow_checks import follow_gold
 from ..models import AnnotationRevision, Job
 from ..results.store import annotations_changed, gold_changed
 from ..settings import Settings
-from .outcome import Actor, Refused
+from .outcome import Actor, Refused, needs
 from .save import locked_page
 
 
@@ -27,11 +28,10 @@ class Voided:
     check: Job | None = None  # the check job it queued (the face dispatches it after its commit)
 
 
+@needs(ADMIN, "Only an admin voids an annotation.")
 def void_annotation(session: Session, settings: Settings, actor: Actor, page_id: int, author: str) -> Voided:
     """Void the annotator's annotation of the page; Refused (403 not an admin, 404 none, 409 voided
     already). Never commits."""
-    if not at_least(actor.role, ADMIN):
-        raise Refused(403, "Only an admin voids an annotation.")
     page = locked_page(session, page_id)
     annotation = annotation_of(session, page_id, author)
     if annotation is None:
@@ -39,11 +39,11 @@ def void_annotation(session: Session, settings: Settings, actor: Actor, page_id:
     if annotation.status == VOID:
         raise Refused(409, f"{author!r}'s annotation of page {page_id} is voided already.")
     revision = void(session, annotation, actor.name)
-    actor.record(session, "annotation.void", f"page {page_id}", {"author": author, "revision": revision.id})
+    actor.record(session, Action.ANNOTATION_VOID, f"page {page_id}", {"author": author, "revision": revision.id})
     automatic = settle(session, page, settings.overlap)
     if automatic:
         gold_changed(session, settings.eager, page_id, no_content=settings.taxonomy.no_content)
-        actor.record(session, "adjudicate", f"page {page_id}", {"automatic": True})
+        actor.record(session, Action.ADJUDICATE, f"page {page_id}", {"automatic": True})
     else:
         annotations_changed(session, page_id)
     return Voided(revision, automatic, follow_gold(session, settings))

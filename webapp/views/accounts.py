@@ -1,13 +1,16 @@
 """Logging in and out, one's own account (change the password, log out everywhere), and the admins'
 users page: add a user, change a role, disable or enable, hand out an API token (shown once), revoke a
-user's tokens, log a user out everywhere, clear a user's login wait. The same services as `goldtext users`.
+user's tokens, log a user out everywhere, clear a user's login wait. Each change is one use-case call
+(usecases/own_account.py, usecases/manage_accounts.py), the same as `goldtext users` makes.
 
 No write transaction waits on a password hash: the login and the password change commit before the
 Argon2 check and record its outcome in a transaction of their own (webapp/accounts/login.py)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import timedelta
+from typing import TypeVar
 
 from flask import (
     Blueprint,
@@ -24,27 +27,30 @@ from flask import (
 from werkzeug.wrappers import Response
 
 from ..accounts import devices, throttle
-from ..accounts.credentials import LOGIN, TOKEN, end_sessions, issue, revoke_tokens, token_counts
+from ..accounts.credentials import LOGIN, TOKEN, token_counts
 from ..accounts.devices import device_cookie, known_device
-from ..accounts.login import FAILED, LoginOutcome, LoginPolicy, begin, finish, log_out, refused, target_of, verify
+from ..accounts.login import LoginOutcome, LoginPolicy, begin, finish, refused, verify
 from ..accounts.names import printable
 from ..accounts.roles import ROLES
-from ..accounts.users import (
-    AccountError,
-    accounts_exist,
-    add_user,
-    hashed,
-    list_users,
-    password_problem,
-    replace_password,
-    set_disabled,
-    set_role,
-)
+from ..accounts.users import AccountError, accounts_exist, hashed, list_users, password_problem
 from ..db import get_or_404, get_session
 from ..models import User
+from ..usecases.manage_accounts import (
+    add_account,
+    change_role,
+    disable_account,
+    enable_account,
+    log_user_out,
+    new_token,
+    revoke_user_tokens,
+    unlock_account,
+)
+from ..usecases.outcome import Refused
+from ..usecases.own_account import change_own_password, log_out, log_out_everywhere, wrong_current_password
 from ..web.access import CREATE_ACCOUNT, LOGIN_KEY, identity
-from .common import local_target, record
+from .common import actor, local_target, refuse
 
+T = TypeVar("T")
 bp = Blueprint("accounts", __name__)
 bp.add_app_template_filter(printable, "printable")  # user text with control characters escaped (/audit)
 
@@ -125,7 +131,7 @@ def logout() -> Response:
     who = identity()
     secret = session.get(LOGIN_KEY)
     if who.user is not None and who.via == "login" and isinstance(secret, str):
-        log_out(get_session(), who.user, secret, address())
+        log_out(get_session(), actor(), who.user, secret)
         get_session().commit()
     session.clear()
     return redirect(url_for("accounts.login"))
@@ -154,7 +160,7 @@ def own_user() -> User:
 @bp.post("/account/password")
 def change_password() -> Response | tuple[str, int, dict[str, str]]:
     """The user's own new password, after the current one: every other session ends, and the API tokens
-    unless kept; this browser stays logged in with a new login."""
+    unless kept; this browser stays logged in with a new login (usecases/own_account.py)."""
     db, user = get_session(), own_user()
     current, new = request.form.get("current", ""), request.form.get("password", "")
     problem = password_problem(current) or password_problem(new)
@@ -171,16 +177,17 @@ def change_password() -> Response | tuple[str, int, dict[str, str]]:
         new_hash = hashed(new) if verify(attempt, current) is not None else None  # no transaction open
     except AccountError as error:
         abort(400, description=f"Password not changed: {error}.")
-    if new_hash is None:
-        record(FAILED, target_of(user.name), {"reason": "wrong current password"})
-        db.commit()
-        flash("Password not changed: the current password is wrong.")
-        return redirect(url_for("accounts.account"))
-    throttle.succeeded(db, user.name, address(), device)
     keep = request.form.get("keep_tokens") == "on"
-    ended = replace_password(db, user, new_hash, keep_tokens=keep)
-    session[LOGIN_KEY] = issue(db, user, LOGIN, policy().lifetime)
-    record("user.password", target_of(user.name), {"by": "self", "ended": ended})
+    try:
+        if new_hash is None:
+            wrong_current_password(db, actor(), user)
+            db.commit()
+            flash("Password not changed: the current password is wrong.")
+            return redirect(url_for("accounts.account"))
+        session[LOGIN_KEY] = change_own_password(db, actor(), user, new_hash, keep_tokens=keep,
+                                                 lifetime=policy().lifetime, device=device)
+    except Refused as error:
+        refuse(error)
     db.commit()
     flash("Password changed. Every other session has ended" + (", your API tokens still work." if keep else
                                                               ", and your API tokens no longer work."))
@@ -191,8 +198,10 @@ def change_password() -> Response | tuple[str, int, dict[str, str]]:
 def logout_everywhere() -> Response:
     """End every session of the user, this one too, and their API tokens unless kept."""
     db, user = get_session(), own_user()
-    ended = end_sessions(db, user, keep_tokens=request.form.get("keep_tokens") == "on")
-    record("user.logout-all", target_of(user.name), {"by": "self", "ended": ended})
+    try:
+        log_out_everywhere(db, actor(), user, keep_tokens=request.form.get("keep_tokens") == "on")
+    except Refused as error:
+        refuse(error)
     db.commit()
     session.clear()
     return redirect(url_for("accounts.login"))
@@ -207,10 +216,21 @@ def users() -> str:
                            new_token=None)
 
 
-def _changed(action: str, user: User, detail: dict | None = None) -> Response:
-    record(action, f"user {user.name}", detail)
+def _done(change: Callable[[], T]) -> T:
+    """The use case's answer, its refusal answered with its status and reason."""
+    try:
+        return change()
+    except Refused as error:
+        refuse(error)
+
+
+def _changed() -> Response:
     get_session().commit()
     return redirect(url_for("accounts.users"))
+
+
+def _named(user_id: int) -> str:
+    return get_or_404(get_session(), User, user_id).name
 
 
 @bp.post("/users")
@@ -218,75 +238,70 @@ def add() -> Response:
     db = get_session()
     db.commit()  # end the read of who is asking: no transaction stays open while the password is hashed
     try:
-        user = add_user(db, request.form.get("name", ""), request.form.get("role", ""),
-                        request.form.get("password", ""))
-    except AccountError as error:
-        flash(f"Not added: {error}.")
+        user = add_account(db, actor(), request.form.get("name", ""), request.form.get("role", ""),
+                           request.form.get("password", ""))
+    except Refused as error:
+        if error.status != 400:
+            refuse(error)
+        flash(f"Not added: {error.reason}.")
         return redirect(url_for("accounts.users"))
     flash(f"{user.name} added as {user.role}." + (" Login is now required: log in with an account." if
                                                     identity().local else ""))
-    return _changed("user.add", user, {"role": user.role})
+    return _changed()
 
 
 @bp.post("/users/<int:user_id>/role")
 def role(user_id: int) -> Response:
-    user = get_or_404(get_session(), User, user_id)
-    try:
-        set_role(get_session(), user.name, request.form.get("role", ""))
-    except AccountError as error:
-        abort(400, description=str(error))
-    return _changed("user.role", user, {"role": user.role})
+    name = _named(user_id)
+    _done(lambda: change_role(get_session(), actor(), name, request.form.get("role", "")))
+    return _changed()
 
 
 @bp.post("/users/<int:user_id>/disabled")
 def disable(user_id: int) -> Response:
-    user = get_or_404(get_session(), User, user_id)
-    disabled = request.form.get("disabled") == "on"
-    try:
-        freed = set_disabled(get_session(), user.name, disabled)
-    except AccountError as error:
-        abort(400, description=str(error))
+    name = _named(user_id)
+    if request.form.get("disabled") != "on":
+        _done(lambda: enable_account(get_session(), actor(), name))
+        return _changed()
+    freed = _done(lambda: disable_account(get_session(), actor(), name))
     if freed:
-        flash(f"{user.name}'s {freed} assignment(s) were removed: their places are free for others.")
-    return _changed("user.disable" if disabled else "user.enable", user,
-                    {"assignments_removed": freed} if disabled else None)
+        flash(f"{name}'s {freed} assignment(s) were removed: their places are free for others.")
+    return _changed()
 
 
 @bp.post("/users/<int:user_id>/token")
 def token(user_id: int) -> Response:
     """A new API token, shown on this answer only (never stored, never cached)."""
-    db = get_session()
-    user = get_or_404(db, User, user_id)
-    secret = issue(db, user, TOKEN)
-    record("user.token", f"user {user.name}")
+    db, name = get_session(), _named(user_id)
+    secret = _done(lambda: new_token(db, actor(), name))
     db.commit()
     response = make_response(render_template("accounts/users.html", users=list_users(db), roles=ROLES,
-                                             tokens=token_counts(db), waits={}, new_token=(user.name, secret)))
+                                             tokens=token_counts(db), waits={}, new_token=(name, secret)))
     response.headers["Cache-Control"] = "no-store"
     return response
 
 
 @bp.post("/users/<int:user_id>/tokens/revoke")
 def revoke_tokens_of(user_id: int) -> Response:
-    user = get_or_404(get_session(), User, user_id)
-    count = revoke_tokens(get_session(), user)
-    flash(f"{count} token(s) of {user.name} revoked.")
-    return _changed("user.revoke-tokens", user, {"tokens": count})
+    name = _named(user_id)
+    count = _done(lambda: revoke_user_tokens(get_session(), actor(), name))
+    flash(f"{count} token(s) of {name} revoked.")
+    return _changed()
 
 
 @bp.post("/users/<int:user_id>/logout")
 def logout_user(user_id: int) -> Response:
     """Log the user out everywhere: every session and every API token."""
-    user = get_or_404(get_session(), User, user_id)
-    ended = end_sessions(get_session(), user)
-    flash(f"{user.name} is logged out everywhere ({ended[LOGIN]} session(s), {ended[TOKEN]} token(s)).")
-    return _changed("user.logout-all", user, {"ended": ended})
+    name = _named(user_id)
+    ended = _done(lambda: log_user_out(get_session(), actor(), name))
+    flash(f"{name} is logged out everywhere ({ended[LOGIN]} session(s), {ended[TOKEN]} token(s)).")
+    return _changed()
 
 
 @bp.post("/users/<int:user_id>/unlock")
 def unlock(user_id: int) -> Response:
     """Clear the login throttle's wait for the user's name (the per-address count stays)."""
-    user = get_or_404(get_session(), User, user_id)
-    cleared = throttle.clear(get_session(), user.name)
-    flash(f"{user.name} may log in again at once." if cleared else f"{user.name} had no login wait.")
-    return _changed("user.unlock", user, {"cleared": cleared})
+    name = _named(user_id)
+    cleared = _done(lambda: unlock_account(get_session(), actor(), name))
+    flash(f"{name} may log in again at once." if cleared else f"{name} had no login wait.")
+    return _changed()

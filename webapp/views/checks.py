@@ -9,10 +9,13 @@ from flask import Blueprint, current_app, jsonify, redirect, render_template, ur
 from werkzeug.wrappers import Response
 
 from ..db import get_session
-from ..jobs.start import dispatch, new_job
+from ..jobs.start import dispatch
 from ..results.gold_check_runs import Failed, PageCheck, failing_by_check, overview, report
 from ..scoring.gold_checks import CHECKS
-from .common import LOCAL_ACTOR, annotator, record
+from ..usecases.outcome import Refused
+from ..usecases.run_checks import run_checks
+from ..web.app_settings import settings
+from .common import actor, refuse
 
 bp = Blueprint("checks", __name__)
 
@@ -41,8 +44,10 @@ def index() -> str:
 @bp.post("/checks/run")
 def run() -> Response:
     session = get_session()
-    job = new_job(session, current_app, "check", {}, annotator() or LOCAL_ACTOR)
-    record("check", f"job {job.id}")
+    try:
+        job = run_checks(session, settings(), actor())
+    except Refused as error:
+        refuse(error)
     session.commit()
     dispatch(current_app, session, job)
     return redirect(url_for("jobs.show", job_id=job.id))

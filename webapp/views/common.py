@@ -1,5 +1,5 @@
-"""What several views share: who is annotating, their role, the audit of what they change, the app's
-settings object (and its overlap), and the page filter in the query string."""
+"""What several views share: who is annotating, their role, the actor a use case is given (which audits
+what it changes), the app's settings object (and its overlap), and the page filter in the query string."""
 
 from __future__ import annotations
 
@@ -10,11 +10,9 @@ from flask import abort, current_app, request, session
 from werkzeug.datastructures import MultiDict
 from werkzeug.exceptions import HTTPException
 
-from ..accounts import audit_log
 from ..accounts.roles import REVIEWER, at_least
-from ..db import get_session
 from ..jobs.start import dispatch
-from ..models import AuditEvent, Job
+from ..models import Job
 from ..usecases.outcome import Actor, Refused
 from ..web.access import identity
 from ..web.app_settings import settings
@@ -58,15 +56,9 @@ def effort_scope() -> str | None:
     return own
 
 
-def record(action: str, target: str = "", detail: Any = None) -> AuditEvent:
-    """Append an event of the current request to the audit log, in the request's session (the view
-    commits it with the change)."""
-    return audit_log.record(get_session(), annotator() or LOCAL_ACTOR, action, target, detail, request.remote_addr)
-
-
 def actor(name: str | None = None) -> Actor:
-    """Who acts in this request, for a use case: ``name`` (the annotator, checked by the view) or the
-    audit log's actor, their role and address."""
+    """Who acts in this request, for a use case (whose `Actor.record` audits what it changes): ``name``
+    (the annotator, checked by the view) or the audit log's actor, their role and address."""
     return Actor(name or annotator() or LOCAL_ACTOR, current_role() or "", request.remote_addr)
 
 

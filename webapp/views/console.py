@@ -67,7 +67,7 @@ def known_names(session) -> list[str]:
     if users:
         return users
     return sorted(set(session.scalars(select(Annotation.author).distinct()))
-                  | set(session.scalars(select(Assignment.annotator).distinct())))
+                  | set(session.scalars(select(Assignment.author).distinct())))
 
 
 @bp.get("/team")
@@ -78,7 +78,7 @@ def index() -> str:
     controls = list(session.execute(select(ControlPage.page_id, ControlPage.gold_version, ControlPage.author)
                                     .order_by(ControlPage.page_id)))
     given: dict[int, list[str]] = {}
-    for page_id, name in session.execute(select(Assignment.page_id, Assignment.annotator)
+    for page_id, name in session.execute(select(Assignment.page_id, Assignment.author)
                                          .where(Assignment.page_id.in_([c.page_id for c in controls]))
                                          .order_by(Assignment.id)):
         given.setdefault(page_id, []).append(name)

@@ -70,7 +70,7 @@ def index() -> str:
                       controls_given(session, name) if name else set())
     progress = progress_by_site(session)
     has_own = name is not None and (overlap() > 1 or session.scalar(
-        select(Assignment.id).where(Assignment.annotator == name).limit(1)) is not None)
+        select(Assignment.id).where(Assignment.author == name).limit(1)) is not None)
     return render_template(
         "queue/index.html",
         checks=CHECKS,

@@ -16,6 +16,7 @@ from werkzeug.wrappers import Response
 from ..db import get_session
 from ..results.cache import ScoreCache
 from ..results.store import epochs
+from ..usecases.outcome import Refused
 from .app_settings import metrics, settings, shared_scores
 
 Compute = Callable[[Session, ScoreCache], dict[str, Any]]
@@ -23,13 +24,15 @@ Compute = Callable[[Session, ScoreCache], dict[str, Any]]
 
 
 def computed(compute: Compute) -> dict[str, Any]:
-    """compute(session, cache) with the cache synced and locked; a ValueError (an unknown extractor,
-    an average the metric lacks) is the client's mistake: 400."""
+    """compute(session, cache) with the cache synced and locked; a use case's refusal (an unknown
+    extractor, an average the metric lacks) is answered with its status and reason."""
     session = get_session()
     with shared_scores().synced(session) as cache:
         try:
             return compute(session, cache)
-        except ValueError as error:
+        except Refused as error:
+            abort(error.status, description=error.reason)
+        except ValueError as error:  # a figure's input the use case did not name: still the client's mistake
             abort(400, description=str(error))
 
 

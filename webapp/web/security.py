@@ -19,7 +19,7 @@ CSRF_FIELD = "csrf_token"
 CSRF_HEADER = "X-CSRF-Token"
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "TRACE"})
 
-# The raw route's policy (DESIGN.md, "Settings that keep data safe"): nothing of the saved page runs or loads.
+# The raw route's policy (docs/annotating.md, "The saved page"): nothing of the saved page runs or loads.
 RAW_PAGE_CSP = (
     "sandbox allow-same-origin; default-src 'none'; img-src data:; style-src 'unsafe-inline'; "
     "font-src data:; form-action 'none'; base-uri 'none'; frame-src 'none'"

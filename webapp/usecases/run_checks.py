@@ -1,0 +1,43 @@
+"""Run the gold checks again (scoring/gold_checks.py; their thresholds are the CHECK_* settings): as a job
+from the Checks page's **Run the checks** (views/checks.py, `run_checks`), or at once in the command's
+process (`goldtext check`, cli/checks_commands.py, `check_now`). Either keeps the failures for the Checks
+page and the queue's filter.
+
+The rules: a reviewer or an admin runs them (403); the start is audited (`check`, with the job or with the
+pages checked and failing). The face commits, then dispatches a job."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sqlalchemy.orm import Session
+
+from ..accounts.audit_actions import Action
+from ..accounts.roles import REVIEWER
+from ..jobs.records import create_job
+from ..models import Job
+from ..results.gold_check_runs import Failed
+from ..results.gold_check_runs import run_checks as check_pages
+from ..scoring.gold_checks import Thresholds
+from ..settings import Settings
+from .outcome import Actor, needs
+
+ONLY_LEADS = "Only a reviewer or an admin runs the checks."
+
+
+@needs(REVIEWER, ONLY_LEADS)
+def run_checks(session: Session, settings: Settings, actor: Actor) -> Job:
+    """The queued check job of every page (flushed)."""
+    job = create_job(session, "check", {}, actor.name, settings.lease.until())
+    actor.record(session, Action.CHECK, f"job {job.id}")
+    return job
+
+
+@needs(REVIEWER, ONLY_LEADS)
+def check_now(session: Session, settings: Settings, actor: Actor, thresholds: Thresholds,
+              page_ids: Sequence[int] | None = None) -> tuple[int, list[Failed]]:
+    """Check these pages (every page the checks cover by default) here and now: (pages checked, the failing)."""
+    pages, failing = check_pages(session, settings.registry, settings.taxonomy, thresholds, page_ids)
+    actor.record(session, Action.CHECK, "pages", {"pages": pages, "failing": len(failing),
+                                                  "asked": list(page_ids) if page_ids else None})
+    return pages, failing
