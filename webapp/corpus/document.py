@@ -20,6 +20,15 @@ class ReadAnnotation:
 
 
 @dataclass(frozen=True)
+class Requisite:
+    """A stylesheet, font or image a captured page loads, kept for its styled snapshot."""
+
+    url: str  # the URL the page (or a stylesheet) names it by
+    content_type: str
+    data: bytes  # without its transfer compression
+
+
+@dataclass(frozen=True)
 class RawDocument:
     """One page as stored in its source, before any decoding."""
 
@@ -43,6 +52,9 @@ class RawDocument:
     annotations: tuple[ReadAnnotation, ...] = ()  # each annotator's own annotation, when the source has them
     fetch: dict[str, Any] | None = None  # how a capture fetched the page (its WARC's metadata record): kept
     # in the page's facts under FETCH_FACT
+    rendered: str | None = None  # the DOM a capture serialised after rendering the page in Chromium
+    screenshot: bytes | None = None  # the full-page PNG taken with that rendering
+    requisites: tuple[Requisite, ...] = ()  # the stylesheets, fonts and images of the page's styled snapshot
 
 
     @property
