@@ -8,6 +8,7 @@ import { guidelinePanel } from "./guideline.js";
 import { helpDialog } from "./help.js";
 import { bindShortcuts } from "./keys.js";
 import { TYPE_KEYS, pageTypeShortcuts } from "./page_types.js";
+import { pageVariants } from "./page_variants.js";
 import { originTracker } from "./origins.js";
 import { LABELS, selectedText, snippetEditor } from "./snippets.js";
 import { plural, short } from "./say.js";
@@ -734,6 +735,7 @@ const SHORTCUTS = [
   { keys: ["Enter"], label: "go into the editor", when: plainTarget, run: () => editor.focus() },
   { keys: ["Escape"], whileTyping: true, always: true, label: "leave the editor, a field or the saved page; close this help", run: leaveField },
   { keys: ["f"], label: "go to the saved page (arrow keys scroll it)", run: () => frame.focus() },
+  ...pageVariants(frame),
   { keys: ["c"], label: "go to the candidate's diff, or its lines to take when shown (arrow keys scroll it)",
     run: () => ($("lines").hidden ? $("diff") : $("lines")).focus() },
   { keys: ["1", "2", "3", "4", "5", "6", "7", "8", "9", "0"], label: "show candidate 1–9, 0 the tenth; two digits typed quickly the others (1 2: the twelfth)", run: (e) => pickTab(e.key) },

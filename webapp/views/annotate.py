@@ -61,6 +61,7 @@ from ..web.access import identity
 from ..web.app_settings import settings
 from ..web.guideline_panel import guideline_panel
 from ..web.page_html import heavy
+from ..web.page_variants import captured_variants
 from .common import (
     ANNOTATOR,
     actor,
@@ -218,6 +219,7 @@ def page(page_id: int) -> Response | str:
         args=filter_args(request.args),
         block_rules=browser_rules(),
         flattened=heavy(page_id, found.sha256, found.encoding),
+        variants=captured_variants(page_id),
         effort={"idleSeconds": idle_seconds(), "actions": list(ACTIONS),
                 **pace(session, annotator() or "", page_id)},
         guidelines=guideline_panel(session, settings().taxonomy),

@@ -61,6 +61,8 @@ ACCESS: dict[str, str] = {
     "annotate.name": ANNOTATOR,
     "pages.raw": ANNOTATOR,
     "pages.source": ANNOTATOR,
+    "pages.requisite": ANNOTATOR,
+    "pages.screenshot": ANNOTATOR,
     "api.read_gold": ANNOTATOR,
     "api.write_gold": ANNOTATOR,
     "api.start_extraction_json": ADMIN,
