@@ -34,7 +34,7 @@ def renderings_step(ctx: Context) -> Follow:
         rows = session.execute(select(PageRendering.id, PageRendering.html, Page.url).join(
             Page, Page.id == PageRendering.page_id).where(PageRendering.id.in_(ctx.work))).all()
         stored = set(session.execute(select(RenderingExtraction.rendering_id, RenderingExtraction.fingerprint)
-                                     .where(RenderingExtraction.rendering_id.in_(ctx.work))).tuples())
+                                     .where(RenderingExtraction.rendering_id.in_(ctx.work))).all())
     calls = [Call(key=(rendering_id, len(html)), extractor=extractor, html=html, url=url)
              for rendering_id, html, url in rows for extractor in extractors
              if (rendering_id, extractor.fingerprint) not in stored]
