@@ -71,7 +71,8 @@ def test_the_javascript_page_is_kept_raw_and_rendered_and_extracted_apart(render
     suggestion = suggest_type(facts, shell.url, settings_of(app).taxonomy)
     assert suggestion.page_type == JS_SHELL and "rendering in Chromium" in suggestion.signal
     styled = pages["/styled"]
-    assert "rendering" in styled.facts and suggest_type(styled.facts, styled.url, settings_of(app).taxonomy).page_type != JS_SHELL
+    suggested = suggest_type(styled.facts, styled.url, settings_of(app).taxonomy)
+    assert "rendering" in styled.facts and suggested.page_type != JS_SHELL
 
 
 def test_the_browser_reaches_no_refused_address(rendered_capture):

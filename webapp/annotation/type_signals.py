@@ -1,18 +1,17 @@
-"""The page type a page's own signals suggest, and which signals chose it: what the annotate view preselects
-on a first visit, instead of `article` whatever the page says.
+"""The page type a page's own signals suggest, and which signals chose it: what the annotate view preselects on a
+first visit, instead of `article` whatever the page says.
 
-The signals: the page's JSON-LD `@type`, its `og:type`, rs-trafilatura's classifier (recorded as a page fact
-at import, where it is installed), its URL's path, and the accept guard (every candidate rejected as too
-short: a JavaScript shell, most often), and a captured page's rendering in Chromium (its visible text much
-longer than the raw response's: a JavaScript shell; corpus/capture_extras.py records both lengths). Each signal votes for a type with a weight that says how far that
-signal is to be believed for that type (`WEIGHTS`): `og:type article`, which many sites set on every page,
-weighs little, so a product or documentation page's other signals outvote it; a JSON-LD `Question` (a FAQ
-block, found on shops and service pages alike) weighs little; the classifier votes with its confidence. The
-type with the most weight is suggested when it reaches DECIDES; below it no signal decides, and the view
-names the page types' guideline instead of pretending the page is an article. Only types of the taxonomy
-in force are suggested. Pure: it reads the page facts recorded at import (corpus/page_facts.py), the URL
-and the candidates' verdicts; results/suggestion_figures.py measures it against the team's gold.
-"""
+The signals: the page's JSON-LD `@type`, its `og:type`, rs-trafilatura's classifier (recorded as a page fact at
+import, where it is installed), its URL's path, and the accept guard (every candidate rejected as too short: a
+JavaScript shell, most often), and a captured page's rendering in Chromium (its visible text much longer than the
+raw response's: a JavaScript shell; corpus/capture_extras.py records both lengths). Each signal votes for a type
+with a weight that says how far that signal is to be believed for that type (`WEIGHTS`): `og:type article`, which
+many sites set on every page, weighs little, so a product or documentation page's other signals outvote it; a
+JSON-LD `Question` (a FAQ block, found on shops and service pages alike) weighs little; the classifier votes with
+its confidence. The type with the most weight is suggested when it reaches DECIDES; below it no signal decides,
+and the view names the page types' guideline instead of pretending the page is an article. Only types of the
+taxonomy in force are suggested. Pure: it reads the page facts recorded at import (corpus/page_facts.py), the URL
+and the candidates' verdicts; results/suggestion_figures.py measures it against the team's gold."""
 
 from __future__ import annotations
 

@@ -135,7 +135,8 @@ class CaptureRun:
         if self.renderer is None:
             return None, None
         try:
-            rendering = self.renderer.render(final.url, decoded_body(final), final.header("content-type") or "text/html")
+            rendering = self.renderer.render(final.url, decoded_body(final),
+                                             final.header("content-type") or "text/html")
         except RenderFailed as error:
             return None, {"error": str(error)}
         return rendering, rendering.facts

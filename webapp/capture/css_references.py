@@ -105,7 +105,8 @@ def rewritten_stylesheet(css: str, base: str, target: Target) -> str:
         if served is not None:
             rest = [n for n in rule.prelude if not isinstance(n, (StringToken, URLToken))
                     and not (isinstance(n, FunctionBlock) and n.lower_name == "url")]
-            written.append(f"@import url({_quoted(served)}) {tinycss2.serialize(_rewrite(rest, base, target)).strip()};\n")
+            conditions = tinycss2.serialize(_rewrite(rest, base, target)).strip()
+            written.append(f"@import url({_quoted(served)}) {conditions};\n")
     return "".join(written)
 
 

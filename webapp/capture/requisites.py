@@ -18,8 +18,8 @@ from .fetcher import FetchFailed, Hop
 from .styled_html import page_references
 
 CSS = "text/css"
-KEPT_TYPES = ("text/css", "image/", "font/", "application/font-", "application/x-font-", "application/vnd.ms-fontobject",
-              "application/octet-stream")
+KEPT_TYPES = ("text/css", "image/", "font/", "application/font-", "application/x-font-",
+              "application/vnd.ms-fontobject", "application/octet-stream")
 MAX_LEFT_OUT = 50
 """The requisites left out that the facts name (the count is always whole)."""
 

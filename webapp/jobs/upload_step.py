@@ -20,8 +20,8 @@ from ..models import ImportBatch, Page
 from ..usecases.import_pages import import_pages
 from .context import Context
 from .extraction_steps import Follow, plan_pairs
-from .rendering_step import plan_renderings
 from .files import drop_files, unpack
+from .rendering_step import plan_renderings
 
 IMPORTING = "importing"
 """The stage of an upload's job while it imports (an import's report reloads once the job is past it)."""

@@ -12,6 +12,9 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from .model_base import Base, utcnow
 
+RENDERED = "rendered"
+"""A page's rendering in Chromium, where a rendering is named (Page.scored_rendering, the frame's variant)."""
+
 
 class PageRendering(Base):
     """A page's rendering in Chromium: the serialised DOM, a second rendering of the same page."""

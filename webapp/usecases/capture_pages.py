@@ -1,12 +1,12 @@
-"""Start a capture: a job that fetches a list of URLs (webapp/capture), keeps what it fetched as a WARC in
-the instance folder, imports the pages it got as a new batch and extracts them. `goldtext capture`
+"""Start a capture: a job that fetches a list of URLs (webapp/capture), keeps what it fetched as a WARC in the
+instance folder, imports the pages it got as a new batch and extracts them. `goldtext capture`
 (cli/capture_commands.py) and the Add URLs form (views/capture.py) call `start_capture`.
 
-The rules: only an admin captures (403), since a capture makes the server send requests for its user; at
-least one URL and at most CAPTURE_MAX_URLS (400); each URL is an http(s) URL with a host (400 naming the
-first that is not: the scheme, port and address rules are applied again, per URL, when it is fetched and
-reported there); the URLs to render are among them; turning robots.txt off is recorded with the capture (job, audit event and WARC). The
-job is queued with its first step's chunk and the start audited; the face commits and dispatches."""
+The rules: only an admin captures (403), since a capture makes the server send requests for its user; at least
+one URL and at most CAPTURE_MAX_URLS (400); each URL is an http(s) URL with a host (400 naming the first that is
+not: the scheme, port and address rules are applied again, per URL, when it is fetched and reported there); the
+URLs to render are among them; turning robots.txt off is recorded with the capture (job, audit event and WARC).
+The job is queued with its first step's chunk and the start audited; the face commits and dispatches."""
 
 from __future__ import annotations
 

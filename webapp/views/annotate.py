@@ -219,7 +219,7 @@ def page(page_id: int) -> Response | str:
         args=filter_args(request.args),
         block_rules=browser_rules(),
         flattened=heavy(page_id, found.sha256, found.encoding),
-        variants=captured_variants(page_id),
+        variants={**captured_variants(page_id), "choose": at_least(current_role(), REVIEWER)},
         effort={"idleSeconds": idle_seconds(), "actions": list(ACTIONS),
                 **pace(session, annotator() or "", page_id)},
         guidelines=guideline_panel(session, settings().taxonomy),

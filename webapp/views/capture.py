@@ -14,7 +14,7 @@ from ..jobs.capture_step import CAPTURING, REPORT, warc_path
 from ..jobs.records import describe
 from ..jobs.start import dispatch
 from ..models import Job
-from ..usecases.capture_pages import CaptureRequest, start_capture, render_lines, url_lines
+from ..usecases.capture_pages import CaptureRequest, render_lines, start_capture, url_lines
 from ..usecases.outcome import Refused
 from ..web.app_settings import settings
 from .common import actor, refuse

@@ -7,11 +7,15 @@ from sqlalchemy import select
 from werkzeug.wrappers import Response as BaseResponse
 
 from ..db import get_session
-from ..models import Page, PageRendering
+from ..models import RENDERED, Page, PageRendering
+from ..usecases.choose_rendering import choose_scored_rendering
+from ..usecases.outcome import Refused
+from ..web.app_settings import settings
 from ..web.heavy_pages import flat_document_of
 from ..web.page_html import heavy_html, page_html
-from ..web.page_variants import RAW, RENDERED, Variant, rendered_html, served_requisite, styled, variant_csp
+from ..web.page_variants import RAW, Variant, rendered_html, served_requisite, styled, variant_csp
 from ..web.security import REQUISITE_CSP
+from .common import actor, refuse
 
 bp = Blueprint("pages", __name__)
 
@@ -79,6 +83,18 @@ def screenshot(page_id: int) -> BaseResponse:
     response.headers["X-Content-Type-Options"] = "nosniff"
     response.headers["Content-Security-Policy"] = REQUISITE_CSP
     return response
+
+
+@bp.post("/pages/<int:page_id>/scored-rendering")
+def choose_scored(page_id: int) -> BaseResponse:
+    """Score the page's raw response or its rendering (reviewers and admins; usecases/choose_rendering.py)."""
+    session = get_session()
+    try:
+        choose_scored_rendering(session, settings(), actor(), page_id, request.form.get("rendering", ""))
+    except Refused as error:
+        refuse(error)
+    session.commit()
+    return redirect(url_for("annotate.page", page_id=page_id))
 
 
 @bp.get("/pages/<int:page_id>/source")

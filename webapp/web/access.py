@@ -63,6 +63,7 @@ ACCESS: dict[str, str] = {
     "pages.source": ANNOTATOR,
     "pages.requisite": ANNOTATOR,
     "pages.screenshot": ANNOTATOR,
+    "pages.choose_scored": REVIEWER,
     "api.read_gold": ANNOTATOR,
     "api.write_gold": ANNOTATOR,
     "api.start_extraction_json": ADMIN,

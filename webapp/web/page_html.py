@@ -23,7 +23,6 @@ def page_html(page_id: int) -> str:
 
 def heavy(page_id: int, sha256: str, encoding: str) -> str | None:
     """Why the page is too deep or too large to render (the RENDER_MAX_* settings), or None."""
-    config = current_app.config
     return heavy_html((sha256, encoding), lambda: page_html(page_id))
 
 

@@ -15,11 +15,10 @@ from sqlalchemy import select
 from ..capture.css_references import rewritten_stylesheet
 from ..capture.styled_html import styled_document
 from ..db import get_session
-from ..models import PageRendering, PageRequisite
+from ..models import RENDERED, PageRendering, PageRequisite
 from .security import RAW_PAGE_CSP, styled_page_csp
 
 RAW = "raw"
-RENDERED = "rendered"
 
 
 @dataclass(frozen=True)

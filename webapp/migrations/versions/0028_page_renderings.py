@@ -1,5 +1,6 @@
 """page renderings: a captured page's rendering in Chromium (its DOM and screenshot), the extractors' output on
-it (apart from their output on the raw response), and the stylesheets, fonts and images of its styled snapshot
+it (apart from their output on the raw response), the stylesheets, fonts and images of its styled snapshot, and
+which of its two renderings the team chose to score (page.scored_rendering; none: the raw response)
 
 Revision ID: 0028
 Revises: 0027
@@ -15,7 +16,10 @@ branch_labels = None
 depends_on = None
 
 
+# ADD COLUMN in place (SQLite and PostgreSQL): a batch operation would copy the page table on SQLite and lose the
+# expression indexes, which SQLite cannot reflect.
 def upgrade() -> None:
+    op.add_column('page', sa.Column('scored_rendering', sa.String(length=16), nullable=True))
     op.create_table(
         'page_rendering',
         sa.Column('id', sa.Integer(), nullable=False),
@@ -70,3 +74,4 @@ def downgrade() -> None:
     op.drop_index(op.f('ix_rendering_extraction_rendering_id'), table_name='rendering_extraction')
     op.drop_table('rendering_extraction')
     op.drop_table('page_rendering')
+    op.execute('ALTER TABLE page DROP COLUMN scored_rendering')
