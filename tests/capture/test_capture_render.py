@@ -39,6 +39,7 @@ def rendered_capture(tmp_path_factory):
         result = app.test_cli_runner().invoke(args=["capture", f"{base}/js-article", f"{base}/styled", "--render",
                                                     "--extractor", "trafilatura", "--warc", str(warc)])
     assert result.exit_code == 0, result.output
+    assert f"fetched  {base}/js-article  (rendered)" in result.output
     yield app, base, warc
     dispose(app)
 

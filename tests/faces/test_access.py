@@ -50,8 +50,8 @@ def test_a_route_missing_from_the_table_is_refused_even_to_an_admin(app, session
 
 @pytest.fixture
 def world(session) -> dict[str, Any]:
-    """A page with two gold revisions, a rendering and a captured stylesheet, its batch, an export job, a file of static/, one account of each
-    role with an API token, and a user to change (Zed)."""
+    """A page with two gold revisions, a rendering and a captured stylesheet, its batch, an export job, a file
+    of static/, one account of each role with an API token, and a user to change (Zed)."""
     page = make_page(session, "<html><body><p>Text</p></body></html>", url="https://a.example/1")
     first = add_gold(session, page, text="First", page_type="article", status="done", author="Ann")
     add_gold(session, page, text="Second", page_type="article", status="done", author="Ann")

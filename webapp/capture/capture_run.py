@@ -36,6 +36,8 @@ class Outcome:
     reason: str = ""
     final_url: str | None = None
     part: bytes = b""
+    rendering: str = ""
+    """For a page asked to be rendered: "rendered", or why it could not be (the raw page is kept all the same)."""
 
     def row(self) -> dict[str, Any]:
         row: dict[str, Any] = {"index": self.index, "item": self.url, "status": self.status}
@@ -43,6 +45,8 @@ class Outcome:
             row["reason"] = f"{self.kind}: {self.reason}"
         if self.final_url and self.final_url != self.url:
             row["final_url"] = self.final_url
+        if self.rendering:
+            row["rendering"] = self.rendering
         return row
 
 
@@ -173,8 +177,9 @@ class CaptureRun:
                                           self.style_max_bytes)
             requisite_hops += requisites.hops
             facts["styles"] = requisites.as_fact()
+        said = "" if not render else "rendered" if rendering is not None else str((render_facts or {}).get("error"))
         return Outcome(index, url, "fetched", final_url=hops[-1].url,
-                       part=capture_part([*robots_hops, *hops], facts, rendering, requisite_hops))
+                       part=capture_part([*robots_hops, *hops], facts, rendering, requisite_hops), rendering=said)
 
 
 def fetch_facts(url: str, hops: Sequence[Hop], decision: Decision | None) -> dict[str, Any]:

@@ -3,10 +3,10 @@ instance folder, imports the pages it got as a new batch and extracts them. `gol
 (cli/capture_commands.py) and the Add URLs form (views/capture.py) call `start_capture`.
 
 The rules: only an admin captures (403), since a capture makes the server send requests for its user; at least
-one URL and at most CAPTURE_MAX_URLS (400); each URL is an http(s) URL with a host (400 naming the first that is
-not: the scheme, port and address rules are applied again, per URL, when it is fetched and reported there); the
-URLs to render are among them; turning robots.txt off is recorded with the capture (job, audit event and WARC).
-The job is queued with its first step's chunk and the start audited; the face commits and dispatches."""
+one URL and at most CAPTURE_MAX_URLS (400); each URL is an http(s) URL with a host and no space (400 naming the
+first that is not: the scheme, port and address rules are applied again, per URL, when it is fetched and reported
+there); the URLs to render are among them; turning robots.txt off is recorded with the capture (job, audit event
+and WARC). The job is queued with its first step's chunk and the start audited; the face commits and dispatches."""
 
 from __future__ import annotations
 
@@ -67,6 +67,8 @@ def checked_urls(urls: Sequence[str], max_urls: int) -> tuple[str, ...]:
     if len(unique) > max_urls:
         raise Refused(400, f"{len(unique)} URLs: a capture takes at most {max_urls} (CAPTURE_MAX_URLS).")
     for url in unique:
+        if any(character.isspace() for character in url):
+            raise Refused(400, f"{url!r} is not a URL: it holds a space (only the word render may follow a URL).")
         try:
             parts = urlsplit(url)
             parts.port  # noqa: B018 - raises ValueError on a port that is not a number
