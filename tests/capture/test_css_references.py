@@ -67,3 +67,11 @@ def test_a_page_names_its_sheets_first_then_what_it_loads_and_keeps_only_capture
     assert '<link rel="stylesheet" href="/r/1">' in styled and "<base" not in styled and "i.ico" not in styled
     assert '<img srcset="/r/2 2x">' in styled and "p{background:none}" in styled
     assert 'style="background:none"' in styled
+
+
+def test_css_that_names_no_url_is_kept_as_it_is_and_an_escape_is_still_read():
+    plain = ".menu { float: right }  /* a comment */ .lead{color:#c00}"
+    assert rewritten_stylesheet(plain, BASE, {}.get) == plain
+    escaped = ".e { background: \\75 rl(https://evil.example/e.png) }"
+    assert "evil.example" not in rewritten_stylesheet(escaped, BASE, {}.get)
+    assert "evil.example" not in rewritten_declarations("background: \\75 rl(https://evil.example/e.png)", BASE, {}.get)

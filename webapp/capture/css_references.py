@@ -91,8 +91,20 @@ def _quoted(value: str) -> str:
     return '"' + value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\a ") + '"'
 
 
+LOADING_WORDS = ("url", "import", "image", "src", "\\")
+"""Text without any of these (in any case) loads nothing: each way CSS names a URL spells one of them, or
+escapes it with a backslash. Such text is kept as it is, unparsed (a large inline `<style>` of a page)."""
+
+
+def loads_nothing(css: str) -> bool:
+    lowered = css.lower()
+    return not any(word in lowered for word in LOADING_WORDS)
+
+
 def rewritten_stylesheet(css: str, base: str, target: Target) -> str:
     """The stylesheet at `base` with every URL it loads rewritten by `target` or removed (above)."""
+    if loads_nothing(css):
+        return css
     written: list[str] = []
     for rule in tinycss2.parse_stylesheet(css, skip_comments=True):
         if isinstance(rule, ParseError) and rule.kind not in KEPT_ERRORS:
@@ -112,4 +124,6 @@ def rewritten_stylesheet(css: str, base: str, target: Target) -> str:
 
 def rewritten_declarations(style: str, base: str, target: Target) -> str:
     """A `style` attribute with every URL it loads rewritten by `target` or removed."""
+    if loads_nothing(style):
+        return style
     return tinycss2.serialize(_rewrite(tinycss2.parse_component_value_list(style, skip_comments=True), base, target))

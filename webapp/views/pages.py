@@ -48,7 +48,7 @@ def raw(page_id: int) -> BaseResponse:
     if heavy_html(key, lambda: html(page_id)):
         body = flat_document_of(key, lambda: html(page_id), f"Page {page_id}, flattened")
     else:
-        body = styled(html(page_id), page_id, url) if variant.styled else html(page_id)
+        body = styled(lambda: html(page_id), key, page_id, url) if variant.styled else html(page_id)
     response = Response(body, mimetype="text/html")
     response.vary.add("Sec-Fetch-Dest")
     response.headers["Content-Security-Policy"] = variant_csp(variant, page_id)

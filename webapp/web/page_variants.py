@@ -7,6 +7,7 @@ captured stylesheet is served with its URLs rewritten the same way (capture/css_
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from flask import abort, request, url_for
@@ -15,6 +16,7 @@ from sqlalchemy import select
 from ..capture.css_references import rewritten_stylesheet
 from ..capture.styled_html import styled_document
 from ..db import get_session
+from ..kept import Kept
 from ..models import RENDERED, PageRendering, PageRequisite
 from .security import RAW_PAGE_CSP, styled_page_csp
 
@@ -64,9 +66,15 @@ def captured_variants(page_id: int) -> dict[str, bool]:
     return {"rendering": shot is not None, "screenshot": bool(shot and shot[1]), "styled": styles is not None}
 
 
-def styled(html: str, page_id: int, page_url: str | None) -> str:
-    paths = requisite_paths(page_id)
-    return styled_document(html, page_url or "", paths.get)
+STYLED_KEPT = 16
+_styled: Kept[str] = Kept(STYLED_KEPT)
+"""The styled documents last served: a page's HTML and its requisites never change once it is imported."""
+
+
+def styled(html_of: Callable[[], str], key: tuple[str, str], page_id: int, page_url: str | None) -> str:
+    """The page (its HTML `html_of()`, kept under `key`: its sha256 and rendering) naming only its requisites."""
+    paths = requisite_paths
+    return _styled.get((*key, page_id), lambda: styled_document(html_of(), page_url or "", paths(page_id).get))
 
 
 def variant_csp(variant: Variant, page_id: int) -> str:
