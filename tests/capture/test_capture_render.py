@@ -10,6 +10,7 @@ import pytest
 from capture_server import capture_server
 from sqlalchemy import select
 from warcio.archiveiterator import ArchiveIterator
+from workbench import page_data, sign_in
 
 from webapp import create_app
 from webapp.annotation.type_signals import JS_SHELL, suggest_type
@@ -74,6 +75,17 @@ def test_the_javascript_page_is_kept_raw_and_rendered_and_extracted_apart(render
     styled = pages["/styled"]
     suggested = suggest_type(styled.facts, styled.url, settings_of(app).taxonomy)
     assert "rendering" in styled.facts and suggested.page_type != JS_SHELL
+
+
+def test_the_annotate_view_offers_the_output_on_the_rendering_after_the_scored_ones(rendered_capture):
+    app, base, _ = rendered_capture
+    pages, *_ = _pages(app, base)
+    client = app.test_client()
+    sign_in(client)
+    data = page_data(client.get(f"/pages/{pages['/js-article'].id}"))
+    names = [c["name"] for c in data["candidates"]]
+    assert names == ["trafilatura", "trafilatura on the rendering"]
+    assert ARTICLE in data["candidates"][1]["text"] and data["candidates"][1]["saved_scores"] == {}
 
 
 def test_the_browser_reaches_no_refused_address(rendered_capture):

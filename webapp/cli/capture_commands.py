@@ -47,7 +47,7 @@ def echo_capture_report(job_id: int) -> Job:
     width = max((len(row["status"]) for row in rows), default=7)
     for row in rows:
         said = row.get("reason") or (f"-> {row['final_url']}" if row.get("final_url") else "")
-        said += f" ({row['rendering']})" if row.get("rendering") else ""
+        said = f"{said} ({row['rendering']})".strip() if row.get("rendering") else said
         click.echo(f"{row['status']:<{width}}  {row['item']}  {said}".rstrip())
     counts = {status: sum(row["status"] == status for row in rows) for status in ("fetched", "refused", "failed")}
     click.echo(f"{counts['fetched']} fetched, {counts['refused']} refused by robots.txt, {counts['failed']} failed"

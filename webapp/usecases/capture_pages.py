@@ -67,8 +67,6 @@ def checked_urls(urls: Sequence[str], max_urls: int) -> tuple[str, ...]:
     if len(unique) > max_urls:
         raise Refused(400, f"{len(unique)} URLs: a capture takes at most {max_urls} (CAPTURE_MAX_URLS).")
     for url in unique:
-        if any(character.isspace() for character in url):
-            raise Refused(400, f"{url!r} is not a URL: it holds a space (only the word render may follow a URL).")
         try:
             parts = urlsplit(url)
             parts.port  # noqa: B018 - raises ValueError on a port that is not a number
@@ -76,6 +74,8 @@ def checked_urls(urls: Sequence[str], max_urls: int) -> tuple[str, ...]:
             raise Refused(400, f"{url!r} is not a URL: {error}") from None
         if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
             raise Refused(400, f"{url!r} is not an http or https URL with a host.")
+        if any(character.isspace() for character in url):
+            raise Refused(400, f"{url!r} is not a URL: it holds a space (only the word render may follow a URL).")
     return unique
 
 

@@ -61,7 +61,7 @@ from ..web.access import identity
 from ..web.app_settings import settings
 from ..web.guideline_panel import guideline_panel
 from ..web.page_html import heavy
-from ..web.page_variants import captured_variants
+from ..web.page_variants import captured_variants, rendering_candidates
 from .common import (
     ANNOTATOR,
     actor,
@@ -208,7 +208,7 @@ def page(page_id: int) -> Response | str:
         adjudicated=overlap() > 1 and not blind,
         read_only=edit_refusal(session, settings(), found, annotator() or ""),
         link=safe_link(found.url),
-        candidates=arranged(cands, tab_choices(session)),
+        candidates=arranged(cands + rendering_candidates(page_id), tab_choices(session)),
         editor=editor,
         comments=len(thread(session, found, annotator() or "", at_least(current_role(), REVIEWER), overlap())),
         requests=open_requests(session, annotator() or "", page_id),

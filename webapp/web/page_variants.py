@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from flask import abort, request, url_for
 from sqlalchemy import select
@@ -17,7 +18,7 @@ from ..capture.css_references import rewritten_stylesheet
 from ..capture.styled_html import styled_document
 from ..db import get_session
 from ..kept import Kept
-from ..models import RENDERED, PageRendering, PageRequisite
+from ..models import RENDERED, PageRendering, PageRequisite, RenderingExtraction
 from .security import RAW_PAGE_CSP, styled_page_csp
 
 RAW = "raw"
@@ -103,3 +104,19 @@ def served_requisite(page_id: int, requisite_id: int) -> tuple[bytes, str]:
         return data, kind
     return data, "application/octet-stream"
 
+
+
+ON_RENDERING = " on the rendering"
+"""What a candidate tab of an extractor's output on the page's rendering adds to the extractor's name."""
+
+
+def rendering_candidates(page_id: int) -> list[dict[str, Any]]:
+    """Each extractor's output on the page's rendering in Chromium, as the annotate view's candidates (after
+    the raw response's, which are scored; these are shown to take text from, and scored only when the team
+    chose the rendering, usecases/choose_rendering.py)."""
+    rows = get_session().scalars(
+        select(RenderingExtraction).join(PageRendering, PageRendering.id == RenderingExtraction.rendering_id)
+        .where(PageRendering.page_id == page_id).order_by(RenderingExtraction.extractor))
+    return [{"name": row.extractor + ON_RENDERING, "fingerprint": row.fingerprint, "text": row.text,
+             "accepted": row.accepted, "guard_reason": row.guard_reason, "duration_ms": round(row.duration_ms, 1),
+             "error": row.error, "incomplete": False, "saved_scores": {}} for row in rows]
