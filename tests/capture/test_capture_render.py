@@ -7,7 +7,7 @@ response, and the WARC imported into another instance gives the same renderings 
 from __future__ import annotations
 
 import pytest
-from capture_server import capture_server
+from capture_server import Handler, capture_server
 from sqlalchemy import select
 from warcio.archiveiterator import ArchiveIterator
 from workbench import page_data, sign_in
@@ -41,6 +41,7 @@ def rendered_capture(tmp_path_factory):
                                                     "--extractor", "trafilatura", "--warc", str(warc)])
     assert result.exit_code == 0, result.output
     assert f"fetched  {base}/js-article  (rendered)" in result.output
+    assert Handler.counts.get("/api/article") == 1  # the page's script ran: its request answered through the capture
     yield app, base, warc
     dispose(app)
 
