@@ -21,8 +21,7 @@ JS_SHELL = (b"<!doctype html><html><head><meta charset='utf-8'><title>Timetable<
             b"fetch('/api/article').then((r) => r.json()).then((a) => {"
             b"document.getElementById('app').innerHTML = '<article><h1>' + a.title + '</h1>' +"
             b" a.paragraphs.map((p) => '<p>' + p + '</p>').join('') + '</article>';"
-            b" new Image().src = 'http://10.0.0.7:8080/pixel.gif';});"
-            b"</script></body></html>")
+            b" new Image().src = 'http://10.0.0.7:8080/pixel.gif';});</script></body></html>")
 ARTICLE_JSON = (b'{"title": "Winter timetable", "paragraphs": ['
                 b'"The winter timetable of the harbour ferries starts on the first of November.",'
                 b'"Boats leave every forty minutes from the north pier, and every hour on Sundays.",'
