@@ -21,6 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from machine_load import MachineLoad  # noqa: E402
+from quick import QUICK_PAGES, add_quick  # noqa: E402
 
 from webapp.capture.styled_html import page_references, styled_document  # noqa: E402
 
@@ -33,12 +34,12 @@ documents kept (web/page_variants.py)."""
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="one page in ten")
+    add_quick(parser)
     quick = parser.parse_args().quick
     if not WCXB.is_dir():
         sys.exit(f"{WCXB} is missing: the benchmark reads the shared corpora")
     load = MachineLoad()
-    files = sorted((WCXB / "html").glob("*.html.gz"))[:: 10 if quick else 1]
+    files = sorted((WCXB / "html").glob("*.html.gz"))[:QUICK_PAGES if quick else None]
     times, walls, named = [], [], 0
     for path in files:
         html = gzip.decompress(path.read_bytes()).decode("utf-8", "replace")
