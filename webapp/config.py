@@ -72,6 +72,9 @@ def defaults(instance_path: str) -> dict[str, Any]:
         "CAPTURE_MAX_BYTES": 10 * 2**20,
         "CAPTURE_RETRIES": 2,
         "CAPTURE_MAX_URLS": 1000,
+        "CAPTURE_RENDER_SECONDS": 30.0,
+        "CAPTURE_RENDER_SCROLL": True,
+        "CAPTURE_STYLE_MAX_BYTES": 5 * 2**20,
         "CONTROL_ALERT_F1": 0.8,
     }
 

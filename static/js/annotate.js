@@ -14,6 +14,7 @@ import { bindShortcuts } from "./keys.js";
 import { apart, plainLines, unitLength } from "./markdown_lines.js";
 import { debounce } from "./net.js";
 import { noticeBoard } from "./notices.js";
+import { pageVariants } from "./page_variants.js";
 import { originTracker } from "./origins.js";
 import { pageBlocks } from "./page_blocks.js";
 import { TYPE_KEYS, pageTypeShortcuts } from "./page_types.js";
@@ -201,6 +202,7 @@ const SHORTCUTS = [
   { keys: ["Enter"], label: "go into the editor", when: plainTarget, run: () => editor.focus() },
   { keys: ["Escape"], whileTyping: true, always: true, label: "leave the editor, a field or the saved page; close this help", run: leaveField },
   { keys: ["f"], label: "go to the saved page (arrow keys scroll it)", run: () => page.frame.focus() },
+  ...pageVariants(page.frame),
   { keys: ["c"], label: "go to the candidate's diff, or its lines to take when shown (arrow keys scroll it)",
     run: () => ($("lines").hidden ? $("diff") : $("lines")).focus() },
   { keys: ["1", "2", "3", "4", "5", "6", "7", "8", "9", "0"], label: "show candidate 1–9, 0 the tenth; two digits typed quickly the others (1 2: the twelfth)", run: (e) => pickTab(e.key) },

@@ -36,6 +36,12 @@ from webapp.vocabulary import DEFAULT_TAXONOMY, taxonomy
      None, (), "product", "JSON-LD @type Product, rs-trafilatura classifier (0.95)"),  # a FAQ block weighs little
     ({"og_type": "article", "rs_trafilatura_type": {"type": "article", "confidence": 0.6}}, None, (), "article",
      "og:type article, rs-trafilatura classifier (0.60)"),  # the votes for one type add up
+    ({"rendering": {"raw_text_chars": 31, "rendered_text_chars": 1204}, "og_type": "article"}, None, (), "js-shell",
+     "rendering in Chromium: 1,204 characters of text, the raw response 31"),  # a captured JavaScript shell
+    ({"rendering": {"raw_text_chars": 0, "rendered_text_chars": 150}}, None, (), "article", "none"),  # too few more
+    ({"rendering": {"raw_text_chars": 900, "rendered_text_chars": 2400}}, None, (), "article", "none"),  # not 3 times
+    ({"rendering": {"raw_text_chars": 600, "rendered_text_chars": 1800}, "jsonld_types": ["Product"]}, None, (),
+     "js-shell", "rendering in Chromium: 1,800 characters of text, the raw response 600"),  # outweighs JSON-LD
     ({}, None, (), "article", "none"),
 ])
 def test_the_weightiest_signals_choose_the_type(facts, url, verdicts, page_type, signal):

@@ -19,6 +19,7 @@ def test_an_admin_captures_pasted_urls_and_reads_the_report(live_server, browser
         tab.goto(f"{live_server}/capture")
         assert tab.evaluate("document.activeElement.id") == "capture-urls"  # the form starts in the list
         tab.keyboard.type(f"{base}/page\n{base}/private/secret\n{base}/data.json\n")
+        tab.keyboard.press("Tab")  # the render box, left unticked
         tab.keyboard.press("Tab")  # the robots.txt box, left unticked
         tab.keyboard.press("Tab")
         tab.keyboard.press("Enter")

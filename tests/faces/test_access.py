@@ -23,7 +23,7 @@ from webapp.accounts.devices import COOKIE as DEVICE_COOKIE
 from webapp.accounts.roles import ADMIN, ANNOTATOR, REVIEWER, ROLES, at_least
 from webapp.extractors.registry import build_registry
 from webapp.extractors.variants import add_variant
-from webapp.models import Job
+from webapp.models import Job, PageRendering, PageRequisite
 from webapp.web.access import ACCESS, PUBLIC
 
 pytestmark = pytest.mark.security
@@ -51,11 +51,13 @@ def test_a_route_missing_from_the_table_is_refused_even_to_an_admin(app, session
 
 @pytest.fixture
 def world(session) -> dict[str, Any]:
-    """A page with two gold revisions, its batch, an export job, a file of static/, one account of each
-    role with an API token, and a user to change (Zed)."""
+    """A page with two gold revisions, a rendering and a captured stylesheet, its batch, an export job, a file
+    of static/, one account of each role with an API token, and a user to change (Zed)."""
     page = make_page(session, "<html><body><p>Text</p></body></html>", url="https://a.example/1")
     first = add_gold(session, page, text="First", page_type="article", status="done", author="Ann")
     add_gold(session, page, text="Second", page_type="article", status="done", author="Ann")
+    requisite = PageRequisite(page_id=page.id, url="https://a.example/site.css", content_type="text/css", data=b"p{}")
+    session.add_all([requisite, PageRendering(page_id=page.id, html="<p>Rendered</p>", screenshot=b"PNG")])
     job = Job(kind="export", params={}, started_by="Ada", status="done", result={})
     session.add(job)
     session.commit()
@@ -67,7 +69,7 @@ def world(session) -> dict[str, Any]:
     session.commit()
     return {"page_id": page.id, "revision_id": first.id, "batch_id": page.batch_id, "job_id": job.id,
             "user_id": zed.id, "name": "trafilatura-planted", "filename": "css/app.css", "page_type": "forum",
-            "control_id": page.id, "tokens": tokens}
+            "control_id": page.id, "requisite_id": requisite.id, "tokens": tokens}
 
 
 def path_of(rule, values: dict[str, Any]) -> str:
@@ -174,7 +176,7 @@ def test_in_local_mode_every_route_is_open_as_before_accounts(app, session):
     session.commit()
     values = {"page_id": page.id, "revision_id": first.id, "batch_id": page.batch_id, "job_id": job.id,
               "user_id": 999, "name": "no-such-variant", "filename": "css/app.css", "page_type": "forum",
-              "control_id": page.id}
+              "control_id": page.id, "requisite_id": 999}
     wrong = []
     for method, rule in WALKED:
         if rule.endpoint == "accounts.add":

@@ -23,8 +23,17 @@ from webapp.db import dispose
 from webapp.extractors.extraction_service import current_extractors
 from webapp.extractors.registry import build_registry
 from webapp.extractors.variants import add_variant
-from webapp.models import Annotation, Assignment, AssignmentChange, ControlPage, Extraction, Page
-from webapp.web.security import RAW_PAGE_CSP
+from webapp.models import (
+    Annotation,
+    Assignment,
+    AssignmentChange,
+    ControlPage,
+    Extraction,
+    Page,
+    PageRendering,
+    PageRequisite,
+)
+from webapp.web.security import RAW_PAGE_CSP, REQUISITE_CSP
 
 pytestmark = pytest.mark.security
 
@@ -48,7 +57,7 @@ STATIC = Path(__file__).resolve().parents[2] / "static"
 # no state to change.
 CHANGE_NOTHING = {"api.preview_json": "renders the Markdown it is sent, stores nothing"}
 # Routes whose view sets its own Content-Security-Policy (checked in full below).
-OWN_POLICY = {"pages.raw": RAW_PAGE_CSP}
+OWN_POLICY = {"pages.raw": RAW_PAGE_CSP, "pages.requisite": REQUISITE_CSP, "pages.screenshot": REQUISITE_CSP}
 
 
 def route_id(route) -> str:
@@ -69,6 +78,7 @@ def requests_that_change_state(values: dict[str, Any]) -> dict[str, dict[str, An
                                     "files": (io.BytesIO(b"<html><body><p>Planted</p></body></html>"), "x.html")}},
         "exports.start": {"data": {"format": "jsonl"}},
         "capture.start": {"data": {"urls": "https://news.example/planted"}},
+        "pages.choose_scored": {"data": {"rendering": "rendered"}},
         "jobs.cancel": {"data": {}},
         "extractors.add": {"data": {"name": "planted", "base": "trafilatura", "options": "fast=true"}},
         "extractors.remove": {"data": {}},
@@ -128,6 +138,9 @@ def values(client, session, page_id) -> dict[str, Any]:
     add_variant(session, build_registry(), "no-ads", "trafilatura", ["prune_xpath=//aside"])
     session.add(Extraction(page_id=page_id, extractor="trafilatura", fingerprint=trafilatura.fingerprint, text="Text",
                            accepted=True))
+    requisite = PageRequisite(page_id=page_id, url="https://news.example/site.css", content_type="text/css",
+                              data=b"p { color: red }")
+    session.add_all([requisite, PageRendering(page_id=page_id, html="<p>Rendered</p>", screenshot=b"PNG")])
     session.commit()
     add_account(session, "Ann", "admin")
     other = add_account(session, "Bea", "annotator")
@@ -163,6 +176,7 @@ def values(client, session, page_id) -> dict[str, Any]:
         "name": "no-ads",
         "page_type": "forum",
         "control_id": control.id,
+        "requisite_id": requisite.id,
     }
     session.rollback()
     return found

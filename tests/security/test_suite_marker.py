@@ -18,6 +18,8 @@ SUITE = [
     "tests/faces/test_access.py",  # every route as every identity (1,068 cases in the attack)
     "tests/faces/test_security.py",  # CSRF, CSP, escaping, the size cap
     "tests/faces/test_safe_serving.py",  # the hostile saved page
+    "tests/faces/test_styled_serving.py",  # the hostile captured stylesheet
+    "tests/browser/test_browser_styled_page.py",  # the styled frame loads nothing from outside
     "tests/faces/test_bad_input.py",  # bad ids, NUL bytes, deep JSON, huge bodies
     "tests/faces/test_outage_pages.py",  # an outage answers 503 everywhere
     "tests/accounts/test_device_cookies.py",  # a lockout by name cannot keep the real user out

@@ -1,17 +1,17 @@
-"""The page type a page's own signals suggest, and which signals chose it: what the annotate view preselects
-on a first visit, instead of `article` whatever the page says.
+"""The page type a page's own signals suggest, and which signals chose it: what the annotate view preselects on a
+first visit, instead of `article` whatever the page says.
 
-The signals: the page's JSON-LD `@type`, its `og:type`, rs-trafilatura's classifier (recorded as a page fact
-at import, where it is installed), its URL's path, and the accept guard (every candidate rejected as too
-short: a JavaScript shell, most often). Each signal votes for a type with a weight that says how far that
-signal is to be believed for that type (`WEIGHTS`): `og:type article`, which many sites set on every page,
-weighs little, so a product or documentation page's other signals outvote it; a JSON-LD `Question` (a FAQ
-block, found on shops and service pages alike) weighs little; the classifier votes with its confidence. The
-type with the most weight is suggested when it reaches DECIDES; below it no signal decides, and the view
-names the page types' guideline instead of pretending the page is an article. Only types of the taxonomy
-in force are suggested. Pure: it reads the page facts recorded at import (corpus/page_facts.py), the URL
-and the candidates' verdicts; results/suggestion_figures.py measures it against the team's gold.
-"""
+The signals: the page's JSON-LD `@type`, its `og:type`, rs-trafilatura's classifier (recorded as a page fact at
+import, where it is installed), its URL's path, and the accept guard (every candidate rejected as too short: a
+JavaScript shell, most often), and a captured page's rendering in Chromium (its visible text much longer than the
+raw response's: a JavaScript shell; corpus/capture_extras.py records both lengths). Each signal votes for a type
+with a weight that says how far that signal is to be believed for that type (`WEIGHTS`): `og:type article`, which
+many sites set on every page, weighs little, so a product or documentation page's other signals outvote it; a
+JSON-LD `Question` (a FAQ block, found on shops and service pages alike) weighs little; the classifier votes with
+its confidence. The type with the most weight is suggested when it reaches DECIDES; below it no signal decides,
+and the view names the page types' guideline instead of pretending the page is an article. Only types of the
+taxonomy in force are suggested. Pure: it reads the page facts recorded at import (corpus/page_facts.py), the URL
+and the candidates' verdicts; results/suggestion_figures.py measures it against the team's gold."""
 
 from __future__ import annotations
 
@@ -54,7 +54,7 @@ NO_SIGNAL = "none"
 """The signal of a suggestion no signal decided (the taxonomy's first type is preselected)."""
 
 WEIGHTS: dict[str, float] = {"jsonld": 3.0, "jsonld-question": 1.0, "og": 2.5, "og-article": 1.0,
-                             "classifier": 4.0, "url": 2.0, "guard": 3.0}
+                             "classifier": 4.0, "url": 2.0, "guard": 3.0, "rendering": 4.0}
 """How much each signal's vote weighs (the classifier's: times its confidence)."""
 DECIDES = 2.0
 """The least weight a type needs to be suggested."""
@@ -107,10 +107,25 @@ def _guard(verdicts: Sequence[tuple[bool, str | None]]) -> Iterable[Vote]:
         yield JS_SHELL, WEIGHTS["guard"], "accept guard: every candidate rejected as too short"
 
 
+RENDERED_FACTOR = 3.0
+RENDERED_MORE_CHARS = 200
+"""A rendering in Chromium whose visible text is at least this many times the raw response's, and this many
+characters more, says the page is a JavaScript shell: its content is written by its scripts."""
+
+
+def _rendering(facts: Mapping[str, Any]) -> Iterable[Vote]:
+    found = facts.get("rendering") or {}
+    raw, rendered = found.get("raw_text_chars"), found.get("rendered_text_chars")
+    if isinstance(raw, int) and isinstance(rendered, int) and rendered >= RENDERED_FACTOR * raw \
+            and rendered >= raw + RENDERED_MORE_CHARS:
+        yield JS_SHELL, WEIGHTS["rendering"], (f"rendering in Chromium: {rendered:,} characters of text, "
+                                               f"the raw response {raw:,}")
+
+
 def votes(facts: Mapping[str, Any], url: str | None, taxonomy: Taxonomy,
           verdicts: Sequence[tuple[bool, str | None]] = ()) -> list[Vote]:
     """Every signal's vote for a type of the taxonomy, strongest signal first."""
-    found = [*_jsonld(facts), *_og(facts), *_classifier(facts), *_url(url), *_guard(verdicts)]
+    found = [*_jsonld(facts), *_og(facts), *_classifier(facts), *_url(url), *_guard(verdicts), *_rendering(facts)]
     return [vote for vote in found if vote[0] in taxonomy.page_types]
 
 

@@ -7,7 +7,7 @@ and its report row."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -15,6 +15,8 @@ from urllib.parse import urlsplit
 
 from .addresses import Blocked
 from .fetcher import Fetcher, FetchFailed, Hop
+from .render import Renderer, RenderFailed, Rendering
+from .requisites import decoded_body, fetch_requisites
 from .robots import Decision, Robots, RobotsBook, parsed_robots
 from .warc_records import capture_part
 
@@ -34,6 +36,8 @@ class Outcome:
     reason: str = ""
     final_url: str | None = None
     part: bytes = b""
+    rendering: str = ""
+    """For a page asked to be rendered: "rendered", or why it could not be (the raw page is kept all the same)."""
 
     def row(self) -> dict[str, Any]:
         row: dict[str, Any] = {"index": self.index, "item": self.url, "status": self.status}
@@ -41,6 +45,8 @@ class Outcome:
             row["reason"] = f"{self.kind}: {self.reason}"
         if self.final_url and self.final_url != self.url:
             row["final_url"] = self.final_url
+        if self.rendering:
+            row["rendering"] = self.rendering
         return row
 
 
@@ -81,6 +87,10 @@ class CaptureRun:
     obey_robots: bool = True
     delay: float = 1.0
     sleep: Callable[[float], None] = time.sleep
+    renderer: Renderer | None = None
+    """Opens the pages asked to be rendered in Chromium (None: no page is)."""
+    style_max_bytes: int = 0
+    """The most bytes of a page's stylesheets, fonts and images kept (0: none is fetched)."""
     _robots_hops: dict[str, list[Hop]] = field(default_factory=dict)
     _written_robots: set[str] = field(default_factory=set)
 
@@ -101,11 +111,41 @@ class CaptureRun:
         self._robots_hops[url] = hops
         return parsed_robots(url, hops[-1].status, hops[-1].body)
 
-    def run(self, urls: Sequence[tuple[int, str]]) -> Iterator[Outcome]:
+    def run(self, urls: Sequence[tuple[int, str]], render: Collection[int] = ()) -> Iterator[Outcome]:
+        """Each URL's outcome; those whose index is in `render` are also rendered in Chromium."""
         for index, url in in_turns(urls):
-            yield self.one(index, url)
+            yield self.one(index, url, index in render)
 
-    def one(self, index: int, url: str) -> Outcome:
+    def _new_robots_hops(self, decision: Decision) -> list[Hop]:
+        """The hops of the robots.txt that decided, the first time it decides (each is written once)."""
+        if decision.robots_url in self._written_robots:
+            return []
+        self._written_robots.add(decision.robots_url)
+        return self._robots_hops.get(decision.robots_url, [])
+
+    def requisite(self, url: str, robots_hops: list[Hop]) -> list[Hop]:
+        """A page requisite's hops, fetched as a page is (robots.txt, the host's delay, the address rules);
+        the hops of a robots.txt read for it are added to `robots_hops`."""
+        if self.obey_robots:
+            decision = self.book.decide(url)
+            robots_hops += self._new_robots_hops(decision)
+            if not decision.allowed:
+                raise FetchFailed("refused by robots", decision.reason)
+        self.polite.wait_for(url, self.obey_robots)
+        return self.fetcher.fetch(url, html_only=False)
+
+    def _render(self, hops: list[Hop]) -> tuple[Rendering | None, dict[str, Any] | None]:
+        final = hops[-1]
+        if self.renderer is None:
+            return None, None
+        try:
+            rendering = self.renderer.render(final.url, decoded_body(final),
+                                             final.header("content-type") or "text/html")
+        except RenderFailed as error:
+            return None, {"error": str(error)}
+        return rendering, rendering.facts
+
+    def one(self, index: int, url: str, render: bool = False) -> Outcome:
         try:
             self.fetcher.rules.check_url(url)
         except Blocked as error:
@@ -114,10 +154,7 @@ class CaptureRun:
         robots_hops: list[Hop] = []
         if self.obey_robots:
             decision = self.book.decide(url)
-            key = decision.robots_url
-            if key not in self._written_robots:
-                self._written_robots.add(key)
-                robots_hops = self._robots_hops.get(key, [])
+            robots_hops = self._new_robots_hops(decision)
             if not decision.allowed:
                 return Outcome(index, url, "refused", "refused by robots", decision.reason,
                                part=capture_part(robots_hops, None))
@@ -128,8 +165,21 @@ class CaptureRun:
             return Outcome(index, url, "failed", failed.kind, failed.reason,
                            part=capture_part([*robots_hops, *failed.hops], None))
         facts = fetch_facts(url, hops, decision)
+        rendering, render_facts = self._render(hops) if render else (None, None)
+        if render_facts is not None:
+            facts["render"] = render_facts
+        requisite_hops: list[Hop] = []
+        if self.style_max_bytes > 0:
+            documents = [(decoded_body(hops[-1]).decode("utf-8", errors="replace"), hops[-1].url)]
+            if rendering is not None:
+                documents.append((rendering.html, hops[-1].url))
+            requisites = fetch_requisites(documents, lambda u: self.requisite(u, requisite_hops),
+                                          self.style_max_bytes)
+            requisite_hops += requisites.hops
+            facts["styles"] = requisites.as_fact()
+        said = "" if not render else "rendered" if rendering is not None else str((render_facts or {}).get("error"))
         return Outcome(index, url, "fetched", final_url=hops[-1].url,
-                       part=capture_part([*robots_hops, *hops], facts))
+                       part=capture_part([*robots_hops, *hops], facts, rendering, requisite_hops), rendering=said)
 
 
 def fetch_facts(url: str, hops: Sequence[Hop], decision: Decision | None) -> dict[str, Any]:

@@ -9,6 +9,7 @@ from typing import Any
 
 from .addresses import AddressRules
 from .fetcher import FetchLimits
+from .render_limits import RenderLimits
 
 
 @dataclass(frozen=True)
@@ -17,6 +18,8 @@ class CaptureSettings:
     limits: FetchLimits
     delay: float  # CAPTURE_DELAY_SECONDS: the least wait between two requests to one host
     max_urls: int  # CAPTURE_MAX_URLS: the most URLs one capture takes
+    render: RenderLimits = RenderLimits()  # CAPTURE_RENDER_*: how long a rendering waits, and whether it scrolls
+    style_max_bytes: int = 5 * 2**20  # CAPTURE_STYLE_MAX_BYTES: the most bytes of a page's stylesheets, fonts, images
 
     @classmethod
     def from_config(cls, config: Mapping[str, Any]) -> CaptureSettings:
@@ -26,11 +29,14 @@ class CaptureSettings:
                              retries=int(config["CAPTURE_RETRIES"]),
                              agent=str(config["CAPTURE_USER_AGENT"]))
         return cls(AddressRules.from_settings(config["CAPTURE_ALLOWED_NETWORKS"], config["CAPTURE_ALLOWED_PORTS"]),
-                   limits, float(config["CAPTURE_DELAY_SECONDS"]), int(config["CAPTURE_MAX_URLS"]))
+                   limits, float(config["CAPTURE_DELAY_SECONDS"]), int(config["CAPTURE_MAX_URLS"]),
+                   RenderLimits(float(config["CAPTURE_RENDER_SECONDS"]), bool(config["CAPTURE_RENDER_SCROLL"])),
+                   int(config["CAPTURE_STYLE_MAX_BYTES"]))
 
     def record(self, obey_robots: bool) -> dict[str, Any]:
         """The settings a capture ran with, as its WARC's warcinfo names them."""
         return {"user_agent": self.limits.agent, "robots_txt": "obeyed" if obey_robots else "not obeyed",
                 "delay_seconds": self.delay, **{k: v for k, v in asdict(self.limits).items() if k != "agent"},
                 "allowed_networks": sorted(str(n) for n in self.rules.networks) + sorted(self.rules.hosts),
-                "allowed_ports": sorted(self.rules.ports)}
+                "allowed_ports": sorted(self.rules.ports), "render_seconds": self.render.seconds,
+                "render_scroll": self.render.scroll, "style_max_bytes": self.style_max_bytes}

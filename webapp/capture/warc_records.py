@@ -2,6 +2,9 @@
 (the body as the server sent it; an HTTP/2 answer is written as HTTP/1.1 with `WARC-Protocol: h2`), the
 robots.txt fetched as any other exchange, and per captured URL a `metadata` record (JSON, concurrent to
 the final response) with what the page's facts record: the redirects, the robots.txt decision, the time.
+A rendered page adds, concurrent to its response, its DOM as a `resource` record
+(`urn:goldtext:rendered-dom:` and the URL) and its full-page screenshot (`urn:goldtext:screenshot:` and the
+URL); its styled snapshot's stylesheets, fonts and images follow as exchanges, named in its fetch facts.
 A WARC starts with a `warcinfo` record naming Goldtext and the capture's settings.
 
 Each URL's records are written as gzip members of their own, so that the WARC of a capture is the
@@ -19,8 +22,9 @@ from urllib.parse import urlsplit
 from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
-from ..corpus.warc_reader import FETCH_RECORD
+from ..corpus.warc_reader import FETCH_RECORD, RENDERED_TYPE, RENDERED_URI, SCREENSHOT_TYPE, SCREENSHOT_URI
 from .fetcher import Hop
+from .render import Rendering
 
 DROPPED_HEADERS = frozenset({"transfer-encoding"})
 """Headers that describe the transfer, not the body kept (the body is written whole, not chunked)."""
@@ -55,8 +59,17 @@ def exchange(writer: WARCWriter, hop: Hop) -> str:
     return str(response.rec_headers.get_header("WARC-Record-ID"))
 
 
-def capture_part(hops: Iterable[Hop], facts: dict[str, Any] | None) -> bytes:
-    """One URL's records (its exchanges, then its fetch facts if it gave a page) as gzipped WARC bytes."""
+def resource(writer: WARCWriter, uri: str, content_type: str, body: bytes, response_id: str) -> None:
+    """A `resource` record of something made of the response `response_id` (its rendering, its screenshot)."""
+    writer.write_record(writer.create_warc_record(
+        uri, "resource", payload=io.BytesIO(body), length=len(body), warc_content_type=content_type,
+        warc_headers_dict={"WARC-Concurrent-To": response_id}))
+
+
+def capture_part(hops: Iterable[Hop], facts: dict[str, Any] | None, rendering: Rendering | None = None,
+                 requisites: Iterable[Hop] = ()) -> bytes:
+    """One URL's records as gzipped WARC bytes: its exchanges, then, if it gave a page, its fetch facts, its
+    rendering and screenshot, and the exchanges of its styled snapshot's requisites."""
     stream = io.BytesIO()
     writer = WARCWriter(stream, gzip=True)
     last_id = None
@@ -68,4 +81,10 @@ def capture_part(hops: Iterable[Hop], facts: dict[str, Any] | None) -> bytes:
         writer.write_record(writer.create_warc_record(
             last.url, "metadata", payload=io.BytesIO(body), length=len(body), warc_content_type=FETCH_RECORD,
             warc_headers_dict={"WARC-Concurrent-To": last_id}))
+        if rendering is not None:
+            resource(writer, RENDERED_URI + last.url, RENDERED_TYPE, rendering.html.encode(), last_id)
+            if rendering.screenshot:
+                resource(writer, SCREENSHOT_URI + last.url, SCREENSHOT_TYPE, rendering.screenshot, last_id)
+        for hop in requisites:
+            exchange(writer, hop)
     return stream.getvalue()

@@ -46,6 +46,7 @@ def echo_capture_report(job_id: int) -> Job:
     width = max((len(row["status"]) for row in rows), default=7)
     for row in rows:
         said = row.get("reason") or (f"-> {row['final_url']}" if row.get("final_url") else "")
+        said = f"{said} ({row['rendering']})".strip() if row.get("rendering") else said
         click.echo(f"{row['status']:<{width}}  {row['item']}  {said}".rstrip())
     counts = {status: sum(row["status"] == status for row in rows) for status in ("fetched", "refused", "failed")}
     click.echo(f"{counts['fetched']} fetched, {counts['refused']} refused by robots.txt, {counts['failed']} failed"
@@ -67,10 +68,14 @@ def echo_capture_report(job_id: int) -> Job:
               help="Also write the capture's WARC here (it is kept in the instance folder's captures/ anyway).")
 @click.option("--extractor", "extractors", multiple=True, metavar="NAME",
               help="Extractors to run on the captured pages (repeatable; default: every one that can run).")
+@click.option("--render", is_flag=True,
+              help="Also open each page in headless Chromium (until the network is idle or CAPTURE_RENDER_SECONDS) "
+                   "and keep its DOM and a full-page screenshot beside the raw response.")
 @click.option("--background", is_flag=True, help="Queue the capture for the workers and return at once.")
 @click.option("--report", "report_of", type=int, metavar="JOB", default=None,
               help="Print the report of the capture job JOB (each URL fetched, refused or failed, with the reason).")
-def capture_command(urls, url_file, sitemap, limit, no_robots, warc_out, extractors, background, report_of) -> None:
+def capture_command(urls, url_file, sitemap, limit, no_robots, warc_out, extractors, render, background,
+                    report_of) -> None:
     """Capture URLs as a new batch: fetch each one (robots.txt obeyed, one request at a time per host, no
     private or loopback address unless CAPTURE_ALLOWED_NETWORKS allows it), keep the exchanges as a WARC,
     import the pages and extract them; print each URL's outcome."""
@@ -84,7 +89,8 @@ def capture_command(urls, url_file, sitemap, limit, no_robots, warc_out, extract
     with sessions()() as session:
         try:
             job = start_capture(session, settings_of(app), command_actor(),
-                                CaptureRequest(tuple(wanted), not no_robots, tuple(extractors)))
+                                CaptureRequest(tuple(wanted), not no_robots, tuple(extractors),
+                                               tuple(wanted) if render else ()))
         except Refused as error:
             raise click.UsageError(error.reason) from None
         session.commit()

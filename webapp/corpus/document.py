@@ -21,6 +21,15 @@ class ReadAnnotation:
 
 
 @dataclass(frozen=True)
+class Requisite:
+    """A stylesheet, font or image a captured page loads, kept for its styled snapshot."""
+
+    url: str  # the URL the page (or a stylesheet) names it by
+    content_type: str
+    data: bytes  # without its transfer compression
+
+
+@dataclass(frozen=True)
 class RawDocument:
     """One page as stored in its source, before any decoding."""
 
@@ -48,6 +57,9 @@ class RawDocument:
     history: dict[str, Any] | None = None  # how an earlier instance made the gold (a `jsonl` export's effort
     # per revision, its annotators in order, each annotation's effort): kept in the page's facts under
     # HISTORY_FACT and written back by the export (exports/selection.py), so that a round trip keeps them
+    rendered: str | None = None  # the DOM a capture serialised after rendering the page in Chromium
+    screenshot: bytes | None = None  # the full-page PNG taken with that rendering
+    requisites: tuple[Requisite, ...] = ()  # the stylesheets, fonts and images of the page's styled snapshot
 
 
     @property

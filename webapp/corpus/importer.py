@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session
 
 from ..models import ImportBatch, Page
 from ..vocabulary import DONE, Taxonomy, UnknownTerm, checked_page_type
+from .capture_extras import store_capture_extras
 from .document import FETCH_FACT, HISTORY_FACT, LAYOUT_FACT, RawDocument, Rejected
 from .preparation import Prepared, in_order
 from .site_names import UNKNOWN_SITE, host_of, site_named
@@ -187,6 +188,7 @@ def _store(
     )
     session.add(page)
     session.flush()
+    store_capture_extras(session, page, doc)
     note = None
     if doc.has_gold or doc.page_type is not None or doc.snippets is not None:
         status = doc.status or DONE

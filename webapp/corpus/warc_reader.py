@@ -4,7 +4,9 @@ Only `response` records whose HTTP Content-Type is HTML are items; other records
 silently, and so are redirects (a 3xx answer is a step to a page, not a page). Each payload is read once,
 dechunked and decompressed, and never past the size cap. Other non-200 responses and truncated records
 are rejected. A `metadata` record of a capture (FETCH_RECORD, concurrent to the response just read)
-gives that page its fetch facts. A file cut short or corrupt ends with a rejection of the record it cuts,
+gives that page its fetch facts; its `resource` records concurrent to the response give its rendering in
+Chromium and its screenshot, and the responses its fetch facts name as its styled snapshot's requisites are
+kept with it. A file cut short or corrupt ends with a rejection of the record it cuts,
 so a lost record never passes unseen; its reason names the file and says in words what is wrong
 (`in_words`), never warcio's internal error alone.
 """
@@ -24,14 +26,19 @@ from warcio.exceptions import ArchiveLoadFailed
 from warcio.recordloader import ArcWarcRecord
 
 from .decoding import charset_param
-from .document import Limits, RawDocument, Rejected
+from .document import Limits, RawDocument, Rejected, Requisite
 from .streams import Unreadable, read_capped
 
 HTML_TYPES = ("text/html", "application/xhtml+xml")
 REDIRECTS = ("301", "302", "303", "307", "308")
 FETCH_RECORD = "application/vnd.goldtext.fetch+json"
 """The content type of the metadata record in which a capture (webapp/capture) writes a page's fetch facts."""
-FETCH_MAX_BYTES = 256 * 1024
+FETCH_MAX_BYTES = 1024 * 1024
+RENDERED_URI = "urn:goldtext:rendered-dom:"
+RENDERED_TYPE = "text/html; charset=utf-8"
+SCREENSHOT_URI = "urn:goldtext:screenshot:"
+SCREENSHOT_TYPE = "image/png"
+"""The `resource` records of a capture's rendering (the DOM, the screenshot), concurrent to the response."""
 TAIL = 64  # bytes looked at past the last whole record: anything but blank lines is a cut record
 
 T = TypeVar("T")
@@ -44,26 +51,24 @@ def read_warc(source: str, limits: Limits) -> Iterator[RawDocument | Rejected]:
         with open(source, "rb") as stream:
             records = ArchiveIterator(stream, arc2warc=True)
             iterator = iter(records)
-            pending: tuple[str, RawDocument] | None = None  # a response, until its fetch facts may follow
+            pending: _Pending | None = None  # a response, while what a capture kept of it may follow
             for number in count(1):
                 position = f"warc record {number}"
                 record = _warcio(lambda: next(iterator, None))
                 if record is None:
                     break
-                if pending is not None and _concurrent(record, pending[0]):
-                    yield replace(pending[1], fetch=_fetch_facts(record, records))
-                    pending = None
+                if pending is not None and pending.takes(record, records, limits):
                     continue
                 if pending is not None and record.rec_type != "request":  # a request may come between
-                    yield pending[1]
+                    yield pending.document
                     pending = None
                 outcome = _outcome(record, records, _item(position, record), source, limits)
                 if isinstance(outcome, RawDocument):
-                    pending = (str(record.rec_headers.get_header("WARC-Record-ID")), outcome)
+                    pending = _Pending(str(record.rec_headers.get_header("WARC-Record-ID")), outcome)
                 elif outcome is not None:
                     yield outcome
             if pending is not None:
-                yield pending[1]
+                yield pending.document
             stream.seek(records.offset)
             if stream.read(TAIL).strip():
                 raise Unreadable("the file ends inside this record (truncated or corrupt WARC)")
@@ -138,11 +143,49 @@ def _document(
     return RawDocument(item, data, source, url=url, charset=charset_param(content_type))
 
 
-def _concurrent(record: ArcWarcRecord, response_id: str) -> bool:
-    """Whether the record is a capture's fetch facts of the response `response_id`."""
-    return (record.rec_type == "metadata"
-            and record.rec_headers.get_header("Content-Type") == FETCH_RECORD
-            and record.rec_headers.get_header("WARC-Concurrent-To") == response_id)
+class _Pending:
+    """A page's response, and what a capture wrote of it after it: its fetch facts (a `metadata` record
+    concurrent to it), its rendering and screenshot (`resource` records concurrent to it), and the responses
+    of its styled snapshot's requisites (the URLs its fetch facts name)."""
+
+    def __init__(self, response_id: str, document: RawDocument) -> None:
+        self.response_id = response_id
+        self.document = document
+        self.named: dict[str, list[str]] = {}  # a requisite's final URL -> the URLs it is named by
+
+    def takes(self, record: ArcWarcRecord, records: ArchiveIterator, limits: Limits) -> bool:
+        headers = record.rec_headers
+        uri = headers.get_header("WARC-Target-URI") or ""
+        if headers.get_header("WARC-Concurrent-To") == self.response_id:
+            if record.rec_type == "metadata" and headers.get_header("Content-Type") == FETCH_RECORD:
+                facts = _fetch_facts(record, records)
+                self.document = replace(self.document, fetch=facts)
+                for pair in ((facts or {}).get("styles") or {}).get("kept") or []:
+                    if isinstance(pair, list) and len(pair) == 2:
+                        self.named.setdefault(str(pair[1]), []).append(str(pair[0]))
+                return True
+            if record.rec_type == "resource" and uri.startswith(RENDERED_URI):
+                data = _capped_payload(record, records, limits)
+                self.document = replace(self.document, rendered=data.decode("utf-8", errors="replace"))
+                return True
+            if record.rec_type == "resource" and uri.startswith(SCREENSHOT_URI):
+                self.document = replace(self.document, screenshot=_capped_payload(record, records, limits))
+                return True
+        if record.rec_type == "response" and uri in self.named and record.http_headers is not None \
+                and record.http_headers.get_statuscode() == "200":
+            kind = record.http_headers.get_header("Content-Type") or ""
+            data = _capped_payload(record, records, limits)
+            kept = tuple(Requisite(url, kind, data) for url in self.named.pop(uri))
+            self.document = replace(self.document, requisites=self.document.requisites + kept)
+            return True
+        return False
+
+
+def _capped_payload(record: ArcWarcRecord, records: ArchiveIterator, limits: Limits) -> bytes:
+    """The record's payload (decompressed), at most the import's size cap; the rest read past."""
+    data = _warcio(lambda: record.content_stream().read(limits.max_bytes), "corrupt record")
+    _warcio(records.read_to_end)
+    return data
 
 
 def _fetch_facts(record: ArcWarcRecord, records: ArchiveIterator) -> dict[str, Any] | None:

@@ -18,7 +18,7 @@ from typing import Any
 from sqlalchemy import delete, func, or_, select
 from sqlalchemy.orm import Session
 
-from ..models import Extraction, Page, Score, Site, SiteRule, utcnow
+from ..models import Extraction, Page, RenderingExtraction, Score, Site, SiteRule, utcnow
 from ..scoring.markdown_text import markdown_of_text
 from .base import Extractor
 from .guard import GuardThresholds, judge
@@ -124,6 +124,14 @@ def store(
         session.execute(delete(Score).where(Score.extraction_id == row.id))
         row.created_at = utcnow()
         row.attempts = row.attempts + 1 if retryable(row.error) else 1
+    filled(row, result, html_length, thresholds)
+    row.incomplete = result.incomplete
+    return row
+
+
+def filled(row: Extraction | RenderingExtraction, result: Result, html_length: int,
+           thresholds: GuardThresholds) -> None:
+    """The row given the result's output and the accept guard's verdict on it."""
     verdict = judge("" if result.error else result.text, html_length, thresholds)
     row.extractor = result.extractor_name
     row.text = result.text
@@ -131,7 +139,21 @@ def store(
     row.meta = result.metadata
     row.duration_ms = result.duration_ms
     row.error = result.error
-    row.incomplete = result.incomplete
     row.accepted = verdict.accepted and not result.error
     row.guard_reason = "error" if result.error else verdict.reason
+
+
+def store_on_rendering(session: Session, result: Result, thresholds: GuardThresholds) -> RenderingExtraction:
+    """Insert or update the extraction of (rendering, fingerprint): an extractor's output on a page's
+    rendering in Chromium, kept apart from its output on the raw response (no score reads it)."""
+    rendering_id, html_length = result.key
+    row = session.scalars(select(RenderingExtraction).where(
+        RenderingExtraction.rendering_id == rendering_id, RenderingExtraction.fingerprint == result.fingerprint
+    )).one_or_none()
+    if row is None:
+        row = RenderingExtraction(rendering_id=rendering_id, fingerprint=result.fingerprint)
+        session.add(row)
+    else:
+        row.created_at = utcnow()
+    filled(row, result, html_length, thresholds)
     return row

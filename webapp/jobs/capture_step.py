@@ -1,5 +1,6 @@
-"""The first step of a capture's job: fetch each URL (webapp/capture), then hand on to the import step
-(the upload's) and the extraction.
+"""The first step of a capture's job: fetch each URL (webapp/capture), with its styled snapshot's requisites
+and, for the URLs asked, its rendering in Chromium, then hand on to the import step (the upload's) and the
+extraction.
 
 Each URL's WARC records are stored as a job file as soon as it is fetched, and its report row in the
 job's result, in one transaction: a capture killed midway starts again after the last URL it stored.
@@ -16,8 +17,10 @@ from pathlib import Path
 
 from sqlalchemy.orm import Session
 
+from ..capture.browser_requests import BrowserRequests
 from ..capture.capture_run import CaptureRun
 from ..capture.fetcher import Fetcher
+from ..capture.render import Renderer
 from ..capture.warc_records import warcinfo
 from ..models import Job
 from .context import Context
@@ -52,10 +55,14 @@ def capture_step(ctx: Context) -> Follow:
     with ctx.reader() as session:
         done = {int(row["index"]) for row in _job(session, ctx).result.get(REPORT, [])}
     ctx.stage(CAPTURING, len(urls))
+    rendered = set(ctx.params.get("render", []))
     fetcher = Fetcher(settings.rules, settings.limits)
-    run = CaptureRun(fetcher, obey_robots=bool(ctx.params.get("obey_robots", True)), delay=settings.delay)
+    renderer = Renderer(BrowserRequests(fetcher), settings.render, settings.limits.agent) if rendered else None
+    run = CaptureRun(fetcher, obey_robots=bool(ctx.params.get("obey_robots", True)), delay=settings.delay,
+                     renderer=renderer, style_max_bytes=settings.style_max_bytes)
     try:
-        for outcome in run.run([(i, u) for i, u in enumerate(urls) if i not in done]):
+        for outcome in run.run([(i, u) for i, u in enumerate(urls) if i not in done],
+                               render={i for i, u in enumerate(urls) if u in rendered}):
             with ctx.writer() as session:
                 ctx.check(session)
                 if outcome.part:
@@ -65,6 +72,8 @@ def capture_step(ctx: Context) -> Follow:
                 ctx.progress(1, errors=int(outcome.status != "fetched"), session=session)
                 session.commit()
     finally:
+        if renderer is not None:
+            renderer.close()
         fetcher.close()
     kept = write_warc(ctx, urls)
     with ctx.writer() as session:

@@ -34,6 +34,7 @@ from .host import Host, database_of
 from .leases import Lease, beat, claim, complete, fail, hand_back, holds, leave, reap
 from .outages import brief, is_outage, part_of
 from .refresh_step import refresh_step
+from .rendering_step import renderings_step
 from .upload_step import import_step
 
 log = logging.getLogger(__name__)
@@ -47,6 +48,7 @@ STEPS: dict[str, Callable[[Context], Follow]] = {
     "refresh": refresh_step,
     "check": check_step,
     "capture": capture_step,
+    "renderings": renderings_step,
 }
 FINAL_STEP = {"extract": "derive", "upload": "derive", "capture": "derive"}
 """The step that runs once after every other chunk of the job is done."""

@@ -21,6 +21,7 @@ from ..usecases.import_pages import import_pages
 from .context import Context
 from .extraction_steps import Follow, plan_pairs
 from .files import drop_files, unpack
+from .rendering_step import plan_renderings
 
 IMPORTING = "importing"
 """The stage of an upload's job while it imports (an import's report reloads once the job is past it)."""
@@ -70,4 +71,5 @@ def import_step(ctx: Context) -> Follow:
         raise NothingImported(failure)  # the job fails with the reason; the batch keeps its report
     with ctx.reader() as session:
         page_ids = list(session.scalars(select(Page.id).where(Page.batch_id == batch_id)))
-        return plan_pairs(ctx, session, page_ids)  # no new page: nothing to extract, said as such
+        # no new page: nothing to extract, said as such; a captured page's rendering is extracted too
+        return plan_pairs(ctx, session, page_ids) + plan_renderings(session, page_ids)

@@ -21,6 +21,7 @@ from .gold_models import (
 from .job_models import Job, JobChunk, JobFile, WorkerBeat
 from .model_base import NAMING, Base, utcnow
 from .page_models import Extraction, ExtractorVariant, ImportBatch, Page, Site, SiteRule
+from .rendering_models import RENDERED, PageRendering, PageRequisite, RenderingExtraction
 from .score_models import Score, ScoreChange, ScoreEpoch
 from .team_models import AssignmentChange, CandidateTab, ControlPage, PageComment
 
@@ -31,4 +32,5 @@ __all__ = [
     "GoldCheckRun",
     "Score", "ScoreEpoch", "ScoreChange", "Job", "JobChunk", "WorkerBeat", "JobFile", "User", "Credential",
     "LoginThrottle", "AuditEvent", "AssignmentChange", "PageComment", "ControlPage", "CandidateTab",
+    "PageRendering", "RenderingExtraction", "PageRequisite", "RENDERED",
 ]

@@ -104,6 +104,9 @@ class Page(Base):
     facts: Mapped[dict[str, Any]] = mapped_column(default=dict)
     disagreement: Mapped[float | None] = mapped_column(Float)  # see webapp/annotation/disagreement.py
     predicted_quality: Mapped[float | None] = mapped_column(Float)  # see webapp/annotation/predicted_quality.py
+    scored_rendering: Mapped[str | None] = mapped_column(String(16))
+    """RENDERED: the team chose to score the extractors' output on the page's rendering in Chromium
+    (usecases/choose_rendering.py); None: their output on the raw response, as on every other page."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
     site: Mapped[Site] = relationship(back_populates="pages")

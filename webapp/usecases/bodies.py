@@ -131,6 +131,9 @@ EXTRACTION = body_schema(
 PROVENANCE_FIELD = body_schema({"provenance": PROVENANCE_SHAPE}, {})
 """A provenance on its own (an imported gold's or annotation's)."""
 
+EFFORT_FIELD = body_schema({"effort": {**EFFORT, "type": "object"}}, {})
+"""An effort on its own (one of an imported export's history)."""
+
 
 def validated(validator: Draft202012Validator, body: Any) -> dict[str, Any]:
     """The body if it matches the schema; Refused (400) naming the field and the reason otherwise."""

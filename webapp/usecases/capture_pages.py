@@ -1,12 +1,12 @@
-"""Start a capture: a job that fetches a list of URLs (webapp/capture), keeps what it fetched as a WARC in
-the instance folder, imports the pages it got as a new batch and extracts them. `goldtext capture`
+"""Start a capture: a job that fetches a list of URLs (webapp/capture), keeps what it fetched as a WARC in the
+instance folder, imports the pages it got as a new batch and extracts them. `goldtext capture`
 (cli/capture_commands.py) and the Add URLs form (views/capture.py) call `start_capture`.
 
-The rules: only an admin captures (403), since a capture makes the server send requests for its user; at
-least one URL and at most CAPTURE_MAX_URLS (400); each URL is an http(s) URL with a host (400 naming the
-first that is not: the scheme, port and address rules are applied again, per URL, when it is fetched and
-reported there); turning robots.txt off is recorded with the capture (job, audit event and WARC). The
-job is queued with its first step's chunk and the start audited; the face commits and dispatches."""
+The rules: only an admin captures (403), since a capture makes the server send requests for its user; at least
+one URL and at most CAPTURE_MAX_URLS (400); each URL is an http(s) URL with a host and no space (400 naming the
+first that is not: the scheme, port and address rules are applied again, per URL, when it is fetched and reported
+there); the URLs to render are among them; turning robots.txt off is recorded with the capture (job, audit event
+and WARC). The job is queued with its first step's chunk and the start audited; the face commits and dispatches."""
 
 from __future__ import annotations
 
@@ -32,11 +32,32 @@ class CaptureRequest:
     obey_robots: bool = True
     extractors: tuple[str, ...] = ()
     """The extractors run on the captured pages (none: every one that can run)."""
+    render: tuple[str, ...] = ()
+    """The URLs also rendered in Chromium (each must be one of `urls`)."""
+
+
+RENDER_MARK = "render"
+"""A word after a URL on its line that asks for that URL to be rendered in Chromium too."""
+
+
+def _lines(text: str) -> list[str]:
+    return [line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+
+
+def _marked(line: str) -> bool:
+    parts = line.split()
+    return len(parts) == 2 and parts[1].lower() == RENDER_MARK
 
 
 def url_lines(text: str) -> list[str]:
-    """The URLs of a pasted list or a file: one per line, blank lines and # comments left out."""
-    return [line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+    """The URLs of a pasted list or a file: one per line (a trailing `render` left off), blank lines and #
+    comments left out."""
+    return [line.split()[0] if _marked(line) else line for line in _lines(text)]
+
+
+def render_lines(text: str) -> list[str]:
+    """The URLs of a pasted list whose line ends with the word `render`: to be rendered in Chromium too."""
+    return [line.split()[0] for line in _lines(text) if _marked(line)]
 
 
 def checked_urls(urls: Sequence[str], max_urls: int) -> tuple[str, ...]:
@@ -54,6 +75,8 @@ def checked_urls(urls: Sequence[str], max_urls: int) -> tuple[str, ...]:
             raise Refused(400, f"{url!r} is not a URL: {error}") from None
         if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
             raise Refused(400, f"{url!r} is not an http or https URL with a host.")
+        if any(character.isspace() for character in url):
+            raise Refused(400, f"{url!r} is not a URL: it holds a space (only the word render may follow a URL).")
     return unique
 
 
@@ -62,10 +85,12 @@ def start_capture(session: Session, settings: Settings, actor: Actor, request: C
     """The queued capture job (flushed), with its import batch; Refused by the rules above. Never commits."""
     urls = checked_urls(request.urls, settings.capture.max_urls)
     batch = start_batch(session, f"capture of {len(urls)} URL{'s' if len(urls) != 1 else ''}", "warc", actor.name)
+    render = [url for url in urls if url in set(u.strip() for u in request.render)]
     params: dict[str, Any] = {"urls": list(urls), "obey_robots": request.obey_robots, "batch": batch.id,
-                              "format": "warc", "site_from": "url", "extractors": list(request.extractors)}
+                              "format": "warc", "site_from": "url", "extractors": list(request.extractors),
+                              "render": render}
     job = create_job(session, "capture", params, actor.name, settings.lease.until())
     job.batch_id = batch.id
     actor.record(session, Action.CAPTURE, f"job {job.id}",
-                 {"urls": len(urls), "obey_robots": request.obey_robots, "batch": batch.id})
+                 {"urls": len(urls), "obey_robots": request.obey_robots, "batch": batch.id, "rendered": len(render)})
     return job

@@ -22,7 +22,6 @@ from pathlib import Path
 from sqlalchemy.orm import Session
 
 from ..annotation.annotations import add_annotation
-from ..annotation.effort_record import checked_effort
 from ..annotation.gold import add_revision
 from ..annotation.gold_markdown import edited_text, views_of
 from ..annotation.provenance import imported
@@ -32,7 +31,7 @@ from ..corpus.readers import iter_documents
 from ..models import ImportBatch
 from ..settings import Settings
 from ..vocabulary import UnknownTerm, checked_page_type
-from .bodies import checked_provenance
+from .bodies import EFFORT_FIELD, checked_provenance, validated
 from .outcome import Refused
 
 NAME_MAX = 100  # an author's or annotator's name (the revision's author column)
@@ -97,9 +96,10 @@ def _check_history(history: dict) -> None:
     for whose, entry in entries:
         _check_name(entry["author"])
         try:
-            checked_effort({key: value for key, value in entry.items() if key not in ("version", "author")})
-        except ValueError as error:
-            raise ValueError(f"{whose} effort of version {entry['version']}: {error}") from None
+            validated(EFFORT_FIELD, {"effort": {key: value for key, value in entry.items()
+                                                if key not in ("version", "author")}})
+        except Refused as refused:
+            raise ValueError(f"{whose} effort of version {entry['version']}: {refused.reason}") from None
 
 
 def _check_name(name: str) -> None:

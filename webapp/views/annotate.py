@@ -61,6 +61,7 @@ from ..web.access import identity
 from ..web.app_settings import settings
 from ..web.guideline_panel import guideline_panel
 from ..web.page_html import heavy
+from ..web.page_variants import captured_variants, rendering_candidates
 from .common import (
     ANNOTATOR,
     actor,
@@ -210,7 +211,7 @@ def page(page_id: int) -> Response | str:
         adjudicated=overlap() > 1 and not blind,
         read_only=edit_refusal(session, settings(), found, annotator() or ""),
         link=safe_link(found.url),
-        candidates=arranged(cands, tab_choices(session)),
+        candidates=arranged(cands + rendering_candidates(page_id), tab_choices(session)),
         editor=editor,
         comments=len(thread(session, found, annotator() or "", at_least(current_role(), REVIEWER), overlap())),
         requests=open_requests(session, annotator() or "", page_id),
@@ -221,6 +222,7 @@ def page(page_id: int) -> Response | str:
         args=filter_args(request.args),
         block_rules=browser_rules(),
         flattened=heavy(page_id, found.sha256, found.encoding),
+        variants={**captured_variants(page_id), "choose": at_least(current_role(), REVIEWER)},
         effort={"idleSeconds": idle_seconds(), "actions": list(ACTIONS),
                 **pace(session, annotator() or "", page_id)},
         guidelines=guideline_panel(session, settings().taxonomy),

@@ -14,7 +14,7 @@ from ..jobs.capture_step import CAPTURING, REPORT, warc_path
 from ..jobs.records import describe
 from ..jobs.start import dispatch
 from ..models import Job
-from ..usecases.capture_pages import CaptureRequest, start_capture, url_lines
+from ..usecases.capture_pages import CaptureRequest, render_lines, start_capture, url_lines
 from ..usecases.outcome import Refused
 from ..web.app_settings import settings
 from .common import actor, refuse
@@ -31,9 +31,11 @@ def form() -> str:
 def start() -> Response | tuple[str, int]:
     text = request.form.get("urls", "")
     obey_robots = request.form.get("ignore_robots") != "yes"
+    urls = tuple(url_lines(text))
+    render = urls if request.form.get("render_all") == "yes" else tuple(render_lines(text))
     session = get_session()
     try:
-        job = start_capture(session, settings(), actor(), CaptureRequest(tuple(url_lines(text)), obey_robots))
+        job = start_capture(session, settings(), actor(), CaptureRequest(urls, obey_robots, render=render))
     except Refused as error:
         if error.status != 400:
             refuse(error)

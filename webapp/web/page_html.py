@@ -3,6 +3,8 @@ and whether it is too deep or too large to render as it is (the RENDER_MAX_* set
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from flask import abort, current_app
 from sqlalchemy import select
 
@@ -21,6 +23,10 @@ def page_html(page_id: int) -> str:
 
 def heavy(page_id: int, sha256: str, encoding: str) -> str | None:
     """Why the page is too deep or too large to render (the RENDER_MAX_* settings), or None."""
+    return heavy_html((sha256, encoding), lambda: page_html(page_id))
+
+
+def heavy_html(key: tuple[str, str], html_of: Callable[[], str]) -> str | None:
+    """Why the HTML `html_of()` gives (remembered under `key`) is too deep or too large to render, or None."""
     config = current_app.config
-    return verdict((sha256, encoding), lambda: page_html(page_id), config["RENDER_MAX_DEPTH"],
-                   config["RENDER_MAX_BYTES"])
+    return verdict(key, html_of, config["RENDER_MAX_DEPTH"], config["RENDER_MAX_BYTES"])

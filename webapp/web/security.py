@@ -26,6 +26,20 @@ RAW_PAGE_CSP = (
 )
 
 
+
+def styled_page_csp(requisites: str) -> str:
+    """The raw route's policy for a styled snapshot: as RAW_PAGE_CSP, and the page's captured stylesheets,
+    fonts and images, from under the absolute URL `requisites` (its requisites route) and nowhere else."""
+    return (
+        f"sandbox allow-same-origin; default-src 'none'; img-src data: {requisites}; "
+        f"style-src 'unsafe-inline' {requisites}; font-src data: {requisites}; form-action 'none'; base-uri 'none'; "
+        "frame-src 'none'"
+    )
+
+REQUISITE_CSP = "default-src 'none'; sandbox"
+"""The policy of a requisite opened by itself (an SVG image): nothing of it runs or loads."""
+
+
 def app_csp(nonce: str) -> str:
     """The policy of the app's own pages: scripts from the app carrying the nonce, nothing remote."""
     return (

@@ -9,7 +9,7 @@ from alembic import op
 
 
 revision = '0032'
-down_revision = '0027'
+down_revision = '0031'
 branch_labels = None
 depends_on = None
 

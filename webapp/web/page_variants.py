@@ -1,0 +1,122 @@
+"""The variants of a captured page the annotate view's frame shows: the raw response (what is scored) or its
+rendering in Chromium, each plain (nothing of it loads: RAW_PAGE_CSP) or styled (its captured stylesheets,
+fonts and images, served from this page's requisites route only: `styled_page_csp`).
+
+A styled variant is the page rewritten to name only its captured requisites (capture/styled_html.py); a
+captured stylesheet is served with its URLs rewritten the same way (capture/css_references.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from flask import abort, request, url_for
+from sqlalchemy import select
+
+from ..capture.css_references import rewritten_stylesheet
+from ..capture.styled_html import styled_document
+from ..db import get_session
+from ..kept import Kept
+from ..models import RENDERED, PageRendering, PageRequisite, RenderingExtraction
+from .security import RAW_PAGE_CSP, styled_page_csp
+
+RAW = "raw"
+
+
+@dataclass(frozen=True)
+class Variant:
+    rendering: str  # RAW or RENDERED
+    styled: bool
+
+    @classmethod
+    def asked(cls) -> Variant:
+        """The variant the request's query string asks for (`rendering=rendered`, `styled=1`)."""
+        rendering = request.args.get("rendering", RAW)
+        if rendering not in (RAW, RENDERED):
+            abort(400, description=f"rendering must be {RAW} or {RENDERED}, not {rendering!r}")
+        return cls(rendering, request.args.get("styled") == "1")
+
+
+def rendered_html(page_id: int) -> str:
+    """The page's rendering in Chromium; 404 when it has none."""
+    html = get_session().scalars(select(PageRendering.html).where(PageRendering.page_id == page_id)).one_or_none()
+    if html is None:
+        abort(404, description=f"Page {page_id} has no rendering: it was not captured with --render.")
+    return html
+
+
+def requisite_paths(page_id: int) -> dict[str, str]:
+    """Each captured requisite's URL -> the path the frame loads it from."""
+    rows = get_session().execute(select(PageRequisite.id, PageRequisite.url).where(PageRequisite.page_id == page_id))
+    return {url: url_for("pages.requisite", page_id=page_id, requisite_id=rid) for rid, url in rows}
+
+
+def requisites_prefix(page_id: int) -> str:
+    """The absolute URL under which a page's requisites are served (the styled frame's only source)."""
+    path = url_for("pages.requisite", page_id=page_id, requisite_id=0)
+    return request.host_url.rstrip("/") + path.rsplit("/", 1)[0] + "/"
+
+
+def captured_variants(page_id: int) -> dict[str, bool]:
+    """What the annotate view may switch to: a rendering, a styled snapshot, a screenshot."""
+    session = get_session()
+    shot = session.execute(select(PageRendering.id, PageRendering.screenshot.is_not(None))
+                           .where(PageRendering.page_id == page_id)).one_or_none()
+    styles = session.scalar(select(PageRequisite.id).where(PageRequisite.page_id == page_id).limit(1))
+    return {"rendering": shot is not None, "screenshot": bool(shot and shot[1]), "styled": styles is not None}
+
+
+STYLED_KEPT = 16
+_styled: Kept[str] = Kept(STYLED_KEPT)
+"""The styled documents last served: a page's HTML and its requisites never change once it is imported."""
+
+
+def styled(html_of: Callable[[], str], key: tuple[str, str], page_id: int, page_url: str | None) -> str:
+    """The page (its HTML `html_of()`, kept under `key`: its sha256 and rendering) naming only its requisites."""
+    paths = requisite_paths
+    return _styled.get((*key, page_id), lambda: styled_document(html_of(), page_url or "", paths(page_id).get))
+
+
+def variant_csp(variant: Variant, page_id: int) -> str:
+    return styled_page_csp(requisites_prefix(page_id)) if variant.styled else RAW_PAGE_CSP
+
+
+def served_requisite(page_id: int, requisite_id: int) -> tuple[bytes, str]:
+    """The requisite's body and media type: a stylesheet rewritten to name only captured copies."""
+    found = get_session().execute(
+        select(PageRequisite.url, PageRequisite.content_type, PageRequisite.data)
+        .where(PageRequisite.id == requisite_id, PageRequisite.page_id == page_id)).one_or_none()
+    if found is None:
+        abort(404)
+    url, content_type, data = found
+    kind = content_type.split(";")[0].strip().lower()
+    if kind == "text/css":
+        charset = next((p.split("=", 1)[1].strip(' "') for p in content_type.split(";")[1:]
+                        if p.strip().lower().startswith("charset=")), "utf-8")
+        try:
+            css = data.decode(charset, errors="replace")
+        except LookupError:
+            css = data.decode("utf-8", errors="replace")
+        paths = requisite_paths(page_id)
+        return rewritten_stylesheet(css, url, paths.get).encode(), "text/css; charset=utf-8"
+    if kind.startswith(("image/", "font/")):
+        return data, kind
+    return data, "application/octet-stream"
+
+
+
+ON_RENDERING = " on the rendering"
+"""What a candidate tab of an extractor's output on the page's rendering adds to the extractor's name."""
+
+
+def rendering_candidates(page_id: int) -> list[dict[str, Any]]:
+    """Each extractor's output on the page's rendering in Chromium, as the annotate view's candidates (after
+    the raw response's, which are scored; these are shown to take text from, and scored only when the team
+    chose the rendering, usecases/choose_rendering.py)."""
+    rows = get_session().scalars(
+        select(RenderingExtraction).join(PageRendering, PageRendering.id == RenderingExtraction.rendering_id)
+        .where(PageRendering.page_id == page_id).order_by(RenderingExtraction.extractor))
+    return [{"name": row.extractor + ON_RENDERING, "fingerprint": row.fingerprint, "text": row.text,
+             "accepted": row.accepted, "guard_reason": row.guard_reason, "duration_ms": round(row.duration_ms, 1),
+             "error": row.error, "incomplete": False, "saved_scores": {}} for row in rows]
