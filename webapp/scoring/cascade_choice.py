@@ -1,0 +1,57 @@
+"""The best cascade of two found on the gold, and its leave-one-out figure: pure maths on per-page counts.
+
+A cascade (A, B) takes A's text where the accept guard accepted A's, else B's (extractors/composing.py), so its
+counts on a page are A's or B's: its figures come from the stored counts without composing a text. Every ordered
+pair of distinct extractors is scored under the board's metric and average on the board's pages, and the best F1
+is offered (ties: the first pair in name order). That choice is made on the same pages it is scored on, so its
+figure flatters it; the **leave-one-out** figure does not: for each page, the pair with the best F1 on the *other*
+pages is chosen and scored (per-page F1) on that page, and the figure is the mean over pages. Beside it, the
+chosen pair's own mean per-page F1 on all pages (the same measure, chosen knowing every page).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from .metric import Fields, Metric
+
+WARNING = ("chosen among every cascade of two on the same gold pages it is scored on, so its figure is optimistic; "
+           "the leave-one-out figure chooses each page's cascade on the other pages")
+
+
+def cascade_fields(first: Fields, then: Fields, accepted: np.ndarray) -> dict[str, np.ndarray]:
+    """A cascade's fields: the first's where its text was accepted, else the second's."""
+    return {name: np.where(accepted, first[name], then[name]) for name in first}
+
+
+def best_cascade(metric: Metric, average: str | None, fields: Mapping[str, Fields],
+                 accepted: Mapping[str, np.ndarray]) -> dict[str, Any] | None:
+    """The best cascade of two of these extractors (name -> fields and acceptance on the same pages) with its
+    figures and its leave-one-out figure; None with fewer than two extractors or two pages."""
+    names = sorted(fields)
+    pages = len(next(iter(accepted.values()))) if accepted else 0
+    if len(names) < 2 or pages < 2:
+        return None
+    _, aggregation = metric.aggregation(average)
+    pairs = [(first, then) for first in names for then in names if first != then]
+    composed = [cascade_fields(fields[first], fields[then], accepted[first].astype(bool)) for first, then in pairs]
+    values = np.stack([aggregation.values(one) for one in composed])  # pairs x pages x k
+    sums = values.sum(axis=1)
+    whole = aggregation.figures(sums, pages)
+    f1 = np.nan_to_num(whole.f1, nan=-np.inf)
+    best = int(np.argmax(f1))
+    others = (sums[:, None, :] - values).reshape(len(pairs) * pages, -1)
+    left_out = np.nan_to_num(aggregation.figures(others, pages - 1).f1.reshape(len(pairs), pages), nan=-np.inf)
+    chosen = np.argmax(left_out, axis=0)  # per page: the pair best on the other pages
+    page_f1 = np.stack([metric.page_scores(one)[2] for one in composed])  # pairs x pages
+    return {
+        "first": pairs[best][0], "then": pairs[best][1], "pages": pages, "pairs": len(pairs),
+        "precision": float(whole.precision[best]), "recall": float(whole.recall[best]), "f1": float(whole.f1[best]),
+        "mean_page_f1": float(page_f1[best].mean()),
+        "leave_one_out_f1": float(page_f1[chosen, np.arange(pages)].mean()),
+        "leave_one_out_choices": len(set(chosen.tolist())),
+        "warning": WARNING,
+    }
