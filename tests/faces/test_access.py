@@ -65,7 +65,8 @@ def world(session) -> dict[str, Any]:
     add_variant(session, build_registry(), "trafilatura-planted", "trafilatura", ["fast=true"], created_by="Ada")
     session.commit()
     return {"page_id": page.id, "revision_id": first.id, "batch_id": page.batch_id, "job_id": job.id,
-            "user_id": zed.id, "name": "trafilatura-planted", "filename": "css/app.css", "page_type": "forum",
+            "user_id": zed.id, "name": "trafilatura-planted", "composition": "planted-cascade",
+            "filename": "css/app.css", "page_type": "forum",
             "control_id": page.id, "tokens": tokens}
 
 

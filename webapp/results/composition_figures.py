@@ -22,6 +22,7 @@ from sqlalchemy.orm import Session
 
 from ..annotation.page_filter import PageFilter
 from ..extractors.base import Extractor
+from ..extractors.compositions import stored_compositions
 from ..models import Extraction, Gold
 from ..scoring import resolve_metric
 from ..scoring.cascade_choice import best_cascade
@@ -57,6 +58,14 @@ def compositions_shown(session: Session, known: Mapping[str, Extractor], shown: 
                        "description": extractor.description, "missing_pages": len(lacking),
                        "missing_by_part": {part: n for part, n in by_part.items() if n}}
     return found
+
+
+def composition_mark(session: Session, name: str) -> dict[str, Any] | None:
+    """A composition's kind, parts and description, for a view that names it (None: NAME is no composition)."""
+    for composition in stored_compositions(session):
+        if composition.name == name:
+            return {"kind": composition.kind, "parts": list(composition.parts), "description": composition.describe()}
+    return None
 
 
 def outdated(session: Session, named: Mapping[str, str]) -> list[dict[str, Any]]:

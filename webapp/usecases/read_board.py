@@ -15,8 +15,8 @@ acceptance and median time ("extras"), the anchoring split and the movement from
 pages are too few to judge (LEADERBOARD_MIN_SITE_PAGES), the drift flags (DRIFT_THRESHOLD_POINTS), how
 many extractions still lack a lazy metric's counts ("pending"), the compositions shown with their parts and the
 gold pages they lack ("compositions"), the extractions made by an older version of an extractor ("outdated") and
-the best cascade of two with its leave-one-out figure ("best_cascade"; results/composition_figures.py). Reading never starts a refresh and never
-writes."""
+the best cascade of two with its leave-one-out figure ("best_cascade"; results/composition_figures.py). Reading
+never starts a refresh and never writes."""
 
 from __future__ import annotations
 
