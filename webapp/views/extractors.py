@@ -1,6 +1,7 @@
 """The extractors page: every registered extractor, user-defined variant and composition, with the forms that add
 and remove variants and compositions (the same use cases as `goldtext extractors add`, `compose` and `remove`),
-and the form that exports the leaderboard's choice as a datatrove pipeline (an export job, as `goldtext export --format datatrove`)."""
+and the form that exports the leaderboard's choice as a datatrove pipeline (an export job, as `goldtext export
+--format datatrove`)."""
 
 from __future__ import annotations
 
