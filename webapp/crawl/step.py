@@ -33,7 +33,7 @@ from datatrove.utils.typeshelper import StatHints
 
 from ..corpus.site_names import UNKNOWN_SITE, host_of
 from ..extractors.base import Extractor
-from ..extractors.composing import ROUTE, PartOutput
+from ..extractors.composing import COMPOSED_OF, ROUTE, PartOutput
 from ..extractors.compositions import Composition, compose
 from ..extractors.guard import judge
 from ..extractors.process_pool import Call, ExtractorPool, Result
@@ -174,6 +174,8 @@ class GoldtextExtractor(BaseExtractor):
                     routed=routed, accepted=verdict.accepted and not chosen.error,
                     guard_reason="error" if chosen.error else verdict.reason,
                     duration_ms=round(chosen.duration_ms, 3))
+        if plan.composition is not None:
+            meta[COMPOSED_OF] = chosen.metadata[COMPOSED_OF]
         if chosen.incomplete:
             meta["incomplete"] = True
         if chosen.error:
