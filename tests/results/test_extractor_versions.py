@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import sys
+from importlib.metadata import version
 
 import pytest
 from corpora import READABILITY, READABILITY_PAGES
@@ -124,3 +125,18 @@ def test_a_new_version_marks_the_old_extractions_and_extract_outdated_reruns_onl
     # left: rt's old version on the three pages whose part has no extraction at all (nothing to re-run there)
     assert [(old["extractor"], old["pages"]) for old in board["outdated"]] == [("rt", 3)]
     assert "0 extractions" in cli("extract", "--outdated")
+
+
+LIBRARIES = {"trafilatura": "trafilatura", "trafilatura-precision": "trafilatura", "trafilatura-recall": "trafilatura",
+             "trafilatura-fast": "trafilatura", "readability": "readability-lxml", "justext": "jusText",
+             "boilerpy3": "boilerpy3", "resiliparse": "resiliparse", "newspaper4k": "newspaper4k", "goose3": "goose3",
+             "html-text": "html-text", "inscriptis": "inscriptis", "density": "lxml", "whole-page": "lxml",
+             "site-rules": "trafilatura"}
+
+
+@pytest.mark.parametrize(("name", "library"), sorted(LIBRARIES.items()))
+def test_the_fingerprint_of_each_python_extractor_holds_its_librarys_installed_version(name, library):
+    extractor = build_registry()[name]
+    if not extractor.available:
+        pytest.skip(extractor.unavailable_reason)
+    assert f"{library} {version(library)}" in extractor.fingerprint.split("|")[1]
