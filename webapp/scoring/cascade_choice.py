@@ -37,16 +37,19 @@ def best_cascade(metric: Metric, average: str | None, fields: Mapping[str, Field
         return None
     _, aggregation = metric.aggregation(average)
     pairs = [(first, then) for first in names for then in names if first != then]
-    composed = [cascade_fields(fields[first], fields[then], accepted[first].astype(bool)) for first, then in pairs]
-    values = np.stack([aggregation.values(one) for one in composed])  # pairs x pages x k
-    sums = values.sum(axis=1)
-    whole = aggregation.figures(sums, pages)
-    f1 = np.nan_to_num(whole.f1, nan=-np.inf)
-    best = int(np.argmax(f1))
-    others = (sums[:, None, :] - values).reshape(len(pairs) * pages, -1)
-    left_out = np.nan_to_num(aggregation.figures(others, pages - 1).f1.reshape(len(pairs), pages), nan=-np.inf)
-    chosen = np.argmax(left_out, axis=0)  # per page: the pair best on the other pages
-    page_f1 = np.stack([metric.page_scores(one)[2] for one in composed])  # pairs x pages
+    totals = []
+    left_out = np.empty((len(pairs), pages))  # each pair's figure on all pages but one, per page left out
+    page_f1 = np.empty((len(pairs), pages))
+    for number, (first, then) in enumerate(pairs):  # one pair at a time: pages x fields, never pairs x pages x fields
+        composed = cascade_fields(fields[first], fields[then], accepted[first].astype(bool))
+        values = aggregation.values(composed)
+        total = values.sum(axis=0)
+        totals.append(total)
+        left_out[number] = aggregation.figures(total[None, :] - values, pages - 1).f1
+        page_f1[number] = metric.page_scores(composed)[2]
+    whole = aggregation.figures(np.stack(totals), pages)
+    best = int(np.argmax(np.nan_to_num(whole.f1, nan=-np.inf)))
+    chosen = np.argmax(np.nan_to_num(left_out, nan=-np.inf), axis=0)  # per page: the pair best on the other pages
     return {
         "first": pairs[best][0], "then": pairs[best][1], "pages": pages, "pairs": len(pairs),
         "precision": float(whole.precision[best]), "recall": float(whole.recall[best]), "f1": float(whole.f1[best]),
