@@ -110,6 +110,7 @@ def test_the_best_cascade_of_two_and_its_leave_one_out_figure_by_hand():
     # page 3 x-then-y (2.3 against 1.8): .5 + .8 + .5 + 0 over 4
     assert found["leave_one_out_f1"] == pytest.approx(0.45)
     assert found["leave_one_out_choices"] == 2
+    assert found["best_alone"] == {"name": "y", "f1": pytest.approx(0.825)}  # x: .375
     assert "same gold pages it is scored on" in found["warning"]
     assert best_cascade(TOKENS, "macro", {"x": x}, {"x": accepted["x"]}) is None
 

@@ -171,7 +171,8 @@ def composition_lines(result: dict[str, Any]) -> list[str]:
     if best:
         lines.append(f"best cascade of two: {best['first']}, then {best['then']}: F1 {best['f1']:.4f} on "
                      f"{best['pages']} pages (mean page F1 {best['mean_page_f1']:.4f}; leave-one-out "
-                     f"{best['leave_one_out_f1']:.4f}); {best['warning']}")
+                     f"{best['leave_one_out_f1']:.4f}; the best alone, {best['best_alone']['name']}: "
+                     f"{best['best_alone']['f1']:.4f}); {best['warning']}")
     return lines
 
 

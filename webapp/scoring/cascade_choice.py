@@ -6,7 +6,9 @@ pair of distinct extractors is scored under the board's metric and average on th
 is offered (ties: the first pair in name order). That choice is made on the same pages it is scored on, so its
 figure flatters it; the **leave-one-out** figure does not: for each page, the pair with the best F1 on the *other*
 pages is chosen and scored (per-page F1) on that page, and the figure is the mean over pages. Beside it, the
-chosen pair's own mean per-page F1 on all pages (the same measure, chosen knowing every page).
+chosen pair's own mean per-page F1 on all pages (the same measure, chosen knowing every page), and the best
+extractor alone on the same pages (a cascade's second part runs only where the first is rejected, so the best pair
+can score below the best single extractor).
 """
 
 from __future__ import annotations
@@ -48,6 +50,8 @@ def best_cascade(metric: Metric, average: str | None, fields: Mapping[str, Field
         left_out[number] = aggregation.figures(total[None, :] - values, pages - 1).f1
         page_f1[number] = metric.page_scores(composed)[2]
     whole = aggregation.figures(np.stack(totals), pages)
+    alone = aggregation.figures(np.stack([aggregation.values(fields[name]).sum(axis=0) for name in names]), pages).f1
+    single = int(np.argmax(np.nan_to_num(alone, nan=-np.inf)))
     best = int(np.argmax(np.nan_to_num(whole.f1, nan=-np.inf)))
     chosen = np.argmax(np.nan_to_num(left_out, nan=-np.inf), axis=0)  # per page: the pair best on the other pages
     return {
@@ -56,5 +60,6 @@ def best_cascade(metric: Metric, average: str | None, fields: Mapping[str, Field
         "mean_page_f1": float(page_f1[best].mean()),
         "leave_one_out_f1": float(page_f1[chosen, np.arange(pages)].mean()),
         "leave_one_out_choices": len(set(chosen.tolist())),
+        "best_alone": {"name": names[single], "f1": float(alone[single])},
         "warning": WARNING,
     }
