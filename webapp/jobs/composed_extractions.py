@@ -5,8 +5,8 @@ A composition's extraction of a page is derived when every part has an extractio
 fingerprint, and the composition has none at its own current fingerprint, or one older than a part's (a part
 re-run with --force). A page where a part has none has no extraction by the composition either: the leaderboard
 counts those pages (`missing_pages`). Each is stored as an extraction is (extractors/extraction_service.py
-`store`: the accept guard judges its text, its cached scores are dropped when it is replaced). Functions take a
-session and never commit.
+`store`: the accept guard judges its text, its cached scores are dropped when it is replaced). `derive_compositions`
+commits its batches, as a job step does; the others take a session and never commit.
 """
 
 from __future__ import annotations
@@ -21,10 +21,11 @@ from ..crawl.routing import route_key
 from ..extractors.base import Extractor
 from ..extractors.composing import ROUTE, UNION, PartOutput
 from ..extractors.compositions import Composition, compose
-from ..extractors.extraction_service import store
-from ..extractors.guard import GuardThresholds
+from ..extractors.extraction_service import known_now, store
 from ..extractors.process_pool import Result
+from ..extractors.registry import build_registry
 from ..models import Extraction, Page, Site
+from .context import Context
 
 DERIVE_BATCH = 100
 """Pages whose parts' texts are read at once."""
@@ -48,26 +49,35 @@ def pages_to_compose(session: Session, composition: Extractor, known: Mapping[st
                   if len(times) == len(parts) and (page_id not in own or own[page_id] < max(times)))
 
 
-def derive_compositions(session: Session, known: Mapping[str, Extractor], thresholds: GuardThresholds,
-                        pages: Sequence[int] | None = None) -> int:
-    """Derive every composition's missing extractions (of `pages` only, when given); returns how many."""
+def derive_compositions(ctx: Context) -> int:
+    """Derive every composition's missing extractions, a batch of pages at a time: composed in a read
+    transaction, stored in a short write transaction of their own (a union reads each page's HTML, which is no
+    work to do while holding the write lock). Returns how many were stored."""
+    with ctx.reader() as session:
+        known = known_now(session, build_registry())
+        wanted = [(composition, pages_to_compose(session, composition, known))
+                  for composition in compositions_of(known)]
     derived = 0
-    for composition in compositions_of(known):
-        wanted = pages_to_compose(session, composition, known)
-        if pages is not None:
-            wanted = sorted(set(wanted) & set(pages))
-        for start in range(0, len(wanted), DERIVE_BATCH):
-            derived += derive_batch(session, composition, known, wanted[start:start + DERIVE_BATCH], thresholds)
+    for composition, pages in wanted:
+        for start in range(0, len(pages), DERIVE_BATCH):
+            with ctx.reader() as session:
+                results = composed_results(session, composition, known, pages[start:start + DERIVE_BATCH])
+            with ctx.writer() as session:
+                ctx.check(session)
+                for result in results:
+                    store(session, result, ctx.settings.run.guard, replace=True)
+                session.commit()
+            derived += len(results)
     return derived
 
 
-def derive_batch(session: Session, composition: Extractor, known: Mapping[str, Extractor], page_ids: list[int],
-                 thresholds: GuardThresholds) -> int:
-    """Store the composition's extractions of these pages (every part has one of each)."""
+def composed_results(session: Session, composition: Extractor, known: Mapping[str, Extractor],
+                     page_ids: Sequence[int]) -> list[Result]:
+    """The composition's outputs on these pages (every part has an extraction of each), as results to store."""
     definition = Composition.from_options(composition.name, composition.options)
     names = {known[name].fingerprint: name for name in composition.parts}
     outputs: dict[int, dict[str, PartOutput]] = {}
-    for row in session.scalars(select(Extraction).where(Extraction.page_id.in_(page_ids),
+    for row in session.scalars(select(Extraction).where(Extraction.page_id.in_(list(page_ids)),
                                                         Extraction.fingerprint.in_(list(names)))):
         outputs.setdefault(row.page_id, {})[names[row.fingerprint]] = PartOutput(
             names[row.fingerprint], row.text, row.markdown, row.accepted, row.error, row.duration_ms, row.incomplete,
@@ -75,14 +85,16 @@ def derive_batch(session: Session, composition: Extractor, known: Mapping[str, E
     needs_html = definition.kind == UNION or definition.by == "type"
     pages = session.execute(
         select(Page.id, Page.html if needs_html else func.length(Page.html), Site.host)
-        .outerjoin(Site, Site.id == Page.site_id).where(Page.id.in_(page_ids)))
+        .outerjoin(Site, Site.id == Page.site_id).where(Page.id.in_(list(page_ids))))
+    results = []
     for page_id, html, host in pages:
+        if len(outputs.get(page_id, {})) != len(composition.parts):
+            continue  # a part's extraction was replaced meanwhile: the next run derives it
         page_html = html if needs_html else ""
         key = route_key(definition.by, definition.fact_table, page_html, host) if definition.kind == ROUTE else ""
         composed = compose(definition, outputs[page_id], page_html, key)
         length = len(html) if needs_html else int(html or 0)
-        store(session, Result((page_id, length), composition.name, composition.fingerprint, composed.text,
+        results.append(Result((page_id, length), composition.name, composition.fingerprint, composed.text,
                               dict(composed.metadata), composed.duration_ms, composed.error, composed.incomplete,
-                              composed.markdown), thresholds, replace=True)
-    session.flush()
-    return len(page_ids)
+                              composed.markdown))
+    return results

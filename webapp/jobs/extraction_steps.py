@@ -159,6 +159,7 @@ def derive_step(ctx: Context) -> Follow:
     """Cache the scores of the pages this job extracted and measure their disagreement over the
     current candidates, a few hundred pages per transaction. What the extracting stage did is kept in
     the job's result as the stage ends (once: a rerun of this step finds it there)."""
+    composed = derive_compositions(ctx)
     with ctx.writer() as session:
         ctx.check(session)
         job = session.get(Job, ctx.job_id)
@@ -166,8 +167,7 @@ def derive_step(ctx: Context) -> Follow:
         if "extracted" not in job.result:
             job.result = {**job.result, "extracted": job.done, "errors": job.errors,
                           "extract_seconds": round(_seconds_since(job.started_at or job.created_at), 3)}
-        job.result = {**job.result, "composed": job.result.get("composed", 0) + derive_compositions(
-            session, known_now(session, build_registry()), ctx.settings.run.guard)}
+        job.result = {**job.result, "composed": job.result.get("composed", 0) + composed}
         touched = session.scalars(
             select(Extraction.page_id).where(Extraction.created_at >= job.created_at).distinct())
         page_ids = pages_to_derive(session, touched)
