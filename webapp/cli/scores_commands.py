@@ -20,6 +20,7 @@ from ..exports.csv_scores import neutralise
 from ..extractors.registry import build_registry
 from ..results.agreement_figures import mark_comparison
 from ..results.cache import ScoreCache, SharedScores
+from ..results.composition_figures import mark_sides
 from ..results.extractions import current_named, resolve_ref
 from ..results.guard_figures import CELLS, guard_report
 from ..results.leaderboard_figures import (
@@ -241,10 +242,10 @@ def score_command(metric, average, sites, page_types, batches, authors, bootstra
         twins = twins_line(result)
         if twins:
             click.echo(twins)
-        click.echo(f"{result['metric']} ({result['average']}), {result['pages']} pages")
-        click.echo(verdict(result))
         for line in composition_lines(result):
             click.echo(line)
+        click.echo(f"{result['metric']} ({result['average']}), {result['pages']} pages")
+        click.echo(verdict(result))
     if not_run:
         click.echo(f"not run: {', '.join(not_run)} (`goldtext extract` runs them)", err=fmt == "csv")
 
@@ -269,6 +270,7 @@ def compare_command(a, b, metric, average, sites, page_types, batches, authors, 
             result = head_to_head(cache, metric, first, second, average=average, filters=wanted,
                                   bootstrap=bootstrap, seed=seed, top=top)
             mark_comparison(session, result, board_pages(cache, metric, [first[1], second[1]], wanted))
+            mark_sides(session, result)
     if fmt == "json":
         click.echo(json.dumps(result, indent=1))
         return
@@ -278,6 +280,9 @@ def compare_command(a, b, metric, average, sites, page_types, batches, authors, 
     summary = {k: result[k] for k in ("pages", "wins", "losses", "ties", "f1_a", "f1_b",
                                       "difference", "difference_mean", "difference_std", "share_a_better")}
     click.echo(f"{result['metric']} ({result['average']}): A = {first[0]}, B = {second[0]}")
+    for side in ("a", "b"):
+        if result[side]["composition"]:
+            click.echo(f"  {side.upper()} is a composition: {result[side]['composition']['description']}")
     for key, value in summary.items():
         click.echo(f"  {key:16} {cell(value)}")
     noise = result["noise"]

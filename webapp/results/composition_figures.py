@@ -68,6 +68,12 @@ def composition_mark(session: Session, name: str) -> dict[str, Any] | None:
     return None
 
 
+def mark_sides(session: Session, result: dict[str, Any]) -> None:
+    """A head-to-head's sides (`a`, `b`) each marked with its `composition` (None for an extractor)."""
+    for side in ("a", "b"):
+        result[side]["composition"] = composition_mark(session, result[side]["name"])
+
+
 def outdated(session: Session, named: Mapping[str, str]) -> list[dict[str, Any]]:
     """Per extractor (display name -> current fingerprint) and older fingerprint: the pages extracted only by
     that older one, and of them the done gold pages (whose scores it made)."""

@@ -14,7 +14,7 @@ from ..annotation.page_filter import filter_choices
 from ..extractors.extraction_service import SITE_RULES, stored_rules
 from ..results.agreement_figures import mark_comparison
 from ..results.cache import ScoreCache
-from ..results.composition_figures import composition_mark
+from ..results.composition_figures import composition_mark, mark_sides
 from ..results.drift import acceptance_by_site_batch, drift_flags
 from ..results.extractions import current_named, resolve_ref, texts_of
 from ..results.guard_figures import guard_report
@@ -83,8 +83,7 @@ def compare_of(options: BoardOptions, a: str, b: str, top: int) -> Compute:
         result = head_to_head(cache, options.metric, first, second, average=options.average,
                               filters=options.filters, bootstrap=options.bootstrap, seed=options.seed, top=top)
         mark_comparison(session, result, board_pages(cache, options.metric, [first[1], second[1]], options.filters))
-        for side in ("a", "b"):
-            result[side]["composition"] = composition_mark(session, result[side]["name"])
+        mark_sides(session, result)
         texts = texts_of(session, [c["page_id"] for c in result["changed"]], [first[1], second[1]])
         for change in result["changed"]:
             found = texts.get(change["page_id"], {})
