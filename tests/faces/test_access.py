@@ -68,7 +68,8 @@ def world(session) -> dict[str, Any]:
     add_variant(session, build_registry(), "trafilatura-planted", "trafilatura", ["fast=true"], created_by="Ada")
     session.commit()
     return {"page_id": page.id, "revision_id": first.id, "batch_id": page.batch_id, "job_id": job.id,
-            "user_id": zed.id, "name": "trafilatura-planted", "filename": "css/app.css", "page_type": "forum",
+            "user_id": zed.id, "name": "trafilatura-planted", "composition": "planted-cascade",
+            "filename": "css/app.css", "page_type": "forum",
             "control_id": page.id, "requisite_id": requisite.id, "tokens": tokens}
 
 
@@ -175,7 +176,8 @@ def test_in_local_mode_every_route_is_open_as_before_accounts(app, session):
     session.add(job := Job(kind="export", params={}, started_by="Ann", status="done", result={}))
     session.commit()
     values = {"page_id": page.id, "revision_id": first.id, "batch_id": page.batch_id, "job_id": job.id,
-              "user_id": 999, "name": "no-such-variant", "filename": "css/app.css", "page_type": "forum",
+              "user_id": 999, "name": "no-such-variant", "composition": "no-such-composition",
+              "filename": "css/app.css", "page_type": "forum",
               "control_id": page.id, "requisite_id": 999}
     wrong = []
     for method, rule in WALKED:

@@ -20,6 +20,7 @@ from webapp.accounts.credentials import TOKEN, issue
 from webapp.annotation.gold import add_revision
 from webapp.annotation.gold_markdown import views_of
 from webapp.db import dispose
+from webapp.extractors.compositions import Composition, add_composition
 from webapp.extractors.extraction_service import current_extractors
 from webapp.extractors.registry import build_registry
 from webapp.extractors.variants import add_variant
@@ -82,6 +83,8 @@ def requests_that_change_state(values: dict[str, Any]) -> dict[str, dict[str, An
         "jobs.cancel": {"data": {}},
         "extractors.add": {"data": {"name": "planted", "base": "trafilatura", "options": "fast=true"}},
         "extractors.remove": {"data": {}},
+        "extractors.compose": {"data": {"name": "planted-union", "kind": "union", "parts": "trafilatura\njustext"}},
+        "extractors.remove_composition": {"data": {}},
         "accounts.login": {"data": {"name": "Mallory", "password": "guessing-again"}},
         "accounts.logout": {"data": {}},
         "accounts.add": {"data": {"name": "Mallory", "role": "admin", "password": "mallory-was-here"}},
@@ -136,6 +139,8 @@ def values(client, session, page_id) -> dict[str, Any]:
     learned_site(session, "quay.example", exact=False)
     [trafilatura] = current_extractors(session, build_registry(), ("trafilatura",))
     add_variant(session, build_registry(), "no-ads", "trafilatura", ["prune_xpath=//aside"])
+    add_composition(session, build_registry(), Composition("planted-cascade", "cascade", ("justext", "trafilatura")),
+                    ["article"])
     session.add(Extraction(page_id=page_id, extractor="trafilatura", fingerprint=trafilatura.fingerprint, text="Text",
                            accepted=True))
     requisite = PageRequisite(page_id=page_id, url="https://news.example/site.css", content_type="text/css",
@@ -174,6 +179,7 @@ def values(client, session, page_id) -> dict[str, Any]:
         "user_id": other.id,
         "token": token,
         "name": "no-ads",
+        "composition": "planted-cascade",
         "page_type": "forum",
         "control_id": control.id,
         "requisite_id": requisite.id,

@@ -144,7 +144,7 @@ def test_a_stored_fingerprint_compares_like_on_the_command_line(demo_app, comman
     expected = cli_json(commands, "compare", fingerprint, "readability", "--bootstrap", "50")
     api = demo_app.test_client().get("/api/compare", query_string={"a": fingerprint, "b": "readability",
                                                                 "bootstrap": 50}).get_json()
-    assert api["a"] == {"name": fingerprint, "fingerprint": fingerprint}
+    assert api["a"] == {"name": fingerprint, "fingerprint": fingerprint, "composition": None}
     assert api["difference"] == expected["difference"] and api["wins"] == expected["wins"]
 
 

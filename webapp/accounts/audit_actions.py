@@ -50,3 +50,6 @@ class Action(StrEnum):
     RULE_DELETE = "rule.delete"
     VARIANT_ADD = "variant.add"
     VARIANT_REMOVE = "variant.remove"
+    COMPOSITION_ADD = "composition.add"
+    COMPOSITION_REMOVE = "composition.remove"
+    PAGE_SCORED_RENDERING = "page.scored_rendering"

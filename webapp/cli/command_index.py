@@ -48,8 +48,8 @@ COMMANDS: dict[str, Entry] = {
                                          "fingerprints, and calls that crashed or timed out, up to 3 attempts), then "
                                          "cache the new extractions' scores against the gold and measure the pages' "
                                          "disagreement."),
-    "extractors": Entry("extract_commands", "The registered extractors and the user-defined variants; without a "
-                                            "subcommand, `list`."),
+    "extractors": Entry("extract_commands", "The registered extractors, the user-defined variants and compositions; "
+                                            "without a subcommand, `list`."),
     "guard": Entry("scores_commands", "The accept guard against the gold page types: confusion matrix per extractor "
                                       "against the types to accept (GUARD_ACCEPT_TYPES), and the acceptance rate per "
                                       "site and per import batch."),

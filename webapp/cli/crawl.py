@@ -49,6 +49,10 @@ def run_pipeline_export(out: Path, request: PipelineRequest) -> None:
     if config["mode"] == "type":
         for page_type, route in config["routes"].items():
             click.echo(f"  {page_type}: {route['extractor']} ({route['why']})")
+    elif config.get("composition"):
+        parts = ", ".join(config["composition"]["options"]["parts"])
+        click.echo(f"  composition {config['extractor']}: its parts {parts} run on each page and composed as the app "
+                   "composes them")
     else:
         click.echo(f"  extractor: {config['extractor']}")
     click.echo(f"  challenger: {config['challenger'] or 'none'}")

@@ -13,9 +13,11 @@ from flask.cli import AppGroup, with_appcontext
 from sqlalchemy import select
 
 from ..db import flask_app, readers, sessions
+from ..extractors.composing import CASCADE, ROUTE, ROUTE_BY, UNION
+from ..extractors.compositions import stored_compositions
+from ..extractors.extraction_service import known_now
 from ..extractors.process_pool import pool_size
 from ..extractors.registry import build_registry
-from ..extractors.variants import with_variants
 from ..jobs.broker import describe_broker
 from ..jobs.records import ENDED
 from ..jobs.start import dispatch
@@ -24,6 +26,7 @@ from ..models import Extraction, Job, Site
 from ..settings import settings_of
 from ..usecases.extract import ExtractionRequest
 from ..usecases.extract import start_extraction as start_extraction_job
+from ..usecases.manage_compositions import CompositionRequest, compose_extractors, remove_composed
 from ..usecases.manage_rules import delete_site_rule, set_site_rule
 from ..usecases.manage_variants import add_extractor_variant, remove_extractor_variant
 from ..usecases.outcome import Refused
@@ -37,13 +40,14 @@ if TYPE_CHECKING:
     from click._termui_impl import ProgressBar
 
 
-def start_extraction(names: tuple[str, ...] = (), site: str | None = None, force: bool = False) -> int:
+def start_extraction(names: tuple[str, ...] = (), site: str | None = None, force: bool = False,
+                     outdated: bool = False, derive_only: bool = False) -> int:
     """Create the extraction job through its use case (usage error when refused); returns its id."""
     app = flask_app()
     with sessions()() as session:
         try:
             job = start_extraction_job(session, settings_of(app), command_actor(),
-                                       ExtractionRequest(names, site, force))
+                                       ExtractionRequest(names, site, force, outdated, derive_only))
         except Refused as error:
             raise click.UsageError(error.reason) from None
         session.commit()
@@ -51,13 +55,14 @@ def start_extraction(names: tuple[str, ...] = (), site: str | None = None, force
 
 
 def run_extraction(
-    names: tuple[str, ...] = (), site: str | None = None, force: bool = False, processes: int | None = None
+    names: tuple[str, ...] = (), site: str | None = None, force: bool = False, processes: int | None = None,
+    outdated: bool = False, derive_only: bool = False,
 ) -> int:
     """Run an extraction job in this process with a progress bar, then print a summary; returns the
     job's id. `processes`: extractor processes (default EXTRACT_PROCESSES, one per core)."""
     app = flask_app()
     started = time.perf_counter()
-    job_id = start_extraction(names, site, force)
+    job_id = start_extraction(names, site, force, outdated, derive_only)
     size = pool_size(processes or app.config["EXTRACT_PROCESSES"])
     click.echo(f"extracting with {size} extractor process{'es' if size != 1 else ''}", err=True)
     status = run_here(app, job_id, on_progress=ProgressBars(), processes=processes)
@@ -123,20 +128,23 @@ def summarise(job_id: int, status: str, elapsed: float) -> None:
 )
 @click.option("--site", metavar="HOST", help="Only pages of this site.")
 @click.option("--force", is_flag=True, help="Recompute even what is already stored.")
+@click.option("--outdated", is_flag=True,
+              help="Only the extractions made by another version of their extractor (those the leaderboard marks): "
+                   "re-run each extractor on the pages it has extracted at another fingerprint only.")
 @processes_option("Extractor processes; default: one per core.")
 @click.option("--background", is_flag=True,
               help="Enqueue the run for the workers and print its job id (last line) instead of running it here.")
-def extract_command(names: tuple[str, ...], site: str | None, force: bool, processes: int | None,
+def extract_command(names: tuple[str, ...], site: str | None, force: bool, outdated: bool, processes: int | None,
                     background: bool) -> None:
     """Run extractors on the stored pages (only what is missing for their current fingerprints, and
     calls that crashed or timed out, up to 3 attempts), then cache the new extractions' scores against
     the gold and measure the pages' disagreement."""
     check_sites([site])
     if not background:
-        run_extraction(names, site, force, processes)
+        run_extraction(names, site, force, processes, outdated)
         return
     app = flask_app()
-    job_id = start_extraction(names, site, force)
+    job_id = start_extraction(names, site, force, outdated)
     with readers()() as session:
         dispatch(app, session, session.get_one(Job, job_id))
     click.echo(f"extraction queued for the workers ({describe_broker(app)}); follow it with `goldtext jobs`")
@@ -145,7 +153,7 @@ def extract_command(names: tuple[str, ...], site: str | None, force: bool, proce
 
 extractors_group = AppGroup(
     "extractors", invoke_without_command=True,
-    help="The registered extractors and the user-defined variants; without a subcommand, `list`.",
+    help="The registered extractors, the user-defined variants and compositions; without a subcommand, `list`.",
 )
 
 
@@ -158,10 +166,10 @@ def extractors_default(ctx: click.Context, *_results: object) -> None:
 
 @extractors_group.command("list")
 def extractors_list() -> None:
-    """List every extractor, the variants after the registered ones: name, version, whether it gives Markdown
-    (structure kept) or text only, what it is; one that cannot run here says why."""
+    """List every extractor, the variants after the registered ones, then the compositions: name, version, whether
+    it gives Markdown (structure kept) or text only, what it is; one that cannot run here says why."""
     with readers()() as session:
-        known = with_variants(session, build_registry())
+        known = known_now(session, build_registry())
     names = max(len(e.name) for e in known.values())
     versions = max(len(e.version) for e in known.values())  # the columns as wide as their longest entry
     for extractor in known.values():
@@ -192,14 +200,66 @@ def extractors_add(name: str, base: str, pairs: tuple[str, ...]) -> None:
 @extractors_group.command("remove")
 @click.argument("name")
 def extractors_remove(name: str) -> None:
-    """Remove the variant NAME (its stored extractions are kept, found again if it is added back the same)."""
+    """Remove the variant or composition NAME (its stored extractions are kept, found again if it is added back
+    the same). A variant that a composition has as a part is not removed (remove the composition first)."""
     with sessions()() as session:
+        composed = name in {composition.name for composition in stored_compositions(session)}
         try:
-            remove_extractor_variant(session, command_actor(), name)
+            if composed:
+                remove_composed(session, command_actor(), name)
+            else:
+                remove_extractor_variant(session, command_actor(), name)
         except Refused as error:
             raise click.ClickException(error.reason) from None
         session.commit()
-    click.echo(f"variant {name} removed")
+    click.echo(f"{'composition' if composed else 'variant'} {name} removed")
+
+
+def names_list(value: str | None) -> tuple[str, ...]:
+    return tuple(name.strip() for name in (value or "").split(",") if name.strip())
+
+
+@extractors_group.command("compose")
+@click.argument("name")
+@click.option("--cascade", metavar="A,B[,C…]",
+              help="The first of these whose text the accept guard accepts, else the last.")
+@click.option("--union", metavar="A,B[,…]", help="Every distinct line of these, once, in page order.")
+@click.option("--route", type=click.Choice(ROUTE_BY), help="Each page's part by its page type or its site.")
+@click.option("--table", "table", multiple=True, metavar="KEY=EXTRACTOR",
+              help="With --route: the extractor of a page type (or site) KEY, '*' for every other page (repeatable); "
+                   "default: the leaderboard's winner of each type (or site) and the overall winner for the others.")
+@click.option("--metric", default="tokens", show_default=True, help="With --route and no --table: the leaderboard's "
+              "metric that picks the winners.")
+def extractors_compose(name: str, cascade: str | None, union: str | None, route: str | None, table: tuple[str, ...],
+                       metric: str) -> None:
+    """Store the composition NAME of extractors and variants (--cascade, --union or --route), then derive its
+    extractions from its parts' stored extractions and score them (nothing is run: a page where a part has no
+    extraction has none by the composition either). It is listed, scored and exported like an extractor."""
+    kinds = [kind for kind, given in ((CASCADE, cascade), (UNION, union), (ROUTE, route)) if given]
+    if len(kinds) != 1:
+        raise click.UsageError("give one of --cascade A,B, --union A,B or --route type|site")
+    if table and not route:
+        raise click.UsageError("--table goes with --route")
+    routes: dict[str, str] | None = {} if table else None
+    for pair in table:
+        key, equals, part = pair.partition("=")
+        if not equals or not key.strip() or not part.strip():
+            raise click.BadParameter(f"{pair!r} is not KEY=EXTRACTOR", param_hint="--table")
+        routes[key.strip()] = part.strip()  # type: ignore[index]
+    request = CompositionRequest(name, kinds[0], names_list(cascade or union), route, routes, metric)
+    app = flask_app()
+    with sessions()() as session:
+        try:
+            done = compose_extractors(session, settings_of(app), command_actor(), request)
+        except Refused as error:
+            raise click.ClickException(error.reason) from None
+        session.commit()
+        job_id, extractor = done.job.id, done.extractor
+    click.echo(f"composition {extractor.name} saved: {extractor.description}")
+    click.echo(f"fingerprint: {extractor.fingerprint}")
+    started = time.perf_counter()
+    status = run_here(app, job_id, on_progress=ProgressBars())
+    summarise(job_id, status, time.perf_counter() - started)
 
 
 rules_group = AppGroup("rules", help="Per-site CSS rules of the site-rules extractor.")

@@ -134,6 +134,28 @@ def twins_line(result: dict[str, Any]) -> str | None:
                      f"left out of the verdict)" for twin, original in twins.items())
 
 
+def composition_lines(result: dict[str, Any]) -> list[str]:
+    """The compositions shown (their parts, the gold pages they lack), the extractions of older versions and the
+    best cascade of two, one line each (results/composition_figures.py)."""
+    lines = []
+    for name, shown in result["compositions"].items():
+        lacking = (f"; no extraction on {shown['missing_pages']} gold pages where a part has none ("
+                   + ", ".join(f"{part}: {n}" for part, n in shown["missing_by_part"].items()) + ")"
+                   if shown["missing_pages"] else "")
+        lines.append(f"composition {name}: {shown['description']}{lacking}")
+    for old in result["outdated"]:
+        lines.append(f"outdated: {old['extractor']} has {old['pages']} extractions ({old['gold_pages']} gold pages) "
+                     f"made by version {old['version']!r}, not the current {old['current_version']!r} "
+                     "(`goldtext extract --outdated` re-runs them)")
+    best = result["best_cascade"]
+    if best:
+        lines.append(f"best cascade of two: {best['first']}, then {best['then']}: F1 {best['f1']:.4f} on "
+                     f"{best['pages']} pages (mean page F1 {best['mean_page_f1']:.4f}; leave-one-out "
+                     f"{best['leave_one_out_f1']:.4f}; the best alone, {best['best_alone']['name']}: "
+                     f"{best['best_alone']['f1']:.4f}); {best['warning']}")
+    return lines
+
+
 def echo_anchoring(result: dict[str, Any]) -> None:
     """The anchoring split and the movement from the prefill, as tables (before the verdict, the last line)."""
     anchoring = result["anchoring"]
@@ -199,6 +221,8 @@ def score_command(metric, average, sites, page_types, batches, authors, bootstra
         twins = twins_line(result)
         if twins:
             click.echo(twins)
+        for line in composition_lines(result):
+            click.echo(line)
         click.echo(f"{result['metric']} ({result['average']}), {result['pages']} pages")
         click.echo(verdict(result))
     if not_run:
@@ -235,6 +259,9 @@ def compare_command(a, b, metric, average, sites, page_types, batches, authors, 
     summary = {k: result[k] for k in ("pages", "wins", "losses", "ties", "f1_a", "f1_b",
                                       "difference", "difference_mean", "difference_std", "share_a_better")}
     click.echo(f"{result['metric']} ({result['average']}): A = {result['a']['name']}, B = {result['b']['name']}")
+    for side in ("a", "b"):
+        if result[side]["composition"]:
+            click.echo(f"  {side.upper()} is a composition: {result[side]['composition']['description']}")
     for key, value in summary.items():
         click.echo(f"  {key:16} {cell(value)}")
     noise = result["noise"]

@@ -8,6 +8,9 @@ overall winner, the type's runner-up). A type with fewer scored pages runs the o
 runner-up as its fallback. Each route states why in the configuration. Extractors are ranked by F1 over the gold
 pages that every extractor with scores has scored, as `goldtext score` ranks them; site-rules where it applied no
 rule on a board's pages is its fallback, trafilatura, there, and is never chosen for it (as the leaderboard shows it).
+A composition (extractors/compositions.py) is exported by name as one step: its parts are pinned and run on each
+page, and the step composes their outputs as the app does (configuration's "composition": its name, fingerprint and
+definition). Compositions are never chosen by the leaderboard here.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ..extractors.base import Extractor
+from ..extractors.composing import EVERY_OTHER
 from ..extractors.extraction_service import SITE_RULES, RunSettings, current_extractors
 from ..extractors.registry import build_registry
 from ..models import ExtractorVariant, Gold, Page
@@ -105,6 +109,42 @@ def routes_by_type(
     return routes
 
 
+def scored_board(session: Session, cache: ScoreCache, metric: str, by: str | None
+                 ) -> tuple[dict[str, Any], list[tuple[str, float]], dict[str, Extractor]]:
+    """(the leaderboard of every extractor with scores, by type or site when asked, without bootstrap; its
+    extractors ranked as `ranked` ranks them; every current extractor by name). Compositions are left out of
+    it: a choice is made among the extractors that run."""
+    available = {e.name: e for e in current_extractors(session, build_registry()) if not e.parts}
+    scored = scored_fingerprints(cache, metric)
+    fingerprints = {name: e.fingerprint for name, e in available.items() if e.fingerprint in scored}
+    twins = (fallback_twins(fingerprints, ruled_pages(session, fingerprints[SITE_RULES]))
+             if SITE_RULES in fingerprints else None)
+    board = leaderboard(cache, metric, fingerprints, bootstrap=0, by=by, same_as=twins)
+    return board, ranked(board["extractors"], board.get("same_as", {})), available
+
+
+def route_winners(session: Session, cache: ScoreCache, by: str, metric: str = "tokens") -> dict[str, str]:
+    """A route's table from the leaderboard (extractors/compositions.py): each page type's (or site's) winner
+    where the group has at least MIN_TYPE_PAGES scored gold pages and its winner is not the overall one, and the
+    overall winner for every other page ("*"); NoChoice when no extractor has scores."""
+    board, overall, _ = scored_board(session, cache, metric, by)
+    if not overall:
+        raise NoChoice(f"no extractor has a score on gold pages yet: a route by {by} needs the leaderboard")
+    table = {EVERY_OTHER: overall[0][0]}
+    for key, group in sorted(board.get("groups", {}).items()):
+        order = ranked(group["extractors"], group.get("same_as", {}))
+        if group["pages"] >= MIN_TYPE_PAGES and order and order[0][0] != overall[0][0]:
+            table[key] = order[0][0]
+    return table
+
+
+def gold_fact_table(session: Session) -> dict[str, dict[str, int]]:
+    """The facts -> gold type table of the done gold (crawl/routing.py `fact_table`)."""
+    gold = session.execute(select(Page.facts, Gold.page_type).join(Gold, Gold.page_id == Page.id)
+                           .where(Gold.status == DONE))
+    return fact_table((facts or {}, page_type) for facts, page_type in gold)
+
+
 def pipeline_config(
     session: Session, cache: ScoreCache, request: PipelineRequest, settings: RunSettings, page_types: Sequence[str],
     command: str = "",
@@ -113,18 +153,12 @@ def pipeline_config(
     request.check()
     registry = build_registry()
     try:
-        available = {e.name: e for e in current_extractors(session, registry)}
         named = [n for n in (request.extractor, request.challenger) if n and n != NO_CHALLENGER]
-        available |= {e.name: e for e in current_extractors(session, registry, named)} if named else {}
+        available = {e.name: e for e in current_extractors(session, registry, named)} if named else {}
     except ValueError as error:
         raise NoChoice(str(error)) from error
-    scored = scored_fingerprints(cache, request.metric)
-    fingerprints = {name: e.fingerprint for name, e in available.items() if e.fingerprint in scored}
-    twins = (fallback_twins(fingerprints, ruled_pages(session, fingerprints[SITE_RULES]))
-             if SITE_RULES in fingerprints else None)
-    board = leaderboard(cache, request.metric, fingerprints, bootstrap=0,
-                        by=BY_TYPE if request.by else None, same_as=twins)
-    overall = ranked(board["extractors"], board.get("same_as", {}))
+    board, overall, known = scored_board(session, cache, request.metric, BY_TYPE if request.by else None)
+    available = known | available
     routes: dict[str, dict[str, Any]] = {}
     if request.by:
         if not overall:
@@ -139,13 +173,12 @@ def pipeline_config(
         challenger = request.challenger
     else:
         challenger = next((name for name, _ in overall if name != main), None)
-    used = [main, *(c for c in [challenger] if c)]
+    composition = available[main] if main in available and available[main].parts else None
+    used = [*(composition.parts if composition else [main]), *(c for c in [challenger] if c)]
     for route in routes.values():
         used += [n for n in (route["extractor"], route["fallback"]) if n]
     variant_bases = bases(session, registry)
     pins = [Pin.of(available[name], variant_bases.get(name, name)).as_dict() for name in dict.fromkeys(used)]
-    gold = session.execute(select(Page.facts, Gold.page_type).join(Gold, Gold.page_id == Page.id)
-                           .where(Gold.status == DONE))
     scores = {name: round(f1, 4) for name, f1 in overall}
     return {
         "format": FORMAT,
@@ -156,7 +189,7 @@ def pipeline_config(
         "challenger": challenger,
         "routes": routes,
         "default_type": DEFAULT_TYPE,
-        "fact_table": fact_table((facts or {}, page_type) for facts, page_type in gold),
+        "fact_table": gold_fact_table(session),
         "extractors": pins,
         "libraries": library_versions(),
         "leaderboard": {"metric": request.metric, "average": board["average"], "pages": board["pages"], "f1": scores},
@@ -164,4 +197,6 @@ def pipeline_config(
         "memory_mb": settings.memory_mb,
         "guard": asdict(settings.guard),
         "keep_html_bytes": request.keep_html_bytes,
+        **({"composition": {"name": composition.name, "fingerprint": composition.fingerprint,
+                            "options": dict(composition.options)}} if composition else {}),
     }

@@ -27,6 +27,8 @@ def summary(config: dict[str, Any]) -> str:
     if config["mode"] == "type":
         chosen = ", ".join(f"{page_type}: {route['extractor']}" for page_type, route in config["routes"].items())
         head = f"each page type's extractor ({chosen})"
+    elif config.get("composition"):
+        head = f"composition {config['extractor']} ({', '.join(config['composition']['options']['parts'])})"
     else:
         head = f"extractor {config['extractor']}"
     challenger = f", challenger {config['challenger']}" if config.get("challenger") else ""

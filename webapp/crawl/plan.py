@@ -1,5 +1,6 @@
-"""The configuration of an exported pipeline, as the step reads it: which extractor runs on a page, which one
-challenges it, and the settings of the calls. It is plain JSON (pipeline.json), written by `choice`."""
+"""The configuration of an exported pipeline, as the step reads it: which extractor (or composition of
+extractors) runs on a page, which one challenges it, and the settings of the calls. It is plain JSON
+(pipeline.json), written by `choice`."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..extractors.compositions import Composition
 from ..extractors.guard import GuardThresholds
 from .pins import Pin
 from .routing import DEFAULT_TYPE, keys_of_html, page_type
@@ -38,6 +40,8 @@ class Plan:
     memory_mb: int = 2048
     guard: GuardThresholds = GuardThresholds()
     keep_html_bytes: int = 0
+    composition: Composition | None = None
+    composition_fingerprint: str | None = None
 
     @classmethod
     def from_config(cls, config: Mapping[str, Any]) -> Plan:
@@ -52,10 +56,19 @@ class Plan:
             fact_table=config.get("fact_table", {}), default_type=config.get("default_type", DEFAULT_TYPE),
             timeout=float(config["timeout"]), memory_mb=int(config["memory_mb"]),
             guard=GuardThresholds(**config["guard"]), keep_html_bytes=int(config.get("keep_html_bytes", 0)),
+            composition=(Composition.from_options(config["composition"]["name"], config["composition"]["options"])
+                         if config.get("composition") else None),
+            composition_fingerprint=config["composition"]["fingerprint"] if config.get("composition") else None,
         )
 
     def type_of(self, html: str) -> str:
         return page_type(keys_of_html(html), self.fact_table, self.default_type)
+
+    def runs(self, route: Route) -> list[str]:
+        """The extractors run on a page of this route: a composition's parts, else its extractor and fallback; then
+        the challenger."""
+        main = list(self.composition.parts) if self.composition else [route.extractor, route.fallback]
+        return list(dict.fromkeys(name for name in (*main, self.challenger) if name))
 
     def route(self, page_type: str) -> Route:
         """The route of a page type: its own (BY_TYPE), else the plan's extractor with no fallback."""

@@ -60,3 +60,11 @@ def page_type(keys: Iterable[str], table: Mapping[str, Mapping[str, int]], defau
     if not votes:
         return default
     return min(votes, key=lambda page_type: (-votes[page_type], page_type))
+
+
+def route_key(by: str | None, fact_table: Mapping[str, Mapping[str, int]], html: str, host: str | None) -> str:
+    """A page's key in a route (extractors/compositions.py): by type its type read from its HTML's facts with
+    the route's facts table, by site its host ("" without one); "" for a composition that is no route."""
+    if by == "type":
+        return page_type(keys_of_html(html), fact_table)
+    return (host or "") if by == "site" else ""

@@ -9,7 +9,9 @@ extractors count them. Before the first page, the pinned fingerprints are checke
 libraries (webapp/crawl/pins.py).
 
 Each document's metadata: `url`, `extractor`, `fingerprint`, `page_type` (read from the page's facts),
-`accepted` and `guard_reason` (the accept guard), `routed` ("extractor", "type" or "fallback"),
+`accepted` and `guard_reason` (the accept guard), `routed` ("extractor", "type", "fallback" or "composition":
+a composition's parts run and composed as the app composes their stored extractions, `extractor` and `fingerprint`
+then the composition's, `composed_of` the parts it read),
 `duration_ms`, and when they apply `error`, `incomplete`, the challenger's `challenger`,
 `challenger_fingerprint`, `challenger_error` and `agreement` (token F1 of the two texts), `extraction_quality`
 (rs-trafilatura's prediction of its own extraction's quality, where it is the extractor or the challenger), and
@@ -29,18 +31,24 @@ from datatrove.pipeline.extractors.base import BaseExtractor
 from datatrove.utils.logging import logger
 from datatrove.utils.typeshelper import StatHints
 
+from ..corpus.site_names import UNKNOWN_SITE, host_of
 from ..extractors.base import Extractor
+from ..extractors.composing import COMPOSED_OF, ROUTE, PartOutput
+from ..extractors.compositions import Composition, compose
 from ..extractors.guard import judge
 from ..extractors.process_pool import Call, ExtractorPool, Result
 from ..extractors.with_rust import QUALITY
 from ..scoring.agreement_maths import text_f1
+from ..scoring.markdown_text import markdown_of_text
 from .output import STEP_NAME
 from .pins import build_pinned
 from .plan import BY_TYPE, Plan, Route
+from .routing import route_key
 from .warc import CHARSET, RAW
 
 TIMEOUT_PREFIX = "timeout after"
 CRASH_PREFIX = "worker crashed"
+COMPOSED = "composition"
 
 
 def error_counter(error: str) -> str:
@@ -93,18 +101,25 @@ class GoldtextExtractor(BaseExtractor):
         self.allow_version_drift = allow_version_drift
         self.workers = workers
         self.keep_html_bytes = keep_html_bytes
-        self._bare: Extractor | None = None
+        self._bare: dict[str, Extractor] | None = None
 
     def plan(self) -> Plan:
         return Plan.from_config(self.config)
 
     def extract(self, text: str) -> str:
-        """The configured extractor's text for one page, called here without a worker process (the bare call)."""
+        """The configured extractor's (or composition's) text for one page, called here without a worker process
+        (the bare call)."""
+        plan = self.plan()
         if self._bare is None:
-            plan = self.plan()
-            extractors, _ = build_pinned(plan.pins, self.allow_version_drift)
-            self._bare = extractors[plan.extractor]
-        return self._bare(text, None).text
+            self._bare, _ = build_pinned(plan.pins, self.allow_version_drift)
+        if plan.composition is None:
+            return self._bare[plan.extractor](text, None).text
+        results = {}
+        for name in plan.composition.parts:
+            done = self._bare[name](text, None)
+            results[name] = Result(None, name, self._bare[name].fingerprint, done.text, done.metadata, 0.0, None, False,
+                                   done.markdown)
+        return self.composed(plan, plan.composition, results, Document(text=text, id="")).text
 
     def run(self, data: DocumentsPipeline, rank: int = 0, world_size: int = 1) -> DocumentsPipeline:
         plan = self.plan()
@@ -119,7 +134,7 @@ class GoldtextExtractor(BaseExtractor):
                 self.stat_update(StatHints.total)
                 page_type = plan.type_of(doc.text)
                 route = plan.route(page_type)
-                names = list(dict.fromkeys(n for n in (route.extractor, route.fallback, plan.challenger) if n))
+                names = plan.runs(route)
                 held[number] = Pending(doc, page_type, route, len(names))
                 url = doc.metadata.get("url")
                 for name in names:
@@ -140,13 +155,18 @@ class GoldtextExtractor(BaseExtractor):
         """The document with its text and metadata, its counters updated."""
         doc, results, route = pending.doc, pending.results, pending.route
         html_length = len(doc.text)
-        chosen = results[route.extractor]
-        verdict = judge("" if chosen.error else chosen.text, html_length, plan.guard)
-        routed = BY_TYPE if plan.mode == BY_TYPE else "extractor"
-        if route.fallback and not (verdict.accepted and not chosen.error):
-            chosen = results[route.fallback]
+        if plan.composition is not None:
+            chosen = self.composed(plan, plan.composition, results, doc)
             verdict = judge("" if chosen.error else chosen.text, html_length, plan.guard)
-            routed = "fallback"
+            routed = COMPOSED
+        else:
+            chosen = results[route.extractor]
+            verdict = judge("" if chosen.error else chosen.text, html_length, plan.guard)
+            routed = BY_TYPE if plan.mode == BY_TYPE else "extractor"
+            if route.fallback and not (verdict.accepted and not chosen.error):
+                chosen = results[route.fallback]
+                verdict = judge("" if chosen.error else chosen.text, html_length, plan.guard)
+                routed = "fallback"
         raw = doc.metadata.pop(RAW, None)
         charset = doc.metadata.pop(CHARSET, None)
         meta = doc.metadata
@@ -154,6 +174,8 @@ class GoldtextExtractor(BaseExtractor):
                     routed=routed, accepted=verdict.accepted and not chosen.error,
                     guard_reason="error" if chosen.error else verdict.reason,
                     duration_ms=round(chosen.duration_ms, 3))
+        if plan.composition is not None:
+            meta[COMPOSED_OF] = chosen.metadata[COMPOSED_OF]
         if chosen.incomplete:
             meta["incomplete"] = True
         if chosen.error:
@@ -174,6 +196,24 @@ class GoldtextExtractor(BaseExtractor):
         if doc.text:
             self.update_doc_stats(doc)
         return doc
+
+    def composed(self, plan: Plan, composition: Composition, results: Mapping[str, Result], doc: Document) -> Result:
+        """The composition's output from its parts' results, as the app derives it from their stored extractions
+        (jobs/composed_extractions.py): each part judged by the guard as `goldtext extract` judges it."""
+        html = doc.text
+        outputs = {}
+        for name in composition.parts:
+            result = results[name]
+            verdict = judge("" if result.error else result.text, len(html), plan.guard)
+            outputs[name] = PartOutput(
+                name, result.text, result.markdown if result.markdown is not None else markdown_of_text(result.text),
+                verdict.accepted and not result.error, result.error, result.duration_ms, result.incomplete,
+                dict(result.metadata))
+        key = (route_key(composition.by, composition.fact_table, html, host_of(doc.metadata.get("url")) or UNKNOWN_SITE)
+               if composition.kind == ROUTE else "")
+        done = compose(composition, outputs, html, key)
+        return Result(None, composition.name, plan.composition_fingerprint or "", done.text, dict(done.metadata),
+                      done.duration_ms, done.error, done.incomplete, done.markdown)
 
     def challenge(self, meta: dict[str, Any], chosen: Result, challenger: Result) -> None:
         meta["challenger"] = challenger.extractor_name

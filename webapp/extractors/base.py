@@ -47,6 +47,8 @@ class Extractor:
     structure: bool = False
     """Whether it gives Markdown (headings, lists, tables, code kept); one that gives text only is scored on
     structure as text with none."""
+    parts: tuple[str, ...] = ()
+    """A composition's parts (extractors/compositions.py): it is read from their stored extractions, never run."""
 
     @property
     def available(self) -> bool:

@@ -21,6 +21,7 @@ from sqlalchemy.orm import Session
 from ..models import Extraction, Page, RenderingExtraction, Score, Site, SiteRule, utcnow
 from ..scoring.markdown_text import markdown_of_text
 from .base import Extractor
+from .compositions import with_compositions
 from .guard import GuardThresholds, judge
 from .process_pool import Result
 from .registry import resolve, runnable
@@ -56,15 +57,19 @@ def stored_rules(session: Session) -> dict[str, dict]:
 def current_extractors(
     session: Session, registry: Mapping[str, Extractor], names: Sequence[str] = ()
 ) -> list[Extractor]:
-    """The named extractors (every one that can run here when none are named) as they stand now: the
-    registry's and the stored variants, site-rules with the stored rules. UnknownExtractor names an unknown
-    one, UnavailableExtractor one that cannot run here."""
+    """The named extractors (every one that can run here when none are named) as they stand now (`known_now`).
+    UnknownExtractor names an unknown one, UnavailableExtractor one that cannot run here."""
+    known = known_now(session, registry)
+    return resolve(known, names) if names else runnable(known)
+
+
+def known_now(session: Session, registry: Mapping[str, Extractor]) -> dict[str, Extractor]:
+    """Every extractor by name as it stands now: the registry's, the stored variants, site-rules with the stored
+    rules, then the stored compositions of them (extractors/compositions.py)."""
     known = with_variants(session, registry)
-    chosen = resolve(known, names) if names else runnable(known)
-    return [
-        replace(e, options={"rules": stored_rules(session)}) if e.name == SITE_RULES else e
-        for e in chosen
-    ]
+    if SITE_RULES in known:
+        known[SITE_RULES] = replace(known[SITE_RULES], options={"rules": stored_rules(session)})
+    return with_compositions(session, known)
 
 
 def retryable(error: str | None) -> bool:
@@ -93,13 +98,28 @@ def missing_page_ids(
     return list(session.scalars(query))
 
 
+def outdated_page_ids(session: Session, extractor: Extractor, page_ids: Sequence[int] | None = None) -> list[int]:
+    """The pages (of `page_ids`) that the extractor's name has an extraction of at another fingerprint (an older
+    version, other options) and none at its current one."""
+    query = (select(Extraction.page_id).distinct().order_by(Extraction.page_id)
+             .where(Extraction.extractor == extractor.name, Extraction.fingerprint != extractor.fingerprint)
+             .where(Extraction.page_id.not_in(select(Extraction.page_id)
+                                              .where(Extraction.fingerprint == extractor.fingerprint))))
+    if page_ids is not None:
+        query = query.where(Extraction.page_id.in_(list(page_ids)))
+    return list(session.scalars(query))
+
+
 def plan(
     session: Session, extractors: Iterable[Extractor], site: str | None = None, force: bool = False,
-    page_ids: Sequence[int] | None = None,
+    page_ids: Sequence[int] | None = None, outdated: bool = False,
 ) -> list[tuple[int, Extractor]]:
     """(page id, extractor) pairs to compute, page by page so a page's HTML is loaded once, the
-    largest pages first: the slowest calls start early instead of leaving one worker busy at the end."""
-    pairs = [(pid, e) for e in extractors for pid in missing_page_ids(session, e, site, force, page_ids)]
+    largest pages first: the slowest calls start early instead of leaving one worker busy at the end.
+    `outdated`: only the pages each extractor has extracted at another fingerprint only (`outdated_page_ids`)."""
+    pairs = [(pid, e) for e in extractors
+             for pid in missing_page_ids(session, e, site, force,
+                                         outdated_page_ids(session, e, page_ids) if outdated else page_ids)]
     sizes: dict[int, int] = dict(session.execute(select(Page.id, func.length(Page.html))).all()) if pairs else {}
     return sorted(pairs, key=lambda pair: (-sizes.get(pair[0], 0), pair[0]))
 

@@ -1,5 +1,6 @@
-"""The steps of an extraction job: `plan` (which pairs are missing, cut into chunks), `pairs` (compute
-one chunk of (page, extractor) pairs), `derive` (the new extractions' scores and the pages'
+"""The steps of an extraction job: `plan` (which pairs are missing, cut into chunks; a composition's parts
+run in its place), `pairs` (compute one chunk of (page, extractor) pairs), `derive` (the compositions'
+extractions derived from their parts' (jobs/composed_extractions.py), the new extractions' scores and the pages'
 disagreement, then the checks of the gold on those pages). An upload's job reuses `pairs` and `derive` after its
 import.
 
@@ -23,7 +24,8 @@ from sqlalchemy.orm import Session
 from ..annotation.disagreement import refresh_disagreement
 from ..annotation.predicted_quality import refresh_predicted_quality
 from ..extractors.base import Extractor
-from ..extractors.extraction_service import MAX_ATTEMPTS, current_extractors, plan, retryable, store
+from ..extractors.compositions import runs_of
+from ..extractors.extraction_service import MAX_ATTEMPTS, current_extractors, known_now, plan, retryable, store
 from ..extractors.process_pool import Call, Result
 from ..extractors.registry import build_registry
 from ..extractors.variants import with_variants
@@ -31,6 +33,7 @@ from ..models import Extraction, Job, Page, utcnow
 from ..results.store import refresh_scores
 from ..scoring import Metric, app_metrics, eager
 from .check_step import check_pages
+from .composed_extractions import derive_compositions
 from .context import Context
 
 FLUSH_RESULTS = 16  # results stored per write transaction at most
@@ -54,8 +57,13 @@ def chunk_pairs(pairs: Sequence[tuple[int, Extractor]], size: int) -> list[list[
 def plan_pairs(ctx: Context, session: Session, page_ids: Sequence[int] | None = None) -> Follow:
     """The job's missing pairs as `pairs` chunks; the job's total is set to their number."""
     params = ctx.params
-    extractors = current_extractors(session, build_registry(), params.get("extractors") or ())
-    pairs = plan(session, extractors, params.get("site"), bool(params.get("force")), page_ids)
+    registry = build_registry()
+    known = known_now(session, registry)
+    extractors = runs_of(current_extractors(session, registry, params.get("extractors") or ()), known)
+    if params.get("derive_only"):
+        extractors = []  # a new composition: derived from what is stored, nothing run
+    pairs = plan(session, extractors, params.get("site"), bool(params.get("force")), page_ids,
+                 bool(params.get("outdated")))
     ctx.stage("extracting", len(pairs))
     return [("pairs", chunk) for chunk in chunk_pairs(pairs, int(ctx.config["JOB_CHUNK_PAIRS"]))]
 
@@ -151,6 +159,7 @@ def derive_step(ctx: Context) -> Follow:
     """Cache the scores of the pages this job extracted and measure their disagreement over the
     current candidates, a few hundred pages per transaction. What the extracting stage did is kept in
     the job's result as the stage ends (once: a rerun of this step finds it there)."""
+    composed = derive_compositions(ctx)
     with ctx.writer() as session:
         ctx.check(session)
         job = session.get(Job, ctx.job_id)
@@ -158,12 +167,13 @@ def derive_step(ctx: Context) -> Follow:
         if "extracted" not in job.result:
             job.result = {**job.result, "extracted": job.done, "errors": job.errors,
                           "extract_seconds": round(_seconds_since(job.started_at or job.created_at), 3)}
+        job.result = {**job.result, "composed": job.result.get("composed", 0) + composed}
         touched = session.scalars(
             select(Extraction.page_id).where(Extraction.created_at >= job.created_at).distinct())
         page_ids = pages_to_derive(session, touched)
         session.commit()
     with ctx.reader() as session:
-        fingerprints = [e.fingerprint for e in current_extractors(session, build_registry())]
+        fingerprints = [e.fingerprint for e in current_extractors(session, build_registry()) if not e.parts]
     metrics = eager(app_metrics(ctx.host))
     no_content = ctx.settings.taxonomy.no_content
     deriving = time.monotonic()

@@ -20,13 +20,14 @@ from .gold_models import (
 )
 from .job_models import Job, JobChunk, JobFile, WorkerBeat
 from .model_base import NAMING, Base, utcnow
-from .page_models import Extraction, ExtractorVariant, ImportBatch, Page, Site, SiteRule
+from .page_models import Extraction, ExtractorComposition, ExtractorVariant, ImportBatch, Page, Site, SiteRule
 from .rendering_models import RENDERED, PageRendering, PageRequisite, RenderingExtraction
 from .score_models import Score, ScoreChange, ScoreEpoch
 from .team_models import AssignmentChange, CandidateTab, ControlPage, PageComment
 
 __all__ = [
-    "NAMING", "Base", "utcnow", "Site", "SiteRule", "ExtractorVariant", "ImportBatch", "Page", "Extraction",
+    "NAMING", "Base", "utcnow", "Site", "SiteRule", "ExtractorVariant", "ExtractorComposition", "ImportBatch", "Page",
+    "Extraction",
     "Gold", "RevisionFields", "GoldRevision", "Guideline", "Annotation", "AnnotationRevision", "Assignment",
     "GoldCheck",
     "GoldCheckRun",

@@ -1,4 +1,4 @@
-"""Sites, their extraction rules and extractor variants, import batches, pages and their extractions."""
+"""Sites, their extraction rules, extractor variants and compositions, import batches, pages and their extractions."""
 
 from __future__ import annotations
 
@@ -63,6 +63,25 @@ class ExtractorVariant(Base):
     name: Mapped[str] = mapped_column(String(64), unique=True)
     base: Mapped[str] = mapped_column(String(100))
     options: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    created_by: Mapped[str] = mapped_column(String(100), default="")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class ExtractorComposition(Base):
+    """A composition of extractors (extractors/compositions.py): a cascade, a route or a union of its parts,
+    read from their stored extractions, never run."""
+
+    __tablename__ = "extractor_composition"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(64), unique=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    parts: Mapped[list[str]] = mapped_column(JSON, default=list)
+    route_by: Mapped[str | None] = mapped_column(String(16))
+    route_table: Mapped[dict[str, str]] = mapped_column(JSON, default=dict)
+    """A route's key (a page type or a site's host; "*" every other page) -> the part it takes."""
+    fact_table: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    """A route by type: the facts -> gold type table (crawl/routing.py) its pages' types are read with."""
     created_by: Mapped[str] = mapped_column(String(100), default="")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 

@@ -124,7 +124,8 @@ EXTRACTION = body_schema(
     {},
     {"extractors": {"type": "array", "items": {"type": "string", "minLength": 1, "maxLength": NAME_MAX}},
      "site": {"type": ["string", "null"], "maxLength": NAME_MAX},
-     "force": {"type": "boolean"}},
+     "force": {"type": "boolean"},
+     "outdated": {"type": "boolean"}},
 )
 """The start of an extraction (`POST /api/extractions`)."""
 

@@ -12,22 +12,22 @@ from __future__ import annotations
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
-from ..accounts.roles import REVIEWER, at_least
+from ..accounts.audit_actions import Action
+from ..accounts.roles import REVIEWER
 from ..models import RENDERED, Extraction, Page, PageRendering, Score
 from ..results.store import gold_changed
 from ..settings import Settings
-from .outcome import Actor, Refused
+from .outcome import Actor, Refused, needs
 
 RAW = "raw"
 CHOICES = (RAW, RENDERED)
 
 
+@needs(REVIEWER, "Only a reviewer or an admin chooses which rendering of a page is scored.")
 def choose_scored_rendering(session: Session, settings: Settings, actor: Actor, page_id: int,
                             rendering: str) -> Page:
     """The page, scored from now on on `rendering` (RAW or RENDERED); Refused by the rules above. Never
     commits."""
-    if not at_least(actor.role, REVIEWER):
-        raise Refused(403, "Only a reviewer or an admin chooses which rendering of a page is scored.")
     if rendering not in CHOICES:
         raise Refused(400, f"A page is scored on its {' or its '.join(CHOICES)} rendering, not {rendering!r}.")
     page = session.get(Page, page_id)
@@ -43,5 +43,5 @@ def choose_scored_rendering(session: Session, settings: Settings, actor: Actor, 
     session.execute(delete(Score).where(Score.extraction_id.in_(
         select(Extraction.id).where(Extraction.page_id == page_id))))
     gold_changed(session, settings.eager, page_id, no_content=settings.taxonomy.no_content)
-    actor.record(session, "page.scored_rendering", f"page {page_id}", {"from": before, "to": rendering})
+    actor.record(session, Action.PAGE_SCORED_RENDERING, f"page {page_id}", {"from": before, "to": rendering})
     return page

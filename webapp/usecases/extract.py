@@ -6,7 +6,9 @@ browser upload checks the extractors its job will run with `checked_extractors` 
 
 The rules: every extractor named is registered or a stored variant, and can run here (400 naming the
 first that is not; none named: every one that can run); a site named is a host's name, not empty (400);
-the job is queued with its first step's chunk; the start is audited. The face commits, then dispatches
+`outdated` runs each extractor only on the pages it has extracted at another fingerprint only (an older
+version: what the leaderboard marks); a composition named runs its parts, then its extractions are derived
+from theirs; the job is queued with its first step's chunk; the start is audited. The face commits, then dispatches
 the job to the workers (or runs it in its own process)."""
 
 from __future__ import annotations
@@ -33,16 +35,20 @@ class ExtractionRequest:
     extractors: tuple[str, ...] = ()  # none: every registered extractor that can run here
     site: str | None = None  # only pages of this site
     force: bool = False  # recompute what is already stored
+    outdated: bool = False  # only the pages each extractor has extracted at another version only
+    derive_only: bool = False  # run nothing: derive the compositions' extractions and score them
 
     def params(self) -> dict[str, Any]:
         """The job's parameters (what its steps read)."""
-        return {"extractors": list(self.extractors), "site": self.site, "force": self.force}
+        return {"extractors": list(self.extractors), "site": self.site, "force": self.force,
+                "outdated": self.outdated, "derive_only": self.derive_only}
 
 
 def extraction_request(body: Any) -> ExtractionRequest:
     """The start of an extraction from its JSON object (usecases/bodies.py `EXTRACTION`); Refused (400)."""
     body = validated(EXTRACTION, body)
-    return ExtractionRequest(tuple(body.get("extractors") or ()), body.get("site"), bool(body.get("force")))
+    return ExtractionRequest(tuple(body.get("extractors") or ()), body.get("site"), bool(body.get("force")),
+                             bool(body.get("outdated")))
 
 
 def checked_extractors(session: Session, settings: Settings, names: Sequence[str]) -> tuple[str, ...]:

@@ -4,7 +4,8 @@ call them.
 
 The rules: only an admin adds or removes a variant (403); a variant's name is new and not a registered
 extractor's, its base a registered extractor, its options the base's own with values of their type (400,
-extractors/variants.py names what is wrong); removing names a stored variant (404), its extractions kept.
+extractors/variants.py names what is wrong); removing names a stored variant (404) that no composition has as a
+part (409, naming them), its extractions kept.
 Each is audited; the face commits."""
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from sqlalchemy.orm import Session
 from ..accounts.audit_actions import Action
 from ..accounts.roles import ADMIN
 from ..extractors.base import Extractor
+from ..extractors.compositions import compositions_using
 from ..extractors.variants import BadVariant, add_variant, remove_variant
 from ..settings import Settings
 from .outcome import Actor, Refused, needs
@@ -36,6 +38,10 @@ def add_extractor_variant(session: Session, settings: Settings, actor: Actor, na
 @needs(ADMIN, "Only an admin removes extractor variants.")
 def remove_extractor_variant(session: Session, actor: Actor, name: str) -> None:
     """Forget the variant `name` (its extractions stay); Refused by the rules above."""
+    using = compositions_using(session, name)
+    if using:
+        raise Refused(409, f"The variant {name} is a part of the composition{'s' if len(using) > 1 else ''} "
+                           f"{', '.join(using)}: remove {'them' if len(using) > 1 else 'it'} first.")
     try:
         remove_variant(session, name)
     except BadVariant as error:

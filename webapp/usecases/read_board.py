@@ -12,9 +12,11 @@ asked for, else every registered one with scores at its current version (the oth
 (`results/leaderboard_figures.py`; site-rules where it applied no rule marked as its fallback, "same_as"): its
 acceptance and median time ("extras"), the anchoring split and the movement from the prefill
 (`results/anchoring.py`), the annotators' noise and human ceiling (`results/agreement_figures.py`), whether the
-pages are too few to judge (LEADERBOARD_MIN_SITE_PAGES), the drift flags (DRIFT_THRESHOLD_POINTS) and how
-many extractions still lack a lazy metric's counts ("pending"). Reading never starts a refresh and never
-writes."""
+pages are too few to judge (LEADERBOARD_MIN_SITE_PAGES), the drift flags (DRIFT_THRESHOLD_POINTS), how
+many extractions still lack a lazy metric's counts ("pending"), the compositions shown with their parts and the
+gold pages they lack ("compositions"), the extractions made by an older version of an extractor ("outdated") and
+the best cascade of two with its leave-one-out figure ("best_cascade"; results/composition_figures.py). Reading
+never starts a refresh and never writes."""
 
 from __future__ import annotations
 
@@ -25,10 +27,12 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from ..annotation.page_filter import PageFilter
-from ..extractors.extraction_service import SITE_RULES
+from ..extractors.compositions import stored_compositions
+from ..extractors.extraction_service import SITE_RULES, known_now
 from ..results.agreement_figures import ceiling, mark_board, noise_on
 from ..results.anchoring import anchoring_of, board_movement, prefilled
 from ..results.cache import SharedScores
+from ..results.composition_figures import best_cascade_of, compositions_shown, outdated
 from ..results.drift import acceptance_by_site_batch, drift_flags
 from ..results.extractions import current_named
 from ..results.leaderboard_figures import (
@@ -107,12 +111,35 @@ def leaderboard_figures(session: Session, settings: Settings, shared: SharedScor
     except ValueError as error:
         raise Refused(400, str(error)) from None
     result["not_run"] = [name for name in named if name not in board]
+    result |= versions_and_compositions(session, settings, shared, options, named, board)
     noise, result["ceiling"] = agreement_on_board(session, settings, shared, options, board)
     mark_board(result, noise)
     mark_too_few(result, settings.min_site_pages)
     result["drift"] = drift(session, settings, shared, options.extractors)
     result["pending"] = pending(session, settings, shared, options.metric)
     return result
+
+
+def versions_and_compositions(session: Session, settings: Settings, shared: SharedScores, options: BoardOptions,
+                              named: Mapping[str, str], board: Mapping[str, str]) -> dict[str, Any]:
+    """The compositions shown, marked with their parts and the gold pages they lack; the extractions made by an
+    older version of an extractor; the best cascade of two of the board's extractors that are not compositions
+    (results/composition_figures.py). Each computed once per version of the data it reads."""
+    cache = shared.cache
+    composed = {composition.name for composition in stored_compositions(session)}
+    shown = shared.remembered(
+        ("compositions", tuple(board.items())),
+        lambda: compositions_shown(session, known_now(session, settings.registry), list(board)),
+        (cache.epoch, cache.extraction_epoch))
+    old = shared.remembered(("outdated", tuple(named.items())), lambda: outdated(session, named),
+                            (cache.epoch, cache.extraction_epoch))
+    plain = {name: fp for name, fp in board.items() if name not in composed}
+    stamp, _ = cache.aligned_pages(options.metric, list(plain.values()), options.filters)
+    best = shared.remembered(
+        ("best-cascade", options.metric, options.average, tuple(plain.items()), options.filters),
+        lambda: best_cascade_of(cache, options.metric, options.average, plain, options.filters),
+        (stamp, cache.epoch))
+    return {"compositions": copy.deepcopy(shown), "outdated": copy.deepcopy(old), "best_cascade": copy.deepcopy(best)}
 
 
 def agreement_on_board(session: Session, settings: Settings, shared: SharedScores, options: BoardOptions,

@@ -21,6 +21,7 @@ from ..annotation.page_filter import filter_choices
 from ..extractors.extraction_service import SITE_RULES, stored_rules
 from ..results.agreement_figures import mark_comparison
 from ..results.cache import SharedScores
+from ..results.composition_figures import composition_mark, mark_sides
 from ..results.drift import acceptance_by_site_batch, drift_flags
 from ..results.extractions import current_named, resolve_ref, texts_of
 from ..results.guard_figures import guard_report
@@ -92,6 +93,7 @@ def compare_figures(session: Session, settings: Settings, shared: SharedScores, 
                               filters=options.filters, bootstrap=options.bootstrap, seed=options.seed, top=top)
         mark_comparison(session, result,
                         board_pages(shared.cache, options.metric, [first[1], second[1]], options.filters))
+        mark_sides(session, result)
         if with_texts:
             texts = texts_of(session, [c["page_id"] for c in result["changed"]], [first[1], second[1]])
             for change in result["changed"]:
@@ -110,7 +112,8 @@ def pages_figures(session: Session, settings: Settings, shared: SharedScores, op
     def figures() -> dict[str, Any]:
         name, fingerprint = resolve_ref(session, settings.registry, ref)
         found = worst_pages(shared.cache, options.metric, fingerprint, options.filters, limit)
-        return {"metric": options.metric, "extractor": name, "fingerprint": fingerprint, **found}
+        return {"metric": options.metric, "extractor": name, "fingerprint": fingerprint,
+                "composition": composition_mark(session, name), **found}
 
     return _refused_as_400(figures)
 

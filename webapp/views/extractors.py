@@ -1,6 +1,7 @@
-"""The extractors page: every registered extractor and user-defined variant, with the forms that add and
-remove variants (the same services as `goldtext extractors add` and `remove`), and the form that exports the
-leaderboard's choice as a datatrove pipeline (an export job, as `goldtext export --format datatrove`)."""
+"""The extractors page: every registered extractor, user-defined variant and composition, with the forms that add
+and remove variants and compositions (the same use cases as `goldtext extractors add`, `compose` and `remove`),
+and the form that exports the leaderboard's choice as a datatrove pipeline (an export job, as `goldtext export
+--format datatrove`)."""
 
 from __future__ import annotations
 
@@ -10,9 +11,11 @@ from werkzeug.wrappers import Response
 from ..accounts.roles import ADMIN
 from ..crawl.choice import NO_CHALLENGER, NoChoice, PipelineRequest
 from ..db import get_session
+from ..extractors.composing import KINDS, ROUTE, ROUTE_BY
+from ..extractors.extraction_service import known_now
 from ..extractors.options import settable
-from ..extractors.variants import with_variants
 from ..jobs.start import dispatch
+from ..usecases.manage_compositions import CompositionRequest, compose_extractors, remove_composed
 from ..usecases.manage_variants import add_extractor_variant, remove_extractor_variant
 from ..usecases.outcome import Refused
 from ..usecases.start_export import start_pipeline_export
@@ -22,17 +25,20 @@ from .common import actor, current_role, refuse
 bp = Blueprint("extractors", __name__, url_prefix="/extractors")
 
 
-def page(error: str | None = None, status: int = 200, pipeline_error: str | None = None) -> tuple[str, int]:
+def page(error: str | None = None, status: int = 200, pipeline_error: str | None = None,
+         compose_error: str | None = None) -> tuple[str, int]:
     """The list and the add form, the form keeping what was sent with the error that stopped it."""
     session = get_session()
     registry = app_settings.registry()
-    known = with_variants(session, registry)
+    known = known_now(session, registry)
     bases = {name: sorted(settable(extractor)) for name, extractor in registry.items()}
     runnable = [extractor.name for extractor in known.values() if extractor.available]
+    parts = [name for name in runnable if not known[name].parts]
     html = render_template("extractors/index.html", extractors=known.values(), registered=set(registry),
-                           runnable=runnable, no_challenger=NO_CHALLENGER,
+                           runnable=runnable, parts=parts, kinds=KINDS, route_by=ROUTE_BY, no_challenger=NO_CHALLENGER,
                            bases={name: options for name, options in bases.items() if options},
-                           error=error, pipeline_error=pipeline_error, sent=request.form, admin=current_role() == ADMIN)
+                           error=error, pipeline_error=pipeline_error, compose_error=compose_error, sent=request.form,
+                           admin=current_role() == ADMIN)
     return html, status
 
 
@@ -66,6 +72,49 @@ def remove(name: str) -> Response | tuple[str, int]:
         return page(error.reason, error.status)
     session.commit()
     flash(f"Variant {name} removed; its extractions are kept.")
+    return redirect(url_for("extractors.index"))
+
+
+def composition_request() -> CompositionRequest:
+    """The composition the form asks for: its parts one a line (or comma-separated), a route's table
+    `KEY=EXTRACTOR` a line (none: the leaderboard's winners)."""
+    form = request.form
+    kind = form.get("kind", "")
+    parts = tuple(name.strip() for name in form.get("parts", "").replace(",", "\n").splitlines() if name.strip())
+    lines = [line.strip() for line in form.get("table", "").splitlines() if line.strip()]
+    table = {key.strip(): part.strip() for key, _, part in (line.partition("=") for line in lines)} if lines else None
+    return CompositionRequest(form.get("name", ""), kind, parts if kind != ROUTE else (),
+                              form.get("by") if kind == ROUTE else None, table if kind == ROUTE else None)
+
+
+@bp.post("/compositions")
+def compose() -> Response | tuple[str, int]:
+    """Store a composition and start the job that derives and scores its extractions."""
+    session = get_session()
+    try:
+        done = compose_extractors(session, app_settings.settings(), actor(), composition_request())
+    except Refused as error:
+        session.rollback()
+        if error.status != 400:
+            refuse(error)
+        return page(status=400, compose_error=error.reason)
+    session.commit()
+    dispatch(current_app, session, done.job)
+    flash(f"Composition {done.extractor.name} saved ({done.extractor.description}); its extractions are being "
+          "derived from its parts' and scored.")
+    return redirect(url_for("extractors.index"))
+
+
+@bp.post("/compositions/<composition>/remove")
+def remove_composition(composition: str) -> Response | tuple[str, int]:
+    session = get_session()
+    try:
+        remove_composed(session, actor(), composition)
+    except Refused as error:
+        session.rollback()
+        return page(error.reason, error.status)
+    session.commit()
+    flash(f"Composition {composition} removed; its extractions are kept.")
     return redirect(url_for("extractors.index"))
 
 

@@ -116,6 +116,8 @@ ACCESS: dict[str, str] = {
     "extractors.index": ANNOTATOR,
     "extractors.add": ADMIN,
     "extractors.remove": ADMIN,
+    "extractors.compose": ADMIN,
+    "extractors.remove_composition": ADMIN,
     "extractors.pipeline": ADMIN,
     "reviewed.index": ANNOTATOR,
     "adjudication.index": REVIEWER,
