@@ -9,6 +9,7 @@ from werkzeug.wrappers import Response
 
 from ..accounts.roles import ADMIN
 from ..crawl.choice import NO_CHALLENGER, NoChoice, PipelineRequest
+from ..crawl.plan import EXECUTORS
 from ..db import get_session
 from ..extractors.options import settable
 from ..extractors.variants import with_variants
@@ -30,7 +31,7 @@ def page(error: str | None = None, status: int = 200, pipeline_error: str | None
     bases = {name: sorted(settable(extractor)) for name, extractor in registry.items()}
     runnable = [extractor.name for extractor in known.values() if extractor.available]
     html = render_template("extractors/index.html", extractors=known.values(), registered=set(registry),
-                           runnable=runnable, no_challenger=NO_CHALLENGER,
+                           runnable=runnable, no_challenger=NO_CHALLENGER, executors=EXECUTORS,
                            bases={name: options for name, options in bases.items() if options},
                            error=error, pipeline_error=pipeline_error, sent=request.form, admin=current_role() == ADMIN)
     return html, status
@@ -78,7 +79,7 @@ def pipeline_request() -> PipelineRequest:
     except ValueError:
         raise NoChoice("keep the HTML up to a number of bytes") from None
     return PipelineRequest(None if chosen == "by-type" else chosen, "type" if chosen == "by-type" else None,
-                           form.get("challenger", "") or None, keep)
+                           form.get("challenger", "") or None, keep, executor=form.get("executor", EXECUTORS[0]))
 
 
 @bp.post("/pipeline")
