@@ -125,10 +125,10 @@ def join_ray() -> str:
         import ray
     except ModuleNotFoundError:
         raise SystemExit("--executor ray needs Ray: pip install 'goldtext[ray]'") from None
-    context = ray.init(address=os.environ.get("RAY_ADDRESS") or None, log_to_driver=True)
+    ray.init(address=os.environ.get("RAY_ADDRESS") or None, log_to_driver=True)
     nodes = [node for node in ray.nodes() if node.get("Alive")]
     cpus = ray.cluster_resources().get("CPU", 0)
-    return f"Ray cluster at {context.address_info['gcs_address']}: {len(nodes)} nodes, {cpus:g} CPUs"
+    return f"Ray cluster at {ray.get_runtime_context().gcs_address}: {len(nodes)} nodes, {cpus:g} CPUs"
 
 
 def unfinished(run: Any) -> list[int]:
