@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -41,6 +42,22 @@ def test_the_pipeline_runs_on_a_ray_cluster_and_writes_what_goldtext_extract_sto
         # no --executor: the script runs on the executor it was exported with
         done = run_pipeline(tmp_path / "pipeline", "--warc", str(tmp_path / "warc"), "--out", str(tmp_path / "out"),
                             "--tasks", "2")
+
+        # a task that fails (an unreadable WARC file) makes the command fail, naming it; the same command, once
+        # the file is readable, runs only that task
+        broken = tmp_path / "broken"
+        broken.mkdir()
+        shutil.copy(tmp_path / "warc" / "crawl-0.warc.gz", broken)
+        (broken / "crawl-1.warc.gz").write_bytes(b"not a WARC file")
+        args = ["--warc", str(broken), "--out", str(tmp_path / "again"), "--tasks", "2"]
+        failed = run_pipeline(tmp_path / "pipeline", *args, check=False)
+        assert failed.returncode == 1, failed.stderr[-3000:]
+        assert "failed: 1 of 2 tasks did not complete (1)" in failed.stderr
+        assert [p.name for p in (tmp_path / "again" / "logs" / "completions").iterdir()] == ["00000"]
+        shutil.copy(tmp_path / "warc" / "crawl-1.warc.gz", broken)
+        resumed = run_pipeline(tmp_path / "pipeline", *args)
+        assert "Will run pipeline on 1 incomplete ranks out of 2 total" in resumed.stderr
+        assert documents(tmp_path / "again").keys() == documents(tmp_path / "out").keys()
 
     port = address.rsplit(":", 1)[1]
     assert f":{port}: 2 nodes, 2 CPUs" in done.stderr  # the head and the worker joined
