@@ -7,9 +7,11 @@ A temporary instance imports the corpora (default: the shared Readability pages 
 own clock); the pages' bytes are written as 2 WARC files, `goldtext export --format datatrove --extractor NAME
 --challenger none` writes the pipeline, and `python pipeline.py --tasks 2 --workers 2` runs it on datatrove's
 local executor (wall time of the whole command: start-up, reading and decoding the WARC, page facts, the calls,
-writing JSONL). The bare run calls the extractor directly on the decoded pages in this process: pages per
-second per core. The runs alternate for --rounds rounds (default 2) and the fastest of each counts. The last
-line is one JSON object of figures.
+writing JSONL), then with `--executor ray` on a Ray cluster of a head and a worker started on this machine (not
+in --quick mode), the ratio of the two printed. The bare run calls the extractor directly on the decoded pages
+in this process: pages per second per core. The runs alternate for --rounds rounds (default 2), the Ray runs'
+rounds after them on the one cluster, and the fastest of each counts. The last line is one JSON object of
+figures.
 """
 
 from __future__ import annotations
@@ -105,6 +107,51 @@ def bare_run(extractor_name: str, pages: list[tuple[str, bytes]]) -> float:
     return time.perf_counter() - started
 
 
+# --- The same pipeline on Ray: a local cluster of a head and a worker, one CPU each (tests/ray_cluster.py) ---
+
+RAY_NODE_CPUS = 1
+
+
+def ray_runs(folder: Path, rounds: int) -> list[float]:
+    """Wall seconds of `python pipeline.py --tasks 2 --executor ray` over the WARC files, on a Ray cluster of a
+    head and a worker started here with `ray start` (RAY_NODE_CPUS each: the local executor's 2 workers), once per
+    round; the cluster's own start (half a minute) is not counted, the command's joining it and the tasks'
+    start are, as the local executor's start is."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from ray_cluster import ray_cluster
+
+    env = os.environ | {"PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    seconds = []
+    with ray_cluster(folder / "ray", workers=TASKS - 1, cpus=RAY_NODE_CPUS, env=env) as address:
+        for round_ in range(1, rounds + 1):
+            started = time.perf_counter()
+            subprocess.run([sys.executable, str(folder / "pipeline" / "pipeline.py"), "--warc", str(folder / "warc"),
+                            "--out", str(folder / f"out-ray-{round_}"), "--tasks", str(TASKS), "--executor", "ray"],
+                           env=env | {"RAY_ADDRESS": address}, check=True, capture_output=True)
+            seconds.append(time.perf_counter() - started)
+            print(f"round {round_}: pipeline on Ray {seconds[-1]:.1f} s", flush=True)
+    return seconds
+
+
+def ray_figures(folder: Path, rounds: int, count: int, local_seconds: float, quick: bool) -> dict:
+    """The Ray run's pages per second and its ratio to the local executor's (its fastest run: local_seconds), for
+    the last line; none in quick mode, where the cluster's start alone would take longer than the whole run
+    (tests/crawl/test_crawl_ray.py runs the pipeline on Ray in CI)."""
+    if quick:
+        print("pipeline on Ray: not run in quick mode (the cluster's start takes half a minute)")
+        return {}
+    pipeline_rate = count / local_seconds
+    ray_rate = count / min(ray_runs(folder, rounds))
+    ratio = ray_rate / pipeline_rate
+    print(f"pipeline on Ray ({TASKS} tasks, a head and {TASKS - 1} worker of {RAY_NODE_CPUS} CPU): "
+          f"{ray_rate:.1f} pages/s, {ratio:.3f} of the local executor's {pipeline_rate:.1f} pages/s")
+    return {"ray_pipeline_pages_per_second": figure(ray_rate, "pages/s"),
+            "ray_over_local_pipeline": figure(ratio, "ratio")}
+
+
+# --- end of the Ray section ---
+
+
 def figure(value: float, unit: str, target: str | None = None, met: bool | None = None) -> dict:
     return {"value": round(value, 3), "unit": unit, "target": target, "met": met}
 
@@ -132,6 +179,7 @@ def main() -> None:
             bares.append(bare_run(args.extractor, pages))
             print(f"round {round_}: goldtext extract {extracts[-1]:.1f} s, pipeline {pipelines[-1]:.1f} s, "
                   f"bare {bares[-1]:.1f} s")
+        on_ray = ray_figures(folder, args.rounds, len(pages), min(pipelines), args.quick)
     count = len(pages)
     extract_rate, pipeline_rate, bare_rate = (count / min(runs) for runs in (extracts, pipelines, bares))
     cores = os.cpu_count() or 1
@@ -149,7 +197,7 @@ def main() -> None:
         "pipeline_over_extract": figure(ratio, "ratio", f">= {PIPELINE_TARGET}", ratio >= PIPELINE_TARGET),
         "pipeline_per_worker_over_bare": figure(per_core, "ratio", f">= {PIPELINE_TARGET}",
                                                 per_core >= PIPELINE_TARGET),
-    } | load.figures()))
+    } | on_ray | load.figures()))
 
 
 if __name__ == "__main__":

@@ -56,7 +56,10 @@ def run_pipeline_export(out: Path, request: PipelineRequest) -> None:
     else:
         click.echo(f"  extractor: {config['extractor']}")
     click.echo(f"  challenger: {config['challenger'] or 'none'}")
-    click.echo(f"run it: python {out / SCRIPT} --warc PATH_OR_GLOB --out FOLDER [--tasks N] [--workers N]")
+    click.echo(f"  executor: {config['executor']}" + (" (the cluster RAY_ADDRESS names)" if config["executor"] == "ray"
+                                                    else ""))
+    click.echo(f"run it: python {out / SCRIPT} --warc PATH_OR_GLOB --out FOLDER [--tasks N] [--workers N]"
+               + (" --partition NAME" if config["executor"] == "slurm" else ""))
 
 
 def run_datatrove_import(output: Path, size: int, by: str | None, lowest_agreement: bool,

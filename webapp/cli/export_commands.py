@@ -11,6 +11,7 @@ from flask.cli import with_appcontext
 
 from ..accounts.audit_actions import Action
 from ..crawl.choice import NO_CHALLENGER, PipelineRequest
+from ..crawl.plan import EXECUTORS
 from ..db import sessions
 from ..exports.export_service import FORMATS, ExportRequest, run_export
 from ..extractors.registry import build_registry
@@ -54,16 +55,19 @@ DATATROVE = "datatrove"
 @click.option("--keep-html-bytes", type=click.IntRange(min=0), default=0, show_default=True,
               help="datatrove: keep each page's HTML up to this size in the output (for `import --datatrove`).")
 @click.option("--metric", default="tokens", show_default=True, help="datatrove: the metric that ranks extractors.")
+@click.option("--executor", type=click.Choice(EXECUTORS), default=EXECUTORS[0], show_default=True,
+              help="datatrove: where the script runs its tasks unless its own --executor says otherwise "
+                   "(ray: the cluster RAY_ADDRESS names; needs goldtext[ray]).")
 def export_command(fmt, out, statuses, sites, page_types, with_html, with_extractions, predictions, adjudicated,
-                   extractor, by, challenger, keep_html_bytes, metric) -> None:
+                   extractor, by, challenger, keep_html_bytes, metric, executor) -> None:
     """Export pages and their gold (jsonl, folder, scrapinghub, trafilatura-eval, wcxb, wceb), scores (csv), or
     the leaderboard's choice as a runnable datatrove pipeline (datatrove)."""
     check_sites(sites)
     if fmt == DATATROVE:
-        run_pipeline_export(out, PipelineRequest(extractor, by, challenger, keep_html_bytes, metric))
+        run_pipeline_export(out, PipelineRequest(extractor, by, challenger, keep_html_bytes, metric, executor))
         return
-    if extractor or by or challenger or keep_html_bytes or metric != "tokens":
-        raise click.UsageError("--extractor, --by, --challenger, --keep-html-bytes and --metric apply to "
+    if extractor or by or challenger or keep_html_bytes or metric != "tokens" or executor != EXECUTORS[0]:
+        raise click.UsageError("--extractor, --by, --challenger, --keep-html-bytes, --metric and --executor apply to "
                                "--format datatrove only")
     request = ExportRequest(fmt, statuses, sites, page_types, with_html, with_extractions, predictions, adjudicated)
     try:

@@ -33,7 +33,7 @@ from ..results.leaderboard_figures import leaderboard, scored_fingerprints
 from ..results.site_rule_figures import fallback_twins, ruled_pages
 from ..vocabulary import DONE
 from .pins import Pin, library_versions
-from .plan import BY_EXTRACTOR, BY_TYPE, FORMAT
+from .plan import BY_EXTRACTOR, BY_TYPE, EXECUTORS, FORMAT
 from .routing import DEFAULT_TYPE, fact_table
 
 MIN_TYPE_PAGES = 5
@@ -47,13 +47,15 @@ class NoChoice(ValueError):
 @dataclass(frozen=True)
 class PipelineRequest:
     """What `goldtext export --format datatrove` asks: one extractor, or the winner of each type (by="type");
-    the challenger (None: the runner-up, "none": no challenger); how much of each page's HTML to keep."""
+    the challenger (None: the runner-up, "none": no challenger); how much of each page's HTML to keep; the executor
+    the script runs on when its command line names none."""
 
     extractor: str | None = None
     by: str | None = None
     challenger: str | None = None
     keep_html_bytes: int = 0
     metric: str = "tokens"
+    executor: str = EXECUTORS[0]
 
     def check(self) -> None:
         if (self.extractor is None) == (self.by is None):
@@ -62,6 +64,8 @@ class PipelineRequest:
             raise NoChoice(f"--by takes {BY_TYPE!r}, not {self.by!r}")
         if self.keep_html_bytes < 0:
             raise NoChoice("--keep-html-bytes cannot be negative")
+        if self.executor not in EXECUTORS:
+            raise NoChoice(f"--executor takes one of {', '.join(EXECUTORS)}, not {self.executor!r}")
 
     def command(self, out: str) -> str:
         words = ["goldtext", "export", "--format", "datatrove", "--out", out]
@@ -69,6 +73,7 @@ class PipelineRequest:
         words += ["--challenger", self.challenger] if self.challenger else []
         words += ["--keep-html-bytes", str(self.keep_html_bytes)] if self.keep_html_bytes else []
         words += ["--metric", self.metric] if self.metric != "tokens" else []
+        words += ["--executor", self.executor] if self.executor != EXECUTORS[0] else []
         return " ".join(words)
 
 
@@ -199,4 +204,5 @@ def pipeline_config(
         "keep_html_bytes": request.keep_html_bytes,
         **({"composition": {"name": composition.name, "fingerprint": composition.fingerprint,
                             "options": dict(composition.options)}} if composition else {}),
+        "executor": request.executor,
     }

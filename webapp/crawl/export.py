@@ -16,6 +16,7 @@ from ..extractors.extraction_service import RunSettings
 from ..results.cache import ScoreCache
 from ..scoring import Metric
 from .choice import PipelineRequest, pipeline_config
+from .plan import EXECUTORS
 
 SCRIPT = "pipeline.py"
 CONFIG = "pipeline.json"
@@ -52,6 +53,7 @@ def render_script(config: dict[str, Any]) -> str:
     command = config.get("command") or "goldtext export --format datatrove"
     return template.substitute(summary=in_docstring(line), command=in_docstring(command),
                                created=in_docstring(config["created"]),
+                               executor=in_docstring(config.get("executor", EXECUTORS[0])),
                                description=repr(f"Goldtext crawl pipeline: {line}"))
 
 

@@ -4,12 +4,18 @@ datatrove's JSONL writer) and the executor (local, Slurm or Ray) that runs it in
 The work splits by file: datatrove gives task RANK of N the WARC files RANK, RANK + N, ... (one file is one
 task's), and each task runs its pages through `--extractor-workers` killable extractor processes. A task that
 finished leaves logs/completions/RANK; running the same command again runs only the tasks without one.
+
+The executor is the command line's `--executor`, else the one pipeline.json names (`goldtext export --executor`).
+On Ray the command joins the cluster RAY_ADDRESS names (as `ray.init` reads it; without it, the cluster
+`ray start` started on this machine, else a Ray of its own), and each task asks the cluster for
+`--extractor-workers` CPUs and as many times the memory cap of an extractor process.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import posixpath
 import sys
 from collections.abc import Mapping, Sequence
@@ -22,11 +28,10 @@ from ..corpus.datatrove_output import DATA
 from ..extractors.base import Extractor
 from .output import LOGS, document_record
 from .pins import VersionDrift, build_pinned
-from .plan import Plan
+from .plan import EXECUTORS, Plan
 from .step import GoldtextExtractor
 from .warc import GoldtextWarcReader
 
-EXECUTORS = ("local", "slurm", "ray")
 WARM_PAGE = "<html><head><title>warm</title></head><body><p>Warm up.</p></body></html>"
 GLOB_CHARS = "*?["
 
@@ -42,7 +47,7 @@ def split_glob(path: str) -> tuple[str, str | None]:
     return posixpath.dirname(path) or ".", posixpath.basename(path)
 
 
-def parser(description: str) -> argparse.ArgumentParser:
+def parser(description: str, executor: str = EXECUTORS[0]) -> argparse.ArgumentParser:
     found = argparse.ArgumentParser(description=description)
     found.add_argument("--warc", required=True, metavar="PATH_OR_GLOB",
                        help="WARC file, folder of WARC files, or glob (local or remote: s3://..., hf://...)")
@@ -50,7 +55,9 @@ def parser(description: str) -> argparse.ArgumentParser:
     found.add_argument("--tasks", type=int, default=1, help="Tasks the WARC files are split into (default: 1)")
     found.add_argument("--workers", type=int, default=-1,
                        help="Tasks run at once (default: all; on Slurm and Ray, the cluster's limit)")
-    found.add_argument("--executor", choices=EXECUTORS, default="local", help="Where the tasks run (default: local)")
+    found.add_argument("--executor", choices=EXECUTORS, default=executor,
+                       help=f"Where the tasks run (default: {executor}, as exported; ray: the cluster RAY_ADDRESS "
+                            "names)")
     found.add_argument("--extractor-workers", type=int, default=1,
                        help="Killable extractor processes per task (default: 1)")
     found.add_argument("--allow-version-drift", action="store_true",
@@ -88,7 +95,10 @@ def executor(config: dict[str, Any], args: argparse.Namespace) -> Any:
     if args.executor == "ray":
         from datatrove.executor.ray import RayPipelineExecutor
 
-        return RayPipelineExecutor(steps, tasks=args.tasks, workers=args.workers, logging_dir=logs)
+        # a task's share of the cluster: a CPU and an extractor process's memory cap per extractor process
+        return RayPipelineExecutor(steps, tasks=args.tasks, workers=args.workers, logging_dir=logs,
+                                   cpus_per_task=args.extractor_workers,
+                                   mem_per_cpu_gb=Plan.from_config(config).memory_mb / 1024)
     from datatrove.executor import LocalPipelineExecutor
 
     # forked, not started by a fork server (datatrove's default): a task starts with this process's libraries
@@ -108,10 +118,30 @@ def warm(extractors: Mapping[str, Extractor]) -> None:
             continue
 
 
+def join_ray() -> str:
+    """Connect this command to the Ray cluster (RAY_ADDRESS, else the one started on this machine, else a new one,
+    as `ray.init` resolves it); says which, with its nodes and CPUs. SystemExit when Ray is not installed."""
+    try:
+        import ray
+    except ModuleNotFoundError:
+        raise SystemExit("--executor ray needs Ray: pip install 'goldtext[ray]'") from None
+    ray.init(address=os.environ.get("RAY_ADDRESS") or None, log_to_driver=True)
+    nodes = [node for node in ray.nodes() if node.get("Alive")]
+    cpus = ray.cluster_resources().get("CPU", 0)
+    return f"Ray cluster at {ray.get_runtime_context().gcs_address}: {len(nodes)} nodes, {cpus:g} CPUs"
+
+
+def unfinished(run: Any) -> list[int]:
+    """The ranks without a completion after a run (local and Ray run every task before returning; Ray, unlike
+    the local executor, returns without an error when a task failed)."""
+    return list(run.get_incomplete_ranks(skip_completed=True))
+
+
 def main(config_path: Path, argv: Sequence[str] | None = None, description: str = "") -> int:
-    """Check the pins, then run the pipeline; 2 with the differences named when the versions drifted."""
-    args = parser(description).parse_args(argv)
+    """Check the pins, then run the pipeline; 2 with the differences named when the versions drifted, 1 when a
+    task of a local or Ray run did not complete."""
     config = json.loads(config_path.read_text(encoding="utf-8"))
+    args = parser(description, config.get("executor", EXECUTORS[0])).parse_args(argv)
     try:
         extractors, drift = build_pinned(Plan.from_config(config).pins, args.allow_version_drift)
     except (VersionDrift, ValueError) as error:
@@ -121,5 +151,13 @@ def main(config_path: Path, argv: Sequence[str] | None = None, description: str 
         print(f"warning: version drift: {difference}", file=sys.stderr)
     if args.executor == "local":
         warm(extractors)
-    executor(config, args).run()
+    if args.executor == "ray":
+        print(f"joined the {join_ray()}", file=sys.stderr)
+    run = executor(config, args)
+    run.run()
+    if args.executor != "slurm" and (missing := unfinished(run)):
+        print(f"failed: {len(missing)} of {args.tasks} tasks did not complete ({', '.join(map(str, missing))}); "
+              f"their logs: {args.out.rstrip('/')}/{LOGS}/logs/task_RANK.log. The same command runs only those.",
+              file=sys.stderr)
+        return 1
     return 0

@@ -16,6 +16,8 @@ from .routing import DEFAULT_TYPE, keys_of_html, page_type
 FORMAT = "goldtext-datatrove-pipeline 1"
 BY_EXTRACTOR = "extractor"
 BY_TYPE = "type"
+EXECUTORS = ("local", "slurm", "ray")
+"""Where an exported pipeline's tasks run (datatrove's executors); pipeline.json's `executor` is the default."""
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ from werkzeug.wrappers import Response
 
 from ..accounts.roles import ADMIN
 from ..crawl.choice import NO_CHALLENGER, NoChoice, PipelineRequest
+from ..crawl.plan import EXECUTORS
 from ..db import get_session
 from ..extractors.composing import KINDS, ROUTE, ROUTE_BY
 from ..extractors.extraction_service import known_now
@@ -36,6 +37,7 @@ def page(error: str | None = None, status: int = 200, pipeline_error: str | None
     parts = [name for name in runnable if not known[name].parts]
     html = render_template("extractors/index.html", extractors=known.values(), registered=set(registry),
                            runnable=runnable, parts=parts, kinds=KINDS, route_by=ROUTE_BY, no_challenger=NO_CHALLENGER,
+                           executors=EXECUTORS,
                            bases={name: options for name, options in bases.items() if options},
                            error=error, pipeline_error=pipeline_error, compose_error=compose_error, sent=request.form,
                            admin=current_role() == ADMIN)
@@ -127,7 +129,7 @@ def pipeline_request() -> PipelineRequest:
     except ValueError:
         raise NoChoice("keep the HTML up to a number of bytes") from None
     return PipelineRequest(None if chosen == "by-type" else chosen, "type" if chosen == "by-type" else None,
-                           form.get("challenger", "") or None, keep)
+                           form.get("challenger", "") or None, keep, executor=form.get("executor", EXECUTORS[0]))
 
 
 @bp.post("/pipeline")
