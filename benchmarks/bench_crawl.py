@@ -32,6 +32,7 @@ from functools import partial
 from io import BytesIO
 from pathlib import Path
 
+from figures import figure
 from machine_load import MachineLoad
 from quick import add_quick, sample_corpus
 from sqlalchemy import select
@@ -133,10 +134,6 @@ def cpu_figures(count: int, pipeline_cpu: list[float], bare_cpu: list[float]) ->
           f"(pipeline / bare {pipeline_ms / bare_ms:.3f})")
     return {"pipeline_cpu_ms_per_page": figure(pipeline_ms, "ms"), "bare_cpu_ms_per_page": figure(bare_ms, "ms"),
             "pipeline_over_bare_cpu": figure(pipeline_ms / bare_ms, "ratio")}
-
-
-def figure(value: float, unit: str, target: str | None = None, met: bool | None = None) -> dict:
-    return {"value": round(value, 3), "unit": unit, "target": target, "met": met}
 
 
 def main() -> None:

@@ -37,6 +37,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from figures import figure
 from machine_load import MachineLoad
 from quick import add_quick, sample_corpus
 from sqlalchemy import delete, select
@@ -174,10 +175,6 @@ def refresh_costs(folder: Path, corpus: Path, saves: int) -> tuple[float, float,
             times[which].append(refresh_ms(app, page_id, sets[which]))
     print(f"eager metrics (what a save refreshes): {', '.join(sets[0])}")
     return statistics.median(times[0]), statistics.median(times[1]), statistics.median(times[2])
-
-
-def figure(value: float, unit: str, target: str | None = None, met: bool | None = None) -> dict:
-    return {"value": round(value, 3), "unit": unit, "target": target, "met": met}
 
 
 def main() -> None:
