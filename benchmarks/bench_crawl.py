@@ -7,11 +7,15 @@ A temporary instance imports the corpora (default: the shared Readability pages 
 own clock); the pages' bytes are written as 2 WARC files, `goldtext export --format datatrove --extractor NAME
 --challenger none` writes the pipeline, and `python pipeline.py --tasks 2 --workers 2` runs it on datatrove's
 local executor (wall time of the whole command: start-up, reading and decoding the WARC, page facts, the calls,
-writing JSONL), then with `--executor ray` on a Ray cluster of a head and a worker started on this machine (not
-in --quick mode), the ratio of the two printed. The bare run calls the extractor directly on the decoded pages
-in this process: pages per second per core. The runs alternate for --rounds rounds (default 2), the Ray runs'
-rounds after them on the one cluster, and the fastest of each counts. The last line is one JSON object of
-figures.
+writing JSONL). The bare run calls the extractor directly on the decoded pages in this process: pages per
+second per core. The runs alternate for --rounds rounds (default 3) and the median of each counts, so that the
+ratios compare runs taken under the same load. Beside the wall times it measures each run's CPU seconds (the
+process and every child it waited for: the app's extractor processes, the pipeline's tasks and theirs), which a
+busy machine inflates far less than wall time: the pipeline's CPU per page over the bare call's says what it
+spends around the calls whatever the load (the app's job is left out: its CPU includes the scoring step after
+the extraction). Then, not in --quick mode, the same pipeline with `--executor ray` on a Ray cluster of a
+head and a worker started on this machine, its rounds after the others on the one cluster, the ratio to the
+local executor printed. The last line is one JSON object of figures.
 """
 
 from __future__ import annotations
@@ -19,13 +23,18 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
+from functools import partial
 from io import BytesIO
 from pathlib import Path
 
+from figures import figure
 from machine_load import MachineLoad
 from quick import add_quick, sample_corpus
 from sqlalchemy import select
@@ -134,14 +143,14 @@ def ray_runs(folder: Path, rounds: int) -> list[float]:
 
 
 def ray_figures(folder: Path, rounds: int, count: int, local_seconds: float, quick: bool) -> dict:
-    """The Ray run's pages per second and its ratio to the local executor's (its fastest run: local_seconds), for
+    """The Ray run's pages per second and its ratio to the local executor's (its median run: local_seconds), for
     the last line; none in quick mode, where the cluster's start alone would take longer than the whole run
     (tests/crawl/test_crawl_ray.py runs the pipeline on Ray in CI)."""
     if quick:
         print("pipeline on Ray: not run in quick mode (the cluster's start takes half a minute)")
         return {}
     pipeline_rate = count / local_seconds
-    ray_rate = count / min(ray_runs(folder, rounds))
+    ray_rate = count / statistics.median(ray_runs(folder, rounds))
     ratio = ray_rate / pipeline_rate
     print(f"pipeline on Ray ({TASKS} tasks, a head and {TASKS - 1} worker of {RAY_NODE_CPUS} CPU): "
           f"{ray_rate:.1f} pages/s, {ratio:.3f} of the local executor's {pipeline_rate:.1f} pages/s")
@@ -152,15 +161,33 @@ def ray_figures(folder: Path, rounds: int, count: int, local_seconds: float, qui
 # --- end of the Ray section ---
 
 
-def figure(value: float, unit: str, target: str | None = None, met: bool | None = None) -> dict:
-    return {"value": round(value, 3), "unit": unit, "target": target, "met": met}
+def cpu_seconds() -> float:
+    """CPU seconds (user and system) of this process and of every child it has waited for."""
+    return sum(usage.ru_utime + usage.ru_stime
+               for usage in map(resource.getrusage, (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)))
+
+
+def measured(run: Callable[[], float]) -> tuple[float, float]:
+    """(the run's own figure of seconds, the CPU seconds spent meanwhile by this process and its children)."""
+    started = cpu_seconds()
+    seconds = run()
+    return seconds, cpu_seconds() - started
+
+
+def cpu_figures(count: int, pipeline_cpu: list[float], bare_cpu: list[float]) -> dict[str, dict]:
+    """The median CPU milliseconds per page of the pipeline (every process of it) and of the bare calls."""
+    pipeline_ms, bare_ms = (statistics.median(runs) / count * 1000 for runs in (pipeline_cpu, bare_cpu))
+    print(f"CPU per page: pipeline {pipeline_ms:.1f} ms, bare call {bare_ms:.1f} ms "
+          f"(pipeline / bare {pipeline_ms / bare_ms:.3f})")
+    return {"pipeline_cpu_ms_per_page": figure(pipeline_ms, "ms"), "bare_cpu_ms_per_page": figure(bare_ms, "ms"),
+            "pipeline_over_bare_cpu": figure(pipeline_ms / bare_ms, "ratio")}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("corpora", nargs="*", type=Path, default=DEFAULT)
     parser.add_argument("--extractor", default="trafilatura")
-    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--rounds", type=int, default=3)
     add_quick(parser)
     args = parser.parse_args()
     load = MachineLoad()
@@ -172,16 +199,20 @@ def main() -> None:
         write_warcs(folder / "warc", pages)
         with app.app_context():
             run_pipeline_export(folder / "pipeline", PipelineRequest(args.extractor, challenger=NO_CHALLENGER))
-        extracts, pipelines, bares = [], [], []
+        extracts, pipelines, bares, pipeline_cpu, bare_cpu = [], [], [], [], []
         for round_ in range(1, args.rounds + 1):
             extracts.append(extract_run(app, args.extractor))
-            pipelines.append(pipeline_run(folder, round_))
-            bares.append(bare_run(args.extractor, pages))
-            print(f"round {round_}: goldtext extract {extracts[-1]:.1f} s, pipeline {pipelines[-1]:.1f} s, "
-                  f"bare {bares[-1]:.1f} s")
-        on_ray = ray_figures(folder, args.rounds, len(pages), min(pipelines), args.quick)
+            seconds, cpu = measured(partial(pipeline_run, folder, round_))
+            pipelines.append(seconds)
+            pipeline_cpu.append(cpu)
+            seconds, cpu = measured(partial(bare_run, args.extractor, pages))
+            bares.append(seconds)
+            bare_cpu.append(cpu)
+            print(f"round {round_}: goldtext extract {extracts[-1]:.1f} s, pipeline {pipelines[-1]:.1f} s "
+                  f"({pipeline_cpu[-1]:.1f} s CPU), bare {bares[-1]:.1f} s ({bare_cpu[-1]:.1f} s CPU)", flush=True)
+        on_ray = ray_figures(folder, args.rounds, len(pages), statistics.median(pipelines), args.quick)
     count = len(pages)
-    extract_rate, pipeline_rate, bare_rate = (count / min(runs) for runs in (extracts, pipelines, bares))
+    extract_rate, pipeline_rate, bare_rate = (count / statistics.median(runs) for runs in (extracts, pipelines, bares))
     cores = os.cpu_count() or 1
     ratio = pipeline_rate / extract_rate
     per_core = pipeline_rate / min(TASKS, cores) / bare_rate
@@ -190,6 +221,7 @@ def main() -> None:
           f"{pipeline_rate:.1f} pages/s; bare call: {bare_rate:.1f} pages/s on one core")
     print(f"pipeline / goldtext extract: {ratio:.3f} (target >= {PIPELINE_TARGET})")
     print(f"pipeline per worker / bare call per core: {per_core:.3f} (target >= {PIPELINE_TARGET})")
+    cpu = cpu_figures(count, pipeline_cpu, bare_cpu)
     print(json.dumps({
         "pipeline_pages_per_second": figure(pipeline_rate, "pages/s"),
         "extract_pages_per_second": figure(extract_rate, "pages/s"),
@@ -197,7 +229,7 @@ def main() -> None:
         "pipeline_over_extract": figure(ratio, "ratio", f">= {PIPELINE_TARGET}", ratio >= PIPELINE_TARGET),
         "pipeline_per_worker_over_bare": figure(per_core, "ratio", f">= {PIPELINE_TARGET}",
                                                 per_core >= PIPELINE_TARGET),
-    } | on_ray | load.figures()))
+    } | cpu | on_ray | load.figures()))
 
 
 if __name__ == "__main__":

@@ -24,6 +24,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from figures import figure
 from machine_load import MachineLoad
 from quick import add_quick, sample_corpus
 
@@ -94,10 +95,6 @@ def peak_memory_mb() -> tuple[float, float]:
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     return own / 1024, children / 1024
-
-
-def figure(value: float, unit: str, target: str | None = None, met: bool | None = None) -> dict:
-    return {"value": round(value, 3), "unit": unit, "target": target, "met": met}
 
 
 def main() -> None:

@@ -15,7 +15,7 @@ from typing import Any
 
 from ..extractors.base import Extractor, canonical_json
 from ..extractors.registry import build_registry
-from ..extractors.variants import variant_of
+from ..extractors.variant_extractor import variant_of
 
 LIBRARIES = ("goldtext", "datatrove", "trafilatura", "lxml", "pebble", "warcio")
 """The libraries whose versions a configuration records beside the extractors' own."""

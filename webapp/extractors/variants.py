@@ -10,7 +10,6 @@ listed as unavailable, saying why. The functions take a session and never commit
 from __future__ import annotations
 
 import re
-import shlex
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
@@ -22,10 +21,10 @@ from sqlalchemy.orm import Session
 from ..models import ExtractorVariant
 from .base import Extracted, Extractor
 from .options import BadOption, check_options, parse_options, quoted
+from .variant_extractor import variant_of
 
 NAME = re.compile(r"[a-z0-9][a-z0-9._-]{0,63}")
 NAME_RULE = "1 to 64 lower-case letters, digits, '.', '_' or '-', starting with a letter or digit"
-SHOWN_MAX_CHARS = 60
 
 
 class BadVariant(ValueError):
@@ -35,24 +34,6 @@ class BadVariant(ValueError):
 def unregistered(html: str, url: str | None, **options: Any) -> Extracted:
     """The function of a variant whose base is gone: never called (the variant is unavailable)."""
     raise RuntimeError("the variant's base extractor is not registered")
-
-
-def options_as_arguments(options: Mapping[str, Any]) -> str:
-    """The options as the `--option` arguments that set them, quoted for the shell, each value cut to
-    SHOWN_MAX_CHARS characters (a listing stays readable whatever a variant was given)."""
-    return " ".join(shlex.quote(f"{key}={cut(str(value).lower() if isinstance(value, bool) else str(value))}")
-                    for key, value in sorted(options.items()))
-
-
-def cut(value: str) -> str:
-    """A value as a listing shows it: at most SHOWN_MAX_CHARS characters, then its length."""
-    return value if len(value) <= SHOWN_MAX_CHARS else f"{value[:SHOWN_MAX_CHARS]}… ({len(value):,} characters)"
-
-
-def variant_of(base: Extractor, name: str, options: Mapping[str, Any]) -> Extractor:
-    """The base run under the variant's name with its options updated by the variant's."""
-    return replace(base, name=name, options={**base.options, **options},
-                   description=f"variant of {base.name}: {options_as_arguments(options)}")
 
 
 def stored_variant(row: ExtractorVariant, registry: Mapping[str, Extractor]) -> Extractor:
