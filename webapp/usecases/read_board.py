@@ -26,6 +26,7 @@ from sqlalchemy.orm import Session
 
 from ..annotation.page_filter import PageFilter
 from ..extractors.extraction_service import SITE_RULES
+from ..extractors.registry import METADATA_ONLY
 from ..results.agreement_figures import ceiling, mark_board, noise_on
 from ..results.anchoring import anchoring_of, board_movement, prefilled
 from ..results.cache import SharedScores
@@ -106,13 +107,24 @@ def leaderboard_figures(session: Session, settings: Settings, shared: SharedScor
         result |= copy.deepcopy(anchoring(session, shared, options, board, result["same_as"]))
     except ValueError as error:
         raise Refused(400, str(error)) from None
-    result["not_run"] = [name for name in named if name not in board]
+    result["not_run"] = [name for name in named if name not in board
+                         and on_board_of(settings, settings.metrics[options.metric], name)]
     noise, result["ceiling"] = agreement_on_board(session, settings, shared, options, board)
     mark_board(result, noise)
     mark_too_few(result, settings.min_site_pages)
     result["drift"] = drift(session, settings, shared, options.extractors)
     result["pending"] = pending(session, settings, shared, options.metric)
     return result
+
+
+def on_board_of(settings: Settings, metric: Metric, name: str) -> bool:
+    """Whether the extractor can be on this metric's board (else it is not "not run" there either): a metadata
+    metric's board holds the extractors that give its field (a variant the registry does not hold counts as
+    giving it), a text metric's those that give text (not METADATA_ONLY's)."""
+    if metric.needs != "metadata":
+        return name not in METADATA_ONLY
+    extractor = settings.registry.get(name)
+    return extractor is None or metric.metadata_field in extractor.article_fields
 
 
 def agreement_on_board(session: Session, settings: Settings, shared: SharedScores, options: BoardOptions,
