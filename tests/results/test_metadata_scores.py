@@ -138,3 +138,22 @@ def test_the_api_answers_a_metadata_board(client, session):
     assert answer.get_json()["extractors"]["trafilatura"]["accuracy"] == 0.5
 
 
+
+
+def test_the_metadata_view_and_its_api_show_each_field_by_page_type(client, session):
+    seed(session)
+    data = client.get("/api/leaderboard/metadata?bootstrap=50").get_json()
+    assert set(data["fields"]) == {"title", "authors", "published"}
+    published = data["fields"]["published"]
+    assert set(published["extractors"]) == {"trafilatura", "htmldate-fast"}
+    assert published["groups"]["article"]["extractors"]["htmldate-fast"]["f1"] == pytest.approx(2 / 3)
+    assert published["extractors"]["htmldate-fast"]["f1_std"] is not None and published["tiers"] is not None
+    assert "readability" not in published["not_run"]  # it gives no date: it is not missing from this board
+    page = client.get("/leaderboard/metadata?bootstrap=0")
+    assert page.status_code == 200
+    html = page.get_data(as_text=True)
+    for metric in ("title", "authors", "published"):
+        assert f'id="field-{metric}"' in html
+    assert 'data-group="article" data-extractor="htmldate-fast"' in html
+    text_board = client.get("/api/leaderboard?bootstrap=0").get_json()
+    assert "htmldate-fast" not in text_board["extractors"] and "htmldate-fast" not in text_board["not_run"]

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -58,6 +59,9 @@ class MetricUnavailable(Refused):
                               "or install what it needs and restart Goldtext.")
         self.metric = metric
 
+
+METADATA_METRICS = ("title", "authors", "published")
+"""The metrics of the article's metadata, one per field, which the leaderboard's Metadata view shows together."""
 
 DEFAULT_METRIC = "tokens"
 """The leaderboard's own metric: the one a board reads when none is named (and the lead's console scores
@@ -125,6 +129,20 @@ def on_board_of(settings: Settings, metric: Metric, name: str) -> bool:
         return name not in METADATA_ONLY
     extractor = settings.registry.get(name)
     return extractor is None or metric.metadata_field in extractor.article_fields
+
+
+def metadata_figures(session: Session, settings: Settings, shared: SharedScores,
+                     options: BoardOptions) -> dict[str, Any]:
+    """The Metadata view: the leaderboard of each metadata field (`METADATA_METRICS`, those registered), each
+    extractor that gives the field on the pages that annotate it, overall and by page type, with the options'
+    filters, extractors and bootstrap (its metric, average, grouping and unanchored set per field): {"fields":
+    {metric: leaderboard}}."""
+    fields = {}
+    for metric in METADATA_METRICS:
+        if metric in settings.metrics:
+            fields[metric] = leaderboard_figures(session, settings, shared, replace(
+                options, metric=metric, average=None, by="type", unanchored=False))
+    return {"fields": fields}
 
 
 def agreement_on_board(session: Session, settings: Settings, shared: SharedScores, options: BoardOptions,

@@ -28,7 +28,7 @@ from ..results.leaderboard_figures import (
 from ..results.site_figures import mark_too_few, site_rows, type_rows
 from ..results.site_rule_figures import rule_report
 from ..usecases.outcome import Refused
-from ..usecases.read_board import drift, leaderboard_figures, same_as
+from ..usecases.read_board import drift, leaderboard_figures, metadata_figures, same_as
 from .app_settings import registry, settings, shared_scores
 from .live_answers import Compute
 
@@ -41,6 +41,19 @@ def leaderboard_of(options: BoardOptions) -> Compute:
     def compute(session: Session, cache: ScoreCache) -> dict[str, Any]:
         try:
             return leaderboard_figures(session, settings(), shared_scores(), options)
+        except Refused as refused:
+            abort(400, description=refused.reason)
+
+    return compute
+
+
+def metadata_of(options: BoardOptions) -> Compute:
+    """The leaderboard's Metadata view: the board of each metadata field, overall and by page type
+    (usecases/read_board.py `metadata_figures`)."""
+
+    def compute(session: Session, cache: ScoreCache) -> dict[str, Any]:
+        try:
+            return metadata_figures(session, settings(), shared_scores(), options)
         except Refused as refused:
             abort(400, description=refused.reason)
 
