@@ -19,8 +19,9 @@ from webapp.extractors.base import Extracted, Extractor
 ARTICLE_FIELDS = ("title", "authors", "published", "sitename", "language")
 TITLE_META = ("og:title", "twitter:title", "citation_title", "dc.title", "title")
 AUTHOR_META = ("article:author", "author", "citation_author", "dc.creator", "byl", "parsely-author", "sailthru.author")
-DATE_META = ("article:published_time", "article:published", "datepublished", "citation_publication_date", "citation_date", "dc.date.issued",
-             "dc.date", "date", "pubdate", "publishdate", "publish-date", "sailthru.date", "parsely-pub-date")
+DATE_META = ("article:published_time", "article:published", "datepublished", "citation_publication_date",
+             "citation_date", "dc.date.issued", "dc.date", "date", "pubdate", "publishdate", "publish-date",
+             "sailthru.date", "parsely-pub-date")
 SITE_META = ("og:site_name", "application-name")
 
 

@@ -54,9 +54,9 @@ def run_dom_smoothie(
     candidate_select_mode: str = "readability",
 ) -> Extracted:
     """Readability::parse's content HTML as visible text, one block per line (empty where it finds no article,
-    the metadata's `empty` saying why); metadata: title, byline (the article's metadata: title and authors). The defaults are
-    the crate's (`Config::default()`); `candidate_select_mode` is `readability` (Readability.js's choice of the
-    top candidate) or `dom-smoothie` (the crate's own)."""
+    the metadata's `empty` saying why); metadata: title, byline (the article's metadata: title and authors). The
+    defaults are the crate's (`Config::default()`); `candidate_select_mode` is `readability` (Readability.js's choice
+    of the top candidate) or `dom-smoothie` (the crate's own)."""
     answer = ask("dom-smoothie", html, url, {"char_threshold": char_threshold, "n_top_candidates": n_top_candidates,
                                              "candidate_select_mode": candidate_select_mode})
     content = answer.get("html") or ""
@@ -75,8 +75,8 @@ def run_rs_trafilatura(
 ) -> Extracted:
     """rs_trafilatura::extract_with_options's content_text; metadata: title, the page type it classified (or was
     given), the classifier's confidence and its predicted extraction quality (`extraction_quality`, 0 to 1).
-    The article's metadata: its title, author, date and sitename. `use_url` gives it the page's URL (a hint to its classifier); `page_type` forces a type,
-    bypassing the classifier."""
+    The article's metadata: its title, author, date and sitename. `use_url` gives it the page's URL (a hint to its
+    classifier); `page_type` forces a type, bypassing the classifier."""
     answer = ask("rs-trafilatura", html, url, {
         "use_url": use_url, "page_type": page_type, "favor_precision": favor_precision,
         "favor_recall": favor_recall, "include_tables": include_tables, "include_comments": include_comments,

@@ -124,8 +124,8 @@ def refresh_scores(
     """Compute the missing and stale counts of these metrics (of these pages, or all); returns how many
     were written. One pass: each extraction is read once with its gold and its cached count of every
     metric, and the stale counts of all metrics go in one delete and one insert; the Markdown texts and the
-    article metadata are read only for the metrics that score them. ``no_content``: the taxonomy's page types without main content
-    (never scored).
+    article metadata are read only for the metrics that score them. ``no_content``: the taxonomy's page types
+    without main content (never scored).
 
     `changed` names pages whose gold changed even if no count needs recomputing (a new type or status).
     """
