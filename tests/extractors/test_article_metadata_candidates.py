@@ -5,6 +5,7 @@ worker processes into the extraction's `article_metadata` as the Markdown does."
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import lxml.html
 import pytest
@@ -17,8 +18,9 @@ from webapp.extractors.article_fields import iso_date, names_of, text_of
 from webapp.extractors.base import Extracted, Extractor
 from webapp.extractors.extraction_service import store
 from webapp.extractors.guard import GuardThresholds
-from webapp.extractors.process_pool import Call, ExtractorPool
+from webapp.extractors.process_pool import Call, ExtractorPool, Result
 from webapp.extractors.registry import METADATA_ONLY, build_registry
+from webapp.jobs.extraction_steps import in_shape
 from webapp.models import Extraction
 
 GIVE_ALL_THREE = ("trafilatura", "trafilatura-precision", "trafilatura-recall", "trafilatura-fast", "newspaper4k",
@@ -146,3 +148,15 @@ def test_the_metadata_goes_through_the_worker_processes_into_the_extraction(sess
     assert stored["page-signals"] == {"title": "Night trains", "authors": ["Ada Lovelace"],
                                       "published": "2024-03-01T09:30:00+01:00", "sitename": None, "language": None}
     assert stored["broken"] == {"title": None, "published": None}
+
+
+def test_metadata_out_of_shape_is_dropped_with_its_reason_and_the_text_kept():
+    result = Result(key=(1, 10), extractor_name="plugin", fingerprint="plugin|1|{}", text="night trains",
+                    metadata={}, duration_ms=1.0, error=None, incomplete=False,
+                    article_metadata={"title": "  Night   trains ", "published": "yesterday"})
+    kept = in_shape(result)
+    assert kept.text == "night trains" and kept.article_metadata is None
+    assert kept.metadata["article_metadata_error"] == (
+        "plugin: metadata field 'published' is not an ISO 8601 date: 'yesterday'")
+    fine = in_shape(replace(result, article_metadata={"title": "  Night   trains ", "authors": []}))
+    assert fine.article_metadata == {"title": "Night trains", "authors": None}
