@@ -10,8 +10,10 @@ import pytest
 from sqlalchemy import select
 from workbench import EAGER, METRICS, NO_CONTENT, add_gold
 
+from webapp.annotation.annotations import save_annotation
 from webapp.extractors.registry import build_registry
 from webapp.models import Extraction, Gold, ImportBatch, Page, Score, Site
+from webapp.results.agreement_figures import ceiling
 from webapp.results.cache import ScoreCache
 from webapp.results.leaderboard_figures import leaderboard
 from webapp.results.store import refresh_scores
@@ -157,3 +159,18 @@ def test_the_metadata_view_and_its_api_show_each_field_by_page_type(client, sess
     assert 'data-group="article" data-extractor="htmldate-fast"' in html
     text_board = client.get("/api/leaderboard?bootstrap=0").get_json()
     assert "htmldate-fast" not in text_board["extractors"] and "htmldate-fast" not in text_board["not_run"]
+
+
+def test_the_human_ceiling_of_a_field_pairs_the_annotations_that_both_annotated_it(session):
+    pages = seed(session)
+    for page_id, said in zip(pages, ({"al": {"title": "Night trains of Europe"}, "bo": {"title": "Night trains"}},
+                                     {"al": {"title": "Compost in a week"}, "bo": {}})):
+        for name, metadata in said.items():
+            saved = save_annotation(session, session.get(Page, page_id), name, base_version=0,
+                                         text="night trains", page_type="article", status="done")
+            saved.record.article_metadata = metadata
+    session.flush()
+    found = ceiling(session, METRICS["title"], pages, bootstrap=0)
+    # one pair: "Night trains of Europe" against "Night trains": P 2/4, R 1, F1 2/3; the second page's pair is
+    # left out (bo did not annotate the title)
+    assert found == {"f1": pytest.approx(2 / 3), "f1_std": None, "pages": 2, "pairs": 1}
