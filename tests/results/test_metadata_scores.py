@@ -167,7 +167,7 @@ def test_the_human_ceiling_of_a_field_pairs_the_annotations_that_both_annotated_
                                      {"al": {"title": "Compost in a week"}, "bo": {}})):
         for name, metadata in said.items():
             saved = save_annotation(session, session.get(Page, page_id), name, base_version=0,
-                                         text="night trains", page_type="article", status="done")
+                                    text="night trains", page_type="article", status="done")
             saved.record.article_metadata = metadata
     session.flush()
     found = ceiling(session, METRICS["title"], pages, bootstrap=0)
