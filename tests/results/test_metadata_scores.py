@@ -11,6 +11,7 @@ from sqlalchemy import select
 from workbench import EAGER, METRICS, NO_CONTENT, add_gold
 
 from webapp.annotation.annotations import save_annotation
+from webapp.annotation.disagreement import mean_pairwise_f1, refresh_disagreement
 from webapp.extractors.registry import build_registry
 from webapp.models import Extraction, Gold, ImportBatch, Page, Score, Site
 from webapp.results.agreement_figures import ceiling
@@ -174,3 +175,11 @@ def test_the_human_ceiling_of_a_field_pairs_the_annotations_that_both_annotated_
     # one pair: "Night trains of Europe" against "Night trains": P 2/4, R 1, F1 2/3; the second page's pair is
     # left out (bo did not annotate the title)
     assert found == {"f1": pytest.approx(2 / 3), "f1_std": None, "pages": 2, "pairs": 1}
+
+
+def test_the_extractors_of_metadata_only_do_not_count_in_the_extractors_disagreement(session):
+    pages = seed(session)
+    refresh_disagreement(session, pages)
+    texts = ["night trains run at ten", "night trains run at ten", "night trains"]  # htmldate-fast's "" left out
+    stored = session.scalar(select(Page.disagreement).where(Page.id == pages[0]))
+    assert stored == pytest.approx(mean_pairwise_f1(texts))
