@@ -42,8 +42,8 @@ def scorable(metric: Metric, no_content: Collection[str]):
     metadata only are scored on the metadata metrics alone."""
     condition = and_(Gold.status == DONE, Gold.page_type.not_in(sorted(no_content)))
     if metric.needs == "metadata":
-        return and_(condition, has_key(Gold.article_metadata, metric.metadata_field),
-                    has_key(Extraction.article_metadata, metric.metadata_field))
+        field = metric.metadata_field or ""
+        return and_(condition, has_key(Gold.article_metadata, field), has_key(Extraction.article_metadata, field))
     condition = and_(condition, Extraction.extractor.not_in(METADATA_ONLY))
     if metric.needs == "snippets":
         return and_(condition, Gold.snippets.is_not(None))
