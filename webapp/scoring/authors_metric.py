@@ -1,7 +1,7 @@
 """``authors``: the article's authors against the gold's, exact after normalisation (case, whitespace, a leading
 "By ", the order of the names; accuracy: the share of pages whose authors are exact), as trafilatura's author
-evaluation compares a page's author (tests/eval_authors.py: equal or not), and a per-name F1 (the names as
-multisets, the mean over pages by default; ``micro`` pools the names). See scoring/metadata_names.py."""
+evaluation compares a page's author (adbar/trafilatura/tests/eval_authors.py: equal or not), and a per-name F1
+(the names as multisets, the mean over pages by default; ``micro`` pools the names). See scoring/metadata_names.py."""
 
 from __future__ import annotations
 

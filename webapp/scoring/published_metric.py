@@ -1,5 +1,5 @@
-"""``published``: the publication date, by day, as htmldate's evaluation scores it (tests/evaluation.py
-`evaluate_result` and tests/comparison.py `calculate_scores` in its repository).
+"""``published``: the publication date, by day, as htmldate's evaluation scores it (adbar/htmldate/tests/evaluation.py
+`evaluate_result` and adbar/htmldate/tests/comparison.py `calculate_scores`).
 
 Per page, the gold's date and the extractor's, each compared by its day (the first ten characters of the ISO
 date, ``YYYY-MM-DD``, the time and zone as written are ignored):
