@@ -10,7 +10,7 @@ import pytest
 
 from webapp.extractors.base import Extracted, Extractor
 from webapp.extractors.justext_stoplists import stoplist_name
-from webapp.extractors.registry import GROUP, UnknownExtractor, build_registry, resolve
+from webapp.extractors.registry import GROUP, METADATA_ONLY, UnknownExtractor, build_registry, resolve
 from webapp.extractors.site_rules import SITE_RULES
 from webapp.extractors.with_trafilatura import TRAFILATURA
 
@@ -46,9 +46,10 @@ BUILTIN_NAMES = [
     "whole-page",
     "site-rules",
     *OPTIONAL_NAMES,
+    *METADATA_ONLY,
 ]
 WHOLE_PAGE_BASELINES = ("whole-page", "html-text", "inscriptis")
-ARTICLE_EXTRACTORS = [name for name in BUILTIN_NAMES if name not in WHOLE_PAGE_BASELINES]
+ARTICLE_EXTRACTORS = [name for name in BUILTIN_NAMES if name not in WHOLE_PAGE_BASELINES + METADATA_ONLY]
 
 
 def starting_lines(text: str) -> list[str]:

@@ -18,7 +18,7 @@ from webapp.models import Base, Extraction, ImportBatch, Page
 BUILTINS = ["trafilatura", "trafilatura-precision", "trafilatura-recall", "trafilatura-fast", "density",
             "readability", "justext", "boilerpy3", "whole-page", "site-rules", "resiliparse", "newspaper4k", "goose3",
             "html-text", "inscriptis", "magic-html", "readability-js", "rs-trafilatura", "dom-smoothie", "defuddle",
-            "go-trafilatura", "go-domdistiller"]
+            "go-trafilatura", "go-domdistiller", "htmldate-fast", "htmldate-extensive", "page-signals"]
 RUNNABLE = [extractor.name for extractor in runnable(build_registry())]
 """What `goldtext extract` runs by default: the built-ins whose packages (and Node.js, the Go and Rust programs,
 magic-html's Python) are installed here."""

@@ -45,7 +45,8 @@ CHARS = textwrap.dedent(
 def test_an_installed_metric_is_registered_after_the_built_ins(plugin_dist):
     plugin_dist(CHARS, GROUP, ["chars = goldtext_fake_plugin:CHARS"])
     assert list(build_metrics()) == ["tokens", "shingles", "snippets", "rouge-lsum", "wcxb", "webmainbench-rouge5",
-                                     "webmainbench-subset", "structure-tests", "chars"]
+                                     "webmainbench-subset", "structure-tests", "title", "authors", "published",
+                                     "chars"]
 
 
 def test_a_broken_metric_entry_point_warns_and_the_rest_load(plugin_dist):

@@ -16,11 +16,12 @@ def tokens_row(hit, extracted, gold, exact=False, errored=False):
 
 def test_registry_lists_the_built_in_metrics():
     assert list(METRICS) == ["tokens", "shingles", "snippets", "rouge-lsum", "wcxb", "webmainbench-rouge5",
-                             "webmainbench-subset", "structure-tests"]
+                             "webmainbench-subset", "structure-tests", "title", "authors", "published"]
     for name, metric in METRICS.items():
         assert metric.name == name
         assert isinstance(metric.version, int)
-        assert metric.needs in ("text", "snippets", "text+snippets", "markdown")
+        assert metric.needs in ("text", "snippets", "text+snippets", "markdown", "metadata")
+        assert (metric.metadata_field is not None) == (metric.needs == "metadata")
         assert set(metric.averages) <= {"micro", "macro"}
 
 

@@ -1,5 +1,6 @@
 """How much the extractors disagree on a page: the mean pairwise token F1 between its candidates (the
-`tokens` metric's definition; errored extractions left out; None with fewer than two candidates).
+`tokens` metric's definition; errored extractions and the extractors of metadata only, which give no text,
+left out; None with fewer than two candidates).
 
 It orders the annotation queue (most disagreement first), so it is stored on the page and computed
 where extractions change (after an extraction run or an upload's background job), never in a request.
@@ -15,6 +16,7 @@ import numpy as np
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
+from ..extractors.registry import METADATA_ONLY
 from ..models import Extraction, Page
 from ..scoring.text import words
 from ..scoring.token_overlap import page_scores
@@ -50,7 +52,7 @@ def refresh_disagreement(
         chunk = list(page_ids[start : start + CHUNK])
         texts: dict[int, list[str]] = {page_id: [] for page_id in chunk}
         query = select(Extraction.page_id, Extraction.text).where(
-            Extraction.page_id.in_(chunk), Extraction.error.is_(None)
+            Extraction.page_id.in_(chunk), Extraction.error.is_(None), Extraction.extractor.not_in(METADATA_ONLY)
         )
         if wanted is not None:
             query = query.where(Extraction.fingerprint.in_(wanted))

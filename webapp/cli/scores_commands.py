@@ -35,8 +35,8 @@ def metric_option(func):
     return click.option(
         "--metric", metavar="NAME", default="tokens", show_default=True,
         help="Which metric: tokens, shingles, snippets, rouge-lsum, wcxb, webmainbench-rouge5, "
-             "webmainbench-subset, structure-tests or an installed one "
-             "(docs/metrics.md defines each).",
+             "webmainbench-subset, structure-tests, the article's metadata (title, authors, published) "
+             "or an installed one (docs/metrics.md defines each).",
     )(func)
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from sqlalchemy.orm import Session
 
 from ..annotation.page_filter import PageFilter
+from ..extractors.registry import METADATA_ONLY
 from ..results.agreement_figures import annotated_pages
 from ..scoring import Metric
 from ..scoring.agreement_maths import agreement
@@ -142,7 +143,8 @@ def run_export(
     total = count_pages(session, selection)
     if request.predictions and predictions:
         ran = extracted_fingerprints(session, selection, list(predictions.values()))
-        predictions = {name: fp for name, fp in predictions.items() if fp in ran}
+        predictions = {name: fp for name, fp in predictions.items()
+                       if fp in ran and name not in METADATA_ONLY}  # those give no text to predict
     options = WriterOptions(request.with_html, request.with_extractions,
                             dict(predictions or {}) if request.predictions else None)
     loading = Loading(

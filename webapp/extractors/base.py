@@ -1,5 +1,6 @@
 """What every extractor is and returns: plain text, one paragraph per line, its Markdown where the extractor
-keeps structure, plus metadata."""
+keeps structure, what it says about the article (title, authors, date: extractors/article_fields.py), plus
+metadata."""
 
 from __future__ import annotations
 
@@ -20,12 +21,14 @@ MAX_INLINE_OPTIONS = 100
 
 @dataclass(frozen=True)
 class Extracted:
-    """An extractor's output: the text, one paragraph per line, JSON-serialisable metadata, and the Markdown
-    of what it kept where it keeps structure (None: text only; its Markdown is then the text, escaped)."""
+    """An extractor's output: the text, one paragraph per line, JSON-serialisable metadata, the Markdown
+    of what it kept where it keeps structure (None: text only; its Markdown is then the text, escaped), and the
+    article's metadata in Goldtext's one shape (extractors/article_fields.py; None: it gives none)."""
 
     text: str
     metadata: dict
     markdown: str | None = None
+    article_metadata: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -49,6 +52,9 @@ class Extractor:
     structure as text with none."""
     parts: tuple[str, ...] = ()
     """A composition's parts (extractors/compositions.py): it is read from their stored extractions, never run."""
+    article_fields: tuple[str, ...] = ()
+    """The article's metadata fields it gives (title, authors, published, sitename, language): a failed call
+    counts as finding none of them; the fields it does not give are never scored for it."""
 
     @property
     def available(self) -> bool:

@@ -157,6 +157,7 @@ def filled(row: Extraction | RenderingExtraction, result: Result, html_length: i
     row.text = result.text
     row.markdown = result.markdown if result.markdown is not None else markdown_of_text(result.text)
     row.meta = result.metadata
+    row.article_metadata = result.article_metadata or None
     row.duration_ms = result.duration_ms
     row.error = result.error
     row.accepted = verdict.accepted and not result.error

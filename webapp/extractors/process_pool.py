@@ -21,6 +21,7 @@ from typing import Any
 
 from pebble import ProcessExpired, ProcessPool
 
+from webapp.extractors.article_fields import none_found
 from webapp.extractors.base import Extractor
 from webapp.extractors.sandbox import Output, call_extractor, describe, start_worker
 
@@ -51,6 +52,8 @@ class Result:
     incomplete: bool
     markdown: str | None = None
     """The extractor's Markdown; None: it gave text only (or nothing)."""
+    article_metadata: dict | None = None
+    """The article's metadata in the one shape (extractors/article_fields.py); None: it gives none."""
 
 
 def crash_message(error: ProcessExpired) -> str:
@@ -69,15 +72,17 @@ def since(started: float) -> float:
 
 
 def to_result(call: Call, future: Future, submitted: float, timeout: float) -> Result:
-    """The Result for a finished future, whatever way it finished."""
+    """The Result for a finished future, whatever way it finished (a call that did not finish finds none of the
+    article's metadata fields its extractor gives)."""
+    unfinished = none_found(call.extractor.article_fields)
     try:
         outcome: Output = future.result()
     except TimeoutError:
-        outcome = Output("", {}, timeout * 1000, f"timeout after {timeout:g} s", False)
+        outcome = Output("", {}, timeout * 1000, f"timeout after {timeout:g} s", False, None, unfinished)
     except ProcessExpired as error:
-        outcome = Output("", {}, since(submitted), crash_message(error), False)
+        outcome = Output("", {}, since(submitted), crash_message(error), False, None, unfinished)
     except Exception as error:  # the call never ran or never came back, e.g. unpicklable data
-        outcome = Output("", {}, since(submitted), describe(error), False)
+        outcome = Output("", {}, since(submitted), describe(error), False, None, unfinished)
     return Result(
         key=call.key,
         extractor_name=call.extractor.name,
@@ -88,6 +93,7 @@ def to_result(call: Call, future: Future, submitted: float, timeout: float) -> R
         error=outcome.error,
         incomplete=outcome.incomplete,
         markdown=outcome.markdown,
+        article_metadata=outcome.article_metadata,
     )
 
 

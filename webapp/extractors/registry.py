@@ -36,7 +36,13 @@ BUILTINS = plugins.entry_points_of(GROUP, (
     ("defuddle", "webapp.extractors.with_defuddle:DEFUDDLE"),
     ("go-trafilatura", "webapp.extractors.with_go:GO_TRAFILATURA"),
     ("go-domdistiller", "webapp.extractors.with_go:GO_DOMDISTILLER"),
+    ("htmldate-fast", "webapp.extractors.with_htmldate:HTMLDATE_FAST"),
+    ("htmldate-extensive", "webapp.extractors.with_htmldate:HTMLDATE_EXTENSIVE"),
+    ("page-signals", "webapp.extractors.page_signals:PAGE_SIGNALS"),
 ))
+
+METADATA_ONLY = ("htmldate-fast", "htmldate-extensive", "page-signals")
+"""The built-ins that give the article's metadata and no text: scored on the metadata metrics only."""
 
 
 class UnknownExtractor(ValueError):

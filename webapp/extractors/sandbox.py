@@ -18,6 +18,7 @@ from pathlib import Path
 
 from lxml import etree
 
+from webapp.extractors.article_fields import none_found
 from webapp.extractors.base import Extractor
 
 DEPTH_ERROR = "Excessive depth in document"
@@ -46,6 +47,7 @@ class Output:
     error: str | None
     incomplete: bool
     markdown: str | None = None
+    article_metadata: dict | None = None
 
 
 def address_space() -> int:
@@ -73,7 +75,8 @@ def describe(error: BaseException) -> str:
 
 
 def call_extractor(extractor: Extractor, html: str, url: str | None) -> Output:
-    """Run one extraction; an exception becomes the outcome's error, not the worker's death.
+    """Run one extraction; an exception becomes the outcome's error, not the worker's death (and finds none of
+    the article's metadata fields the extractor gives).
 
     SystemExit is caught too: pebble would re-raise it in the parent and end the whole run.
     """
@@ -83,9 +86,11 @@ def call_extractor(extractor: Extractor, html: str, url: str | None) -> Output:
     try:
         extracted = extractor(html, url)
         text, metadata, error, markdown = extracted.text, dict(extracted.metadata), None, extracted.markdown
+        article = extracted.article_metadata
     except (Exception, SystemExit) as exc:  # the extractor's failure is the result recorded
         text, metadata, error, markdown = "", {}, describe(exc), None
+        article = none_found(extractor.article_fields)
     duration_ms = (time.perf_counter() - started) * 1000
     if watch.truncated:
         metadata["incomplete_reason"] = INCOMPLETE_REASON
-    return Output(text, metadata, duration_ms, error, watch.truncated, markdown)
+    return Output(text, metadata, duration_ms, error, watch.truncated, markdown, article)

@@ -17,6 +17,7 @@ import shutil
 from pathlib import Path
 
 from webapp.corpus.visible_text import block_text, parse_html
+from webapp.extractors.article_fields import article_fields
 from webapp.extractors.base import Extracted, Extractor
 from webapp.extractors.helper_process import HelperProcess
 from webapp.extractors.kept_markdown import html_markdown
@@ -40,7 +41,7 @@ def run_defuddle(
     """The visible text of Defuddle's content; metadata: title, author, published, site, description, language
     and `extractor_type`, the site extractor that read the page (empty where its general extraction did).
     The defaults are Defuddle's; `include_replies` is `extractors` (replies where a site extractor finds them),
-    `all` or `none`."""
+    `all` or `none`. The article's metadata: its title, author, published date, site and language."""
     global _script
     if _script is None:
         _script = HelperProcess([shutil.which("node") or "node", str(SCRIPT)], FOLDER, "node")
@@ -55,7 +56,10 @@ def run_defuddle(
     metadata = {field: answer.get(field) or "" for field in METADATA}
     metadata["extractor_type"] = answer.get("extractor_type") or ""
     return Extracted(text=block_text(root) if root is not None else "", metadata=metadata,
-                     markdown=html_markdown(root) if root is not None else "")
+                     markdown=html_markdown(root) if root is not None else "",
+                     article_metadata=article_fields(title=answer.get("title"), authors=answer.get("author"),
+                                                     published=answer.get("published"), sitename=answer.get("site"),
+                                                     language=answer.get("language")))
 
 
 def status(node: str | None, folder: Path = FOLDER) -> tuple[str, str | None]:
@@ -73,4 +77,5 @@ DEFUDDLE = Extractor(
     description="Defuddle (Obsidian's web clipper) on linkedom, through Node.js; no fetches, scripts never run",
     unavailable_reason=MISSING,
     structure=True,
+    article_fields=("title", "authors", "published", "sitename", "language"),
 )

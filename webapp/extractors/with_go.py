@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from webapp.corpus.visible_text import block_text, parse_html
+from webapp.extractors.article_fields import UNSET, article_fields
 from webapp.extractors.base import Extracted, Extractor
 from webapp.extractors.blocks import BLOCKS_VERSION, join_lines
 from webapp.extractors.helper_process import HelperProcess
@@ -33,10 +34,17 @@ _program: HelperProcess | None = None
 """This process's running program (each worker process starts its own on its first call)."""
 
 
-def ask(extractor: str, html: str, options: dict[str, Any]) -> Extracted:
+TRAFILATURA_FIELDS = ("title", "authors", "published", "sitename", "language")
+DISTILLER_FIELDS = ("title",)
+ANSWER_KEYS = {"title": "title", "authors": "author", "published": "date", "sitename": "sitename",
+               "language": "language"}
+"""Where each field of the article's metadata is in the program's answer."""
+
+
+def ask(extractor: str, html: str, options: dict[str, Any], fields: tuple[str, ...]) -> Extracted:
     """The program's text for the page, one line a block (the visible text of its content HTML where it sends
-    one); metadata: the title, and why the text is empty where go-trafilatura found too little. RuntimeError on
-    the program's error."""
+    one); metadata: the title, and why the text is empty where go-trafilatura found too little; the article's
+    metadata: those of its `fields` the extractor gives. RuntimeError on the program's error."""
     global _program
     if _program is None:
         _program = HelperProcess([str(PROGRAM)], FOLDER, "go-extractors")
@@ -47,10 +55,13 @@ def ask(extractor: str, html: str, options: dict[str, Any]) -> Extracted:
     metadata = {"title": answer.get("title") or ""}
     if answer.get("empty"):
         metadata["empty"] = answer["empty"]
+    article = article_fields(**{field: answer.get(key) if field in fields else UNSET
+                                for field, key in ANSWER_KEYS.items()})
     if not content.strip():
-        return Extracted(text=join_lines((answer.get("text") or "").splitlines()), metadata=metadata)
+        return Extracted(text=join_lines((answer.get("text") or "").splitlines()), metadata=metadata,
+                         article_metadata=article)
     root = parse_html(content)
-    return Extracted(text=block_text(root), metadata=metadata, markdown=html_markdown(root))
+    return Extracted(text=block_text(root), metadata=metadata, markdown=html_markdown(root), article_metadata=article)
 
 
 def run_go_trafilatura(
@@ -64,12 +75,12 @@ def run_go_trafilatura(
     return ask("go-trafilatura", html, {
         "enable_fallback": enable_fallback, "focus": focus, "exclude_comments": exclude_comments,
         "exclude_tables": exclude_tables, "deduplicate": deduplicate, "target_language": target_language,
-    })
+    }, TRAFILATURA_FIELDS)
 
 
 def run_go_domdistiller(html: str, url: str | None, *, skip_pagination: bool = True) -> Extracted:
     """distiller.Apply's Text; pagination skipped, as the benchmark ran it (nothing is fetched either way)."""
-    return ask("go-domdistiller", html, {"skip_pagination": skip_pagination})
+    return ask("go-domdistiller", html, {"skip_pagination": skip_pagination}, DISTILLER_FIELDS)
 
 
 def module_versions(folder: Path = FOLDER) -> dict[str, str | None]:
@@ -110,6 +121,7 @@ GO_TRAFILATURA = Extractor(
     description="go-trafilatura, the Go port of trafilatura, with its fallbacks (readability, DOM Distiller)",
     unavailable_reason=MISSING,
     structure=True,
+    article_fields=TRAFILATURA_FIELDS,
 )
 
 GO_DOMDISTILLER = Extractor(
@@ -120,4 +132,5 @@ GO_DOMDISTILLER = Extractor(
     description="go-domdistiller, Chrome's DOM Distiller ported to Go",
     unavailable_reason=MISSING,
     structure=True,
+    article_fields=DISTILLER_FIELDS,
 )

@@ -14,6 +14,7 @@ import shlex
 from pathlib import Path
 
 from webapp.corpus.visible_text import block_text, parse_html
+from webapp.extractors.article_fields import article_fields
 from webapp.extractors.base import Extracted, Extractor
 from webapp.extractors.blocks import BLOCKS_VERSION
 from webapp.extractors.helper_process import HelperProcess
@@ -34,7 +35,7 @@ def python_of(folder: Path = FOLDER) -> Path:
 
 def run_magic_html(html: str, url: str | None, *, html_type: str = "article") -> Extracted:
     """GeneralExtractor().extract(html, base_url=URL, html_type=...) ("article", "forum" or "weixin"), its HTML's
-    visible text; metadata: its title."""
+    visible text; metadata and the article's metadata: its title."""
     global _script
     if _script is None:
         _script = HelperProcess([str(python_of()), str(SCRIPT)], FOLDER, "magic-html's Python")
@@ -44,7 +45,8 @@ def run_magic_html(html: str, url: str | None, *, html_type: str = "article") ->
     content = answer.get("html") or ""
     root = parse_html(content) if content.strip() else None
     return Extracted(text=block_text(root) if root is not None else "", metadata={"title": answer.get("title") or ""},
-                     markdown=html_markdown(root) if root is not None else "")
+                     markdown=html_markdown(root) if root is not None else "",
+                     article_metadata=article_fields(title=answer.get("title")))
 
 
 def installed_version(folder: Path = FOLDER) -> str | None:
@@ -74,4 +76,5 @@ MAGIC_HTML = Extractor(
                 "in its own Python 3.12",
     unavailable_reason=MISSING,
     structure=True,
+    article_fields=("title",),
 )

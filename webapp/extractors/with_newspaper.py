@@ -3,12 +3,14 @@ refreshes are not followed)."""
 
 from __future__ import annotations
 
+from webapp.extractors.article_fields import article_fields
 from webapp.extractors.base import Extracted, Extractor, optional_package
 from webapp.extractors.blocks import join_lines
 
 
 def run_newspaper(html: str, url: str | None, *, language: str | None = None) -> Extracted:
-    """The article text newspaper4k parses from the page, one paragraph per line; metadata: its title.
+    """The article text newspaper4k parses from the page, one paragraph per line; metadata: its title; the article's
+    metadata: its title, authors, publication date, site name and language.
     `language`: a two-letter code; by default the page's own (English where it says none)."""
     from newspaper import Article
     from newspaper.configuration import Configuration
@@ -20,7 +22,10 @@ def run_newspaper(html: str, url: str | None, *, language: str | None = None) ->
     article = Article(url or "", config=config)
     article.download(input_html=html)
     article.parse()
-    return Extracted(text=join_lines(article.text.splitlines()), metadata={"title": article.title})
+    return Extracted(text=join_lines(article.text.splitlines()), metadata={"title": article.title},
+                     article_metadata=article_fields(title=article.title, authors=article.authors,
+                                                     published=article.publish_date,
+                                                     sitename=article.meta_site_name, language=article.meta_lang))
 
 
 VERSION, MISSING = optional_package("newspaper4k")
@@ -30,6 +35,7 @@ NEWSPAPER = Extractor(
     version=VERSION,
     func=run_newspaper,
     options={},
+    article_fields=("title", "authors", "published", "sitename", "language"),
     description="newspaper4k, the maintained fork of newspaper3k (goose-style node scoring)",
     unavailable_reason=MISSING,
 )

@@ -13,6 +13,7 @@ import shutil
 from pathlib import Path
 
 from webapp.corpus.visible_text import block_text, parse_html
+from webapp.extractors.article_fields import article_fields
 from webapp.extractors.base import Extracted, Extractor
 from webapp.extractors.helper_process import HelperProcess
 from webapp.extractors.kept_markdown import MARKDOWN_VERSION, html_markdown
@@ -31,7 +32,8 @@ def run_readability_js(
     html: str, url: str | None, *, char_threshold: int = 500, nb_top_candidates: int = 5,
     link_density_modifier: float = 0.0,
 ) -> Extracted:
-    """The visible text of Readability.parse()'s content (empty when it finds no article); metadata: title, byline."""
+    """The visible text of Readability.parse()'s content (empty when it finds no article); metadata: title, byline;
+    the article's metadata: its title, byline (as authors), published time, site name and language."""
     global _script
     if _script is None:
         _script = HelperProcess([shutil.which("node") or "node", str(SCRIPT)], FOLDER, "node")
@@ -44,7 +46,10 @@ def run_readability_js(
     root = parse_html(content) if content.strip() else None
     return Extracted(text=block_text(root) if root is not None else "",
                      metadata={"title": answer.get("title") or "", "byline": answer.get("byline") or ""},
-                     markdown=html_markdown(root) if root is not None else "")
+                     markdown=html_markdown(root) if root is not None else "",
+                     article_metadata=article_fields(title=answer.get("title"), authors=answer.get("byline"),
+                                                     published=answer.get("publishedTime"),
+                                                     sitename=answer.get("siteName"), language=answer.get("lang")))
 
 
 def status(node: str | None, folder: Path = FOLDER) -> tuple[str, str | None]:
@@ -63,4 +68,5 @@ READABILITY_JS = Extractor(
     description="Mozilla Readability.js (Firefox's reader view) on jsdom, through Node.js; scripts never run",
     unavailable_reason=MISSING,
     structure=True,
+    article_fields=("title", "authors", "published", "sitename", "language"),
 )

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from webapp.corpus.visible_text import block_text, parse_html
+from webapp.extractors.article_fields import article_fields
 from webapp.extractors.base import Extracted, Extractor
 from webapp.extractors.blocks import BLOCKS_VERSION, join_lines
 from webapp.extractors.helper_process import HelperProcess
@@ -53,9 +54,9 @@ def run_dom_smoothie(
     candidate_select_mode: str = "readability",
 ) -> Extracted:
     """Readability::parse's content HTML as visible text, one block per line (empty where it finds no article,
-    the metadata's `empty` saying why); metadata: title, byline. The defaults are
-    the crate's (`Config::default()`); `candidate_select_mode` is `readability` (Readability.js's choice of the
-    top candidate) or `dom-smoothie` (the crate's own)."""
+    the metadata's `empty` saying why); metadata: title, byline (the article's metadata: title and authors). The
+    defaults are the crate's (`Config::default()`); `candidate_select_mode` is `readability` (Readability.js's choice
+    of the top candidate) or `dom-smoothie` (the crate's own)."""
     answer = ask("dom-smoothie", html, url, {"char_threshold": char_threshold, "n_top_candidates": n_top_candidates,
                                              "candidate_select_mode": candidate_select_mode})
     content = answer.get("html") or ""
@@ -64,7 +65,8 @@ def run_dom_smoothie(
     if answer.get("empty"):
         metadata["empty"] = answer["empty"]
     return Extracted(text=block_text(root) if root is not None else "", metadata=metadata,
-                     markdown=html_markdown(root) if root is not None else "")
+                     markdown=html_markdown(root) if root is not None else "",
+                     article_metadata=article_fields(title=answer.get("title"), authors=answer.get("byline")))
 
 
 def run_rs_trafilatura(
@@ -73,8 +75,8 @@ def run_rs_trafilatura(
 ) -> Extracted:
     """rs_trafilatura::extract_with_options's content_text; metadata: title, the page type it classified (or was
     given), the classifier's confidence and its predicted extraction quality (`extraction_quality`, 0 to 1).
-    `use_url` gives it the page's URL (a hint to its classifier); `page_type` forces a type,
-    bypassing the classifier."""
+    The article's metadata: its title, author, date and sitename. `use_url` gives it the page's URL (a hint to its
+    classifier); `page_type` forces a type, bypassing the classifier."""
     answer = ask("rs-trafilatura", html, url, {
         "use_url": use_url, "page_type": page_type, "favor_precision": favor_precision,
         "favor_recall": favor_recall, "include_tables": include_tables, "include_comments": include_comments,
@@ -83,7 +85,9 @@ def run_rs_trafilatura(
                 "classification_confidence": answer.get("classification_confidence"),
                 QUALITY: answer.get("extraction_quality")}
     return Extracted(text=join_lines((answer.get("text") or "").splitlines()), metadata=metadata,
-                     markdown=tidy(answer.get("markdown") or ""))
+                     markdown=tidy(answer.get("markdown") or ""),
+                     article_metadata=article_fields(title=answer.get("title"), authors=answer.get("author"),
+                                                     published=answer.get("date"), sitename=answer.get("sitename")))
 
 
 def crate_versions(folder: Path = FOLDER) -> dict[str, str | None]:
@@ -120,6 +124,7 @@ DOM_SMOOTHIE = Extractor(
     description="dom-smoothie, Mozilla's Readability.js ported to Rust",
     unavailable_reason=MISSING,
     structure=True,
+    article_fields=("title", "authors"),
 )
 
 RS_TRAFILATURA = Extractor(
@@ -131,4 +136,5 @@ RS_TRAFILATURA = Extractor(
                 "and it predicts its own extraction quality",
     unavailable_reason=MISSING,
     structure=True,
+    article_fields=("title", "authors", "published", "sitename"),
 )

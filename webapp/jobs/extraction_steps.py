@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import replace
 from datetime import UTC, datetime
 from itertools import groupby
 from typing import Any
@@ -21,6 +22,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from ..annotation.article_metadata import checked
 from ..annotation.disagreement import refresh_disagreement
 from ..annotation.predicted_quality import refresh_predicted_quality
 from ..extractors.base import Extractor
@@ -150,9 +152,20 @@ def _flush(ctx: Context, results: list[Result], settings) -> None:
     with ctx.writer() as session:
         ctx.check(session)
         for result in results:
-            store(session, result, settings.guard, replace=True)
+            store(session, in_shape(result), settings.guard, replace=True)
         ctx.progress(len(results), sum(result.error is not None for result in results), session)
         session.commit()
+
+
+def in_shape(result: Result) -> Result:
+    """The result with its article metadata in the one shape (annotation/article_metadata.py `checked`); an
+    extractor (a plugin, say) that gave it in another keeps its text, and its metadata is dropped (not scored),
+    the reason kept in the extraction's metadata as `article_metadata_error`."""
+    try:
+        return replace(result, article_metadata=checked(result.article_metadata, extra=True) or None)
+    except ValueError as error:
+        return replace(result, article_metadata=None,
+                       metadata={**result.metadata, "article_metadata_error": f"{result.extractor_name}: {error}"})
 
 
 def derive_step(ctx: Context) -> Follow:

@@ -44,11 +44,11 @@ def annotated_pages(session: Session, page_ids: Iterable[int] | None = None) -> 
                    & (AnnotationRevision.version == Annotation.version))  # its one applied revision
         query = (select(Annotation.page_id, Annotation.author, Annotation.text, Annotation.page_type,
                         Annotation.snippets,
-                        AnnotationRevision.guideline_version, Annotation.markdown)
+                        AnnotationRevision.guideline_version, Annotation.markdown, Annotation.article_metadata)
                  .outerjoin(AnnotationRevision, current)
                  .where(finished, Annotation.page_id.in_(chunk)).order_by(Annotation.page_id, Annotation.id))
-        for page_id, name, text, page_type, snippets, guideline, markdown in session.execute(query):
-            said[page_id].append(Said(name, text, page_type, snippets, guideline, markdown))
+        for page_id, name, text, page_type, snippets, guideline, markdown, metadata in session.execute(query):
+            said[page_id].append(Said(name, text, page_type, snippets, guideline, markdown, metadata))
         pages = (select(Page.id, Site.host, Gold.text, Gold.page_type).join(Site, Site.id == Page.site_id)
                  .outerjoin(Gold, Gold.page_id == Page.id).where(Page.id.in_(chunk)).order_by(Page.id))
         for page_id, host, gold, page_type in session.execute(pages):
@@ -85,18 +85,27 @@ def ceiling(session: Session, metric: Metric, pages: Iterable[int], bootstrap: i
     """The human ceiling on these pages: the annotators scored against each other in the leaderboard's own
     metric, each pair of finished annotations of a double-annotated page once (the earlier annotation as the
     candidate, the later one as the gold), aggregated as the metric aggregates extractors: {"f1", "f1_std",
-    "pages", "pairs"}; None without a double-annotated page."""
+    "pages", "pairs"}; None without a double-annotated page. A metadata metric scores the pairs that both
+    annotated its field."""
     rows = []
     found = annotated_pages(session, pages)
     for page in found:
         for i, first in enumerate(page.said):
             for second in page.said[i + 1:]:
-                rows.append(metric.counts(candidate_for(metric, first.text, first.markdown),
-                                          gold_for(metric, second.text, second.snippets, second.markdown)))
+                if metric.needs == "metadata" and not both_annotated(metric, first, second):
+                    continue
+                rows.append(metric.counts(
+                    candidate_for(metric, first.text, first.markdown, first.article_metadata),
+                    gold_for(metric, second.text, second.snippets, second.markdown, second.article_metadata)))
     if not rows:
         return None
     summary = summarize(metric, rows, bootstrap=bootstrap if len(rows) > 1 else 0)
     return {"f1": summary.f1, "f1_std": summary.f1_std, "pages": len(found), "pairs": len(rows)}
+
+
+def both_annotated(metric: Metric, first: Said, second: Said) -> bool:
+    """Whether both annotations give the metadata field the metric scores (its key present)."""
+    return all(metric.metadata_field in (said.article_metadata or {}) for said in (first, second))
 
 
 def mark_board(board: dict[str, Any], noise: dict[str, Any]) -> None:

@@ -18,6 +18,7 @@ from typing import Any
 from sqlalchemy import ColumnElement, and_, case, delete, func, insert, null, or_, select, update
 from sqlalchemy.orm import Session, aliased
 
+from ..extractors.registry import METADATA_ONLY
 from ..models import (
     RENDERED,
     Extraction,
@@ -31,6 +32,7 @@ from ..models import (
 )
 from ..scoring import Metric
 from ..vocabulary import DONE
+from .json_keys import has_key
 
 
 def is_current(metric: Metric, score: Any = Score) -> ColumnElement[bool]:
@@ -46,11 +48,17 @@ def current_of(metrics: Mapping[str, Metric]) -> ColumnElement[bool]:
 
 
 def scorable(metric: Metric, no_content: Collection[str]):
-    """The SQL condition for a gold that this metric scores: done, of a type that has main content (not in
-    ``no_content``, the taxonomy's types without main content: those are the accept guard's alone), with
-    the gold it needs: snippets, a text or a Markdown text (the `text+snippets` metrics score an empty text
-    too, as the benchmark they follow does)."""
+    """The SQL condition for an extraction and its gold that this metric scores: a done gold of a type that has
+    main content (not in ``no_content``, the taxonomy's types without main content: those are the accept guard's
+    alone), with the gold it needs: snippets, a text or a Markdown text (the `text+snippets` metrics score an
+    empty text too, as the benchmark they follow does); a metadata metric's field annotated in the gold and given
+    by the extractor (annotation/article_metadata.py: the key present, its value null or not). The extractors of
+    metadata only are scored on the metadata metrics alone."""
     condition = and_(Gold.status == DONE, Gold.page_type.not_in(sorted(no_content)))
+    if metric.needs == "metadata":
+        field = metric.metadata_field or ""
+        return and_(condition, has_key(Gold.article_metadata, field), has_key(Extraction.article_metadata, field))
+    condition = and_(condition, Extraction.extractor.not_in(METADATA_ONLY))
     if metric.needs == "snippets":
         return and_(condition, Gold.snippets.is_not(None))
     if metric.needs == "text":
@@ -60,8 +68,12 @@ def scorable(metric: Metric, no_content: Collection[str]):
     return condition
 
 
-def gold_for(metric: Metric, text: str, snippets: Mapping[str, Sequence[str]] | None, markdown: str):
-    """The gold a metric's counts take: the text, the snippet lists, both in one object, or the Markdown."""
+def gold_for(metric: Metric, text: str, snippets: Mapping[str, Sequence[str]] | None, markdown: str,
+             metadata: Mapping[str, Any] | None = None):
+    """The gold a metric's counts take: the text, the snippet lists, both in one object, the Markdown, or the
+    value of the article metadata field a metadata metric scores (None: none on the page)."""
+    if metric.needs == "metadata":
+        return (metadata or {}).get(metric.metadata_field or "")
     lists = {"with": list((snippets or {}).get("with", [])), "without": list((snippets or {}).get("without", []))}
     if metric.needs == "snippets":
         return lists
@@ -72,9 +84,12 @@ def gold_for(metric: Metric, text: str, snippets: Mapping[str, Sequence[str]] | 
     return {"text": text, **lists}
 
 
-def candidate_for(metric: Metric, text: str | None, markdown: str | None) -> str | None:
+def candidate_for(metric: Metric, text: str | None, markdown: str | None,
+                  metadata: Mapping[str, Any] | None = None) -> Any:
     """The candidate a metric's counts take: an extraction's (or an annotation's) Markdown for the structure
-    metrics, its text for the others."""
+    metrics, its article metadata field's value for the metadata metrics, its text for the others."""
+    if metric.needs == "metadata":
+        return (metadata or {}).get(metric.metadata_field or "")
     return markdown if metric.needs == "markdown" else text
 
 
@@ -117,9 +132,9 @@ def refresh_scores(
 ) -> int:
     """Compute the missing and stale counts of these metrics (of these pages, or all); returns how many
     were written. One pass: each extraction is read once with its gold and its cached count of every
-    metric, and the stale counts of all metrics go in one delete and one insert; the Markdown texts are read
-    only for the metrics that score them. ``no_content``: the taxonomy's page types without main content
-    (never scored).
+    metric, and the stale counts of all metrics go in one delete and one insert; the Markdown texts and the
+    article metadata are read only for the metrics that score them. ``no_content``: the taxonomy's page types
+    without main content (never scored).
 
     `changed` names pages whose gold changed even if no count needs recomputing (a new type or status).
     """
@@ -133,6 +148,7 @@ def refresh_scores(
     names = list(metrics)
     cached = {name: aliased(Score, name=f"score_{i}") for i, name in enumerate(names)}
     markdown = any(metric.needs == "markdown" for metric in metrics.values())
+    metadata = any(metric.needs == "metadata" for metric in metrics.values())
     chosen = aliased(RenderingExtraction, name="chosen")  # the output on the rendering, where it is scored
     scored = chosen.id.is_not(None)
     query = select(
@@ -140,6 +156,7 @@ def refresh_scores(
         case((scored, chosen.markdown), else_=Extraction.markdown) if markdown else null(),
         case((scored, chosen.error), else_=Extraction.error),
         Gold.text, Gold.snippets, Gold.markdown if markdown else null(), Gold.version,
+        Extraction.article_metadata if metadata else null(), Gold.article_metadata if metadata else null(),
         *(cached[name].id for name in names),
         *(_needs_count(cached[name], metric, no_content).label(f"needs_{i}") for i, (name, metric) in
           enumerate(metrics.items())),
@@ -157,15 +174,17 @@ def refresh_scores(
     width = len(names)
     for row in session.execute(query):
         ext_id, page_id, text, extraction_markdown, error, gold_text, snippets, gold_markdown, version = row[:9]
-        score_ids, needed = row[9:9 + width], row[9 + width:]
+        extraction_metadata, gold_metadata = row[9:11]
+        score_ids, needed = row[11:11 + width], row[11 + width:]
         for name, score_id, needs in zip(names, score_ids, needed):
             if not needs:
                 continue
             metric = metrics[name]
             if score_id is not None:
                 stale.append(score_id)
-            counts = metric.counts(candidate_for(metric, text, extraction_markdown),
-                                   gold_for(metric, gold_text, snippets, gold_markdown), errored=error is not None)
+            counts = metric.counts(candidate_for(metric, text, extraction_markdown, extraction_metadata),
+                                   gold_for(metric, gold_text, snippets, gold_markdown, gold_metadata),
+                                   errored=error is not None)
             fresh.append({"extraction_id": ext_id, "page_id": page_id, "metric": name,
                           "metric_version": metric.version, "gold_version": version, "counts": counts})
             touched.add(page_id)

@@ -50,6 +50,7 @@ class Said:
     snippets: Mapping[str, Sequence[str]] | None = None
     guideline_version: int | None = None  # of the type's guideline, in force when the annotation was saved
     markdown: str = ""  # the annotation as Markdown, which the structure metrics score
+    article_metadata: Mapping[str, Any] | None = None  # its title, authors and date, which the metadata metrics score
 
 
 @dataclass(frozen=True)

@@ -53,8 +53,9 @@ class Metric:
     """A named, versioned metric; bump ``version`` whenever the definition changes (it invalidates the cache).
 
     ``fields`` are the numeric keys of its counts, ``needs`` the gold it scores ("text", "snippets",
-    "text+snippets": ``{"text", "with", "without"}``, or "markdown": the gold's Markdown, scored against the
-    extraction's Markdown where the others get its text),
+    "text+snippets": ``{"text", "with", "without"}``, "markdown": the gold's Markdown, scored against the
+    extraction's Markdown where the others get its text, or "metadata": the gold's article metadata field
+    ``metadata_field`` against the extraction's, scored only where both give that field),
     ``aggregations`` its averages by name (the first is the default).
     """
 
@@ -71,6 +72,8 @@ class Metric:
     eager: bool = True
     """Scored as soon as gold or an extraction changes; a slow metric (False) is scored by a refresh job
     when a leaderboard first asks for it."""
+    metadata_field: str | None = None
+    """The article metadata field a "metadata" metric scores (title, authors or published)."""
 
     def per_page(self, rows: Sequence[Mapping[str, Any]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(precision, recall, F1) arrays of many pages' counts, one entry per page, in one pass."""

@@ -23,6 +23,9 @@ BUILTINS = plugins.entry_points_of(GROUP, (
     ("webmainbench-rouge5", "webapp.scoring.webmainbench_rouge:METRIC"),
     ("webmainbench-subset", "webapp.scoring.webmainbench_subset:METRIC"),
     ("structure-tests", "webapp.scoring.structure_metric:METRIC"),
+    ("title", "webapp.scoring.title_metric:METRIC"),
+    ("authors", "webapp.scoring.authors_metric:METRIC"),
+    ("published", "webapp.scoring.published_metric:METRIC"),
 ))
 
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -29,6 +30,7 @@ from sqlalchemy.orm import Session
 from ..annotation.page_filter import PageFilter
 from ..extractors.compositions import stored_compositions
 from ..extractors.extraction_service import SITE_RULES, known_now
+from ..extractors.registry import METADATA_ONLY
 from ..results.agreement_figures import ceiling, mark_board, noise_on
 from ..results.anchoring import anchoring_of, board_movement, prefilled
 from ..results.cache import SharedScores
@@ -61,6 +63,9 @@ class MetricUnavailable(Refused):
                               "or install what it needs and restart Goldtext.")
         self.metric = metric
 
+
+METADATA_METRICS = ("title", "authors", "published")
+"""The metrics of the article's metadata, one per field, which the leaderboard's Metadata view shows together."""
 
 DEFAULT_METRIC = "tokens"
 """The leaderboard's own metric: the one a board reads when none is named (and the lead's console scores
@@ -110,7 +115,8 @@ def leaderboard_figures(session: Session, settings: Settings, shared: SharedScor
         result |= copy.deepcopy(anchoring(session, shared, options, board, result["same_as"]))
     except ValueError as error:
         raise Refused(400, str(error)) from None
-    result["not_run"] = [name for name in named if name not in board]
+    result["not_run"] = [name for name in named if name not in board
+                         and on_board_of(settings, settings.metrics[options.metric], name)]
     result |= versions_and_compositions(session, settings, shared, options, named, board)
     noise, result["ceiling"] = agreement_on_board(session, settings, shared, options, board)
     mark_board(result, noise)
@@ -140,6 +146,30 @@ def versions_and_compositions(session: Session, settings: Settings, shared: Shar
         lambda: best_cascade_of(cache, options.metric, options.average, plain, options.filters),
         (stamp, cache.epoch))
     return {"compositions": copy.deepcopy(shown), "outdated": copy.deepcopy(old), "best_cascade": copy.deepcopy(best)}
+
+
+def on_board_of(settings: Settings, metric: Metric, name: str) -> bool:
+    """Whether the extractor can be on this metric's board (else it is not "not run" there either): a metadata
+    metric's board holds the extractors that give its field (a variant the registry does not hold counts as
+    giving it), a text metric's those that give text (not METADATA_ONLY's)."""
+    if metric.needs != "metadata":
+        return name not in METADATA_ONLY
+    extractor = settings.registry.get(name)
+    return extractor is None or metric.metadata_field in extractor.article_fields
+
+
+def metadata_figures(session: Session, settings: Settings, shared: SharedScores,
+                     options: BoardOptions) -> dict[str, Any]:
+    """The Metadata view: the leaderboard of each metadata field (`METADATA_METRICS`, those registered), each
+    extractor that gives the field on the pages that annotate it, overall and by page type, with the options'
+    filters, extractors and bootstrap (its metric, average, grouping and unanchored set per field): {"fields":
+    {metric: leaderboard}}."""
+    fields = {}
+    for metric in METADATA_METRICS:
+        if metric in settings.metrics:
+            fields[metric] = leaderboard_figures(session, settings, shared, replace(
+                options, metric=metric, average=None, by="type", unanchored=False))
+    return {"fields": fields}
 
 
 def agreement_on_board(session: Session, settings: Settings, shared: SharedScores, options: BoardOptions,

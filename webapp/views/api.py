@@ -110,6 +110,13 @@ def leaderboard_json() -> Response:
     return live_answers.conditional(figures.leaderboard_of(board_query.board_options()))
 
 
+@bp.get("/leaderboard/metadata")
+def leaderboard_metadata_json() -> Response:
+    """The Metadata view: `goldtext score --metric title|authors|published --by type --format json`, one board a
+    field, under "fields"; ETag, 304 when unchanged."""
+    return live_answers.conditional(figures.metadata_of(board_query.board_options()))
+
+
 @bp.get("/leaderboard/pages")
 def leaderboard_pages_json() -> Response:
     """One extractor's pages worst first (`extractor`: a name or a stored fingerprint)."""

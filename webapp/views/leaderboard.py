@@ -56,6 +56,14 @@ def index() -> str:
     return render_template("leaderboard/index.html", board=board, suggestion=suggestion, **form_context(query))
 
 
+@bp.get("/metadata")
+def metadata() -> str:
+    """The Metadata view: which extractor gets the title, the authors and the date right, per page type."""
+    query = board_query.board_options()
+    fields = live_answers.computed(figures.metadata_of(query))["fields"]
+    return render_template("leaderboard/metadata.html", fields=fields, **form_context(query))
+
+
 @bp.get("/table")
 def table() -> Response:
     """The live part of the leaderboard (table and drift flags), with an ETag: the page polls it."""

@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 from ..results.cache import ScoreCache
 from ..results.leaderboard_figures import BoardOptions
 from ..usecases import read_figures
-from ..usecases.read_board import leaderboard_figures
+from ..usecases.read_board import leaderboard_figures, metadata_figures
 from .app_settings import settings, shared_scores
 from .live_answers import Compute
 
@@ -22,6 +22,19 @@ def leaderboard_of(options: BoardOptions) -> Compute:
 
     def compute(session: Session, cache: ScoreCache) -> dict[str, Any]:
         return leaderboard_figures(session, settings(), shared_scores(), options)
+
+    return compute
+
+
+def metadata_of(options: BoardOptions) -> Compute:
+    """The leaderboard's Metadata view: the board of each metadata field, overall and by page type
+    (usecases/read_board.py `metadata_figures`)."""
+
+    def compute(session: Session, cache: ScoreCache) -> dict[str, Any]:
+        try:
+            return metadata_figures(session, settings(), shared_scores(), options)
+        except Refused as refused:
+            abort(400, description=refused.reason)
 
     return compute
 

@@ -1,7 +1,8 @@
 // go-extractors: go-trafilatura and go-domdistiller asked one page at a time, one JSON line each way.
 //
 // A request is {"extractor": "go-trafilatura" | "go-domdistiller", "html": "...", "options": {...}};
-// the answer is {"text": "...", "html": "...", "title": "..."} or {"error": "..."}, "html" being
+// the answer is {"text": "...", "html": "...", "title": "...", "author": "...", "date": "...", "sitename": "...",
+// "language": "..."} or {"error": "..."} (go-trafilatura's metadata: date as RFC 3339, "" where none), "html" being
 // go-trafilatura's content as HTML (its ContentText runs every block into one line). Where go-trafilatura
 // finds too little text it answers {"text": "", "empty": "its reason"}: no content, not an error. The page is parsed with
 // golang.org/x/net/html and nothing is fetched: no URL is given to either library, as in Zyte's
@@ -16,6 +17,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	distiller "github.com/markusmobius/go-domdistiller"
 	"github.com/markusmobius/go-trafilatura"
@@ -40,11 +42,15 @@ type options struct {
 }
 
 type answer struct {
-	Text  string `json:"text"`
-	HTML  string `json:"html,omitempty"`
-	Title string `json:"title"`
-	Empty string `json:"empty,omitempty"`
-	Error string `json:"error,omitempty"`
+	Text     string `json:"text"`
+	HTML     string `json:"html,omitempty"`
+	Title    string `json:"title"`
+	Author   string `json:"author,omitempty"`
+	Date     string `json:"date,omitempty"`
+	Sitename string `json:"sitename,omitempty"`
+	Language string `json:"language,omitempty"`
+	Empty    string `json:"empty,omitempty"`
+	Error    string `json:"error,omitempty"`
 }
 
 var focuses = map[string]trafilatura.ExtractionFocus{
@@ -75,7 +81,12 @@ func runTrafilatura(doc *html.Node, o options) (answer, error) {
 			return answer{}, err
 		}
 	}
-	return answer{Text: result.ContentText, HTML: content.String(), Title: result.Metadata.Title}, nil
+	found := answer{Text: result.ContentText, HTML: content.String(), Title: result.Metadata.Title,
+		Author: result.Metadata.Author, Sitename: result.Metadata.Sitename, Language: result.Metadata.Language}
+	if !result.Metadata.Date.IsZero() {
+		found.Date = result.Metadata.Date.Format(time.RFC3339)
+	}
+	return found, nil
 }
 
 func runDistiller(doc *html.Node, o options) (answer, error) {

@@ -1,7 +1,8 @@
 // Goldtext's readability-js extractor: Mozilla Readability.js on jsdom, one page per request.
 // Requests on standard input, answers on standard output, one JSON object per line each:
 // {"html": "...", "url": "https://..." | null, "options": {"charThreshold": 500, ...}}
-// -> {"content": "<article html>" | null, "title": ..., "byline": ..., "excerpt": ..., "lang": ...} or {"error": "..."}
+// -> {"content": "<article html>" | null, "title": ..., "byline": ..., "excerpt": ..., "lang": ..., "publishedTime": ...,
+//     "siteName": ...} or {"error": "..."}
 // jsdom is made with its defaults for scripts and resources: the page's scripts never run and nothing is
 // fetched (no subresources, no iframes); its virtual console is silent so nothing else reaches stdout.
 import { createInterface } from "node:readline";
@@ -21,8 +22,8 @@ function documentOf(html, url) {
 function extract({ html, url, options }) {
   const article = new Readability(documentOf(html, url), options || {}).parse();
   if (!article) return { content: null };
-  const { content, title, byline, excerpt, lang } = article;
-  return { content, title, byline, excerpt, lang };
+  const { content, title, byline, excerpt, lang, publishedTime, siteName } = article;
+  return { content, title, byline, excerpt, lang, publishedTime, siteName };
 }
 
 const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });

@@ -2,6 +2,7 @@
 // Requests on standard input, answers on standard output, one JSON object per line each:
 // {"extractor": "dom-smoothie" | "rs-trafilatura", "html": "...", "url": "https://..." | null, "options": {...}}
 // -> {"html": "<content html>", "text": "...", "markdown": "...", "title": ..., ...} or {"error": "..."}
+// (rs-trafilatura's answer also carries its metadata: "author", "date" as RFC 3339 and "sitename", null where none)
 // Neither library fetches anything: the page is parsed from the HTML given, the URL only resolves its links.
 use std::io::{self, BufRead, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -88,6 +89,9 @@ fn rs_trafilatura(html: &str, url: Option<String>, options: &Value) -> Result<Va
         "text": result.content_text,
         "markdown": result.content_markdown.unwrap_or_default(),
         "title": result.metadata.title.unwrap_or_default(),
+        "author": result.metadata.author,
+        "date": result.metadata.date.map(|date| date.to_rfc3339()),
+        "sitename": result.metadata.sitename,
         "page_type": result.metadata.page_type,
         "classification_confidence": result.classification_confidence,
         "extraction_quality": result.extraction_quality,
