@@ -157,7 +157,8 @@ def filled(row: Extraction | RenderingExtraction, result: Result, html_length: i
     row.text = result.text
     row.markdown = result.markdown if result.markdown is not None else markdown_of_text(result.text)
     row.meta = result.metadata
-    row.article_metadata = result.article_metadata or None
+    if isinstance(row, Extraction):  # a rendering's output is kept for its text; the metadata is the raw page's
+        row.article_metadata = result.article_metadata or None
     row.duration_ms = result.duration_ms
     row.error = result.error
     row.accepted = verdict.accepted and not result.error

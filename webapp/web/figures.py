@@ -31,10 +31,7 @@ def metadata_of(options: BoardOptions) -> Compute:
     (usecases/read_board.py `metadata_figures`)."""
 
     def compute(session: Session, cache: ScoreCache) -> dict[str, Any]:
-        try:
-            return metadata_figures(session, settings(), shared_scores(), options)
-        except Refused as refused:
-            abort(400, description=refused.reason)
+        return metadata_figures(session, settings(), shared_scores(), options)
 
     return compute
 
