@@ -1,13 +1,16 @@
 """Provenance: where a revision's text came from, recorded on the revision (models.RevisionFields).
 
-    {"prefill": PREFILL, "lines": [ORIGIN, ...]}
+    {"prefill": PREFILL, "lines": [ORIGIN, ...], "fields"?: {FIELD: ORIGIN, ...}}
 
 PREFILL says what the editor started from: {"source": "extractor", "name", "fingerprint"?, "basis"?} (an
 extractor's text; a site rule is the extractor "site-rules"), {"source": "gold", "version"} (the saved
 gold or annotation, version N), {"source": "consensus"} (the annotators' agreed lines, in adjudication),
 {"source": "import", "layout"?} (an import's text) or {"source": "none"} (an empty editor). ``lines``
 holds one ORIGIN per line of the saved text (``text.split("\\n")``): how the line arrived (ORIGINS, or
-"candidate:NAME" / "annotator:NAME").
+"candidate:NAME" / "annotator:NAME"). ``fields``, when the revision has article metadata
+(annotation/article_metadata.py), holds the origin of each field annotated: "candidate:NAME" (taken from
+that extractor's value), "typed" (written or changed by the annotator), "none" (marked "none on the page"),
+"prefill" (the prefilled value kept as it was), "gold", "import", "consensus" or "annotator:NAME".
 
 The editors send it with a save (static/js/origins.js tracks it); the server checks its shape here
 (``checked_provenance``) and makes it itself for the revisions it writes (an import, a restore, an
@@ -19,8 +22,13 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from .article_metadata import FIELDS
+
 ORIGINS = ("prefill", "gold", "block", "consensus", "typed", "edited", "import")
 """The origins a line may have besides those naming a candidate or an annotator."""
+FIELD_ORIGINS = (*ORIGINS, "none")
+"""The origins a metadata field may have besides those naming a candidate or an annotator ("none": marked
+"none on the page")."""
 NAMED = ("candidate:", "annotator:")
 """The origins that name where the line came from: an extractor's candidate, an annotator's text."""
 NAME_MAX = 100  # an extractor's or an annotator's name (accounts/names.py, the extractor registry)
@@ -46,9 +54,11 @@ def checked_provenance(value: Any, text: str) -> dict[str, Any]:
     the problem: the keys, the prefill's source and fields, one known origin per line."""
     if not isinstance(value, dict):
         raise BadProvenance("'provenance' must be an object")
-    extra = set(value) - {"prefill", "lines"}
+    extra = set(value) - {"prefill", "lines", "fields"}
     if extra or "prefill" not in value or "lines" not in value:
-        raise BadProvenance("'provenance' must have exactly the keys 'prefill' and 'lines'")
+        raise BadProvenance("'provenance' must have exactly the keys 'prefill' and 'lines' (and 'fields' for the "
+                            "metadata)")
+    _check_fields(value.get("fields"))
     _check_prefill(value["prefill"])
     lines = value["lines"]
     count = len(text.split("\n"))
@@ -62,6 +72,19 @@ def checked_provenance(value: Any, text: str) -> dict[str, Any]:
             raise BadProvenance(f"'provenance.lines' line {number}: {_shown(origin)} is not an origin (one of "
                                 f"{', '.join(ORIGINS)}, candidate:NAME, annotator:NAME)")
     return value
+
+
+def _check_fields(fields: Any) -> None:
+    if fields is None:
+        return
+    if not isinstance(fields, dict):
+        raise BadProvenance("'provenance.fields' must be an object of metadata fields")
+    for name, origin in fields.items():
+        if name not in FIELDS:
+            raise BadProvenance(f"'provenance.fields' names {_shown(name)}, not one of {', '.join(FIELDS)}")
+        if not known_origin(origin, FIELD_ORIGINS):
+            raise BadProvenance(f"'provenance.fields.{name}': {_shown(origin)} is not an origin (one of "
+                                f"{', '.join(FIELD_ORIGINS)}, candidate:NAME, annotator:NAME)")
 
 
 def _check_prefill(prefill: Any) -> None:
@@ -89,11 +112,11 @@ def _check_prefill(prefill: Any) -> None:
         raise BadProvenance("'provenance.prefill.version' must be a saved version (1 or more)")
 
 
-def known_origin(origin: Any) -> bool:
-    """Whether ``origin`` is an origin a line may have."""
+def known_origin(origin: Any, plain: tuple[str, ...] = ORIGINS) -> bool:
+    """Whether ``origin`` is an origin a line (or with ``plain`` FIELD_ORIGINS, a metadata field) may have."""
     if not isinstance(origin, str) or "\x00" in origin:
         return False
-    if origin in ORIGINS:
+    if origin in plain:
         return True
     return any(origin.startswith(prefix) and 0 < len(origin) - len(prefix) <= NAME_MAX for prefix in NAMED)
 
@@ -102,21 +125,26 @@ def _shown(origin: Any) -> str:
     return repr(origin[:40] + "…" if isinstance(origin, str) and len(origin) > 40 else origin)
 
 
-def uniform(prefill: dict[str, Any], text: str, origin: str) -> dict[str, Any]:
+def uniform(prefill: dict[str, Any], text: str, origin: str,
+            metadata: dict[str, Any] | None = None) -> dict[str, Any]:
     """The provenance of a text whose every line has one origin (an import, an automatic adjudication, an
-    editor as it starts)."""
-    return {"prefill": prefill, "lines": [origin] * len(text.split("\n"))}
+    editor as it starts), and of each field of its ``metadata`` annotated (the same origin)."""
+    made: dict[str, Any] = {"prefill": prefill, "lines": [origin] * len(text.split("\n"))}
+    if metadata:
+        made["fields"] = {name: origin for name in FIELDS if name in metadata}
+    return made
 
 
-def imported(text: str, layout: str | None) -> dict[str, Any]:
-    """The provenance of a gold read from an import of ``layout`` (None: not known)."""
+def imported(text: str, layout: str | None, metadata: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The provenance of a gold (and its ``metadata``) read from an import of ``layout`` (None: not known)."""
     prefill: dict[str, Any] = {"source": "import"} | ({"layout": layout} if layout else {})
-    return uniform(prefill, text, "import")
+    return uniform(prefill, text, "import", metadata)
 
 
-def agreed(text: str) -> dict[str, Any]:
-    """The provenance of a gold adjudicated automatically: the annotators' text they all agree on."""
-    return uniform({"source": "consensus"}, text, "consensus")
+def agreed(text: str, metadata: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The provenance of a gold adjudicated automatically: the annotators' text (and metadata) they all
+    agree on."""
+    return uniform({"source": "consensus"}, text, "consensus", metadata)
 
 
 def summary(provenance: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -126,7 +154,8 @@ def summary(provenance: dict[str, Any] | None) -> dict[str, Any] | None:
         return None
     counts = Counter(provenance.get("lines") or [])
     return {"prefill": prefill_said(provenance.get("prefill") or {}),
-            "counts": sorted(counts.items(), key=lambda pair: (-pair[1], pair[0]))}
+            "counts": sorted(counts.items(), key=lambda pair: (-pair[1], pair[0])),
+            "fields": provenance.get("fields") or {}}
 
 
 def prefill_said(prefill: dict[str, Any]) -> str:

@@ -22,6 +22,7 @@ TEXT = {"type": "string"}
 WHOLE = {"type": "integer"}
 SNIPPETS = {"type": ["object", "null"]}  # their shape: vocabulary.checked_snippets, as the importers check them
 FACT = {"type": ["object", "null"]}  # its shape: annotation/effort_record.py, annotation/provenance.py
+METADATA = {"type": ["object", "null"]}  # its shape: annotation/article_metadata.py (usecases/fields.py)
 
 
 def body_schema(required: Mapping[str, Any], optional: Mapping[str, Any]) -> Draft202012Validator:
@@ -44,12 +45,14 @@ SAVE_OPTIONAL: dict[str, Any] = {
     "provenance": FACT,  # the revision facts (save.REVISION_FACTS); null: none
     "effort": FACT,
     "guideline_version": {"type": ["integer", "null"]},
+    "metadata": METADATA,  # title, authors, published; absent or null: keep the current fields
 }
 SAVE = body_schema(SAVE_FIELDS, SAVE_OPTIONAL)
 """A save of a page's gold or of one's annotation (`POST /api/pages/ID/gold`)."""
 
 ADJUDICATION = body_schema({"version": WHOLE, "type": TEXT, "status": TEXT, "note": TEXT},
-                           {"markdown": TEXT, "text": TEXT, "snippets": SNIPPETS, "effort": FACT, "provenance": FACT})
+                           {"markdown": TEXT, "text": TEXT, "snippets": SNIPPETS, "effort": FACT, "provenance": FACT,
+                            "metadata": METADATA})
 """A reviewer's result (the adjudication form)."""
 
 EXTRACTION = body_schema(
