@@ -5,6 +5,10 @@ only when they agree) and the page type's expected fields in the code's table an
 
 from __future__ import annotations
 
+import html
+import json
+import re
+
 import pytest
 from sqlalchemy import select
 from workbench import make_page, sign_in
@@ -140,3 +144,59 @@ def test_every_default_page_type_has_its_expected_fields_and_its_guideline_says_
         section = text.split("**Title, authors, date**", 1)[1]
         said = section.split("\n\n", 1)[0].split("Expected: ", 1)[1].split(".", 1)[0]
         assert said == (", ".join(fields) if fields else "none"), page_type
+
+
+def radios(view, field):
+    """The value of each radio button of a field in the adjudication form, and which one is checked."""
+    group = view.split(f'data-field="{field}"', 1)[1].split("</div>", 1)[0]
+    found = re.findall(r'<input type="radio" name="metadata-%s" value="([^"]*)" (checked)?' % field, group)
+    return [(html.unescape(value), bool(checked)) for value, checked in found]
+
+
+@pytest.mark.settings(OVERLAP=2)
+def test_a_reviewer_picks_or_types_each_field_and_an_agreed_field_starts_chosen(app, session, page_id):
+    ann, bob, rev = app.test_client(), app.test_client(), app.test_client()
+    ann_token, bob_token, rev_token = sign_in(ann, "Ann"), sign_in(bob, "Bob"), sign_in(rev, "Rita")
+    post(ann, ann_token, page_id, metadata=META)
+    post(bob, bob_token, page_id, text="The council met.\nRead more", metadata={**META, "authors": None})
+    view = rev.get(f"/adjudication/{page_id}").get_data(as_text=True)
+    assert "same title 100.0%" in view and "same authors 0.0%" in view
+    title = radios(view, "title")
+    assert [json.loads(v)["value"] for v, checked in title if checked] == [META["title"]]  # both agree
+    authors = radios(view, "authors")
+    assert not any(checked for _, checked in authors)  # they differ: the reviewer chooses
+    bobs = next(v for v, _ in authors if v != "typed" and json.loads(v) == {"value": None, "from": "annotator:Bob"})
+    form = {"csrf_token": rev_token, "version": "0", "text": "The council met.", "type": "article", "status": "done",
+            "note": "", "metadata-form": "1", "metadata-title": title[0][0], "metadata-authors": bobs,
+            "metadata-published": "typed", "metadata-published-typed": "2024-03-02",
+            "provenance": json.dumps({"prefill": {"source": "consensus"}, "lines": ["consensus"]})}
+    assert rev.post(f"/adjudication/{page_id}", data={**form, "metadata-published-typed": "soon"}).status_code == 400
+    assert rev.post(f"/adjudication/{page_id}", data={k: v for k, v in form.items()
+                                                     if k != "metadata-authors"}).status_code == 400
+    assert rev.post(f"/adjudication/{page_id}", data=form).status_code == 302
+    gold = session.scalars(select(Gold)).one()
+    assert gold.article_metadata == {"title": META["title"], "authors": None, "published": "2024-03-02"}
+    assert session.scalars(select(GoldRevision)).one().provenance["fields"] == {
+        "title": "annotator:Ann", "authors": "annotator:Bob", "published": "typed"}
+    session.rollback()
+    again = rev.get(f"/adjudication/{page_id}").get_data(as_text=True)  # adjudicated: the gold's values start chosen
+    assert [json.loads(v).get("value") for v, checked in radios(again, "published") if checked] == ["2024-03-02"]
+
+
+@pytest.mark.settings(OVERLAP=2)
+def test_the_agreement_page_and_api_give_each_fields_agreement_beside_the_text(app, session, client, page_id):
+    other = make_page(session, url="https://news.example/other").id
+    ann, bob = app.test_client(), app.test_client()
+    ann_token, bob_token = sign_in(ann, "Ann"), sign_in(bob, "Bob")
+    post(ann, ann_token, page_id, metadata={"title": "Budget  approved", "authors": ["By Ann Lee", "Bo Chen"],
+                                             "published": "2024-03-01T09:00"})
+    post(bob, bob_token, page_id, text="Other text", metadata={"title": "Budget approved",
+                                                                "authors": ["bo chen", "ann lee"],
+                                                                "published": "2024-03-01"})
+    post(ann, ann_token, other, metadata={"title": "A", "authors": None})
+    post(bob, bob_token, other, text="Other", metadata={"title": "a", "published": "2024-01-01"})
+    figures = client.get("/api/agreement").json
+    assert figures["metadata"] == {"title": {"agreement": 0.5, "pairs": 2}, "authors": {"agreement": 1.0, "pairs": 1},
+                                   "published": {"agreement": 1.0, "pairs": 1}}
+    page = client.get("/agreement").get_data(as_text=True)
+    assert re.search(r'data-field="title">50.0% \(2\)</td>', page)

@@ -44,11 +44,11 @@ def annotated_pages(session: Session, page_ids: Iterable[int] | None = None) -> 
                    & (AnnotationRevision.version == Annotation.version))  # its one applied revision
         query = (select(Annotation.page_id, Annotation.author, Annotation.text, Annotation.page_type,
                         Annotation.snippets,
-                        AnnotationRevision.guideline_version, Annotation.markdown)
+                        AnnotationRevision.guideline_version, Annotation.markdown, Annotation.article_metadata)
                  .outerjoin(AnnotationRevision, current)
                  .where(finished, Annotation.page_id.in_(chunk)).order_by(Annotation.page_id, Annotation.id))
-        for page_id, name, text, page_type, snippets, guideline, markdown in session.execute(query):
-            said[page_id].append(Said(name, text, page_type, snippets, guideline, markdown))
+        for page_id, name, text, page_type, snippets, guideline, markdown, metadata in session.execute(query):
+            said[page_id].append(Said(name, text, page_type, snippets, guideline, markdown, metadata))
         pages = (select(Page.id, Site.host, Gold.text, Gold.page_type).join(Site, Site.id == Page.site_id)
                  .outerjoin(Gold, Gold.page_id == Page.id).where(Page.id.in_(chunk)).order_by(Page.id))
         for page_id, host, gold, page_type in session.execute(pages):
