@@ -9,6 +9,7 @@ import { helpDialog } from "./help.js";
 import { bindShortcuts } from "./keys.js";
 import { TYPE_KEYS, pageTypeShortcuts } from "./page_types.js";
 import { originTracker } from "./origins.js";
+import { metadataFields } from "./metadata_fields.js";
 import { LABELS, selectedText, snippetEditor } from "./snippets.js";
 import { plural, short } from "./say.js";
 import { tabKeys } from "./tab_keys.js";
@@ -326,7 +327,7 @@ function offerOldDraft(draft, when) {
 
 // --- saving -----------------------------------------------------------------------------------------
 async function save() {
-  const body = { ...current(), version: state.version, provenance: provenance() };
+  const body = metadata.into({ ...current(), version: state.version, provenance: provenance() });
   const same = state.pending && JSON.stringify(state.pending.body) === JSON.stringify(body);
   if (!same) state.pending = { id: newSaveId(), body, effort: effort.snapshot(body.text) };
   const { id, effort: sent } = state.pending;
@@ -759,6 +760,7 @@ const SHORTCUTS = [
 ];
 const help = helpDialog(SHORTCUTS);
 const onKey = bindShortcuts(SHORTCUTS, help.isOpen);
+const metadata = metadataFields(help); // the title, authors and date above the gold text
 
 restoreDraft();
 // A link such as /pages/7#candidate=density (from the leaderboard's drill-down) opens that candidate.

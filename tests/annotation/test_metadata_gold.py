@@ -108,6 +108,9 @@ def test_a_restore_brings_back_the_revisions_fields(client, session, page_id):
     assert session.scalars(select(Gold)).one().article_metadata == META
     newest = session.scalars(select(GoldRevision).order_by(GoldRevision.id.desc())).first()
     assert (newest.version, newest.article_metadata) == (3, META)
+    session.rollback()
+    history = client.get(f"/pages/{page_id}/history").get_data(as_text=True)
+    assert "Ann Lee; Bo Chen</span> · " in history and '>Another title</span> · ' in history
 
 
 @pytest.mark.settings(OVERLAP=2)
