@@ -152,7 +152,7 @@ def test_every_default_page_type_has_its_expected_fields_and_its_guideline_says_
 def radios(view, field):
     """The value of each radio button of a field in the adjudication form, and which one is checked."""
     group = view.split(f'data-field="{field}"', 1)[1].split("</div>", 1)[0]
-    found = re.findall(r'<input type="radio" name="metadata-%s" value="([^"]*)" (checked)?' % field, group)
+    found = re.findall(rf'<input type="radio" name="metadata-{field}" value="([^"]*)" (checked)?', group)
     return [(html.unescape(value), bool(checked)) for value, checked in found]
 
 

@@ -28,7 +28,8 @@ def field_candidates(found: Sequence[Mapping[str, Any]]) -> dict[str, list[dict[
         for field in FIELDS:
             if field in metadata:
                 key = json.dumps(metadata[field])
-                values[field].setdefault(key, {"value": metadata[field], "names": []})["names"].append(candidate["name"])
+                said = values[field].setdefault(key, {"value": metadata[field], "names": []})
+                said["names"].append(candidate["name"])
     return {field: list(found_values.values()) for field, found_values in values.items()}
 
 

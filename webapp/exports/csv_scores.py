@@ -50,8 +50,9 @@ class CsvWriter:
         for extraction in page.extractions:
             for metric, (precision, recall, f1) in extraction.scores.items():
                 row = (page.id, page.url, page.site, gold.page_type if gold else None, gold.status if gold else None,
-                       *metadata_cells(gold.metadata if gold else None), extraction.extractor, extraction.fingerprint, metric, round(precision, 6),
-                       round(recall, 6), round(f1, 6), extraction.error)
+                       *metadata_cells(gold.metadata if gold else None), extraction.extractor,
+                       extraction.fingerprint, metric, round(precision, 6), round(recall, 6), round(f1, 6),
+                       extraction.error)
                 self._csv.writerow([neutralise(cell) for cell in row])
 
     def close(self) -> None:

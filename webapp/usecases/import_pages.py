@@ -11,9 +11,10 @@ by "import", with the reviewer's note and the provenance the source gives, else 
 `annotations`) becomes that annotator's annotation of the page, with its provenance; the metadata gold a
 layout gives (title, authors, published: corpus/metadata_fields.py) is checked as a save's is
 (annotation/article_metadata.py) and stored with the gold and the annotations, its provenance "import" for
-each field. A document whose metadata is not in that shape, whose provenance does not fit its text, whose annotation names an annotator twice or has a page type the
-settings do not name, or whose author is not a name, is rejected with the reason; an empty article gold is
-a draft to review; the caller commits as it goes (corpus/importer.py yields each outcome)."""
+each field. A document whose metadata is not in that shape, whose provenance does not fit its text, whose
+annotation names an annotator twice or has a page type the settings do not name, or whose author is not a
+name, is rejected with the reason; an empty article gold is a draft to review; the caller commits as it goes
+(corpus/importer.py yields each outcome)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
 """Adjudication (reviewers): the queue of pages whose places are full and done, the side-by-side view of
-a page's annotations (their metadata fields to choose from: web/metadata_form.py), the save of the reviewer's result as the page's gold (usecases/adjudicate.py), and
-an admin's void of an annotation (usecases/void.py)."""
+a page's annotations (their metadata fields to choose from: web/metadata_form.py), the save of the
+reviewer's result as the page's gold (usecases/adjudicate.py), and an admin's void of an annotation
+(usecases/void.py)."""
 
 from __future__ import annotations
 

@@ -58,8 +58,8 @@ def field_choices(annotations: Sequence[tuple[str, Mapping[str, Any] | None]],
             label = f"{shown(field, value) if key != 'unset' else 'not annotated'} ({', '.join(names)})"
             options.append(_option(value, f"annotator:{names[0]}", label, key == chosen, annotated=key != "unset"))
         if start is not None and chosen not in values:
-            options.append(_option(start.get(field), "gold", f"{shown(field, start.get(field)) if field in start else 'not annotated'} (the gold)",
-                                   True, annotated=field in start))
+            gold = shown(field, start.get(field)) if field in start else "not annotated"
+            options.append(_option(start.get(field), "gold", f"{gold} (the gold)", True, annotated=field in start))
         if "null" not in values and chosen != "null":
             options.append(_option(None, "none", "none on the page", False))
         if "unset" not in values and chosen != "unset":
@@ -85,7 +85,8 @@ def chosen_metadata(form: Mapping[str, str]) -> tuple[dict[str, Any], dict[str, 
         if raw == TYPED:
             text = form.get(f"metadata-{field}-typed", "").strip()
             if text:
-                metadata[field] = [n.strip() for n in text.split(SEPARATOR) if n.strip()] if field == "authors" else text
+                names = [name.strip() for name in text.split(SEPARATOR) if name.strip()]
+                metadata[field] = names if field == "authors" else text
                 origins[field] = TYPED
             continue
         try:
