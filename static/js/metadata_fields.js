@@ -236,7 +236,7 @@ export function metadataFields(help) {
     { keys: ["K"], label: "point at the previous of title, authors, date", run: () => step(-1) },
     { keys: ["z"], label: "none on the page for the pointed field (no author, no date)", run: () => setNone(pointed) },
     { keys: ["Z"], label: "not annotated: clear the pointed field", run: () => set(pointed, { kind: "unset", value: null, origin: null }) },
-    { keys: ["E"], label: "edit the pointed field (names separated by ;; Esc leaves it)", run: () => $(`metadata-${pointed}`).focus() },
+    { keys: ["E"], label: "edit the pointed field (authors separated by “;”, Esc leaves it)", run: () => $(`metadata-${pointed}`).focus() },
   ];
   if (!readOnly) bindShortcuts(keys, help.isOpen);
   const rows = document.createElement("table");
