@@ -85,3 +85,33 @@ def test_an_annotator_fixes_the_date_with_one_key_takes_authors_and_marks_no_aut
     metadata = session.scalars(select(Gold.article_metadata).where(Gold.page_id == page_id)).one()
     session.rollback()
     assert metadata == {"title": "Ferries run again", "authors": None, "published": "2024-03-01"}
+
+
+def test_every_key_of_the_fields_does_what_the_help_says(session, live_server, context):
+    page_id = make_page(session, PAGE, candidates={"trafilatura": TEXT, "density": TEXT}).id
+    for name, metadata in (("trafilatura", WRONG), ("density", RIGHT)):
+        session.execute(update(Extraction).where(Extraction.extractor == name).values(article_metadata=metadata))
+    session.commit()
+    tab = open_page(context, live_server, page_id)
+    tab.keyboard.press("Shift+H")
+    assert value(tab, "title") == "Ferries run again | Harbour News"
+    tab.keyboard.press("Shift+H")  # each press the next one, round again
+    assert value(tab, "title") == "Ferries run again"
+    tab.keyboard.press("Shift+A")
+    assert value(tab, "authors") == "Ann Lee; Bo Chen"
+    pointed = "document.querySelector('.metadata-field.pointed').dataset.field"
+    assert tab.evaluate(pointed) == "authors"
+    tab.keyboard.press("Shift+K")
+    assert tab.evaluate(pointed) == "title"
+    tab.keyboard.press("Shift+Z")
+    assert value(tab, "title") == "" and tab.locator("#metadata-title-state").inner_text() == "not annotated"
+    tab.keyboard.press("Shift+E")
+    tab.keyboard.type("Ferries  return")
+    tab.keyboard.press("Escape")
+    tab.keyboard.press("Control+s")
+    saved(tab)
+    revision = session.scalars(select(GoldRevision).join(Gold).where(Gold.page_id == page_id)).one()
+    metadata, fields = revision.article_metadata, revision.provenance["fields"]
+    session.rollback()
+    assert metadata == {"title": "Ferries return", "authors": ["Ann Lee", "Bo Chen"], "published": "2024-03-11"}
+    assert fields == {"title": "typed", "authors": "candidate:density", "published": "candidate:trafilatura"}
