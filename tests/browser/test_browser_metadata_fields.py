@@ -115,3 +115,40 @@ def test_every_key_of_the_fields_does_what_the_help_says(session, live_server, c
     session.rollback()
     assert metadata == {"title": "Ferries return", "authors": ["Ann Lee", "Bo Chen"], "published": "2024-03-11"}
     assert fields == {"title": "typed", "authors": "candidate:density", "published": "candidate:trafilatura"}
+
+
+def test_unsaved_fields_come_back_as_a_draft_and_a_conflict_shows_the_other_saves_fields(
+        session, live_server, context):
+    page_id = make_page(session, PAGE, candidates={"trafilatura": TEXT, "density": TEXT}).id
+    for name, metadata in (("trafilatura", WRONG), ("density", RIGHT)):
+        session.execute(update(Extraction).where(Extraction.extractor == name).values(article_metadata=metadata))
+    session.commit()
+    tab = open_page(context, live_server, page_id)
+    tab.keyboard.press("Control+s")  # version 1: the prefilled fields
+    saved(tab)
+    tab.keyboard.press("Shift+P")
+    assert value(tab, "published") == "2024-03-01"
+    tab.close()  # left without saving: the fields stay in this browser
+    tab = open_page(context, live_server, page_id)
+    assert value(tab, "published") == "2024-03-01"
+    assert "Restored your unsaved title, authors and date" in tab.locator("#metadata-draft-notice").inner_text()
+
+    other = context.new_page()  # another tab saves a date of its own first
+    other.goto(f"{live_server}/pages/{page_id}")
+    until(other, "document.body.dataset.ready === 'yes'")
+    other.locator("#metadata-published").fill("2024-02-29")
+    other.keyboard.press("Control+s")
+    saved(other)
+    other.close()
+    tab.keyboard.press("Control+s")  # this tab edited version 1: a conflict
+    until(tab, "!document.getElementById('conflict').hidden")
+    theirs = tab.locator("#metadata-conflict button.metadata-theirs")
+    theirs.first.wait_for()
+    assert theirs.all_inner_texts() == ["Take their date: 2024-02-29"]
+    theirs.first.click()
+    assert value(tab, "published") == "2024-02-29"
+    tab.locator("#keep-mine").click()  # the text is theirs already; the fields now say their date
+    saved(tab)
+    stored = session.scalars(select(Gold.article_metadata).where(Gold.page_id == page_id)).one()
+    session.rollback()
+    assert stored["published"] == "2024-02-29"
