@@ -187,7 +187,7 @@ def test_a_reviewer_picks_or_types_each_field_and_an_agreed_field_starts_chosen(
 
 
 @pytest.mark.settings(OVERLAP=2)
-def test_the_agreement_page_and_api_give_each_fields_agreement_beside_the_text(app, session, client, page_id):
+def test_the_agreement_page_and_api_give_each_fields_agreement_beside_the_text(app, session, client, runner, page_id):
     other = make_page(session, url="https://news.example/other").id
     ann, bob = app.test_client(), app.test_client()
     ann_token, bob_token = sign_in(ann, "Ann"), sign_in(bob, "Bob")
@@ -203,3 +203,6 @@ def test_the_agreement_page_and_api_give_each_fields_agreement_beside_the_text(a
                                    "published": {"agreement": 1.0, "pairs": 1}}
     page = client.get("/agreement").get_data(as_text=True)
     assert re.search(r'data-field="title">50.0% \(2\)</td>', page)
+    header, everything = runner.invoke(args=["agreement"]).output.splitlines()[:2]
+    columns = dict(zip(header.split(), everything.split(), strict=True))
+    assert (columns["same_title"], columns["same_authors"], columns["same_published"]) == ("0.5000", "1.0000", "1.0000")
