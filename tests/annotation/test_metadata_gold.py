@@ -14,8 +14,9 @@ from sqlalchemy import select
 from workbench import make_page, sign_in
 
 from webapp.annotation.article_metadata import EXPECTED, FIELDS, differing, expected
+from webapp.annotation.gold import add_revision, apply_revision
 from webapp.annotation.guideline_versions import SHIPPED
-from webapp.models import Annotation, Gold, GoldRevision
+from webapp.models import Annotation, Gold, GoldRevision, Page
 from webapp.vocabulary import DEFAULT_PAGE_TYPES
 
 META = {"title": "Council approves the budget", "authors": ["Ann Lee", "Bo Chen"], "published": "2024-03-01"}
@@ -206,3 +207,12 @@ def test_the_agreement_page_and_api_give_each_fields_agreement_beside_the_text(a
     header, everything = runner.invoke(args=["agreement"]).output.splitlines()[:2]
     columns = dict(zip(header.split(), everything.split(), strict=True))
     assert (columns["same_title"], columns["same_authors"], columns["same_published"]) == ("0.5000", "1.0000", "1.0000")
+
+
+def test_a_revision_made_without_metadata_keeps_the_records_as_a_request_for_changes_does(session, page_id):
+    page = session.get(Page, page_id)
+    add_revision(session, page, text="x", page_type="article", status="done", author="Ann", article_metadata=META)
+    revision = apply_revision(session, page.gold, author="Rita", text="x", page_type="article", status="draft",
+                              snippets=None, client_save_id=None)
+    assert page.gold.article_metadata == META and revision.article_metadata == META
+    session.rollback()

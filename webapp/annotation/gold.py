@@ -58,12 +58,13 @@ def append_revision(session: Session, record: Record, version: int, **fields: An
 
 def apply_revision(session: Session, record: Record, *, author: str, **fields: Any) -> Revision:
     """Set the record's text and Markdown, type, status, snippets and article metadata (``fields``, with
-    ``client_save_id``,
-    the revision's facts and, for a gold, ``note``; the text or the Markdown alone: the other is made from
-    it, annotation/gold_markdown.py), bump its version and record the new revision. The fields were
+    ``client_save_id``, the revision's facts and, for a gold, ``note``; the text or the Markdown alone: the
+    other is made from it, annotation/gold_markdown.py; without ``article_metadata`` the record's own is
+    kept, as a request for changes keeps it), bump its version and record the new revision. The fields were
     checked by the caller (the use case of the action, or the importer)."""
     fields = with_views(fields)
-    fields = {**fields, "article_metadata": stored(fields.get("article_metadata"))}
+    metadata = fields["article_metadata"] if "article_metadata" in fields else record.article_metadata
+    fields = {**fields, "article_metadata": stored(metadata)}
     kept = {key: fields[key] for key in ("text", "markdown", "text_source", "page_type", "status", "snippets",
                                          "article_metadata")}
     record.version += 1
