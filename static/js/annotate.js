@@ -16,6 +16,7 @@ import { debounce } from "./net.js";
 import { noticeBoard } from "./notices.js";
 import { pageVariants } from "./page_variants.js";
 import { originTracker } from "./origins.js";
+import { metadataFields } from "./metadata_fields.js";
 import { pageBlocks } from "./page_blocks.js";
 import { TYPE_KEYS, pageTypeShortcuts } from "./page_types.js";
 import { markdownPreview } from "./preview.js";
@@ -62,6 +63,7 @@ function setSaveState(text, error = false) {
 
 // The parts every module of the view shares.
 const view = {
+  extendPayload: (body) => body, // what other parts of the view add to a save (set below)
   data, $, editor, pageType, status, snippets, state, origins, effort, activity, byTool, setSaveState,
   notices: noticeBoard($("notices"), editor),
   text: goldEditor({ editor, byTool, origins }),
@@ -230,6 +232,8 @@ const SHORTCUTS = [
 ];
 const help = helpDialog(SHORTCUTS);
 const onKey = bindShortcuts(SHORTCUTS, help.isOpen);
+const metadata = metadataFields(help); // the title, authors and date above the gold text
+view.extendPayload = (body) => metadata.into(body); // a save sends them too (gold_save.js)
 
 drafts.restore();
 // A link such as /pages/7#candidate=density (from the leaderboard's drill-down) opens that candidate.

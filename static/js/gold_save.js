@@ -14,14 +14,15 @@ export function savePayload(now, version, provenance) {
   return { markdown: now.text, type: now.type, status: now.status, snippets: now.snippets, version, provenance };
 }
 
-// `view`: the annotate view's shared parts (annotate.js); `drafts`: gold_drafts.js's.
+// `view`: the annotate view's shared parts (annotate.js), its `extendPayload` adding what other parts of the
+// view save with the gold (the metadata fields); `drafts`: gold_drafts.js's.
 export function goldSaver(view, drafts) {
   const { data, $, editor, pageType, status, snippets, state, origins, effort } = view;
   let theirs = null;
 
   async function save() {
     const now = drafts.current();
-    const body = savePayload(now, state.version, view.provenance());
+    const body = view.extendPayload(savePayload(now, state.version, view.provenance()));
     const same = state.pending && JSON.stringify(state.pending.body) === JSON.stringify(body);
     if (!same) state.pending = { id: newSaveId(), body, effort: effort.snapshot(now.text) };
     const { id, effort: sent } = state.pending;

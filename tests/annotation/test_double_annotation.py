@@ -196,10 +196,10 @@ def test_exports_carry_annotations_agreement_and_only_adjudicated_pages(app, ses
     assert lines[adjudicated.id]["annotations"] == [
         {"author": "Ann", "text": "a b c d", "markdown": "a b c d", "text_source": "flat", "type": "article",
          "status": "done", "provenance": None,
-         "effort": [], "lead_time": None, "guideline_version": None},
+         "effort": [], "lead_time": None, "guideline_version": None, "metadata": None},
         {"author": "Bob", "text": "a b c e", "markdown": "a b c e", "text_source": "flat", "type": "article",
          "status": "done", "provenance": None,
-         "effort": [], "lead_time": None, "guideline_version": None},
+         "effort": [], "lead_time": None, "guideline_version": None, "metadata": None},
     ]
     assert lines[adjudicated.id]["gold"] == "a b c d" and lines[adjudicated.id]["gold_note"] == "Ann's"
     assert lines[single.id]["annotations"] == [] and lines[pending.id]["gold"] is None

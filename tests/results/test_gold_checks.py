@@ -127,17 +127,21 @@ def with_current_extractions(session, page, texts: dict[str, str]) -> None:
     session.commit()
 
 
+NONE_SAID = {"title": None, "authors": None, "published": None}
+"""An article's metadata gold that passes the metadata checks: each field annotated, none on the page."""
+
+
 @pytest.fixture
 def pages(session):
     """A good page, a page with markup and a typo in its gold whose extractors all miss, an error page whose
     gold has text, and a double-annotated page the annotators disagree on."""
     good = make_page(session, PAGE, url="https://news.example/good")
     with_current_extractions(session, good, {"trafilatura": GOLD, "whole-page": GOLD})
-    add_gold(session, good, text=GOLD, page_type="article", status="done", author="ann")
+    add_gold(session, good, text=GOLD, page_type="article", status="done", author="ann", article_metadata=NONE_SAID)
     bad = make_page(session, PAGE, url="https://news.example/bad")
     with_current_extractions(session, bad, {"trafilatura": "Home News Contact us", "whole-page": "Home News"})
     add_gold(session, bad, text=GOLD.replace("ferries", "feries") + "</p>", page_type="article", status="done",
-             author="ann")
+             author="ann", article_metadata=NONE_SAID)
     error = make_page(session, PAGE, url="https://news.example/error")
     add_gold(session, error, text=GOLD, page_type="error", status="done", author="ann")
     disputed = make_page(session, PAGE, url="https://news.example/disputed")
@@ -189,7 +193,8 @@ def test_thresholds_are_settings(pages, runner, app):
 def test_a_run_replaces_what_it_found_before_on_the_pages_it_checks(pages, runner, session):
     _, bad, _, _, _ = pages
     runner.invoke(args=["check"])
-    add_gold(session, session.get(Page, bad.id), text=GOLD, page_type="article", status="done", author="ann")
+    add_gold(session, session.get(Page, bad.id), text=GOLD, page_type="article", status="done", author="ann",
+             article_metadata=NONE_SAID)
     session.commit()
     result = runner.invoke(args=["check", "--page", str(bad.id), "--format", "json"])
     assert json.loads(result.output) == {"pages": 1, "failing": [
@@ -249,7 +254,8 @@ def test_an_upload_is_checked_after_its_extraction(app, client, session, run_job
 # --- the checks follow the gold ----------------------------------------------------------------------------------
 
 def _save(client, token, page_id, text, version, save_id):
-    body = {"text": text, "type": "article", "status": "done", "version": version, "client_save_id": save_id}
+    body = {"text": text, "type": "article", "status": "done", "version": version, "client_save_id": save_id,
+            "metadata": NONE_SAID}
     return client.post(f"/api/pages/{page_id}/gold", json=body, headers={"X-CSRF-Token": token})
 
 

@@ -13,12 +13,13 @@ An admin may *void* an annotation (``void``): it keeps its revisions, with one m
 holds no place and counts in no agreement, queue or export.
 
 A page's annotations are *complete* when ``overlap`` of them are finished (status done or skipped) and
-none is a draft; a complete page on which every annotation says exactly the same (text, type, status and
-snippets) is adjudicated automatically (``settle``).
+none is a draft; a complete page on which every annotation says exactly the same (text, type, status, snippets and
+article metadata) is adjudicated automatically (``settle``).
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -85,7 +86,8 @@ def void(session: Session, annotation: Annotation, by: str) -> AnnotationRevisio
     annotation.updated_at = utcnow()
     revision = append_revision(session, annotation, annotation.version, **views_from(annotation).fields(),
                                page_type=annotation.page_type,
-                               status=VOID, snippets=annotation.snippets, author=by)
+                               status=VOID, snippets=annotation.snippets, author=by,
+                               article_metadata=annotation.article_metadata)
     session.flush()
     assert isinstance(revision, AnnotationRevision)
     return revision
@@ -110,15 +112,18 @@ def save_annotation(session: Session, page: Page, author: str, *, base_version: 
 
 def add_annotation(session: Session, page: Page, author: str, *, text: str | None, page_type: str, status: str,
                    markdown: str | None = None, provenance: dict[str, Any] | None = None,
-                   guideline_version: int | None = None) -> Annotation:
+                   guideline_version: int | None = None,
+                   article_metadata: dict[str, Any] | None = None) -> Annotation:
     """Store an annotator's own annotation of a page that has none by them (an export's annotation read
     back by an import, checked by the import use case) as its first revision, by the annotator; its text
-    and Markdown as given (one alone: the other is made from it, annotation/gold_markdown.py)."""
+    and Markdown as given (one alone: the other is made from it, annotation/gold_markdown.py), with its
+    article metadata (None: none annotated)."""
     made = Annotation(page_id=page.id, author=author, version=0)
     session.add(made)
     views = {key: value for key, value in (("text", text), ("markdown", markdown)) if value is not None}
     apply_revision(session, made, author=author, page_type=page_type, status=status, snippets=None,
-                   client_save_id=None, provenance=provenance, guideline_version=guideline_version, **views)
+                   client_save_id=None, provenance=provenance, guideline_version=guideline_version,
+                   article_metadata=article_metadata, **views)
     return made
 
 
@@ -129,8 +134,10 @@ def is_complete(annotations: Sequence[Annotation], overlap: int) -> bool:
 
 
 def same(annotations: Sequence[Annotation]) -> bool:
-    """Every annotation says exactly the same: text and Markdown (ends trimmed), type, status and snippets."""
-    said = {(a.text.strip(), a.markdown.strip(), a.page_type, a.status, repr(a.snippets)) for a in annotations}
+    """Every annotation says exactly the same: text and Markdown (ends trimmed), type, status, snippets and
+    article metadata (each field the same value, none on the page, or not annotated)."""
+    said = {(a.text.strip(), a.markdown.strip(), a.page_type, a.status, repr(a.snippets),
+             json.dumps(a.article_metadata or {}, sort_keys=True)) for a in annotations}
     return len(said) == 1
 
 
@@ -154,5 +161,6 @@ def settle(session: Session, page: Page, overlap: int, guideline_version: int | 
     add_revision(session, page, **views_from(first).fields(), page_type=first.page_type, status=first.status,
                  author=SYSTEM,
                  snippets=first.snippets, note=f"Adjudicated automatically: {names} agree exactly.",
-                 provenance=agreed(first.text), guideline_version=guideline_version)
+                 provenance=agreed(first.text, first.article_metadata), guideline_version=guideline_version,
+                 article_metadata=first.article_metadata)
     return True

@@ -61,3 +61,38 @@ def _checked_field(field: str, given: Any) -> Any:
         except ValueError:
             raise ValueError(f"metadata field 'published' is not an ISO 8601 date: {given!r}") from None
     return text or None
+
+
+EXPECTED: dict[str, tuple[str, ...]] = {
+    "article": FIELDS,
+    "forum": FIELDS,  # the thread's title, its opening post's author and date
+    "product": ("title",),
+    "collection": ("title",),
+    "listing": ("title",),
+    "documentation": ("title",),
+    "service": ("title",),
+    "other": ("title",),
+    "js-shell": (),
+    "wall": (),
+    "error": (),
+}
+"""The fields a page of each type is expected to have annotated (the guidelines in guideline_texts/ say the
+same, under "Title, authors, date"): an expected field left unannotated is a check's finding
+(scoring/gold_checks.py). A page type the default taxonomy does not name expects a title."""
+
+
+def expected(page_type: str) -> tuple[str, ...]:
+    """The fields a page of this type is expected to have annotated (EXPECTED)."""
+    return EXPECTED.get(page_type, ("title",))
+
+
+def stored(metadata: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The metadata as a column holds it: no field annotated is NULL."""
+    return metadata or None
+
+
+def differing(a: dict[str, Any] | None, b: dict[str, Any] | None) -> list[str]:
+    """The fields (of FIELDS, in their order) on which two metadata objects say different things: a value
+    against another value, against "none on the page" or against not annotated."""
+    a, b = a or {}, b or {}
+    return [name for name in FIELDS if (name in a, a.get(name)) != (name in b, b.get(name))]

@@ -27,6 +27,7 @@ from sqlalchemy.orm import InstanceState, Session
 
 from ..models import Annotation, AnnotationRevision, Gold, GoldRevision, Page, utcnow
 from ..vocabulary import SNIPPET_KEYS
+from .article_metadata import stored
 from .gold_markdown import views_from, with_views
 
 Record = Gold | Annotation
@@ -56,12 +57,16 @@ def append_revision(session: Session, record: Record, version: int, **fields: An
 
 
 def apply_revision(session: Session, record: Record, *, author: str, **fields: Any) -> Revision:
-    """Set the record's text and Markdown, type, status and snippets (``fields``, with ``client_save_id``,
-    the revision's facts and, for a gold, ``note``; the text or the Markdown alone: the other is made from
-    it, annotation/gold_markdown.py), bump its version and record the new revision. The fields were
+    """Set the record's text and Markdown, type, status, snippets and article metadata (``fields``, with
+    ``client_save_id``, the revision's facts and, for a gold, ``note``; the text or the Markdown alone: the
+    other is made from it, annotation/gold_markdown.py; without ``article_metadata`` the record's own is
+    kept, as a request for changes keeps it), bump its version and record the new revision. The fields were
     checked by the caller (the use case of the action, or the importer)."""
     fields = with_views(fields)
-    kept = {key: fields[key] for key in ("text", "markdown", "text_source", "page_type", "status", "snippets")}
+    metadata = fields["article_metadata"] if "article_metadata" in fields else record.article_metadata
+    fields = {**fields, "article_metadata": stored(metadata)}
+    kept = {key: fields[key] for key in ("text", "markdown", "text_source", "page_type", "status", "snippets",
+                                         "article_metadata")}
     record.version += 1
     for key, value in kept.items():
         setattr(record, key, value)
@@ -90,9 +95,11 @@ def add_revision(
     text: str | None = None,
     markdown: str | None = None,
     text_source: str | None = None,
+    article_metadata: dict[str, Any] | None = None,
 ) -> GoldRevision:
     """Set the page's gold (`page.gold`) and record it as a new revision (version 1 for a new gold), with
-    its provenance (annotation/provenance.py); returns the revision. Its ``text`` and ``markdown`` as given
+    its provenance (annotation/provenance.py) and its article metadata (annotation/article_metadata.py;
+    None: none annotated); returns the revision. Its ``text`` and ``markdown`` as given
     (one alone: the other is made from it), or with their ``text_source`` (annotation/gold_markdown.py).
     The caller that owns the save refreshes the page's cached scores (results.store.gold_changed), in the
     same transaction.
@@ -101,7 +108,8 @@ def add_revision(
     given = {key: value for key, value in views.items() if value is not None}
     revision = apply_revision(session, new_gold(page, author), page_type=page_type, status=status,
                               author=author, snippets=snippets, client_save_id=client_save_id, note=note,
-                              provenance=provenance, guideline_version=guideline_version, **given)
+                              provenance=provenance, guideline_version=guideline_version,
+                              article_metadata=article_metadata, **given)
     assert isinstance(revision, GoldRevision)
     return revision
 
@@ -221,12 +229,14 @@ def save_record(
     author: str,
     client_save_id: str | None,
     snippets: dict[str, Any] | None,
+    article_metadata: dict[str, Any] | None = None,
     **fields: Any,
 ) -> SaveOutcome:
     """A save of a gold or an annotation (``record``; ``create`` makes it when it is None) that edited
     ``base_version`` of it: applied, kept as a stale save, or answered from the retried one (see
     ``save_gold``). ``fields``: text, type and status, checked by the caller (webapp/usecases), and the
-    revision's facts."""
+    revision's facts. ``article_metadata`` None keeps the record's current metadata (as ``snippets``); an
+    object replaces it (a field it lacks is not annotated)."""
     if not 0 <= base_version <= (record.version if record is not None else 0):
         raise ValueError(f"version {base_version} of this page's {_what(record)} does not exist")
     if record is not None and client_save_id is not None:
@@ -234,6 +244,9 @@ def save_record(
         if earlier is not None:
             return SaveOutcome(record, earlier, conflict=not is_applied(session, earlier), replayed=True)
     snippets = record.snippets if snippets is None and record is not None else clean_snippets(snippets)
+    if article_metadata is None and record is not None:
+        article_metadata = record.article_metadata
+    fields["article_metadata"] = stored(article_metadata)
     if record is not None and base_version != record.version:
         revision = append_revision(session, record, base_version, snippets=snippets, author=author,
                                    client_save_id=client_save_id, **fields)
@@ -262,8 +275,8 @@ def restore_revision(
     session: Session, page: Page, revision: GoldRevision, author: str, guideline_version: int | None = None
 ) -> GoldRevision:
     """Make an old revision the page's gold again, as a new revision (returned) with its text and Markdown,
-    recording the old one's provenance (its lines came from where the old one's did) and the guideline
-    version in force now."""
+    recording the old one's provenance (its lines came from where the old one's did), its article metadata
+    and the guideline version in force now."""
     return add_revision(
         session,
         page,
@@ -274,6 +287,7 @@ def restore_revision(
         snippets=revision.snippets,
         provenance=revision.provenance,
         guideline_version=guideline_version,
+        article_metadata=revision.article_metadata,
     )
 
 

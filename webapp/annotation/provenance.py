@@ -1,13 +1,16 @@
 """Provenance: where a revision's text came from, recorded on the revision (models.RevisionFields).
 
-    {"prefill": PREFILL, "lines": [ORIGIN, ...]}
+    {"prefill": PREFILL, "lines": [ORIGIN, ...], "fields"?: {FIELD: ORIGIN, ...}}
 
 PREFILL says what the editor started from: {"source": "extractor", "name", "fingerprint"?, "basis"?} (an
 extractor's text; a site rule is the extractor "site-rules"), {"source": "gold", "version"} (the saved
 gold or annotation, version N), {"source": "consensus"} (the annotators' agreed lines, in adjudication),
 {"source": "import", "layout"?} (an import's text) or {"source": "none"} (an empty editor). ``lines``
 holds one ORIGIN per line of the saved text (``text.split("\\n")``): how the line arrived (ORIGINS, or
-"candidate:NAME" / "annotator:NAME").
+"candidate:NAME" / "annotator:NAME"). ``fields``, when the revision has article metadata
+(annotation/article_metadata.py), holds the origin of each field annotated: "candidate:NAME" (taken from
+that extractor's value), "typed" (written or changed by the annotator), "none" (marked "none on the page"),
+"prefill" (the prefilled value kept as it was), "gold", "import", "consensus" or "annotator:NAME".
 
 The editors send it with a save (static/js/origins.js tracks it); the server checks its shape with the
 request bodies' JSON Schemas (usecases/bodies.py `PROVENANCE`, built from the names here, and
@@ -20,8 +23,13 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from .article_metadata import FIELDS
+
 ORIGINS = ("prefill", "gold", "block", "consensus", "typed", "edited", "import")
 """The origins a line may have besides those naming a candidate or an annotator."""
+FIELD_ORIGINS = (*ORIGINS, "none")
+"""The origins a metadata field may have besides those naming a candidate or an annotator ("none": marked
+"none on the page")."""
 NAMED = ("candidate:", "annotator:")
 """The origins that name where the line came from: an extractor's candidate, an annotator's text."""
 NAME_MAX = 100  # an extractor's or an annotator's name (accounts/names.py, the extractor registry)
@@ -38,21 +46,26 @@ PREFILL_FIELDS: dict[str, dict[str, tuple[type, bool]]] = {
 TEXT_MAX = 255  # the longest string a prefill field may hold (a fingerprint: models.Extraction.fingerprint)
 
 
-def uniform(prefill: dict[str, Any], text: str, origin: str) -> dict[str, Any]:
+def uniform(prefill: dict[str, Any], text: str, origin: str,
+            metadata: dict[str, Any] | None = None) -> dict[str, Any]:
     """The provenance of a text whose every line has one origin (an import, an automatic adjudication, an
-    editor as it starts)."""
-    return {"prefill": prefill, "lines": [origin] * len(text.split("\n"))}
+    editor as it starts), and of each field of its ``metadata`` annotated (the same origin)."""
+    made: dict[str, Any] = {"prefill": prefill, "lines": [origin] * len(text.split("\n"))}
+    if metadata:
+        made["fields"] = {name: origin for name in FIELDS if name in metadata}
+    return made
 
 
-def imported(text: str, layout: str | None) -> dict[str, Any]:
-    """The provenance of a gold read from an import of ``layout`` (None: not known)."""
+def imported(text: str, layout: str | None, metadata: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The provenance of a gold (and its ``metadata``) read from an import of ``layout`` (None: not known)."""
     prefill: dict[str, Any] = {"source": "import"} | ({"layout": layout} if layout else {})
-    return uniform(prefill, text, "import")
+    return uniform(prefill, text, "import", metadata)
 
 
-def agreed(text: str) -> dict[str, Any]:
-    """The provenance of a gold adjudicated automatically: the annotators' text they all agree on."""
-    return uniform({"source": "consensus"}, text, "consensus")
+def agreed(text: str, metadata: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The provenance of a gold adjudicated automatically: the annotators' text (and metadata) they all
+    agree on."""
+    return uniform({"source": "consensus"}, text, "consensus", metadata)
 
 
 def summary(provenance: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -62,7 +75,8 @@ def summary(provenance: dict[str, Any] | None) -> dict[str, Any] | None:
         return None
     counts = Counter(provenance.get("lines") or [])
     return {"prefill": prefill_said(provenance.get("prefill") or {}),
-            "counts": sorted(counts.items(), key=lambda pair: (-pair[1], pair[0]))}
+            "counts": sorted(counts.items(), key=lambda pair: (-pair[1], pair[0])),
+            "fields": provenance.get("fields") or {}}
 
 
 def prefill_said(prefill: dict[str, Any]) -> str:

@@ -33,7 +33,8 @@ class ReviewRow:
 
 
 def annotated(page_id: int, annotations: list[Annotation]) -> AnnotatedPage:
-    return AnnotatedPage(page_id, tuple(Said(a.author, a.text, a.page_type, a.snippets) for a in annotations))
+    return AnnotatedPage(page_id, tuple(Said(a.author, a.text, a.page_type, a.snippets,
+                                             article_metadata=a.article_metadata) for a in annotations))
 
 
 def review_queue(session: Session, overlap: int, limit: int | None = None) -> list[ReviewRow]:

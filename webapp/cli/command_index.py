@@ -19,8 +19,8 @@ class Entry(NamedTuple):
 
 COMMANDS: dict[str, Entry] = {
     "agreement": Entry("team", "Agreement between annotators on the double-annotated pages: text F1, type agreement, "
-                               "Krippendorff's alpha on the type, snippet agreement, each annotator's F1 against the "
-                               "gold."),
+                               "Krippendorff's alpha on the type, snippet agreement, the agreement on the title, "
+                               "authors and date, each annotator's F1 against the gold."),
     "assign": Entry("team", "Assign the selected pages that still have a free place (of OVERLAP) to annotators, in "
                             "turn: they come first in their queue, and the place is kept for them."),
     "audit": Entry("audit_commands", "The audit log, oldest first: who changed what, when and from where (`verify` "

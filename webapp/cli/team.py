@@ -21,7 +21,9 @@ from .known_sites import check_sites
 from .renamed_option import renamed_choice
 from .scores_commands import echo_table
 
-FIGURES = ("pages", "pairs", "text_f1", "type_agreement", "type_alpha", "snippet_agreement")
+FIGURES = ("pages", "pairs", "text_f1", "type_agreement", "type_alpha", "snippet_agreement", "same_title",
+           "same_authors", "same_published")
+"""The columns of the table; `same_FIELD`: the metadata agreement of the field (scoring/metadata_agreement.py)."""
 
 
 @click.command("assign")
@@ -70,7 +72,7 @@ def assign_command(annotators, sites, batches, url_contains, limit, pages, remov
 def rows_of(result: dict[str, Any]) -> list[dict[str, Any]]:
     rows = [{"group": "all", **result}]
     rows += [{"group": group, **figures} for group, figures in result.get("groups", {}).items()]
-    return rows
+    return [row | {f"same_{field}": said["agreement"] for field, said in row["metadata"].items()} for row in rows]
 
 
 @click.command("agreement")
@@ -80,7 +82,8 @@ def rows_of(result: dict[str, Any]) -> list[dict[str, Any]]:
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
 def agreement_command(by, fmt) -> None:
     """Agreement between annotators on the double-annotated pages: text F1, type agreement,
-    Krippendorff's alpha on the type, snippet agreement, each annotator's F1 against the gold."""
+    Krippendorff's alpha on the type, snippet agreement, the agreement on the title, authors and date, each
+    annotator's F1 against the gold."""
     with sessions()() as session:
         result = corpus_agreement(session, by)
     if fmt == "json":

@@ -18,6 +18,7 @@ class ReadAnnotation:
     provenance: dict[str, Any] | None = None  # where its text came from (annotation/provenance.py)
     markdown: str | None = None  # its Markdown (None: escaped from its text)
     guideline_version: int | None = None  # the guideline version its revision recorded, when the export says
+    metadata: dict[str, Any] | None = None  # its title, authors, published (corpus/metadata_fields.py)
 
 
 @dataclass(frozen=True)
@@ -51,6 +52,8 @@ class RawDocument:
     note: str | None = None  # the reviewer's note on the gold
     provenance: dict[str, Any] | None = None  # where the gold's text came from, when the source says
     annotations: tuple[ReadAnnotation, ...] = ()  # each annotator's own annotation, when the source has them
+    metadata: dict[str, Any] | None = None  # the metadata gold: title, authors, published, as the layout gives
+    # them (corpus/metadata_fields.py; checked by the import use case against annotation/article_metadata.py)
     fetch: dict[str, Any] | None = None  # how a capture fetched the page (its WARC's metadata record): kept
     # in the page's facts under FETCH_FACT
     guideline_version: int | None = None  # the guideline version the gold's revision recorded (an export)

@@ -25,10 +25,10 @@ from .site_names import UNKNOWN_SITE, host_of, site_named
 
 AddGold = Callable[..., Any]
 """Stores a page's gold as its first revision: add_gold(session, page, *, text, markdown, type, status, author,
-snippets, note, provenance); text or markdown None: made from the other."""
+snippets, note, provenance, article_metadata); text or markdown None: made from the other."""
 AddAnnotation = Callable[..., Any]
 """Stores an annotator's own annotation of a page as its first revision: add_annotation(session, page,
-annotator, *, text, markdown, type, status, provenance)."""
+annotator, *, text, markdown, type, status, provenance, article_metadata)."""
 
 SITE_FROM = ("url", "folder")
 IMPORT_AUTHOR = "import"
@@ -206,12 +206,14 @@ def _store(
             note=doc.note,
             provenance=doc.provenance,
             guideline_version=doc.guideline_version,
+            article_metadata=doc.metadata,
         )
     for annotation in doc.annotations:
         if add_annotation is not None:
             add_annotation(session, page, annotation.author, text=annotation.text, markdown=annotation.markdown,
                            page_type=annotation.page_type, status=annotation.status, provenance=annotation.provenance,
-                           guideline_version=annotation.guideline_version)
+                           guideline_version=annotation.guideline_version,
+                           article_metadata=annotation.metadata)
     outcome = ImportOutcome(doc.item, "imported", note, page_id=page.id)
     session.expunge(page)
     return outcome

@@ -10,7 +10,10 @@ writes it for pages whose bytes the text cannot give back). Optional `status` an
 (`{"with": [...], "without": [...]}`) are the gold's status and snippet gold; other fields (those of
 Goldtext's export, `gold_author`, `gold_note`, `gold_provenance` and `annotations`, are read back: who saved
 the gold, the reviewer's note, where its text came from, and each annotator's own annotation
-(`{"author", "text", "markdown", "text_source", "type", "status", "provenance"}`, text or markdown or both);
+(`{"author", "text", "markdown", "text_source", "type", "status", "provenance", "metadata"}`, text or markdown
+or both); `metadata`, the gold's title, authors and published in Goldtext's shape (annotation/article_metadata.py:
+`{"title": "...", "authors": ["..."], "published": "2024-03-01"}`, a field null for none on the page and absent
+when not annotated), is the metadata gold, checked by the import use case;
 the import use case checks their provenance
 and names); `guideline_version` (the gold's and each annotation's) is kept on the revision the import makes,
 and the export's history of the gold (`effort` per revision, `annotators` in order, each annotation's
@@ -112,7 +115,7 @@ def _document(record: dict[str, Any], item: str, source: str) -> RawDocument:
                        gold=gold, markdown=markdown, page_type=page_type, snippets=snippets_of(record.get("snippets")),
                        status=status_of(record.get("status")), author=record.get("gold_author"),
                        note=record.get("gold_note"), provenance=_object(record, "gold_provenance"),
-                       annotations=_annotations(record.get("annotations")),
+                       metadata=_object(record, "metadata"), annotations=_annotations(record.get("annotations")),
                        guideline_version=_version(record, "guideline_version"), history=_history(record))
 
 
@@ -190,7 +193,7 @@ def _annotations(value: object) -> tuple[ReadAnnotation, ...]:
         text, markdown = gold_views(item.get("text"), item.get("markdown"), item.get("text_source"), f"in {where}")
         found.append(ReadAnnotation(item["author"], text, type_of(item["type"], f"in {where}") or "",
                                     status_of(item["status"]) or "", _object(item, "provenance"), markdown,
-                                    _version(item, "guideline_version", f" of {where}")))
+                                    _version(item, "guideline_version", f" of {where}"), _object(item, "metadata")))
     return tuple(found)
 
 

@@ -3,7 +3,8 @@ SLUG/expected-metadata.json, in a folder or inside a zip archive.
 
 The gold text is the visible text of expected.html, one block per line. A page whose metadata says
 `"readerable": false` is page type "other" with no gold text; `true` makes it an "article". The URL
-is the metadata's "url" when it has one.
+is the metadata's "url" when it has one. The metadata gold of a page with gold text is the metadata's
+`title`, `byline` (split into names) and `publishedTime` (corpus/metadata_fields.py).
 """
 
 from __future__ import annotations
@@ -14,12 +15,14 @@ from pathlib import Path, PurePosixPath
 
 from .decoding import decode
 from .document import Limits, RawDocument, Rejected
+from .metadata_fields import layout_metadata
 from .streams import Unreadable, read_file, read_utf8
 from .visible_text import visible_text
 
 SOURCE = "source.html"
 EXPECTED = "expected.html"
 METADATA = "expected-metadata.json"
+METADATA_KEYS = {"title": "title", "authors": "byline", "published": "publishedTime"}
 
 
 def is_readability_layout(path: Path) -> bool:
@@ -67,7 +70,8 @@ def _document(
     if f"{folder}/{EXPECTED}" in names:
         gold = visible_text(decode(read(f"{folder}/{EXPECTED}")).text) or None
     page_type = "article" if readerable is True else None
-    return RawDocument(item, data, source, url=url, gold=gold, page_type=page_type)
+    said = layout_metadata(metadata, METADATA_KEYS) if gold is not None else {}
+    return RawDocument(item, data, source, url=url, gold=gold, page_type=page_type, metadata=said or None)
 
 
 def _metadata(data: bytes) -> dict:

@@ -8,7 +8,9 @@ ground-truth file is `{"url", "file_id", "_internal": {"page_type": {"primary": 
 Read as WCXB's evaluate.py reads it: ID is the file's name without .json; the page type is
 `_internal.page_type.primary` (or `_internal.page_type` when it is a string; `article` when missing), with
 `category` read as `collection`; the gold text is `main_content` (empty when missing or null), the snippet
-gold its `with` and `without` lists (none when both are empty). `main_content_markdown`, the gold as
+gold its `with` and `without` lists (none when both are empty), the metadata gold its `title`, `author` and
+`publish_date` (corpus/metadata_fields.py: the author string split into names, "" and null none on the
+page). `main_content_markdown`, the gold as
 Markdown, is kept as given beside it: the two are not the same text (tables, links and lists are in one and
 not the other), and the text metrics score `main_content` as evaluate.py does, the structure metrics the
 Markdown. Where it is missing or null, the Markdown is `main_content` escaped (one paragraph per line);
@@ -29,6 +31,7 @@ from typing import Any
 
 from .document import Limits, RawDocument, Rejected
 from .gold_fields import gold_views, snippet_lists, status_of, type_of
+from .metadata_fields import layout_metadata
 from .scrapinghub_reader import page_bytes
 from .streams import Unreadable, read_file, read_utf8
 
@@ -38,6 +41,7 @@ HTML = "html"
 SIDECAR = "goldtext"
 MARKDOWN = "main_content_markdown"
 RENAMED_TYPES = {"category": "collection"}
+METADATA_KEYS = {"title": "title", "authors": "author", "published": "publish_date"}
 
 
 def is_split(path: Path) -> bool:
@@ -92,7 +96,7 @@ def _document(split: Path, path: Path, limits: Limits, source: str) -> RawDocume
              "author": truth.get("author"), "date": truth.get("publish_date")}
     return RawDocument(path.stem, page_bytes(split / HTML, path.stem, limits), source, url=url, gold=text,
                        markdown=markdown, page_type=page_type, snippets=snippets if any(snippets.values()) else None,
-                       status=status_of(extra.get("status")),
+                       status=status_of(extra.get("status")), metadata=layout_metadata(truth, METADATA_KEYS),
                        layout={key: value for key, value in facts.items() if value is not None})
 
 

@@ -1,4 +1,5 @@
-"""`csv`: scores.csv, one row per page x extraction x metric with the cached per-page figures.
+"""`csv`: scores.csv, one row per page x extraction x metric with the cached per-page figures, and the gold's
+page type, status, title, authors (joined by "; ") and published date (`metadata_cells`).
 
 Every text cell is made safe for a spreadsheet (`neutralise`, which the audit log's CSV and `goldtext score
 --format csv` use too): control and format characters are dropped (an escape sequence, a bell, a
@@ -12,13 +13,17 @@ from __future__ import annotations
 import csv
 import unicodedata
 from pathlib import Path
+from typing import Any
 
 from .selection import ExportedPage
 from .writer import WriterOptions
 
 FILE = "scores.csv"
-COLUMNS = ("page_id", "url", "site", "type", "status", "extractor", "fingerprint", "metric",
-           "precision", "recall", "f1", "error")
+COLUMNS = ("page_id", "url", "site", "type", "status", "title", "authors", "published", "extractor", "fingerprint",
+           "metric", "precision", "recall", "f1", "error")
+NONE_ON_PAGE = "(none)"
+"""The cell of a metadata field the gold marks "none on the page" (an empty cell: not annotated)."""
+AUTHORS_JOIN = "; "
 FORMULA_STARTS = frozenset("=+-@")
 SPACES = frozenset("\t\n\r\v\f")  # control characters that separate words: a space in a cell
 
@@ -45,9 +50,26 @@ class CsvWriter:
         for extraction in page.extractions:
             for metric, (precision, recall, f1) in extraction.scores.items():
                 row = (page.id, page.url, page.site, gold.page_type if gold else None, gold.status if gold else None,
-                       extraction.extractor, extraction.fingerprint, metric, round(precision, 6),
-                       round(recall, 6), round(f1, 6), extraction.error)
+                       *metadata_cells(gold.metadata if gold else None), extraction.extractor,
+                       extraction.fingerprint, metric, round(precision, 6), round(recall, 6), round(f1, 6),
+                       extraction.error)
                 self._csv.writerow([neutralise(cell) for cell in row])
 
     def close(self) -> None:
         self._file.close()
+
+
+def metadata_cells(metadata: dict[str, Any] | None) -> tuple[str | None, str | None, str | None]:
+    """The gold's title, authors (joined by "; ") and published as cells: empty when not annotated,
+    NONE_ON_PAGE when the gold says the page has none."""
+    said = metadata or {}
+    cells: list[str | None] = []
+    for field in ("title", "authors", "published"):
+        value = said.get(field)
+        if field not in said:
+            cells.append(None)
+        elif value is None:
+            cells.append(NONE_ON_PAGE)
+        else:
+            cells.append(AUTHORS_JOIN.join(value) if field == "authors" else value)
+    return cells[0], cells[1], cells[2]

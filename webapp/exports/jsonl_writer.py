@@ -10,7 +10,9 @@ count of every action, annotation/effort_record.py) and lead_time (their active 
 Studio's `lead_time`; null when none recorded one), guideline_version (the version of the page type's
 guideline in force when the gold's current revision was saved; null: none), annotations (each
 annotator's own annotation beside the gold: author, text, markdown, text_source, type, status, provenance,
-its revisions' effort and lead_time as the gold's, and its guideline_version; empty without double annotation); with
+its revisions' effort and lead_time as the gold's, its guideline_version and its metadata; empty without double
+annotation), metadata (the gold's title, authors and published, annotation/article_metadata.py: a field null
+is "none on the page", a field absent not annotated; null when none is annotated); with
 the HTML (default) `html` (the raw bytes as text in the recorded encoding, a byte order mark kept as
 U+FEFF) and `html_base64` (the exact bytes, only for a page whose bytes that text cannot give back;
 otherwise null); with extractions, `extractions` (extractor,
@@ -86,10 +88,12 @@ class JsonlWriter:
         record["gold_author"] = page.gold.author if page.gold else None
         record["gold_provenance"] = page.gold.provenance if page.gold else None
         record["guideline_version"] = page.gold.guideline_version if page.gold else None
+        record["metadata"] = page.gold.metadata if page.gold else None
         record["annotations"] = [{"author": a.author, "text": a.text, "markdown": a.gold_markdown,
                                   "text_source": a.text_source, "type": a.page_type, "status": a.status,
                                   "provenance": a.provenance, **effort_fields(a.efforts),
-                                  "guideline_version": a.guideline_version} for a in page.annotations]
+                                  "guideline_version": a.guideline_version, "metadata": a.metadata}
+                                 for a in page.annotations]
         if self._options.with_html and page.raw is not None:
             record |= html_fields(page.raw, page.encoding)
         if self._options.with_extractions:

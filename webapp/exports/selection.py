@@ -40,6 +40,7 @@ class GoldRecord:
     guideline_version: int | None = None  # of its current revision: the guideline in force when it was saved
     markdown: str | None = None  # the gold as Markdown (None: its text's, escaped: `gold_markdown`)
     text_source: str = FLAT  # where its text came from (vocabulary.TEXT_SOURCES)
+    metadata: dict[str, Any] | None = None  # title, authors, published (annotation/article_metadata.py)
 
     @property
     def gold_markdown(self) -> str:
@@ -59,6 +60,7 @@ class AnnotationRecord:
     guideline_version: int | None = None  # of its current revision
     markdown: str | None = None  # as the gold's
     text_source: str = FLAT
+    metadata: dict[str, Any] | None = None  # as the gold's
 
     @property
     def gold_markdown(self) -> str:
@@ -122,7 +124,7 @@ def iter_pages(session: Session, selection: PageFilter, loading: Loading = Loadi
     raw = Page.raw if loading.raw else None
     columns = [Page.id, Page.url, Site.host, Page.sha256, Page.encoding, Page.created_at, Gold.id,
                Gold.text, Gold.page_type, Gold.status, Gold.snippets, Gold.updated_at, Gold.note, Page.facts,
-               Gold.author, Gold.markdown, Gold.text_source]
+               Gold.author, Gold.markdown, Gold.text_source, Gold.article_metadata]
     last = 0
     while True:
         query = _filtered(select(*columns, *([raw] if raw is not None else [])), selection)
@@ -146,10 +148,10 @@ def iter_pages(session: Session, selection: PageFilter, loading: Loading = Loadi
                 gold = GoldRecord(row[7], row[8], row[9], row[10],
                                   tuple(dict.fromkeys((*history.get("annotators", ()), *names))), count, row[11],
                                   row[12], (*_imported(history.get("effort")), *efforts.get(row[6], ())), row[14],
-                                  provenances.get(row[6]), guidelines.get(row[6]), row[15], row[16])
+                                  provenances.get(row[6]), guidelines.get(row[6]), row[15], row[16], row[17])
             kept = history.get("annotations", {})
             yield ExportedPage(row[0], row[1], row[2], row[3], row[4], row[5],
-                               row[17] if raw is not None else None, gold, tuple(found.get(row[0], ())),
+                               row[18] if raw is not None else None, gold, tuple(found.get(row[0], ())),
                                tuple(replace(a, efforts=(*_imported(kept.get(a.author)), *a.efforts))
                                      for a in annotations.get(row[0], ())),
                                (row[13] or {}).get(LAYOUT_FACT) or {})
@@ -219,7 +221,7 @@ def _annotations(session: Session, page_ids: Sequence[int]) -> dict[int, list[An
                & (AnnotationRevision.version == Annotation.version))  # its one applied revision
     query = (select(Annotation.page_id, Annotation.id, Annotation.author, Annotation.text, Annotation.page_type,
                     Annotation.status, AnnotationRevision.guideline_version, Annotation.markdown,
-                    Annotation.text_source)
+                    Annotation.text_source, Annotation.article_metadata)
              .outerjoin(AnnotationRevision, current)
              .where(Annotation.page_id.in_(page_ids), Annotation.status != VOID)
              .order_by(Annotation.page_id, Annotation.id))
@@ -228,10 +230,11 @@ def _annotations(session: Session, page_ids: Sequence[int]) -> dict[int, list[An
     provenances = _current_provenance(session, AnnotationRevision, AnnotationRevision.annotation_id, Annotation,
                                       [row[1] for row in rows])
     found: dict[int, list[AnnotationRecord]] = defaultdict(list)
-    for page_id, annotation_id, author, text, page_type, status, guideline_version, markdown, source in rows:
+    for page_id, annotation_id, author, text, page_type, status, guideline_version, markdown, source, metadata in rows:
         found[page_id].append(AnnotationRecord(author, text, page_type, status,
                                                tuple(efforts.get(annotation_id, ())),
-                                               provenances.get(annotation_id), guideline_version, markdown, source))
+                                               provenances.get(annotation_id), guideline_version, markdown, source,
+                                               metadata))
     return found
 
 

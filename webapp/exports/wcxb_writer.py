@@ -7,8 +7,9 @@ page's WCXB file id when it was imported from WCXB (else its SHA-256), SPLIT its
 "url", "file_id", "_internal": {"page_type": {"primary": PAGE_TYPE}}, "ground_truth": {"title", "author",
 "publish_date", "main_content", "main_content_markdown", "with", "without"}, "goldtext": {"status",
 "text_source"}}`: `main_content` is the gold's plain text, `main_content_markdown` the gold as Markdown;
-title, author and publish date are WCXB's own when the page came from WCXB (null otherwise: they are gold,
-not a guess). With
+title, author and publish date are the gold's metadata (corpus/metadata_fields.py: the authors joined by ", ",
+or the benchmark's own author string while the names are still the ones it splits into; null for none on the
+page and for a field not annotated). With
 predictions, `results/EXTRACTOR.json` (`{ID: text}`) for each extractor with an extraction of an exported
 page, at its current fingerprint (a failed extraction is an empty text; a page it has not run on is left
 out, which evaluate.py scores as an empty extraction): `python evaluate.py --split dev --results
@@ -19,9 +20,11 @@ from __future__ import annotations
 
 import gzip
 import json
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from ..corpus.metadata_fields import joined_names
 from ..corpus.wcxb_reader import GROUND_TRUTH, HTML, MARKDOWN, NAME, SIDECAR
 from .benchmark import PageIds, predicted
 from .json_stream import JsonObjectFile
@@ -57,8 +60,7 @@ class WcxbWriter:
             "url": page.url,
             "file_id": key,
             "_internal": {"page_type": {"primary": gold.page_type}},
-            "ground_truth": {"title": layout.get("title"), "author": layout.get("author"),
-                             "publish_date": layout.get("date"), "main_content": gold.text,
+            "ground_truth": {**ground_truth_metadata(gold.metadata or {}, layout), "main_content": gold.text,
                              MARKDOWN: gold.gold_markdown,
                              "with": snippets.get("with", []), "without": snippets.get("without", [])},
             SIDECAR: {"status": gold.status, "text_source": gold.text_source},
@@ -77,3 +79,18 @@ class WcxbWriter:
         page_types = sorted({entry["page_type"] for entry in self._files.values()})
         metadata = {"name": "Goldtext export (WCXB layout)", "page_types": page_types, "files": self._files}
         (self._out / METADATA).write_text(json.dumps(metadata, indent=1) + "\n", encoding="ascii")
+
+
+def ground_truth_metadata(metadata: dict[str, Any], layout: Mapping[str, Any]) -> dict[str, Any]:
+    """WCXB's title, author and publish_date of the gold's metadata; where the gold says what the benchmark
+    gave (``layout``: the page's WCXB facts), the benchmark's own strings ("" stays "")."""
+    title, names, published = (metadata.get(field) for field in ("title", "authors", "published"))
+    author = joined_names(names, layout.get("author"))
+    return {"title": layout["title"] if _same(title, layout.get("title")) else title,
+            "author": layout["author"] if _same(author, layout.get("author")) else author,
+            "publish_date": layout["date"] if _same(published, layout.get("date")) else published}
+
+
+def _same(value: Any, given: Any) -> bool:
+    """Whether the layout's string ``given`` says ``value`` (an empty string: None, none on the page)."""
+    return isinstance(given, str) and (" ".join(given.split()) or None) == value

@@ -15,18 +15,21 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 
 from sqlalchemy import delete, func, insert, select
 from sqlalchemy.orm import Session
 
+from ..annotation.article_metadata import expected
+from ..corpus.document import FETCH_FACT
 from ..corpus.visible_text import block_lines, parse_html
 from ..extractors.base import Extractor
 from ..models import Annotation, AnnotationRevision, Extraction, Gold, GoldCheck, GoldCheckRun, Page, utcnow
 from ..scoring import gold_checks as checks
 from ..scoring.agreement_maths import text_f1
 from ..scoring.markdown_text import stray_html
+from ..scoring.metadata_checks import date_out_of_range, missing_expected, not_on_page
 from ..vocabulary import DONE, Taxonomy
 from .agreement_figures import annotated_pages, double_annotated
 from .extractions import current_named
@@ -67,12 +70,14 @@ def checked_pages(session: Session, page_ids: Sequence[int] | None = None) -> li
     return sorted(found)
 
 
-def _shown(html: str) -> tuple[list[str], str]:
-    """A page's blocks and everything it shows as text (its blocks and its title)."""
+def _shown(html: str) -> tuple[list[str], str, str]:
+    """A page's blocks, everything it shows as text (its blocks and its title), and that with the contents
+    of its <meta> elements (where a title or an author may be said)."""
     root = parse_html(html)
     blocks = block_lines(root)
     title = root.findtext(".//title") or ""
-    return blocks, "\n".join([title, *blocks])
+    shown = "\n".join([title, *blocks])
+    return blocks, shown, "\n".join([shown, *(str(value) for value in root.xpath("//meta/@content"))])
 
 
 def _extraction_texts(session: Session, page_ids: Sequence[int],
@@ -89,11 +94,12 @@ def _extraction_texts(session: Session, page_ids: Sequence[int],
 
 
 def _check_gold(gold: Gold, html: str, extracted: Mapping[str, tuple[str, bool]], taxonomy: Taxonomy,
-                thresholds: checks.Thresholds) -> dict[str, str]:
+                thresholds: checks.Thresholds, said: PageSaid) -> dict[str, str]:
     has_content = taxonomy.has_content(gold.page_type)
-    reasons = {checks.TYPE_MISMATCH: checks.type_mismatch(gold.page_type, has_content, gold.text)}
+    blocks, shown, with_meta = _shown(html)
+    reasons = {checks.TYPE_MISMATCH: checks.type_mismatch(gold.page_type, has_content, gold.text),
+               **_check_metadata(gold, with_meta, said)}
     if has_content and gold.text.strip():
-        blocks, shown = _shown(html)
         f1 = {name: 0.0 if errored else text_f1(text, gold.text) for name, (text, errored) in extracted.items()}
         texts = [text for text, errored in extracted.values() if not errored]
         reasons |= {
@@ -104,6 +110,31 @@ def _check_gold(gold: Gold, html: str, extracted: Mapping[str, tuple[str, bool]]
             checks.REPEATED_TEXT: checks.repeated_text(gold.text, shown, thresholds.repeat_words),
         }
     return {name: reason for name, reason in reasons.items() if reason}
+
+
+@dataclass(frozen=True)
+class PageSaid:
+    """What the metadata checks read of a page besides its gold: its address, the day it was captured (its
+    fetch facts, when Goldtext captured it) and the day the checks run."""
+
+    url: str | None
+    captured: str | None
+    today: date
+
+
+def _check_metadata(gold: Gold, shown: str, said: PageSaid) -> dict[str, str | None]:
+    metadata = gold.article_metadata or {}
+    return {
+        checks.DATE_OUT_OF_RANGE: date_out_of_range(metadata.get("published"), said.today, said.url, said.captured),
+        checks.METADATA_NOT_ON_PAGE: not_on_page(metadata, shown),
+        checks.METADATA_MISSING: missing_expected(metadata, gold.page_type, expected(gold.page_type)),
+    }
+
+
+def _page_said(url: str | None, facts: Mapping[str, Any] | None, today: date) -> PageSaid:
+    fetch = (facts or {}).get(FETCH_FACT) or {}
+    captured = fetch.get("fetched_at") if isinstance(fetch, dict) else None
+    return PageSaid(url, captured if isinstance(captured, str) else None, today)
 
 
 State = tuple[int | None, int | None]
@@ -148,6 +179,7 @@ def run_checks(session: Session, registry: Mapping[str, Extractor], taxonomy: Ta
     runs, and return (how many pages were checked, the failing ones). Of `page_ids`, a page the checks do
     not cover loses its kept failures and its run."""
     wanted = checked_pages(session, page_ids)
+    today = utcnow().date()
     fingerprints = current_named(session, registry)
     disputed = {int(p.page_id): p for p in annotated_pages(session, wanted)}  # type: ignore[call-overload]
     failing: list[Failed] = []
@@ -155,11 +187,13 @@ def run_checks(session: Session, registry: Mapping[str, Extractor], taxonomy: Ta
         chunk = wanted[start:start + CHUNK]
         extracted = _extraction_texts(session, chunk, fingerprints)
         golds = {g.page_id: g for g in session.scalars(select(Gold).where(Gold.page_id.in_(chunk)))}
-        for page_id, url, html in session.execute(select(Page.id, Page.url, Page.html).where(Page.id.in_(chunk))):
+        pages = select(Page.id, Page.url, Page.html, Page.facts).where(Page.id.in_(chunk))
+        for page_id, url, html, facts in session.execute(pages):
             reasons: dict[str, str] = {}
             gold = golds.get(page_id)
             if gold is not None and gold.status == DONE:
-                reasons = _check_gold(gold, html, extracted.get(page_id, {}), taxonomy, thresholds)
+                reasons = _check_gold(gold, html, extracted.get(page_id, {}), taxonomy, thresholds,
+                                      _page_said(url, facts, today))
             if page_id in disputed:
                 page = disputed[page_id]
                 texts = {said.author: said.text for said in page.said}

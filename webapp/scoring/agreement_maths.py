@@ -12,6 +12,9 @@ Definitions (docs/metrics.md, "Agreement between annotators"):
 - *snippet agreement* of a pair: the Jaccard index of their snippet sets (a snippet is its list, must
   include or must exclude, and its text); pairs where neither has a snippet are left out. The corpus
   figure is the mean over the pairs counted; None when there is none.
+- *metadata agreement* of each field (title, authors, published): the share of pairs, over all pages, whose
+  values agree after the field's normalisation, counting only the pairs where both annotated the field
+  (scoring/metadata_agreement.py).
 - *annotator noise* on a set of pages: 1 minus the mean text F1 of the double-annotated pages among
   them. A difference of corpus F1 between two extractors smaller than it is "within annotator noise".
 - each annotator's *F1 against the gold*: their text F1 against the adjudicated gold (same pair rule),
@@ -33,6 +36,7 @@ import krippendorff
 import numpy as np
 
 from ..kept import Kept
+from .metadata_agreement import pair_counts, rates
 from .token_overlap import counts, page_scores
 
 GROUPINGS = ("site", "type", "annotator", "guideline")
@@ -110,6 +114,7 @@ class PageAgreement:
     text_f1: float | None
     type_agreement: float | None
     snippet_agreement: float | None
+    metadata: Mapping[str, Mapping[str, Any]] | None = None  # field -> {agreement, pairs} (metadata_agreement)
 
 
 def _pairs(page: AnnotatedPage, only: str | None) -> list[tuple[Said, Said]]:
@@ -128,6 +133,7 @@ def page_agreement(page: AnnotatedPage, only: str | None = None) -> PageAgreemen
         fmean(text_f1(a.text, b.text) for a, b in pairs),
         fmean(float(a.page_type == b.page_type) for a, b in pairs),
         fmean(snippets) if snippets else None,
+        rates(pair_counts((a.article_metadata, b.article_metadata) for a, b in pairs)),
     )
 
 
@@ -188,6 +194,8 @@ def summary(pages: Sequence[AnnotatedPage], only: str | None = None) -> dict[str
         "type_alpha": type_alpha([page for page, p in zip(pages, per_page) if p.pairs]),
         "snippet_agreement": fmean(snippet_pairs) if snippet_pairs else None,
         "snippet_pairs": len(snippet_pairs),
+        "metadata": rates(pair_counts((a.article_metadata, b.article_metadata)
+                                      for page in pages for a, b in _pairs(page, only))),
         "text_f1_spread": spread(page_f1),
         "annotators": _annotators(pages, only),
     }

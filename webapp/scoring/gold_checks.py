@@ -21,6 +21,9 @@ TRUNCATED = "truncated"
 TYPE_MISMATCH = "type-mismatch"
 DISAGREEMENT = "disagreement"
 REPEATED_TEXT = "repeated-text"
+DATE_OUT_OF_RANGE = "date-out-of-range"
+METADATA_NOT_ON_PAGE = "metadata-not-on-page"
+METADATA_MISSING = "metadata-missing"
 
 CHECKS: dict[str, str] = {
     LOW_SCORES: "every extractor scores below a threshold against the gold",
@@ -30,6 +33,9 @@ CHECKS: dict[str, str] = {
     TYPE_MISMATCH: "a type without main content whose gold has text, or the reverse",
     REPEATED_TEXT: "the gold holds the same content twice (however split or formatted), the page once",
     DISAGREEMENT: "double-annotated, the annotators disagree, and nobody adjudicated",
+    DATE_OUT_OF_RANGE: "the gold's date is in the future or before the site existed (scoring/metadata_checks.py)",
+    METADATA_NOT_ON_PAGE: "the gold's title or an author is not on the page",
+    METADATA_MISSING: "a metadata field the page type expects is not annotated",
 }
 """Each check's name, in the order reports list them, and what it looks for."""
 

@@ -3,7 +3,8 @@
 The rules: the page is locked; it must be complete (its OVERLAP places held by annotations that are all
 finished, none a draft, voided ones left out: the pages of the adjudication queue) or already adjudicated
 (409 otherwise); a reviewer never adjudicates a page they annotated themselves (403); the fields are
-checked as a save's are (usecases/fields.py: the result is Markdown, its plain text derived); the result
+checked as a save's are (usecases/fields.py: the result is Markdown, its plain text derived, and its
+metadata fields, each chosen from the annotators' or typed); the result
 is a save of the gold with the reviewer's note (versions, stale saves kept); the page's scores are
 refreshed and its checks asked to run again (jobs/follow_checks.py) when the gold changed; it is audited."""
 
@@ -43,17 +44,19 @@ class AdjudicationRequest:
 
 def adjudication_request(settings: Settings, *, version: Any, page_type: Any, status: Any, note: str,
                          snippets: Any, markdown: str | None = None, text: str | None = None, effort: Any = None,
-                         provenance: Any = None) -> AdjudicationRequest:
+                         provenance: Any = None, metadata: Any = None) -> AdjudicationRequest:
     """The reviewer's result: its Markdown (its plain text derived), or for older forms its text alone
     (usecases/fields.py `saved_views`); ``snippets``: as the API takes them, None for the gold's current
     ones; ``effort``: None or as a save's; ``provenance``: None when not recorded, else one origin per
-    line of the view the reviewer edited. Its shape is checked against usecases/bodies.py `ADJUDICATION`;
+    line of the view the reviewer edited; ``metadata``: the result's title, authors and published (None:
+    keep the gold's). Its shape is checked against usecases/bodies.py `ADJUDICATION`;
     Refused (400, 413) naming what is wrong. The note is cut to NOTE_MAX characters."""
-    given = {"markdown": markdown, "text": text, "effort": effort, "provenance": provenance}
+    given = {"markdown": markdown, "text": text, "effort": effort, "provenance": provenance, "metadata": metadata}
     validated(ADJUDICATION, {"version": version, "type": page_type, "status": status, "note": note,
                              "snippets": snippets, **{key: value for key, value in given.items() if value is not None}})
     views = saved_views(markdown, None if text is None else text.replace("\r\n", "\n"))
-    fields = checked_fields(settings, views=views, page_type=page_type, status=status, snippets=snippets)
+    fields = checked_fields(settings, views=views, page_type=page_type, status=status, snippets=snippets,
+                            metadata=metadata)
     checked = None if provenance is None else provenance_of(provenance, edited_text(views))
     return AdjudicationRequest(fields, version, note[:NOTE_MAX], effort,
                                checked)
@@ -85,7 +88,7 @@ def adjudicate_page(session: Session, settings: Settings, actor: Actor, page_id:
     try:
         outcome = adjudicate(session, page, actor.name, base_version=request.version, **fields.views.fields(),
                              page_type=fields.page_type, status=fields.status, note=request.note,
-                             snippets=fields.snippets,
+                             snippets=fields.snippets, article_metadata=fields.metadata,
                              effort=request.effort, provenance=request.provenance,
                              guideline_version=version_in_force(session, fields.page_type))
     except ValueError as error:

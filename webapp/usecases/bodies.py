@@ -14,8 +14,9 @@ from typing import Any
 from jsonschema import Draft202012Validator, FormatChecker
 from jsonschema.exceptions import ValidationError, best_match
 
+from ..annotation.article_metadata import FIELDS
 from ..annotation.effort_record import ACTIONS, MAX_COUNT, MAX_SECONDS
-from ..annotation.provenance import BASES, NAMED, ORIGINS, PREFILL_FIELDS, TEXT_MAX
+from ..annotation.provenance import BASES, FIELD_ORIGINS, NAMED, ORIGINS, PREFILL_FIELDS, TEXT_MAX
 from ..annotation.provenance import NAME_MAX as ORIGIN_NAME_MAX
 from .outcome import Refused
 
@@ -59,13 +60,26 @@ ORIGIN = {
                "description": ORIGIN_SAID}],
     "description": ORIGIN_SAID,
 }
+FIELD_ORIGIN_SAID = (f"an origin: one of {', '.join(FIELD_ORIGINS)}, or candidate:NAME, annotator:NAME with a name of "
+                     f"1 to {ORIGIN_NAME_MAX} characters, no NUL")
+FIELD_ORIGIN_OF = {
+    # where each metadata field came from (annotation/provenance.py FIELD_ORIGINS)
+    "type": "object",
+    "propertyNames": {"enum": list(FIELDS)},
+    "additionalProperties": {
+        "anyOf": [{"enum": list(FIELD_ORIGINS)},
+                  {"type": "string", "pattern": f"^({'|'.join(NAMED)})[^\\x00]{{1,{ORIGIN_NAME_MAX}}}$"}],
+        "description": FIELD_ORIGIN_SAID},
+    "description": "an object of metadata fields and their origins",
+}
 PROVENANCE_SHAPE = {
     # where a revision's text came from (annotation/provenance.py); its lines' count is checked after it
     "type": "object",
     "required": ["prefill", "lines"],
     "additionalProperties": False,
     "properties": {"prefill": PREFILL, "lines": {"type": "array", "items": ORIGIN,
-                                                 "description": "one origin per line of the text"}},
+                                                 "description": "one origin per line of the text"},
+                   "fields": FIELD_ORIGIN_OF},
 }
 PROVENANCE = {**PROVENANCE_SHAPE, "type": ["object", "null"]}  # in a body: null, not recorded
 EFFORT = {
@@ -89,6 +103,7 @@ FORMATS = FormatChecker(formats=())
 def finite(value: Any) -> bool:
     """A number that is one: JSON as Python reads it may carry NaN and Infinity."""
     return not isinstance(value, float) or math.isfinite(value)
+METADATA = {"type": ["object", "null"]}  # its shape: annotation/article_metadata.py (usecases/fields.py)
 
 
 def body_schema(required: Mapping[str, Any], optional: Mapping[str, Any]) -> Draft202012Validator:
@@ -111,13 +126,14 @@ SAVE_OPTIONAL: dict[str, Any] = {
     "provenance": PROVENANCE,  # the revision facts (save.REVISION_FACTS); null: none
     "effort": EFFORT,
     "guideline_version": {"type": ["integer", "null"]},
+    "metadata": METADATA,  # title, authors, published; absent or null: keep the current fields
 }
 SAVE = body_schema(SAVE_FIELDS, SAVE_OPTIONAL)
 """A save of a page's gold or of one's annotation (`POST /api/pages/ID/gold`)."""
 
 ADJUDICATION = body_schema({"version": WHOLE, "type": TEXT, "status": TEXT, "note": TEXT},
                            {"markdown": TEXT, "text": TEXT, "snippets": SNIPPETS, "effort": EFFORT,
-                            "provenance": PROVENANCE})
+                            "provenance": PROVENANCE, "metadata": METADATA})
 """A reviewer's result (the adjudication form)."""
 
 EXTRACTION = body_schema(

@@ -1,5 +1,6 @@
 """The one check of what a gold or an annotation says, whichever face sent it: the size of its Markdown
-(GOLD_MAX_BYTES), its page type (the taxonomy in force), its status and its snippets.
+(GOLD_MAX_BYTES), its page type (the taxonomy in force), its status, its snippets and its article metadata
+(title, authors, published: annotation/article_metadata.py `checked`).
 
 A save sends the gold as Markdown (`markdown`), and its plain text is derived from it; a body with only
 `text` (the API before golds were Markdown) is taken as that text, its Markdown escaped from it
@@ -10,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..annotation.article_metadata import checked
 from ..annotation.gold_markdown import GoldViews, views_of
 from ..settings import Settings
 from ..vocabulary import UnknownTerm, checked_page_type, checked_snippets, checked_status
@@ -22,6 +24,7 @@ class Fields:
     page_type: str
     status: str
     snippets: dict[str, list[str]] | None  # None: keep the current snippets (a save), or none
+    metadata: dict[str, Any] | None = None  # None: keep the current metadata (a save), or none annotated
 
     @property
     def text(self) -> str:
@@ -47,9 +50,10 @@ def too_large(settings: Settings, markdown: str) -> Refused | None:
                         "stored: nothing was saved. Keep the page's main text only.")
 
 
-def checked_fields(settings: Settings, *, views: GoldViews, page_type: str, status: str, snippets: Any) -> Fields:
+def checked_fields(settings: Settings, *, views: GoldViews, page_type: str, status: str, snippets: Any,
+                   metadata: Any = None) -> Fields:
     """The fields if the settings take them; Refused (400, or 413 for a Markdown too large) naming what is
-    wrong."""
+    wrong. ``metadata`` None: not sent (a save keeps the current fields)."""
     large = too_large(settings, views.markdown)
     if large is not None:
         raise large
@@ -62,4 +66,12 @@ def checked_fields(settings: Settings, *, views: GoldViews, page_type: str, stat
         cleaned = checked_snippets(snippets)
     except UnknownTerm as error:
         raise Refused(400, f"'snippets': {error}.") from None
-    return Fields(views, page_type, status, cleaned)
+    return Fields(views, page_type, status, cleaned, None if metadata is None else checked_metadata(metadata))
+
+
+def checked_metadata(metadata: Any) -> dict[str, Any]:
+    """The article metadata in its shape; Refused (400) naming the field and what is wrong."""
+    try:
+        return checked(metadata)
+    except ValueError as error:
+        raise Refused(400, f"'metadata': {error}.") from None

@@ -8,10 +8,13 @@ document whose page type the settings do not name is rejected with the reason; a
 the page's first revision, by its author when the source names one (a `jsonl` export's `gold_author`), else
 by "import", with the reviewer's note and the provenance the source gives, else the provenance of an import
 (every line "import"); each annotator's own annotation the source carries (a `jsonl` export's
-`annotations`) becomes that annotator's annotation of the page, with its provenance. A document whose
-provenance does not fit its text, whose annotation names an annotator twice or has a page type the
-settings do not name, or whose author is not a name, is rejected with the reason; an empty article gold is
-a draft to review; the caller commits as it goes (corpus/importer.py yields each outcome)."""
+`annotations`) becomes that annotator's annotation of the page, with its provenance; the metadata gold a
+layout gives (title, authors, published: corpus/metadata_fields.py) is checked as a save's is
+(annotation/article_metadata.py) and stored with the gold and the annotations, its provenance "import" for
+each field. A document whose metadata is not in that shape, whose provenance does not fit its text, whose
+annotation names an annotator twice or has a page type the settings do not name, or whose author is not a
+name, is rejected with the reason; an empty article gold is a draft to review; the caller commits as it goes
+(corpus/importer.py yields each outcome)."""
 
 from __future__ import annotations
 
@@ -22,6 +25,7 @@ from pathlib import Path
 from sqlalchemy.orm import Session
 
 from ..annotation.annotations import add_annotation
+from ..annotation.article_metadata import checked
 from ..annotation.gold import add_revision
 from ..annotation.gold_markdown import edited_text, views_of
 from ..annotation.provenance import imported
@@ -62,6 +66,7 @@ def recorded(settings: Settings, doc: RawDocument | Rejected, fmt: str) -> RawDo
         twice = next((name for name in names if names.count(name) > 1), None)
         if twice is not None:
             raise ValueError(f"annotator {twice!r} has two annotations of it")
+        doc = with_metadata(doc)
         for number, annotation in enumerate(doc.annotations, start=1):
             checked_page_type(annotation.page_type, settings.taxonomy, f"in annotation {number}")
             if annotation.provenance is not None:
@@ -76,7 +81,24 @@ def recorded(settings: Settings, doc: RawDocument | Rejected, fmt: str) -> RawDo
     if not doc.has_gold and doc.page_type is None and doc.snippets is None:
         return doc
     layout = (doc.layout or {}).get("name") or (fmt if fmt != "auto" else None)
-    return dataclasses.replace(doc, provenance=imported(text, layout if isinstance(layout, str) else None))
+    return dataclasses.replace(doc, provenance=imported(text, layout if isinstance(layout, str) else None,
+                                                        doc.metadata))
+
+
+def with_metadata(doc: RawDocument) -> RawDocument:
+    """The document with its metadata gold and its annotations' in their shape (annotation/article_metadata.py);
+    ValueError naming whose metadata is wrong and why."""
+    try:
+        metadata = checked(doc.metadata) or None
+    except ValueError as error:
+        raise ValueError(f"the gold's {error}") from None
+    annotations = []
+    for number, annotation in enumerate(doc.annotations, start=1):
+        try:
+            annotations.append(dataclasses.replace(annotation, metadata=checked(annotation.metadata) or None))
+        except ValueError as error:
+            raise ValueError(f"annotation {number}'s {error}") from None
+    return dataclasses.replace(doc, metadata=metadata, annotations=tuple(annotations))
 
 
 def edited(text: str | None, markdown: str | None) -> str:

@@ -60,12 +60,12 @@ class SaveRequest:
 
 def save_request(settings: Settings, body: Any) -> SaveRequest:
     """A save from its JSON object (usecases/bodies.py `SAVE`: markdown (or, for older clients, text alone),
-    type, status, version, client_save_id, snippets and the REVISION_FACTS); Refused (400, 413) naming what
-    is wrong. With Markdown, a text the body also sends is ignored: the plain text is derived."""
+    type, status, version, client_save_id, snippets, metadata and the REVISION_FACTS); Refused (400, 413)
+    naming what is wrong. With Markdown, a text the body also sends is ignored: the plain text is derived."""
     body = validated(SAVE, body)
     views = saved_views(body.get("markdown"), body.get("text"))
     fields = checked_fields(settings, views=views, page_type=body["type"], status=body["status"],
-                            snippets=body.get("snippets"))
+                            snippets=body.get("snippets"), metadata=body.get("metadata"))
     return SaveRequest(fields, body["version"], body["client_save_id"], revision_facts(body, views))
 
 
@@ -142,7 +142,8 @@ def save(session: Session, settings: Settings, actor: Actor, page_id: int, reque
     own = blind or is_control_for(session, page.id, actor.name)
     fields = request.fields
     values: dict[str, Any] = {**fields.views.fields(), "page_type": fields.page_type, "status": fields.status,
-                              "snippets": fields.snippets, "client_save_id": request.client_save_id,
+                              "snippets": fields.snippets, "article_metadata": fields.metadata,
+                              "client_save_id": request.client_save_id,
                               **request.facts, "guideline_version": version_in_force(session, fields.page_type)}
     try:
         if own:

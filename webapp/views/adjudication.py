@@ -1,6 +1,7 @@
 """Adjudication (reviewers): the queue of pages whose places are full and done, the side-by-side view of
-a page's annotations, the save of the reviewer's result as the page's gold (usecases/adjudicate.py), and
-an admin's void of an annotation (usecases/void.py)."""
+a page's annotations (their metadata fields to choose from: web/metadata_form.py), the save of the
+reviewer's result as the page's gold (usecases/adjudicate.py), and an admin's void of an annotation
+(usecases/void.py)."""
 
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ from ..usecases.void import void_annotation
 from ..vocabulary import GOLD_STATUSES
 from ..web.app_settings import settings
 from ..web.guideline_panel import guideline_panel
+from ..web.metadata_form import BadChoice, chosen_metadata, field_choices
 from .common import actor, annotator, current_role, follow, idle_seconds, overlap, refuse
 
 bp = Blueprint("adjudication", __name__, url_prefix="/adjudication")
@@ -89,6 +91,8 @@ def page(page_id: int) -> str:
         refusal=refusal.reason if refusal else None, can_void=at_least(current_role(), ADMIN),
         idle_seconds=idle_seconds(),
         guidelines=guideline_panel(session, settings().taxonomy),
+        metadata_fields=field_choices([(a.author, a.article_metadata) for a in annotations],
+                                      (base.article_metadata or {}) if base is not None else None),
     )
 
 
@@ -103,11 +107,18 @@ def save(page_id: int) -> Response:
     session = get_session()
     snippets, effort, provenance = (form_json(form, name) for name in ("snippets", "effort", "provenance"))
     try:
+        chosen = chosen_metadata(form)
+    except BadChoice as error:
+        abort(400, description=f"{error}.")
+    metadata, origins = chosen if chosen is not None else (None, {})
+    if isinstance(provenance, dict) and origins:
+        provenance = {**provenance, "fields": origins}
+    try:
         outcome = adjudicate_page(session, settings(), actor(reviewer), page_id, adjudication_request(
             settings(), version=form.get("version", type=int), markdown=form.get("markdown"),
             text=form.get("text", ""), page_type=form.get("type"),
             status=form.get("status"), note=form.get("note", ""), snippets=snippets, effort=effort,
-            provenance=provenance))
+            provenance=provenance, metadata=metadata))
     except Refused as error:
         refuse(error)
     session.commit()

@@ -24,6 +24,7 @@ from werkzeug.wrappers import Response
 from ..accounts.names import BadName, checked_name
 from ..accounts.roles import REVIEWER, at_least
 from ..annotation.annotations import annotation_of, is_blind
+from ..annotation.article_metadata import FIELDS, expected
 from ..annotation.boilerplate import BoilerplateCache, drop_lines, page_boilerplate
 from ..annotation.candidate_tabs import arranged, tab_choices
 from ..annotation.comments import open_requests, thread
@@ -31,10 +32,12 @@ from ..annotation.control import is_control_for
 from ..annotation.effort_record import ACTIONS
 from ..annotation.gold import HistoryPage, Record, history_page
 from ..annotation.gold_markdown import editor_markdown, lines_markdown, plain_line, two_golds
+from ..annotation.metadata_prefill import field_candidates, prefilled
 from ..annotation.prefill import (
     FIXED_MODE,
     METRIC,
     RANDOM_MODE,
+    SITE_BEST,
     Prefill,
     Ranking,
     choose,
@@ -44,8 +47,9 @@ from ..annotation.prefill import (
 )
 from ..annotation.provenance import summary, uniform
 from ..annotation.type_signals import NO_SIGNAL, Suggestion, suggest_type
+from ..corpus.date_shown import dates_shown
 from ..corpus.site_names import known_site
-from ..corpus.visible_text import browser_rules
+from ..corpus.visible_text import browser_rules, visible_text
 from ..db import get_or_404, get_session
 from ..models import Annotation, Extraction, Gold, Page
 from ..results.effort_figures import pace
@@ -102,6 +106,7 @@ def candidates(session: Session, page_id: int, default: str) -> list[dict[str, A
             "error": e.error,
             "incomplete": e.incomplete,
             "saved_scores": saved.get(e.fingerprint, {}).get("metrics", {}),
+            "metadata": e.article_metadata or {},
         }
         for e in ordered
     ]
@@ -160,15 +165,53 @@ def prefill_of(session: Session, page: Page, found: list[dict[str, Any]], who: s
     return choose(ranked, pages, host, settings().min_site_pages, settings().default_extractor, usable)
 
 
-def ranked_site(session: Session, host: str) -> tuple[int, Ranking]:
-    """(gold pages, ranking) of a site, computed once per epoch of the score change log."""
-    metric = app_settings.metrics()[METRIC]
+def ranked_site(session: Session, host: str, metric_name: str = METRIC) -> tuple[int, Ranking]:
+    """(gold pages, ranking) of a site by a metric, computed once per epoch of the score change log."""
+    metric = app_settings.metrics()[metric_name]
     shared = app_settings.shared_scores()
     registered = current_named(session, app_settings.registry())
     with shared.synced(session):
-        named = board_extractors(shared, METRIC, registered, False)
-        return shared.remembered(("prefill", host, tuple(named.items())),
+        named = board_extractors(shared, metric_name, registered, False)
+        return shared.remembered(("prefill", metric_name, host, tuple(named.items())),
                                  lambda: site_ranking(shared.cache, metric, named, host))
+
+
+def field_rankings(session: Session, page: Page) -> dict[str, list[str]]:
+    """Each metadata field's extractors best first on the page's site, by the field's metric (`title`,
+    `authors`, `published`) where the leaderboard has one and the site has enough gold (PREFILL site-best);
+    a field without is left out (annotation/metadata_prefill.py falls back to the text's prefill order)."""
+    host = known_site(page.site.host)
+    if settings().prefill != SITE_BEST or host is None:
+        return {}
+    found = {}
+    for field in FIELDS:
+        if field in app_settings.metrics():
+            pages, ranked = ranked_site(session, host, field)
+            if pages >= settings().min_site_pages:
+                found[field] = [name for name, _ in ranked]
+    return found
+
+
+def metadata_editor(session: Session, page: Page, saved: Record | None, found: list[dict[str, Any]],
+                    prefill: Prefill | None, page_type: str) -> dict[str, Any]:
+    """What the metadata fields above the gold editor start from (annotation/metadata_prefill.py): the saved
+    fields (their origin "gold"), or each field from its best candidate; every candidate's values; each date
+    as the page shows it (corpus/date_shown.py); the fields the page type expects."""
+    usable = [{"name": c["name"], "metadata": c["metadata"]} for c in found if not c["error"]]
+    if saved is not None:
+        start = saved.article_metadata or {}
+        chosen = {field: {"value": value, "from": "gold"} for field, value in start.items()}
+    else:
+        fallback = [prefill.extractor] if prefill is not None and prefill.extractor else []
+        chosen = prefilled(usable, field_rankings(session, page), fallback)
+    values = field_candidates(usable)
+    dates = [v for v in [(chosen.get("published") or {}).get("value"), *(c["value"] for c in values["published"])]
+             if isinstance(v, str)]
+    lines = visible_text(session.scalar(select(Page.html).where(Page.id == page.id)) or "").split("\n") if dates else []
+    return {"start": {field: said["value"] for field, said in chosen.items()},
+            "origins": {field: said["from"] for field, said in chosen.items()},
+            "candidates": values, "shown": dates_shown(dates, lines), "expected": list(expected(page_type)),
+            "fields": list(FIELDS)}
 
 
 def type_choices(page_type: str) -> dict[str, str]:
@@ -202,6 +245,7 @@ def page(page_id: int) -> Response | str:
     verdicts = [(c["accepted"], c["guard_reason"]) for c in cands if not c["error"]]
     suggested = suggest_type(found.facts or {}, found.url, settings().taxonomy, verdicts) if saved is None else None
     editor = editor_state(saved, cands, prefill, boilerplate, suggested)
+    metadata = metadata_editor(session, found, saved, cands, prefill, editor["type"])
     return render_template(
         "annotate/page.html",
         page=found,
@@ -226,6 +270,7 @@ def page(page_id: int) -> Response | str:
         effort={"idleSeconds": idle_seconds(), "actions": list(ACTIONS),
                 **pace(session, annotator() or "", page_id)},
         guidelines=guideline_panel(session, settings().taxonomy),
+        metadata=metadata,
     )
 
 
@@ -253,7 +298,7 @@ def history(page_id: int) -> str:
          "type": r.page_type, "status": r.status, "text": r.text, "markdown": r.markdown,
          "text_source": r.text_source, "applied": applied,
          "provenance": summary(r.provenance), "origins": (r.provenance or {}).get("lines"),
-         "guideline_version": r.guideline_version}
+         "guideline_version": r.guideline_version, "metadata": r.article_metadata or {}}
         for r, applied in shown.revisions
     ]
     no_restore = "" if own else edit_refusal(session, settings(), found, name)

@@ -12,6 +12,7 @@ from flask import Blueprint, abort, current_app, jsonify, request, url_for
 from werkzeug.wrappers import Response
 
 from ..annotation.annotations import annotation_of, is_blind
+from ..annotation.article_metadata import differing
 from ..annotation.control import is_control_for
 from ..annotation.gold import Record
 from ..db import get_or_404, get_session
@@ -36,7 +37,7 @@ def gold_json(gold: Record | None) -> dict[str, Any]:
     """A page's gold, or an annotator's own annotation (the same fields)."""
     if gold is None:
         return {"version": 0, "text": "", "markdown": "", "text_source": None, "type": None, "status": None,
-                "author": None, "updated_at": None, "snippets": None}
+                "author": None, "updated_at": None, "snippets": None, "metadata": {}}
     return {
         "version": gold.version,
         "text": gold.text,
@@ -47,6 +48,7 @@ def gold_json(gold: Record | None) -> dict[str, Any]:
         "author": gold.author,
         "updated_at": gold.updated_at.isoformat(),
         "snippets": gold.snippets,
+        "metadata": gold.article_metadata or {},  # annotation/article_metadata.py: absent field, not annotated
     }
 
 
@@ -64,7 +66,8 @@ def read_gold(page_id: int) -> Response:
 
 @bp.post("/pages/<int:page_id>/gold")
 def write_gold(page_id: int) -> tuple[Response, int]:
-    """Save: 200 when applied (or already applied), 409 with the current gold when the edit was stale."""
+    """Save: 200 when applied (or already applied), 409 with the current gold when the edit was stale, and
+    the metadata fields on which the stale save and the current gold differ (``fields``)."""
     author = annotator()
     if author is None:
         abort(400, description="Give your name first (every revision records it).")
@@ -78,7 +81,8 @@ def write_gold(page_id: int) -> tuple[Response, int]:
     follow(session, saved.check)
     outcome = saved.outcome
     if outcome.conflict:
-        return jsonify(conflict=True, revision=outcome.revision.id, current=gold_json(outcome.record)), 409
+        return jsonify(conflict=True, revision=outcome.revision.id, current=gold_json(outcome.record),
+                       fields=differing(outcome.revision.article_metadata, outcome.record.article_metadata)), 409
     return (
         jsonify(
             conflict=False,
