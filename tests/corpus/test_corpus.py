@@ -150,6 +150,7 @@ def test_readability_layout_fixture():
         gold="Ferry timetable changes\nFrom Monday the first ferry leaves at 6:40.\n"
         "Weekdays: 6:40\nSundays: 8:10\nTickets are sold on board.",
         page_type="article",
+        metadata={"title": "Ferry timetable changes"},  # expected-metadata.json gives its title only
     )
     menu = results["menu"]
     assert (menu.page_type, menu.gold, menu.url) == ("other", None, None)

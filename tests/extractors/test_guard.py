@@ -64,7 +64,7 @@ def test_drift_is_one_expandable_line_per_site(app):
     flags.append({"site": "other.example", "extractor": "x0", "from_batch": 1, "to_batch": 3, "from_rate": 0.9,
                   "to_rate": 0.2, "drop": 70.0})
     board = {"drift": flags, "pending": 0, "metric": "tokens", "average": "micro", "pages": 0, "extractors": {},
-             "extras": {}}
+             "extras": {}, "compositions": {}, "outdated": [], "best_cascade": None}
     with app.test_request_context("/leaderboard"):
         html = render_template("leaderboard/_board.html", board=board, args=MultiDict())
     assert html.count("data-site=") == 2

@@ -46,7 +46,8 @@ def test_goldtext_extract_and_the_api_start_the_same_extraction(app, session, ru
     assert response.status_code == 202, response.get_json()
     by_api = response.get_json()["job"]
     assert by_api != by_command
-    params = {"extractors": ["density"], "site": "news.example", "force": True}
+    params = {"extractors": ["density"], "site": "news.example", "force": True, "outdated": False,
+              "derive_only": False}
     assert job_started(session, by_command) == job_started(session, by_api) == (
         "extract", params, ["plan"], "extract", params)
     assert client.get(response.get_json()["progress"], headers=headers).get_json()["kind"] == "extract"
