@@ -7,7 +7,7 @@ import { candidateLines } from "./takes.js";
 import { bag, scores } from "./tokens.js";
 import { diff, render, words } from "./worddiff.js";
 
-export const percent = (x) => `${(100 * x).toFixed(1)}%`;
+export const percent = (x) => (x === null ? "—" : `${(100 * x).toFixed(1)}%`); // null: the page cannot give it
 
 // A candidate as the view uses it: `units` (markdown_lines.js), `lines` (each unit's plain text, what the
 // lines to take align), `texts` (each unit's Markdown lines), `markdown` (what "use" puts in the editor).

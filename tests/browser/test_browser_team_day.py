@@ -111,9 +111,9 @@ def test_a_lead_s_day_with_two_annotators_and_a_reviewer(browser, live_server, s
         rita.keyboard.press("Enter")
         with rita.expect_navigation():
             rita.keyboard.press("Control+s")
-        gold = session.scalar(select(Gold.text).where(Gold.page_id == ids["documentation"]))
+        gold = session.scalar(select(Gold.markdown).where(Gold.page_id == ids["documentation"]))
         session.rollback()
-        assert gold == "\n".join(pages["documentation"][2])
+        assert gold == "\n".join(pages["documentation"][2])  # Ann's lines as she wrote them (Markdown)
 
         lena.goto(f"{live_server}/team")
         for name in ("Ann", "Bob"):

@@ -8,6 +8,7 @@ Services take a session and never commit; nothing here knows Flask.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -271,7 +272,9 @@ def worst_pages(
 
 def page_scores(session: Session, metrics: Mapping[str, Metric], page_id: int) -> dict[str, dict[str, Any]]:
     """One page's cached per-page precision, recall and F1: {fingerprint: {"extractor", "metrics": {metric: ...}}};
-    with a metric whose counts list the page's failing tests (``structure-tests``), those tests as ``failed``."""
+    with a metric whose counts list the page's failing tests (``structure-tests``), those tests as ``failed``. A
+    figure the page cannot give (a date's recall where the gold and the extractor both say none: 0 of 0) is None,
+    which JSON can carry, not NaN."""
     rows = session.execute(
         select(Extraction.extractor, Extraction.fingerprint, Score.metric, Score.counts)
         .join(Score, Score.extraction_id == Extraction.id)
@@ -282,7 +285,8 @@ def page_scores(session: Session, metrics: Mapping[str, Metric], page_id: int) -
     for name, fp, metric, counts in rows:
         p, r, f = metrics[metric].of_page(counts)
         entry = result.setdefault(fp, {"extractor": name, "metrics": {}})
-        entry["metrics"][metric] = {"precision": p, "recall": r, "f1": f}
+        entry["metrics"][metric] = {key: None if math.isnan(value) else value
+                                    for key, value in (("precision", p), ("recall", r), ("f1", f))}
         if "failed" in counts:
             entry["metrics"][metric]["failed"] = counts["failed"]
     return result
