@@ -23,7 +23,7 @@ from webapp.results.store import refresh_scores
 from webapp.scoring.markdown_text import markdown_of_text, plain_text
 from webapp.vocabulary import DEFAULT_TAXONOMY
 
-METRICS = {name: m for name, m in ALL_METRICS.items() if m.needs != "markdown"}  # the text metrics
+METRICS = {name: m for name, m in ALL_METRICS.items() if m.needs not in ("markdown", "metadata")}  # the text metrics
 
 DATASET = "WebMainBench_dataset_sample2.jsonl"
 RESULTS = "dataset_with_results.jsonl"
