@@ -85,7 +85,7 @@ def build(app, pages: int) -> int:
         if control:
             controls.append({"page_id": p, "text": " ".join(base), "page_type": "article", "gold_version": 1,
                              "author": "rita"})
-            assignments += [{"page_id": p, "annotator": name} for name in ANNOTATORS]
+            assignments += [{"page_id": p, "author": name} for name in ANNOTATORS]
     with engine.begin() as conn:
         conn.execute(insert(Site), [{"id": s + 1, "host": f"site{s}.example"} for s in range(4)])
         conn.execute(insert(ImportBatch), [{"id": 1, "source": "bench", "format": "jsonl", "imported": pages}])

@@ -30,7 +30,8 @@ from webapp.results.cache import ScoreCache
 from webapp.results.leaderboard_figures import leaderboard
 from webapp.results.store import gold_changed
 from webapp.scoring import build_metrics, eager, summarize_many
-from webapp.vocabulary import DEFAULT_TAXONOMY
+from webapp.scoring.markdown_text import markdown_of_text
+from webapp.vocabulary import DEFAULT_TAXONOMY, FLAT
 
 METRICS = build_metrics()
 EAGER = eager(METRICS)
@@ -69,8 +70,8 @@ def populate(app, pages: int, extractors: int, rng: random.Random) -> list[str]:
                  "encoding_source": "bom", "html": "<p></p>", "facts": {}} for i in ids
             ]))
             session.execute(insert(Gold), checked(Gold, [
-                {"page_id": i, "text": golds[i], "page_type": "article", "status": "done", "author": "bench",
-                 "version": 1} for i in ids
+                {"page_id": i, "text": golds[i], "markdown": markdown_of_text(golds[i]), "text_source": FLAT,
+                 "page_type": "article", "status": "done", "author": "bench", "version": 1} for i in ids
             ]))
             session.execute(insert(Extraction), checked(Extraction, [
                 {"page_id": i, "extractor": n, "fingerprint": f"{n}|1|{{}}",
