@@ -93,9 +93,22 @@ def logged_in_by_keyboard(context, base: str, name: str, password: str):
 
 
 def until(tab, expression: str, timeout: float = 10.0) -> None:
-    """Wait until the tab's `expression` is true (AssertionError after `timeout` seconds)."""
+    """Wait until the tab's `expression` is true (AssertionError after `timeout` seconds). While the tab
+    navigates, the new document may have no body yet or the old context may be gone: such a moment counts
+    as false, and the last error is named if the expression never comes true."""
+    from playwright.sync_api import Error as PlaywrightError
+
     deadline = time.monotonic() + timeout
-    while not tab.evaluate(expression):
+    guarded = f"(() => {{ try {{ return [!!({expression}), null]; }} catch (e) {{ return [false, String(e)]; }} }})()"
+    last_error = None
+    while True:
+        try:
+            done, last_error = tab.evaluate(guarded)
+        except PlaywrightError as error:  # the execution context was destroyed by a navigation
+            done, last_error = False, str(error)
+        if done:
+            return
         if time.monotonic() > deadline:
-            raise AssertionError(f"still false after {timeout} s: {expression}")
+            raise AssertionError(f"still false after {timeout} s: {expression}"
+                                 + (f" (last error: {last_error})" if last_error else ""))
         tab.wait_for_timeout(50)
