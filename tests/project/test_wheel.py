@@ -87,3 +87,16 @@ def test_the_installed_wheel_runs_the_demo_and_serves_every_page(wheel, tmp_path
     assert any(path.endswith(".css") for path in answers["status"]) and any(
         path.endswith(".js") for path in answers["status"])
     assert {path: code for path, code in answers["status"].items() if code != 200} == {}
+
+
+def test_an_editable_install_prints_nothing(tmp_path):
+    """The README's install, in a fresh environment: `pip install -e .` after upgrading pip says nothing (the
+    build backend's warnings about how it makes the install editable included)."""
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    pip = [str(venv / "bin" / "python"), "-m", "pip"]
+    subprocess.run([*pip, "install", "-q", "--upgrade", "pip"], check=True, capture_output=True)
+    installed = subprocess.run([*pip, "install", "-q", "--no-deps", "-e", str(ROOT)], cwd=tmp_path,
+                               capture_output=True, text=True)
+    assert installed.returncode == 0, installed.stderr
+    assert (installed.stdout, installed.stderr) == ("", "")
