@@ -92,7 +92,7 @@ def test_the_installed_wheel_runs_the_demo_and_serves_every_page(wheel, tmp_path
 def test_the_readme_install_is_quiet_and_its_demo_serves_every_page(tmp_path):
     """The README's quickstart in a fresh environment with only Goldtext's own dependencies (no extra):
     `pip install -e .` after upgrading pip says nothing (the build backend's notes on how it makes the install
-    editable included), and the demo it starts serves every page."""
+    editable included), the demo it starts serves every page, and what needs an extra says so."""
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     python = str(venv / "bin" / "python")
@@ -112,3 +112,8 @@ def test_the_readme_install_is_quiet_and_its_demo_serves_every_page(tmp_path):
     assert served.returncode == 0, served.stderr
     assert {path: code for path, code in json.loads(served.stdout.splitlines()[-1])["status"].items()
             if code != 200} == {}
+    # Rendering is an extra: without it a capture that asks for it is refused before it starts, saying why.
+    rendered = subprocess.run([str(venv / "bin" / "goldtext"), "capture", "--render", "https://a.example/"],
+                              cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    assert rendered.returncode != 0
+    assert "needs Playwright, which is not installed: pip install 'goldtext[render]'" in rendered.stderr

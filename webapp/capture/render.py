@@ -84,10 +84,10 @@ class Renderer:
         self._browser = self._playwright = None
 
     def _render(self, url: str, body: bytes, content_type: str) -> Rendering:
+        browser = self._start()  # first: it names a missing Playwright
         from playwright.sync_api import Error as PlaywrightError
         from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-        browser = self._start()
         started, deadline = time.monotonic(), time.monotonic() + self.limits.seconds
         refused: list[Refusal] = []
         answered = [0]

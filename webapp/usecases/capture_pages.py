@@ -5,13 +5,14 @@ instance folder, imports the pages it got as a new batch and extracts them. `gol
 The rules: only an admin captures (403), since a capture makes the server send requests for its user; at least
 one URL and at most CAPTURE_MAX_URLS (400); each URL is an http(s) URL with a host and no space (400 naming the
 first that is not: the scheme, port and address rules are applied again, per URL, when it is fetched and reported
-there); the URLs to render are among them; turning robots.txt off is recorded with the capture (job, audit event
+there); the URLs to render are among them, and Playwright is installed to render them; turning robots.txt off is recorded with the capture (job, audit event
 and WARC). The job is queued with its first step's chunk and the start audited; the face commits and dispatches."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from importlib.util import find_spec
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -86,6 +87,9 @@ def start_capture(session: Session, settings: Settings, actor: Actor, request: C
     urls = checked_urls(request.urls, settings.capture.max_urls)
     batch = start_batch(session, f"capture of {len(urls)} URL{'s' if len(urls) != 1 else ''}", "warc", actor.name)
     render = [url for url in urls if url in set(u.strip() for u in request.render)]
+    if render and find_spec("playwright") is None:
+        raise Refused(400, "Rendering in Chromium needs Playwright, which is not installed: pip install "
+                           "'goldtext[render]', or capture without rendering.")
     params: dict[str, Any] = {"urls": list(urls), "obey_robots": request.obey_robots, "batch": batch.id,
                               "format": "warc", "site_from": "url", "extractors": list(request.extractors),
                               "render": render}
