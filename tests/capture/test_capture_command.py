@@ -83,3 +83,14 @@ def test_the_warc_imported_elsewhere_gives_the_same_pages_and_facts(runner, sess
 def test_a_capture_that_cannot_start_says_why(runner, args, message):
     result = runner.invoke(args=["capture", *args])
     assert result.exit_code == 2 and message in result.output
+
+
+def test_a_capture_where_nothing_is_fetched_ends_with_its_report_and_imports_nothing(runner, session):
+    with capture_server() as base:
+        result = runner.invoke(args=["capture", f"{base}/private/secret", f"{base}/data.json"])
+    assert result.exit_code == 1, result.output
+    assert "0 fetched, 1 refused by robots.txt, 1 failed" in result.output
+    assert "Error: no URL was captured: the report above says why each was not" in result.output
+    assert "NothingImported" not in result.output
+    job = session.scalars(select(Job).where(Job.kind == "capture")).one()
+    assert job.status == "done" and session.scalars(select(Page)).all() == []

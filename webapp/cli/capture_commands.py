@@ -109,6 +109,8 @@ def capture_command(urls, url_file, sitemap, limit, no_robots, warc_out, extract
         click.echo(f"WARC written to {warc_out}")
     if status != "done":
         raise click.ClickException(f"capture job {job_id} {status}" + (f": {finished.error}" if finished.error else ""))
+    if not any(row["status"] == "fetched" for row in finished.result.get(REPORT, [])):
+        raise click.ClickException("no URL was captured: the report above says why each was not")
 
 
 COMMANDS = [capture_command]

@@ -83,8 +83,9 @@ def capture_step(ctx: Context) -> Follow:
             store_file(session, ctx.job_id, kept.name, stream)
         job = _job(session, ctx)
         job.result = {**job.result, "warc": str(kept)}
+        fetched = any(row["status"] == "fetched" for row in job.result.get(REPORT, []))
         session.commit()
-    return [("import", [])]
+    return [("import", [])] if fetched else []  # nothing fetched: the report says why, nothing to import
 
 
 def write_warc(ctx: Context, urls: list[str]) -> Path:

@@ -5,8 +5,9 @@ instance folder, imports the pages it got as a new batch and extracts them. `gol
 The rules: only an admin captures (403), since a capture makes the server send requests for its user; at least
 one URL and at most CAPTURE_MAX_URLS (400); each URL is an http(s) URL with a host and no space (400 naming the
 first that is not: the scheme, port and address rules are applied again, per URL, when it is fetched and reported
-there); the URLs to render are among them, and Playwright is installed to render them; turning robots.txt off is recorded with the capture (job, audit event
-and WARC). The job is queued with its first step's chunk and the start audited; the face commits and dispatches."""
+there); the URLs to render are among them, and Playwright is installed to render them; turning robots.txt off is
+recorded with the capture (job, audit event and WARC). The job is queued with its first step's chunk and the
+start audited; the face commits and dispatches."""
 
 from __future__ import annotations
 
