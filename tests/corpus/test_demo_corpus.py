@@ -7,6 +7,9 @@ from urllib.parse import urlsplit
 
 import lxml.html
 import pytest
+from demo_fixtures import demo_app_on
+
+from webapp.db import dispose
 
 from webapp.vocabulary import ARTICLE, DEFAULT_NO_CONTENT_TYPES, DEFAULT_TAXONOMY
 
@@ -245,3 +248,15 @@ def test_every_drop_selector_matches_inside_the_body_on_its_site(site: str, sele
     pages = [parse(name) for name in INDEX if host(name) == site]
     bodies = [body for page in pages for body in page.cssselect(RULES[site]["body"])]
     assert any(body.cssselect(selector) for body in bodies)
+
+
+def test_the_demo_passes_its_own_checks(demo_copy, tmp_path):
+    """What a newcomer runs first after `goldtext demo`: every page passes every check, its metadata gold
+    (title, authors, published, from each page's NAME.json) included."""
+    app = demo_app_on(demo_copy, tmp_path / "instance")
+    try:
+        result = app.test_cli_runner().invoke(args=["check"])
+    finally:
+        dispose(app)
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[-1] == f"0 of {len(INDEX)} pages fail a check."

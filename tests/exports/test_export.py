@@ -236,7 +236,7 @@ def test_csv_export_has_a_row_per_page_extraction_and_metric(cli, session, demo,
     with (out / "scores.csv").open(newline="", encoding="utf-8") as stream:
         rows = list(csv.DictReader(stream))
     metrics = {row["metric"] for row in rows}
-    assert metrics == {"tokens", "shingles", "snippets", "wcxb"}
+    assert metrics == {"tokens", "shingles", "snippets", "wcxb", "title", "authors", "published"}
     snippet_rows = [r for r in rows if r["metric"] == "snippets"]
     texts = [e for e in runnable(build_registry()) if e.name not in METADATA_ONLY]  # those that give text
     assert len(snippet_rows) == 2 * len(texts)  # two pages with snippet gold x the extractors

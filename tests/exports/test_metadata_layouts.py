@@ -20,6 +20,7 @@ from webapp.annotation.article_metadata import checked
 from webapp.corpus.document import Limits, RawDocument
 from webapp.corpus.metadata_fields import joined_names, layout_metadata, split_names
 from webapp.corpus.readers import READERS
+from webapp.exports.folder_writer import FolderWriter
 from webapp.exports.jsonl_writer import FILE, JsonlWriter
 from webapp.exports.selection import ExportedPage, GoldRecord
 from webapp.exports.wcxb_writer import WcxbWriter
@@ -109,7 +110,7 @@ def test_a_gold_not_from_wcxb_writes_its_own_metadata_to_wcxbs_layout(tmp_path):
 
 
 @pytest.mark.corpus(READABILITY)
-def test_every_readability_pages_expected_metadata_is_read_and_kept_through_jsonl(tmp_path):
+def test_every_readability_pages_expected_metadata_is_read_and_kept_through_jsonl_and_the_folder_layout(tmp_path):
     docs = {doc.item: doc for doc in READERS["readability"](str(READABILITY_PAGES), Limits())
             if isinstance(doc, RawDocument)}
     said = {item: checked(doc.metadata) for item, doc in docs.items()}
@@ -123,8 +124,9 @@ def test_every_readability_pages_expected_metadata_is_read_and_kept_through_json
     assert all(said[doc.item] for doc in with_gold) and not any(said[doc.item] for doc in docs.values()
                                                                if doc.gold is None)
     pages = [exported(number, doc) for number, doc in enumerate(with_gold, start=1)]
-    back = written_and_read(JsonlWriter, "jsonl", pages, tmp_path, FILE)
-    assert [checked(doc.metadata) for doc in back] == [said[doc.item] for doc in with_gold]
+    for writer, layout, path in ((JsonlWriter, "jsonl", FILE), (FolderWriter, "folder", "")):
+        back = written_and_read(writer, layout, pages, tmp_path / layout, path)
+        assert {doc.data: checked(doc.metadata) for doc in back} == {doc.data: said[doc.item] for doc in with_gold}
 
 
 @pytest.mark.corpus(WCXB)

@@ -127,7 +127,7 @@ class _Folder:
         return RawDocument(self.item_of(self.path_of(name)), data, self.source, url=url, gold=gold,
                            markdown=markdown, page_type=page_type, folder=self.folder,
                            snippets=snippets_of(meta.get("snippets")),
-                           status=status_of(meta.get("status")))
+                           status=status_of(meta.get("status")), metadata=meta.get("metadata"))
 
     def metadata(self, stem: str) -> dict:
         """The page's NAME.json metadata ({} when there is none; index.json is the folder's index)."""
@@ -145,6 +145,8 @@ class _Folder:
             isinstance(meta.get(key), (str, type(None))) for key in ("url", "type", "status", "text_source")
         ):
             raise Unreadable(f"{name} must be an object whose url, type, status and text_source are strings")
+        if not isinstance(meta.get("metadata"), (dict, type(None))):
+            raise Unreadable(f"{name}: metadata must be an object (title, authors, published)")
         return meta
 
     def text(self, name: str, exact: bool = False) -> str | None:

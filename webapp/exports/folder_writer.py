@@ -1,6 +1,6 @@
 """`folder`: ID.html (the raw bytes exactly as imported), ID.gold.txt (the gold's plain text) and ID.gold.md
 (the gold as Markdown), both UTF-8, written byte for byte, and ID.json (the page's metadata, with the gold's
-text_source; with extractions, those too), the layout the folder reader reads."""
+text_source and its metadata gold: title, authors, published; with extractions, those too), the layout the folder reader reads."""
 
 from __future__ import annotations
 
@@ -26,6 +26,7 @@ class FolderWriter:
             (self._out / f"{name}{MARKDOWN_SUFFIX}").write_bytes(page.gold.gold_markdown.encode("utf-8"))
             meta["gold_exact"] = True
             meta["text_source"] = page.gold.text_source
+            meta["metadata"] = page.gold.metadata
         if self._options.with_extractions:
             meta["extractions"] = extraction_dicts(page)
         (self._out / f"{name}.json").write_text(json.dumps(meta, indent=1) + "\n", encoding="ascii")
