@@ -10,7 +10,6 @@ import pytest
 from demo_fixtures import demo_app_on
 
 from webapp.db import dispose
-
 from webapp.vocabulary import ARTICLE, DEFAULT_NO_CONTENT_TYPES, DEFAULT_TAXONOMY
 
 DEMO = Path(__file__).parents[2] / "webapp" / "demo_corpus"

@@ -1,6 +1,7 @@
 """`folder`: ID.html (the raw bytes exactly as imported), ID.gold.txt (the gold's plain text) and ID.gold.md
 (the gold as Markdown), both UTF-8, written byte for byte, and ID.json (the page's metadata, with the gold's
-text_source and its metadata gold: title, authors, published; with extractions, those too), the layout the folder reader reads."""
+text_source and its metadata gold: title, authors, published; with extractions, those too), the layout the
+folder reader reads."""
 
 from __future__ import annotations
 
