@@ -5,6 +5,7 @@ Markdown once, an extractor of text only its text escaped."""
 from __future__ import annotations
 
 import gzip
+import re
 from collections import Counter
 
 import pytest
@@ -19,6 +20,7 @@ from webapp.extractors.guard import GuardThresholds
 from webapp.extractors.kept_markdown import tidy
 from webapp.extractors.process_pool import Result
 from webapp.extractors.registry import build_registry
+from webapp.extractors.site_rules import run_site_rules
 from webapp.extractors.with_trafilatura import run_trafilatura
 from webapp.models import Extraction
 from webapp.scoring.markdown_text import plain_text
@@ -97,3 +99,101 @@ def test_an_extraction_stores_its_markdown_once_and_text_only_is_escaped(session
 def test_the_list_says_which_extractors_keep_structure(runner):
     lines = {line.split()[0]: line for line in runner.invoke(args=["extractors"]).output.splitlines()}
     assert " markdown " in lines["trafilatura"] and " text only " in lines["justext"]
+
+
+def wcxb_page(file_id: str) -> str:
+    return gzip.decompress((CORPORA / WCXB / "dev" / "html" / f"{file_id}.html.gz").read_bytes()).decode()
+
+
+def structure_lines(markdown: str) -> dict[str, list[str]]:
+    """The Markdown's headings, list items and table rows (whitespace runs as one space)."""
+    lines = [re.sub(r"\s+", " ", line).strip() for line in markdown.splitlines()]
+    return {"heading": [line for line in lines if re.match(r"#{1,6} ", line)],
+            "item": [line for line in lines if re.match(r"(?:[-*+]|\d+\.) ", line)],
+            "row": [line for line in lines if line.startswith("|")]}
+
+
+MOVERS = "0057"
+"""A WCXB article of headings, lists and tables (movebuddha.com's movers in New York)."""
+
+
+@pytest.mark.corpus(WCXB)
+@pytest.mark.parametrize("name, kept", [
+    ("goose3", ("heading", "item")),  # goose3 removes tables (and headings of fewer than three stopwords) itself
+    ("newspaper4k", ("heading", "item")),  # newspaper4k's cleaned HTML unwraps tables
+    ("go-domdistiller", ("heading", "item", "row")),
+])
+def test_goose_newspaper_and_dom_distiller_give_the_structure_of_their_html_on_a_real_page(name, kept):
+    extractor = build_registry()[name]
+    if not extractor.available:
+        pytest.skip(extractor.unavailable_reason)
+    extracted = extractor(wcxb_page(MOVERS), None)
+    found = structure_lines(extracted.markdown or "")
+    assert extractor.structure
+    assert "## Best movers for those moving locally in New York" in found["heading"]
+    assert all(found[kind] for kind in kept), found
+    if "row" in kept:
+        assert "| Studio | $465 | $183 | 2 movers | 3 hours |" in found["row"]
+    assert "• " not in extracted.markdown and "\\n" not in extracted.markdown  # goose3's marks for its text
+    said, read = Counter(extracted.text.split()), Counter(plain_text(extracted.markdown).split())
+    assert 2 * sum((said & read).values()) / (sum(said.values()) + sum(read.values())) > 0.98  # measured 0.987+
+
+
+@pytest.mark.corpus(WCXB)
+def test_goose_and_newspaper_text_is_still_the_library_s_own():
+    from goose3 import Goose
+    from newspaper import Article
+    from newspaper.configuration import Configuration
+
+    html = wcxb_page(MOVERS)
+    with Goose({"enable_image_fetching": False}) as goose:
+        assert build_registry()["goose3"](html, None).text == join_lines(
+            goose.extract(raw_html=html).cleaned_text.splitlines())
+    config = Configuration()
+    config.fetch_images = False
+    article = Article("", config=config)
+    article.download(input_html=html)
+    article.parse()
+    assert build_registry()["newspaper4k"](html, None).text == join_lines(article.text.splitlines())
+
+
+def test_goose_s_line_breaks_and_bullets_come_back_as_structure():
+    page = DOC.replace("nine minutes.</p>", "nine minutes.<br>It runs all night at weekends, the<br>timetable "
+                                           "says, and on every public holiday of the year.</p>")
+    extracted = build_registry()["goose3"](page, None)
+    assert "nine minutes.\nIt runs all night at weekends, the\ntimetable says" in extracted.markdown
+    assert "- Single: two euros" in extracted.markdown
+    assert "• Single: two euros" in extracted.text  # its text as goose3 writes it
+
+
+BROWSERSTACK = ("1766", "https://www.browserstack.com/guide/automation-testing-tutorial")
+"""A WCXB documentation page with a comparison table."""
+
+
+@pytest.mark.corpus(WCXB)
+def test_a_site_rule_selecting_a_table_keeps_the_table():
+    file_id, url = BROWSERSTACK
+    extracted = run_site_rules(wcxb_page(file_id), url, {"www.browserstack.com": {"body": "table"}})
+    assert extracted.metadata["path"] == "rules"
+    rows = structure_lines(extracted.markdown or "")["row"]
+    assert rows[0] == "| **Criteria** | **Manual Testing** | **Automation Testing** |"
+    assert re.fullmatch(r"\| -+ \| -+ \| -+ \|", rows[1])
+    assert rows[2].startswith("| **Accuracy** | Lower accuracy due to the higher possibility of human errors. |")
+    assert extracted.text.startswith("Criteria Manual Testing Automation Testing\nAccuracy Lower accuracy")
+    assert build_registry()["site-rules"].structure
+
+
+def test_a_site_rule_s_fallback_gives_its_extractor_s_markdown():
+    extracted = run_site_rules(DOC, "https://ferry.example/guide", {})
+    assert extracted.metadata == {"path": "fallback", "reason": "no rule"}
+    assert extracted.markdown == run_trafilatura(DOC, None).markdown and "## Fares" in extracted.markdown
+
+
+def test_a_rule_refining_a_base_refines_its_markdown_as_its_text():
+    rules = {"ferry.example": {"body": "article", "drop": ["table", "pre"], "base": "readability"}}
+    extracted = run_site_rules(DOC, "https://ferry.example/guide", rules)
+    assert extracted.metadata["path"] == "rules"
+    assert "06:10" not in extracted.text and "06:10" not in extracted.markdown
+    assert "## Fares" in extracted.markdown and "- Day return: three euros, all day long" in extracted.markdown
+    assert "|" not in extracted.markdown  # no delimiter row left without its table
+    assert plain_text(extracted.markdown).split("\n") == extracted.text.split("\n")

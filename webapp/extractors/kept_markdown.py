@@ -31,20 +31,31 @@ _FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])\s")
 
 
+def fence_of(line: str) -> str | None:
+    """The fence a line opens (or closes) a fenced code block with, None for another line."""
+    found = _FENCE.match(line)
+    return found.group(1) if found else None
+
+
+def closes(fence: str, line: str) -> bool:
+    """Whether the line closes the block the fence opened (the same character, at least as many)."""
+    found = fence_of(line)
+    return found is not None and found[0] == fence[0] and len(found) >= len(fence)
+
+
 def tidy(markdown: str) -> str:
     """Markdown with no stray indentation outside fenced blocks and no run of blank lines."""
     out: list[str] = []
     fence: str | None = None
     for line in markdown.splitlines():
         line = line.rstrip()
-        opening = _FENCE.match(line)
         if fence is not None:
             out.append(line)
-            if opening and opening.group(1)[0] == fence[0] and len(opening.group(1)) >= len(fence):
+            if closes(fence, line):
                 fence = None
             continue
-        if opening:
-            fence = opening.group(1)
+        if opening := fence_of(line):
+            fence = opening
             out.append(line.lstrip())
         elif not line.strip():
             if out and out[-1]:

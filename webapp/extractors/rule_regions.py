@@ -4,20 +4,28 @@ lines each block element spans, so that a rule can say which lines of the page i
 A rule that refines an extractor (site_rules.py, a rule with a `base`) keeps the base's text less the
 lines that fall only where the rule drops: outside the body selector's elements, or inside a drop
 selector's. Lines are compared by their lower-cased word runs (`line_key`), so an extractor's line
-matches the page's block line whatever its whitespace or punctuation.
+matches the page's block line whatever its whitespace or punctuation. The base's Markdown is refined the
+same way, each of its lines compared by the words of its text (a heading, a list item, a table row, a line of
+code each being one line); its lines of no words (blank lines, fences) are kept, a table's delimiter row
+where its header row is.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from lxml import etree
 from lxml.html import HtmlElement
 
 from webapp.corpus.visible_text import parse_html, walk_blocks
+from webapp.extractors.kept_markdown import closes, fence_of, tidy
+from webapp.scoring.markdown_text import plain_text
 from webapp.scoring.text import words
 
 Span = tuple[int, int]
+DELIMITER_ROW = re.compile(r"^\s*\|\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$")
+"""The row under a GFM table's header row (`| --- | :-: |`)."""
 
 
 def line_key(line: str) -> str:
@@ -49,12 +57,49 @@ class PageLines:
         return gone
 
 
-def refine(text: str, page: PageLines, dropped: set[int]) -> str:
-    """The text's lines less those the page shows only among the dropped lines: a line is kept when the
-    page has it somewhere kept, or nowhere (the extractor's own wording is left alone)."""
-    gone = {line_key(page.lines[i]) for i in dropped}
-    kept = {line_key(line) for i, line in enumerate(page.lines) if i not in dropped}
-    return "\n".join(line for line in text.split("\n") if (key := line_key(line)) not in gone or key in kept)
+class Refinement:
+    """A rule's verdict on a page's lines: an extractor's line is left out when the page shows it only among the
+    lines the rule drops; it is kept when the page has it somewhere kept, or nowhere (the extractor's own
+    wording is left alone)."""
+
+    def __init__(self, page: PageLines, dropped: set[int]) -> None:
+        self.gone = {line_key(page.lines[i]) for i in dropped}
+        self.kept = {line_key(line) for i, line in enumerate(page.lines) if i not in dropped}
+
+    def keeps(self, key: str) -> bool:
+        return key not in self.gone or key in self.kept
+
+    def text(self, text: str) -> str:
+        """The text's lines the rule keeps."""
+        return "\n".join(line for line in text.split("\n") if self.keeps(line_key(line)))
+
+    def markdown(self, markdown: str) -> str:
+        """The Markdown's lines the rule keeps, each read as its text, a fenced code block as one line (the page's
+        `pre` is one); a line of no words is kept, but a table's delimiter row only under its header row."""
+        out: list[str] = []
+        for unit in markdown_units(markdown):
+            if key := line_key(plain_text(unit)):
+                kept = self.keeps(key)
+            else:
+                kept = not DELIMITER_ROW.match(unit) or bool(out) and out[-1].lstrip().startswith("|")
+            if kept:
+                out.append(unit)
+        return tidy("\n".join(out))
+
+
+def markdown_units(markdown: str) -> list[str]:
+    """The Markdown's lines, a fenced code block (fences and all) joined into one."""
+    units: list[str] = []
+    fence: str | None = None
+    for line in markdown.split("\n"):
+        if fence is not None:
+            units[-1] += "\n" + line
+            if closes(fence, line):
+                fence = None
+            continue
+        fence = fence_of(line)
+        units.append(line)
+    return units
 
 
 def outermost(elements: list[etree._Element]) -> list[etree._Element]:
@@ -63,10 +108,10 @@ def outermost(elements: list[etree._Element]) -> list[etree._Element]:
     return [e for e in elements if not any(a in chosen for a in e.iterancestors())]
 
 
-def refined(html: str, body: str | None, drops: Iterable[str], text: str) -> str | None:
-    """The extractor's text refined by a rule (body selector or None, drop selectors), None when the body
-    selector matches nothing on this page. A drop never removes a body element (one that holds it is
-    left alone), as a rule's drops apply only inside its body when it has no base."""
+def refinement(html: str, body: str | None, drops: Iterable[str]) -> Refinement | None:
+    """A rule's refinement of the page (body selector or None, drop selectors), None when the body selector
+    matches nothing on this page. A drop never removes a body element (one that holds it is left alone), as
+    a rule's drops apply only inside its body when it has no base."""
     root = parse_html(html)
     bodies = outermost(root.cssselect(body)) if body else None
     if bodies == []:
@@ -74,4 +119,10 @@ def refined(html: str, body: str | None, drops: Iterable[str], text: str) -> str
     page = PageLines(root)
     holding = {a for body in bodies or () for a in (body, *body.iterancestors())}
     matches = (e for selector in drops for e in root.cssselect(selector) if e not in holding)
-    return refine(text, page, page.dropped(bodies, matches))
+    return Refinement(page, page.dropped(bodies, matches))
+
+
+def refined(html: str, body: str | None, drops: Iterable[str], text: str) -> str | None:
+    """The extractor's text refined by a rule, None when the body selector matches nothing on this page."""
+    found = refinement(html, body, drops)
+    return None if found is None else found.text(text)

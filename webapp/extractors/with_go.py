@@ -41,10 +41,14 @@ ANSWER_KEYS = {"title": "title", "authors": "author", "published": "date", "site
 """Where each field of the article's metadata is in the program's answer."""
 
 
-def ask(extractor: str, html: str, options: dict[str, Any], fields: tuple[str, ...]) -> Extracted:
-    """The program's text for the page, one line a block (the visible text of its content HTML where it sends
-    one); metadata: the title, and why the text is empty where go-trafilatura found too little; the article's
-    metadata: those of its `fields` the extractor gives. RuntimeError on the program's error."""
+def ask(
+    extractor: str, html: str, options: dict[str, Any], fields: tuple[str, ...], *, text_of_html: bool,
+) -> Extracted:
+    """The program's text for the page, one line a block, and the Markdown of its content HTML where it sends
+    one; the text is that HTML's visible text where `text_of_html` (go-trafilatura's own text runs every block
+    into one line), else the library's own; metadata: the title, and why the text is empty where go-trafilatura
+    found too little; the article's metadata: those of its `fields` the extractor gives. RuntimeError on the
+    program's error."""
     global _program
     if _program is None:
         _program = HelperProcess([str(PROGRAM)], FOLDER, "go-extractors")
@@ -57,11 +61,12 @@ def ask(extractor: str, html: str, options: dict[str, Any], fields: tuple[str, .
         metadata["empty"] = answer["empty"]
     article = article_fields(**{field: answer.get(key) if field in fields else UNSET
                                 for field, key in ANSWER_KEYS.items()})
+    text = join_lines((answer.get("text") or "").splitlines())
     if not content.strip():
-        return Extracted(text=join_lines((answer.get("text") or "").splitlines()), metadata=metadata,
-                         article_metadata=article)
+        return Extracted(text=text, metadata=metadata, article_metadata=article)
     root = parse_html(content)
-    return Extracted(text=block_text(root), metadata=metadata, markdown=html_markdown(root), article_metadata=article)
+    return Extracted(text=block_text(root) if text_of_html else text, metadata=metadata,
+                     markdown=html_markdown(root), article_metadata=article)
 
 
 def run_go_trafilatura(
@@ -75,12 +80,13 @@ def run_go_trafilatura(
     return ask("go-trafilatura", html, {
         "enable_fallback": enable_fallback, "focus": focus, "exclude_comments": exclude_comments,
         "exclude_tables": exclude_tables, "deduplicate": deduplicate, "target_language": target_language,
-    }, TRAFILATURA_FIELDS)
+    }, TRAFILATURA_FIELDS, text_of_html=True)
 
 
 def run_go_domdistiller(html: str, url: str | None, *, skip_pagination: bool = True) -> Extracted:
-    """distiller.Apply's Text; pagination skipped, as the benchmark ran it (nothing is fetched either way)."""
-    return ask("go-domdistiller", html, {"skip_pagination": skip_pagination}, DISTILLER_FIELDS)
+    """distiller.Apply's Text, and the Markdown of its Node (the HTML that Text is written from); pagination
+    skipped, as the benchmark ran it (nothing is fetched either way)."""
+    return ask("go-domdistiller", html, {"skip_pagination": skip_pagination}, DISTILLER_FIELDS, text_of_html=False)
 
 
 def module_versions(folder: Path = FOLDER) -> dict[str, str | None]:

@@ -3,7 +3,8 @@
 // A request is {"extractor": "go-trafilatura" | "go-domdistiller", "html": "...", "options": {...}};
 // the answer is {"text": "...", "html": "...", "title": "...", "author": "...", "date": "...", "sitename": "...",
 // "language": "..."} or {"error": "..."} (go-trafilatura's metadata: date as RFC 3339, "" where none), "html" being
-// go-trafilatura's content as HTML (its ContentText runs every block into one line). Where go-trafilatura
+// the content as HTML: go-trafilatura's ContentNode (its ContentText runs every block into one line) and
+// go-domdistiller's Node (the HTML its Text is written from). Where go-trafilatura
 // finds too little text it answers {"text": "", "empty": "its reason"}: no content, not an error. The page is parsed with
 // golang.org/x/net/html and nothing is fetched: no URL is given to either library, as in Zyte's
 // article-extraction-benchmark (extractors/go_trafilatura/cli.go, extractors/go_domdistiller/cli.go).
@@ -75,13 +76,11 @@ func runTrafilatura(doc *html.Node, o options) (answer, error) {
 	if err != nil { // found too little text: no content, as Python's trafilatura answers None
 		return answer{Empty: err.Error()}, nil
 	}
-	var content strings.Builder
-	if result.ContentNode != nil {
-		if err := html.Render(&content, result.ContentNode); err != nil {
-			return answer{}, err
-		}
+	content, err := rendered(result.ContentNode)
+	if err != nil {
+		return answer{}, err
 	}
-	found := answer{Text: result.ContentText, HTML: content.String(), Title: result.Metadata.Title,
+	found := answer{Text: result.ContentText, HTML: content, Title: result.Metadata.Title,
 		Author: result.Metadata.Author, Sitename: result.Metadata.Sitename, Language: result.Metadata.Language}
 	if !result.Metadata.Date.IsZero() {
 		found.Date = result.Metadata.Date.Format(time.RFC3339)
@@ -94,7 +93,22 @@ func runDistiller(doc *html.Node, o options) (answer, error) {
 	if err != nil {
 		return answer{}, err
 	}
-	return answer{Text: result.Text, Title: result.Title}, nil
+	content, err := rendered(result.Node)
+	if err != nil {
+		return answer{}, err
+	}
+	return answer{Text: result.Text, HTML: content, Title: result.Title}, nil
+}
+
+// rendered: the node as HTML ("" for none).
+func rendered(node *html.Node) (string, error) {
+	var content strings.Builder
+	if node != nil {
+		if err := html.Render(&content, node); err != nil {
+			return "", err
+		}
+	}
+	return content.String(), nil
 }
 
 func extract(r request) (a answer) {
