@@ -1,7 +1,8 @@
 // The annotate view's switches between a captured page's variants (templates/annotate/_variants.html): the
 // raw response or its rendering in Chromium (Shift+R), plain or styled with its captured stylesheets (Shift+V),
 // and the screenshot taken at capture beside the frame. The frame's address carries the variant
-// (`rendering=rendered`, `styled=1`); a new document in the frame is wired for clicks as any other.
+// (`rendering=rendered`, `styled=1`); a new document in the frame is wired for clicks as any other. The view
+// opens on the rendering where the team scores it (the frame's first address and `data-rendered` say so).
 
 const $ = (id) => document.getElementById(id);
 
@@ -24,7 +25,7 @@ export function variantName(rendered, styled) {
 export function pageVariants(frame) {
   if (!$("variants")) return [];
   const base = frame.dataset.raw;
-  const state = { rendered: false, styled: false };
+  const state = { rendered: $("variants").dataset.rendered === "true", styled: false }; // the scored one first
   const show = () => {
     frame.dataset.raw = variantAddress(base, state.rendered, state.styled);
     $("show-rendering")?.setAttribute("aria-pressed", String(state.rendered));
@@ -55,7 +56,7 @@ export function pageVariants(frame) {
     shot.setAttribute("aria-pressed", String(!figure.hidden));
   });
   return [
-    { keys: ["R"], label: "show the page's rendering in Chromium, or its raw response (which is scored)", run: toggleRendering },
+    { keys: ["R"], label: "show the page's rendering in Chromium, or its raw response", run: toggleRendering },
     { keys: ["V"], label: "show the page styled with its captured stylesheets, or plain", run: toggleStyled },
   ];
 }

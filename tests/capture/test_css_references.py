@@ -75,3 +75,13 @@ def test_css_that_names_no_url_is_kept_as_it_is_and_an_escape_is_still_read():
     escaped = ".e { background: \\75 rl(https://evil.example/e.png) }"
     assert "evil.example" not in rewritten_stylesheet(escaped, BASE, {}.get)
     assert "evil.example" not in rewritten_declarations("background: \\75 rl(https://evil.example/e.png)", BASE, {}.get)
+
+
+def test_the_rules_that_load_nothing_are_kept_as_written_around_the_rewritten_ones():
+    sheet = ("/* a\r\nbanner */\r\n.a  {  color : red }\r\n.b { background: url(https://evil.example/x.png) }\n"
+             "@media (max-width: 800px) {\n  .c   { margin: 0 }\n}\n}\n.d{content:'}'} .e{background:url(/kept.png)}")
+    css = rewritten_stylesheet(sheet, BASE, {"https://site.example/kept.png": "/r/4"}.get)
+    assert ".a  {  color : red }\n" in css and "@media (max-width: 800px) {\n  .c   { margin: 0 }\n}\n}\n" in css
+    assert ".d{content:'}'} " in css and "evil" not in css and "background: none" in css
+    assert stylesheet_references(css, "https://app.example/pages/1/requisites/9") == [
+        "https://app.example/r/4"]

@@ -5,33 +5,21 @@ scored on its output on the rendering, and back on the raw response when the cho
 from __future__ import annotations
 
 import pytest
+from rendered_shell import RITA, captured_shell
 from sqlalchemy import select
-from workbench import add_gold, add_page, make_page, new_batch
+from workbench import make_page
 
-from webapp.accounts.roles import ANNOTATOR, REVIEWER
-from webapp.models import AuditEvent, Extraction, PageRendering, RenderingExtraction
+from webapp.accounts.roles import ANNOTATOR
+from webapp.models import AuditEvent
 from webapp.settings import settings_of
 from webapp.usecases.choose_rendering import choose_scored_rendering
 from webapp.usecases.outcome import Actor, Refused
-
-GOLD = "The winter timetable starts in November\nBoats leave every forty minutes from the north pier"
-RITA = Actor("rita", REVIEWER)
 
 
 @pytest.fixture
 def shell(session):
     """A JavaScript shell: trafilatura found only the menu in the raw response, the article in the rendering."""
-    page = add_page(session, "ferries.example", new_batch(session), None, {"trafilatura": "Home | News"},
-                    html="<html><body><nav>Home | News</nav><div id=app></div></body></html>")
-    add_gold(session, page, text=GOLD, page_type="article", status="done", author="Ann")
-    rendering = PageRendering(page_id=page.id, html=f"<html><body><article><p>{GOLD}</p></article></body></html>")
-    session.add(rendering)
-    session.flush()
-    raw = session.scalars(select(Extraction).where(Extraction.page_id == page.id)).one()
-    session.add(RenderingExtraction(rendering_id=rendering.id, extractor="trafilatura", fingerprint=raw.fingerprint,
-                                    text=GOLD, markdown=GOLD, accepted=True))
-    session.commit()
-    return page.id
+    return captured_shell(session)
 
 
 def f1(client) -> float:

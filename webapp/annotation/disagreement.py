@@ -17,6 +17,7 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from ..extractors.registry import METADATA_ONLY
+from ..extractors.scored_output import scored, with_scored
 from ..models import Extraction, Page
 from ..scoring.text import words
 from ..scoring.token_overlap import page_scores
@@ -51,13 +52,14 @@ def refresh_disagreement(
     for start in range(0, len(page_ids), CHUNK):
         chunk = list(page_ids[start : start + CHUNK])
         texts: dict[int, list[str]] = {page_id: [] for page_id in chunk}
-        query = select(Extraction.page_id, Extraction.text).where(
-            Extraction.page_id.in_(chunk), Extraction.error.is_(None), Extraction.extractor.not_in(METADATA_ONLY)
+        query = with_scored(select(Extraction.page_id, scored("text"), scored("error"))).where(
+            Extraction.page_id.in_(chunk), Extraction.extractor.not_in(METADATA_ONLY)
         )
         if wanted is not None:
             query = query.where(Extraction.fingerprint.in_(wanted))
-        for page_id, text in session.execute(query.order_by(Extraction.id)):
-            texts[page_id].append(text)
+        for page_id, text, error in session.execute(query.order_by(Extraction.id)):
+            if error is None:
+                texts[page_id].append(text)
         session.execute(
             update(Page),
             [{"id": page_id, "disagreement": mean_pairwise_f1(found)} for page_id, found in texts.items()],

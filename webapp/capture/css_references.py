@@ -101,25 +101,55 @@ def loads_nothing(css: str) -> bool:
     return not any(word in lowered for word in LOADING_WORDS)
 
 
+def normalised(css: str) -> str:
+    """The text as the CSS tokenizer reads it (its newlines and NULs preprocessed, as tinycss2 does): the text
+    its nodes' source lines and columns count in."""
+    return css.replace("\0", "\uFFFD").replace("\r\n", "\n").replace("\r", "\n").replace("\f", "\n")
+
+
+def _starts(text: str, nodes: list[Node]) -> list[int]:
+    """Each node's offset in `text` (from its source line and column, both from 1), then the text's end."""
+    lines = [0]
+    found = text.find("\n")
+    while found != -1:
+        lines.append(found + 1)
+        found = text.find("\n", found + 1)
+    return [lines[node.source_line - 1] + node.source_column - 1 for node in nodes] + [len(text)]
+
+
 def rewritten_stylesheet(css: str, base: str, target: Target) -> str:
-    """The stylesheet at `base` with every URL it loads rewritten by `target` or removed (above)."""
+    """The stylesheet at `base` with every URL it loads rewritten by `target` or removed (above). A top-level rule
+    whose own text loads nothing (`loads_nothing`) is kept as it was written, neither walked nor serialised: the
+    cost of a large sheet is then its tokenizing alone."""
     if loads_nothing(css):
         return css
+    text = normalised(css)
+    rules = tinycss2.parse_stylesheet(text, skip_comments=True)
+    starts = _starts(text, rules)
     written: list[str] = []
-    for rule in tinycss2.parse_stylesheet(css, skip_comments=True):
+    for index, rule in enumerate(rules):
         if isinstance(rule, ParseError) and rule.kind not in KEPT_ERRORS:
             continue
-        if not _is_import(rule):
+        source = text[starts[index]:starts[index + 1]]
+        if loads_nothing(source):
+            written.append(source)
+        elif not _is_import(rule):
             written.append(tinycss2.serialize(_rewrite([rule], base, target)))
-            continue
-        url = _imported(rule)
-        served = target(urljoin(base, url.strip())) if url and url.strip() else None
-        if served is not None:
-            rest = [n for n in rule.prelude if not isinstance(n, (StringToken, URLToken))
-                    and not (isinstance(n, FunctionBlock) and n.lower_name == "url")]
-            conditions = tinycss2.serialize(_rewrite(rest, base, target)).strip()
-            written.append(f"@import url({_quoted(served)}) {conditions};\n")
+        else:
+            written.append(_rewritten_import(rule, base, target))
     return "".join(written)
+
+
+def _rewritten_import(rule: Node, base: str, target: Target) -> str:
+    """An `@import` of a kept sheet naming its copy (its conditions rewritten too); nothing for any other."""
+    url = _imported(rule)
+    served = target(urljoin(base, url.strip())) if url and url.strip() else None
+    if served is None:
+        return ""
+    rest = [n for n in getattr(rule, "prelude", []) if not isinstance(n, (StringToken, URLToken))
+            and not (isinstance(n, FunctionBlock) and n.lower_name == "url")]
+    conditions = tinycss2.serialize(_rewrite(rest, base, target)).strip()
+    return f"@import url({_quoted(served)}) {conditions};\n"
 
 
 def rewritten_declarations(style: str, base: str, target: Target) -> str:

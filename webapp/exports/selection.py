@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 from ..annotation.annotations import SYSTEM, VOID
 from ..annotation.page_filter import PageFilter
 from ..corpus.document import HISTORY_FACT, LAYOUT_FACT
+from ..extractors.scored_output import scored, with_scored
 from ..models import Annotation, AnnotationRevision, Extraction, Gold, GoldRevision, Page, Score, Site
 from ..results.store import current_of
 from ..scoring import Metric
@@ -241,9 +242,10 @@ def _annotations(session: Session, page_ids: Sequence[int]) -> dict[int, list[An
 def _extractions(session: Session, page_ids: Sequence[int], loading: Loading) -> dict[int, list[ExtractionRecord]]:
     if not (loading.extractions or loading.scores):
         return {}
-    query = select(Extraction.id, Extraction.page_id, Extraction.extractor, Extraction.fingerprint,
-                   Extraction.text, Extraction.error, Extraction.accepted,
-                   *([Extraction.markdown] if loading.markdown else [])).where(Extraction.page_id.in_(page_ids))
+    query = with_scored(select(Extraction.id, Extraction.page_id, Extraction.extractor, Extraction.fingerprint,
+                               scored("text"), scored("error"), scored("accepted"),
+                               *([scored("markdown")] if loading.markdown else []))
+                        .where(Extraction.page_id.in_(page_ids)))  # the outputs scored (extractors/scored_output.py)
     if loading.fingerprints:
         query = query.where(Extraction.fingerprint.in_(loading.fingerprints))
     scores = _scores(session, page_ids, loading.scores) if loading.scores else {}

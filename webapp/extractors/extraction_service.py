@@ -18,7 +18,7 @@ from typing import Any
 from sqlalchemy import delete, func, or_, select
 from sqlalchemy.orm import Session
 
-from ..models import Extraction, Page, RenderingExtraction, Score, Site, SiteRule, utcnow
+from ..models import Extraction, Page, PageRendering, RenderingExtraction, Score, Site, SiteRule, utcnow
 from ..scoring.markdown_text import markdown_of_text
 from .base import Extractor
 from .compositions import with_compositions
@@ -95,6 +95,30 @@ def missing_page_ids(
               & (Extraction.attempts < MAX_ATTEMPTS)),
         )
         query = query.where(Page.id.not_in(done))
+    return list(session.scalars(query))
+
+
+def missing_rendering_ids(
+    session: Session, extractors: Sequence[Extractor], site: str | None = None, force: bool = False,
+    page_ids: Sequence[int] | None = None,
+) -> list[int]:
+    """The renderings in Chromium (of the pages of a site, or of `page_ids`) that lack the output of one of these
+    extractors at its current fingerprint (every rendering with `force`): an extractor added after a capture
+    reaches its renderings as it reaches its raw responses."""
+    fingerprints = [e.fingerprint for e in extractors]
+    if not fingerprints:
+        return []
+    query = select(PageRendering.id).join(Page, Page.id == PageRendering.page_id).order_by(PageRendering.id)
+    if site:
+        query = query.join(Page.site).where(Site.host == site)
+    if page_ids is not None:
+        query = query.where(Page.id.in_(list(page_ids)))
+    if not force:
+        done = (select(RenderingExtraction.rendering_id)
+                .where(RenderingExtraction.fingerprint.in_(fingerprints))
+                .group_by(RenderingExtraction.rendering_id)
+                .having(func.count(func.distinct(RenderingExtraction.fingerprint)) == len(set(fingerprints))))
+        query = query.where(PageRendering.id.not_in(done))
     return list(session.scalars(query))
 
 

@@ -1,8 +1,9 @@
 """The steps of an extraction job: `plan` (which pairs are missing, cut into chunks; a composition's parts
-run in its place), `pairs` (compute one chunk of (page, extractor) pairs), `derive` (the compositions'
-extractions derived from their parts' (jobs/composed_extractions.py), the new extractions' scores and the pages'
-disagreement, then the checks of the gold on those pages). An upload's job reuses `pairs` and `derive` after its
-import.
+run in its place; and which captured pages' renderings in Chromium lack an extractor's output), `pairs` (compute
+one chunk of (page, extractor) pairs), `renderings` (the extractors on a chunk of renderings:
+jobs/rendering_step.py), `derive` (the compositions' extractions derived from their parts'
+(jobs/composed_extractions.py), the new extractions' scores and the pages' disagreement, then the checks of the
+gold on those pages). An upload's job reuses `pairs`, `renderings` and `derive` after its import.
 
 `pairs` reads its pages' HTML in a short read transaction, runs the calls with no transaction open,
 and stores the results a few at a time, each batch in a short write transaction that first checks the
@@ -27,11 +28,19 @@ from ..annotation.disagreement import refresh_disagreement
 from ..annotation.predicted_quality import refresh_predicted_quality
 from ..extractors.base import Extractor
 from ..extractors.compositions import runs_of
-from ..extractors.extraction_service import MAX_ATTEMPTS, current_extractors, known_now, plan, retryable, store
+from ..extractors.extraction_service import (
+    MAX_ATTEMPTS,
+    current_extractors,
+    known_now,
+    missing_rendering_ids,
+    plan,
+    retryable,
+    store,
+)
 from ..extractors.process_pool import Call, Result
 from ..extractors.registry import build_registry
 from ..extractors.variants import with_variants
-from ..models import Extraction, Job, Page, utcnow
+from ..models import Extraction, Job, Page, PageRendering, RenderingExtraction, utcnow
 from ..results.store import refresh_scores
 from ..scoring import Metric, app_metrics, eager
 from .check_step import check_pages
@@ -41,6 +50,9 @@ from .context import Context
 FLUSH_RESULTS = 16  # results stored per write transaction at most
 FLUSH_SECONDS = 1.0  # ... or after this long (a killed worker loses at most this much work)
 DERIVE_PAGES = 200  # pages per transaction when scores and disagreement are refreshed
+
+RENDERINGS = "renderings"
+"""The step that runs the extractors on captured pages' renderings in Chromium (jobs/rendering_step.py)."""
 
 Follow = list[tuple[str, Any]]
 
@@ -64,10 +76,20 @@ def plan_pairs(ctx: Context, session: Session, page_ids: Sequence[int] | None = 
     extractors = runs_of(current_extractors(session, registry, params.get("extractors") or ()), known)
     if params.get("derive_only"):
         extractors = []  # a new composition: derived from what is stored, nothing run
-    pairs = plan(session, extractors, params.get("site"), bool(params.get("force")), page_ids,
-                 bool(params.get("outdated")))
+    site, force, size = params.get("site"), bool(params.get("force")), int(ctx.config["JOB_CHUNK_PAIRS"])
+    pairs = plan(session, extractors, site, force, page_ids, bool(params.get("outdated")))
     ctx.stage("extracting", len(pairs))
-    return [("pairs", chunk) for chunk in chunk_pairs(pairs, int(ctx.config["JOB_CHUNK_PAIRS"]))]
+    return ([("pairs", chunk) for chunk in chunk_pairs(pairs, size)]
+            + plan_renderings(session, extractors, size, site, force, page_ids))
+
+
+def plan_renderings(session: Session, extractors: Sequence[Extractor], size: int, site: str | None = None,
+                    force: bool = False, page_ids: Sequence[int] | None = None) -> Follow:
+    """`renderings` chunks (about `size` calls each) of the captured pages' renderings in Chromium that lack one
+    of the extractors' output (every rendering with `force`): an extractor added after a capture reaches them."""
+    ids = missing_rendering_ids(session, extractors, site, force, page_ids)
+    per_chunk = max(1, size // max(1, len(extractors)))
+    return [(RENDERINGS, ids[start:start + per_chunk]) for start in range(0, len(ids), per_chunk)]
 
 
 def plan_step(ctx: Context) -> Follow:
@@ -104,7 +126,7 @@ def _wanted(ctx: Context, session: Session, work: list[list[Any]]) -> tuple[list
         if found is not None:
             error, attempts, created_at = found
             if force_since is not None:
-                if _naive(created_at) >= _naive(force_since):
+                if naive(created_at) >= naive(force_since):
                     continue  # recomputed by this forced job already
             elif not (retryable(error) and attempts < MAX_ATTEMPTS):
                 continue
@@ -112,13 +134,13 @@ def _wanted(ctx: Context, session: Session, work: list[list[Any]]) -> tuple[list
     return wanted, len(gone)
 
 
-def _naive(value: datetime) -> datetime:
+def naive(value: datetime) -> datetime:
     """As naive UTC: SQLite returns naive UTC datetimes, PostgreSQL aware ones in its own time zone."""
     return value.astimezone(UTC).replace(tzinfo=None) if value.tzinfo else value
 
 
 def _seconds_since(moment: datetime) -> float:
-    return (_naive(utcnow()) - _naive(moment)).total_seconds()
+    return (naive(utcnow()) - naive(moment)).total_seconds()
 
 
 def pairs_step(ctx: Context) -> Follow:
@@ -181,8 +203,12 @@ def derive_step(ctx: Context) -> Follow:
             job.result = {**job.result, "extracted": job.done, "errors": job.errors,
                           "extract_seconds": round(_seconds_since(job.started_at or job.created_at), 3)}
         job.result = {**job.result, "composed": job.result.get("composed", 0) + composed}
-        touched = session.scalars(
-            select(Extraction.page_id).where(Extraction.created_at >= job.created_at).distinct())
+        touched = set(session.scalars(
+            select(Extraction.page_id).where(Extraction.created_at >= job.created_at).distinct()))
+        touched |= set(session.scalars(  # a new output on a rendering: scored there if the page scores its rendering
+            select(PageRendering.page_id)
+            .join(RenderingExtraction, RenderingExtraction.rendering_id == PageRendering.id)
+            .where(RenderingExtraction.created_at >= job.created_at).distinct()))
         page_ids = pages_to_derive(session, touched)
         session.commit()
     with ctx.reader() as session:

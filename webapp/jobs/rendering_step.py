@@ -1,43 +1,43 @@
-"""The extraction of captured pages' renderings in Chromium: after an import (a capture's) the `renderings`
-step runs the job's extractors on each new page's rendering, as `pairs` runs them on the raw response, and
-stores each output apart from those (extractors/extraction_service.py `store_on_rendering`): the leaderboard
-scores the raw response's. A rerun computes only what is missing."""
+"""The extraction of captured pages' renderings in Chromium: every extraction job (`goldtext extract`, an
+import's, a capture's) plans, beside its `pairs`, `renderings` chunks of the renderings that lack one of its
+extractors' output (extractors/extraction_service.py `missing_rendering_ids`: an extractor added after the
+capture reaches the renderings too), runs its extractors on each, as `pairs` runs them on the raw response, and
+stores each output apart from those (`store_on_rendering`). A page whose team scores its rendering
+(`Page.scored_rendering`) has the counts of the extractions whose output on the rendering is new dropped, so
+that the job's `derive` step scores them on it. A rerun computes only what is missing."""
 
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
 
-from sqlalchemy import select
+from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
-from ..extractors.extraction_service import current_extractors, store_on_rendering
+from ..extractors.compositions import runs_of
+from ..extractors.extraction_service import current_extractors, known_now, store_on_rendering
 from ..extractors.process_pool import Call, Result
 from ..extractors.registry import build_registry
-from ..models import Page, PageRendering, RenderingExtraction
+from ..models import RENDERED, Extraction, Job, Page, PageRendering, RenderingExtraction, Score
 from .context import Context
-from .extraction_steps import FLUSH_RESULTS, FLUSH_SECONDS, Follow
-
-RENDERINGS = "renderings"
-
-
-def plan_renderings(session: Session, page_ids: Sequence[int]) -> Follow:
-    """One `renderings` chunk of the pages' renderings, or none when no page has one."""
-    ids = list(session.scalars(select(PageRendering.id).where(PageRendering.page_id.in_(page_ids))
-                               .order_by(PageRendering.id)))
-    return [(RENDERINGS, ids)] if ids else []
+from .extraction_steps import FLUSH_RESULTS, FLUSH_SECONDS, Follow, naive
 
 
 def renderings_step(ctx: Context) -> Follow:
     with ctx.reader() as session:
-        extractors = current_extractors(session, build_registry(), ctx.params.get("extractors") or ())
+        registry = build_registry()
+        extractors = runs_of(current_extractors(session, registry, ctx.params.get("extractors") or ()),
+                             known_now(session, registry))
         rows = session.execute(select(PageRendering.id, PageRendering.html, Page.url).join(
             Page, Page.id == PageRendering.page_id).where(PageRendering.id.in_(ctx.work))).all()
-        stored = set(session.execute(select(RenderingExtraction.rendering_id, RenderingExtraction.fingerprint)
-                                     .where(RenderingExtraction.rendering_id.in_(ctx.work))).all())
+        stored = session.execute(select(RenderingExtraction.rendering_id, RenderingExtraction.fingerprint,
+                                        RenderingExtraction.created_at)
+                                 .where(RenderingExtraction.rendering_id.in_(ctx.work))).all()
+        since = session.scalar(select(Job.created_at).where(Job.id == ctx.job_id)) if ctx.params.get("force") else None
+    done = {(rendering_id, fingerprint) for rendering_id, fingerprint, created_at in stored
+            if since is None or naive(created_at) >= naive(since)}  # forced: what this job stored already
     calls = [Call(key=(rendering_id, len(html)), extractor=extractor, html=html, url=url)
              for rendering_id, html, url in rows for extractor in extractors
-             if (rendering_id, extractor.fingerprint) not in stored]
+             if (rendering_id, extractor.fingerprint) not in done]
     buffer: list[Result] = []
     flushed = time.monotonic()
     for result in ctx.pool().run(calls):
@@ -56,4 +56,17 @@ def _flush(ctx: Context, results: list[Result]) -> None:
         ctx.check(session)
         for result in results:
             store_on_rendering(session, result, ctx.settings.run.guard)
+        session.flush()
+        _drop_scored_counts(session, [(result.key[0], result.fingerprint) for result in results])
         session.commit()
+
+
+def _drop_scored_counts(session: Session, outputs: list[tuple[int, str]]) -> None:
+    """The cached counts of the extractions these new outputs on renderings replace where they are scored."""
+    for rendering_id, fingerprint in outputs:
+        session.execute(delete(Score).where(Score.extraction_id.in_(
+            select(Extraction.id).join(PageRendering, PageRendering.page_id == Extraction.page_id)
+            .join(Page, Page.id == Extraction.page_id)
+            .where(PageRendering.id == rendering_id, Extraction.fingerprint == fingerprint,
+                   Page.scored_rendering == RENDERED))))
+

@@ -29,7 +29,7 @@ from .capture_step import capture_step
 from .check_step import check_step
 from .context import Context, Stopped
 from .export_step import export_step
-from .extraction_steps import Follow, derive_step, pairs_step, plan_step
+from .extraction_steps import RENDERINGS, Follow, derive_step, pairs_step, plan_step
 from .host import Host, database_of
 from .leases import Lease, beat, claim, complete, fail, hand_back, holds, leave, reap
 from .outages import brief, is_outage, part_of
@@ -48,7 +48,7 @@ STEPS: dict[str, Callable[[Context], Follow]] = {
     "refresh": refresh_step,
     "check": check_step,
     "capture": capture_step,
-    "renderings": renderings_step,
+    RENDERINGS: renderings_step,
 }
 FINAL_STEP = {"extract": "derive", "upload": "derive", "capture": "derive"}
 """The step that runs once after every other chunk of the job is done."""

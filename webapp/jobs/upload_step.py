@@ -21,7 +21,6 @@ from ..usecases.import_pages import import_pages
 from .context import Context
 from .extraction_steps import Follow, plan_pairs
 from .files import drop_files, unpack
-from .rendering_step import plan_renderings
 
 IMPORTING = "importing"
 """The stage of an upload's job while it imports (an import's report reloads once the job is past it)."""
@@ -72,4 +71,4 @@ def import_step(ctx: Context) -> Follow:
     with ctx.reader() as session:
         page_ids = list(session.scalars(select(Page.id).where(Page.batch_id == batch_id)))
         # no new page: nothing to extract, said as such; a captured page's rendering is extracted too
-        return plan_pairs(ctx, session, page_ids) + plan_renderings(session, page_ids)
+        return plan_pairs(ctx, session, page_ids)

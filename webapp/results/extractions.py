@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 
 from ..extractors.base import Extractor
 from ..extractors.extraction_service import current_extractors
+from ..extractors.scored_output import scored, with_scored
 from ..models import Extraction
 
 
@@ -41,11 +42,11 @@ def resolve_ref(session: Session, registry: Mapping[str, Extractor], ref: str) -
 
 
 def texts_of(session: Session, page_ids: Sequence[int], fingerprints: Sequence[str]) -> dict[int, dict[str, str]]:
-    """page -> fingerprint -> extracted text, for head-to-head diffs."""
-    rows = session.execute(
-        select(Extraction.page_id, Extraction.fingerprint, Extraction.text)
+    """page -> fingerprint -> the text scored (extractors/scored_output.py), for head-to-head diffs."""
+    rows = session.execute(with_scored(
+        select(Extraction.page_id, Extraction.fingerprint, scored("text"))
         .where(Extraction.page_id.in_(list(page_ids)), Extraction.fingerprint.in_(list(fingerprints)))
-    )
+    ))
     result: dict[int, dict[str, str]] = {}
     for page, fp, text in rows:
         result.setdefault(page, {})[fp] = text

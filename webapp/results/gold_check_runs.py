@@ -25,6 +25,7 @@ from ..annotation.article_metadata import expected
 from ..corpus.document import FETCH_FACT
 from ..corpus.visible_text import block_lines, parse_html
 from ..extractors.base import Extractor
+from ..extractors.scored_output import scored, scored_html, with_scored, with_scored_document
 from ..models import Annotation, AnnotationRevision, Extraction, Gold, GoldCheck, GoldCheckRun, Page, utcnow
 from ..scoring import gold_checks as checks
 from ..scoring.agreement_maths import text_f1
@@ -82,12 +83,14 @@ def _shown(html: str) -> tuple[list[str], str, str]:
 
 def _extraction_texts(session: Session, page_ids: Sequence[int],
                       fingerprints: Mapping[str, str]) -> dict[int, dict[str, tuple[str, bool]]]:
-    """page -> extractor -> (text, errored), the current extractors' extractions only."""
+    """page -> extractor -> (text, errored) of the output scored (extractors/scored_output.py), the current
+    extractors' only."""
     by_fingerprint = {fp: name for name, fp in fingerprints.items()}
     found: dict[int, dict[str, tuple[str, bool]]] = defaultdict(dict)
-    rows = session.execute(select(Extraction.page_id, Extraction.fingerprint, Extraction.text, Extraction.error)
-                           .where(Extraction.page_id.in_(page_ids),
-                                  Extraction.fingerprint.in_(list(by_fingerprint))))
+    rows = session.execute(with_scored(select(Extraction.page_id, Extraction.fingerprint, scored("text"),
+                                              scored("error"))
+                                       .where(Extraction.page_id.in_(page_ids),
+                                              Extraction.fingerprint.in_(list(by_fingerprint)))))
     for page_id, fingerprint, text, error in rows:
         found[page_id][by_fingerprint[fingerprint]] = (text or "", error is not None)
     return found
@@ -187,7 +190,7 @@ def run_checks(session: Session, registry: Mapping[str, Extractor], taxonomy: Ta
         chunk = wanted[start:start + CHUNK]
         extracted = _extraction_texts(session, chunk, fingerprints)
         golds = {g.page_id: g for g in session.scalars(select(Gold).where(Gold.page_id.in_(chunk)))}
-        pages = select(Page.id, Page.url, Page.html, Page.facts).where(Page.id.in_(chunk))
+        pages = with_scored_document(select(Page.id, Page.url, scored_html, Page.facts)).where(Page.id.in_(chunk))
         for page_id, url, html, facts in session.execute(pages):
             reasons: dict[str, str] = {}
             gold = golds.get(page_id)

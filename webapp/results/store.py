@@ -5,9 +5,8 @@ extraction its own rows, a bumped metric version every row of that metric. Every
 the score change log (see ScoreEpoch) so in-process leaderboards update only the pages that changed.
 Services take a session and never commit.
 
-A page whose team chose to score its rendering in Chromium (`Page.scored_rendering`) has each extraction
-scored on that extractor's output on the rendering (`RenderingExtraction`, same fingerprint); an extractor
-with no output on the rendering (added after the capture) is scored on the raw response.
+Each extraction is scored on the output scored for its page and extractor (extractors/scored_output.py): on a
+page whose team chose to score its rendering in Chromium, the extractor's output on that rendering.
 """
 
 from __future__ import annotations
@@ -15,21 +14,12 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import ColumnElement, and_, case, delete, func, insert, null, or_, select, update
+from sqlalchemy import ColumnElement, and_, delete, func, insert, null, or_, select, update
 from sqlalchemy.orm import Session, aliased
 
 from ..extractors.registry import METADATA_ONLY
-from ..models import (
-    RENDERED,
-    Extraction,
-    Gold,
-    Page,
-    PageRendering,
-    RenderingExtraction,
-    Score,
-    ScoreChange,
-    ScoreEpoch,
-)
+from ..extractors.scored_output import scored, with_scored
+from ..models import Extraction, Gold, Score, ScoreChange, ScoreEpoch
 from ..scoring import Metric
 from ..vocabulary import DONE
 from .json_keys import has_key
@@ -149,20 +139,14 @@ def refresh_scores(
     cached = {name: aliased(Score, name=f"score_{i}") for i, name in enumerate(names)}
     markdown = any(metric.needs == "markdown" for metric in metrics.values())
     metadata = any(metric.needs == "metadata" for metric in metrics.values())
-    chosen = aliased(RenderingExtraction, name="chosen")  # the output on the rendering, where it is scored
-    scored = chosen.id.is_not(None)
-    query = select(
-        Extraction.id, Extraction.page_id, case((scored, chosen.text), else_=Extraction.text),
-        case((scored, chosen.markdown), else_=Extraction.markdown) if markdown else null(),
-        case((scored, chosen.error), else_=Extraction.error),
+    query = with_scored(select(
+        Extraction.id, Extraction.page_id, scored("text"), scored("markdown") if markdown else null(), scored("error"),
         Gold.text, Gold.snippets, Gold.markdown if markdown else null(), Gold.version,
         Extraction.article_metadata if metadata else null(), Gold.article_metadata if metadata else null(),
         *(cached[name].id for name in names),
         *(_needs_count(cached[name], metric, no_content).label(f"needs_{i}") for i, (name, metric) in
           enumerate(metrics.items())),
-    ).join(Gold, Gold.page_id == Extraction.page_id).join(Page, Page.id == Extraction.page_id).outerjoin(
-        PageRendering, and_(PageRendering.page_id == Extraction.page_id, Page.scored_rendering == RENDERED)
-    ).outerjoin(chosen, and_(chosen.rendering_id == PageRendering.id, chosen.fingerprint == Extraction.fingerprint))
+    ).join(Gold, Gold.page_id == Extraction.page_id))
     for name in names:
         query = query.outerjoin(cached[name], and_(cached[name].extraction_id == Extraction.id,
                                                    cached[name].metric == name))

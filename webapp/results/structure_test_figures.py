@@ -14,6 +14,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from ..extractors.scored_output import scored, with_scored
 from ..models import Extraction, Gold, Page
 from ..scoring.structure_tests import StructureTest, generate, run
 from ..vocabulary import DONE
@@ -27,9 +28,10 @@ def scored_pages(session: Session, no_content: Collection[str]) -> list[int]:
 
 
 def newest_markdown(session: Session, page_id: int, extractors: Sequence[str] | None) -> dict[str, str | None]:
-    """Each extractor's newest extraction of the page as Markdown (None when it errored), by name."""
-    query = select(Extraction.extractor, Extraction.markdown, Extraction.error).where(
-        Extraction.page_id == page_id).order_by(Extraction.id)
+    """Each extractor's newest extraction of the page as Markdown (None when it errored), by name: the output
+    scored (extractors/scored_output.py)."""
+    query = with_scored(select(Extraction.extractor, scored("markdown"), scored("error")).where(
+        Extraction.page_id == page_id)).order_by(Extraction.id)
     if extractors is not None:
         query = query.where(Extraction.extractor.in_(extractors))
     return {name: None if error is not None else markdown for name, markdown, error in session.execute(query)}

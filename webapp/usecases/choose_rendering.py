@@ -4,7 +4,8 @@ the default) or its rendering in Chromium (a JavaScript shell whose article is o
 The rules: only a reviewer or an admin chooses (403), for the team; the page must exist (404) and, to
 score its rendering, have one (409: it was not captured with --render); the choice is stored on the page
 (`Page.scored_rendering`), the page's counts of every metric dropped so that they are computed again from
-the chosen output (the eager metrics at once, the lazy ones at their next refresh), and the choice audited
+the chosen output (the eager metrics at once, the lazy ones at their next refresh), its disagreement measured
+again between the outputs now scored (extractors/scored_output.py), and the choice audited
 with what it was before. Choosing what is already chosen changes nothing and is not audited."""
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from sqlalchemy.orm import Session
 
 from ..accounts.audit_actions import Action
 from ..accounts.roles import REVIEWER
+from ..annotation.disagreement import refresh_disagreement
+from ..extractors.extraction_service import current_extractors
 from ..models import RENDERED, Extraction, Page, PageRendering, Score
 from ..results.store import gold_changed
 from ..settings import Settings
@@ -43,5 +46,7 @@ def choose_scored_rendering(session: Session, settings: Settings, actor: Actor, 
     session.execute(delete(Score).where(Score.extraction_id.in_(
         select(Extraction.id).where(Extraction.page_id == page_id))))
     gold_changed(session, settings.eager, page_id, no_content=settings.taxonomy.no_content)
+    current = [e.fingerprint for e in current_extractors(session, settings.registry) if not e.parts]
+    refresh_disagreement(session, [page_id], fingerprints=current)  # between the outputs now scored
     actor.record(session, Action.PAGE_SCORED_RENDERING, f"page {page_id}", {"from": before, "to": rendering})
     return page

@@ -51,6 +51,7 @@ from ..corpus.date_shown import dates_shown
 from ..corpus.site_names import known_site
 from ..corpus.visible_text import browser_rules, visible_text
 from ..db import get_or_404, get_session
+from ..extractors.scored_output import scored_outputs
 from ..models import Annotation, Extraction, Gold, Page
 from ..results.effort_figures import pace
 from ..results.extractions import current_named
@@ -65,7 +66,7 @@ from ..web.access import identity
 from ..web.app_settings import settings
 from ..web.guideline_panel import guideline_panel
 from ..web.page_html import heavy
-from ..web.page_variants import captured_variants, rendering_candidates
+from ..web.page_variants import captured_variants, other_candidates
 from .common import (
     ANNOTATOR,
     actor,
@@ -85,8 +86,9 @@ NAME_MAX = 100
 
 
 def candidates(session: Session, page_id: int, default: str) -> list[dict[str, Any]]:
-    """The newest extraction of each extractor, the default extractor first, then by name, with its
-    cached per-page scores against the saved gold."""
+    """The newest extraction of each extractor, the default extractor first, then by name, with the output scored
+    for the page (extractors/scored_output.py: on its rendering in Chromium where the team chose to score that)
+    and its cached per-page scores against the saved gold."""
     newest: dict[str, Extraction] = {}
     for row in session.scalars(
         select(Extraction).where(Extraction.page_id == page_id).order_by(Extraction.id)
@@ -94,17 +96,19 @@ def candidates(session: Session, page_id: int, default: str) -> list[dict[str, A
         newest[row.extractor] = row
     ordered = sorted(newest.values(), key=lambda e: (e.extractor != default, e.extractor))
     saved = page_scores(session, app_settings.metrics(), page_id)
+    outputs = scored_outputs(session, [e.id for e in ordered])
     return [
         {
             "name": e.extractor,
             "fingerprint": e.fingerprint,
-            "text": e.text,
-            "markdown": e.markdown,
-            "accepted": e.accepted,
-            "guard_reason": e.guard_reason,
-            "duration_ms": round(e.duration_ms, 1),
-            "error": e.error,
+            "text": outputs[e.id].text,
+            "markdown": outputs[e.id].markdown,
+            "accepted": outputs[e.id].accepted,
+            "guard_reason": outputs[e.id].guard_reason,
+            "duration_ms": round(outputs[e.id].duration_ms, 1),
+            "error": outputs[e.id].error,
             "incomplete": e.incomplete,
+            "on_rendering": outputs[e.id].on_rendering,
             "saved_scores": saved.get(e.fingerprint, {}).get("metrics", {}),
             "metadata": e.article_metadata or {},
         }
@@ -255,7 +259,7 @@ def page(page_id: int) -> Response | str:
         adjudicated=overlap() > 1 and not blind,
         read_only=edit_refusal(session, settings(), found, annotator() or ""),
         link=safe_link(found.url),
-        candidates=arranged(cands + rendering_candidates(page_id), tab_choices(session)),
+        candidates=arranged(cands + other_candidates(page_id), tab_choices(session)),
         editor=editor,
         comments=len(thread(session, found, annotator() or "", at_least(current_role(), REVIEWER), overlap())),
         requests=open_requests(session, annotator() or "", page_id),

@@ -12,13 +12,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask import abort, request, url_for
-from sqlalchemy import select
+from sqlalchemy import and_, select
 
 from ..capture.css_references import rewritten_stylesheet
 from ..capture.styled_html import styled_document
 from ..db import get_session
 from ..kept import Kept
-from ..models import RENDERED, PageRendering, PageRequisite, RenderingExtraction
+from ..models import RENDERED, Extraction, Page, PageRendering, PageRequisite, RenderingExtraction
 from .security import RAW_PAGE_CSP, styled_page_csp
 
 RAW = "raw"
@@ -108,15 +108,24 @@ def served_requisite(page_id: int, requisite_id: int) -> tuple[bytes, str]:
 
 ON_RENDERING = " on the rendering"
 """What a candidate tab of an extractor's output on the page's rendering adds to the extractor's name."""
+ON_RAW = " on the raw response"
+"""... and one of its output on the raw response, where the page scores its rendering."""
 
 
-def rendering_candidates(page_id: int) -> list[dict[str, Any]]:
-    """Each extractor's output on the page's rendering in Chromium, as the annotate view's candidates (after
-    the raw response's, which are scored; these are shown to take text from, and scored only when the team
-    chose the rendering, usecases/choose_rendering.py)."""
-    rows = get_session().scalars(
-        select(RenderingExtraction).join(PageRendering, PageRendering.id == RenderingExtraction.rendering_id)
-        .where(PageRendering.page_id == page_id).order_by(RenderingExtraction.extractor))
-    return [{"name": row.extractor + ON_RENDERING, "fingerprint": row.fingerprint, "text": row.text,
+def other_candidates(page_id: int) -> list[dict[str, Any]]:
+    """The extractors' outputs that are not scored for the page, as the annotate view's candidates (after the
+    scored ones, to take text from; never scored): their outputs on the page's rendering in Chromium, or, where
+    the team chose to score the rendering (usecases/choose_rendering.py), their outputs on the raw response."""
+    session = get_session()
+    if session.scalar(select(Page.scored_rendering).where(Page.id == page_id)) == RENDERED:
+        raw: Any = select(Extraction).join(PageRendering, PageRendering.page_id == Extraction.page_id).join(
+            RenderingExtraction, and_(RenderingExtraction.rendering_id == PageRendering.id,
+                                      RenderingExtraction.fingerprint == Extraction.fingerprint))
+        rows, suffix = session.scalars(raw.where(Extraction.page_id == page_id).order_by(Extraction.extractor)), ON_RAW
+    else:
+        rows, suffix = session.scalars(
+            select(RenderingExtraction).join(PageRendering, PageRendering.id == RenderingExtraction.rendering_id)
+            .where(PageRendering.page_id == page_id).order_by(RenderingExtraction.extractor)), ON_RENDERING
+    return [{"name": row.extractor + suffix, "fingerprint": row.fingerprint, "text": row.text,
              "accepted": row.accepted, "guard_reason": row.guard_reason, "duration_ms": round(row.duration_ms, 1),
              "error": row.error, "incomplete": False, "saved_scores": {}} for row in rows]
