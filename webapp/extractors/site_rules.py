@@ -64,11 +64,11 @@ def base_text(html: str, url: str | None, base: str | None) -> str:
     """The text of the rule's base extractor (trafilatura for a rule without a base)."""
     if base is None:
         return TRAFILATURA(html, url).text
-    from webapp.extractors.registry import build_registry  # the registry lists site-rules itself
+    from webapp.extractors.registry import process_registry  # the registry lists site-rules itself
 
     if base == SITE_RULES_NAME:
         raise ValueError("a site rule cannot refine site-rules itself")
-    return build_registry()[base](html, url).text
+    return process_registry()[base](html, url).text
 
 
 def fallback(html: str, url: str | None, path: str, reason: str, base: str | None = None) -> Extracted:

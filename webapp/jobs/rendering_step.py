@@ -13,7 +13,6 @@ from sqlalchemy.orm import Session
 
 from ..extractors.extraction_service import current_extractors, store_on_rendering
 from ..extractors.process_pool import Call, Result
-from ..extractors.registry import build_registry
 from ..models import Page, PageRendering, RenderingExtraction
 from .context import Context
 from .extraction_steps import FLUSH_RESULTS, FLUSH_SECONDS, Follow
@@ -30,7 +29,7 @@ def plan_renderings(session: Session, page_ids: Sequence[int]) -> Follow:
 
 def renderings_step(ctx: Context) -> Follow:
     with ctx.reader() as session:
-        extractors = current_extractors(session, build_registry(), ctx.params.get("extractors") or ())
+        extractors = current_extractors(session, ctx.settings.registry, ctx.params.get("extractors") or ())
         rows = session.execute(select(PageRendering.id, PageRendering.html, Page.url).join(
             Page, Page.id == PageRendering.page_id).where(PageRendering.id.in_(ctx.work))).all()
         stored = set(session.execute(select(RenderingExtraction.rendering_id, RenderingExtraction.fingerprint)
