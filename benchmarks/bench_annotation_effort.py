@@ -70,7 +70,8 @@ from webapp.extractors.registry import build_registry  # noqa: E402
 from webapp.models import Extraction, Gold, ImportBatch, Page, Site  # noqa: E402
 from webapp.results.cache import ScoreCache  # noqa: E402
 from webapp.results.extractions import current_named  # noqa: E402
-from webapp.scoring import Metric, app_metrics  # noqa: E402
+from webapp.scoring import Metric  # noqa: E402
+from webapp.settings import settings_of  # noqa: E402
 from webapp.vocabulary import DEFAULT_TAXONOMY  # noqa: E402
 
 CORPORA = ROOT.parent / "shared" / "corpora"
@@ -180,7 +181,7 @@ class Replayed:
 
 
 def replay(app) -> list[Replayed]:
-    metrics = app_metrics(app)
+    metrics = settings_of(app).metrics
     metric = metrics[METRIC]
     default = app.config["DEFAULT_EXTRACTOR"]
     min_pages = app.config["LEADERBOARD_MIN_SITE_PAGES"]

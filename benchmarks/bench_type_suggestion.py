@@ -23,9 +23,8 @@ from machine_load import MachineLoad  # noqa: E402
 from quick import add_quick  # noqa: E402
 
 from webapp.annotation.type_signals import suggest_type  # noqa: E402
-from webapp.config import defaults  # noqa: E402
 from webapp.corpus.page_facts import page_facts  # noqa: E402
-from webapp.vocabulary import configured_taxonomy  # noqa: E402
+from webapp.vocabulary import DEFAULT_TAXONOMY  # noqa: E402
 
 WCXB = ROOT.parent / "shared" / "corpora" / "wcxb-dev-sample"
 TARGET = 0.6
@@ -39,7 +38,7 @@ def main() -> None:
     files = json.loads((WCXB / "metadata.json").read_text())["files"]
     if quick:  # a few pages of each type
         files = {k: v for k, v in sorted(files.items()) if int(k) % 20 == 0}
-    taxonomy = configured_taxonomy(defaults("."))
+    taxonomy = DEFAULT_TAXONOMY
     right, seen, signals, signals_right = Counter(), Counter(), Counter(), Counter()
     for file_id, meta in sorted(files.items()):
         truth = json.loads((WCXB / "dev" / "ground-truth" / f"{file_id}.json").read_text())

@@ -64,7 +64,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     from . import settings
     from .cli import register
-    from .scoring.metric_registry import EXTENSION
     from .views import register_blueprints
     from .web.access import init_access
     from .web.bad_input import init_bad_input
@@ -74,9 +73,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from .web.security import init_security
     from .web.template_helpers import init_template_helpers
 
-    built = settings.build_settings(app.config, app.instance_path)
-    app.extensions[settings.EXTENSION] = built
-    app.extensions[EXTENSION] = built.metrics  # the job steps' registry (scoring.app_metrics)
+    if app.config.get("SESSION_COOKIE_SAMESITE") is None:
+        app.config["SESSION_COOKIE_SAMESITE"] = "Lax"
+    app.extensions[settings.EXTENSION] = settings.build_settings(app.config, app.instance_path)
     db.init_app(app)
     register(app)
     init_access(app)

@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from werkzeug.local import LocalProxy
 
 from .engine import EXTENSION, Database, database_in, detached
+from .settings import settings_of
 
 READ_METHODS = ("GET", "HEAD", "OPTIONS")
 T = TypeVar("T")
@@ -33,7 +34,7 @@ def flask_app() -> Flask:
 def database(app: Flask | None = None) -> Database:
     """The app's engine and sessionmakers; the first call makes the engine and upgrades the schema."""
     app = app or flask_app()
-    return database_in(app.extensions, app.config, app.instance_path)
+    return database_in(app.extensions, settings_of(app).database, app.instance_path)
 
 
 def sessions(app: Flask | None = None) -> sessionmaker[Session]:

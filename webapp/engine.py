@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import os
 import weakref
-from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -36,6 +35,14 @@ AUDIT_HEAD = "audit_head"
 """Where a session's `info` names the audit log's checkpoint file (accounts/audit_head.py)."""
 AUDIT_HEAD_FILE = "audit-head.json"
 """The checkpoint's file in the instance folder."""
+
+
+@dataclass(frozen=True)
+class DatabaseAddress:
+    """Where the database is (DATABASE_URL), and how long a write waits for SQLite's lock (SQLITE_BUSY_SECONDS)."""
+
+    url: str
+    busy_seconds: float = BUSY_SECONDS
 
 
 @dataclass(frozen=True)
@@ -107,17 +114,17 @@ def _discard_pool_after_fork(engine: Engine) -> None:
     os.register_at_fork(after_in_child=after_fork)
 
 
-def configured_engine(config: Mapping[str, Any]) -> Engine:
+def configured_engine(address: DatabaseAddress) -> Engine:
     """The engine the settings name: DATABASE_URL, with SQLITE_BUSY_SECONDS on SQLite."""
-    return make_engine(config["DATABASE_URL"], float(config.get("SQLITE_BUSY_SECONDS", BUSY_SECONDS)))
+    return make_engine(address.url, address.busy_seconds)
 
 
-def database_in(extensions: dict[str, Any], config: Mapping[str, Any], instance_path: str) -> Database:
-    """The Database kept in `extensions`, made on the first call from the settings in `config` (the engine,
+def database_in(extensions: dict[str, Any], address: DatabaseAddress, instance_path: str) -> Database:
+    """The Database kept in `extensions`, made on the first call at the settings' address (the engine,
     and the schema upgraded); its sessions name the audit log's checkpoint in the instance folder."""
     found = extensions.get(EXTENSION)
     if found is None:
-        engine = configured_engine(config)
+        engine = configured_engine(address)
         reading = engine.execution_options(**{WRITES: False})
         upgrade_once(engine, reading)
         info = {AUDIT_HEAD: Path(instance_path) / AUDIT_HEAD_FILE}

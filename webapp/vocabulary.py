@@ -10,7 +10,7 @@ Taxonomy once, at its creation (webapp/settings.py), and passes it to every chec
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -83,10 +83,6 @@ def taxonomy(page_types: Iterable[str], no_content: Iterable[str], accept: Itera
 
 
 DEFAULT_TAXONOMY = taxonomy(DEFAULT_PAGE_TYPES, DEFAULT_NO_CONTENT_TYPES, DEFAULT_ACCEPT_TYPES)
-
-def configured_taxonomy(config: Mapping[str, Any]) -> Taxonomy:
-    """The taxonomy of an app's settings (PAGE_TYPES, NO_CONTENT_TYPES, GUARD_ACCEPT_TYPES)."""
-    return taxonomy(config["PAGE_TYPES"], config["NO_CONTENT_TYPES"], config["GUARD_ACCEPT_TYPES"])
 
 
 DONE = "done"

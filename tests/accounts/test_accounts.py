@@ -9,6 +9,7 @@ import time
 from datetime import timedelta
 
 import pytest
+from app_settings import reconfigure
 from argon2 import PasswordHasher
 from sqlalchemy import create_engine, func, select, text, update
 from workbench import PASSWORD, add_account, csrf, log_in, make_page
@@ -72,7 +73,7 @@ def test_the_login_form_only_redirects_to_this_site(client, ada):
 
 
 def test_a_login_expires_after_session_hours(app, client, session, ada):
-    app.config["SESSION_HOURS"] = 2.0
+    reconfigure(app, SESSION_HOURS=2.0)
     log_in(client, "Ada")
     assert client.get("/").status_code == 200
     (expires,) = session.scalars(select(Credential.expires_at)).all()
@@ -83,7 +84,7 @@ def test_a_login_expires_after_session_hours(app, client, session, ada):
 
 
 def test_too_many_failed_logins_are_throttled_even_with_the_right_password(app, client, ada, clock):
-    app.config["LOGIN_MAX_FAILURES"] = 3
+    reconfigure(app, LOGIN_MAX_FAILURES=3)
     for _ in range(3):
         client.post("/login", data={"name": "Ada", "password": "wrong password", "csrf_token": csrf(client)})
     response = client.post("/login", data={"name": "Ada", "password": PASSWORD, "csrf_token": csrf(client)})
@@ -348,7 +349,7 @@ def attempt_login(client, name: str, password: str, address: str = "192.0.2.1"):
 def test_an_attacker_slows_down_but_never_locks_out_the_real_user(app, client, session, ada, clock):
     """After LOGIN_MAX_FAILURES failures each further one doubles the wait; refused attempts check no
     password and do not extend it, so an attacker trying every few seconds does not keep Ada out."""
-    app.config["LOGIN_MAX_FAILURES"] = 3
+    reconfigure(app, LOGIN_MAX_FAILURES=3)
     for _ in range(3):
         assert attempt_login(client, "Ada", "wrong password").status_code == 200
     refused = attempt_login(client, "Ada", PASSWORD)
@@ -369,7 +370,7 @@ def test_an_attacker_slows_down_but_never_locks_out_the_real_user(app, client, s
 def test_a_name_s_wait_keeps_growing_past_the_window_and_an_address_s_stops_at_it(app, client, ada, clock):
     """Unknown devices wait ever longer for a name that keeps failing (to a day); an address's wait stops at
     the window, so an office behind one address is never kept out for long."""
-    app.config.update(LOGIN_MAX_FAILURES=1, LOGIN_WINDOW_MINUTES=1.0)
+    reconfigure(app, LOGIN_MAX_FAILURES=1, LOGIN_WINDOW_MINUTES=1.0)
     waits = []
     for number in range(20):  # each failure from an address of its own, once the wait is over
         assert attempt_login(client, "Ada", "wrong password", f"198.51.100.{number}").status_code == 200
@@ -405,7 +406,7 @@ def test_an_address_is_limited_on_failures_only_and_its_users_still_get_in(app, 
 def test_guessing_with_ever_new_names_does_not_grow_the_throttle_table(app, client, session, ada, clock):
     """Each attempt deletes the rows that have forgotten their failures: once a window has passed since
     their last wait, the old names' and addresses' rows are gone."""
-    app.config.update(LOGIN_MAX_FAILURES=1, LOGIN_WINDOW_MINUTES=1.0)
+    reconfigure(app, LOGIN_MAX_FAILURES=1, LOGIN_WINDOW_MINUTES=1.0)
     for number in range(6):
         attempt_login(client, f"guess {number}", "wrong password", f"198.51.100.{number}")
     assert attempt_login(client, "Ada", "wrong password").status_code == 200  # Ada waits from now on
@@ -438,7 +439,7 @@ def test_the_client_address_comes_from_the_proxy_header_only_when_proxy_hops_say
 
 def test_an_admin_clears_a_login_wait_from_the_users_page_or_the_command_line(app, client, runner, session, ada):
     add_account(session, "Ann", ANNOTATOR)
-    app.config["LOGIN_MAX_FAILURES"] = 2
+    reconfigure(app, LOGIN_MAX_FAILURES=2)
     for _ in range(2):
         attempt_login(client, "Ann", "wrong password")
     assert attempt_login(client, "Ann", PASSWORD).status_code == 429

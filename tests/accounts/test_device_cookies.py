@@ -9,6 +9,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from app_settings import reconfigure
 from workbench import PASSWORD, add_account, csrf
 
 from webapp.accounts import devices
@@ -78,7 +79,7 @@ def test_the_attack_of_issue_34_keeps_unknown_browsers_waiting_longer_and_longer
 
 
 def test_a_device_cookie_counts_for_its_own_name_only_and_not_when_altered(app, session, ada, clock):
-    app.config["LOGIN_MAX_FAILURES"] = 2
+    reconfigure(app, LOGIN_MAX_FAILURES=2)
     add_account(session, "Ann", ANNOTATOR)
     own = app.test_client()
     assert attempt(own, "Ada", PASSWORD, "192.0.2.10").status_code == 302
@@ -96,7 +97,7 @@ def test_a_device_cookie_counts_for_its_own_name_only_and_not_when_altered(app, 
 def test_a_known_browser_fails_on_its_own_count_and_keeps_its_address_s(app, ada, clock):
     """A known browser that keeps failing waits on its own; and an address that has used up its allowance
     waits whatever browser comes from it."""
-    app.config["LOGIN_MAX_FAILURES"] = 2
+    reconfigure(app, LOGIN_MAX_FAILURES=2)
     own = app.test_client()
     assert attempt(own, "Ada", PASSWORD, "192.0.2.10").status_code == 302
     for _ in range(2):

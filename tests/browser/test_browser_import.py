@@ -4,6 +4,7 @@ what was imported once the job has run, however quickly it ran (no poll ever saw
 from __future__ import annotations
 
 import pytest
+from app_settings import reconfigure
 from browser_fixtures import until
 
 pytestmark = pytest.mark.browser
@@ -12,8 +13,7 @@ PAGE = "<html><head><title>Quay {n}</title></head><body><article><p>Quay {n} ope
 
 
 def test_the_report_of_a_quick_import_shows_what_was_imported(app, live_server, context, run_jobs, tmp_path):
-    app.config["UPLOAD_EXTRACTORS"] = ["whole-page"]
-    app.config["EXTRACT_PROCESSES"] = 1
+    reconfigure(app, UPLOAD_EXTRACTORS=["whole-page"], EXTRACT_PROCESSES=1)
     files = []
     for n in (1, 2):
         files.append(tmp_path / f"quay-{n}.html")

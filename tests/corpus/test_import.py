@@ -200,6 +200,30 @@ def test_empty_gold_is_imported_as_a_draft_and_the_report_says_so(run_import, se
     assert (pages["a.html"].gold.status, pages["b.html"].gold.status) == ("draft", "done")
 
 
+def test_a_gold_over_the_size_a_save_takes_is_rejected_naming_the_page_and_why(run_import, session, tmp_path):
+    """The import checks a gold by the rules of a save (usecases/fields.py): a gold of 5 MB, which a save refuses
+    (GOLD_MAX_BYTES, 4 MB), is not stored either, though its file is under IMPORT_MAX_BYTES."""
+    large = "A harbour line of the gold.\n" * (5 * 2**20 // 28)
+    write_files(tmp_path, {"big.html": page("big"), "big.gold.txt": large, "ok.html": page("ok"),
+                           "ok.gold.txt": "Gold."})
+    output = run_import(tmp_path)
+    assert "batch 1: 1 imported, 0 duplicate, 1 rejected" in output
+    assert re.search(r"  rejected: big\.html: its gold: The Markdown is 5,[0-9,]+ bytes; at most 4,194,304 "
+                     r"\(GOLD_MAX_BYTES\) are stored", output), output
+    assert set(stored(session)) == {"ok.html"}
+
+
+@pytest.mark.settings(GOLD_MAX_BYTES=1000)
+def test_an_annotation_over_gold_max_bytes_rejects_its_page_too(run_import, session, tmp_path):
+    line = {"url": "https://j.example/1", "html": "<p>Quay</p>", "gold": "Quay",
+            "annotations": [{"author": "Ann", "type": "article", "status": "done", "text": "Quay " * 300}]}
+    (tmp_path / "pages.jsonl").write_text(json.dumps(line))
+    output = run_import(tmp_path / "pages.jsonl", exit_code=1)
+    assert "rejected: line 1: annotation 1's gold: The Markdown is 1,500 bytes; at most 1,000 (GOLD_MAX_BYTES)" in (
+        output)
+    assert stored(session) == {}
+
+
 def test_an_import_that_reads_only_rejects_or_nothing_exits_non_zero(run_import, tmp_path):
     (tmp_path / "empty").mkdir()
     output = run_import(tmp_path / "empty", exit_code=1)

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from app_settings import reconfigure
 from browser_fixtures import serve
 from sqlalchemy import select
 from werkzeug.serving import make_server
@@ -329,7 +330,7 @@ def test_local_mode_answers_to_the_loopback_names_and_addresses(app, host):
 
 def test_allowed_hosts_refuses_every_other_host_with_accounts_too(app, session):
     add_account(session, "Ada", ADMIN)
-    app.config["ALLOWED_HOSTS"] = ["goldtext.example.org", ".team.example"]
+    reconfigure(app, ALLOWED_HOSTS=["goldtext.example.org", ".team.example"])
     client = app.test_client()
     refused = client.get("/login", base_url="http://evil.example")
     assert refused.status_code == 400 and "ALLOWED_HOSTS" in refused.get_data(as_text=True)

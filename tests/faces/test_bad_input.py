@@ -8,6 +8,7 @@ import html
 import io
 
 import pytest
+from app_settings import reconfigure
 from sqlalchemy import func, select
 from workbench import PASSWORD, add_account, add_gold, csrf, log_in, make_page
 
@@ -209,7 +210,7 @@ def test_a_gold_save_over_request_max_bytes_is_413_naming_the_setting_and_nothin
 
 def test_an_upload_may_be_larger_than_request_max_bytes_and_a_form_may_not(app, admin, session):
     client, token = admin
-    app.config["REQUEST_MAX_BYTES"] = 2000
+    reconfigure(app, REQUEST_MAX_BYTES=2000)
     page = b"<html><body><p>" + b"Hello. " * 1000 + b"</p></body></html>"
     uploaded = client.post("/upload", content_type="multipart/form-data", data={
         "csrf_token": token, "format": "auto", "site_from": "url", "files": [(io.BytesIO(page), "a.html")]})
@@ -231,7 +232,7 @@ def test_the_413_answer_says_the_limit(app, client, path, kwargs, wants_json):
     from workbench import sign_in
 
     token = sign_in(client)
-    app.config["MAX_CONTENT_LENGTH"] = 1000
+    reconfigure(app, MAX_CONTENT_LENGTH=1000)
     if wants_json:
         response = client.post(path, headers={"X-CSRF-Token": token}, **kwargs)
     else:

@@ -5,6 +5,7 @@ pages open in a flattened rendering with a notice."""
 from __future__ import annotations
 
 import pytest
+from app_settings import reconfigure
 from browser_fixtures import signed_in
 from workbench import make_page
 
@@ -158,7 +159,7 @@ def test_the_limits_are_settings(app, client, session, setting, value):
     page_id = make_page(session, "<html><body><div><div><p>" + "word " * 40 + "</p></div></div></body></html>").id
     sign_in(client)
     assert 'id="flattened"' not in client.get(f"/pages/{page_id}").get_data(as_text=True)
-    app.config[setting] = value
+    reconfigure(app, **{setting: value})
     view = client.get(f"/pages/{page_id}").get_data(as_text=True)
     assert 'id="flattened"' in view and setting in view
     body = client.get(f"/pages/{page_id}/raw").get_data(as_text=True)

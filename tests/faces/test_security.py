@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from app_settings import reconfigure
 from demo_fixtures import digest
 from learned_sites import learned_site
 from workbench import PASSWORD, add_account, csrf, log_in, make_page, sign_in
@@ -364,7 +365,7 @@ def test_titles_and_urls_are_escaped_in_the_queue(client, session):
 
 def test_a_request_over_the_size_cap_is_413(app, client):
     token = sign_in(client)
-    app.config["MAX_CONTENT_LENGTH"] = 1000
+    reconfigure(app, MAX_CONTENT_LENGTH=1000)
     response = client.post(
         "/api/pages/1/gold", data="x" * 5000, content_type="application/json",
         headers={"X-CSRF-Token": token},

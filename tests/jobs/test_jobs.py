@@ -15,11 +15,13 @@ import sqlite3
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from app_settings import reconfigure
 from serving_fixtures import free_port
 from sqlalchemy import func, select, text, update
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session
 
+from webapp import create_app
 from webapp.cli.actor import cli_actor
 from webapp.db import database
 from webapp.engine import make_engine
@@ -31,7 +33,7 @@ from webapp.jobs.leases import claim, complete, holds, reap
 from webapp.jobs.records import create_job, describe
 from webapp.jobs.runner import Runner
 from webapp.models import Extraction, Job, JobChunk, JobFile, Page, WorkerBeat, utcnow
-from webapp.settings import Lease, settings_of
+from webapp.settings import Lease, SettingError, settings_of
 
 PARAGRAPH = ("The harbour board met on Tuesday to settle the timetable of the night ferry, which will sail "
              "again from Monday after a winter of repairs to its engines, its galley and its cabins. ")
@@ -56,7 +58,7 @@ NO_WORKER = "no worker is running: start one with `goldtext worker` (or `goldtex
 @pytest.fixture
 def cli(app, runner, session):
     """Run `goldtext ARGS`; the test's session lets go of the database first (SQLite's BEGIN IMMEDIATE)."""
-    app.config["EXTRACT_PROCESSES"] = 1
+    reconfigure(app, EXTRACT_PROCESSES=1)
 
     def invoke(*args: str):
         session.rollback()
@@ -587,13 +589,11 @@ def test_health_is_ok_when_the_database_and_the_broker_answer(client):
     assert (response.status_code, response.json) == (200, {"status": "ok", "database": "ok", "broker": "ok"})
 
 
-def test_health_is_503_naming_a_broker_it_cannot_use(app, client):
-    app.config["BROKER_URL"] = "amqp://guest@queue.example/"
-    response = client.get("/health")
-    assert (response.status_code, response.json) == (
-        503, {"status": "failing", "database": "ok",
-              "broker": "unreachable: ValueError: BROKER_URL must be a redis:// URL (or empty for the embedded "
-                        "broker), not 'amqp://***@queue.example/'"})
+def test_a_broker_it_cannot_use_stops_the_start_naming_it_without_its_password(tmp_path):
+    with pytest.raises(SettingError) as refused:
+        create_app({"TESTING": True, "INSTANCE_PATH": str(tmp_path), "BROKER_URL": "amqp://guest@queue.example/"})
+    assert str(refused.value) == ("the setting BROKER_URL is 'amqp://***@queue.example/': it must be a redis://, "
+                                  "rediss:// or unix:// URL (or empty for the embedded broker)")
 
 
 def test_health_is_503_naming_the_database_while_an_external_writer_holds_sqlite_s_write_lock(app, client, session):

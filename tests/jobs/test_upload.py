@@ -12,6 +12,7 @@ import io
 import zipfile
 
 import pytest
+from app_settings import reconfigure
 from sqlalchemy import func, select
 from workbench import csrf
 
@@ -49,8 +50,7 @@ def job_json(client, job_id: int) -> dict:
 
 @pytest.fixture
 def quick(app):
-    app.config["UPLOAD_EXTRACTORS"] = ["whole-page"]
-    app.config["EXTRACT_PROCESSES"] = 1
+    reconfigure(app, UPLOAD_EXTRACTORS=["whole-page"], EXTRACT_PROCESSES=1)
     return app
 
 
@@ -224,7 +224,7 @@ def test_unknown_format_is_400(client, session):
 
 def test_an_upload_over_the_size_cap_is_413(app, client, session):
     token = csrf(client)
-    app.config["MAX_CONTENT_LENGTH"] = 2000
+    reconfigure(app, MAX_CONTENT_LENGTH=2000)
     response = upload(client, [("big.html", b"<p>" + b"x" * 5000 + b"</p>")], token=token)
     assert response.status_code == 413
     assert counted(session, Page) == 0
@@ -254,7 +254,7 @@ def test_an_unknown_batch_or_job_is_not_found_and_the_old_progress_endpoint_is_g
 def test_an_unknown_upload_extractor_is_a_server_error_before_anything_is_stored(app, client, session):
     """UPLOAD_EXTRACTORS is the operator's setting: a name no extractor has is the server's fault, said
     at once, instead of importing pages that the job could never extract."""
-    app.config["UPLOAD_EXTRACTORS"] = ["no-such-extractor"]
+    reconfigure(app, UPLOAD_EXTRACTORS=["no-such-extractor"])
     response = upload(client, [("a.html", ARTICLE)])
     assert response.status_code == 500
     assert "UPLOAD_EXTRACTORS names an unknown extractor: unknown extractor: no-such-extractor (known: " in (

@@ -295,7 +295,7 @@ def test_prefill_fixed_is_always_the_default(client, session):
 
 
 def test_an_unknown_prefill_mode_is_refused_at_start(tmp_path):
-    with pytest.raises(ValueError, match="PREFILL='best' is not one of site-best, fixed, random"):
+    with pytest.raises(ValueError, match="the setting PREFILL is 'best', not one of site-best, fixed, random"):
         create_app({"TESTING": True, "INSTANCE_PATH": str(tmp_path), "PREFILL": "best",
                     "DATABASE_URL": f"sqlite:///{tmp_path / 'x.sqlite'}"})
 
@@ -349,7 +349,8 @@ def test_the_crawl_chooses_site_rules_only_where_it_applied_a_rule(app, session,
     rules_board(session, ruled)
     settings = settings_of(app)
     with settings.shared.synced(session) as cache:
-        config = pipeline_config(session, cache, PipelineRequest(by="type"), settings.run, settings.taxonomy.page_types)
+        config = pipeline_config(session, settings.registry, cache, PipelineRequest(by="type"), settings.run,
+                                 settings.taxonomy.page_types)
     assert config["extractor"] == config["routes"]["article"]["extractor"] == chosen
     assert config["challenger"] == ("density" if chosen == "trafilatura" else "trafilatura")
     assert ("site-rules" in config["leaderboard"]["f1"]) is ruled

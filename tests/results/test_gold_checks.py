@@ -9,6 +9,7 @@ import json
 from types import SimpleNamespace
 
 import pytest
+from app_settings import reconfigure
 from sqlalchemy import select
 from workbench import add_gold, csrf, make_page, sign_in
 
@@ -183,9 +184,7 @@ def test_goldtext_check_lists_each_failing_page_with_its_checks_and_reasons(page
 
 
 def test_thresholds_are_settings(pages, runner, app):
-    app.config["CHECK_LOW_SCORE"] = 0.0
-    app.config["CHECK_UNKNOWN_WORDS"] = 0.5
-    app.config["CHECK_MIN_AGREEMENT"] = 0.0
+    reconfigure(app, CHECK_LOW_SCORE=0.0, CHECK_UNKNOWN_WORDS=0.5, CHECK_MIN_AGREEMENT=0.0)
     report = json.loads(runner.invoke(args=["check", "--format", "json"]).output)
     assert [f["checks"] for f in report["failing"]] == [["markup"], ["type-mismatch"]]
 
@@ -239,8 +238,7 @@ def test_the_button_runs_the_checks_as_an_audited_job(pages, client, session, ru
 
 
 def test_an_upload_is_checked_after_its_extraction(app, client, session, run_jobs):
-    app.config["UPLOAD_EXTRACTORS"] = ["whole-page"]
-    app.config["EXTRACT_PROCESSES"] = 1
+    reconfigure(app, UPLOAD_EXTRACTORS=["whole-page"], EXTRACT_PROCESSES=1)
     files = [(io.BytesIO(PAGE.encode()), "harbour.html"),
              (io.BytesIO(b"The harbour opens a new quay &amp; more</p>\n"), "harbour.gold.txt")]
     client.post("/upload", data={"csrf_token": csrf(client), "format": "auto", "site_from": "url", "files": files},

@@ -14,8 +14,9 @@ from webapp.db import dispose, sessions
 from webapp.results.cache import ScoreCache
 from webapp.results.leaderboard_figures import leaderboard
 from webapp.results.store import gold_changed
-from webapp.scoring import app_metrics, build_metrics, eager
+from webapp.scoring import build_metrics, eager
 from webapp.scoring.metric_registry import GROUP
+from webapp.settings import settings_of
 from webapp.vocabulary import DEFAULT_TAXONOMY
 
 CHARS = textwrap.dedent(
@@ -59,16 +60,16 @@ def test_an_app_scores_and_ranks_with_an_installed_metric(plugin_dist, tmp_path,
     plugin_dist(CHARS, GROUP, ["chars = goldtext_fake_plugin:CHARS"])
     app = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE_URL": database_url,
                       "INSTANCE_PATH": str(tmp_path / "instance")})
-    assert "chars" in eager(app_metrics(app))
+    assert "chars" in eager(settings_of(app).metrics)
     with app.app_context(), sessions(app)() as session:
         page = make_page(session, candidates={"trafilatura": "abc", "density": "xyz"})
         add_revision(session, page, text="abcd", page_type="article", status="done", author="Ann")
-        gold_changed(session, eager(app_metrics(app)), page.id, no_content=DEFAULT_TAXONOMY.no_content)
+        gold_changed(session, eager(settings_of(app).metrics), page.id, no_content=DEFAULT_TAXONOMY.no_content)
         session.commit()
     shown = app.test_client().get("/api/leaderboard?metric=chars&bootstrap=0")
     assert shown.status_code == 200 and shown.get_json()["extractors"] == {}  # scored, not by current versions
     with app.app_context(), sessions(app)() as session:
-        cache = ScoreCache(app_metrics(app))
+        cache = ScoreCache(settings_of(app).metrics)
         cache.sync(session)
     named = {"trafilatura": "trafilatura|1|{}", "density": "density|1|{}"}
     board = leaderboard(cache, "chars", named, bootstrap=0)
@@ -87,10 +88,9 @@ def rouge_missing(app, session):
     """An app whose rouge-lsum cannot be computed (rouge-score "not installed"), with scored pages."""
     from workbench import add_gold, make_page
 
-    from webapp.scoring.metric_registry import EXTENSION
     from webapp.scoring.rouge_lsum import build_metric
 
-    app.extensions[EXTENSION]["rouge-lsum"] = build_metric(find_spec=lambda name: None)
+    settings_of(app).metrics["rouge-lsum"] = build_metric(find_spec=lambda name: None)
     for n in range(3):
         page = make_page(session, url=f"https://news.example/{n}",
                          candidates={"trafilatura": "Alpha beta", "density": "Alpha"})

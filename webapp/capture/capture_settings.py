@@ -1,9 +1,8 @@
-"""What the settings decide of a capture (CAPTURE_*), checked when the app starts: a wrong entry of
-CAPTURE_ALLOWED_NETWORKS or CAPTURE_ALLOWED_PORTS stops the start, naming it."""
+"""What the settings decide of a capture (CAPTURE_*), read and checked when the app starts (webapp/settings.py):
+a wrong entry of CAPTURE_ALLOWED_NETWORKS or CAPTURE_ALLOWED_PORTS stops the start, naming it."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -20,18 +19,6 @@ class CaptureSettings:
     max_urls: int  # CAPTURE_MAX_URLS: the most URLs one capture takes
     render: RenderLimits = RenderLimits()  # CAPTURE_RENDER_*: how long a rendering waits, and whether it scrolls
     style_max_bytes: int = 5 * 2**20  # CAPTURE_STYLE_MAX_BYTES: the most bytes of a page's stylesheets, fonts, images
-
-    @classmethod
-    def from_config(cls, config: Mapping[str, Any]) -> CaptureSettings:
-        limits = FetchLimits(timeout=float(config["CAPTURE_TIMEOUT_SECONDS"]),
-                             total=float(config["CAPTURE_TOTAL_SECONDS"]),
-                             max_bytes=int(config["CAPTURE_MAX_BYTES"]),
-                             retries=int(config["CAPTURE_RETRIES"]),
-                             agent=str(config["CAPTURE_USER_AGENT"]))
-        return cls(AddressRules.from_settings(config["CAPTURE_ALLOWED_NETWORKS"], config["CAPTURE_ALLOWED_PORTS"]),
-                   limits, float(config["CAPTURE_DELAY_SECONDS"]), int(config["CAPTURE_MAX_URLS"]),
-                   RenderLimits(float(config["CAPTURE_RENDER_SECONDS"]), bool(config["CAPTURE_RENDER_SCROLL"])),
-                   int(config["CAPTURE_STYLE_MAX_BYTES"]))
 
     def record(self, obey_robots: bool) -> dict[str, Any]:
         """The settings a capture ran with, as its WARC's warcinfo names them."""

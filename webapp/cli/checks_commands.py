@@ -10,7 +10,6 @@ from flask.cli import with_appcontext
 
 from ..db import sessions
 from ..results.gold_check_runs import failing_by_check, report
-from ..scoring.gold_checks import Thresholds
 from ..settings import settings_of
 from ..usecases.run_checks import check_now
 from .actor import command_actor
@@ -30,7 +29,7 @@ def check_command(page_ids, fmt) -> None:
     with nobody adjudicating; their thresholds are the CHECK_* settings. Exits 1 when a page fails."""
     settings = settings_of(current_app)
     with sessions()() as session:
-        pages, failing = check_now(session, settings, command_actor(), Thresholds.of(current_app.config),
+        pages, failing = check_now(session, settings, command_actor(), settings.checks,
                                    list(page_ids) or None)
         session.commit()
     result = report(pages, failing)

@@ -20,7 +20,7 @@ from ..crawl.sample import candidates, sample
 from ..db import sessions
 from ..models import ImportBatch
 from ..results.store import refresh_scores
-from ..scoring import app_metrics, resolve_metric
+from ..scoring import resolve_metric
 from ..settings import settings_of
 from ..usecases.import_pages import import_documents_into
 from .actor import cli_actor, command_actor
@@ -28,18 +28,19 @@ from .actor import cli_actor, command_actor
 
 def run_pipeline_export(out: Path, request: PipelineRequest) -> None:
     """`goldtext export --format datatrove`: refresh the metric's scores, choose, write the pipeline."""
-    metrics = app_metrics(current_app)
+    settings = settings_of(current_app)
+    metrics = settings.metrics
     try:
         request.check()
         definition = resolve_metric(metrics, request.metric)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from exc
     with sessions()() as session:
-        refresh_scores(session, {request.metric: definition}, no_content=settings_of(current_app).taxonomy.no_content)
+        refresh_scores(session, {request.metric: definition}, no_content=settings.taxonomy.no_content)
         session.commit()
         try:
-            config = export_pipeline(session, metrics, request, settings_of(current_app).run,
-                                     settings_of(current_app).taxonomy.page_types, out)
+            config = export_pipeline(session, settings.registry, metrics, request, settings.run,
+                                     settings.taxonomy.page_types, out)
         except (NoChoice, ValueError) as exc:
             raise click.ClickException(str(exc)) from exc
         command_actor().record(session, Action.EXPORT, str(out), {"format": "datatrove", "mode": config["mode"],

@@ -8,6 +8,7 @@ from flask.cli import AppGroup
 
 from ..engine import configured_engine
 from ..migrate import downgrade, dropped_by_downgrade, upgrade
+from ..settings import settings_of
 
 db_group = AppGroup("db", help="Schema migrations (applied automatically on first use too).")
 
@@ -16,7 +17,7 @@ db_group = AppGroup("db", help="Schema migrations (applied automatically on firs
 @click.argument("revision", default="head")
 def upgrade_command(revision: str) -> None:
     """Bring the schema up to REVISION (default: the newest)."""
-    upgrade(configured_engine(current_app.config), revision)
+    upgrade(configured_engine(settings_of(current_app).database), revision)
     click.echo(f"schema at {revision}")
 
 
@@ -27,7 +28,7 @@ def upgrade_command(revision: str) -> None:
 def downgrade_command(revision: str, yes_destroy: bool) -> None:
     """Take the schema back to REVISION ("base" drops every table). A downgrade that drops a table or
     a column says which and refuses unless given --yes-destroy."""
-    engine = configured_engine(current_app.config)
+    engine = configured_engine(settings_of(current_app).database)
     dropped = dropped_by_downgrade(engine, revision)
     if dropped and not yes_destroy:
         raise click.ClickException(

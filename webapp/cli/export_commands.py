@@ -14,10 +14,8 @@ from ..crawl.choice import NO_CHALLENGER, PipelineRequest
 from ..crawl.plan import EXECUTORS
 from ..db import sessions
 from ..exports.export_service import FORMATS, ExportRequest, run_export
-from ..extractors.registry import build_registry
 from ..results.extractions import current_named
 from ..results.store import refresh_scores
-from ..scoring import app_metrics, eager
 from ..settings import settings_of
 from ..vocabulary import GOLD_STATUSES
 from .actor import command_actor
@@ -75,11 +73,11 @@ def export_command(fmt, out, statuses, sites, page_types, with_html, with_extrac
     except ValueError as exc:
         raise click.UsageError(str(exc)) from exc
     with sessions()() as session:
-        metrics = eager(app_metrics(current_app))
+        metrics = settings_of(current_app).eager
         if fmt == "csv":
             refresh_scores(session, metrics, no_content=settings_of(current_app).taxonomy.no_content)
             session.commit()
-        named = current_named(session, build_registry()) if predictions else {}
+        named = current_named(session, settings_of(current_app).registry) if predictions else {}
         with click.progressbar(length=1, label=f"exporting {fmt}") as bar:
             def progress(done: int, total: int) -> None:
                 bar.length = total

@@ -17,7 +17,6 @@ from ..extractors.composing import CASCADE, ROUTE, ROUTE_BY, UNION
 from ..extractors.compositions import stored_compositions
 from ..extractors.extraction_service import known_now
 from ..extractors.process_pool import pool_size
-from ..extractors.registry import build_registry
 from ..jobs.broker import describe_broker
 from ..jobs.records import ENDED
 from ..jobs.start import dispatch
@@ -63,7 +62,7 @@ def run_extraction(
     app = flask_app()
     started = time.perf_counter()
     job_id = start_extraction(names, site, force, outdated, derive_only)
-    size = pool_size(processes or app.config["EXTRACT_PROCESSES"])
+    size = pool_size(processes or settings_of(app).workers.extract_processes)
     click.echo(f"extracting with {size} extractor process{'es' if size != 1 else ''}", err=True)
     status = run_here(app, job_id, on_progress=ProgressBars(), processes=processes)
     summarise(job_id, status, time.perf_counter() - started)
@@ -169,7 +168,7 @@ def extractors_list() -> None:
     """List every extractor, the variants after the registered ones, then the compositions: name, version, whether
     it gives Markdown (structure kept) or text only, what it is; one that cannot run here says why."""
     with readers()() as session:
-        known = known_now(session, build_registry())
+        known = known_now(session, settings_of(flask_app()).registry)
     names = max(len(e.name) for e in known.values())
     versions = max(len(e.version) for e in known.values())  # the columns as wide as their longest entry
     for extractor in known.values():

@@ -13,6 +13,7 @@ from ..jobs.broker import describe_broker
 from ..jobs.lifeline import die_with, hold_lock, holder
 from ..jobs.records import STATUSES, describe, list_jobs, live_workers
 from ..jobs.workers import run_worker
+from ..settings import settings_of
 from ..usecases.cancel_job import cancel
 from ..usecases.outcome import Refused
 from .actor import command_actor
@@ -30,7 +31,7 @@ def worker_command(concurrency: int | None, parent: int | None) -> None:
     """Run jobs: take chunks from the broker until stopped (Ctrl+C or SIGTERM finish the running
     chunks first). Start as many as you like, on any machine that reaches the database and the broker."""
     app = flask_app()
-    concurrency = concurrency or int(app.config["WORKER_CONCURRENCY"])
+    concurrency = concurrency or settings_of(app).workers.concurrency
     lock = None
     if parent is not None:
         die_with(parent)

@@ -27,7 +27,7 @@ WORKER_COMMAND = [sys.executable, "-c", "from webapp.cli import main; main()", "
 
 def embedded_wanted(app: Flask, choice: bool | None) -> bool:
     """The embedded worker runs when asked, and by default when no broker is configured."""
-    return (not app.config["BROKER_URL"]) if choice is None else choice
+    return (not settings_of(app).workers.broker_url) if choice is None else choice
 
 
 def check_binding(app: Flask, host: str) -> None:
@@ -61,7 +61,7 @@ def check_upload_extractors(app: Flask) -> None:
     upload would fail on it."""
     with readers(app)() as session:
         try:
-            checked_extractors(session, settings_of(app), app.config.get("UPLOAD_EXTRACTORS") or ())
+            checked_extractors(session, settings_of(app), settings_of(app).upload_extractors)
         except Refused as error:
             raise click.ClickException(f"UPLOAD_EXTRACTORS: {error.reason}") from None
 
@@ -74,9 +74,10 @@ def serve_development(app: Flask, host: str, port: int, worker: bool | None) -> 
     check_binding(app, host)
     check_port(host, port)
     check_upload_extractors(app)
-    embedded = EmbeddedWorker(app, int(app.config["WORKER_CONCURRENCY"])) if embedded_wanted(app, worker) else None
+    concurrency = settings_of(app).workers.concurrency
+    embedded = EmbeddedWorker(app, concurrency) if embedded_wanted(app, worker) else None
     if embedded is not None:
-        click.echo(f"embedded worker: {app.config['WORKER_CONCURRENCY']} at once, broker {describe_broker(app)}")
+        click.echo(f"embedded worker: {concurrency} at once, broker {describe_broker(app)}")
     try:
         run_simple(host, port, app, threaded=True, use_reloader=False, use_debugger=False)
     finally:

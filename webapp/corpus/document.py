@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -92,8 +91,3 @@ class Limits:
     max_bytes: int = 20 * 2**20  # per document
     zip_max_members: int = 20_000
     zip_max_total: int = 2 * 2**30  # total uncompressed bytes read from one zip
-
-    @classmethod
-    def from_config(cls, config: Mapping[str, Any]) -> Limits:
-        """The limits an app's settings set (IMPORT_MAX_BYTES, IMPORT_ZIP_MAX_MEMBERS, IMPORT_ZIP_MAX_TOTAL)."""
-        return cls(config["IMPORT_MAX_BYTES"], config["IMPORT_ZIP_MAX_MEMBERS"], config["IMPORT_ZIP_MAX_TOTAL"])

@@ -26,7 +26,6 @@ from sqlalchemy.orm import Session
 from ..extractors.base import Extractor
 from ..extractors.composing import EVERY_OTHER
 from ..extractors.extraction_service import SITE_RULES, RunSettings, current_extractors
-from ..extractors.registry import build_registry
 from ..models import ExtractorVariant, Gold, Page
 from ..results.cache import ScoreCache
 from ..results.leaderboard_figures import leaderboard, scored_fingerprints
@@ -114,12 +113,12 @@ def routes_by_type(
     return routes
 
 
-def scored_board(session: Session, cache: ScoreCache, metric: str, by: str | None
+def scored_board(session: Session, registry: Mapping[str, Extractor], cache: ScoreCache, metric: str, by: str | None
                  ) -> tuple[dict[str, Any], list[tuple[str, float]], dict[str, Extractor]]:
     """(the leaderboard of every extractor with scores, by type or site when asked, without bootstrap; its
     extractors ranked as `ranked` ranks them; every current extractor by name). Compositions are left out of
     it: a choice is made among the extractors that run."""
-    available = {e.name: e for e in current_extractors(session, build_registry()) if not e.parts}
+    available = {e.name: e for e in current_extractors(session, registry) if not e.parts}
     scored = scored_fingerprints(cache, metric)
     fingerprints = {name: e.fingerprint for name, e in available.items() if e.fingerprint in scored}
     twins = (fallback_twins(fingerprints, ruled_pages(session, fingerprints[SITE_RULES]))
@@ -128,11 +127,12 @@ def scored_board(session: Session, cache: ScoreCache, metric: str, by: str | Non
     return board, ranked(board["extractors"], board.get("same_as", {})), available
 
 
-def route_winners(session: Session, cache: ScoreCache, by: str, metric: str = "tokens") -> dict[str, str]:
+def route_winners(session: Session, registry: Mapping[str, Extractor], cache: ScoreCache, by: str,
+                  metric: str = "tokens") -> dict[str, str]:
     """A route's table from the leaderboard (extractors/compositions.py): each page type's (or site's) winner
     where the group has at least MIN_TYPE_PAGES scored gold pages and its winner is not the overall one, and the
     overall winner for every other page ("*"); NoChoice when no extractor has scores."""
-    board, overall, _ = scored_board(session, cache, metric, by)
+    board, overall, _ = scored_board(session, registry, cache, metric, by)
     if not overall:
         raise NoChoice(f"no extractor has a score on gold pages yet: a route by {by} needs the leaderboard")
     table = {EVERY_OTHER: overall[0][0]}
@@ -151,18 +151,18 @@ def gold_fact_table(session: Session) -> dict[str, dict[str, int]]:
 
 
 def pipeline_config(
-    session: Session, cache: ScoreCache, request: PipelineRequest, settings: RunSettings, page_types: Sequence[str],
+    session: Session, registry: Mapping[str, Extractor], cache: ScoreCache, request: PipelineRequest,
+    settings: RunSettings, page_types: Sequence[str],
     command: str = "",
 ) -> dict[str, Any]:
     """The configuration (pipeline.json) of the request; NoChoice says why there is none."""
     request.check()
-    registry = build_registry()
     try:
         named = [n for n in (request.extractor, request.challenger) if n and n != NO_CHALLENGER]
         available = {e.name: e for e in current_extractors(session, registry, named)} if named else {}
     except ValueError as error:
         raise NoChoice(str(error)) from error
-    board, overall, known = scored_board(session, cache, request.metric, BY_TYPE if request.by else None)
+    board, overall, known = scored_board(session, registry, cache, request.metric, BY_TYPE if request.by else None)
     available = known | available
     routes: dict[str, dict[str, Any]] = {}
     if request.by:

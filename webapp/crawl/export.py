@@ -12,6 +12,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from ..exports.export_service import prepare_folder
+from ..extractors.base import Extractor
 from ..extractors.extraction_service import RunSettings
 from ..results.cache import ScoreCache
 from ..scoring import Metric
@@ -68,7 +69,8 @@ def write_pipeline(out: Path, config: dict[str, Any]) -> list[Path]:
 
 
 def export_pipeline(
-    session: Session, metrics: Mapping[str, Metric], request: PipelineRequest, settings: RunSettings,
+    session: Session, registry: Mapping[str, Extractor], metrics: Mapping[str, Metric], request: PipelineRequest,
+    settings: RunSettings,
     page_types: Sequence[str], out: Path, command: str = "",
 ) -> dict[str, Any]:
     """Choose from the leaderboard (the metric's scores must be current: refresh them first) and write the
@@ -76,6 +78,7 @@ def export_pipeline(
     request.check()
     cache = ScoreCache(metrics)
     cache.sync(session)
-    config = pipeline_config(session, cache, request, settings, page_types, command or request.command(str(out)))
+    config = pipeline_config(session, registry, cache, request, settings, page_types,
+                             command or request.command(str(out)))
     write_pipeline(out, config)
     return config

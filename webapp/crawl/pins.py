@@ -14,7 +14,7 @@ from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
 from ..extractors.base import Extractor, canonical_json
-from ..extractors.registry import build_registry
+from ..extractors.registry import process_registry
 from ..extractors.variant_extractor import variant_of
 
 LIBRARIES = ("goldtext", "datatrove", "trafilatura", "lxml", "pebble", "warcio")
@@ -89,7 +89,7 @@ def build_pinned(
 ) -> tuple[dict[str, Extractor], list[str]]:
     """(name -> the installed extractor, the differences found). VersionDrift names each difference unless
     drift is allowed; an extractor that is unavailable here, or whose base is not registered, always refuses."""
-    registry = build_registry() if registry is None else registry
+    registry = process_registry() if registry is None else registry
     built: dict[str, Extractor] = {}
     drift: list[str] = []
     missing: list[str] = []

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
 
 from sqlalchemy import delete, func, or_, select
 from sqlalchemy.orm import Session
@@ -39,13 +38,6 @@ class RunSettings:
     timeout: float = 60.0
     memory_mb: int = 2048
     guard: GuardThresholds = GuardThresholds()
-
-    @classmethod
-    def from_config(cls, config: Mapping[str, Any]) -> RunSettings:
-        """The run settings an app's settings set (EXTRACT_TIMEOUT, EXTRACT_MEMORY_MB, GUARD_*)."""
-        guard = GuardThresholds(config["GUARD_MIN_CHARS"], config["GUARD_MIN_LONG_LINES"],
-                                config["GUARD_LONG_LINE_CHARS"], config["GUARD_MIN_RATIO"])
-        return cls(None, config["EXTRACT_TIMEOUT"], config["EXTRACT_MEMORY_MB"], guard)
 
 
 def stored_rules(session: Session) -> dict[str, dict]:

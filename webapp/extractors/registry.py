@@ -1,4 +1,6 @@
-"""The extractor registry: a plain dict name -> Extractor, built fresh for each caller.
+"""The extractor registry: a plain dict name -> Extractor. An app builds its own at its first use (its
+settings' `registry`, webapp/settings.py); code that runs without an app (a crawl's workers, the extractor
+processes) reads `process_registry()`, built once per process. Nothing else builds one.
 
 Built-ins are registered exactly as a third party's (webapp/plugins.py): entry points in the
 `goldtext.extractors` group naming an `Extractor`.
@@ -7,6 +9,8 @@ Built-ins are registered exactly as a third party's (webapp/plugins.py): entry p
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from functools import cache
+from types import MappingProxyType
 
 from webapp import plugins
 from webapp.extractors.base import Extractor
@@ -56,6 +60,12 @@ class UnavailableExtractor(UnknownExtractor):
 def build_registry() -> dict[str, Extractor]:
     """A new dict of the built-ins plus every extractor installed in the entry-point group."""
     return plugins.build(GROUP, BUILTINS, Extractor)
+
+
+@cache
+def process_registry() -> Mapping[str, Extractor]:
+    """The registry of code that runs without an app, built at its first use in the process (read-only)."""
+    return MappingProxyType(build_registry())
 
 
 def resolve(registry: Mapping[str, Extractor], names: Iterable[str]) -> list[Extractor]:

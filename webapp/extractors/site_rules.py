@@ -72,11 +72,11 @@ def base_output(html: str, url: str | None, base: str | None) -> Extracted:
     """The output of the rule's base extractor (trafilatura for a rule without a base)."""
     if base is None:
         return TRAFILATURA(html, url)
-    from webapp.extractors.registry import build_registry  # the registry lists site-rules itself
+    from webapp.extractors.registry import process_registry  # the registry lists site-rules itself
 
     if base == SITE_RULES_NAME:
         raise ValueError("a site rule cannot refine site-rules itself")
-    return build_registry()[base](html, url)
+    return process_registry()[base](html, url)
 
 
 def fallback(html: str, url: str | None, path: str, reason: str, base: str | None = None) -> Extracted:

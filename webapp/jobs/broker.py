@@ -25,6 +25,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from redis.retry import Retry
 
 from ..engine import private_file
+from ..settings import settings_of
 from .host import Host
 from .runner import Runner
 
@@ -56,7 +57,7 @@ class Broker:
 
 
 def describe_broker(host: Host) -> str:
-    url = host.config["BROKER_URL"]
+    url = settings_of(host).workers.broker_url
     return _redacted(url) if url else f"embedded (SQLite, {queue_path(host)})"
 
 
@@ -73,18 +74,17 @@ def _redacted(url: str) -> str:
 
 
 def make_huey(host: Host) -> Huey:
-    url = host.config["BROKER_URL"]
+    url = settings_of(host).workers.broker_url
     if not url:
         private_file(queue_path(host))
         return SqliteHuey("goldtext", filename=str(queue_path(host)), results=False, utc=True)
-    if url.startswith(("redis://", "rediss://", "unix://")):
-        # a connection dropped by a Redis restart is made again once, at once, rather than failing the
-        # first command after it; an unreachable Redis fails within seconds instead of hanging
-        pool = ConnectionPool.from_url(url, retry=Retry(NoBackoff(), 1),
-                                       retry_on_error=[RedisConnectionError, RedisTimeoutError],
-                                       socket_connect_timeout=5, socket_timeout=10)
-        return RedisHuey("goldtext", connection_pool=pool, results=False, utc=True)
-    raise ValueError(f"BROKER_URL must be a redis:// URL (or empty for the embedded broker), not {_redacted(url)!r}")
+    # BROKER_URL is a Redis URL (checked at start-up, settings.py): a connection dropped by a Redis restart is
+    # made again once, at once, rather than failing the first command after it; an unreachable Redis fails
+    # within seconds instead of hanging
+    pool = ConnectionPool.from_url(url, retry=Retry(NoBackoff(), 1),
+                                   retry_on_error=[RedisConnectionError, RedisTimeoutError],
+                                   socket_connect_timeout=5, socket_timeout=10)
+    return RedisHuey("goldtext", connection_pool=pool, results=False, utc=True)
 
 
 def broker(host: Host) -> Broker:

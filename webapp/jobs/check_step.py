@@ -5,7 +5,6 @@ pages per transaction, replacing the failures kept for them."""
 from __future__ import annotations
 
 from ..results.gold_check_runs import checked_pages, run_checks, stale_pages
-from ..scoring.gold_checks import Thresholds
 from .context import Context
 
 PAGES = 100  # pages per transaction
@@ -21,7 +20,7 @@ def check_step(ctx: Context) -> list:
 def check_pages(ctx: Context, pages: list[int]) -> int:
     """Check these pages, a few per transaction, under the stage "checking"; returns how many failed."""
     registry, taxonomy = ctx.settings.registry, ctx.settings.taxonomy
-    thresholds = Thresholds.of(ctx.host.config)
+    thresholds = ctx.settings.checks
     ctx.stage("checking", len(pages))
     failed = 0
     for part, session in ctx.in_parts(pages, PAGES):

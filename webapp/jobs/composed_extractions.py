@@ -23,7 +23,6 @@ from ..extractors.composing import ROUTE, UNION, PartOutput
 from ..extractors.compositions import Composition, compose
 from ..extractors.extraction_service import known_now, store
 from ..extractors.process_pool import Result
-from ..extractors.registry import build_registry
 from ..models import Extraction, Page, Site
 from .context import Context
 
@@ -54,7 +53,7 @@ def derive_compositions(ctx: Context) -> int:
     transaction, stored in a short write transaction of their own (a union reads each page's HTML, which is no
     work to do while holding the write lock). Returns how many were stored."""
     with ctx.reader() as session:
-        known = known_now(session, build_registry())
+        known = known_now(session, ctx.settings.registry)
         wanted = [(composition, pages_to_compose(session, composition, known))
                   for composition in compositions_of(known)]
     derived = 0

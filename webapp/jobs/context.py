@@ -4,7 +4,7 @@ worker's extractor pool, and the checks that stop it when its job is cancelled o
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -37,10 +37,6 @@ class Context:
     work: Any
     pool: Callable[[], ExtractorPool]
     _last_progress: float = field(default=0.0, repr=False)
-
-    @property
-    def config(self) -> Mapping[str, Any]:
-        return self.host.config
 
     @property
     def settings(self) -> Settings:

@@ -14,7 +14,7 @@ from ..exports.archive import zip_folder
 from ..exports.export_service import ExportRequest, run_export
 from ..models import Job
 from ..results.store import refresh_scores
-from ..scoring import app_metrics, eager, resolve_metric
+from ..scoring import resolve_metric
 from .context import Context
 from .extraction_steps import Follow
 from .files import store_path
@@ -36,7 +36,7 @@ def pipeline_step(ctx: Context) -> Follow:
     """The datatrove pipeline of the leaderboard's choice, zipped: pipeline.py and pipeline.json."""
     request = PipelineRequest(**ctx.params["pipeline"])
     name = archive_name(ctx.job_id, "datatrove")
-    metrics = app_metrics(ctx.host)
+    metrics = ctx.settings.metrics
     with ctx.writer() as session:
         ctx.check(session)
         refresh_scores(session, {request.metric: resolve_metric(metrics, request.metric)},
@@ -45,8 +45,8 @@ def pipeline_step(ctx: Context) -> Follow:
     with tempfile.TemporaryDirectory(prefix=f"goldtext-job-{ctx.job_id}-") as tmp:
         out = Path(tmp) / name
         with ctx.reader() as session:
-            export_pipeline(session, metrics, request, ctx.settings.run, ctx.settings.taxonomy.page_types, out,
-                            request.command(name))
+            export_pipeline(session, ctx.settings.registry, metrics, request, ctx.settings.run,
+                            ctx.settings.taxonomy.page_types, out, request.command(name))
         keep_archive(ctx, out, name, {})
     return []
 
@@ -70,7 +70,7 @@ def export_step(ctx: Context) -> Follow:
         return pipeline_step(ctx)
     request = export_request(ctx.params)
     name = archive_name(ctx.job_id, request.fmt)
-    metrics = eager(app_metrics(ctx.host))
+    metrics = ctx.settings.eager
     if request.fmt == "csv":
         with ctx.writer() as session:
             ctx.check(session)

@@ -38,11 +38,10 @@ from ..extractors.extraction_service import (
     store,
 )
 from ..extractors.process_pool import Call, Result
-from ..extractors.registry import build_registry
 from ..extractors.variants import with_variants
 from ..models import Extraction, Job, Page, PageRendering, RenderingExtraction, utcnow
 from ..results.store import refresh_scores
-from ..scoring import Metric, app_metrics, eager
+from ..scoring import Metric
 from .check_step import check_pages
 from .composed_extractions import derive_compositions
 from .context import Context
@@ -71,12 +70,12 @@ def chunk_pairs(pairs: Sequence[tuple[int, Extractor]], size: int) -> list[list[
 def plan_pairs(ctx: Context, session: Session, page_ids: Sequence[int] | None = None) -> Follow:
     """The job's missing pairs as `pairs` chunks; the job's total is set to their number."""
     params = ctx.params
-    registry = build_registry()
+    registry = ctx.settings.registry
     known = known_now(session, registry)
     extractors = runs_of(current_extractors(session, registry, params.get("extractors") or ()), known)
     if params.get("derive_only"):
         extractors = []  # a new composition: derived from what is stored, nothing run
-    site, force, size = params.get("site"), bool(params.get("force")), int(ctx.config["JOB_CHUNK_PAIRS"])
+    site, force, size = params.get("site"), bool(params.get("force")), ctx.settings.workers.chunk_pairs
     pairs = plan(session, extractors, site, force, page_ids, bool(params.get("outdated")))
     ctx.stage("extracting", len(pairs))
     return ([("pairs", chunk) for chunk in chunk_pairs(pairs, size)]
@@ -100,7 +99,7 @@ def plan_step(ctx: Context) -> Follow:
 def _wanted(ctx: Context, session: Session, work: list[list[Any]]) -> tuple[list[tuple[int, Extractor]], int]:
     """The chunk's pairs that still need computing, with the extractors as they stand now, and how many
     pairs are dropped because their extractor is gone (a variant removed since the job was planned)."""
-    registry = build_registry()
+    registry = ctx.settings.registry
     known = with_variants(session, registry)
     names = sorted({name for _, name in work if name in known})
     extractors = {e.name: e for e in current_extractors(session, registry, names)}
@@ -212,8 +211,8 @@ def derive_step(ctx: Context) -> Follow:
         page_ids = pages_to_derive(session, touched)
         session.commit()
     with ctx.reader() as session:
-        fingerprints = [e.fingerprint for e in current_extractors(session, build_registry()) if not e.parts]
-    metrics = eager(app_metrics(ctx.host))
+        fingerprints = [e.fingerprint for e in current_extractors(session, ctx.settings.registry) if not e.parts]
+    metrics = ctx.settings.eager
     no_content = ctx.settings.taxonomy.no_content
     deriving = time.monotonic()
     ctx.stage("scoring", len(page_ids))

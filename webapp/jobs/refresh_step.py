@@ -7,7 +7,6 @@ from sqlalchemy import select
 
 from ..models import Extraction
 from ..results.store import refresh_scores
-from ..scoring import app_metrics
 from .context import Context
 from .extraction_steps import Follow
 
@@ -20,6 +19,6 @@ def refresh_step(ctx: Context) -> Follow:
         pages = sorted(set(session.scalars(select(Extraction.page_id).distinct())))
     ctx.stage("scoring", len(pages))
     for part, session in ctx.in_parts(pages, PAGES):
-        refresh_scores(session, {metric: app_metrics(ctx.host)[metric]}, part,
+        refresh_scores(session, {metric: ctx.settings.metrics[metric]}, part,
                        no_content=ctx.settings.taxonomy.no_content)
     return []

@@ -16,7 +16,6 @@ from sqlalchemy.orm import Session
 from ..extractors.compositions import runs_of
 from ..extractors.extraction_service import current_extractors, known_now, store_on_rendering
 from ..extractors.process_pool import Call, Result
-from ..extractors.registry import build_registry
 from ..models import RENDERED, Extraction, Job, Page, PageRendering, RenderingExtraction, Score
 from .context import Context
 from .extraction_steps import FLUSH_RESULTS, FLUSH_SECONDS, Follow, naive
@@ -24,7 +23,7 @@ from .extraction_steps import FLUSH_RESULTS, FLUSH_SECONDS, Follow, naive
 
 def renderings_step(ctx: Context) -> Follow:
     with ctx.reader() as session:
-        registry = build_registry()
+        registry = ctx.settings.registry
         extractors = runs_of(current_extractors(session, registry, ctx.params.get("extractors") or ()),
                              known_now(session, registry))
         rows = session.execute(select(PageRendering.id, PageRendering.html, Page.url).join(

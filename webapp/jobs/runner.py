@@ -86,9 +86,9 @@ class Runner:
     def pool(self) -> ExtractorPool:
         with self._lock:
             if self._pool is None:
-                cfg = self.host.config
-                self._pool = ExtractorPool(self.processes or cfg["EXTRACT_PROCESSES"] or None, cfg["EXTRACT_TIMEOUT"],
-                                           cfg["EXTRACT_MEMORY_MB"])
+                settings = settings_of(self.host)
+                self._pool = ExtractorPool(self.processes or settings.workers.extract_processes or None,
+                                           settings.run.timeout, settings.run.memory_mb)
             return self._pool
 
     def start(self) -> Runner:

@@ -10,14 +10,13 @@ app scores with are its registry (``registry.build_metrics``).
 from .aggregate import Summary, summarize, summarize_many
 from .compare import Comparison, PageChange, compare
 from .metric import Metric
-from .metric_registry import app_metrics, build_metrics, eager, resolve_metric
+from .metric_registry import build_metrics, eager, resolve_metric
 
 __all__ = [
     "Comparison",
     "Metric",
     "PageChange",
     "Summary",
-    "app_metrics",
     "build_metrics",
     "compare",
     "eager",

@@ -54,13 +54,6 @@ class Thresholds:
     min_agreement: float = 0.8
     repeat_words: int = 20
 
-    @classmethod
-    def of(cls, settings: Mapping[str, object]) -> Thresholds:
-        """The thresholds an app's settings set."""
-        return cls(float(settings["CHECK_LOW_SCORE"]), float(settings["CHECK_UNKNOWN_WORDS"]),  # type: ignore[arg-type]
-                   float(settings["CHECK_SHORT_GOLD"]), float(settings["CHECK_MIN_AGREEMENT"]),  # type: ignore[arg-type]
-                   int(settings["CHECK_REPEAT_WORDS"]))  # type: ignore[call-overload]
-
 
 _TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>")
 _ENTITY = re.compile(r"&(?:[A-Za-z][A-Za-z0-9]{1,31}|#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6});")

@@ -1,18 +1,15 @@
-"""The metric registry: a plain dict name -> Metric, built for each app (and each command) as the
-extractor registry is. Built-ins are registered exactly as a third party's (webapp/plugins.py): entry
+"""The metric registry: a plain dict name -> Metric, built for each app by its settings (webapp/settings.py),
+as the extractor registry is. Built-ins are registered exactly as a third party's (webapp/plugins.py): entry
 points in the `goldtext.metrics` group naming a `Metric`."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from .. import plugins
 from .metric import Metric
 
 GROUP = "goldtext.metrics"
-EXTENSION = "goldtext.metrics"
-"""Where an app keeps its registry: `app.extensions[EXTENSION]`."""
 
 BUILTINS = plugins.entry_points_of(GROUP, (
     ("tokens", "webapp.scoring.token_overlap:METRIC"),
@@ -46,7 +43,3 @@ def eager(metrics: Mapping[str, Metric]) -> dict[str, Metric]:
     """The metrics scored as soon as gold or an extraction changes."""
     return {name: metric for name, metric in metrics.items() if metric.eager}
 
-
-def app_metrics(app: Any) -> Mapping[str, Metric]:
-    """The registry an app built at its creation (`app.extensions[EXTENSION]`)."""
-    return app.extensions[EXTENSION]

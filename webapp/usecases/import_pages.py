@@ -11,9 +11,11 @@ by "import", with the reviewer's note and the provenance the source gives, else 
 `annotations`) becomes that annotator's annotation of the page, with its provenance; the metadata gold a
 layout gives (title, authors, published: corpus/metadata_fields.py) is checked as a save's is
 (annotation/article_metadata.py) and stored with the gold and the annotations, its provenance "import" for
-each field. A document whose metadata is not in that shape, whose provenance does not fit its text, whose
-annotation names an annotator twice or has a page type the settings do not name, or whose author is not a
-name, is rejected with the reason; an empty article gold is a draft to review; the caller commits as it goes
+each field. The gold and each annotation are checked by the rules of a save (usecases/fields.py
+`checked_fields`: a Markdown over GOLD_MAX_BYTES, a page type the settings do not name, an unknown status,
+malformed snippets). A document whose gold or annotation a save would refuse, whose metadata is not in that
+shape, whose provenance does not fit its text, whose annotation names an annotator twice, or whose author is
+not a name, is rejected with the reason; an empty article gold is a draft to review; the caller commits as it goes
 (corpus/importer.py yields each outcome)."""
 
 from __future__ import annotations
@@ -34,8 +36,9 @@ from ..corpus.importer import ImportOutcome, import_documents
 from ..corpus.readers import iter_documents
 from ..models import ImportBatch
 from ..settings import Settings
-from ..vocabulary import UnknownTerm, checked_page_type
+from ..vocabulary import ARTICLE, DONE, UnknownTerm, checked_page_type
 from .bodies import EFFORT_FIELD, checked_provenance, validated
+from .fields import checked_fields
 from .outcome import Refused
 
 NAME_MAX = 100  # an author's or annotator's name (the revision's author column)
@@ -73,6 +76,7 @@ def recorded(settings: Settings, doc: RawDocument | Rejected, fmt: str) -> RawDo
                 _provenance(annotation.provenance, edited(annotation.text, annotation.markdown),
                             f"annotation {number}'s ")
         _check_history(doc.history or {})
+        _check_fields(settings, doc)
         text = edited(doc.gold, doc.markdown)
         if doc.provenance is not None:
             return dataclasses.replace(doc, provenance=_provenance(doc.provenance, text, "the gold's "))
@@ -122,6 +126,24 @@ def _check_history(history: dict) -> None:
                                                 if key not in ("version", "author")}})
         except Refused as refused:
             raise ValueError(f"{whose} effort of version {entry['version']}: {refused.reason}") from None
+
+
+def _check_fields(settings: Settings, doc: RawDocument) -> None:
+    """ValueError naming the first of the gold's or an annotation's fields that a save would refuse, and why
+    (usecases/fields.py `checked_fields`: the size of its Markdown, its page type, status and snippets)."""
+    checked_page_type(doc.page_type, settings.taxonomy)  # said as the importer says it, unprefixed
+    if doc.has_gold or doc.page_type is not None or doc.snippets is not None:
+        try:
+            checked_fields(settings, views=views_of(text=doc.gold, markdown=doc.markdown),
+                           page_type=doc.page_type or ARTICLE, status=doc.status or DONE, snippets=doc.snippets)
+        except Refused as refused:
+            raise ValueError(f"its gold: {refused.reason}") from None
+    for number, annotation in enumerate(doc.annotations, start=1):
+        try:
+            checked_fields(settings, views=views_of(text=annotation.text, markdown=annotation.markdown),
+                           page_type=annotation.page_type, status=annotation.status, snippets=None)
+        except Refused as refused:
+            raise ValueError(f"annotation {number}'s gold: {refused.reason}") from None
 
 
 def _check_name(name: str) -> None:

@@ -85,7 +85,7 @@ def winners(session: Session, settings: Settings, request: CompositionRequest) -
         raise Refused(400, f"a route is by type or site, not {request.by!r}")
     try:
         with settings.shared.synced(session) as cache:
-            return route_winners(session, cache, request.by, request.metric)
+            return route_winners(session, settings.registry, cache, request.by, request.metric)
     except NoChoice as error:
         raise Refused(400, str(error)) from None
 

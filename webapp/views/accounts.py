@@ -48,6 +48,7 @@ from ..usecases.manage_accounts import (
 from ..usecases.outcome import Refused
 from ..usecases.own_account import change_own_password, log_out, log_out_everywhere, wrong_current_password
 from ..web.access import CREATE_ACCOUNT, LOGIN_KEY, identity
+from ..web.app_settings import settings
 from .common import actor, local_target, refuse
 
 T = TypeVar("T")
@@ -56,9 +57,8 @@ bp.add_app_template_filter(printable, "printable")  # user text with control cha
 
 
 def policy() -> LoginPolicy:
-    config = current_app.config
-    return LoginPolicy(int(config["LOGIN_MAX_FAILURES"]), timedelta(minutes=float(config["LOGIN_WINDOW_MINUTES"])),
-                       timedelta(hours=float(config["SESSION_HOURS"])))
+    """LOGIN_MAX_FAILURES, LOGIN_WINDOW_MINUTES, SESSION_HOURS."""
+    return settings().serving.login
 
 
 def wait_text(wait: timedelta) -> str:
@@ -99,7 +99,7 @@ def login() -> Response | str | tuple[str, int, dict[str, str]]:
     response = redirect(target)
     response.set_cookie(devices.COOKIE, device_cookie(current_app.secret_key or "", outcome.user.name, device),
                         max_age=int(devices.LIFETIME.total_seconds()), httponly=True, samesite="Lax",
-                        secure=bool(current_app.config.get("SESSION_COOKIE_SECURE")))
+                        secure=settings().serving.secure_cookies)
     return response
 
 

@@ -37,8 +37,7 @@ def index() -> str:
                            runs={page.page_id: page for page in pages},
                            stale=[page for page in pages if page.stale],
                            passing=[page for page in pages if not page.stale and not page.reasons],
-                           settings={key: current_app.config[key] for key in sorted(current_app.config)
-                                     if key.startswith("CHECK_")})
+                           settings=settings().check_settings())
 
 
 @bp.post("/checks/run")

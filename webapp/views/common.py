@@ -40,7 +40,7 @@ def current_role() -> str | None:
 def idle_seconds() -> float:
     """EFFORT_IDLE_SECONDS (at least 1): the longest pause the effort counter of the annotate and
     adjudication views still counts as active time (static/js/effort.js)."""
-    return max(float(current_app.config["EFFORT_IDLE_SECONDS"]), 1.0)
+    return settings().serving.effort_idle_seconds
 
 
 def effort_scope() -> str | None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from sqlalchemy import select
 from werkzeug.wrappers import Response
 
@@ -41,7 +41,7 @@ bp = Blueprint("console", __name__)
 
 def alert_below() -> float:
     """CONTROL_ALERT_F1: an annotator's F1 on control pages below it is shown as an alert."""
-    return float(current_app.config["CONTROL_ALERT_F1"])
+    return settings().serving.control_alert_f1
 
 
 def names_in(text: str | None) -> tuple[str, ...]:

@@ -87,7 +87,7 @@ def receive() -> Response:
     session = get_session()
     try:
         job = start_upload(session, settings(), actor(), uploads, request.form.get("format", "auto"),
-                           request.form.get("site_from", "url"), current_app.config.get("UPLOAD_EXTRACTORS") or ())
+                           request.form.get("site_from", "url"), settings().upload_extractors)
     except Refused as error:
         session.rollback()
         refuse(error)

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import ipaddress
 import socket
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from flask import Flask, current_app, g, redirect, render_template, request, session, url_for
@@ -37,6 +38,7 @@ from ..accounts.roles import ADMIN, ANNOTATOR, REVIEWER, at_least
 from ..accounts.users import accounts_exist
 from ..db import get_session
 from ..models import User
+from ..settings import settings_of
 from .json_error import json_error
 
 PUBLIC = "public"
@@ -241,7 +243,7 @@ def loopback_host(name: str) -> bool:
     return (mapped or address).is_loopback
 
 
-def allowed_host(name: str, allowed: list[str]) -> bool:
+def allowed_host(name: str, allowed: Sequence[str]) -> bool:
     """ALLOWED_HOSTS: names, `.example.org` for it and its subdomains, `*` for any."""
     return "*" in allowed or host_is_trusted(name, [entry.lower() for entry in allowed])
 
@@ -249,7 +251,7 @@ def allowed_host(name: str, allowed: list[str]) -> bool:
 def host_refusal(local: bool) -> str | None:
     """Why this request's Host header is refused, or None."""
     name = host_name(request.host)
-    allowed = current_app.config.get("ALLOWED_HOSTS") or []
+    allowed = settings_of(current_app).serving.allowed_hosts
     if allowed and not allowed_host(name, allowed):
         return (f"The Host header {name!r} is not one this server answers to (the ALLOWED_HOSTS setting: "
                 f"{', '.join(allowed)}).")
@@ -312,7 +314,7 @@ def authorize() -> Response | tuple[Response | str, int] | None:
 def init_access(app: Flask) -> None:
     """Register the check before every other before-request function (the CSRF check reads its verdict);
     with PROXY_HOPS, read the client's address from that many proxies' X-Forwarded-For."""
-    hops = int(app.config.get("PROXY_HOPS") or 0)
+    hops = settings_of(app).serving.proxy_hops
     if hops > 0:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops)  # type: ignore[method-assign]
     app.before_request(authorize)

@@ -28,6 +28,7 @@ from werkzeug.datastructures import ImmutableMultiDict
 from werkzeug.exceptions import BadRequest, NotFound
 from werkzeug.routing import IntegerConverter
 
+from ..settings import settings_of
 from .access import ACCOUNT_MAX_BODY
 
 ID_MAX = 2**31 - 1
@@ -119,10 +120,10 @@ class Request(FlaskRequest):
 
 def body_limit(endpoint: str | None) -> tuple[int | None, str]:
     """The largest body a route takes, and what sets it (for the 413's message)."""
-    config = current_app.config
-    limits = [(config.get("MAX_CONTENT_LENGTH"), "the MAX_CONTENT_LENGTH setting")]
+    serving = settings_of(current_app).serving
+    limits = [(serving.max_content_length, "the MAX_CONTENT_LENGTH setting")]
     if endpoint not in UPLOAD_ENDPOINTS:
-        limits.append((config.get("REQUEST_MAX_BYTES"), "the REQUEST_MAX_BYTES setting, for every request but uploads"))
+        limits.append((serving.request_max_bytes, "the REQUEST_MAX_BYTES setting, for every request but uploads"))
     if endpoint is not None and endpoint.startswith("accounts."):
         limits.append((ACCOUNT_MAX_BODY, "the limit of this route"))
     set_limits = [(limit, source) for limit, source in limits if limit]

@@ -10,6 +10,7 @@ from sqlalchemy import select
 
 from ..db import get_session
 from ..models import Page
+from ..settings import settings_of
 from .heavy_pages import verdict
 
 
@@ -28,5 +29,5 @@ def heavy(page_id: int, sha256: str, encoding: str) -> str | None:
 
 def heavy_html(key: tuple[str, str], html_of: Callable[[], str]) -> str | None:
     """Why the HTML `html_of()` gives (remembered under `key`) is too deep or too large to render, or None."""
-    config = current_app.config
-    return verdict(key, html_of, config["RENDER_MAX_DEPTH"], config["RENDER_MAX_BYTES"])
+    serving = settings_of(current_app).serving
+    return verdict(key, html_of, serving.render_max_depth, serving.render_max_bytes)

@@ -85,8 +85,6 @@ def secure_headers(response: Response) -> Response:
 
 
 def init_security(app: Flask) -> None:
-    if app.config.get("SESSION_COOKIE_SAMESITE") is None:
-        app.config["SESSION_COOKIE_SAMESITE"] = "Lax"
     app.before_request(check_csrf)
     app.after_request(secure_headers)
     app.jinja_env.globals.update(csrf_token=csrf_token, csp_nonce=csp_nonce)
