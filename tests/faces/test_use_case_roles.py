@@ -47,10 +47,6 @@ NOT_A_USE_CASE = {
     "audit checkpoint": "writes the audit chain's head to the instance folder, outside the data",
     "db": "the schema's migrations: the database itself, before any user",
     "run": "serves the app", "serve": "serves the app", "worker": "runs the jobs the use cases queued",
-    "export": "writes files outside the database; audited as `export` (a job's export is usecases/start_export.py)",
-    "import": "its batch is started in the command (the import itself is usecases/import_pages.py, which takes no "
-              "actor)",
-    "demo": "loads the bundled demo: its import is usecases/import_pages.py, its rules usecases/manage_rules.py",
 }
 """Commands that change data without a role-stating use case, and why (the lead's list to finish)."""
 
