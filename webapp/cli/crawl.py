@@ -19,8 +19,9 @@ from ..db import sessions
 from ..models import ImportBatch
 from ..scoring import app_metrics, resolve_metric
 from ..settings import settings_of
-from ..usecases.export_pages import export_pipeline_choice, refresh_export_scores
+from ..usecases.export_pages import export_pipeline_choice
 from ..usecases.import_pages import import_documents_into, start_import
+from ..usecases.refresh import refresh_counts
 from .actor import command_actor
 
 
@@ -35,7 +36,7 @@ def run_pipeline_export(out: Path, request: PipelineRequest) -> None:
     settings = settings_of(current_app)
     actor = command_actor()
     with sessions()() as session:
-        refresh_export_scores(session, settings, actor, {request.metric: definition})
+        refresh_counts(session, settings, actor, {request.metric: definition})
         session.commit()
         try:
             config = export_pipeline_choice(session, settings, actor, request, metrics, out)

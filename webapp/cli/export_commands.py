@@ -14,7 +14,8 @@ from ..db import sessions
 from ..exports.export_service import FORMATS, ExportRequest
 from ..scoring import app_metrics, eager
 from ..settings import settings_of
-from ..usecases.export_pages import export_pages, refresh_export_scores
+from ..usecases.export_pages import export_pages
+from ..usecases.refresh import refresh_counts
 from ..vocabulary import GOLD_STATUSES
 from .actor import command_actor
 from .crawl import run_pipeline_export
@@ -75,7 +76,7 @@ def export_command(fmt, out, statuses, sites, page_types, with_html, with_extrac
     with sessions()() as session:
         metrics = eager(app_metrics(current_app))
         if fmt == "csv":
-            refresh_export_scores(session, settings, actor, metrics)
+            refresh_counts(session, settings, actor, metrics)
             session.commit()
         with click.progressbar(length=1, label=f"exporting {fmt}") as bar:
             def progress(done: int, total: int) -> None:

@@ -13,8 +13,9 @@ from ..exports.archive import zip_folder
 from ..exports.export_service import ExportRequest
 from ..models import Job
 from ..scoring import app_metrics, eager, resolve_metric
-from ..usecases.export_pages import export_pages, export_pipeline_choice, refresh_export_scores
+from ..usecases.export_pages import export_pages, export_pipeline_choice
 from ..usecases.outcome import Actor
+from ..usecases.refresh import refresh_counts
 from .context import Context
 from .extraction_steps import Follow
 from .files import store_path
@@ -39,7 +40,7 @@ def pipeline_step(ctx: Context) -> Follow:
     metrics = app_metrics(ctx.host)
     with ctx.writer() as session:
         ctx.check(session)
-        refresh_export_scores(session, ctx.settings, Actor.of_job(session, ctx.job_id),
+        refresh_counts(session, ctx.settings, Actor.of_job(session, ctx.job_id),
                               {request.metric: resolve_metric(metrics, request.metric)})
         session.commit()
     with tempfile.TemporaryDirectory(prefix=f"goldtext-job-{ctx.job_id}-") as tmp:
@@ -74,7 +75,7 @@ def export_step(ctx: Context) -> Follow:
     if request.fmt == "csv":
         with ctx.writer() as session:
             ctx.check(session)
-            refresh_export_scores(session, ctx.settings, Actor.of_job(session, ctx.job_id), metrics)
+            refresh_counts(session, ctx.settings, Actor.of_job(session, ctx.job_id), metrics)
             session.commit()
     reported: int | None = None
 

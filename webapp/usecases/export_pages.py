@@ -4,8 +4,8 @@ here, when written; the browser's export job (jobs/export_step.py) writes it as 
 start was audited (usecases/start_export.py).
 
 The rules: only an admin exports (403); what is written reads current scores, so a CSV's scores and a
-pipeline's metric are brought up to date first (`refresh_export_scores`; the face commits before the export
-reads them); a request the export cannot write raises ValueError (a pipeline's NoChoice) saying why. Never
+pipeline's metric are brought up to date first (usecases/refresh.py `refresh_counts`; the face commits before
+the export reads them); a request the export cannot write raises ValueError (a pipeline's NoChoice) saying why. Never
 commits."""
 
 from __future__ import annotations
@@ -24,18 +24,11 @@ from ..crawl.export import export_pipeline
 from ..exports.card import Tally
 from ..exports.export_service import ExportRequest, Progress, run_export
 from ..results.extractions import current_named
-from ..results.store import refresh_scores
 from ..scoring import Metric
 from ..settings import Settings
 from .outcome import Actor, needs
 
 ONLY_ADMINS = "Only an admin exports."
-
-
-@needs(ADMIN, ONLY_ADMINS)
-def refresh_export_scores(session: Session, settings: Settings, actor: Actor, metrics: Mapping[str, Metric]) -> None:
-    """Bring the scores of these metrics up to date for every page, before an export reads them."""
-    refresh_scores(session, metrics, no_content=settings.taxonomy.no_content)
 
 
 @needs(ADMIN, ONLY_ADMINS)
