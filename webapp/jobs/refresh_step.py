@@ -1,13 +1,14 @@
 """The step of a metric refresh job: compute a slow metric's missing counts (`rouge-lsum`), a few
-pages per transaction, so the leaderboard can show it."""
+pages per transaction, so the leaderboard can show it; as the user who started it (usecases/refresh.py)."""
 
 from __future__ import annotations
 
 from sqlalchemy import select
 
 from ..models import Extraction
-from ..results.store import refresh_scores
 from ..scoring import app_metrics
+from ..usecases.outcome import Actor
+from ..usecases.refresh import refresh_counts
 from .context import Context
 from .extraction_steps import Follow
 
@@ -18,8 +19,8 @@ def refresh_step(ctx: Context) -> Follow:
     metric = ctx.params["metric"]
     with ctx.reader() as session:
         pages = sorted(set(session.scalars(select(Extraction.page_id).distinct())))
+        actor = Actor.of_job(session, ctx.job_id)
     ctx.stage("scoring", len(pages))
     for part, session in ctx.in_parts(pages, PAGES):
-        refresh_scores(session, {metric: app_metrics(ctx.host)[metric]}, part,
-                       no_content=ctx.settings.taxonomy.no_content)
+        refresh_counts(session, ctx.settings, actor, {metric: app_metrics(ctx.host)[metric]}, part)
     return []
