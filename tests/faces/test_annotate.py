@@ -91,6 +91,27 @@ def test_the_newest_extraction_of_an_extractor_is_the_candidate(client, session,
     assert [c["text"] for c in data["candidates"] if c["name"] == "trafilatura"] == ["Newer"]
 
 
+@pytest.mark.parametrize("saved", [False, True], ids=["first-visit", "with-gold"])
+def test_the_api_opens_a_page_as_the_annotate_view_does(client, session, page_id, saved):
+    """GET /api/pages/<id>/editor answers the state the annotate view's editor starts from (one use case,
+    usecases/open_page.py): the prefill and its reason on a first visit, the gold once there is one."""
+    if saved:
+        add_gold(session, session.get(Page, page_id), text="Saved", page_type="listing", status="draft", author="Bob")
+        session.commit()
+    sign_in(client)
+    shown = page_data(client.get(f"/pages/{page_id}"))
+    answered = client.get(f"/api/pages/{page_id}/editor")
+    assert answered.status_code == 200
+    body = answered.get_json()
+    assert {key: body[key] for key in ("editor", "prefill", "boilerplate")} == {
+        key: shown[key] for key in ("editor", "prefill", "boilerplate")}
+    assert (body["page_id"], body["blind"]) == (page_id, False)
+    assert body["editor"]["text"] == ("Saved" if saved else "Prefilled text")
+    assert (body["prefill"] is None) == saved
+    assert set(body["metadata"]) >= {"start", "origins", "candidates", "expected"}
+    assert client.get("/api/pages/999/editor").status_code == 404
+
+
 def test_unknown_page_is_404(client):
     sign_in(client)
     assert client.get("/pages/999").status_code == 404

@@ -1,20 +1,188 @@
-"""Starting an extraction, reading a leaderboard and the figures beside it: the command line and the API make
-the same use-case call (usecases/extract.py, usecases/read_board.py, usecases/read_figures.py), so they start
-the same job and show the same figures, and refuse the same requests with the same reason."""
+"""Every action a face offers is one use-case call: each route and each `goldtext` command that changes data is
+in the tables below with the use cases it calls (read from its source, tests/use_case_calls.py), and writes
+nothing of its own (no audit record, job, batch, row or score of its own: it parses, calls, commits and
+answers); a new one fails here until it is. Each route's access rule (web/access.py ACCESS) is the highest
+role of its use cases, as are the figures' routes'. Starting an extraction, reading a leaderboard and the
+figures beside it: the command line and the API make the same use-case call, so they start the same job and
+show the same figures, and refuse the same requests with the same reason."""
 
 from __future__ import annotations
 
 import json
 
+import click
 import pytest
 from demo_fixtures import demo_app_on
 from sqlalchemy import select
+from use_case_calls import calls_of
+from use_case_calls import commands as all_commands
 from workbench import add_account, make_page
 
+from webapp import create_app
 from webapp.accounts.credentials import TOKEN, issue
-from webapp.accounts.roles import ADMIN, ANNOTATOR
+from webapp.accounts.roles import ADMIN, ANNOTATOR, ROLES
 from webapp.db import dispose
 from webapp.models import AuditEvent, Job
+from webapp.usecases.outcome import role_of
+from webapp.web.access import ACCESS, PUBLIC
+
+APP = create_app({"TESTING": True, "DATABASE_URL": "sqlite://", "SECRET_KEY": "one-call-per-action"})
+CHANGES = {"POST", "PUT", "PATCH", "DELETE"}
+
+ROUTES = {
+    "accounts.add": {"add_account"},
+    "accounts.change_password": {"change_own_password", "wrong_current_password"},
+    "accounts.disable": {"disable_account", "enable_account"},
+    "accounts.logout": {"log_out"},
+    "accounts.logout_everywhere": {"log_out_everywhere"},
+    "accounts.logout_user": {"log_user_out"},
+    "accounts.revoke_tokens_of": {"revoke_user_tokens"},
+    "accounts.role": {"change_role"},
+    "accounts.token": {"new_token"},
+    "accounts.unlock": {"unlock_account"},
+    "adjudication.save": {"adjudicate_page"},
+    "adjudication.void": {"void_annotation"},
+    "annotate.restore": {"restore"},
+    "api.start_extraction_json": {"start_extraction"},
+    "api.write_gold": {"save"},
+    "capture.start": {"start_capture"},
+    "checks.run": {"run_checks"},
+    "console.assign": {"assign_pages", "reassign_pages", "unassign_pages"},
+    "console.changes": {"request_changes"},
+    "console.comment": {"add_comment"},
+    "console.controls": {"give_control", "make_control"},
+    "console.end": {"end_control"},
+    "console.tabs": {"arrange_tabs"},
+    "console.undo": {"undo_assignment"},
+    "exports.start": {"start_export"},
+    "extractors.add": {"add_extractor_variant"},
+    "extractors.compose": {"compose_extractors"},
+    "extractors.pipeline": {"start_pipeline_export"},
+    "extractors.remove": {"remove_extractor_variant"},
+    "extractors.remove_composition": {"remove_composed"},
+    "guidelines.save": {"save_guideline"},
+    "jobs.cancel": {"cancel"},
+    "leaderboard.refresh": {"start_refresh"},
+    "pages.choose_scored": {"choose_scored_rendering"},
+    "queue.hand_back": {"unassign_pages"},
+    "sites.accept_learned": {"accept_learned_rule"},
+    "upload.receive": {"start_upload"},
+}
+"""Each route that changes data (POST, PUT, PATCH, DELETE) and the use cases it calls: several where one form
+offers several actions (enable or disable; assign, reassign or unassign), one each time."""
+
+NOT_ACTIONS = {
+    "accounts.login": "who asks is not known until it ends: accounts/login.py's three steps, audited there",
+    "annotate.name": "keeps the name typed in local mode in the browser's session cookie; stores nothing",
+    "api.preview_json": "renders Markdown for the editor's preview; stores nothing",
+}
+"""Routes that take a POST but are no user's action on the data, and why."""
+
+COMMANDS = {
+    "assign": {"assign_pages", "unassign_pages", "undo_assignment"},
+    "capture": {"start_capture"},
+    "check": {"check_now"},
+    "demo": {"start_import", "import_pages", "end_import", "set_site_rule", "start_extraction"},
+    "export": {"refresh_counts", "export_pages", "export_pipeline_choice"},
+    "extract": {"start_extraction"},
+    "extractors add": {"add_extractor_variant"},
+    "extractors remove": {"remove_composed", "remove_extractor_variant"},
+    "extractors compose": {"compose_extractors"},
+    "guidelines import": {"save_guideline"},
+    "import": {"start_import", "import_pages", "import_documents_into", "end_import"},
+    "jobs cancel": {"cancel"},
+    "rules set": {"set_site_rule"},
+    "rules delete": {"delete_site_rule"},
+    "users add": {"add_account"},
+    "users set-role": {"change_role"},
+    "users disable": {"disable_account"},
+    "users enable": {"enable_account"},
+    "users password": {"reset_password"},
+    "users logout": {"log_user_out"},
+    "users unlock": {"unlock_account"},
+    "users token": {"new_token"},
+}
+"""Each command that changes data and the use cases it calls (an import: its start, its pages, its end; the demo:
+an import, its site rules and an extraction)."""
+
+READ_ONLY_COMMANDS = {"agreement", "audit", "audit verify", "compare", "crawl-report", "guard", "jobs",
+                      "extractors", "extractors list", "rules", "rules list", "rules report", "score", "sites",
+                      "pages", "structure-tests", "users", "users list", "guidelines", "guidelines export"}
+"""Commands that change no data (`score` and `compare` bring the scores' cache up to date first, as a read does,
+through usecases/refresh.py; a group alone lists or prints)."""
+
+NOT_USE_CASES = {
+    "db": "the schema's migrations: the database itself, before any user or action",
+    "db upgrade": "the schema's migrations", "db downgrade": "the schema's migrations",
+    "run": "serves the app: its routes call the use cases", "serve": "serves the app: its routes call the use cases",
+    "worker": "runs the jobs the use cases queued: their steps call the use cases as the job's starter",
+    "audit checkpoint": "writes the audit chain's head to a file outside the database, changing no data",
+}
+"""The commands that are not use cases by nature, and why: the one list of them."""
+
+
+def changing_routes() -> set[str]:
+    return {rule.endpoint for rule in APP.url_map.iter_rules() if CHANGES & (rule.methods or set())}
+
+
+def test_every_route_that_changes_data_is_an_action_of_the_table_or_says_why_not():
+    assert changing_routes() - set(NOT_ACTIONS) == set(ROUTES)
+    assert set(NOT_ACTIONS) <= changing_routes()
+
+
+def test_every_command_is_an_action_a_read_or_not_a_use_case_by_nature():
+    names = [name for name, _ in all_commands()]
+    kinds = [set(COMMANDS), READ_ONLY_COMMANDS, set(NOT_USE_CASES)]
+    assert sorted(name for name in names if sum(name in kind for kind in kinds) != 1) == []
+    assert set().union(*kinds) == set(names)
+
+
+def highest(roles: set[str]) -> str:
+    return max(roles, key=ROLES.index)
+
+
+@pytest.mark.parametrize("endpoint", sorted(ROUTES))
+def test_a_route_calls_its_use_cases_writes_nothing_itself_and_its_rule_is_their_role(endpoint):
+    calls = calls_of(APP.view_functions[endpoint])
+    assert {use_case.__name__ for use_case in calls.use_cases} == ROUTES[endpoint]
+    assert calls.writes == set()
+    assert ACCESS[endpoint] == highest({role_of(use_case) for use_case in calls.use_cases}), sorted(
+        (f.__name__, role_of(f)) for f in calls.use_cases)
+
+
+@pytest.mark.parametrize("endpoint", sorted(NOT_ACTIONS))
+def test_a_route_that_is_no_action_is_open_to_anyone_signed_in(endpoint):
+    assert ACCESS[endpoint] in (PUBLIC, ANNOTATOR)
+
+
+FIGURES = ["api.sites_json", "api.compare_json", "api.guard_json", "api.site_rules_json", "api.leaderboard_pages_json",
+           "api.editor_json", "sites.index", "sites.guard", "sites.rules", "leaderboard.pages", "leaderboard.compare",
+           "annotate.page", "api.leaderboard_json", "api.leaderboard_metadata_json", "leaderboard.index",
+           "leaderboard.table", "leaderboard.metadata"]
+
+
+@pytest.mark.parametrize("endpoint", FIGURES)
+def test_a_route_of_figures_reads_them_through_use_cases_whose_role_is_its_access_rule(endpoint):
+    called = calls_of(APP.view_functions[endpoint]).use_cases
+    assert called
+    assert ACCESS[endpoint] == highest({role_of(use_case) for use_case in called})
+
+
+COMMANDS_BY_NAME = dict(all_commands())
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_a_command_that_changes_data_calls_its_use_cases_and_writes_nothing_itself(name):
+    command = COMMANDS_BY_NAME[name]
+    assert not isinstance(command, click.Group)
+    calls = calls_of(command.callback)
+    assert {use_case.__name__ for use_case in calls.use_cases} == COMMANDS[name]
+    assert calls.writes == set()
+
+
+@pytest.mark.parametrize("name", sorted(READ_ONLY_COMMANDS))
+def test_a_command_that_reads_writes_nothing_itself(name):
+    assert calls_of(COMMANDS_BY_NAME[name].callback).writes == set()
 
 
 def bearer(session, name: str, role: str) -> dict[str, str]:

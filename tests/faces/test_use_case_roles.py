@@ -1,136 +1,26 @@
-"""Every action a face offers is a use-case call whose role is the face's: each route that changes data
-calls a use case stating its role (usecases/outcome.py `needs`), the route's access rule
-(web/access.py ACCESS) is the highest role of the use cases it calls, and the figures' routes read through
-use cases stating theirs (`reads`). Every `goldtext` command that changes data calls a use case too; the
-use case refuses a role below its own by itself, whichever face forgot to check."""
+"""Every use case states its role (usecases/outcome.py `needs`, `reads`) and refuses a role below its own by
+itself, whichever face forgot to check; audit actions are one typed list; one's own account is one's own.
+That every route's access rule is its use cases' role: test_one_call_per_action.py."""
 
 from __future__ import annotations
 
-import ast
-import importlib
-import inspect
-import textwrap
-import types
-from collections.abc import Callable, Iterator
+from pathlib import Path
 
-import click
 import pytest
 from sqlalchemy import select
 from workbench import make_page
 
-from webapp import create_app
-from webapp.accounts.roles import ANNOTATOR, REVIEWER, ROLES
-from webapp.cli.command_index import COMMANDS
+from webapp.accounts.roles import ADMIN, ANNOTATOR, REVIEWER
+from webapp.annotation.boilerplate import BoilerplateCache
+from webapp.exports.export_service import ExportRequest
 from webapp.usecases.adjudicate import adjudicate_page, adjudication_request
+from webapp.usecases.export_pages import export_pages
 from webapp.usecases.extract import ExtractionRequest, start_extraction
+from webapp.usecases.import_pages import start_import
 from webapp.usecases.manage_accounts import add_account
+from webapp.usecases.open_page import open_page
 from webapp.usecases.outcome import Actor, Refused, needs, role_of
 from webapp.usecases.run_checks import run_checks
-from webapp.web.access import ACCESS, PUBLIC
-
-APP = create_app({"TESTING": True, "DATABASE_URL": "sqlite://", "SECRET_KEY": "use-case-roles"})
-
-NOT_ACTIONS = {
-    "accounts.login": "who asks is not known until it ends: accounts/login.py's three steps, audited there",
-    "annotate.name": "keeps the name typed in local mode in the browser's session cookie; stores nothing",
-    "api.preview_json": "renders Markdown for the editor's preview; stores nothing",
-}
-"""POST routes that are no user's action on the data, and why."""
-
-READ_ONLY_COMMANDS = {"agreement", "audit verify", "compare", "crawl-report", "guard", "jobs list", "extractors list",
-                      "rules list", "rules report", "score", "sites", "pages", "structure-tests", "users list",
-                      "guidelines export"}
-"""Commands that change no data (`score` and `compare` bring the scores' cache up to date first, as a
-read does)."""
-
-NOT_A_USE_CASE = {
-    "audit checkpoint": "writes the audit chain's head to the instance folder, outside the data",
-    "db": "the schema's migrations: the database itself, before any user",
-    "run": "serves the app", "serve": "serves the app", "worker": "runs the jobs the use cases queued",
-    "export": "writes files outside the database; audited as `export` (a job's export is usecases/start_export.py)",
-    "import": "its batch is started in the command (the import itself is usecases/import_pages.py, which takes no "
-              "actor)",
-    "demo": "loads the bundled demo: its import is usecases/import_pages.py, its rules usecases/manage_rules.py",
-}
-"""Commands that change data without a role-stating use case, and why (the lead's list to finish)."""
-
-
-FACES = ("webapp.views", "webapp.web", "webapp.cli")
-
-
-def use_cases_called(func: Callable, seen: set | None = None) -> set[Callable]:
-    """The use cases (functions stating a role) a face's function calls, itself or through a helper of the
-    faces, read from its source: every name it uses, resolved in its module."""
-    seen = set() if seen is None else seen
-    func = inspect.unwrap(func)
-    if func in seen or not isinstance(func, types.FunctionType):
-        return set()
-    seen.add(func)
-    tree = ast.parse(textwrap.dedent(inspect.getsource(func)))
-    found: set[Callable] = set()
-    for node in ast.walk(tree):
-        target = None
-        if isinstance(node, ast.Name):
-            target = func.__globals__.get(node.id)
-        elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
-            owner = func.__globals__.get(node.value.id)
-            target = getattr(owner, node.attr, None) if isinstance(owner, types.ModuleType) else None
-        if not isinstance(target, types.FunctionType):  # request, session and other proxies are no use case
-            continue
-        if role_of(target) is not None:
-            found.add(target)
-        elif (getattr(target, "__module__", None) or "").startswith(FACES):
-            found |= use_cases_called(target, seen)
-    return found
-
-
-def highest(roles: set[str]) -> str:
-    return max(roles, key=ROLES.index)
-
-
-POSTS = sorted({rule.endpoint for rule in APP.url_map.iter_rules() if "POST" in (rule.methods or ())})
-
-
-@pytest.mark.parametrize("endpoint", POSTS)
-def test_a_route_that_changes_data_calls_use_cases_whose_role_is_its_access_rule(endpoint):
-    if endpoint in NOT_ACTIONS:
-        assert ACCESS[endpoint] in (PUBLIC, ANNOTATOR)
-        return
-    called = use_cases_called(APP.view_functions[endpoint])
-    assert called, f"{endpoint} calls no use case: a face parses, calls one use case, commits and answers"
-    assert ACCESS[endpoint] == highest({role_of(use_case) for use_case in called}), sorted(
-        (f.__name__, role_of(f)) for f in called)
-
-
-FIGURES = ["api.sites_json", "api.compare_json", "api.guard_json", "api.site_rules_json", "api.leaderboard_pages_json",
-           "sites.index", "sites.guard", "sites.rules", "leaderboard.pages", "leaderboard.compare"]
-
-
-@pytest.mark.parametrize("endpoint", FIGURES)
-def test_a_route_of_figures_reads_them_through_use_cases_whose_role_is_its_access_rule(endpoint):
-    called = use_cases_called(APP.view_functions[endpoint])
-    assert called
-    assert ACCESS[endpoint] == highest({role_of(use_case) for use_case in called})
-
-
-def commands() -> Iterator[tuple[str, click.Command]]:
-    for name, entry in COMMANDS.items():
-        module = importlib.import_module(f"webapp.cli.{entry.module}")
-        (command,) = [c for c in module.COMMANDS if c.name == name]
-        if isinstance(command, click.Group):
-            for sub_name, sub in command.commands.items():
-                yield f"{name} {sub_name}", sub
-        yield name, command
-
-
-CHANGING = [(name, command) for name, command in commands() if not isinstance(command, click.Group)
-            and name not in READ_ONLY_COMMANDS and name not in NOT_A_USE_CASE
-            and name.split()[0] not in NOT_A_USE_CASE]
-
-
-@pytest.mark.parametrize("command", [c for _, c in CHANGING], ids=[n for n, _ in CHANGING])
-def test_a_command_that_changes_data_calls_a_use_case(command):
-    assert use_cases_called(command.callback), f"{command.name} calls no use case"
 
 
 def test_the_use_case_refuses_a_role_below_its_own_whichever_face_calls_it(app, session):
@@ -142,12 +32,44 @@ def test_the_use_case_refuses_a_role_below_its_own_whichever_face_calls_it(app, 
     with pytest.raises(Refused) as refused:
         adjudicate_page(session, _settings(app), annotator, page.id, request)
     assert (refused.value.status, refused.value.reason) == (403, "Only a reviewer or an admin adjudicates a page.")
-    for call in (lambda: start_extraction(session, _settings(app), Actor("rita", REVIEWER), ExtractionRequest()),
+    rita = Actor("rita", REVIEWER)
+    for call in (lambda: start_extraction(session, _settings(app), rita, ExtractionRequest()),
+                 lambda: start_import(session, rita, "pages", "auto", {}),
+                 lambda: export_pages(session, _settings(app), rita, ExportRequest("jsonl"), Path("out"), metrics={}),
+                 lambda: open_page(session, _settings(app), Actor("nobody", ""), page.id, BoilerplateCache()),
                  lambda: run_checks(session, _settings(app), annotator),
                  lambda: add_account(session, Actor("rita", REVIEWER), "zed", ANNOTATOR, "a long password")):
         with pytest.raises(Refused) as refused:
             call()
         assert refused.value.status == 403
+    session.rollback()
+
+
+def test_a_job_step_acts_as_the_user_who_started_the_job(app, session):
+    """Actor.of_job: a step's use case checks the starter's role now and audits under their name."""
+    from workbench import add_account as account
+
+    from webapp.accounts.users import set_role
+    from webapp.cli.actor import command_actor
+    from webapp.jobs.records import create_job
+
+    lease = _settings(app).lease.until()
+    local = create_job(session, "upload", {}, "local", lease).id
+    assert Actor.of_job(session, local) == Actor("local", ADMIN)  # local mode: everyone an admin, as the starter
+    account(session, "ada", ADMIN)
+    by_ada = create_job(session, "upload", {}, "ada", lease).id
+    by_command = create_job(session, "export", {}, command_actor().name, lease).id
+    assert Actor.of_job(session, by_ada) == Actor("ada", ADMIN)
+    assert Actor.of_job(session, by_command) == command_actor()
+    assert Actor.of_job(session, local) == Actor("local", "")  # no such account any more: no role
+    account(session, "bob", ADMIN)
+    set_role(session, "ada", ANNOTATOR)
+    demoted = Actor.of_job(session, by_ada)
+    with pytest.raises(Refused) as refused:
+        start_import(session, demoted, "pages", "auto", {})
+    assert (refused.value.status, refused.value.reason) == (403, "Only an admin imports pages.")
+    with pytest.raises(LookupError):
+        Actor.of_job(session, 10_000)
     session.rollback()
 
 

@@ -7,9 +7,7 @@ import getpass
 import os
 
 from ..accounts.roles import ADMIN
-from ..usecases.outcome import Actor
-
-ADDRESS = "cli"
+from ..usecases.outcome import COMMAND_ADDRESS, COMMAND_PREFIX, Actor
 
 
 def cli_actor() -> str:
@@ -18,10 +16,10 @@ def cli_actor() -> str:
         login = getpass.getuser()
     except (KeyError, OSError):
         login = str(os.getuid())
-    return f"cli:{login}"
+    return f"{COMMAND_PREFIX}{login}"
 
 
 def command_actor() -> Actor:
     """The actor a command passes to a use case: cli:LOGIN, an admin, from "cli" (`Actor.record` audits
     what it changes)."""
-    return Actor(cli_actor(), ADMIN, ADDRESS)
+    return Actor(cli_actor(), ADMIN, COMMAND_ADDRESS)

@@ -9,19 +9,16 @@ from pathlib import Path
 import click
 from flask import current_app
 from flask.cli import with_appcontext
-from sqlalchemy import select
 
-from ..accounts.audit_actions import Action
-from ..corpus.importer import SITE_FROM, nothing_imported, start_batch
+from ..corpus.importer import SITE_FROM, nothing_imported
 from ..corpus.readers import FORMATS
 from ..crawl.sample import STRATA
 from ..db import sessions
-from ..jobs.follow_checks import follow_gold
 from ..jobs.start import dispatch
-from ..models import Gold, ImportBatch, Page
+from ..models import ImportBatch
 from ..settings import settings_of
-from ..usecases.import_pages import import_pages
-from .actor import cli_actor, command_actor
+from ..usecases.import_pages import end_import, import_pages, start_import
+from .actor import command_actor
 from .crawl import run_datatrove_import
 from .processes import processes_option
 
@@ -29,17 +26,17 @@ COMMIT_SECONDS = 0.25  # the write lock is held at most about this long at a tim
 
 
 def run_import(
-    paths: list[str], fmt: str, site_from: str, label: str, processes: int | None = None
+    paths: list[str], fmt: str, site_from: str, label: str, processes: int | None = None, keep_empty: bool = True
 ) -> ImportBatch:
     """Import PATHS, showing progress, committing every COMMIT_SECONDS so that web requests and workers
-    writing meanwhile never wait long, then ask for the checks of the imported gold, if any (jobs/follow_checks.py);
-    returns the committed batch."""
+    writing meanwhile never wait long, then ask for the checks of the imported gold, if any; returns the
+    committed batch (deleted when it imported no page, unless ``keep_empty``: usecases/import_pages.py)."""
     settings = settings_of(current_app)
+    actor = command_actor()
     with sessions()() as session:
-        batch = start_batch(session, ", ".join(paths), fmt, cli_actor())
-        command_actor().record(session, Action.IMPORT, f"batch {batch.id}", {"paths": paths, "format": fmt})
+        batch = start_import(session, actor, ", ".join(paths), fmt, {"paths": paths, "format": fmt})
         session.commit()
-        outcomes = import_pages(session, settings, batch, paths, fmt, site_from,
+        outcomes = import_pages(session, settings, actor, batch, paths, fmt, site_from,
                                 workers=processes or os.cpu_count() or 1)
         committed = time.monotonic()
         with click.progressbar(
@@ -49,9 +46,7 @@ def run_import(
                 if time.monotonic() - committed >= COMMIT_SECONDS:
                     session.commit()
                     committed = time.monotonic()
-        with_gold = session.scalar(select(Gold.id).join(Page, Page.id == Gold.page_id)
-                                   .where(Page.batch_id == batch.id).limit(1))
-        check = follow_gold(session, settings) if with_gold is not None else None
+        check = end_import(session, settings, actor, batch, keep_empty)
         session.commit()
         if check is not None:
             dispatch(current_app, session, check)

@@ -9,21 +9,20 @@ from pathlib import Path
 import click
 from flask import current_app
 
-from ..accounts.audit_actions import Action
 from ..corpus.datatrove_output import iter_records, read_datatrove
-from ..corpus.importer import start_batch
 from ..crawl.choice import NoChoice, PipelineRequest
-from ..crawl.export import SCRIPT, export_pipeline
+from ..crawl.export import SCRIPT
 from ..crawl.output import CARD
 from ..crawl.report import crawl_report, render
 from ..crawl.sample import candidates, sample
 from ..db import sessions
 from ..models import ImportBatch
-from ..results.store import refresh_scores
 from ..scoring import resolve_metric
 from ..settings import settings_of
-from ..usecases.import_pages import import_documents_into
-from .actor import cli_actor, command_actor
+from ..usecases.export_pages import export_pipeline_choice
+from ..usecases.import_pages import import_documents_into, start_import
+from ..usecases.refresh import refresh_counts
+from .actor import command_actor
 
 
 def run_pipeline_export(out: Path, request: PipelineRequest) -> None:
@@ -35,16 +34,15 @@ def run_pipeline_export(out: Path, request: PipelineRequest) -> None:
         definition = resolve_metric(metrics, request.metric)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from exc
+    settings = settings_of(current_app)
+    actor = command_actor()
     with sessions()() as session:
-        refresh_scores(session, {request.metric: definition}, no_content=settings.taxonomy.no_content)
+        refresh_counts(session, settings, actor, {request.metric: definition})
         session.commit()
         try:
-            config = export_pipeline(session, settings.registry, metrics, request, settings.run,
-                                     settings.taxonomy.page_types, out)
+            config = export_pipeline_choice(session, settings, actor, request, metrics, out)
         except (NoChoice, ValueError) as exc:
             raise click.ClickException(str(exc)) from exc
-        command_actor().record(session, Action.EXPORT, str(out), {"format": "datatrove", "mode": config["mode"],
-                                                  "extractor": config["extractor"], "challenger": config["challenger"]})
         session.commit()
     click.echo(f"pipeline written to {out}: {SCRIPT} and pipeline.json")
     if config["mode"] == "type":
@@ -75,15 +73,15 @@ def run_datatrove_import(output: Path, size: int, by: str | None, lowest_agreeme
     how = (f"sample {size}" + (f" by {by}" if by else "") + (", lowest agreement" if lowest_agreement else "")
            + (", lowest predicted quality" if lowest_quality else ""))
     settings = settings_of(current_app)
+    actor = command_actor()
     with sessions()() as session:
-        batch = start_batch(session, f"{output} ({how})", "datatrove", cli_actor())
-        command_actor().record(session, Action.IMPORT, f"batch {batch.id}",
-                   {"datatrove": str(output), "sample": size, "by": by, "lowest_agreement": lowest_agreement,
-                    "lowest_quality": lowest_quality})
+        batch = start_import(session, actor, f"{output} ({how})", "datatrove",
+                             {"datatrove": str(output), "sample": size, "by": by,
+                              "lowest_agreement": lowest_agreement, "lowest_quality": lowest_quality})
         session.commit()
         documents = read_datatrove(str(output), settings.limits, {c.position for c in chosen})
         workers = processes or os.cpu_count() or 1
-        for _ in import_documents_into(session, settings, batch, documents, "url", workers=workers):
+        for _ in import_documents_into(session, settings, actor, batch, documents, "url", workers=workers):
             pass
         session.commit()
         return batch

@@ -7,11 +7,9 @@ from pathlib import Path
 
 import click
 from flask.cli import with_appcontext
-from sqlalchemy import delete
 
 from ..corpus.site_names import site_named
 from ..db import flask_app, sessions
-from ..models import ImportBatch
 from ..settings import settings_of
 from ..usecases.manage_rules import set_site_rule
 from .actor import command_actor
@@ -36,11 +34,8 @@ def load_demo_rules() -> int:
 
 
 def load_demo() -> None:
-    batch = run_import([str(DEMO / "pages")], "folder", "url", "loading the demo corpus")
+    batch = run_import([str(DEMO / "pages")], "folder", "url", "loading the demo corpus", keep_empty=False)
     if batch.imported == 0:
-        with sessions()() as session:
-            session.execute(delete(ImportBatch).where(ImportBatch.id == batch.id))
-            session.commit()
         click.echo("demo corpus already loaded")
     else:
         echo_report(batch)

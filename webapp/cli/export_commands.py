@@ -2,21 +2,19 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict
 from pathlib import Path
 
 import click
 from flask import current_app
 from flask.cli import with_appcontext
 
-from ..accounts.audit_actions import Action
 from ..crawl.choice import NO_CHALLENGER, PipelineRequest
 from ..crawl.plan import EXECUTORS
 from ..db import sessions
-from ..exports.export_service import FORMATS, ExportRequest, run_export
-from ..results.extractions import current_named
-from ..results.store import refresh_scores
+from ..exports.export_service import FORMATS, ExportRequest
 from ..settings import settings_of
+from ..usecases.export_pages import export_pages
+from ..usecases.refresh import refresh_counts
 from ..vocabulary import GOLD_STATUSES
 from .actor import command_actor
 from .crawl import run_pipeline_export
@@ -72,22 +70,22 @@ def export_command(fmt, out, statuses, sites, page_types, with_html, with_extrac
         request.check(settings_of(current_app).taxonomy)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from exc
+    settings = settings_of(current_app)
+    actor = command_actor()
     with sessions()() as session:
         metrics = settings_of(current_app).eager
         if fmt == "csv":
-            refresh_scores(session, metrics, no_content=settings_of(current_app).taxonomy.no_content)
+            refresh_counts(session, settings, actor, metrics)
             session.commit()
-        named = current_named(session, settings_of(current_app).registry) if predictions else {}
         with click.progressbar(length=1, label=f"exporting {fmt}") as bar:
             def progress(done: int, total: int) -> None:
                 bar.length = total
                 bar.update(done - bar.pos)
 
             try:
-                tally = run_export(session, request, out, predictions=named, metrics=metrics, progress=progress)
+                tally = export_pages(session, settings, actor, request, out, metrics=metrics, progress=progress)
             except ValueError as exc:
                 raise click.ClickException(str(exc)) from exc
-        command_actor().record(session, Action.EXPORT, str(out), {**asdict(request), "pages": tally.pages})
         session.commit()
     click.echo(f"{tally.pages} pages exported to {out} ({fmt}); see {out / 'README.md'}")
 

@@ -18,12 +18,13 @@ from ..exports.csv_scores import neutralise
 from ..results.cache import ScoreCache, SharedScores
 from ..results.guard_figures import CELLS
 from ..results.leaderboard_figures import GROUPINGS, BoardOptions
-from ..results.store import refresh_scores
 from ..scoring import resolve_metric
 from ..settings import settings_of
 from ..usecases.outcome import Refused
 from ..usecases.read_board import DEFAULT_METRIC, OLD_GROUPINGS, board_request, read_leaderboard
 from ..usecases.read_figures import compare_figures, guard_figures
+from ..usecases.refresh import refresh_counts
+from .actor import command_actor
 from .known_sites import check_sites
 from .page_type_option import page_type_option
 from .renamed_option import renamed_choice, renamed_option
@@ -73,7 +74,7 @@ def scored(session: Session, metric: str) -> SharedScores:
         raise click.ClickException(str(error)) from None
     if not definition.available:
         raise click.ClickException(f"metric {metric} is unavailable: {definition.unavailable_reason}")
-    refresh_scores(session, {metric: definition}, no_content=settings_of(current_app).taxonomy.no_content)
+    refresh_counts(session, settings_of(current_app), command_actor(), {metric: definition})
     session.commit()
     return SharedScores(ScoreCache(metrics))
 
@@ -202,7 +203,7 @@ def score_command(metric, average, sites, page_types, batches, authors, bootstra
                                 filters=PageFilter(sites=sites, page_types=page_types, batches=batches,
                                                    authors=authors))
         with sessions()() as session:
-            refresh_scores(session, {metric: settings.metrics[metric]}, no_content=settings.taxonomy.no_content)
+            refresh_counts(session, settings, command_actor(), {metric: settings.metrics[metric]})
             session.commit()
             result = read_leaderboard(session, settings, options, SharedScores(ScoreCache(settings.metrics)))
     except Refused as error:

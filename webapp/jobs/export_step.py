@@ -9,12 +9,13 @@ from pathlib import Path
 from typing import Any
 
 from ..crawl.choice import PipelineRequest
-from ..crawl.export import export_pipeline
 from ..exports.archive import zip_folder
-from ..exports.export_service import ExportRequest, run_export
+from ..exports.export_service import ExportRequest
 from ..models import Job
-from ..results.store import refresh_scores
 from ..scoring import resolve_metric
+from ..usecases.export_pages import export_pages, export_pipeline_choice
+from ..usecases.outcome import Actor
+from ..usecases.refresh import refresh_counts
 from .context import Context
 from .extraction_steps import Follow
 from .files import store_path
@@ -39,14 +40,14 @@ def pipeline_step(ctx: Context) -> Follow:
     metrics = ctx.settings.metrics
     with ctx.writer() as session:
         ctx.check(session)
-        refresh_scores(session, {request.metric: resolve_metric(metrics, request.metric)},
-                       no_content=ctx.settings.taxonomy.no_content)
+        refresh_counts(session, ctx.settings, Actor.of_job(session, ctx.job_id),
+                              {request.metric: resolve_metric(metrics, request.metric)})
         session.commit()
     with tempfile.TemporaryDirectory(prefix=f"goldtext-job-{ctx.job_id}-") as tmp:
         out = Path(tmp) / name
         with ctx.reader() as session:
-            export_pipeline(session, ctx.settings.registry, metrics, request, ctx.settings.run,
-                            ctx.settings.taxonomy.page_types, out, request.command(name))
+            export_pipeline_choice(session, ctx.settings, Actor.of_job(session, ctx.job_id), request, metrics, out,
+                                   request.command(name), job=ctx.job_id)
         keep_archive(ctx, out, name, {})
     return []
 
@@ -74,7 +75,7 @@ def export_step(ctx: Context) -> Follow:
     if request.fmt == "csv":
         with ctx.writer() as session:
             ctx.check(session)
-            refresh_scores(session, metrics, no_content=ctx.settings.taxonomy.no_content)
+            refresh_counts(session, ctx.settings, Actor.of_job(session, ctx.job_id), metrics)
             session.commit()
     reported: int | None = None
 
@@ -90,7 +91,8 @@ def export_step(ctx: Context) -> Follow:
     with tempfile.TemporaryDirectory(prefix=f"goldtext-job-{ctx.job_id}-") as tmp:
         out = Path(tmp) / name
         with ctx.reader() as session:
-            tally = run_export(session, request, out, predictions=ctx.params.get("predictions") or {},
-                               metrics=metrics, command=request.command(name), progress=progress)
+            tally = export_pages(session, ctx.settings, Actor.of_job(session, ctx.job_id), request, out,
+                                 metrics=metrics, predictions=ctx.params.get("predictions") or {}, progress=progress,
+                                 command=request.command(name), job=ctx.job_id)
         keep_archive(ctx, out, name, {"pages": tally.pages})
     return []

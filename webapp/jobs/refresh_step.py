@@ -1,12 +1,13 @@
 """The step of a metric refresh job: compute a slow metric's missing counts (`rouge-lsum`), a few
-pages per transaction, so the leaderboard can show it."""
+pages per transaction, so the leaderboard can show it; as the user who started it (usecases/refresh.py)."""
 
 from __future__ import annotations
 
 from sqlalchemy import select
 
 from ..models import Extraction
-from ..results.store import refresh_scores
+from ..usecases.outcome import Actor
+from ..usecases.refresh import refresh_counts
 from .context import Context
 from .extraction_steps import Follow
 
@@ -17,8 +18,8 @@ def refresh_step(ctx: Context) -> Follow:
     metric = ctx.params["metric"]
     with ctx.reader() as session:
         pages = sorted(set(session.scalars(select(Extraction.page_id).distinct())))
+        actor = Actor.of_job(session, ctx.job_id)
     ctx.stage("scoring", len(pages))
     for part, session in ctx.in_parts(pages, PAGES):
-        refresh_scores(session, {metric: ctx.settings.metrics[metric]}, part,
-                       no_content=ctx.settings.taxonomy.no_content)
+        refresh_counts(session, ctx.settings, actor, {metric: ctx.settings.metrics[metric]}, part)
     return []

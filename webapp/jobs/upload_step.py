@@ -18,6 +18,7 @@ from sqlalchemy import select
 from ..corpus.importer import nothing_imported
 from ..models import ImportBatch, Page
 from ..usecases.import_pages import import_pages
+from ..usecases.outcome import Actor
 from .context import Context
 from .extraction_steps import Follow, plan_pairs
 from .files import drop_files, unpack
@@ -53,8 +54,8 @@ def import_step(ctx: Context) -> Follow:
                 raise LookupError(f"import batch {batch_id} of this upload no longer exists")
             batch.imported = batch.duplicates = batch.rejected = 0
             pending = 0
-            for _ in import_pages(session, ctx.settings, batch, paths, ctx.params.get("format", "auto"),
-                                  ctx.params.get("site_from", "url")):
+            for _ in import_pages(session, ctx.settings, Actor.of_job(session, ctx.job_id), batch, paths,
+                                  ctx.params.get("format", "auto"), ctx.params.get("site_from", "url")):
                 pending += 1
                 if ctx.due():
                     ctx.check(session)

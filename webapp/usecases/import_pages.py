@@ -1,21 +1,22 @@
 """Import: documents read from files in any layout (or from a crawl's output) stored as pages of an import
 batch. Every face that imports calls `import_documents_into` (through `import_pages` for files):
 `goldtext import` and `goldtext demo` (cli/corpus.py), `goldtext import --datatrove` (cli/crawl.py) and the
-browser upload's job step (jobs/upload_step.py).
+browser upload's job step (jobs/upload_step.py, acting as the user who started the upload). A command's import
+begins with `start_import` (its batch, audited) and ends with `end_import` (the checks of its gold); an
+upload's batch is made and audited by usecases/start_upload.py.
 
-The rules: files are read within the settings' import limits (IMPORT_MAX_BYTES and the zip caps); a
-document whose page type the settings do not name is rejected with the reason; a document's gold becomes
-the page's first revision, by its author when the source names one (a `jsonl` export's `gold_author`), else
-by "import", with the reviewer's note and the provenance the source gives, else the provenance of an import
-(every line "import"); each annotator's own annotation the source carries (a `jsonl` export's
-`annotations`) becomes that annotator's annotation of the page, with its provenance; the metadata gold a
-layout gives (title, authors, published: corpus/metadata_fields.py) is checked as a save's is
-(annotation/article_metadata.py) and stored with the gold and the annotations, its provenance "import" for
-each field. The gold and each annotation are checked by the rules of a save (usecases/fields.py
-`checked_fields`: a Markdown over GOLD_MAX_BYTES, a page type the settings do not name, an unknown status,
-malformed snippets). A document whose gold or annotation a save would refuse, whose metadata is not in that
-shape, whose provenance does not fit its text, whose annotation names an annotator twice, or whose author is
-not a name, is rejected with the reason; an empty article gold is a draft to review; the caller commits as it goes
+The rules: only an admin imports (403); files are read within the settings' import limits (IMPORT_MAX_BYTES and the
+zip caps); a document whose page type the settings do not name is rejected with the reason; a document's gold becomes
+the page's first revision, by its author when the source names one (a `jsonl` export's `gold_author`), else by
+"import", with the reviewer's note and the provenance the source gives, else the provenance of an import (every line
+"import"); each annotator's own annotation the source carries (a `jsonl` export's `annotations`) becomes that
+annotator's annotation of the page, with its provenance; the metadata gold a layout gives (title, authors, published:
+corpus/metadata_fields.py) is checked as a save's is (annotation/article_metadata.py) and stored with the gold and the
+annotations, its provenance "import" for each field. The gold and each annotation are checked by the rules of a save
+(usecases/fields.py `checked_fields`: a Markdown over GOLD_MAX_BYTES, a page type the settings do not name, an unknown
+status, malformed snippets). A document whose gold or annotation a save would refuse, whose metadata is not in that
+shape, whose provenance does not fit its text, whose annotation names an annotator twice, or whose author is not a
+name, is rejected with the reason; an empty article gold is a draft to review; the caller commits as it goes
 (corpus/importer.py yields each outcome)."""
 
 from __future__ import annotations
@@ -23,28 +24,44 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from ..accounts.audit_actions import Action
+from ..accounts.roles import ADMIN
 from ..annotation.annotations import add_annotation
 from ..annotation.article_metadata import checked
 from ..annotation.gold import add_revision
 from ..annotation.gold_markdown import edited_text, views_of
 from ..annotation.provenance import imported
 from ..corpus.document import RawDocument, Rejected
-from ..corpus.importer import ImportOutcome, import_documents
+from ..corpus.importer import ImportOutcome, import_documents, start_batch
 from ..corpus.readers import iter_documents
-from ..models import ImportBatch
+from ..jobs.follow_checks import follow_gold
+from ..models import Gold, ImportBatch, Job, Page
 from ..settings import Settings
 from ..vocabulary import ARTICLE, DONE, UnknownTerm, checked_page_type
 from .bodies import EFFORT_FIELD, checked_provenance, validated
 from .fields import checked_fields
-from .outcome import Refused
+from .outcome import Actor, Refused, needs
 
 NAME_MAX = 100  # an author's or annotator's name (the revision's author column)
+ONLY_ADMINS = "Only an admin imports pages."
 
 
-def import_documents_into(session: Session, settings: Settings, batch: ImportBatch,
+@needs(ADMIN, ONLY_ADMINS)
+def start_import(session: Session, actor: Actor, source: str, fmt: str, asked: dict[str, Any]) -> ImportBatch:
+    """The new, empty batch of an import from ``source`` (what is read, as the batch shows it) in layout
+    ``fmt``, made by the actor and audited with what was ``asked``."""
+    batch = start_batch(session, source, fmt, actor.name)
+    actor.record(session, Action.IMPORT, f"batch {batch.id}", asked)
+    return batch
+
+
+@needs(ADMIN, ONLY_ADMINS)
+def import_documents_into(session: Session, settings: Settings, actor: Actor, batch: ImportBatch,
                           documents: Iterable[RawDocument | Rejected], site_from: str = "url",
                           workers: int = 1) -> Iterator[ImportOutcome]:
     """Store the documents in the batch, yielding each outcome; never commits."""
@@ -158,9 +175,25 @@ def _provenance(value: dict, text: str, whose: str) -> dict:
         raise ValueError(f"{whose}{refused.reason}") from None
 
 
-def import_pages(session: Session, settings: Settings, batch: ImportBatch, paths: Iterable[str | Path], fmt: str,
-                 site_from: str = "url", workers: int = 1) -> Iterator[ImportOutcome]:
+@needs(ADMIN, ONLY_ADMINS)
+def import_pages(session: Session, settings: Settings, actor: Actor, batch: ImportBatch, paths: Iterable[str | Path],
+                 fmt: str, site_from: str = "url", workers: int = 1) -> Iterator[ImportOutcome]:
     """Store the documents of these files (``fmt``: a layout, or "auto") in the batch, read within the
     settings' import limits, yielding each outcome; never commits."""
-    return import_documents_into(session, settings, batch, iter_documents(paths, fmt, settings.limits), site_from,
-                                 workers)
+    return import_documents_into(session, settings, actor, batch, iter_documents(paths, fmt, settings.limits),
+                                 site_from, workers)
+
+
+@needs(ADMIN, ONLY_ADMINS)
+def end_import(session: Session, settings: Settings, actor: Actor, batch: ImportBatch, keep_empty: bool = True
+               ) -> Job | None:
+    """After the batch's last page: the follow-up check job of its gold (jobs/follow_checks.py; None when it
+    brought no gold, or one is queued already), which the face dispatches after its commit. A batch that
+    imported no page is dropped unless ``keep_empty`` (a report of its rejections is worth keeping; a reload
+    of what is stored already, as `goldtext demo`'s, is not)."""
+    if not keep_empty and batch.imported == 0:
+        session.delete(batch)
+        return None
+    with_gold = session.scalar(select(Gold.id).join(Page, Page.id == Gold.page_id)
+                               .where(Page.batch_id == batch.id).limit(1))
+    return follow_gold(session, settings) if with_gold is not None else None

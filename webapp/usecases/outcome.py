@@ -12,9 +12,12 @@ from sqlalchemy.orm import Session
 
 from ..accounts import audit_log
 from ..accounts.audit_actions import Action
-from ..accounts.roles import ROLES, at_least
-from ..models import AuditEvent
+from ..accounts.roles import ADMIN, ROLES, at_least
+from ..accounts.users import accounts_exist, user_named
+from ..models import AuditEvent, Job
 
+COMMAND_PREFIX = "cli:"  # a command's actor is cli:LOGIN (cli/actor.py)
+COMMAND_ADDRESS = "cli"
 P = ParamSpec("P")
 R = TypeVar("R")
 
@@ -39,6 +42,22 @@ class Actor:
     name: str
     role: str
     address: str | None = None
+
+    @classmethod
+    def of_job(cls, session: Session, job_id: int) -> Actor:
+        """The user who started the job, as its steps act: a command's starter (cli:LOGIN) an admin from
+        "cli"; else the account of that name with its role now (none if it is disabled or gone, so that the
+        step's use case refuses), or in local mode (no account) an admin, as the starter was. LookupError
+        when the job is gone."""
+        job = session.get(Job, job_id)
+        if job is None:
+            raise LookupError(f"job {job_id} no longer exists")
+        if job.started_by.startswith(COMMAND_PREFIX):
+            return cls(job.started_by, ADMIN, COMMAND_ADDRESS)
+        user = user_named(session, job.started_by)
+        if user is not None:
+            return cls(user.name, "" if user.disabled else user.role)
+        return cls(job.started_by, "" if accounts_exist(session) else ADMIN)
 
     def record(self, session: Session, action: Action, target: str, detail: Any = None) -> AuditEvent:
         """Append the event to the audit log, in the action's transaction: the one way a face or a use

@@ -27,6 +27,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from ..accounts.roles import ANNOTATOR
 from ..annotation.page_filter import PageFilter
 from ..extractors.compositions import stored_compositions
 from ..extractors.extraction_service import SITE_RULES, known_now
@@ -50,7 +51,7 @@ from ..results.site_rule_figures import fallback_twins, ruled_pages
 from ..results.store import stale_count
 from ..scoring import Metric
 from ..settings import Settings
-from .outcome import Refused
+from .outcome import Refused, reads
 
 
 class MetricUnavailable(Refused):
@@ -95,6 +96,7 @@ def board_request(settings: Settings, *, metric: str | None = None, average: str
                         bootstrap=bootstrap, seed=seed, by=by, unanchored=unanchored)
 
 
+@reads(ANNOTATOR)
 def read_leaderboard(session: Session, settings: Settings, options: BoardOptions,
                      shared: SharedScores | None = None) -> dict[str, Any]:
     """`leaderboard_figures` with the score cache (the process's shared one by default; a command, whose
@@ -104,6 +106,7 @@ def read_leaderboard(session: Session, settings: Settings, options: BoardOptions
         return leaderboard_figures(session, settings, shared, options)
 
 
+@reads(ANNOTATOR)
 def leaderboard_figures(session: Session, settings: Settings, shared: SharedScores,
                         options: BoardOptions) -> dict[str, Any]:
     """The leaderboard by the rules above (``shared``: the score cache, synced and held under its lock);
@@ -158,6 +161,7 @@ def on_board_of(settings: Settings, metric: Metric, name: str) -> bool:
     return extractor is None or metric.metadata_field in extractor.article_fields
 
 
+@reads(ANNOTATOR)
 def metadata_figures(session: Session, settings: Settings, shared: SharedScores,
                      options: BoardOptions) -> dict[str, Any]:
     """The Metadata view: the leaderboard of each metadata field (`METADATA_METRICS`, those registered), each

@@ -1,5 +1,7 @@
-"""Start a refresh: the job that computes a lazy metric's missing counts (the metrics too slow to score at
-each save, e.g. ROUGE). The leaderboard's refresh button calls `start_refresh` (views/leaderboard.py).
+"""Refresh scores: at once (`refresh_counts`: before a command reads or exports them, `goldtext score`, `compare` and
+`export`, and the steps of the export job and of a refresh job, as the user who started it), or as a job that
+computes a lazy metric's missing counts (the metrics too slow to score at each save, e.g. ROUGE): the leaderboard's
+refresh button calls `start_refresh` (views/leaderboard.py).
 
 The rules: the metric is one a refresh job computes (not an eager one: 400 naming the ones that are) and can be
 computed here (MetricUnavailable: a 400 with the install hint); an open refresh of the metric is joined, not
@@ -7,15 +9,27 @@ started twice; a start is audited. The face commits, then dispatches a new job t
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 from sqlalchemy.orm import Session
 
 from ..accounts.audit_actions import Action
 from ..accounts.roles import ANNOTATOR
 from ..jobs.records import create_job, open_job
 from ..models import Job
+from ..results.store import refresh_scores
+from ..scoring import Metric
 from ..settings import Settings
 from .outcome import Actor, Refused, needs
 from .read_board import MetricUnavailable
+
+
+@needs(ANNOTATOR, "Only a signed-in user refreshes the scores.")
+def refresh_counts(session: Session, settings: Settings, actor: Actor, metrics: Mapping[str, Metric],
+                   page_ids: Sequence[int] | None = None) -> None:
+    """Bring these metrics' cached counts up to date for these pages (None: every page); the face commits
+    before it reads them (a refresh job's step: a part of the pages at a time)."""
+    refresh_scores(session, metrics, page_ids, no_content=settings.taxonomy.no_content)
 
 
 @needs(ANNOTATOR, "Only a signed-in user starts a refresh.")

@@ -23,13 +23,14 @@ from ..results.effort_figures import effort_figures
 from ..results.leaderboard_figures import page_scores
 from ..results.structure_test_figures import page_tests
 from ..usecases.extract import extraction_request, start_extraction
+from ..usecases.open_page import open_page
 from ..usecases.outcome import Refused
 from ..usecases.save import save, save_request
 from ..web import app_settings, board_query, figures, live_answers
 from ..web.app_settings import settings
 from ..web.markdown import render_gold
 from ..web.query_args import int_arg
-from .common import actor, annotator, effort_scope, follow, overlap, refuse
+from .common import actor, annotator, boilerplate_cache, effort_scope, follow, overlap, refuse
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -62,6 +63,17 @@ def read_gold(page_id: int) -> Response:
         name = annotator()
         return jsonify(gold_json(annotation_of(session, page_id, name) if name else None))
     return jsonify(gold_json(page.gold))
+
+
+@bp.get("/pages/<int:page_id>/editor")
+def editor_json(page_id: int) -> Response:
+    """What the annotate view's gold editor starts from for the caller (usecases/open_page.py): the editor's
+    state, the metadata fields', the prefill and the site's boilerplate it left out."""
+    try:
+        opened = open_page(get_session(), settings(), actor(), page_id, boilerplate_cache())
+    except Refused as error:
+        refuse(error)
+    return jsonify(opened.as_dict())
 
 
 @bp.post("/pages/<int:page_id>/gold")

@@ -11,6 +11,7 @@ from werkzeug.datastructures import MultiDict
 from werkzeug.exceptions import HTTPException
 
 from ..accounts.roles import REVIEWER, at_least
+from ..annotation.boilerplate import BoilerplateCache
 from ..jobs.start import dispatch
 from ..models import Job
 from ..usecases.outcome import Actor, Refused
@@ -35,6 +36,16 @@ def current_role() -> str | None:
     """The current user's role (webapp/accounts/roles.py); in local mode "admin": everyone may do
     everything, as before accounts. Compare with roles.at_least(current_role(), REVIEWER)."""
     return identity().role
+
+
+BOILERPLATE = "goldtext.boilerplate"
+
+
+def boilerplate_cache() -> BoilerplateCache:
+    """The process's cache of each site's repeated lines (annotation/boilerplate.py), which opening a page
+    reads (usecases/open_page.py)."""
+    cache: BoilerplateCache = current_app.extensions.setdefault(BOILERPLATE, BoilerplateCache())
+    return cache
 
 
 def idle_seconds() -> float:

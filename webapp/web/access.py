@@ -67,6 +67,7 @@ ACCESS: dict[str, str] = {
     "pages.screenshot": ANNOTATOR,
     "pages.choose_scored": REVIEWER,
     "api.read_gold": ANNOTATOR,
+    "api.editor_json": ANNOTATOR,
     "api.write_gold": ANNOTATOR,
     "api.start_extraction_json": ADMIN,
     "api.page_scores_json": ANNOTATOR,
