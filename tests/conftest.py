@@ -15,13 +15,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from app_factory import make_test_app
 from argon2 import PasswordHasher
 from corpora import CORPORA, READABILITY_PAGES
 from draining import drain
 from flask import Flask
 from sqlalchemy import make_url, select, text
 
-from webapp import create_app
 from webapp.accounts import users
 from webapp.db import dispose, sessions
 from webapp.engine import make_engine
@@ -81,11 +81,14 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
                 pytest.skip(f"{folder} is missing (the shared corpora; GOLDTEXT_SHARED_CORPORA names another place)")
 
 
-@pytest.fixture(autouse=True)
-def quick_password_hashes(monkeypatch):
+@pytest.fixture(autouse=True, scope="session")
+def quick_password_hashes():
     """Argon2id at its smallest cost in the test process: the default costs about 0.3 s of CPU a hash,
-    and tests log in often. The hashes are still Argon2's, checked by the same code."""
-    monkeypatch.setattr(users, "HASHER", PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1))
+    and tests log in often. The hashes are still Argon2's, checked by the same code. Set for the whole run,
+    so that the worlds built once per module (database_copies.py) have it too."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(users, "HASHER", PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1))
+        yield
 
 
 def _on_server(url: str, *statements: str) -> None:
@@ -174,28 +177,13 @@ def database_url(tmp_path, server_database, empty_server_tables, request) -> str
     return f"sqlite:///{path}"
 
 
-def _test_app(folder: Path, database_url: str, **settings) -> Flask:
-    instance = folder / "instance"
-    instance.mkdir()
-    return create_app(
-        {
-            "TESTING": True,
-            "INSTANCE_PATH": str(instance),
-            "DATABASE_URL": database_url,
-            "SECRET_KEY": "test-secret",
-            "EXTRACT_TIMEOUT": 60.0,
-            **settings,
-        }
-    )
-
-
 @pytest.fixture
 def app(tmp_path, database_url, request):
     """The app, created with the settings of the test's `settings` marks (the closest last)."""
     marked = {}
     for mark in reversed(list(request.node.iter_markers("settings"))):
         marked.update(mark.kwargs)
-    app = _test_app(tmp_path, database_url, **marked)
+    app = make_test_app(tmp_path, database_url, **marked)
     yield app
     dispose(app)
 
@@ -233,7 +221,7 @@ def readability_extracted(tmp_path_factory, server_database, request):
     else:
         shutil.copyfile(request.getfixturevalue("sqlite_schema"), folder / "readability.sqlite")
         url = f"sqlite:///{folder / 'readability.sqlite'}"
-    app = _test_app(folder, url)
+    app = make_test_app(folder, url)
     runner = app.test_cli_runner()
     imported = runner.invoke(args=["import", str(READABILITY_PAGES)])
     assert imported.exit_code == 0, imported.output + repr(imported.exception)

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from app_settings import reconfigure
 from browser_fixtures import serve
+from database_copies import copied_world
 from sqlalchemy import select
 from werkzeug.serving import make_server
 from workbench import add_account, add_gold, csrf, log_in, make_page, sign_in
@@ -50,10 +51,10 @@ def test_a_route_missing_from_the_table_is_refused_even_to_an_admin(app, session
     assert response.status_code == 403 and "forgotten" in response.get_data(as_text=True)
 
 
-@pytest.fixture
-def world(session) -> dict[str, Any]:
+def build_world(app, client, session) -> dict[str, Any]:
     """A page with two gold revisions, a rendering and a captured stylesheet, its batch, an export job, a file
-    of static/, one account of each role with an API token, and a user to change (Zed)."""
+    of static/, one account of each role with an API token, and a user to change (Zed). Built once per
+    module, copied per test (database_copies.py)."""
     page = make_page(session, "<html><body><p>Text</p></body></html>", url="https://a.example/1")
     first = add_gold(session, page, text="First", page_type="article", status="done", author="Ann")
     add_gold(session, page, text="Second", page_type="article", status="done", author="Ann")
@@ -72,6 +73,9 @@ def world(session) -> dict[str, Any]:
             "user_id": zed.id, "name": "trafilatura-planted", "composition": "planted-cascade",
             "filename": "css/app.css", "page_type": "forum",
             "control_id": page.id, "requisite_id": requisite.id, "tokens": tokens}
+
+
+world_built, world = copied_world(build_world, "world")
 
 
 def path_of(rule, values: dict[str, Any]) -> str:

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from app_settings import reconfigure
+from database_copies import copied_world
 from demo_fixtures import digest
 from learned_sites import learned_site
 from workbench import PASSWORD, add_account, csrf, log_in, make_page, sign_in
@@ -42,9 +43,13 @@ pytestmark = pytest.mark.security
 HOSTILE = '<html><body><p>Text</p><script>alert(1)</script><img src="http://127.0.0.1:9/x.png"></body></html>'
 
 
+def hostile_page(session) -> int:
+    return make_page(session, HOSTILE, url="https://news.example/a", candidates={"trafilatura": "Text"}).id
+
+
 @pytest.fixture
 def page_id(session):
-    return make_page(session, HOSTILE, url="https://news.example/a", candidates={"trafilatura": "Text"}).id
+    return hostile_page(session)
 
 
 # --- the app's routes, read from its URL map ----------------------------------------------------------
@@ -131,12 +136,13 @@ def local_app(tmp_path):
     dispose(local)
 
 
-@pytest.fixture
-def values(client, session, page_id) -> dict[str, Any]:
+def build_values(app, client, session) -> dict[str, Any]:
     """A client logged in as an admin, and real values for the routes' URL variables: a page with two gold
     revisions and trafilatura's extraction, its import batch, a queued export job, a file of static/, an
     annotator with an API token and an annotation of the page, the page assigned to the admin, and a site
-    whose gold teaches a site rule that beats its best extractor."""
+    whose gold teaches a site rule that beats its best extractor. Built once per module, copied per test
+    (database_copies.py)."""
+    page_id = hostile_page(session)
     learned_site(session, "quay.example", exact=False)
     [trafilatura] = current_extractors(session, build_registry(), ("trafilatura",))
     add_variant(session, build_registry(), "no-ads", "trafilatura", ["prune_xpath=//aside"])
@@ -189,6 +195,9 @@ def values(client, session, page_id) -> dict[str, Any]:
     return found
 
 
+values_built, values = copied_world(build_values, "values")
+
+
 def path_of(rule, values: dict[str, Any]) -> str:
     """The rule's path with every variable filled; fails naming the rule when one has no value here."""
     missing = sorted(set(rule.arguments) - set(values))
@@ -231,7 +240,7 @@ def test_state_changes_without_the_right_csrf_token_are_refused_and_change_nothi
 
 
 @pytest.mark.parametrize("route", WRITE_ROUTES, ids=route_id)
-def test_the_same_requests_with_the_token_do_change_state(app, client, values, route, local_app):
+def test_the_same_requests_with_the_token_do_change_state(app, client, values, route, request):
     """The control of the test above: its requests are ones that change something."""
     method, rule = route
     path = path_of(rule, values)
@@ -246,7 +255,8 @@ def test_the_same_requests_with_the_token_do_change_state(app, client, values, r
                     "requests_that_change_state")
     token = values["token"]
     if rule.endpoint in LOCAL_ONLY:
-        app, client = local_app, local_app.test_client()
+        app = request.getfixturevalue("local_app")  # made only for these routes: an app costs its migrations
+        client = app.test_client()
         token = sign_in(client)
     before = state(app, client)
     response = client.open(path, method=method, headers={"X-CSRF-Token": token}, **requests[rule.endpoint])

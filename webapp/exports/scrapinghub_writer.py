@@ -9,12 +9,11 @@ present (an empty text where the extractor has no extraction at its current fing
 
 from __future__ import annotations
 
-import gzip
 from pathlib import Path
 
 from .json_stream import JsonObjectFile
 from .selection import ExportedPage
-from .writer import WriterOptions
+from .writer import WriterOptions, write_gzipped
 
 GROUND_TRUTH = "ground-truth.json"
 SIDECAR = "goldtext.json"
@@ -33,8 +32,7 @@ class ScrapinghubWriter:
         if page.gold is None:
             return
         key = page.sha256
-        with gzip.open(self._html / f"{key}.html.gz", "wb") as stream:
-            stream.write(page.raw or b"")
+        write_gzipped(self._html / f"{key}.html.gz", page.raw or b"")
         self._truth.add(key, {"articleBody": page.gold.text, "url": page.url})
         self._sidecar.add(key,
                           {"type": page.gold.page_type, "status": page.gold.status, "snippets": page.gold.snippets})

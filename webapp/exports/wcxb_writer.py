@@ -18,7 +18,6 @@ results/EXTRACTOR.json --per-type`.
 
 from __future__ import annotations
 
-import gzip
 import json
 from collections.abc import Mapping
 from pathlib import Path
@@ -29,7 +28,7 @@ from ..corpus.wcxb_reader import GROUND_TRUTH, HTML, MARKDOWN, NAME, SIDECAR
 from .benchmark import PageIds, predicted
 from .json_stream import JsonObjectFile
 from .selection import ExportedPage
-from .writer import WriterOptions
+from .writer import WriterOptions, write_gzipped
 
 SPLITS = ("dev", "test")
 RESULTS = "results"
@@ -52,8 +51,7 @@ class WcxbWriter:
         split = layout["split"] if layout.get("split") in SPLITS else SPLITS[0]
         for folder in (GROUND_TRUTH, HTML):
             (self._out / split / folder).mkdir(parents=True, exist_ok=True)
-        with gzip.open(self._out / split / HTML / f"{key}.html.gz", "wb") as stream:
-            stream.write(page.raw or b"")
+        write_gzipped(self._out / split / HTML / f"{key}.html.gz", page.raw or b"")
         snippets = gold.snippets or {}
         truth = {
             "schema_version": SCHEMA_VERSION,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
@@ -14,6 +15,16 @@ class WriterOptions:
     with_html: bool = True
     with_extractions: bool = False
     predictions: dict[str, str] | None = None  # extractor name -> fingerprint (scrapinghub's output/)
+
+
+GZIP_LEVEL = 6
+"""gzip's command-line default: level 9 took about twice the CPU on saved pages for files about 1% smaller."""
+
+
+def write_gzipped(path: Path, data: bytes) -> None:
+    """Write `data` to `path` as a gzip file (a page's raw HTML in the formats that keep it gzipped)."""
+    with gzip.open(path, "wb", compresslevel=GZIP_LEVEL) as stream:
+        stream.write(data)
 
 
 class Writer(Protocol):
