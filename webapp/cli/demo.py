@@ -9,7 +9,7 @@ import click
 from flask.cli import with_appcontext
 from sqlalchemy import delete
 
-from ..corpus.site_names import site_named
+from ..corpus.site_rows import site_named
 from ..db import flask_app, sessions
 from ..models import ImportBatch
 from ..settings import settings_of

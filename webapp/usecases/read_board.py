@@ -28,7 +28,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from ..annotation.page_filter import PageFilter
-from ..extractors.compositions import stored_compositions
+from ..extractors.composition_rows import stored_compositions
 from ..extractors.extraction_service import SITE_RULES, known_now
 from ..extractors.registry import METADATA_ONLY
 from ..results.agreement_figures import ceiling, mark_board, noise_on
