@@ -22,7 +22,8 @@ from webapp.accounts.credentials import TOKEN, issue
 from webapp.annotation.gold import add_revision
 from webapp.annotation.gold_markdown import views_of
 from webapp.db import dispose
-from webapp.extractors.compositions import Composition, add_composition
+from webapp.extractors.composition_rows import add_composition
+from webapp.extractors.compositions import Composition
 from webapp.extractors.extraction_service import current_extractors
 from webapp.extractors.registry import build_registry
 from webapp.extractors.variants import add_variant

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 from flask.cli import with_appcontext
 
-from ..corpus.site_names import site_named
+from ..corpus.site_rows import site_named
 from ..db import flask_app, sessions
 from ..settings import settings_of
 from ..usecases.manage_rules import set_site_rule

@@ -14,7 +14,7 @@ from sqlalchemy import select
 
 from ..db import flask_app, readers, sessions
 from ..extractors.composing import CASCADE, ROUTE, ROUTE_BY, UNION
-from ..extractors.compositions import stored_compositions
+from ..extractors.composition_rows import stored_compositions
 from ..extractors.extraction_service import known_now
 from ..extractors.process_pool import pool_size
 from ..jobs.broker import describe_broker

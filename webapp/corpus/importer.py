@@ -21,7 +21,8 @@ from ..vocabulary import DONE, Taxonomy, UnknownTerm, checked_page_type
 from .capture_extras import store_capture_extras
 from .document import FETCH_FACT, HISTORY_FACT, LAYOUT_FACT, RawDocument, Rejected
 from .preparation import Prepared, in_order
-from .site_names import UNKNOWN_SITE, host_of, site_named
+from .site_names import UNKNOWN_SITE, host_of
+from .site_rows import site_named
 
 AddGold = Callable[..., Any]
 """Stores a page's gold as its first revision: add_gold(session, page, *, text, markdown, type, status, author,

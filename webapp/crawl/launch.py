@@ -14,6 +14,7 @@ On Ray the command joins the cluster RAY_ADDRESS names (as `ray.init` reads it; 
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import posixpath
@@ -151,6 +152,9 @@ def main(config_path: Path, argv: Sequence[str] | None = None, description: str 
         print(f"warning: version drift: {difference}", file=sys.stderr)
     if args.executor == "local":
         warm(extractors)
+        # what this process holds now (the libraries, the warmed extractors) is kept out of the collector's
+        # passes in the forked tasks and their extractor processes: never scanned there, nor its pages copied
+        gc.freeze()
     if args.executor == "ray":
         print(f"joined the {join_ray()}", file=sys.stderr)
     run = executor(config, args)

@@ -4,11 +4,11 @@ datatrove's own reader tries UTF-8, then a byte-statistics guess; Goldtext decod
 mark, HTTP charset, `<meta>`, then detection: webapp/corpus/decoding.py), and an extractor given other text
 gives other output. So this reader keeps datatrove's file handling (BaseDiskReader: local or remote folders,
 globs, shards per task, limits; the arguments of datatrove's WarcReader) without its decoders (cchardet,
-python-magic, which datatrove checks are installed by scanning every installed distribution, a second of
-start-up each) and reads each record as Goldtext's WARC reader does: `response` records of HTML with
-status 200, under the size cap, decoded by Goldtext. Other records are counted (`skipped_records`). The raw
-bytes and the HTTP charset travel with the document (metadata RAW, CHARSET) to the step, which keeps them
-when asked and drops them otherwise.
+python-magic) and without datatrove's check that warcio is installed (it reads the metadata of every installed
+distribution, at each start; warcio is Goldtext's own dependency), and reads each record as Goldtext's WARC
+reader does: `response` records of HTML with status 200, under the size cap, decoded by Goldtext. Other
+records are counted (`skipped_records`). The raw bytes and the HTTP charset travel with the document (metadata
+RAW, CHARSET) to the step, which keeps them when asked and drops them otherwise.
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ class GoldtextWarcReader(BaseDiskReader):
     decodes a page; `max_bytes` caps a page's size as the import does (IMPORT_MAX_BYTES)."""
 
     name = "🕷 Warc (Goldtext decoding)"
-    _requires_dependencies = ["warcio"]
+    _requires_dependencies: list[str] = []  # warcio is Goldtext's own dependency: no check of it at each start
 
     def __init__(self, *args: Any, compression: Literal["infer", "gzip", "zstd"] | None = "infer",
                  max_bytes: int = Limits().max_bytes, **kwargs: Any) -> None:

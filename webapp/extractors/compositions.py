@@ -1,12 +1,12 @@
 """Compositions: a cascade, route or union (extractors/composing.py) of registered extractors and variants,
 stored under a name of its own and listed, scored and exported like an extractor, but read from its parts'
-stored extractions, never run (jobs/composed_extractions.py derives them).
+stored extractions, never run (jobs/composed_extractions.py derives them). Their rows in the database are
+composition_rows.py's: an exported crawl pipeline composes its parts' outputs with this module, without a database.
 
 A composition is an `Extractor` whose `parts` name its parts; its version is a digest of its parts' current
 fingerprints (with its definition), so that a new version of a part (or new options of a variant, or new site
 rules) is a new version of the composition, whose figures then wait for its extractions to be derived again. A
-stored composition whose part is gone or cannot run here is listed as unavailable, saying why. The functions
-take a session and never commit.
+stored composition whose part is gone or cannot run here is listed as unavailable, saying why.
 """
 
 from __future__ import annotations
@@ -16,11 +16,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import select
-from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session
-
-from ..models import ExtractorComposition
 from .base import Extracted, Extractor, canonical_json
 from .composing import (
     CASCADE,
@@ -35,8 +30,8 @@ from .composing import (
     route,
     union,
 )
+from .extractor_names import NAME, NAME_RULE
 from .options import quoted
-from .variants import NAME, NAME_RULE
 
 
 class BadComposition(ValueError):
@@ -53,10 +48,6 @@ class Composition:
     by: str | None = None
     table: Mapping[str, str] = field(default_factory=dict)
     fact_table: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
-
-    @classmethod
-    def of_row(cls, row: ExtractorComposition) -> Composition:
-        return cls(row.name, row.kind, tuple(row.parts), row.route_by, dict(row.route_table), dict(row.fact_table))
 
     @classmethod
     def from_options(cls, name: str, options: Mapping[str, Any]) -> Composition:
@@ -100,20 +91,6 @@ def composition_extractor(composition: Composition, known: Mapping[str, Extracto
                      any(part.structure for part in parts if part), composition.parts)
 
 
-def stored_compositions(session: Session) -> list[Composition]:
-    return [Composition.of_row(row) for row in
-            session.scalars(select(ExtractorComposition).order_by(ExtractorComposition.name))]
-
-
-def with_compositions(session: Session, known: Mapping[str, Extractor]) -> dict[str, Extractor]:
-    """The extractors known (the registry and the variants, as they stand now) followed by the stored
-    compositions of them, by name (a name already known keeps its extractor)."""
-    found = dict(known)
-    for composition in stored_compositions(session):
-        found.setdefault(composition.name, composition_extractor(composition, known))
-    return found
-
-
 def runs_of(extractors: Iterable[Extractor], known: Mapping[str, Extractor]) -> list[Extractor]:
     """The extractors to run for these: a composition's parts in its place, each extractor once."""
     found: dict[str, Extractor] = {}
@@ -153,37 +130,6 @@ def checked(composition: Composition, known: Mapping[str, Extractor], page_types
         if set(composition.table.values()) != set(parts):
             raise BadComposition("a route's parts are the extractors its table names")
     return composition
-
-
-def add_composition(session: Session, known: Mapping[str, Extractor], composition: Composition,
-                    page_types: Sequence[str], created_by: str = "") -> Extractor:
-    """Store the composition (`known`: the registry and the variants as they stand now); BadComposition says
-    what is wrong and nothing is stored."""
-    checked(composition, with_compositions(session, known), page_types)
-    try:
-        with session.begin_nested():  # a savepoint: the caller's transaction survives a refused insert
-            session.add(ExtractorComposition(
-                name=composition.name, kind=composition.kind, parts=list(composition.parts), route_by=composition.by,
-                route_table=dict(composition.table),
-                fact_table={key: dict(counts) for key, counts in composition.fact_table.items()},
-                created_by=created_by[:100]))
-    except IntegrityError as error:  # stored by another request since the check above
-        raise BadComposition(f"an extractor named {composition.name!r} already exists") from error
-    return composition_extractor(composition, known)
-
-
-def remove_composition(session: Session, name: str) -> None:
-    """Delete the stored composition NAME (its extractions are kept); BadComposition when there is none."""
-    row = session.scalars(select(ExtractorComposition).where(ExtractorComposition.name == name)).one_or_none()
-    if row is None:
-        raise BadComposition(f"no composition named {name!r}")
-    session.delete(row)
-    session.flush()
-
-
-def compositions_using(session: Session, name: str) -> list[str]:
-    """The stored compositions that have NAME as a part."""
-    return [composition.name for composition in stored_compositions(session) if name in composition.parts]
 
 
 def compose(composition: Composition, outputs: Mapping[str, PartOutput], html: str, key: str) -> Composed:

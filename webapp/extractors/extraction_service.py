@@ -20,7 +20,7 @@ from sqlalchemy.orm import Session
 from ..models import Extraction, Page, PageRendering, RenderingExtraction, Score, Site, SiteRule, utcnow
 from ..scoring.markdown_text import markdown_of_text
 from .base import Extractor
-from .compositions import with_compositions
+from .composition_rows import with_compositions
 from .guard import GuardThresholds, judge
 from .process_pool import Result
 from .registry import resolve, runnable

@@ -9,7 +9,6 @@ listed as unavailable, saying why. The functions take a session and never commit
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
@@ -20,11 +19,9 @@ from sqlalchemy.orm import Session
 
 from ..models import ExtractorVariant
 from .base import Extracted, Extractor
+from .extractor_names import NAME, NAME_RULE
 from .options import BadOption, check_options, parse_options, quoted
 from .variant_extractor import variant_of
-
-NAME = re.compile(r"[a-z0-9][a-z0-9._-]{0,63}")
-NAME_RULE = "1 to 64 lower-case letters, digits, '.', '_' or '-', starting with a letter or digit"
 
 
 class BadVariant(ValueError):

@@ -22,7 +22,7 @@ from sqlalchemy.orm import Session
 
 from ..annotation.page_filter import PageFilter
 from ..extractors.base import Extractor
-from ..extractors.compositions import stored_compositions
+from ..extractors.composition_rows import stored_compositions
 from ..models import Extraction, Gold
 from ..scoring import resolve_metric
 from ..scoring.cascade_choice import best_cascade

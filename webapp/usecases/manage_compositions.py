@@ -26,7 +26,8 @@ from ..accounts.roles import ADMIN
 from ..crawl.choice import NoChoice, gold_fact_table, route_winners
 from ..extractors.base import Extractor
 from ..extractors.composing import BY_TYPE, ROUTE
-from ..extractors.compositions import BadComposition, Composition, add_composition, remove_composition
+from ..extractors.composition_rows import add_composition, remove_composition
+from ..extractors.compositions import BadComposition, Composition
 from ..extractors.extraction_service import known_now
 from ..models import Job
 from ..settings import Settings

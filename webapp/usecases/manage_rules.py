@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 
 from ..accounts.audit_actions import Action
 from ..accounts.roles import ADMIN
-from ..corpus.site_names import site_named
+from ..corpus.site_rows import site_named
 from ..extractors.site_rules import SITE_RULES_NAME
 from ..models import Site, SiteRule
 from ..results.rule_proposal import store_rule

@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 from ..accounts.audit_actions import Action
 from ..accounts.roles import ADMIN
 from ..extractors.base import Extractor
-from ..extractors.compositions import compositions_using
+from ..extractors.composition_rows import compositions_using
 from ..extractors.variants import BadVariant, add_variant, remove_variant
 from ..settings import Settings
 from .outcome import Actor, Refused, needs

@@ -29,7 +29,7 @@ from sqlalchemy.orm import Session
 
 from ..accounts.roles import ANNOTATOR
 from ..annotation.page_filter import PageFilter
-from ..extractors.compositions import stored_compositions
+from ..extractors.composition_rows import stored_compositions
 from ..extractors.extraction_service import SITE_RULES, known_now
 from ..extractors.registry import METADATA_ONLY
 from ..results.agreement_figures import ceiling, mark_board, noise_on
