@@ -344,7 +344,7 @@ def test_every_view_says_when_the_pages_are_too_few_to_judge(client, runner, ses
                            "Holm-corrected)")
 
 
-def test_the_human_ceiling_is_the_annotators_agreement_in_the_boards_metric(client, session):
+def test_the_human_ceiling_is_the_annotators_agreement_in_the_leaderboards_metric(client, session):
     batch = new_batch(session)
     pages = [add_page(session, "duo.example", batch, "a b c d", {"trafilatura": "a b c d", "density": "a b"})
              for _ in range(2)]

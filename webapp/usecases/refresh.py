@@ -21,7 +21,7 @@ from ..results.store import refresh_scores
 from ..scoring import Metric
 from ..settings import Settings
 from .outcome import Actor, Refused, needs
-from .read_board import MetricUnavailable
+from .read_leaderboard import MetricUnavailable
 
 
 @needs(ANNOTATOR, "Only a signed-in user refreshes the scores.")

@@ -29,7 +29,7 @@ from ..usecases.assign import assign_pages, last_change, reassign_pages, unassig
 from ..usecases.control_pages import end_control, give_control, make_control
 from ..usecases.feedback import add_comment, request_changes
 from ..usecases.outcome import Refused
-from ..usecases.read_board import DEFAULT_METRIC
+from ..usecases.read_leaderboard import DEFAULT_METRIC
 from ..vocabulary import QUEUE_STATUSES
 from ..web import app_settings
 from ..web.app_settings import settings
