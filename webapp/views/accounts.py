@@ -48,8 +48,10 @@ from ..usecases.manage_accounts import (
 from ..usecases.outcome import Refused
 from ..usecases.own_account import change_own_password, log_out, log_out_everywhere, wrong_current_password
 from ..web.access import CREATE_ACCOUNT, LOGIN_KEY, identity
+from ..web.acting import actor
 from ..web.app_settings import settings
-from .common import actor, local_target, refuse
+from ..web.redirects import local_target
+from ..web.refusals import refuse
 
 T = TypeVar("T")
 bp = Blueprint("accounts", __name__)

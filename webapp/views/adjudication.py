@@ -25,10 +25,13 @@ from ..usecases.adjudicate import NOTE_MAX, adjudicate_page, adjudication_refusa
 from ..usecases.outcome import Refused
 from ..usecases.void import void_annotation
 from ..vocabulary import GOLD_STATUSES
-from ..web.app_settings import settings
+from ..web.acting import actor, annotator, current_role
+from ..web.app_settings import overlap, settings
+from ..web.check_dispatch import follow
+from ..web.effort_scope import idle_seconds
 from ..web.guideline_panel import guideline_panel
 from ..web.metadata_form import BadChoice, chosen_metadata, field_choices
-from .common import actor, annotator, current_role, follow, idle_seconds, overlap, refuse
+from ..web.refusals import refuse
 
 bp = Blueprint("adjudication", __name__, url_prefix="/adjudication")
 

@@ -8,8 +8,8 @@ from flask import Blueprint, abort, render_template, request
 from ..db import get_session
 from ..results.agreement_figures import annotated_pages
 from ..scoring.agreement_maths import GROUPINGS, agreement, distributions
+from ..web.app_settings import overlap
 from ..web.charts import f1_boxes
-from .common import overlap
 
 bp = Blueprint("agreement", __name__)
 

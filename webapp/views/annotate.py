@@ -38,23 +38,17 @@ from ..usecases.restore import restore as restore_gold
 from ..usecases.save import edit_refusal
 from ..vocabulary import GOLD_STATUSES, TEXT_SOURCES
 from ..web.access import identity
-from ..web.app_settings import settings
+from ..web.acting import ANNOTATOR, actor, annotator, current_role
+from ..web.app_settings import overlap, settings
+from ..web.check_dispatch import follow
+from ..web.effort_scope import idle_seconds
 from ..web.guideline_panel import guideline_panel
 from ..web.page_html import heavy
 from ..web.page_variants import captured_variants, other_candidates
-from .common import (
-    ANNOTATOR,
-    actor,
-    annotator,
-    boilerplate_cache,
-    current_role,
-    filter_args,
-    follow,
-    idle_seconds,
-    local_target,
-    overlap,
-    refuse,
-)
+from ..web.query_args import filter_args
+from ..web.redirects import local_target
+from ..web.refusals import refuse
+from ..web.view_helpers import boilerplate_cache
 
 bp = Blueprint("annotate", __name__)
 

@@ -27,10 +27,14 @@ from ..usecases.open_page import open_page
 from ..usecases.outcome import Refused
 from ..usecases.save import save, save_request
 from ..web import app_settings, figures, leaderboard_query, live_answers
-from ..web.app_settings import settings
+from ..web.acting import actor, annotator
+from ..web.app_settings import overlap, settings
+from ..web.check_dispatch import follow
+from ..web.effort_scope import effort_scope
 from ..web.markdown import render_gold
 from ..web.query_args import int_arg
-from .common import actor, annotator, boilerplate_cache, effort_scope, follow, overlap, refuse
+from ..web.refusals import refuse
+from ..web.view_helpers import boilerplate_cache
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 

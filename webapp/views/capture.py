@@ -16,8 +16,9 @@ from ..jobs.start import dispatch
 from ..models import Job
 from ..usecases.capture_pages import CaptureRequest, render_lines, start_capture, url_lines
 from ..usecases.outcome import Refused
+from ..web.acting import actor
 from ..web.app_settings import settings
-from .common import actor, refuse
+from ..web.refusals import refuse
 
 bp = Blueprint("capture", __name__, url_prefix="/capture")
 

@@ -14,8 +14,9 @@ from ..results.gold_check_runs import Failed, PageCheck, failing_by_check, overv
 from ..scoring.gold_checks import CHECKS
 from ..usecases.outcome import Refused
 from ..usecases.run_checks import run_checks
+from ..web.acting import actor
 from ..web.app_settings import settings
-from .common import actor, refuse
+from ..web.refusals import refuse
 
 bp = Blueprint("checks", __name__)
 

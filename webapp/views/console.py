@@ -32,10 +32,11 @@ from ..usecases.outcome import Refused
 from ..usecases.read_leaderboard import DEFAULT_METRIC
 from ..vocabulary import QUEUE_STATUSES
 from ..web import app_settings
+from ..web.acting import actor, current_role
 from ..web.app_settings import settings
 from ..web.bad_input import ID_MAX
-from ..web.query_args import page_filter
-from .common import actor, current_role, filter_args, refuse
+from ..web.query_args import filter_args, page_filter
+from ..web.refusals import refuse
 
 bp = Blueprint("console", __name__)
 

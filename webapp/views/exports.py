@@ -14,8 +14,9 @@ from ..models import Site
 from ..usecases.outcome import Refused
 from ..usecases.start_export import start_export
 from ..vocabulary import GOLD_STATUSES
+from ..web.acting import actor
 from ..web.app_settings import settings
-from .common import actor, refuse
+from ..web.refusals import refuse
 
 bp = Blueprint("exports", __name__)
 

@@ -21,7 +21,8 @@ from ..usecases.manage_variants import add_extractor_variant, remove_extractor_v
 from ..usecases.outcome import Refused
 from ..usecases.start_export import start_pipeline_export
 from ..web import app_settings
-from .common import actor, current_role, refuse
+from ..web.acting import actor, current_role
+from ..web.refusals import refuse
 
 bp = Blueprint("extractors", __name__, url_prefix="/extractors")
 

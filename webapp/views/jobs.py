@@ -16,8 +16,9 @@ from ..jobs.records import STATUSES, describe, list_jobs, live_workers
 from ..models import Job
 from ..usecases import cancel_job
 from ..usecases.outcome import Refused
+from ..web.acting import actor
 from ..web.json_error import json_error
-from .common import actor, refuse
+from ..web.refusals import refuse
 
 bp = Blueprint("jobs", __name__)
 

@@ -17,10 +17,10 @@ from ..usecases.outcome import Refused
 from ..usecases.read_leaderboard import MetricUnavailable
 from ..usecases.refresh import start_refresh
 from ..web import app_settings, figures, leaderboard_query, live_answers
+from ..web.acting import actor
 from ..web.charts import f1_boxes, precision_recall
 from ..web.leaderboard_form import form_context, unavailable
 from ..web.query_args import int_arg
-from .common import actor
 
 bp = Blueprint("leaderboard", __name__, url_prefix="/leaderboard")
 

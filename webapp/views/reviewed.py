@@ -8,7 +8,7 @@ from werkzeug.wrappers import Response
 
 from ..annotation.review import reviewed as reviewed_pages
 from ..db import get_session
-from .common import annotator
+from ..web.acting import annotator
 
 bp = Blueprint("reviewed", __name__)
 

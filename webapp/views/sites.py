@@ -18,10 +18,11 @@ from ..results.rule_proposal import gold_sites, site_proof
 from ..usecases.accept_rule import accept_learned_rule, learned_proof
 from ..usecases.outcome import Refused
 from ..web import app_settings, figures, leaderboard_query, live_answers
+from ..web.acting import actor, current_role
 from ..web.app_settings import settings
 from ..web.charts import acceptance_lines
 from ..web.leaderboard_form import form_context, unavailable
-from .common import actor, current_role, refuse
+from ..web.refusals import refuse
 
 bp = Blueprint("sites", __name__, url_prefix="/sites")
 bp.register_error_handler(leaderboard_query.MetricUnavailable, unavailable)

@@ -23,8 +23,9 @@ from ..jobs.upload_step import IMPORTING, PAGES
 from ..models import ImportBatch, Job
 from ..usecases.outcome import Refused
 from ..usecases.start_upload import Upload, start_upload
+from ..web.acting import actor
 from ..web.app_settings import settings
-from .common import actor, refuse
+from ..web.refusals import refuse
 
 bp = Blueprint("upload", __name__)
 

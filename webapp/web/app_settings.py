@@ -32,3 +32,8 @@ def metrics() -> Mapping[str, Metric]:
 def registry() -> Mapping[str, Extractor]:
     """The app's extractor registry, built once (read-only)."""
     return settings().registry
+
+
+def overlap() -> int:
+    """How many annotators annotate each page independently (the OVERLAP setting, at least 1)."""
+    return settings().overlap
