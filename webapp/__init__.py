@@ -64,6 +64,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     from . import settings
     from .cli import register
+    from .steps import register_steps
     from .views import register_blueprints
     from .web.access import init_access
     from .web.bad_input import init_bad_input
@@ -86,4 +87,5 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     init_navigation(app)
     init_error_pages(app)
     register_blueprints(app)
+    register_steps(app)  # the job steps (webapp/steps/), which the job system never imports
     return app

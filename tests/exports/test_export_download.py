@@ -19,10 +19,10 @@ from webapp.db import database
 from webapp.extractors.extraction_service import current_extractors
 from webapp.extractors.registry import build_registry
 from webapp.jobs.context import Context
-from webapp.jobs.export_step import export_step
 from webapp.jobs.leases import claim
 from webapp.models import Extraction, Job, JobChunk, JobFile
 from webapp.settings import settings_of
+from webapp.steps.export_step import export_step
 
 NASTY_URL = "=HYPERLINK(\"http://evil.example\",\"x\")"
 

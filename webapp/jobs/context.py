@@ -78,3 +78,7 @@ class Context:
             return False
         self._last_progress = now
         return True
+
+
+Follow = list[tuple[str, Any]]
+"""What a step returns: the chunks that follow it, (step, work) pairs."""

@@ -1,6 +1,6 @@
 """Export: pages and their gold written into a folder in one of the layouts (exports/), or the leaderboard's
 choice written as a runnable datatrove pipeline (crawl/). `goldtext export` writes it at once and is audited
-here, when written; the browser's export job (jobs/export_step.py) writes it as the user who started it, whose
+here, when written; the browser's export job (steps/export_step.py) writes it as the user who started it, whose
 start was audited (usecases/start_export.py).
 
 The rules: only an admin exports (403); what is written reads current scores, so a CSV's scores and a

@@ -1,6 +1,6 @@
 """Start a browser upload: the files are stored with the job (in the database, so that a worker on any
 machine reads them) and the empty import batch made; a worker imports them with the same use case as
-`goldtext import` (jobs/upload_step.py) and extracts the new pages. `views/upload.py` calls `start_upload`.
+`goldtext import` (steps/upload_step.py) and extracts the new pages. `views/upload.py` calls `start_upload`.
 
 The rules: only an admin imports (403); a format and a site source the import knows (400); at least one
 file (400); UPLOAD_EXTRACTORS names extractors that can run here (`goldtext run` and `serve` refuse to

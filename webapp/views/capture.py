@@ -10,10 +10,10 @@ from flask import Blueprint, abort, current_app, redirect, render_template, requ
 from werkzeug.wrappers import Response
 
 from ..db import get_or_404, get_session
-from ..jobs.capture_step import CAPTURING, REPORT, warc_path
 from ..jobs.records import describe
 from ..jobs.start import dispatch
 from ..models import Job
+from ..steps.capture_step import CAPTURING, REPORT, warc_path
 from ..usecases.capture_pages import CaptureRequest, render_lines, start_capture, url_lines
 from ..usecases.outcome import Refused
 from ..web.acting import actor

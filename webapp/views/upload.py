@@ -19,8 +19,8 @@ from ..corpus.readers import FORMATS
 from ..db import get_or_404, get_session
 from ..jobs.records import describe
 from ..jobs.start import dispatch
-from ..jobs.upload_step import IMPORTING, PAGES
 from ..models import ImportBatch, Job
+from ..steps.upload_step import IMPORTING, PAGES
 from ..usecases.outcome import Refused
 from ..usecases.start_upload import Upload, start_upload
 from ..web.acting import actor
