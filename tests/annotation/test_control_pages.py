@@ -12,9 +12,9 @@ from workbench import add_account, add_gold, log_in, make_page, page_data
 
 from webapp.accounts.roles import ANNOTATOR, REVIEWER
 from webapp.annotation.annotations import save_annotation
+from webapp.foundation.settings import settings_of
 from webapp.models import Annotation, Gold, Page
 from webapp.results.control_figures import control_scores
-from webapp.settings import settings_of
 from webapp.usecases.assign import undo_assignment
 from webapp.usecases.control_pages import end_control, give_control, make_control
 from webapp.usecases.outcome import Actor, Refused

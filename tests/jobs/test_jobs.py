@@ -24,16 +24,16 @@ from sqlalchemy.orm import Session
 import webapp.steps as steps_module
 from webapp import create_app
 from webapp.cli.actor import cli_actor
-from webapp.db import database
-from webapp.engine import make_engine
 from webapp.extractors.process_pool import ExtractorPool
+from webapp.foundation.engine import make_engine
+from webapp.foundation.settings import Lease, SettingError, settings_of
 from webapp.jobs.context import Context, Stopped
 from webapp.jobs.leases import claim, complete, holds, reap
 from webapp.jobs.records import create_job, describe
 from webapp.jobs.runner import Runner
 from webapp.models import Extraction, Job, JobChunk, JobFile, Page, WorkerBeat, utcnow
-from webapp.settings import Lease, SettingError, settings_of
 from webapp.steps.extraction_steps import pairs_step
+from webapp.web.db import database
 
 PARAGRAPH = ("The harbour board met on Tuesday to settle the timetable of the night ferry, which will sail "
              "again from Monday after a winter of repairs to its engines, its galley and its cabins. ")

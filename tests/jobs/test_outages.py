@@ -30,11 +30,11 @@ from workbench import make_page, sign_in
 
 import webapp.steps as steps_module
 from webapp import create_app
-from webapp.db import dispose, sessions
 from webapp.jobs.broker import broker
 from webapp.jobs.records import describe
 from webapp.jobs.runner import Runner
 from webapp.models import Extraction, Job, JobChunk
+from webapp.web.db import dispose, sessions
 
 EXTRACTORS = ("density", "justext")
 PAGES = 130  # the shared corpus's pages

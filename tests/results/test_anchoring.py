@@ -25,11 +25,11 @@ from webapp.annotation.gold import add_revision
 from webapp.annotation.gold_markdown import views_of
 from webapp.annotation.prefill import FIXED, RANDOM, draw
 from webapp.crawl.choice import PipelineRequest, pipeline_config
+from webapp.foundation.settings import settings_of
 from webapp.models import Annotation, AnnotationRevision, Extraction, Page
 from webapp.results.anchoring import Anchored, Prefilled, moved_from, movement, started_from, with_twins
 from webapp.results.cache import CachedRow
 from webapp.results.store import refresh_scores
-from webapp.settings import settings_of
 
 
 def prefill(name: str, fp: str, basis: str = "best") -> dict:

@@ -16,11 +16,11 @@ from webapp.extractors.extraction_service import store
 from webapp.extractors.guard import GuardThresholds
 from webapp.extractors.process_pool import Result
 from webapp.extractors.with_trafilatura import TRAFILATURA
+from webapp.foundation.settings import EXTENSION as SETTINGS
 from webapp.models import AuditEvent, Extraction, Job, Page, Site, SiteRule
 from webapp.results.drift import BatchRate, drift_flags
 from webapp.results.site_figures import site_rows
 from webapp.results.store import refresh_scores
-from webapp.settings import EXTENSION as SETTINGS
 from webapp.web.charts import f1_boxes, precision_recall
 
 

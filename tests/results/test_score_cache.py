@@ -14,7 +14,6 @@ from workbench import EAGER, METRICS, NO_CONTENT, add_gold
 
 from webapp.annotation.gold import lock_page, save_gold
 from webapp.annotation.page_filter import PageFilter
-from webapp.db import readers
 from webapp.extractors.extraction_service import store
 from webapp.extractors.guard import GuardThresholds
 from webapp.extractors.process_pool import Result
@@ -37,6 +36,7 @@ from webapp.results.store import (
     prune_changes,
     refresh_scores,
 )
+from webapp.web.db import readers
 
 GOLDS = [
     ("a.example", "the night train leaves at ten and arrives at six"),

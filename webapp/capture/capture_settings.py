@@ -1,4 +1,4 @@
-"""What the settings decide of a capture (CAPTURE_*), read and checked when the app starts (webapp/settings.py):
+"""What the settings decide of a capture (CAPTURE_*), read and checked when the app starts (webapp/foundation/settings.py):
 a wrong entry of CAPTURE_ALLOWED_NETWORKS or CAPTURE_ALLOWED_PORTS stops the start, naming it."""
 
 from __future__ import annotations

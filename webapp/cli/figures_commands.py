@@ -14,12 +14,12 @@ from flask.cli import with_appcontext
 from sqlalchemy.orm import Session
 
 from ..annotation.page_filter import PageFilter
-from ..db import sessions
+from ..foundation.settings import Settings, settings_of
 from ..results.cache import SharedScores
 from ..results.leaderboard_figures import LeaderboardOptions
-from ..settings import Settings, settings_of
 from ..usecases.outcome import Refused
 from ..usecases.read_figures import pages_figures, rules_figures, sites_figures
+from ..web.db import sessions
 from ..web.leaderboard_query import SITES_RESAMPLES
 from .known_sites import check_sites
 from .scores_commands import cell, echo_table, metric_option, scored

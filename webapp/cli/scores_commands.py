@@ -13,17 +13,17 @@ from flask.cli import with_appcontext
 from sqlalchemy.orm import Session
 
 from ..annotation.page_filter import PageFilter
-from ..db import sessions
 from ..exports.csv_scores import neutralise
+from ..foundation.settings import settings_of
 from ..results.cache import ScoreCache, SharedScores
 from ..results.guard_figures import CELLS
 from ..results.leaderboard_figures import GROUPINGS, LeaderboardOptions
 from ..scoring import resolve_metric
-from ..settings import settings_of
 from ..usecases.outcome import Refused
 from ..usecases.read_figures import compare_figures, guard_figures
 from ..usecases.read_leaderboard import DEFAULT_METRIC, OLD_GROUPINGS, leaderboard_request, read_leaderboard
 from ..usecases.refresh import refresh_counts
+from ..web.db import sessions
 from .actor import command_actor
 from .known_sites import check_sites
 from .page_type_option import page_type_option

@@ -26,11 +26,11 @@ from sqlalchemy.orm import Session
 from ..extractors.base import Extractor
 from ..extractors.composing import EVERY_OTHER
 from ..extractors.extraction_service import SITE_RULES, RunSettings, current_extractors
+from ..foundation.vocabulary import DONE
 from ..models import ExtractorVariant, Gold, Page
 from ..results.cache import ScoreCache
 from ..results.leaderboard_figures import leaderboard, scored_fingerprints
 from ..results.site_rule_figures import fallback_twins, ruled_pages
-from ..vocabulary import DONE
 from .pins import Pin, library_versions
 from .plan import BY_EXTRACTOR, BY_TYPE, EXECUTORS, FORMAT
 from .routing import DEFAULT_TYPE, fact_table

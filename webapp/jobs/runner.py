@@ -23,8 +23,8 @@ from datetime import UTC, datetime
 from sqlalchemy import update
 
 from ..extractors.process_pool import ExtractorPool
+from ..foundation.settings import settings_of
 from ..models import Job, JobChunk
-from ..settings import settings_of
 from .context import Context, Stopped
 from .host import Host, database_of
 from .leases import Lease, beat, claim, complete, fail, hand_back, holds, leave, reap

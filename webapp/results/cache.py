@@ -32,13 +32,13 @@ from sqlalchemy.orm import Session
 from sqlalchemy.types import Text
 
 from ..annotation.page_filter import PageFilter
-from ..kept import Kept
+from ..foundation.kept import Kept
+from ..foundation.vocabulary import DONE
 from ..models import Extraction, Gold, Page, Score, Site
 from ..scoring import Metric
 from ..scoring.bootstrap import weights
 from ..scoring.leaderboard_maths import Leaderboard
 from ..scoring.metric import Fields
-from ..vocabulary import DONE
 from . import snapshot
 from .columns import Columns, PageFacts, Rows, Strings
 from .store import changed_since, current_of, epochs

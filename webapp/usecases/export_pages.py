@@ -23,9 +23,9 @@ from ..crawl.choice import PipelineRequest
 from ..crawl.export import export_pipeline
 from ..exports.card import Tally
 from ..exports.export_service import ExportRequest, Progress, run_export
+from ..foundation.settings import Settings
 from ..results.extractions import current_named
 from ..scoring import Metric
-from ..settings import Settings
 from .outcome import Actor, needs
 
 ONLY_ADMINS = "Only an admin exports."

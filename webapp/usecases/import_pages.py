@@ -39,10 +39,10 @@ from ..annotation.provenance import imported
 from ..corpus.document import RawDocument, Rejected
 from ..corpus.importer import ImportOutcome, import_documents, start_batch
 from ..corpus.readers import iter_documents
+from ..foundation.settings import Settings
+from ..foundation.vocabulary import ARTICLE, DONE, UnknownTerm, checked_page_type
 from ..jobs.follow_checks import follow_gold
 from ..models import Gold, ImportBatch, Job, Page
-from ..settings import Settings
-from ..vocabulary import ARTICLE, DONE, UnknownTerm, checked_page_type
 from .bodies import EFFORT_FIELD, checked_provenance, validated
 from .fields import checked_fields
 from .outcome import Actor, Refused, needs

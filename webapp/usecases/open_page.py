@@ -44,12 +44,12 @@ from ..corpus.date_shown import dates_shown
 from ..corpus.site_names import known_site
 from ..corpus.visible_text import visible_text
 from ..extractors.scored_output import scored_outputs
+from ..foundation.settings import Settings
+from ..foundation.vocabulary import ARTICLE
 from ..models import Extraction, Page
 from ..results.extractions import current_named
 from ..results.leaderboard_figures import leaderboard_extractors, page_scores
 from ..results.site_ranking import site_ranking
-from ..settings import Settings
-from ..vocabulary import ARTICLE
 from .outcome import Actor, Refused, needs
 
 

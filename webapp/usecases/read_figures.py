@@ -19,6 +19,7 @@ from sqlalchemy.orm import Session
 from ..accounts.roles import ANNOTATOR
 from ..annotation.page_filter import filter_choices
 from ..extractors.extraction_service import SITE_RULES, stored_rules
+from ..foundation.settings import Settings
 from ..results.agreement_figures import mark_comparison
 from ..results.cache import SharedScores
 from ..results.composition_figures import composition_mark, mark_sides
@@ -35,7 +36,6 @@ from ..results.leaderboard_figures import (
 )
 from ..results.site_figures import mark_too_few, site_rows, type_rows
 from ..results.site_rule_figures import rule_report
-from ..settings import Settings
 from .outcome import Refused, reads
 from .read_leaderboard import drift, same_as
 

@@ -32,6 +32,7 @@ from ..annotation.page_filter import PageFilter
 from ..extractors.composition_rows import stored_compositions
 from ..extractors.extraction_service import SITE_RULES, known_now
 from ..extractors.registry import METADATA_ONLY
+from ..foundation.settings import Settings
 from ..results.agreement_figures import ceiling, mark_leaderboard, noise_on
 from ..results.anchoring import anchoring_of, leaderboard_movement, prefilled
 from ..results.cache import SharedScores
@@ -50,7 +51,6 @@ from ..results.site_figures import mark_too_few
 from ..results.site_rule_figures import fallback_twins, ruled_pages
 from ..results.store import stale_count
 from ..scoring import Metric
-from ..settings import Settings
 from .outcome import Refused, reads
 
 

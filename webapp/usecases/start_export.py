@@ -19,10 +19,10 @@ from ..crawl.choice import NO_CHALLENGER, NoChoice, PipelineRequest
 from ..exports.export_service import ExportRequest
 from ..extractors.extraction_service import current_extractors
 from ..extractors.registry import UnknownExtractor
+from ..foundation.settings import Settings
 from ..jobs.records import create_job
 from ..models import Job
 from ..results.extractions import current_named
-from ..settings import Settings
 from .outcome import Actor, Refused, needs
 
 

@@ -19,10 +19,10 @@ from ..accounts.audit_actions import Action
 from ..accounts.roles import ADMIN
 from ..corpus.importer import SITE_FROM, start_batch
 from ..corpus.readers import FORMATS
+from ..foundation.settings import Settings
 from ..jobs.files import store_file
 from ..jobs.records import create_job
 from ..models import Job
-from ..settings import Settings
 from .extract import checked_extractors
 from .outcome import Actor, Refused, needs
 

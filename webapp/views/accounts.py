@@ -33,7 +33,6 @@ from ..accounts.login import LoginOutcome, LoginPolicy, begin, finish, refused, 
 from ..accounts.names import printable
 from ..accounts.roles import ROLES
 from ..accounts.users import AccountError, accounts_exist, hashed, list_users, password_problem
-from ..db import get_or_404, get_session
 from ..models import User
 from ..usecases.manage_accounts import (
     add_account,
@@ -50,6 +49,7 @@ from ..usecases.own_account import change_own_password, log_out, log_out_everywh
 from ..web.access import CREATE_ACCOUNT, LOGIN_KEY, identity
 from ..web.acting import actor
 from ..web.app_settings import settings
+from ..web.db import get_or_404, get_session
 from ..web.redirects import local_target
 from ..web.refusals import refuse
 

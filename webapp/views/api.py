@@ -15,7 +15,6 @@ from ..annotation.annotations import annotation_of, is_blind
 from ..annotation.article_metadata import differing
 from ..annotation.control import is_control_for
 from ..annotation.gold import Record
-from ..db import get_or_404, get_session
 from ..jobs.start import dispatch
 from ..models import Page
 from ..results.agreement_figures import corpus_agreement
@@ -30,6 +29,7 @@ from ..web import app_settings, figures, leaderboard_query, live_answers
 from ..web.acting import actor, annotator
 from ..web.app_settings import overlap, settings
 from ..web.check_dispatch import follow
+from ..web.db import get_or_404, get_session
 from ..web.effort_scope import effort_scope
 from ..web.markdown import render_gold
 from ..web.query_args import int_arg

@@ -9,7 +9,6 @@ from pathlib import Path
 from flask import Blueprint, abort, current_app, redirect, render_template, request, send_file, url_for
 from werkzeug.wrappers import Response
 
-from ..db import get_or_404, get_session
 from ..jobs.records import describe
 from ..jobs.start import dispatch
 from ..models import Job
@@ -18,6 +17,7 @@ from ..usecases.capture_pages import CaptureRequest, render_lines, start_capture
 from ..usecases.outcome import Refused
 from ..web.acting import actor
 from ..web.app_settings import settings
+from ..web.db import get_or_404, get_session
 from ..web.refusals import refuse
 
 bp = Blueprint("capture", __name__, url_prefix="/capture")

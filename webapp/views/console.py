@@ -20,7 +20,7 @@ from ..annotation.candidate_tabs import tab_choices
 from ..annotation.comments import blind_to, open_requests, thread
 from ..annotation.consensus import Said, consensus
 from ..annotation.control import control_of
-from ..db import get_or_404, get_session
+from ..foundation.vocabulary import QUEUE_STATUSES
 from ..models import Annotation, Assignment, ControlPage, Extraction, ImportBatch, Page, Site
 from ..results.control_figures import control_scores
 from ..results.progress_figures import progress
@@ -30,11 +30,11 @@ from ..usecases.control_pages import end_control, give_control, make_control
 from ..usecases.feedback import add_comment, request_changes
 from ..usecases.outcome import Refused
 from ..usecases.read_leaderboard import DEFAULT_METRIC
-from ..vocabulary import QUEUE_STATUSES
 from ..web import app_settings
 from ..web.acting import actor, current_role
 from ..web.app_settings import settings
 from ..web.bad_input import ID_MAX
+from ..web.db import get_or_404, get_session
 from ..web.query_args import filter_args, page_filter
 from ..web.refusals import refuse
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 from flask import Blueprint, render_template
 
 from ..annotation.effort_record import ACTIONS
-from ..db import get_session
 from ..results.effort_figures import GROUPINGS, effort_figures
+from ..web.db import get_session
 from ..web.effort_scope import effort_scope
 
 bp = Blueprint("effort", __name__)

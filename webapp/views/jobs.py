@@ -8,7 +8,6 @@ from typing import Any
 from flask import Blueprint, abort, current_app, jsonify, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from ..db import database, flask_app, get_or_404, get_session, readers
 from ..jobs.broker import broker, describe_broker
 from ..jobs.files import file_size, iter_file
 from ..jobs.health import broker_reachable, database_writable
@@ -17,6 +16,7 @@ from ..models import Job
 from ..usecases import cancel_job
 from ..usecases.outcome import Refused
 from ..web.acting import actor
+from ..web.db import database, flask_app, get_or_404, get_session, readers
 from ..web.json_error import json_error
 from ..web.refusals import refuse
 

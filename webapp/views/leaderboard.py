@@ -7,7 +7,6 @@ from typing import Any
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from ..db import get_session
 from ..jobs.start import dispatch
 from ..results.cache import ScoreCache
 from ..results.extractions import stored_fingerprints
@@ -19,6 +18,7 @@ from ..usecases.refresh import start_refresh
 from ..web import app_settings, figures, leaderboard_query, live_answers
 from ..web.acting import actor
 from ..web.charts import f1_boxes, precision_recall
+from ..web.db import get_session
 from ..web.leaderboard_form import form_context, unavailable
 from ..web.query_args import int_arg
 

@@ -10,7 +10,6 @@ from werkzeug.wrappers import Response
 
 from ..accounts.roles import ADMIN, at_least
 from ..annotation.prefill import METRIC
-from ..db import get_session, readers
 from ..results.cache import ScoreCache
 from ..results.leaderboard_figures import LeaderboardOptions
 from ..results.rule_proof import MIN_PAGES
@@ -21,6 +20,7 @@ from ..web import app_settings, figures, leaderboard_query, live_answers
 from ..web.acting import actor, current_role
 from ..web.app_settings import settings
 from ..web.charts import acceptance_lines
+from ..web.db import get_session, readers
 from ..web.leaderboard_form import form_context, unavailable
 from ..web.refusals import refuse
 

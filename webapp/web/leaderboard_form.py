@@ -8,9 +8,9 @@ from typing import Any
 from flask import render_template, request
 
 from ..annotation.page_filter import filter_choices
-from ..db import get_session
 from ..results.leaderboard_figures import LeaderboardOptions
 from . import app_settings, leaderboard_query
+from .db import get_session
 from .query_args import page_filter
 
 

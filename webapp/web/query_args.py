@@ -7,8 +7,8 @@ from flask import abort, request
 from werkzeug.datastructures import MultiDict
 
 from ..annotation.page_filter import ANY_CHECK, VERDICTS, PageFilter
+from ..foundation.vocabulary import QUEUE_STATUSES
 from ..scoring.gold_checks import CHECKS
-from ..vocabulary import QUEUE_STATUSES
 from .bad_input import ID_MAX
 
 FILTER_ARGS = ("site", "status", "type", "batch", "author", "annotated", "verdict", "q", "check", "order")
