@@ -1,6 +1,7 @@
-"""One settings path (issue 32): every setting reaches the code through the app's `Settings` (webapp/foundation/settings.py),
-read and checked when the app is made, so that a wrong setting stops the start naming itself instead of failing
-each request that meets it; the extractor registry is built in one place for an app and one for code without one."""
+"""One settings path (issue 32): every setting reaches the code through the app's `Settings`
+(webapp/foundation/settings.py), read and checked when the app is made, so that a wrong setting stops the start
+naming itself instead of failing each request that meets it; the extractor registry is built in one place for an app
+and one for code without one."""
 
 from __future__ import annotations
 

@@ -39,6 +39,7 @@ from ..usecases.save import edit_refusal
 from ..web.access import identity
 from ..web.acting import ANNOTATOR, actor, annotator, current_role
 from ..web.app_settings import overlap, settings
+from ..web.boilerplate_cache import boilerplate_cache
 from ..web.check_dispatch import follow
 from ..web.db import get_or_404, get_session
 from ..web.effort_scope import idle_seconds
@@ -48,7 +49,6 @@ from ..web.page_variants import captured_variants, other_candidates
 from ..web.query_args import filter_args
 from ..web.redirects import local_target
 from ..web.refusals import refuse
-from ..web.view_helpers import boilerplate_cache
 
 bp = Blueprint("annotate", __name__)
 

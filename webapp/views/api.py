@@ -28,13 +28,13 @@ from ..usecases.save import save, save_request
 from ..web import app_settings, figures, leaderboard_query, live_answers
 from ..web.acting import actor, annotator
 from ..web.app_settings import overlap, settings
+from ..web.boilerplate_cache import boilerplate_cache
 from ..web.check_dispatch import follow
 from ..web.db import get_or_404, get_session
 from ..web.effort_scope import effort_scope
 from ..web.markdown import render_gold
 from ..web.query_args import int_arg
 from ..web.refusals import refuse
-from ..web.view_helpers import boilerplate_cache
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 

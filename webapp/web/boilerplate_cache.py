@@ -1,4 +1,5 @@
-"""What the views share that has no better home yet (moved from views/common.py by the house moves)."""
+"""The site boilerplate lines the annotate view leaves out of a prefill, kept per process
+(annotation/boilerplate.py)."""
 
 from __future__ import annotations
 
