@@ -26,7 +26,7 @@ from quick import add_quick  # noqa: E402
 
 from webapp.results.anchoring import Anchored  # noqa: E402
 from webapp.scoring import build_metrics  # noqa: E402
-from webapp.scoring.board import Board  # noqa: E402
+from webapp.scoring.leaderboard_maths import Leaderboard  # noqa: E402
 from webapp.scoring.subsets import Subsets  # noqa: E402
 
 EXTRACTORS = 16
@@ -34,7 +34,7 @@ SPLIT_TARGET_MS = 200
 UNANCHORED_TARGET_MS = 5000
 
 
-def board(pages: int) -> tuple[Board, dict[int, frozenset[str]]]:
+def board(pages: int) -> tuple[Leaderboard, dict[int, frozenset[str]]]:
     rng = random.Random(0)
     names = [f"extractor-{i}" for i in range(EXTRACTORS)]
     table: dict[str, list[dict]] = {name: [] for name in names}
@@ -45,7 +45,7 @@ def board(pages: int) -> tuple[Board, dict[int, frozenset[str]]]:
             table[name].append({"hit": hit, "extracted": hit + rng.randint(0, 100), "gold": gold, "exact": False,
                                 "errored": False})
     started = {page: frozenset({rng.choice(names)}) for page in range(0, pages, 3)}
-    return Board(build_metrics()["tokens"], table, list(range(pages)), None, 1000, 0), started
+    return Leaderboard(build_metrics()["tokens"], table, list(range(pages)), None, 1000, 0), started
 
 
 def main() -> None:
@@ -59,7 +59,7 @@ def main() -> None:
     built, started = board(args.pages)
     names = list(built.values)
     t = time.perf_counter()
-    anchored = Anchored(Subsets.of_board(built), built.page_ids, names, started)
+    anchored = Anchored(Subsets.of_leaderboard(built), built.page_ids, names, started)
     anchored.split()
     split_ms = (time.perf_counter() - t) * 1000
     t = time.perf_counter()

@@ -33,10 +33,10 @@ from webapp.annotation.gold import add_revision  # noqa: E402
 from webapp.cli.extract_commands import run_extraction  # noqa: E402
 from webapp.corpus.importer import import_documents, start_batch  # noqa: E402
 from webapp.corpus.readers import iter_documents  # noqa: E402
-from webapp.db import dispose, sessions  # noqa: E402
 from webapp.extractors.extraction_service import current_extractors  # noqa: E402
 from webapp.extractors.registry import build_registry  # noqa: E402
-from webapp.vocabulary import DEFAULT_TAXONOMY  # noqa: E402
+from webapp.foundation.vocabulary import DEFAULT_TAXONOMY  # noqa: E402
+from webapp.web.db import dispose, sessions  # noqa: E402
 
 CORPUS = ROOT.parent / "shared" / "corpora" / "readability-test-pages"
 CHROMIUM = "/usr/bin/chromium"

@@ -65,14 +65,14 @@ from webapp.corpus.document import RawDocument  # noqa: E402
 from webapp.corpus.importer import import_documents, start_batch  # noqa: E402
 from webapp.corpus.readers import iter_documents  # noqa: E402
 from webapp.corpus.site_names import known_site  # noqa: E402
-from webapp.db import dispose, sessions  # noqa: E402
 from webapp.extractors.registry import build_registry  # noqa: E402
+from webapp.foundation.settings import settings_of  # noqa: E402
+from webapp.foundation.vocabulary import DEFAULT_TAXONOMY  # noqa: E402
 from webapp.models import Extraction, Gold, ImportBatch, Page, Site  # noqa: E402
 from webapp.results.cache import ScoreCache  # noqa: E402
 from webapp.results.extractions import current_named  # noqa: E402
 from webapp.scoring import Metric  # noqa: E402
-from webapp.settings import settings_of  # noqa: E402
-from webapp.vocabulary import DEFAULT_TAXONOMY  # noqa: E402
+from webapp.web.db import dispose, sessions  # noqa: E402
 
 CORPORA = ROOT.parent / "shared" / "corpora"
 READABILITY = CORPORA / "readability-test-pages"

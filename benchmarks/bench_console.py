@@ -32,8 +32,7 @@ from quick import add_quick  # noqa: E402
 from workbench import sign_in  # noqa: E402
 
 from webapp import create_app  # noqa: E402
-from webapp.db import database, dispose  # noqa: E402
-from webapp.migrate import upgrade  # noqa: E402
+from webapp.foundation.migrate import upgrade  # noqa: E402
 from webapp.models import (  # noqa: E402
     Annotation,
     AnnotationRevision,
@@ -44,6 +43,7 @@ from webapp.models import (  # noqa: E402
     Page,
     Site,
 )
+from webapp.web.db import database, dispose  # noqa: E402
 
 ANNOTATORS = ("ann", "bob", "cleo", "dan")
 GOLD_SHARE = 0.6

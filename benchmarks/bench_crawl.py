@@ -46,9 +46,9 @@ from webapp.cli.corpus import run_import
 from webapp.cli.crawl import run_pipeline_export
 from webapp.cli.extract_commands import run_extraction
 from webapp.crawl.choice import NO_CHALLENGER, PipelineRequest
-from webapp.db import readers, sessions
 from webapp.extractors.registry import build_registry
 from webapp.models import Job, Page
+from webapp.web.db import readers, sessions
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPORA = ROOT.parent / "shared" / "corpora"

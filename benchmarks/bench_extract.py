@@ -34,9 +34,9 @@ from webapp.cli.extract_commands import run_extraction
 from webapp.corpus.decoding import decode
 from webapp.corpus.document import RawDocument
 from webapp.corpus.readers import iter_documents
-from webapp.db import readers
 from webapp.extractors.registry import build_registry, runnable
 from webapp.models import Job
+from webapp.web.db import readers
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "readability-test-pages"
 RATIO_TARGET = 0.55  # two cores bound it at 0.5

@@ -50,11 +50,11 @@ from workbench import sign_in  # noqa: E402
 
 from webapp import create_app  # noqa: E402
 from webapp.annotation.gold import add_revision  # noqa: E402
-from webapp.db import dispose, sessions  # noqa: E402
 from webapp.extractors.extraction_service import current_extractors  # noqa: E402
 from webapp.extractors.registry import build_registry  # noqa: E402
 from webapp.models import Extraction, Gold, GoldRevision, ImportBatch, Page, Score, Site  # noqa: E402
 from webapp.scoring import build_metrics  # noqa: E402
+from webapp.web.db import dispose, sessions  # noqa: E402
 
 METRICS = build_metrics()
 RUNS = 20

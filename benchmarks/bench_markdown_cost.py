@@ -48,7 +48,6 @@ from webapp.cli.extract_commands import run_extraction
 from webapp.corpus.decoding import decode
 from webapp.corpus.document import RawDocument
 from webapp.corpus.readers import iter_documents
-from webapp.db import sessions
 from webapp.extractors import (
     density,
     whole_page,
@@ -61,10 +60,11 @@ from webapp.extractors import (
     with_trafilatura,
 )
 from webapp.extractors.registry import build_registry, runnable
+from webapp.foundation.vocabulary import DEFAULT_TAXONOMY
 from webapp.models import Gold, Score
 from webapp.results.store import gold_changed
 from webapp.scoring import Metric, build_metrics, eager
-from webapp.vocabulary import DEFAULT_TAXONOMY
+from webapp.web.db import sessions
 
 CORPORA = Path(__file__).resolve().parents[2] / "shared" / "corpora"
 CORPUS = CORPORA / "wcxb-dev-sample"

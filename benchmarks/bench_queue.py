@@ -53,8 +53,8 @@ from workbench import sign_in  # noqa: E402
 from webapp import create_app  # noqa: E402
 from webapp.annotation.gold import add_revision  # noqa: E402
 from webapp.annotation.page_queue import queue_rows  # noqa: E402
-from webapp.db import database, dispose, sessions  # noqa: E402
 from webapp.models import Gold, GoldRevision, ImportBatch, Page, Site  # noqa: E402
+from webapp.web.db import database, dispose, sessions  # noqa: E402
 
 PG_HOST, PG_USER, PG_DB = "127.0.0.1", "postgres", "bench_queue"
 PG_URL = f"postgresql+psycopg://{PG_USER}@{PG_HOST}:5432/{PG_DB}"

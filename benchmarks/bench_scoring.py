@@ -24,14 +24,14 @@ from sqlalchemy import insert, select
 
 from webapp import create_app
 from webapp.annotation.gold import add_revision
-from webapp.db import sessions
+from webapp.foundation.vocabulary import DEFAULT_TAXONOMY, FLAT
 from webapp.models import Extraction, Gold, ImportBatch, Page, Score, Site
 from webapp.results.cache import ScoreCache
 from webapp.results.leaderboard_figures import leaderboard
 from webapp.results.store import gold_changed
 from webapp.scoring import build_metrics, eager, summarize_many
 from webapp.scoring.markdown_text import markdown_of_text
-from webapp.vocabulary import DEFAULT_TAXONOMY, FLAT
+from webapp.web.db import sessions
 
 METRICS = build_metrics()
 EAGER = eager(METRICS)

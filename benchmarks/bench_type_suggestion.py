@@ -24,7 +24,7 @@ from quick import add_quick  # noqa: E402
 
 from webapp.annotation.type_signals import suggest_type  # noqa: E402
 from webapp.corpus.page_facts import page_facts  # noqa: E402
-from webapp.vocabulary import DEFAULT_TAXONOMY  # noqa: E402
+from webapp.foundation.vocabulary import DEFAULT_TAXONOMY  # noqa: E402
 
 WCXB = ROOT.parent / "shared" / "corpora" / "wcxb-dev-sample"
 TARGET = 0.6

@@ -8,7 +8,7 @@ from typing import Any
 
 from flask import Flask
 
-from webapp.settings import EXTENSION, build_settings, settings_of
+from webapp.foundation.settings import EXTENSION, build_settings, settings_of
 
 
 def reconfigure(app: Flask, **values: Any) -> None:

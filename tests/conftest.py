@@ -23,10 +23,10 @@ from flask import Flask
 from sqlalchemy import make_url, select, text
 
 from webapp.accounts import users
-from webapp.db import dispose, sessions
-from webapp.engine import make_engine
-from webapp.migrate import upgrade
+from webapp.foundation.engine import make_engine
+from webapp.foundation.migrate import upgrade
 from webapp.models import Extraction, Page
+from webapp.web.db import dispose, sessions
 
 pytest_plugins = ["process_caches", "browser_fixtures", "demo_fixtures", "serving_fixtures"]
 

@@ -25,8 +25,8 @@ from flask.testing import FlaskClient
 from sqlalchemy.orm import Session
 
 from webapp.accounts.devices import COOKIE as DEVICE_COOKIE
-from webapp.db import dispose, sessions
-from webapp.engine import EXTENSION, sqlite_path
+from webapp.foundation.engine import EXTENSION, sqlite_path
+from webapp.web.db import dispose, sessions
 
 T = TypeVar("T")
 Build = Callable[[Flask, FlaskClient, Session], T]

@@ -28,10 +28,10 @@ from sqlalchemy import create_engine, make_url, select, text
 from sqlalchemy.engine import Engine
 
 from webapp import create_app
-from webapp.db import dispose
-from webapp.engine import WRITES, make_engine, sqlite_path
+from webapp.foundation.engine import WRITES, make_engine, sqlite_path
 from webapp.models import Base
 from webapp.scoring import build_metrics
+from webapp.web.db import dispose
 
 TEST_DATABASE_URL = os.environ.get("GOLDTEXT_TEST_DATABASE_URL")  # as conftest.py reads it
 

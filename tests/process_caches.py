@@ -23,7 +23,7 @@ from jinja2 import BytecodeCache
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 
-from webapp import plugins
+from webapp.foundation import plugins
 
 
 class CompiledTemplates(BytecodeCache):

@@ -16,10 +16,10 @@ from webapp.annotation.disagreement import refresh_disagreement
 from webapp.annotation.gold import add_revision
 from webapp.extractors.extraction_service import current_extractors
 from webapp.extractors.registry import build_registry
+from webapp.foundation.vocabulary import DEFAULT_TAXONOMY
 from webapp.models import Extraction, GoldRevision, ImportBatch, Page, Site, SiteRule, User
 from webapp.results.store import gold_changed
 from webapp.scoring import build_metrics, eager
-from webapp.vocabulary import DEFAULT_TAXONOMY
 
 _serial = count()
 METRICS = build_metrics()
@@ -101,7 +101,7 @@ def log_in(client: FlaskClient, name: str, password: str = PASSWORD) -> str:
 def gold_before_accounts(engine: Engine, gold_text: str, authors: tuple[str, ...]) -> None:
     """Upgrade an empty database to 0004 (before accounts and annotations) and store one page whose gold
     has a revision by each of `authors` in turn (the gold's author: the first)."""
-    from webapp.migrate import upgrade
+    from webapp.foundation.migrate import upgrade
 
     upgrade(engine, "0004")
     with engine.begin() as conn:

@@ -29,7 +29,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     # Imported here, not at the top: `goldtext --help` imports this package and must stay light.
     from flask import Config, Flask
 
-    from . import config, db
+    from .foundation import config
+    from .web import db
     from .web.lazy_rules import LazyRule
 
     instance_path = (
@@ -62,8 +63,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = config.secret_key(app.instance_path)
 
-    from . import settings
     from .cli import register
+    from .foundation import settings
+    from .steps import register_steps
     from .views import register_blueprints
     from .web.access import init_access
     from .web.bad_input import init_bad_input
@@ -86,4 +88,5 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     init_navigation(app)
     init_error_pages(app)
     register_blueprints(app)
+    register_steps(app)  # the job steps (webapp/steps/), which the job system never imports
     return app

@@ -20,9 +20,9 @@ from webapp.accounts.credentials import TOKEN, digest, issue
 from webapp.accounts.roles import ADMIN, ANNOTATOR, REVIEWER
 from webapp.accounts.users import PASSWORD_MAX_BYTES, AccountError, add_user, set_disabled, set_role
 from webapp.cli.actor import cli_actor
-from webapp.db import dispose
-from webapp.engine import sqlite_path
+from webapp.foundation.engine import sqlite_path
 from webapp.models import AuditEvent, Credential, Gold, GoldRevision, LoginThrottle, User, utcnow
+from webapp.web.db import dispose
 
 SAVE = {"text": "Saved by a script", "type": "article", "status": "done", "version": 0, "client_save_id": "s1"}
 

@@ -205,8 +205,8 @@ def test_the_audit_csv_drops_the_control_characters_of_failed_login_names_and_ne
 
 
 def test_the_migration_keeps_every_revision_s_author_and_adds_no_account(tmp_path):
-    from webapp.engine import make_engine
-    from webapp.migrate import upgrade
+    from webapp.foundation.engine import make_engine
+    from webapp.foundation.migrate import upgrade
 
     engine = make_engine(f"sqlite:///{tmp_path / 'old.sqlite'}")
     gold_before_accounts(engine, "t", ("Ann Lee", "Bob"))

@@ -18,10 +18,10 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.pool import NullPool
 
 from webapp.accounts import audit_head, audit_log
-from webapp.db import sessions
-from webapp.engine import AUDIT_HEAD_FILE, make_engine
-from webapp.migrate import downgrade, upgrade
+from webapp.foundation.engine import AUDIT_HEAD_FILE, make_engine
+from webapp.foundation.migrate import downgrade, upgrade
 from webapp.models import AuditEvent
+from webapp.web.db import sessions
 
 pytestmark = pytest.mark.security
 

@@ -12,7 +12,7 @@ from workbench import make_page
 
 from webapp.annotation.annotations import save_annotation
 from webapp.annotation.gold import add_revision
-from webapp.kept import Kept
+from webapp.foundation.kept import Kept
 from webapp.scoring.agreement_maths import (
     AnnotatedPage,
     Said,

@@ -14,8 +14,8 @@ from sqlalchemy.exc import IntegrityError
 from workbench import make_page, sign_in
 
 from webapp.annotation.annotations import save_annotation
-from webapp.engine import make_engine
-from webapp.migrate import alembic_config, downgrade, upgrade
+from webapp.foundation.engine import make_engine
+from webapp.foundation.migrate import alembic_config, downgrade, upgrade
 from webapp.models import Annotation, AuditEvent, Page
 
 

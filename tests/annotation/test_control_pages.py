@@ -12,9 +12,9 @@ from workbench import add_account, add_gold, log_in, make_page, page_data
 
 from webapp.accounts.roles import ANNOTATOR, REVIEWER
 from webapp.annotation.annotations import save_annotation
+from webapp.foundation.settings import settings_of
 from webapp.models import Annotation, Gold, Page
 from webapp.results.control_figures import control_scores
-from webapp.settings import settings_of
 from webapp.usecases.assign import undo_assignment
 from webapp.usecases.control_pages import end_control, give_control, make_control
 from webapp.usecases.outcome import Actor, Refused
@@ -72,7 +72,7 @@ def test_a_control_page_is_blind_to_its_annotator_and_her_save_leaves_the_gold(a
     assert page_data(bob.get(f"/pages/{page_id}"))["editor"]["text"] == KNOWN  # everyone else sees the gold
 
 
-def test_her_answer_is_scored_in_the_boards_metric_with_an_alert_below_the_setting(app, session, control):
+def test_her_answer_is_scored_in_the_leaderboards_metric_with_an_alert_below_the_setting(app, session, control):
     page_id, ann, token = control
     ann.post(f"/api/pages/{page_id}/gold", headers={"X-CSRF-Token": token},
              json={"text": ANSWER, "type": "article", "status": "done", "version": 0, "client_save_id": "a1"})

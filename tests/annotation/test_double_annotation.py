@@ -13,8 +13,8 @@ from workbench import add_gold, gold_before_accounts, make_page, sign_in
 
 from webapp.annotation.annotations import save_annotation
 from webapp.annotation.page_queue import own_queue
-from webapp.engine import make_engine
-from webapp.migrate import upgrade
+from webapp.foundation.engine import make_engine
+from webapp.foundation.migrate import upgrade
 from webapp.models import Annotation, AnnotationRevision, Gold, GoldRevision
 
 TEXT_A = "The council met on Monday.\nIt approved the budget."

@@ -12,8 +12,8 @@ from workbench import add_account, log_in, make_page
 from webapp.accounts.roles import ANNOTATOR, REVIEWER
 from webapp.annotation.annotations import annotation_of
 from webapp.annotation.comments import open_requests
+from webapp.foundation.settings import settings_of
 from webapp.models import Annotation, AuditEvent, Page, PageComment
-from webapp.settings import settings_of
 from webapp.usecases.feedback import add_comment, request_changes
 from webapp.usecases.outcome import Actor, Refused
 

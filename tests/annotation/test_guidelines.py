@@ -11,9 +11,9 @@ import pytest
 from sqlalchemy import select
 from workbench import add_account, log_in, make_page, sign_in
 
+from webapp.foundation.vocabulary import DEFAULT_TAXONOMY
 from webapp.models import AnnotationRevision, AuditEvent, GoldRevision, Guideline
 from webapp.results.agreement_figures import corpus_agreement
-from webapp.vocabulary import DEFAULT_TAXONOMY
 from webapp.web.security import app_csp
 
 HOSTILE = {

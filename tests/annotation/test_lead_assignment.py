@@ -10,8 +10,8 @@ from workbench import add_account, add_gold, make_page
 
 from webapp.accounts.roles import ANNOTATOR, REVIEWER
 from webapp.annotation.page_filter import PageFilter
+from webapp.foundation.settings import settings_of
 from webapp.models import Assignment, AuditEvent, Page
-from webapp.settings import settings_of
 from webapp.usecases.assign import assign_pages, reassign_pages, unassign_pages, undo_assignment
 from webapp.usecases.outcome import Actor, Refused
 

@@ -16,8 +16,8 @@ from workbench import make_page, sign_in
 from webapp.annotation.article_metadata import EXPECTED, FIELDS, differing, expected
 from webapp.annotation.gold import add_revision, apply_revision
 from webapp.annotation.guideline_versions import SHIPPED
+from webapp.foundation.vocabulary import DEFAULT_PAGE_TYPES
 from webapp.models import Annotation, Gold, GoldRevision, Page
-from webapp.vocabulary import DEFAULT_PAGE_TYPES
 
 META = {"title": "Council approves the budget", "authors": ["Ann Lee", "Bo Chen"], "published": "2024-03-01"}
 WHERE = {"title": "candidate:trafilatura", "authors": "typed", "published": "none"}

@@ -11,14 +11,14 @@ from workbench import add_gold, make_page, sign_in
 
 from webapp import create_app
 from webapp.annotation.gold import add_revision
-from webapp.config import defaults, from_environment
-from webapp.db import dispose
 from webapp.extractors.extraction_service import current_extractors
 from webapp.extractors.registry import build_registry
+from webapp.foundation.config import defaults, from_environment
+from webapp.foundation.settings import settings_of
+from webapp.foundation.vocabulary import DEFAULT_TAXONOMY, UnknownTerm, checked_page_type, taxonomy
 from webapp.models import Extraction, Gold, GoldRevision
 from webapp.results.site_figures import type_rows
-from webapp.settings import settings_of
-from webapp.vocabulary import DEFAULT_TAXONOMY, UnknownTerm, checked_page_type, taxonomy
+from webapp.web.db import dispose
 
 DEFAULT_TYPES = ["article", "forum", "product", "collection", "listing", "documentation", "service",
                  "js-shell", "wall", "error", "other"]

@@ -14,10 +14,10 @@ from workbench import METRICS, add_gold, make_page, page_data, sign_in
 from webapp.annotation.boilerplate import drop_lines, page_boilerplate, repeated_lines, site_boilerplate
 from webapp.annotation.prefill import BEST, DEFAULT, NONE, choose, ranking
 from webapp.corpus.site_names import UNKNOWN_SITE
-from webapp.db import sessions
 from webapp.extractors.extraction_service import current_extractors
 from webapp.extractors.registry import build_registry
 from webapp.models import Extraction, Page, Site
+from webapp.web.db import sessions
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 from bench_annotation_effort import edit_chars, leave_one_out

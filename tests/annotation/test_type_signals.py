@@ -8,7 +8,7 @@ import pytest
 from workbench import add_gold, make_page, sign_in
 
 from webapp.annotation.type_signals import Suggestion, suggest_type
-from webapp.vocabulary import DEFAULT_TAXONOMY, taxonomy
+from webapp.foundation.vocabulary import DEFAULT_TAXONOMY, taxonomy
 
 
 @pytest.mark.parametrize("facts, url, verdicts, page_type, signal", [

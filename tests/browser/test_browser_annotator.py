@@ -340,7 +340,7 @@ def test_c_goes_to_the_lines_to_take_while_they_are_shown_and_arrow_keys_scroll_
 def test_every_page_type_has_its_key_in_the_help_and_the_guide(session, live_server, context):
     from pathlib import Path
 
-    from webapp.vocabulary import DEFAULT_PAGE_TYPES
+    from webapp.foundation.vocabulary import DEFAULT_PAGE_TYPES
 
     page_id = make_page(session, HARBOUR, candidates=CANDIDATES).id
     tab = open_page(context, live_server, page_id)

@@ -13,7 +13,7 @@ from sqlalchemy.engine import make_url
 from workbench import PASSWORD, add_account, make_page
 
 from webapp import create_app
-from webapp.db import dispose, sessions
+from webapp.web.db import dispose, sessions
 
 pytestmark = pytest.mark.browser
 

@@ -12,7 +12,7 @@ from capture_server import Handler, capture_server
 from styled_pages import styled_page
 
 from webapp.accounts.roles import REVIEWER
-from webapp.settings import settings_of
+from webapp.foundation.settings import settings_of
 from webapp.usecases.choose_rendering import choose_scored_rendering
 from webapp.usecases.outcome import Actor
 

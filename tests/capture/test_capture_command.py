@@ -10,8 +10,8 @@ from sqlalchemy import select
 from warcio.archiveiterator import ArchiveIterator
 
 from webapp import create_app
-from webapp.db import dispose, sessions
 from webapp.models import AuditEvent, Extraction, Job, Page
+from webapp.web.db import dispose, sessions
 
 pytestmark = pytest.mark.settings(CAPTURE_ALLOWED_NETWORKS=["127.0.0.1/32"], CAPTURE_ALLOWED_PORTS=["1024-65535"],
                                   CAPTURE_DELAY_SECONDS=0.0, CAPTURE_TIMEOUT_SECONDS=1.0, CAPTURE_MAX_BYTES=100_000)

@@ -14,9 +14,9 @@ from workbench import page_data, sign_in
 
 from webapp import create_app
 from webapp.annotation.type_signals import JS_SHELL, suggest_type
-from webapp.db import dispose, sessions
+from webapp.foundation.settings import settings_of
 from webapp.models import Extraction, Page, PageRendering, PageRequisite, RenderingExtraction
-from webapp.settings import settings_of
+from webapp.web.db import dispose, sessions
 
 pytestmark = [pytest.mark.browser,
               pytest.mark.settings(CAPTURE_ALLOWED_NETWORKS=["127.0.0.1/32"], CAPTURE_ALLOWED_PORTS=["1024-65535"],

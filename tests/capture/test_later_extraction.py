@@ -9,8 +9,8 @@ from sqlalchemy import select
 from workbench import add_gold, add_page, new_batch
 
 from webapp.accounts.roles import REVIEWER
+from webapp.foundation.settings import settings_of
 from webapp.models import Extraction, PageRendering, RenderingExtraction
-from webapp.settings import settings_of
 from webapp.usecases.choose_rendering import choose_scored_rendering
 from webapp.usecases.outcome import Actor
 

@@ -17,7 +17,7 @@ import pytest
 from webapp.capture.browser_requests import BrowserRequests
 from webapp.capture.fetcher import Fetcher
 from webapp.capture.render import Renderer
-from webapp.settings import settings_of
+from webapp.foundation.settings import settings_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.security,
               pytest.mark.settings(CAPTURE_ALLOWED_NETWORKS=["127.0.0.1/32"], CAPTURE_ALLOWED_PORTS=["1024-65535"],

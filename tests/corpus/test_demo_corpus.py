@@ -9,8 +9,8 @@ import lxml.html
 import pytest
 from demo_fixtures import demo_app_on
 
-from webapp.db import dispose
-from webapp.vocabulary import ARTICLE, DEFAULT_NO_CONTENT_TYPES, DEFAULT_TAXONOMY
+from webapp.foundation.vocabulary import ARTICLE, DEFAULT_NO_CONTENT_TYPES, DEFAULT_TAXONOMY
+from webapp.web.db import dispose
 
 DEMO = Path(__file__).parents[2] / "webapp" / "demo_corpus"
 PAGES = DEMO / "pages"

@@ -16,12 +16,12 @@ from workbench import METRICS as ALL_METRICS
 
 from webapp.corpus.document import Limits, RawDocument, Rejected
 from webapp.corpus.readers import iter_documents
-from webapp.engine import make_engine
-from webapp.migrate import downgrade, upgrade
+from webapp.foundation.engine import make_engine
+from webapp.foundation.migrate import downgrade, upgrade
+from webapp.foundation.vocabulary import DEFAULT_TAXONOMY
 from webapp.models import Gold, Page, Score
 from webapp.results.store import refresh_scores
 from webapp.scoring.markdown_text import markdown_of_text, plain_text
-from webapp.vocabulary import DEFAULT_TAXONOMY
 
 METRICS = {name: m for name, m in ALL_METRICS.items() if m.needs not in ("markdown", "metadata")}  # the text metrics
 

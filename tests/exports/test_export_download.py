@@ -15,14 +15,14 @@ import pytest
 from sqlalchemy import func, select
 from workbench import add_gold, make_page, sign_in
 
-from webapp.db import database
 from webapp.extractors.extraction_service import current_extractors
 from webapp.extractors.registry import build_registry
+from webapp.foundation.settings import settings_of
 from webapp.jobs.context import Context
-from webapp.jobs.export_step import export_step
 from webapp.jobs.leases import claim
 from webapp.models import Extraction, Job, JobChunk, JobFile
-from webapp.settings import settings_of
+from webapp.steps.export_step import export_step
+from webapp.web.db import database
 
 NASTY_URL = "=HYPERLINK(\"http://evil.example\",\"x\")"
 

@@ -12,8 +12,8 @@ from workbench import make_page
 from webapp import create_app
 from webapp.annotation.annotations import save_annotation
 from webapp.annotation.review import adjudicate
-from webapp.db import dispose, sessions
 from webapp.models import AnnotationRevision, GoldRevision
+from webapp.web.db import dispose, sessions
 
 KEPT = ("annotators", "effort", "lead_time", "guideline_version", "gold", "gold_author", "type", "status")
 

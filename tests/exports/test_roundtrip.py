@@ -23,7 +23,7 @@ from webapp.exports.wceb_writer import WcebWriter
 from webapp.exports.wcxb_writer import WcxbWriter
 from webapp.exports.webmainbench_writer import WebmainbenchWriter
 from webapp.exports.writer import WriterOptions
-from webapp.vocabulary import DEFAULT_PAGE_TYPES, GOLD_STATUSES, TEXT_SOURCES
+from webapp.foundation.vocabulary import DEFAULT_PAGE_TYPES, GOLD_STATUSES, TEXT_SOURCES
 
 WHEN = datetime(2026, 1, 2, tzinfo=UTC)
 texts = st.text(st.characters(exclude_categories=("Cs",), exclude_characters="\x00"))

@@ -18,13 +18,13 @@ from workbench import csrf
 from webapp.accounts.roles import ANNOTATOR
 from webapp.corpus.visible_text import normalise_line
 from webapp.extractors.composing import PartOutput, cascade, in_page_order, route, union
+from webapp.foundation.settings import settings_of
+from webapp.foundation.vocabulary import DONE
 from webapp.models import Extraction, ExtractorComposition, Gold, Job
 from webapp.scoring.cascade_choice import best_cascade
 from webapp.scoring.token_overlap import METRIC as TOKENS
-from webapp.settings import settings_of
 from webapp.usecases.manage_compositions import CompositionRequest, compose_extractors
 from webapp.usecases.outcome import Actor, Refused
-from webapp.vocabulary import DONE
 
 
 def part(name: str, text: str, accepted: bool = True, error: str | None = None, markdown: str | None = None,

@@ -14,11 +14,11 @@ from corpora import CORPORA, READABILITY, READABILITY_PAGES
 from sqlalchemy import func, select
 from test_extractors import OPTIONAL_NAMES
 
-from webapp.db import sessions
 from webapp.extractors.process_pool import Call, ExtractorPool
 from webapp.extractors.registry import build_registry, runnable
 from webapp.models import Gold
 from webapp.scoring.wcxb_metric import counts as wcxb_counts
+from webapp.web.db import sessions
 
 FAILURES = ("worker crashed", "timeout after")  # the worker died or was killed: not the extractor's own error
 WCXB = "wcxb-dev-sample"

@@ -11,8 +11,8 @@ import pytest
 from extractor_fixtures import installed
 from sqlalchemy import func, inspect, select
 
-from webapp.engine import make_engine
 from webapp.extractors.registry import build_registry, runnable
+from webapp.foundation.engine import make_engine
 from webapp.models import Base, Extraction, ImportBatch, Page
 
 BUILTINS = ["trafilatura", "trafilatura-precision", "trafilatura-recall", "trafilatura-fast", "density",

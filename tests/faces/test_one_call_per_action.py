@@ -21,10 +21,10 @@ from workbench import add_account, make_page
 from webapp import create_app
 from webapp.accounts.credentials import TOKEN, issue
 from webapp.accounts.roles import ADMIN, ANNOTATOR, ROLES
-from webapp.db import dispose
 from webapp.models import AuditEvent, Job
 from webapp.usecases.outcome import role_of
 from webapp.web.access import ACCESS, PUBLIC
+from webapp.web.db import dispose
 
 APP = create_app({"TESTING": True, "DATABASE_URL": "sqlite://", "SECRET_KEY": "one-call-per-action"})
 CHANGES = {"POST", "PUT", "PATCH", "DELETE"}

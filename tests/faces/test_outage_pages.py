@@ -17,8 +17,8 @@ from sqlalchemy.engine import make_url
 from workbench import PASSWORD, add_account, csrf, log_in, make_page, sign_in
 
 from webapp import create_app
-from webapp.db import database, dispose, sessions
 from webapp.models import Job
+from webapp.web.db import database, dispose, sessions
 from webapp.web.error_pages import RETRY_AFTER_SECONDS
 
 pytestmark = pytest.mark.security

@@ -112,7 +112,7 @@ def test_nesting_depth(html, depth):
 
 
 def test_a_judged_page_is_remembered_and_the_least_recently_used_is_dropped():
-    from webapp.kept import Kept  # what keeps the heavy pages' verdicts and flattened text
+    from webapp.foundation.kept import Kept  # what keeps the heavy pages' verdicts and flattened text
 
     calls = []
     recent: Kept[str] = Kept(2)

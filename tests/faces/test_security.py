@@ -21,7 +21,6 @@ from webapp import create_app
 from webapp.accounts.credentials import TOKEN, issue
 from webapp.annotation.gold import add_revision
 from webapp.annotation.gold_markdown import views_of
-from webapp.db import dispose
 from webapp.extractors.composition_rows import add_composition
 from webapp.extractors.compositions import Composition
 from webapp.extractors.extraction_service import current_extractors
@@ -37,6 +36,7 @@ from webapp.models import (
     PageRendering,
     PageRequisite,
 )
+from webapp.web.db import dispose
 from webapp.web.security import RAW_PAGE_CSP, REQUISITE_CSP
 
 pytestmark = pytest.mark.security
@@ -385,7 +385,7 @@ def test_a_request_over_the_size_cap_is_413(app, client):
 
 
 def _key_when_released(instance: str, barrier) -> str:
-    from webapp.config import secret_key
+    from webapp.foundation.config import secret_key
 
     barrier.wait()
     return secret_key(instance)
@@ -445,7 +445,7 @@ def environment_app(monkeypatch, tmp_path, variables: dict[str, str]):
 
 @pytest.mark.parametrize("name", [n for n in DOCUMENTED if n != "INSTANCE_PATH"])
 def test_every_documented_setting_works_from_the_environment(monkeypatch, tmp_path, name):
-    from webapp.config import defaults
+    from webapp.foundation.config import defaults
 
     default = {**create_app({"TESTING": True, "DATABASE_URL": "sqlite://", "SECRET_KEY": "x"}).config,
                **defaults(str(tmp_path))}[name]
@@ -506,8 +506,8 @@ def test_the_database_and_queue_files_are_private_under_umask_022(tmp_path):
 
     from sqlalchemy import text
 
-    from webapp.db import database
     from webapp.jobs.broker import broker
+    from webapp.web.db import database
 
     old = os.umask(0o022)
     try:

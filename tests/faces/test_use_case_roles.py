@@ -91,7 +91,7 @@ def test_a_role_is_stated_once_and_checked_before_anything_runs():
 
 
 def _settings(app):
-    from webapp.settings import settings_of
+    from webapp.foundation.settings import settings_of
 
     return settings_of(app)
 

@@ -21,19 +21,19 @@ from sqlalchemy import func, select, text, update
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session
 
+import webapp.steps as steps_module
 from webapp import create_app
 from webapp.cli.actor import cli_actor
-from webapp.db import database
-from webapp.engine import make_engine
 from webapp.extractors.process_pool import ExtractorPool
-from webapp.jobs import runner as runner_module
+from webapp.foundation.engine import make_engine
+from webapp.foundation.settings import Lease, SettingError, settings_of
 from webapp.jobs.context import Context, Stopped
-from webapp.jobs.extraction_steps import pairs_step
 from webapp.jobs.leases import claim, complete, holds, reap
 from webapp.jobs.records import create_job, describe
 from webapp.jobs.runner import Runner
 from webapp.models import Extraction, Job, JobChunk, JobFile, Page, WorkerBeat, utcnow
-from webapp.settings import Lease, SettingError, settings_of
+from webapp.steps.extraction_steps import pairs_step
+from webapp.web.db import database
 
 PARAGRAPH = ("The harbour board met on Tuesday to settle the timetable of the night ferry, which will sail "
              "again from Monday after a winter of repairs to its engines, its galley and its cabins. ")
@@ -415,7 +415,7 @@ def test_a_worker_stopped_under_a_running_step_gives_its_chunk_back_and_fails_no
     job_id = background(cli, *CHEAP)
     pairs_chunk = run_plan(app, session, job_id)
     worker = Runner(app, name="stopping")
-    real_pairs = runner_module.STEPS["pairs"]
+    real_pairs = steps_module.STEPS["pairs"]
 
     def pairs_while_stopping(ctx):
         pool = ctx.pool()  # the step's pool, as it takes it when it starts
@@ -423,9 +423,9 @@ def test_a_worker_stopped_under_a_running_step_gives_its_chunk_back_and_fails_no
         ctx.pool = lambda: pool
         return real_pairs(ctx)
 
-    monkeypatch.setitem(runner_module.STEPS, "pairs", pairs_while_stopping)
+    monkeypatch.setitem(steps_module.STEPS, "pairs", pairs_while_stopping)
     assert worker.run_chunk(pairs_chunk) == []
-    monkeypatch.setitem(runner_module.STEPS, "pairs", real_pairs)
+    monkeypatch.setitem(steps_module.STEPS, "pairs", real_pairs)
     job, chunk = fresh(session, Job, job_id), fresh(session, JobChunk, pairs_chunk)
     assert (job.status, job.error, chunk.status, chunk.worker) == ("running", None, "queued", None)
     run_jobs()

@@ -28,13 +28,13 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import OperationalError
 from workbench import make_page, sign_in
 
+import webapp.steps as steps_module
 from webapp import create_app
-from webapp.db import dispose, sessions
-from webapp.jobs import runner as runner_module
 from webapp.jobs.broker import broker
 from webapp.jobs.records import describe
 from webapp.jobs.runner import Runner
 from webapp.models import Extraction, Job, JobChunk
+from webapp.web.db import dispose, sessions
 
 EXTRACTORS = ("density", "justext")
 PAGES = 130  # the shared corpus's pages
@@ -144,7 +144,7 @@ def test_a_chunk_handed_back_after_an_outage_shows_its_job_stalled_then_runs_aga
         (pairs_chunk,) = sent
         sent.clear()
 
-        real_pairs = runner_module.STEPS["pairs"]
+        real_pairs = steps_module.STEPS["pairs"]
 
         def pairs_in_an_outage(ctx):
             nonlocal locker
@@ -158,9 +158,9 @@ def test_a_chunk_handed_back_after_an_outage_shows_its_job_stalled_then_runs_aga
                 held.wait(30)
             return real_pairs(ctx)
 
-        monkeypatch.setitem(runner_module.STEPS, "pairs", pairs_in_an_outage)
+        monkeypatch.setitem(steps_module.STEPS, "pairs", pairs_in_an_outage)
         assert worker.run_chunk(pairs_chunk) == []  # handed back, not failed, nothing escaped
-        monkeypatch.setitem(runner_module.STEPS, "pairs", real_pairs)
+        monkeypatch.setitem(steps_module.STEPS, "pairs", real_pairs)
         if forwarder is not None:
             assert sent == []  # the hand-back could not be written either: the database is still out
             with pytest.raises(OperationalError):  # the heartbeat cannot reach the database either

@@ -14,8 +14,8 @@ import pytest
 from webapp import create_app
 from webapp.cli import main
 from webapp.cli.reference import render
-from webapp.config import defaults
 from webapp.extractors.registry import build_registry
+from webapp.foundation.config import defaults
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
@@ -114,7 +114,8 @@ def settings_table() -> list[str]:
 
 @pytest.mark.parametrize("setting", sorted(defaults("instance")))
 def test_every_setting_is_in_the_settings_table(setting):
-    assert setting in settings_table(), f"{setting} (webapp/config.py) is not in docs/deployment.md's settings table"
+    assert setting in settings_table(
+        ), f"{setting} (webapp/foundation/config.py) is not in docs/deployment.md's settings table"
 
 
 def test_the_settings_table_names_only_real_settings():

@@ -9,8 +9,8 @@ from sqlalchemy import JSON, column, inspect, text
 from sqlalchemy import select as sa_select
 from sqlalchemy import table as sa_table
 
-from webapp.engine import make_engine
-from webapp.migrate import alembic_config, downgrade, upgrade
+from webapp.foundation.engine import make_engine
+from webapp.foundation.migrate import alembic_config, downgrade, upgrade
 from webapp.models import Base
 
 

@@ -35,7 +35,7 @@ def exists(named: str) -> bool:
 
 def test_the_reader_finds_the_paths_the_code_names():
     names = {named for _, named in named_paths()}
-    assert {"webapp/settings.py", "docs/metrics.md", "usecases/fields.py"} <= names
+    assert {"webapp/foundation/settings.py", "docs/metrics.md", "usecases/fields.py"} <= names
 
 
 def test_every_named_path_exists():

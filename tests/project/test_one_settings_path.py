@@ -1,6 +1,7 @@
-"""One settings path (issue 32): every setting reaches the code through the app's `Settings` (webapp/settings.py),
-read and checked when the app is made, so that a wrong setting stops the start naming itself instead of failing
-each request that meets it; the extractor registry is built in one place for an app and one for code without one."""
+"""One settings path (issue 32): every setting reaches the code through the app's `Settings`
+(webapp/foundation/settings.py), read and checked when the app is made, so that a wrong setting stops the start
+naming itself instead of failing each request that meets it; the extractor registry is built in one place for an app
+and one for code without one."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from webapp import create_app
-from webapp.settings import SettingError, settings_of
+from webapp.foundation.settings import SettingError, settings_of
 
 WEBAPP = Path(__file__).resolve().parents[2] / "webapp"
 RAW_READ = re.compile(r"\b(?:app|current_app|host|ctx)\.config\b|\bconfig(?:\[|\.get\()\s*[\"'][A-Z]")

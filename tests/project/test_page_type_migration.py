@@ -5,8 +5,8 @@ from alembic.script import ScriptDirectory
 from migration_rows import NOW, insert_row, one_page
 from sqlalchemy import inspect, text
 
-from webapp.engine import make_engine
-from webapp.migrate import alembic_config, downgrade, upgrade
+from webapp.foundation.engine import make_engine
+from webapp.foundation.migrate import alembic_config, downgrade, upgrade
 
 COLUMNS = {"gold", "gold_revision", "annotation", "annotation_revision", "guideline"}
 

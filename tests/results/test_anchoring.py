@@ -25,11 +25,11 @@ from webapp.annotation.gold import add_revision
 from webapp.annotation.gold_markdown import views_of
 from webapp.annotation.prefill import FIXED, RANDOM, draw
 from webapp.crawl.choice import PipelineRequest, pipeline_config
+from webapp.foundation.settings import settings_of
 from webapp.models import Annotation, AnnotationRevision, Extraction, Page
 from webapp.results.anchoring import Anchored, Prefilled, moved_from, movement, started_from, with_twins
 from webapp.results.cache import CachedRow
 from webapp.results.store import refresh_scores
-from webapp.settings import settings_of
 
 
 def prefill(name: str, fp: str, basis: str = "best") -> dict:
@@ -179,7 +179,7 @@ def row(page: int, fps: list[str], f1: list[float]) -> tuple[int, list[CachedRow
     return page, [CachedRow(page, fp, counts(v), "s", "article", 1, "ann") for fp, v in zip(fps, f1)]
 
 
-def test_the_pure_split_and_unanchored_board_agree_with_a_hand_count():
+def test_the_pure_split_and_unanchored_leaderboard_agree_with_a_hand_count():
     aligned = [row(1, ["x", "y"], [1.0, 0.9]), row(2, ["x", "y"], [0.5, 1.0]), row(3, ["x", "y"], [0.5, 0.5])]
     started = {1: frozenset({"x"}), 2: frozenset({"y", "x"})}
     board = Anchored.of_rows(METRICS["tokens"], aligned, ["x", "y"], started, "micro")
@@ -193,7 +193,7 @@ def test_the_pure_split_and_unanchored_board_agree_with_a_hand_count():
     assert board.tiers({"x": 0.5, "y": 0.7}, bootstrap=0) is None
 
 
-def test_the_unanchored_spreads_come_from_the_boards_resamples_restricted_to_each_rows_pages():
+def test_the_unanchored_spreads_come_from_the_leaderboards_resamples_restricted_to_each_rows_pages():
     # 40 pages: x perfect on the 20 pages started from it and at half elsewhere; y at 0.9 everywhere
     aligned = [row(p, ["x", "y"], [1.0 if p < 20 else 0.5, 0.9]) for p in range(40)]
     board = Anchored.of_rows(METRICS["tokens"], aligned, ["x", "y"], {p: frozenset({"x"}) for p in range(20)}, "micro")
@@ -303,7 +303,7 @@ def test_an_unknown_prefill_mode_is_refused_at_start(tmp_path):
 # ---- site-rules as its fallback (§3) -----------------------------------------------------------------
 
 
-def rules_board(session, ruled: bool) -> None:
+def rules_leaderboard(session, ruled: bool) -> None:
     """Six pages where trafilatura is exact and density poor; site-rules fell back to trafilatura on all,
     or used its rule on the first (`ruled`)."""
     batch = new_batch(session)
@@ -318,7 +318,7 @@ def rules_board(session, ruled: bool) -> None:
 
 
 def test_site_rules_with_no_rule_applied_is_its_fallback_not_a_winner(client, session):
-    rules_board(session, ruled=False)
+    rules_leaderboard(session, ruled=False)
     query = {"bootstrap": 200, "extractor": ["site-rules", "trafilatura", "density"]}
     data = client.get("/api/leaderboard", query_string=query).get_json()
     assert data["extractors"]["site-rules"]["f1"] == data["extractors"]["trafilatura"]["f1"] == 1.0
@@ -346,7 +346,7 @@ def test_site_rules_with_no_rule_applied_is_its_fallback_not_a_winner(client, se
 def test_the_crawl_chooses_site_rules_only_where_it_applied_a_rule(app, session, ruled, chosen):
     """Tied at F1 1.0 with trafilatura, site-rules (first by name) is the crawl's choice only where a rule
     made its text; where none did it is trafilatura itself, and the pipeline names trafilatura."""
-    rules_board(session, ruled)
+    rules_leaderboard(session, ruled)
     settings = settings_of(app)
     with settings.shared.synced(session) as cache:
         config = pipeline_config(session, settings.registry, cache, PipelineRequest(by="type"), settings.run,
@@ -357,7 +357,7 @@ def test_the_crawl_chooses_site_rules_only_where_it_applied_a_rule(app, session,
 
 
 def test_site_rules_that_applied_a_rule_is_ranked_as_itself(client, session):
-    rules_board(session, ruled=True)
+    rules_leaderboard(session, ruled=True)
     data = client.get("/api/leaderboard", query_string={
         "bootstrap": 200, "extractor": ["site-rules", "trafilatura", "density"]}).get_json()
     assert data["same_as"] == {}

@@ -13,9 +13,9 @@ from corpora import READABILITY, READABILITY_PAGES
 from sqlalchemy import delete, select
 
 from webapp import create_app
-from webapp.db import dispose
 from webapp.extractors.registry import build_registry
 from webapp.models import Extraction
+from webapp.web.db import dispose
 
 PLUGIN = """
 from dataclasses import replace

@@ -16,11 +16,11 @@ from webapp.extractors.extraction_service import store
 from webapp.extractors.guard import GuardThresholds
 from webapp.extractors.process_pool import Result
 from webapp.extractors.with_trafilatura import TRAFILATURA
+from webapp.foundation.settings import EXTENSION as SETTINGS
 from webapp.models import AuditEvent, Extraction, Job, Page, Site, SiteRule
 from webapp.results.drift import BatchRate, drift_flags
 from webapp.results.site_figures import site_rows
 from webapp.results.store import refresh_scores
-from webapp.settings import EXTENSION as SETTINGS
 from webapp.web.charts import f1_boxes, precision_recall
 
 
@@ -344,7 +344,7 @@ def test_every_view_says_when_the_pages_are_too_few_to_judge(client, runner, ses
                            "Holm-corrected)")
 
 
-def test_the_human_ceiling_is_the_annotators_agreement_in_the_boards_metric(client, session):
+def test_the_human_ceiling_is_the_annotators_agreement_in_the_leaderboards_metric(client, session):
     batch = new_batch(session)
     pages = [add_page(session, "duo.example", batch, "a b c d", {"trafilatura": "a b c d", "density": "a b"})
              for _ in range(2)]

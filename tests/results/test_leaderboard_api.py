@@ -14,8 +14,8 @@ import pytest
 from demo_fixtures import demo_app_on
 from serving_fixtures import goldtext_env, run_goldtext
 
-from webapp.db import dispose
 from webapp.extractors.registry import METADATA_ONLY, build_registry, runnable
+from webapp.web.db import dispose
 
 BOOTSTRAP = ["--bootstrap", "200", "--seed", "7"]
 METRICS = [("tokens", None), ("tokens", "micro"), ("shingles", None), ("rouge-lsum", None)]

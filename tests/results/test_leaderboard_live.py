@@ -15,13 +15,13 @@ from workbench import EAGER, NO_CONTENT, add_account, add_page, fingerprint, log
 from webapp import create_app
 from webapp.accounts.roles import ADMIN
 from webapp.annotation.annotations import save_annotation
-from webapp.db import database, dispose
 from webapp.extractors.extraction_service import store
 from webapp.extractors.guard import GuardThresholds
 from webapp.extractors.process_pool import Result
+from webapp.foundation.settings import EXTENSION as SETTINGS
 from webapp.models import Job
 from webapp.results.store import refresh_scores
-from webapp.settings import EXTENSION as SETTINGS
+from webapp.web.db import database, dispose
 
 URL = "/api/leaderboard"
 ARGS = {"bootstrap": 0}

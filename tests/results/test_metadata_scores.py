@@ -89,7 +89,7 @@ def test_a_field_is_scored_only_where_the_gold_annotates_it_and_the_extractor_gi
     assert refresh_scores(session, EAGER, no_content=NO_CONTENT) == 0  # nothing left to score, nothing redone
 
 
-def test_the_metadata_boards_give_the_figures_computed_by_hand(session):
+def test_the_metadata_leaderboards_give_the_figures_computed_by_hand(session):
     seed(session)
     cache = ScoreCache(METRICS)
     cache.sync(session)
@@ -111,7 +111,7 @@ def test_the_metadata_boards_give_the_figures_computed_by_hand(session):
     assert authors["extractors"]["trafilatura"]["accuracy"] == 0.5  # "By Jane Doe" is Jane Doe; Admin is not none
 
 
-def test_the_metadata_board_by_page_type_and_its_spreads(session):
+def test_the_metadata_leaderboard_by_page_type_and_its_spreads(session):
     seed(session)
     cache = ScoreCache(METRICS)
     cache.sync(session)
@@ -134,7 +134,7 @@ def test_goldtext_score_prints_a_metadata_metric(runner, session):
     assert set(again["extractors"]) == {"trafilatura", "htmldate-fast"}
 
 
-def test_the_api_answers_a_metadata_board(client, session):
+def test_the_api_answers_a_metadata_leaderboard(client, session):
     seed(session)
     answer = client.get("/api/leaderboard?metric=authors&bootstrap=0")
     assert answer.status_code == 200, answer.get_data(as_text=True)
@@ -158,8 +158,8 @@ def test_the_metadata_view_and_its_api_show_each_field_by_page_type(client, sess
     for metric in ("title", "authors", "published"):
         assert f'id="field-{metric}"' in html
     assert 'data-group="article" data-extractor="htmldate-fast"' in html
-    text_board = client.get("/api/leaderboard?bootstrap=0").get_json()
-    assert "htmldate-fast" not in text_board["extractors"] and "htmldate-fast" not in text_board["not_run"]
+    text_leaderboard = client.get("/api/leaderboard?bootstrap=0").get_json()
+    assert "htmldate-fast" not in text_leaderboard["extractors"] and "htmldate-fast" not in text_leaderboard["not_run"]
 
 
 def test_the_human_ceiling_of_a_field_pairs_the_annotations_that_both_annotated_it(session):

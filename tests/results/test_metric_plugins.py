@@ -10,14 +10,14 @@ from workbench import make_page
 
 from webapp import create_app
 from webapp.annotation.gold import add_revision
-from webapp.db import dispose, sessions
+from webapp.foundation.settings import settings_of
+from webapp.foundation.vocabulary import DEFAULT_TAXONOMY
 from webapp.results.cache import ScoreCache
 from webapp.results.leaderboard_figures import leaderboard
 from webapp.results.store import gold_changed
 from webapp.scoring import build_metrics, eager
 from webapp.scoring.metric_registry import GROUP
-from webapp.settings import settings_of
-from webapp.vocabulary import DEFAULT_TAXONOMY
+from webapp.web.db import dispose, sessions
 
 CHARS = textwrap.dedent(
     """\

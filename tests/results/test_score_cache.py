@@ -1,4 +1,4 @@
-"""The in-process ScoreCache on the real database: it keeps at most BOARDS_KEPT boards (least recently
+"""The in-process ScoreCache on the real database: it keeps at most LEADERBOARDS_KEPT boards (least recently
 used dropped first), two caches (two web processes) see each other's gold saves at their next sync, and a
 cache older than the change log's pruning floor reloads every count; the log prunes itself every
 PRUNE_EVERY epochs once it is older than KEEP_EPOCHS."""
@@ -14,17 +14,16 @@ from workbench import EAGER, METRICS, NO_CONTENT, add_gold
 
 from webapp.annotation.gold import lock_page, save_gold
 from webapp.annotation.page_filter import PageFilter
-from webapp.db import readers
 from webapp.extractors.extraction_service import store
 from webapp.extractors.guard import GuardThresholds
 from webapp.extractors.process_pool import Result
 from webapp.models import Extraction, ImportBatch, Page, ScoreChange, ScoreEpoch, Site
-from webapp.results.cache import BOARDS_KEPT, ScoreCache, SharedScores
+from webapp.results.cache import LEADERBOARDS_KEPT, ScoreCache, SharedScores
 from webapp.results.columns import Columns, PageFacts, Rows, Strings
 from webapp.results.leaderboard_figures import (
-    BoardOptions,
-    board_pages,
+    LeaderboardOptions,
     leaderboard,
+    leaderboard_pages,
     leaderboard_with_extras,
     scored_fingerprints,
 )
@@ -37,6 +36,7 @@ from webapp.results.store import (
     prune_changes,
     refresh_scores,
 )
+from webapp.web.db import readers
 
 GOLDS = [
     ("a.example", "the night train leaves at ten and arrives at six"),
@@ -87,7 +87,7 @@ def fresh(app, **query: Any) -> dict[str, Any]:
     return figures(app, ScoreCache(METRICS), **query)
 
 
-def board_of(cache: ScoreCache, query: dict[str, Any]):
+def leaderboard_of(cache: ScoreCache, query: dict[str, Any]):
     """The kept board of the query (figures' own key of it), or None; it becomes the most recently used."""
     key = ("tokens", query.get("average"), tuple(NAMED.items()), query.get("filters", PageFilter()),
            query.get("bootstrap", BOOTSTRAP), query["seed"])
@@ -111,12 +111,12 @@ def change_rows(session) -> list[tuple[int, int]]:
     return sorted((epoch, page) for epoch, page in session.execute(select(ScoreChange.epoch, ScoreChange.page_id)))
 
 
-# --- 1. at most BOARDS_KEPT boards, least recently used dropped first ---------------------------------
+# --- 1. at most LEADERBOARDS_KEPT boards, least recently used dropped first ---------------------------------
 
 
-def test_the_cache_keeps_the_boards_kept_most_recently_used_boards(app, session):
+def test_the_cache_keeps_the_leaderboards_kept_most_recently_used_leaderboards(app, session):
     seed(session)
-    kept_count = BOARDS_KEPT
+    kept_count = LEADERBOARDS_KEPT
     queries = [{"seed": s} for s in range(kept_count)] + [
         {"seed": 100, "filters": PageFilter(sites=("a.example",))},
         {"seed": 101, "average": "micro"},
@@ -129,29 +129,29 @@ def test_the_cache_keeps_the_boards_kept_most_recently_used_boards(app, session)
 
     for q in range(kept_count):
         results[q] = figures(app, cache, **queries[q])
-        boards[q] = board_of(cache, queries[q])
+        boards[q] = leaderboard_of(cache, queries[q])
     assert cache.boards.held == kept_count
     assert len({id(b) for b in boards.values()}) == kept_count  # one board per query
 
     assert_same_figures(figures(app, cache, **queries[0]), results[0])
-    assert board_of(cache, queries[0]) is boards[0]  # a recent query reuses its board, now the newest
+    assert leaderboard_of(cache, queries[0]) is boards[0]  # a recent query reuses its board, now the newest
 
     for q in range(kept_count, kept_count + 3):
         results[q] = figures(app, cache, **queries[q])
-        boards[q] = board_of(cache, queries[q])
+        boards[q] = leaderboard_of(cache, queries[q])
 
     order = [*range(1, kept_count), 0]  # least recently used first, after query 0 was asked again
     dropped, kept = order[:3], [*order[3:], kept_count, kept_count + 1, kept_count + 2]
     assert cache.boards.held == kept_count
-    assert all(board_of(cache, queries[q]) is None for q in dropped)
-    assert all(board_of(cache, queries[q]) is boards[q] for q in kept)  # looked at least recently used first
+    assert all(leaderboard_of(cache, queries[q]) is None for q in dropped)
+    assert all(leaderboard_of(cache, queries[q]) is boards[q] for q in kept)  # looked at least recently used first
 
     for q in kept:  # each kept board is reused, not rebuilt
         assert_same_figures(figures(app, cache, **queries[q]), results[q])
-        assert board_of(cache, queries[q]) is boards[q]
+        assert leaderboard_of(cache, queries[q]) is boards[q]
     gone = dropped[0]
     assert_same_figures(figures(app, cache, **queries[gone]), results[gone])
-    assert board_of(cache, queries[gone]) not in (None, boards[gone])  # a dropped board is built again
+    assert leaderboard_of(cache, queries[gone]) not in (None, boards[gone])  # a dropped board is built again
     assert cache.boards.held == kept_count
 
     for q, query in enumerate(queries):
@@ -273,9 +273,9 @@ def everything(app, shared: SharedScores) -> dict[str, Any]:
         for label, filters in (("all", PageFilter()), ("site a", PageFilter(sites=("a.example",))),
                                ("ann1", PageFilter(authors=("ann1",))),
                                ("type", PageFilter(page_types=("listing",)))):
-            options = BoardOptions(filters=filters, bootstrap=BOOTSTRAP)
+            options = LeaderboardOptions(filters=filters, bootstrap=BOOTSTRAP)
             found[label] = leaderboard_with_extras(shared, options, NAMED)
-            found[f"{label} pages"] = list(board_pages(cache, "tokens", list(NAMED.values()), filters))
+            found[f"{label} pages"] = list(leaderboard_pages(cache, "tokens", list(NAMED.values()), filters))
         found["by site"] = leaderboard(cache, "tokens", NAMED, by="site", bootstrap=BOOTSTRAP)
         found["scored"] = scored_fingerprints(cache, "tokens")
     return found

@@ -10,8 +10,8 @@ from sqlalchemy import select
 from workbench import make_page
 
 from webapp.accounts.roles import ANNOTATOR
+from webapp.foundation.settings import settings_of
 from webapp.models import AuditEvent
-from webapp.settings import settings_of
 from webapp.usecases.choose_rendering import choose_scored_rendering
 from webapp.usecases.outcome import Actor, Refused
 

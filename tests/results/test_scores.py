@@ -15,7 +15,6 @@ from sqlalchemy import delete, select, update
 from workbench import EAGER, METRICS, NO_CONTENT, add_gold
 
 from webapp.annotation.page_filter import PageFilter
-from webapp.db import dispose, readers, sessions
 from webapp.extractors.extraction_service import store
 from webapp.extractors.guard import GuardThresholds
 from webapp.extractors.process_pool import Result
@@ -25,6 +24,7 @@ from webapp.results.cache import ScoreCache
 from webapp.results.leaderboard_figures import leaderboard
 from webapp.results.store import refresh_scores
 from webapp.scoring import summarize_many
+from webapp.web.db import dispose, readers, sessions
 
 GOLDS = {
     "a.example": ["the night train leaves at ten and arrives at six", "compost heats up in a week"],

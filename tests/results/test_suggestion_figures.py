@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from workbench import add_gold, make_page
 
+from webapp.foundation.vocabulary import DEFAULT_TAXONOMY
 from webapp.results.suggestion_figures import suggestion_figures
-from webapp.vocabulary import DEFAULT_TAXONOMY
 
 
 def page_with(session, facts, url, saves):

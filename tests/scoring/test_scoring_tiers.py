@@ -9,7 +9,7 @@ import pytest
 
 from webapp.scoring import build_metrics
 from webapp.scoring.agreement_maths import within_noise
-from webapp.scoring.board import Board
+from webapp.scoring.leaderboard_maths import Leaderboard
 from webapp.scoring.tiers import bootstrap_p, holm, tiers
 
 TOKENS = build_metrics()["tokens"]
@@ -37,7 +37,7 @@ def pages_where(words_right: dict[str, int], pages: int) -> dict[str, list]:
 
 def test_chaining_calls_them_all_tied_but_the_paired_bootstrap_against_the_best_separates_them():
     table = pages_where({"a": 10, "b": 9, "c": 8, "d": 7}, pages=30)
-    board = Board(TOKENS, table, list(range(30)), bootstrap=500, seed=1)
+    board = Leaderboard(TOKENS, table, list(range(30)), bootstrap=500, seed=1)
     f1 = {name: s.f1 for name, s in board.summaries().items()}
     noise = 0.07  # each step down (F1 1, 0.947, 0.889, 0.824) the table is smaller than the annotators' disagreement
     ranked = sorted(f1, key=f1.get, reverse=True)
@@ -54,8 +54,8 @@ def test_an_extractor_the_pages_cannot_separate_from_the_best_is_tied():
     gold = "alpha beta gamma delta"
     rows_a = [TOKENS.counts(gold if i % 2 else "alpha beta", gold) for i in range(20)]
     rows_b = [TOKENS.counts("alpha beta" if i % 2 else gold, gold) for i in range(20)]  # the same pages swapped
-    board = Board(TOKENS, {"a": rows_a, "b": rows_b, "c": [TOKENS.counts("", gold)] * 20}, list(range(20)),
-                  bootstrap=500, seed=2)
+    board = Leaderboard(TOKENS, {"a": rows_a, "b": rows_b, "c": [TOKENS.counts("", gold)] * 20}, list(range(20)),
+                        bootstrap=500, seed=2)
     found = tiers({name: s.f1 for name, s in board.summaries().items()}, board.resampled_f1())
     assert found["best"] in ("a", "b")
     other = "b" if found["best"] == "a" else "a"
@@ -65,5 +65,5 @@ def test_an_extractor_the_pages_cannot_separate_from_the_best_is_tied():
 
 def test_no_verdict_without_a_bootstrap_or_a_second_extractor():
     table = pages_where({"a": 10, "b": 5}, pages=5)
-    assert tiers({"a": 1.0, "b": 0.5}, Board(TOKENS, table, list(range(5)), bootstrap=0).resampled_f1()) is None
+    assert tiers({"a": 1.0, "b": 0.5}, Leaderboard(TOKENS, table, list(range(5)), bootstrap=0).resampled_f1()) is None
     assert tiers({"a": 1.0, "b": None}, {"a": np.ones(3), "b": np.ones(3)}) is None

@@ -29,7 +29,7 @@ from pathlib import Path
 from sqlalchemy import event, func, select, text
 from sqlalchemy.orm import Session
 
-from ..engine import AUDIT_HEAD
+from ..foundation.engine import AUDIT_HEAD
 from ..models import AuditEvent, utcnow
 
 PENDING = "audit_head_pending"  # session.info: (prev_digest, id, digest) of the events of this transaction

@@ -10,8 +10,8 @@ from datetime import datetime, timedelta
 from sqlalchemy import delete, or_, select
 from sqlalchemy.orm import Session
 
+from ..foundation.rows_matched import rows_matched
 from ..models import Credential, User, utcnow
-from ..rows_matched import rows_matched
 
 LOGIN = "session"
 TOKEN = "token"

@@ -27,8 +27,8 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
+from ..foundation.rows_matched import rows_matched
 from ..models import LoginThrottle, utcnow
-from ..rows_matched import rows_matched
 from .names import name_key
 
 ADDRESS_FACTOR = 4  # an address (an office behind one NAT) may fail this many times more than one name

@@ -12,8 +12,8 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
+from ..foundation.rows_matched import rows_matched
 from ..models import Assignment, User
-from ..rows_matched import rows_matched
 from .credentials import end_sessions
 from .names import BadName, checked_name, name_key, normalised
 from .roles import ADMIN, ROLES

@@ -26,8 +26,8 @@ from typing import Any
 from sqlalchemy import exists, select
 from sqlalchemy.orm import Session
 
+from ..foundation.vocabulary import GOLD_STATUSES
 from ..models import Annotation, AnnotationRevision, Assignment, Page, utcnow
-from ..vocabulary import GOLD_STATUSES
 from .gold import SaveOutcome, add_revision, append_revision, apply_revision, save_record
 from .gold_markdown import views_from
 from .provenance import agreed

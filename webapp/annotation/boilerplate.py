@@ -29,7 +29,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from ..corpus.visible_text import block_lines, normalise_line, parse_html
-from ..kept import Kept
+from ..foundation.kept import Kept
 from ..models import Page
 
 MIN_PAGES = 3

@@ -25,8 +25,8 @@ from typing import Any, cast
 from sqlalchemy import func, inspect, select
 from sqlalchemy.orm import InstanceState, Session
 
+from ..foundation.vocabulary import SNIPPET_KEYS
 from ..models import Annotation, AnnotationRevision, Gold, GoldRevision, Page, utcnow
-from ..vocabulary import SNIPPET_KEYS
 from .article_metadata import stored
 from .gold_markdown import views_from, with_views
 

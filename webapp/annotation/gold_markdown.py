@@ -21,8 +21,8 @@ from difflib import SequenceMatcher
 from typing import Any, Protocol
 
 from ..corpus.visible_text import normalise_line
+from ..foundation.vocabulary import DERIVED, FLAT, GIVEN
 from ..scoring.markdown_text import markdown_of_line, markdown_of_text, plain_text
-from ..vocabulary import DERIVED, FLAT, GIVEN
 
 
 class HasViews(Protocol):

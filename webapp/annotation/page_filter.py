@@ -9,8 +9,8 @@ from typing import Any, Protocol
 from sqlalchemy import ColumnElement, Select, exists, func, select
 from sqlalchemy.orm import Session
 
+from ..foundation.vocabulary import TODO
 from ..models import Annotation, Extraction, Gold, GoldCheck, ImportBatch, Page, Site
-from ..vocabulary import TODO
 from .annotations import VOID
 
 VERDICTS = ("accepted", "rejected")

@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from sqlalchemy import ColumnElement, Select, and_, desc, exists, func, or_, select
 from sqlalchemy.orm import Session
 
+from ..foundation.vocabulary import QUEUE_STATUSES, TODO
 from ..models import Annotation, Assignment, Gold, Page, Site
-from ..vocabulary import QUEUE_STATUSES, TODO
 from .annotations import FINISHED, VOID
 from .control import given_control
 from .page_filter import PageFilter

@@ -30,7 +30,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, NotRequired, TypedDict
 
 from ..scoring import Metric
-from ..scoring.board import Board
+from ..scoring.leaderboard_maths import Leaderboard
 
 METRIC = "tokens"
 """The metric the best extractor is judged by: the leaderboard's default."""
@@ -81,7 +81,7 @@ def ranking(metric: Metric, table: Mapping[str, Sequence[Mapping[str, Any]]]) ->
     pages = len(next(iter(table.values()), ()))
     if not pages:
         return []
-    board = Board(metric, table, list(range(pages)), bootstrap=0)
+    board = Leaderboard(metric, table, list(range(pages)), bootstrap=0)
     found = [(name, s.f1) for name, s in board.summaries().items() if s.f1 is not None]
     return sorted(found, key=lambda pair: (-pair[1], pair[0]))
 

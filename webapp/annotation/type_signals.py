@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from ..vocabulary import ARTICLE, Taxonomy
+from ..foundation.vocabulary import ARTICLE, Taxonomy
 
 JSONLD_TYPES: dict[str, str] = {
     **dict.fromkeys(("Article", "NewsArticle", "BlogPosting", "Report", "ScholarlyArticle", "OpinionNewsArticle",

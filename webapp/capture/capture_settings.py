@@ -1,5 +1,6 @@
-"""What the settings decide of a capture (CAPTURE_*), read and checked when the app starts (webapp/settings.py):
-a wrong entry of CAPTURE_ALLOWED_NETWORKS or CAPTURE_ALLOWED_PORTS stops the start, naming it."""
+"""What the settings decide of a capture (CAPTURE_*), read and checked when the app starts
+(webapp/foundation/settings.py): a wrong entry of CAPTURE_ALLOWED_NETWORKS or CAPTURE_ALLOWED_PORTS stops the start,
+naming it."""
 
 from __future__ import annotations
 

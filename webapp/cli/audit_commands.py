@@ -14,8 +14,8 @@ from flask.cli import AppGroup, with_appcontext
 from ..accounts.audit_head import compare, describe, table_head
 from ..accounts.audit_log import AuditFilter, detail_text, rows, verify
 from ..accounts.names import printable
-from ..db import flask_app, readers
-from ..engine import AUDIT_HEAD_FILE
+from ..foundation.engine import AUDIT_HEAD_FILE
+from ..web.db import flask_app, readers
 
 
 class When(click.ParamType):

@@ -13,14 +13,14 @@ from flask.cli import with_appcontext
 from ..capture.capture_run import CaptureRun
 from ..capture.fetcher import Fetcher, FetchFailed
 from ..capture.sitemap import sitemap_urls
-from ..db import flask_app, readers, sessions
-from ..jobs.capture_step import REPORT
+from ..foundation.settings import settings_of
 from ..jobs.start import dispatch
 from ..jobs.workers import run_here
 from ..models import Job
-from ..settings import settings_of
+from ..steps.capture_step import REPORT
 from ..usecases.capture_pages import CaptureRequest, start_capture, url_lines
 from ..usecases.outcome import Refused
+from ..web.db import flask_app, readers, sessions
 from .actor import command_actor
 from .extract_commands import ProgressBars
 

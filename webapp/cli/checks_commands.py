@@ -8,10 +8,10 @@ import click
 from flask import current_app
 from flask.cli import with_appcontext
 
-from ..db import sessions
+from ..foundation.settings import settings_of
 from ..results.gold_check_runs import failing_by_check, report
-from ..settings import settings_of
 from ..usecases.run_checks import check_now
+from ..web.db import sessions
 from .actor import command_actor
 from .audit_commands import printable
 from .scores_commands import echo_table

@@ -13,11 +13,11 @@ from flask.cli import with_appcontext
 from ..corpus.importer import SITE_FROM, nothing_imported
 from ..corpus.readers import FORMATS
 from ..crawl.sample import STRATA
-from ..db import sessions
+from ..foundation.settings import settings_of
 from ..jobs.start import dispatch
 from ..models import ImportBatch
-from ..settings import settings_of
 from ..usecases.import_pages import end_import, import_pages, start_import
+from ..web.db import sessions
 from .actor import command_actor
 from .crawl import run_datatrove_import
 from .processes import processes_option

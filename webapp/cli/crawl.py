@@ -15,13 +15,13 @@ from ..crawl.export import SCRIPT
 from ..crawl.output import CARD
 from ..crawl.report import crawl_report, render
 from ..crawl.sample import candidates, sample
-from ..db import sessions
+from ..foundation.settings import settings_of
 from ..models import ImportBatch
 from ..scoring import resolve_metric
-from ..settings import settings_of
 from ..usecases.export_pages import export_pipeline_choice
 from ..usecases.import_pages import import_documents_into, start_import
 from ..usecases.refresh import refresh_counts
+from ..web.db import sessions
 from .actor import command_actor
 
 

@@ -6,9 +6,9 @@ import click
 from flask import current_app
 from flask.cli import AppGroup
 
-from ..engine import configured_engine
-from ..migrate import downgrade, dropped_by_downgrade, upgrade
-from ..settings import settings_of
+from ..foundation.engine import configured_engine
+from ..foundation.migrate import downgrade, dropped_by_downgrade, upgrade
+from ..foundation.settings import settings_of
 
 db_group = AppGroup("db", help="Schema migrations (applied automatically on first use too).")
 

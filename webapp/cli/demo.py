@@ -9,9 +9,9 @@ import click
 from flask.cli import with_appcontext
 
 from ..corpus.site_rows import site_named
-from ..db import flask_app, sessions
-from ..settings import settings_of
+from ..foundation.settings import settings_of
 from ..usecases.manage_rules import set_site_rule
+from ..web.db import flask_app, sessions
 from .actor import command_actor
 from .corpus import echo_report, run_import
 from .extract_commands import run_extraction

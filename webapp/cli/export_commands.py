@@ -10,12 +10,12 @@ from flask.cli import with_appcontext
 
 from ..crawl.choice import NO_CHALLENGER, PipelineRequest
 from ..crawl.plan import EXECUTORS
-from ..db import sessions
 from ..exports.export_service import FORMATS, ExportRequest
-from ..settings import settings_of
+from ..foundation.settings import settings_of
+from ..foundation.vocabulary import GOLD_STATUSES
 from ..usecases.export_pages import export_pages
 from ..usecases.refresh import refresh_counts
-from ..vocabulary import GOLD_STATUSES
+from ..web.db import sessions
 from .actor import command_actor
 from .crawl import run_pipeline_export
 from .known_sites import check_sites

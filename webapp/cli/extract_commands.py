@@ -12,23 +12,23 @@ import click
 from flask.cli import AppGroup, with_appcontext
 from sqlalchemy import select
 
-from ..db import flask_app, readers, sessions
 from ..extractors.composing import CASCADE, ROUTE, ROUTE_BY, UNION
 from ..extractors.composition_rows import stored_compositions
 from ..extractors.extraction_service import known_now
 from ..extractors.process_pool import pool_size
+from ..foundation.settings import settings_of
 from ..jobs.broker import describe_broker
 from ..jobs.records import ENDED
 from ..jobs.start import dispatch
 from ..jobs.workers import run_here
 from ..models import Extraction, Job, Site
-from ..settings import settings_of
 from ..usecases.extract import ExtractionRequest
 from ..usecases.extract import start_extraction as start_extraction_job
 from ..usecases.manage_compositions import CompositionRequest, compose_extractors, remove_composed
 from ..usecases.manage_rules import delete_site_rule, set_site_rule
 from ..usecases.manage_variants import add_extractor_variant, remove_extractor_variant
 from ..usecases.outcome import Refused
+from ..web.db import flask_app, readers, sessions
 from .actor import command_actor
 from .figures_commands import rules_report
 from .known_sites import check_sites

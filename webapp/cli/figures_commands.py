@@ -14,13 +14,13 @@ from flask.cli import with_appcontext
 from sqlalchemy.orm import Session
 
 from ..annotation.page_filter import PageFilter
-from ..db import sessions
+from ..foundation.settings import Settings, settings_of
 from ..results.cache import SharedScores
-from ..results.leaderboard_figures import BoardOptions
-from ..settings import Settings, settings_of
+from ..results.leaderboard_figures import LeaderboardOptions
 from ..usecases.outcome import Refused
 from ..usecases.read_figures import pages_figures, rules_figures, sites_figures
-from ..web.board_query import SITES_RESAMPLES
+from ..web.db import sessions
+from ..web.leaderboard_query import SITES_RESAMPLES
 from .known_sites import check_sites
 from .scores_commands import cell, echo_table, metric_option, scored
 
@@ -55,7 +55,7 @@ def sites_command(metric: str, sites: tuple[str, ...], bootstrap: int, fmt: str)
     extractor where the pages are enough to judge (LEADERBOARD_MIN_SITE_PAGES) and the bootstrap separates
     it; the Sites page's table."""
     check_sites(sites)
-    options = BoardOptions(metric=metric, filters=PageFilter(sites=sites), bootstrap=bootstrap)
+    options = LeaderboardOptions(metric=metric, filters=PageFilter(sites=sites), bootstrap=bootstrap)
     result = read_here(metric, lambda s, settings, shared: sites_figures(s, settings, shared, options))
     if fmt == "json":
         click.echo(json.dumps({key: result[key] for key in ("metric", "sites", "types", "drift")}, indent=1))
@@ -78,7 +78,7 @@ def pages_command(extractor: str, metric: str, sites: tuple[str, ...], limit: in
     """EXTRACTOR's scored pages (a name, or a stored fingerprint), worst F1 first: page, site, precision,
     recall, F1; the leaderboard's pages view."""
     check_sites(sites)
-    options = BoardOptions(metric=metric, filters=PageFilter(sites=sites), bootstrap=0)
+    options = LeaderboardOptions(metric=metric, filters=PageFilter(sites=sites), bootstrap=0)
     result = read_here(metric, lambda s, settings, shared: pages_figures(s, settings, shared, options, extractor,
                                                                          limit))
     if fmt == "json":
@@ -90,7 +90,7 @@ def pages_command(extractor: str, metric: str, sites: tuple[str, ...], limit: in
 
 def rules_report(metric: str, fmt: str) -> None:
     """`goldtext rules report`: per site, site-rules' paths and its F1 against its fallback's."""
-    options = BoardOptions(metric=metric, bootstrap=0)
+    options = LeaderboardOptions(metric=metric, bootstrap=0)
     result = read_here(metric, lambda s, settings, shared: rules_figures(s, settings, shared, options))
     if fmt == "json":
         click.echo(json.dumps(result, indent=1))

@@ -10,10 +10,10 @@ from flask import current_app
 from flask.cli import with_appcontext
 
 from ..annotation.guideline_versions import in_force
-from ..db import sessions
-from ..settings import settings_of
+from ..foundation.settings import settings_of
 from ..usecases.guideline import save_guideline
 from ..usecases.outcome import Refused
+from ..web.db import sessions
 from .actor import command_actor
 
 

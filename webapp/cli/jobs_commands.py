@@ -8,14 +8,14 @@ from pathlib import Path
 import click
 from flask.cli import AppGroup, with_appcontext
 
-from ..db import flask_app, readers, sessions
+from ..foundation.settings import settings_of
 from ..jobs.broker import describe_broker
 from ..jobs.lifeline import die_with, hold_lock, holder
 from ..jobs.records import STATUSES, describe, list_jobs, live_workers
 from ..jobs.workers import run_worker
-from ..settings import settings_of
 from ..usecases.cancel_job import cancel
 from ..usecases.outcome import Refused
+from ..web.db import flask_app, readers, sessions
 from .actor import command_actor
 
 

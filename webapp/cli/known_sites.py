@@ -8,8 +8,8 @@ from collections.abc import Iterable
 import click
 from sqlalchemy import select
 
-from ..db import readers
 from ..models import Site
+from ..web.db import readers
 
 
 def check_sites(hosts: Iterable[str | None]) -> None:

@@ -13,17 +13,17 @@ from flask.cli import with_appcontext
 from sqlalchemy.orm import Session
 
 from ..annotation.page_filter import PageFilter
-from ..db import sessions
 from ..exports.csv_scores import neutralise
+from ..foundation.settings import settings_of
 from ..results.cache import ScoreCache, SharedScores
 from ..results.guard_figures import CELLS
-from ..results.leaderboard_figures import GROUPINGS, BoardOptions
+from ..results.leaderboard_figures import GROUPINGS, LeaderboardOptions
 from ..scoring import resolve_metric
-from ..settings import settings_of
 from ..usecases.outcome import Refused
-from ..usecases.read_board import DEFAULT_METRIC, OLD_GROUPINGS, board_request, read_leaderboard
 from ..usecases.read_figures import compare_figures, guard_figures
+from ..usecases.read_leaderboard import DEFAULT_METRIC, OLD_GROUPINGS, leaderboard_request, read_leaderboard
 from ..usecases.refresh import refresh_counts
+from ..web.db import sessions
 from .actor import command_actor
 from .known_sites import check_sites
 from .page_type_option import page_type_option
@@ -198,10 +198,10 @@ def score_command(metric, average, sites, page_types, batches, authors, bootstra
     check_sites(sites)
     settings = settings_of(current_app)
     try:
-        options = board_request(settings, metric=metric, average=average, extractors=names, bootstrap=bootstrap,
-                                seed=seed, by=by, unanchored=unanchored,
-                                filters=PageFilter(sites=sites, page_types=page_types, batches=batches,
-                                                   authors=authors))
+        options = leaderboard_request(settings, metric=metric, average=average, extractors=names, bootstrap=bootstrap,
+                                      seed=seed, by=by, unanchored=unanchored,
+                                      filters=PageFilter(sites=sites, page_types=page_types, batches=batches,
+                                                         authors=authors))
         with sessions()() as session:
             refresh_counts(session, settings, command_actor(), {metric: settings.metrics[metric]})
             session.commit()
@@ -245,7 +245,7 @@ def compare_command(a, b, metric, average, sites, page_types, batches, authors, 
     settings = settings_of(current_app)
     with sessions()() as session:
         shared = scored(session, metric)
-        options = BoardOptions(metric=metric, average=average, filters=wanted, bootstrap=bootstrap, seed=seed)
+        options = LeaderboardOptions(metric=metric, average=average, filters=wanted, bootstrap=bootstrap, seed=seed)
         try:
             with shared.synced(session):
                 result = compare_figures(session, settings, shared, options, a, b, top)
@@ -286,7 +286,7 @@ def guard_command(names, sites, fmt) -> None:
     accept (GUARD_ACCEPT_TYPES), and the acceptance rate per site and per import batch."""
     check_sites(sites)
     settings = settings_of(current_app)
-    options = BoardOptions(metric=DEFAULT_METRIC, extractors=names, filters=PageFilter(sites=sites), bootstrap=0)
+    options = LeaderboardOptions(metric=DEFAULT_METRIC, extractors=names, filters=PageFilter(sites=sites), bootstrap=0)
     with sessions()() as session:
         try:
             report = guard_figures(session, settings, options)["guard"]

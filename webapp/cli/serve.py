@@ -14,13 +14,13 @@ from flask import Flask
 from flask.cli import with_appcontext
 
 from ..accounts.users import accounts_exist
-from ..db import database, dispose, flask_app, readers
+from ..foundation.settings import settings_of
 from ..jobs.broker import describe_broker
 from ..jobs.workers import EmbeddedWorker
-from ..settings import settings_of
 from ..usecases.extract import checked_extractors
 from ..usecases.outcome import Refused
 from ..web.access import CREATE_ACCOUNT, is_loopback
+from ..web.db import database, dispose, flask_app, readers
 
 WORKER_COMMAND = [sys.executable, "-c", "from webapp.cli import main; main()", "worker"]
 

@@ -9,9 +9,9 @@ import click
 from flask import current_app
 from flask.cli import with_appcontext
 
-from ..db import sessions
+from ..foundation.settings import settings_of
 from ..results.structure_test_figures import scored_pages, tests_of_pages
-from ..settings import settings_of
+from ..web.db import sessions
 
 
 @click.command("structure-tests")

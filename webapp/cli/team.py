@@ -10,12 +10,12 @@ from flask import current_app
 from flask.cli import with_appcontext
 
 from ..annotation.page_filter import PageFilter
-from ..db import sessions
+from ..foundation.settings import settings_of
 from ..results.agreement_figures import corpus_agreement
 from ..scoring.agreement_maths import GROUPINGS
-from ..settings import settings_of
 from ..usecases.assign import assign_pages, unassign_pages, undo_assignment
 from ..usecases.outcome import Refused
+from ..web.db import sessions
 from .actor import command_actor
 from .known_sites import check_sites
 from .renamed_option import renamed_choice

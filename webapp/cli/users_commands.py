@@ -15,9 +15,9 @@ from ..accounts.credentials import LOGIN, TOKEN
 from ..accounts.names import printable
 from ..accounts.roles import ROLES
 from ..accounts.users import PASSWORD_MAX_BYTES, list_users
-from ..db import readers, sessions
 from ..usecases import manage_accounts
 from ..usecases.outcome import Refused
+from ..web.db import readers, sessions
 from .actor import command_actor
 
 T = TypeVar("T")

@@ -40,11 +40,11 @@ class RawDocument:
     charset: str | None = None  # transport charset (HTTP Content-Type header / WARC), if any
     gold: str | None = None  # gold text if the layout carries it (None with a Markdown gold: derived from it)
     markdown: str | None = None  # gold Markdown if the layout carries it (None: escaped from the gold text)
-    # page type (a key of the taxonomy in force, webapp.vocabulary) if the layout carries it
+    # page type (a key of the taxonomy in force, webapp.foundation.vocabulary) if the layout carries it
     page_type: str | None = None
     folder: str | None = None  # sub-folder the item came from, relative to the given root
     snippets: dict[str, list[str]] | None = None  # snippet gold {"with": [...], "without": [...]}
-    status: str | None = None  # gold status (webapp.vocabulary.GOLD_STATUSES key); "done" when not given
+    status: str | None = None  # gold status (webapp.foundation.vocabulary.GOLD_STATUSES key); "done" when not given
     layout: dict[str, Any] | None = None  # what a benchmark layout says of the page besides its gold (its
     # name, the page's id there, title, author, date...): kept in the page's facts under LAYOUT_FACT
     author: str | None = None  # who saved the gold, when the source says (an export); else "import"

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from .. import vocabulary
+from ..foundation import vocabulary
 from ..scoring.markdown_text import markdown_of_text, plain_text
 from .streams import Unreadable
 

@@ -16,8 +16,8 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from ..foundation.vocabulary import DONE, Taxonomy, UnknownTerm, checked_page_type
 from ..models import ImportBatch, Page
-from ..vocabulary import DONE, Taxonomy, UnknownTerm, checked_page_type
 from .capture_extras import store_capture_extras
 from .document import FETCH_FACT, HISTORY_FACT, LAYOUT_FACT, RawDocument, Rejected
 from .preparation import Prepared, in_order

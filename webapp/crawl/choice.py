@@ -26,11 +26,11 @@ from sqlalchemy.orm import Session
 from ..extractors.base import Extractor
 from ..extractors.composing import EVERY_OTHER
 from ..extractors.extraction_service import SITE_RULES, RunSettings, current_extractors
+from ..foundation.vocabulary import DONE
 from ..models import ExtractorVariant, Gold, Page
 from ..results.cache import ScoreCache
 from ..results.leaderboard_figures import leaderboard, scored_fingerprints
 from ..results.site_rule_figures import fallback_twins, ruled_pages
-from ..vocabulary import DONE
 from .pins import Pin, library_versions
 from .plan import BY_EXTRACTOR, BY_TYPE, EXECUTORS, FORMAT
 from .routing import DEFAULT_TYPE, fact_table
@@ -113,8 +113,9 @@ def routes_by_type(
     return routes
 
 
-def scored_board(session: Session, registry: Mapping[str, Extractor], cache: ScoreCache, metric: str, by: str | None
-                 ) -> tuple[dict[str, Any], list[tuple[str, float]], dict[str, Extractor]]:
+def scored_leaderboard(session: Session, registry: Mapping[str, Extractor], cache: ScoreCache, metric: str,
+                       by: str | None
+                       ) -> tuple[dict[str, Any], list[tuple[str, float]], dict[str, Extractor]]:
     """(the leaderboard of every extractor with scores, by type or site when asked, without bootstrap; its
     extractors ranked as `ranked` ranks them; every current extractor by name). Compositions are left out of
     it: a choice is made among the extractors that run."""
@@ -132,7 +133,7 @@ def route_winners(session: Session, registry: Mapping[str, Extractor], cache: Sc
     """A route's table from the leaderboard (extractors/compositions.py): each page type's (or site's) winner
     where the group has at least MIN_TYPE_PAGES scored gold pages and its winner is not the overall one, and the
     overall winner for every other page ("*"); NoChoice when no extractor has scores."""
-    board, overall, _ = scored_board(session, registry, cache, metric, by)
+    board, overall, _ = scored_leaderboard(session, registry, cache, metric, by)
     if not overall:
         raise NoChoice(f"no extractor has a score on gold pages yet: a route by {by} needs the leaderboard")
     table = {EVERY_OTHER: overall[0][0]}
@@ -162,7 +163,8 @@ def pipeline_config(
         available = {e.name: e for e in current_extractors(session, registry, named)} if named else {}
     except ValueError as error:
         raise NoChoice(str(error)) from error
-    board, overall, known = scored_board(session, registry, cache, request.metric, BY_TYPE if request.by else None)
+    board, overall, known = scored_leaderboard(session, registry, cache, request.metric,
+                                               BY_TYPE if request.by else None)
     available = known | available
     routes: dict[str, dict[str, Any]] = {}
     if request.by:

@@ -199,7 +199,7 @@ class GoldtextExtractor(BaseExtractor):
 
     def composed(self, plan: Plan, composition: Composition, results: Mapping[str, Result], doc: Document) -> Result:
         """The composition's output from its parts' results, as the app derives it from their stored extractions
-        (jobs/composed_extractions.py): each part judged by the guard as `goldtext extract` judges it."""
+        (steps/composed_extractions.py): each part judged by the guard as `goldtext extract` judges it."""
         html = doc.text
         outputs = {}
         for name in composition.parts:

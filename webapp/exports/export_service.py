@@ -17,10 +17,10 @@ from sqlalchemy.orm import Session
 
 from ..annotation.page_filter import PageFilter
 from ..extractors.registry import METADATA_ONLY
+from ..foundation.vocabulary import Taxonomy, checked_page_type
 from ..results.agreement_figures import annotated_pages
 from ..scoring import Metric
 from ..scoring.agreement_maths import agreement
-from ..vocabulary import Taxonomy, checked_page_type
 from .card import FILE as CARD
 from .card import Tally, dataset_card
 from .checksums import write_checksums

@@ -15,11 +15,11 @@ from ..annotation.annotations import SYSTEM, VOID
 from ..annotation.page_filter import PageFilter
 from ..corpus.document import HISTORY_FACT, LAYOUT_FACT
 from ..extractors.scored_output import scored, with_scored
+from ..foundation.vocabulary import FLAT
 from ..models import Annotation, AnnotationRevision, Extraction, Gold, GoldRevision, Page, Score, Site
 from ..results.store import current_of
 from ..scoring import Metric
 from ..scoring.markdown_text import markdown_of_text
-from ..vocabulary import FLAT
 
 CHUNK = 100
 

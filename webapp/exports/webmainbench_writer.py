@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ..corpus.webmainbench_reader import FILE, GOLD, META, NAME, SIDECAR
-from ..vocabulary import DERIVED
+from ..foundation.vocabulary import DERIVED
 from .benchmark import PageIds, predicted
 from .jsonl_writer import html_fields, one_line
 from .selection import ExportedPage

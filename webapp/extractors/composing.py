@@ -1,5 +1,5 @@
 """How a composition makes one page's output from its parts' outputs on that page: pure functions, the same for
-the app (which reads the parts' stored extractions, jobs/composed_extractions.py) and for an exported crawl
+the app (which reads the parts' stored extractions, steps/composed_extractions.py) and for an exported crawl
 pipeline (which runs the parts, crawl/step.py), so that both give the same text.
 
 - **cascade(A, B, …)**: the first part whose output the accept guard accepted (extractors/guard.py: the

@@ -1,6 +1,6 @@
 """Compositions: a cascade, route or union (extractors/composing.py) of registered extractors and variants,
 stored under a name of its own and listed, scored and exported like an extractor, but read from its parts'
-stored extractions, never run (jobs/composed_extractions.py derives them). Their rows in the database are
+stored extractions, never run (steps/composed_extractions.py derives them). Their rows in the database are
 composition_rows.py's: an exported crawl pipeline composes its parts' outputs with this module, without a database.
 
 A composition is an `Extractor` whose `parts` name its parts; its version is a digest of its parts' current

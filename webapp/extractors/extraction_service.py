@@ -5,7 +5,7 @@ A pair is missing when it has no stored extraction, or when its stored extractio
 worker process crashed or timed out and has been tried fewer than `MAX_ATTEMPTS` times: such failures
 are retried by the next run without `--force`; after that they are kept with their reason.
 
-Database functions take a session and never commit; the job steps (webapp/jobs/extraction_steps.py)
+Database functions take a session and never commit; the job steps (webapp/steps/extraction_steps.py)
 run the pairs in chunks and commit each batch of results.
 """
 

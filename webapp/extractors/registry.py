@@ -1,8 +1,8 @@
 """The extractor registry: a plain dict name -> Extractor. An app builds its own at its first use (its
-settings' `registry`, webapp/settings.py); code that runs without an app (a crawl's workers, the extractor
+settings' `registry`, webapp/foundation/settings.py); code that runs without an app (a crawl's workers, the extractor
 processes) reads `process_registry()`, built once per process. Nothing else builds one.
 
-Built-ins are registered exactly as a third party's (webapp/plugins.py): entry points in the
+Built-ins are registered exactly as a third party's (webapp/foundation/plugins.py): entry points in the
 `goldtext.extractors` group naming an `Extractor`.
 """
 
@@ -12,8 +12,8 @@ from collections.abc import Iterable, Mapping
 from functools import cache
 from types import MappingProxyType
 
-from webapp import plugins
 from webapp.extractors.base import Extractor
+from webapp.foundation import plugins
 
 GROUP = "goldtext.extractors"
 

@@ -12,8 +12,8 @@ chunk that is already done, does nothing.
 
 Modules: `records` (job rows and the one way to make one, `create_job`; progress, cancel, stalled), `leases`
 (claims, heartbeats, the reaper), `broker` (the Huey adapter), `start` (dispatching a job after its commit),
-`context` (what a step is given), one module per kind of step (`extraction_steps`, `upload_step`,
-`export_step`, `refresh_step`, `check_step`, named in `runner.STEPS`), `files` (uploads and export archives
+`context` (what a step is given and returns), one module per kind of step (`extraction_steps`, `upload_step`,
+`export_step`, `refresh_step`, `check_step`, named in `steps.STEPS`), `files` (uploads and export archives
 kept in the database), `runner` (running one chunk), `workers` (the `goldtext worker` consumer and the
 embedded one), `outages` (which errors mean the database or the broker is out: the chunk is handed back, the
 job does not fail), `health` (what `/health` checks) and `lifeline` (the embedded worker of `goldtext serve`

@@ -24,8 +24,8 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from redis.retry import Retry
 
-from ..engine import private_file
-from ..settings import settings_of
+from ..foundation.engine import private_file
+from ..foundation.settings import settings_of
 from .host import Host
 from .runner import Runner
 

@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 from sqlalchemy.orm import Session, sessionmaker
 
 from ..extractors.process_pool import ExtractorPool
-from ..settings import Settings, settings_of
+from ..foundation.settings import Settings, settings_of
 from .host import Host
 from .leases import holds
 from .records import add_progress, count_progress, set_stage
@@ -40,7 +40,7 @@ class Context:
 
     @property
     def settings(self) -> Settings:
-        """What the app's settings decide (webapp/settings.py)."""
+        """What the app's settings decide (webapp/foundation/settings.py)."""
         return settings_of(self.host)
 
     def check(self, session: Session) -> None:
@@ -78,3 +78,7 @@ class Context:
             return False
         self._last_progress = now
         return True
+
+
+Follow = list[tuple[str, Any]]
+"""What a step returns: the chunks that follow it, (step, work) pairs."""

@@ -12,8 +12,8 @@ from datetime import timedelta
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from ..foundation.settings import Settings
 from ..models import Job, utcnow
-from ..settings import Settings
 from .records import create_job
 
 FOLLOWER = "checks"

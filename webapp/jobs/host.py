@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from ..engine import Database, database_in
-from ..settings import settings_of
+from ..foundation.engine import Database, database_in
+from ..foundation.settings import settings_of
 
 
 class Host(Protocol):

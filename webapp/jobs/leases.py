@@ -20,9 +20,9 @@ from typing import Any
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.orm import Session
 
+from ..foundation.rows_matched import rows_matched
+from ..foundation.settings import Lease
 from ..models import Job, JobChunk, WorkerBeat, utcnow
-from ..rows_matched import rows_matched
-from ..settings import Lease
 from .files import drop_files
 from .records import ENDED, OPEN
 

@@ -23,35 +23,15 @@ from datetime import UTC, datetime
 from sqlalchemy import update
 
 from ..extractors.process_pool import ExtractorPool
+from ..foundation.settings import settings_of
 from ..models import Job, JobChunk
-from ..settings import settings_of
-from .capture_step import capture_step
-from .check_step import check_step
 from .context import Context, Stopped
-from .export_step import export_step
-from .extraction_steps import RENDERINGS, Follow, derive_step, pairs_step, plan_step
 from .host import Host, database_of
 from .leases import Lease, beat, claim, complete, fail, hand_back, holds, leave, reap
 from .outages import brief, is_outage, part_of
-from .refresh_step import refresh_step
-from .rendering_step import renderings_step
-from .upload_step import import_step
+from .step_table import step_table
 
 log = logging.getLogger(__name__)
-
-STEPS: dict[str, Callable[[Context], Follow]] = {
-    "plan": plan_step,
-    "pairs": pairs_step,
-    "derive": derive_step,
-    "import": import_step,
-    "export": export_step,
-    "refresh": refresh_step,
-    "check": check_step,
-    "capture": capture_step,
-    RENDERINGS: renderings_step,
-}
-FINAL_STEP = {"extract": "derive", "upload": "derive", "capture": "derive"}
-"""The step that runs once after every other chunk of the job is done."""
 
 
 def describe_error(error: BaseException) -> str:
@@ -214,7 +194,7 @@ class Runner:
         raised: the chunk is handed back, not failed)."""
         db = database_of(self.host)
         try:
-            follow = STEPS[step](ctx)
+            follow = step_table(self.host).steps[step](ctx)
         except Stopped:
             self._drop(ctx.chunk_id)
             return []
@@ -228,7 +208,8 @@ class Runner:
                 session.commit()
             return []
         with db.writer() as session:
-            ids = complete(session, ctx.chunk_id, self.name, follow, FINAL_STEP.get(ctx.kind), self.lease)
+            ids = complete(session, ctx.chunk_id, self.name, follow, step_table(self.host).final.get(ctx.kind),
+                           self.lease)
             session.commit()
         return ids
 

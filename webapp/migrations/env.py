@@ -1,4 +1,4 @@
-"""Alembic environment: runs against the engine handed over by webapp.migrate."""
+"""Alembic environment: runs against the engine handed over by webapp.foundation.migrate."""
 
 import warnings
 

@@ -44,7 +44,7 @@ class Job(Base):
 class JobChunk(Base):
     """A unit of a job that one worker runs at a time, under a lease: a worker that stops renewing it
     (killed, or its machine gone) loses it, and the chunk is handed to another worker. `step` names the
-    work (plan, pairs, derive, import, export, refresh, check: jobs/runner.py STEPS); `work` holds its
+    work (plan, pairs, derive, import, export, refresh, check: steps/__init__.py STEPS); `work` holds its
     parameters (for `pairs`, the (page id, extractor name, fingerprint) triples)."""
 
     __tablename__ = "job_chunk"

@@ -108,7 +108,7 @@ def both_annotated(metric: Metric, first: Said, second: Said) -> bool:
     return all(metric.metadata_field in (said.article_metadata or {}) for said in (first, second))
 
 
-def mark_board(board: dict[str, Any], noise: dict[str, Any]) -> None:
+def mark_leaderboard(board: dict[str, Any], noise: dict[str, Any]) -> None:
     """Add the annotators' noise on the board's pages (``noise_on``) to a leaderboard result:
     ``board["noise"]`` with, per extractor but the
     best, whether its F1 is within annotator noise of the best's (never of the one ranked above: that chains

@@ -37,7 +37,7 @@ from ..scoring import Metric
 from ..scoring.subsets import Subsets
 from ..scoring.tiers import ALPHA, bootstrap_p, holm
 from .cache import CachedRow, ScoreCache
-from .leaderboard_figures import BoardOptions, board_of, figures_of, twin_tiers
+from .leaderboard_figures import LeaderboardOptions, figures_of, leaderboard_of, twin_tiers
 
 Aligned = Sequence[tuple[int, Sequence[CachedRow]]]
 SPLIT_FIGURES = ("precision", "recall", "f1", "accuracy", "pages")
@@ -250,8 +250,8 @@ RULE = ("a page's gold started from an extractor when the first revision of its 
         "annotations, was prefilled from that extractor's text")
 
 
-def board_movement(session: Session, cache: ScoreCache, records: Sequence[Prefilled], pages: Collection[int],
-                   known: Moved | None = None) -> dict[str, Any]:
+def leaderboard_movement(session: Session, cache: ScoreCache, records: Sequence[Prefilled], pages: Collection[int],
+                         known: Moved | None = None) -> dict[str, Any]:
     """The movement (see `movement`) of the golds and annotations of these pages; `known`: the movements
     already computed, by record key (valid while no extraction is removed), to which the others are added."""
     known = {} if known is None else known
@@ -262,17 +262,17 @@ def board_movement(session: Session, cache: ScoreCache, records: Sequence[Prefil
     return movement([r for r in wanted if r.key in known], known)
 
 
-def anchoring_of(cache: ScoreCache, options: BoardOptions, named: Mapping[str, str], same_as: Mapping[str, str],
+def anchoring_of(cache: ScoreCache, options: LeaderboardOptions, named: Mapping[str, str], same_as: Mapping[str, str],
                  records: Sequence[Prefilled], moved: Callable[[Collection[int]], dict[str, Any]]) -> dict[str, Any]:
     """What anchoring adds to a leaderboard result of `named` with `options` (`same_as`: its twins, see
     leaderboard.SameAs): "anchoring" (the rule, how many of its pages started from an extractor, the split,
-    and the movement over its pages: `moved`, see board_movement) and "unanchored"; with
+    and the movement over its pages: `moved`, see leaderboard_movement) and "unanchored"; with
     options.unanchored also the unanchored board's "extractors" and "tiers", which replace the board's."""
-    board = board_of(cache, options, named)
+    board = leaderboard_of(cache, options, named)
     twins = {a: b for a, b in same_as.items() if b in named}
     started = with_twins(started_from(records), twins)
     pages = set(cast("Sequence[int]", board.page_ids))  # the cache's boards are over page ids
-    anchored = Anchored(Subsets.of_board(board), board.page_ids, list(named), started)
+    anchored = Anchored(Subsets.of_leaderboard(board), board.page_ids, list(named), started)
     found: dict[str, Any] = {
         "anchoring": {
             "rule": RULE,

@@ -32,19 +32,19 @@ from sqlalchemy.orm import Session
 from sqlalchemy.types import Text
 
 from ..annotation.page_filter import PageFilter
-from ..kept import Kept
+from ..foundation.kept import Kept
+from ..foundation.vocabulary import DONE
 from ..models import Extraction, Gold, Page, Score, Site
 from ..scoring import Metric
-from ..scoring.board import Board
 from ..scoring.bootstrap import weights
+from ..scoring.leaderboard_maths import Leaderboard
 from ..scoring.metric import Fields
-from ..vocabulary import DONE
 from . import snapshot
 from .columns import Columns, PageFacts, Rows, Strings
 from .store import changed_since, current_of, epochs
 
 LOG_LIMIT = 2000
-BOARDS_KEPT = 8
+LEADERBOARDS_KEPT = 8
 """Boards kept per process, least recently used dropped first."""
 WEIGHTS_KEPT = 2
 """Bootstrap weights kept per process (one byte per page and resample: 10 MB at 10,000 pages and 1,000
@@ -119,10 +119,10 @@ class Aligned:
 class ScoreCache:
     """Current per-page counts, per metric in columns (columns.py), synced from the change log at every
     request, so that a save made through any process shows in every other at its next request. Boards
-    are kept for the BOARDS_KEPT most recently used queries, aligned pages for ALIGNMENTS_KEPT, and the
+    are kept for the LEADERBOARDS_KEPT most recently used queries, aligned pages for ALIGNMENTS_KEPT, and the
     bootstrap weights for the WEIGHTS_KEPT most recently used (pages, resamples, seed)."""
 
-    def __init__(self, metrics: Mapping[str, Metric], boards_kept: int = BOARDS_KEPT,
+    def __init__(self, metrics: Mapping[str, Metric], leaderboards_kept: int = LEADERBOARDS_KEPT,
                  snapshot_path: Path | None = None) -> None:
         self.metrics = metrics
         self.snapshot_path = snapshot_path
@@ -136,8 +136,8 @@ class ScoreCache:
         """Changes whenever a reloaded row's guard verdict or time differs from the one it replaced."""
         self.log: list[tuple[int, set[int]]] = []
         self.log_floor = -1
-        self.boards_kept = boards_kept
-        self.boards: Kept[tuple[int, Board]] = Kept(boards_kept)
+        self.leaderboards_kept = leaderboards_kept
+        self.boards: Kept[tuple[int, Leaderboard]] = Kept(leaderboards_kept)
         """query -> (the epoch it was built or last corrected at, its board)."""
         self.alignments: Kept[tuple[int, int, np.ndarray]] = Kept(ALIGNMENTS_KEPT)
         """query -> (the epoch it was built at, its stamp, the aligned slots)."""
@@ -145,7 +145,7 @@ class ScoreCache:
         self.loaded_from = "none"
         """How the cache started: "snapshot", "database", or "none" yet."""
 
-    def keep_board(self, key: tuple, board: Board) -> None:
+    def keep_leaderboard(self, key: tuple, board: Leaderboard) -> None:
         self.boards.put(key, (self.epoch, board))
 
     def resample_weights(self, pages: int, resamples: int, seed: int) -> np.ndarray:
@@ -155,7 +155,7 @@ class ScoreCache:
 
     def reset(self) -> None:
         """Forget everything: the next sync starts over (the log no longer reaches back to this cache)."""
-        self.__init__(self.metrics, self.boards_kept, self.snapshot_path)  # type: ignore[misc]
+        self.__init__(self.metrics, self.leaderboards_kept, self.snapshot_path)  # type: ignore[misc]
 
     def sync(self, session: Session) -> None:
         newest, floor, self.extraction_epoch = epochs(session)

@@ -23,10 +23,10 @@ from sqlalchemy.orm import Session
 from ..annotation.page_filter import PageFilter
 from ..extractors.base import Extractor
 from ..extractors.composition_rows import stored_compositions
+from ..foundation.vocabulary import DONE
 from ..models import Extraction, Gold
 from ..scoring import resolve_metric
 from ..scoring.cascade_choice import best_cascade
-from ..vocabulary import DONE
 from .cache import ScoreCache
 
 

@@ -26,12 +26,12 @@ from ..corpus.document import FETCH_FACT
 from ..corpus.visible_text import block_lines, parse_html
 from ..extractors.base import Extractor
 from ..extractors.scored_output import scored, scored_html, with_scored, with_scored_document
+from ..foundation.vocabulary import DONE, Taxonomy
 from ..models import Annotation, AnnotationRevision, Extraction, Gold, GoldCheck, GoldCheckRun, Page, utcnow
 from ..scoring import gold_checks as checks
 from ..scoring.agreement_maths import text_f1
 from ..scoring.markdown_text import stray_html
 from ..scoring.metadata_checks import date_out_of_range, missing_expected, not_on_page
-from ..vocabulary import DONE, Taxonomy
 from .agreement_figures import annotated_pages, double_annotated
 from .extractions import current_named
 

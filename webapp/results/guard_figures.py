@@ -11,8 +11,8 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from ..foundation.vocabulary import DONE, Taxonomy
 from ..models import Extraction, Gold, Page, Site
-from ..vocabulary import DONE, Taxonomy
 
 CELLS = ("true_accept", "false_reject", "false_accept", "true_reject")
 """The confusion matrix: a page of a type to accept accepted or rejected, one of another type accepted or

@@ -21,7 +21,7 @@ from ..annotation.page_filter import PageFilter
 from ..models import Extraction, Gold, Score
 from ..scoring import Metric, compare, resolve_metric
 from ..scoring.aggregate import Summary
-from ..scoring.board import Board
+from ..scoring.leaderboard_maths import Leaderboard
 from ..scoring.tiers import tiers
 from .cache import Aligned, ScoreCache, SharedScores
 from .store import current_of
@@ -35,7 +35,7 @@ site-rules with no rule applied on any of them is its fallback (results/site_rul
 
 
 @dataclass(frozen=True)
-class BoardOptions:
+class LeaderboardOptions:
     """What a leaderboard shows: the options of `goldtext score` (metric, average, filter, extractors,
     bootstrap, unanchored)."""
 
@@ -49,7 +49,7 @@ class BoardOptions:
     by: str | None = None  # one of GROUPINGS: the figures per group beside the whole
 
 
-def _board(
+def _leaderboard(
     cache: ScoreCache,
     metric: Metric,
     average: str | None,
@@ -57,7 +57,7 @@ def _board(
     filters: PageFilter,
     bootstrap: int,
     seed: int,
-) -> Board:
+) -> Leaderboard:
     """The cached board of this query, corrected for changed pages, or a new one."""
     filters.check_scored()
     fps = list(named.values())
@@ -68,22 +68,22 @@ def _board(
         changed = cache.changed_after(built)
         if changed is not None:
             now = cache.aligned(metric.name, fps, filters, changed)
-            on_board = set(now.page_ids)
-            if all((page in on_board) == (page in board.index) for page in changed):
+            on_leaderboard = set(now.page_ids)
+            if all((page in on_leaderboard) == (page in board.index) for page in changed):
                 for page, slot in zip(now.page_ids, now.slots.tolist()):
                     board.update(page, {name: now.columns.row_counts(fp, slot) for name, fp in named.items()})
-                cache.keep_board(key, board)
+                cache.keep_leaderboard(key, board)
                 return board
-    board = _new_board(cache, metric, cache.aligned(metric.name, fps, filters), named, average, bootstrap, seed)
-    cache.keep_board(key, board)
+    board = _new_leaderboard(cache, metric, cache.aligned(metric.name, fps, filters), named, average, bootstrap, seed)
+    cache.keep_leaderboard(key, board)
     return board
 
 
-def board_of(cache: ScoreCache, options: BoardOptions, named: Mapping[str, str]) -> Board:
+def leaderboard_of(cache: ScoreCache, options: LeaderboardOptions, named: Mapping[str, str]) -> Leaderboard:
     """The board `leaderboard` reads for these options (the cached one, corrected for changed pages): read
     it, never change it."""
-    return _board(cache, resolve_metric(cache.metrics, options.metric), options.average, named, options.filters,
-                  options.bootstrap, options.seed)
+    return _leaderboard(cache, resolve_metric(cache.metrics, options.metric), options.average, named, options.filters,
+                        options.bootstrap, options.seed)
 
 
 def figures_of(summary: Summary) -> dict[str, Any]:
@@ -91,21 +91,21 @@ def figures_of(summary: Summary) -> dict[str, Any]:
     return {k: v for k, v in asdict(summary).items() if k not in ("metric", "average", "extra")} | summary.extra
 
 
-def _new_board(cache: ScoreCache, metric: Metric, aligned: Aligned, named: Mapping[str, str],
-               average: str | None, bootstrap: int, seed: int) -> Board:
+def _new_leaderboard(cache: ScoreCache, metric: Metric, aligned: Aligned, named: Mapping[str, str],
+                     average: str | None, bootstrap: int, seed: int) -> Leaderboard:
     """A board of these aligned pages, its bootstrap weights the cache's."""
     kept = cache.resample_weights(len(aligned), bootstrap, seed) if bootstrap and len(aligned) else None
-    return Board.of_fields(metric, {name: aligned.fields(fp) for name, fp in named.items()},
-                           {name: aligned.errored(fp) for name, fp in named.items()}, aligned.page_ids,
-                           average, bootstrap, seed, kept)
+    return Leaderboard.of_fields(metric, {name: aligned.fields(fp) for name, fp in named.items()},
+                                 {name: aligned.errored(fp) for name, fp in named.items()}, aligned.page_ids,
+                                 average, bootstrap, seed, kept)
 
 
-def _figures(board: Board) -> dict[str, Any]:
+def _figures(board: Leaderboard) -> dict[str, Any]:
     """Per extractor, its summary's figures."""
     return {name: figures_of(s) for name, s in board.summaries().items()}
 
 
-def _ranked(board: Board, same_as: SameAs | None = None) -> dict[str, Any]:
+def _ranked(board: Leaderboard, same_as: SameAs | None = None) -> dict[str, Any]:
     """The board's figures per extractor and its tiers (scoring/tiers.py: who cannot be told from the best),
     an extractor that is only another one shown (`same_as`) left out of them and given that one's tier."""
     figures = _figures(board)
@@ -141,7 +141,7 @@ def leaderboard(
     """Figures per extractor (`named`: display name -> fingerprint), optionally per group."""
     definition = resolve_metric(cache.metrics, metric)
     average_name, _ = definition.aggregation(average)
-    board = _board(cache, definition, average, named, filters, bootstrap, seed)
+    board = _leaderboard(cache, definition, average, named, filters, bootstrap, seed)
     result: dict[str, Any] = {
         "metric": metric,
         "average": average_name,
@@ -154,7 +154,7 @@ def leaderboard(
         groups = cache.aligned(metric, list(named.values()), filters).groups(by)
         result["groups"] = {}
         for group, aligned in sorted(groups.items()):
-            sub = _new_board(cache, definition, aligned, named, average, bootstrap, seed)
+            sub = _new_leaderboard(cache, definition, aligned, named, average, bootstrap, seed)
             result["groups"][group] = {"pages": len(sub.page_ids), **_ranked(sub, same_as)}
     return result
 
@@ -192,7 +192,7 @@ def head_to_head(
     return payload
 
 
-def board_pages(cache: ScoreCache, metric: str, fingerprints: list[str], filters: PageFilter) -> list[int]:
+def leaderboard_pages(cache: ScoreCache, metric: str, fingerprints: list[str], filters: PageFilter) -> list[int]:
     """The pages a board of these fingerprints scores: those every one of them has scored (kept up to
     date by the change log)."""
     return cache.aligned_pages(metric, fingerprints, filters)[1].tolist()
@@ -203,7 +203,7 @@ def scored_fingerprints(cache: ScoreCache, metric: str) -> set[str]:
     return {fp for fp, pages in cache.scored.get(metric, {}).items() if pages > 0}
 
 
-def board_extractors(shared: SharedScores, metric: str, named: Mapping[str, str], asked: bool) -> dict[str, str]:
+def leaderboard_extractors(shared: SharedScores, metric: str, named: Mapping[str, str], asked: bool) -> dict[str, str]:
     """The extractors a leaderboard shows: those asked for, else every registered one with scores."""
     if asked:
         return dict(named)
@@ -224,7 +224,7 @@ def guard_and_time(cache: ScoreCache, metric: str, named: Mapping[str, str], fil
     return result
 
 
-def leaderboard_with_extras(shared: SharedScores, options: BoardOptions, named: Mapping[str, str],
+def leaderboard_with_extras(shared: SharedScores, options: LeaderboardOptions, named: Mapping[str, str],
                             same_as: SameAs | None = None) -> dict[str, Any]:
     """`goldtext score --format json` for these extractors, plus "extras" (see guard_and_time)."""
     cache = shared.cache

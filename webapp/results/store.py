@@ -19,9 +19,9 @@ from sqlalchemy.orm import Session, aliased
 
 from ..extractors.registry import METADATA_ONLY
 from ..extractors.scored_output import scored, with_scored
+from ..foundation.vocabulary import DONE
 from ..models import Extraction, Gold, Score, ScoreChange, ScoreEpoch
 from ..scoring import Metric
-from ..vocabulary import DONE
 from .json_keys import has_key
 
 

@@ -15,9 +15,9 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ..extractors.scored_output import scored, with_scored
+from ..foundation.vocabulary import DONE
 from ..models import Extraction, Gold, Page
 from ..scoring.structure_tests import StructureTest, generate, run
-from ..vocabulary import DONE
 
 
 def scored_pages(session: Session, no_content: Collection[str]) -> list[int]:

@@ -18,8 +18,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ..annotation.type_signals import NO_SIGNAL, suggest_type
+from ..foundation.vocabulary import DONE, Taxonomy
 from ..models import Annotation, AnnotationRevision, Extraction, Gold, GoldRevision, Page
-from ..vocabulary import DONE, Taxonomy
 
 IMPORT = "import"  # the author of an imported gold's revisions
 

@@ -35,7 +35,7 @@ from typing import Any
 import krippendorff
 import numpy as np
 
-from ..kept import Kept
+from ..foundation.kept import Kept
 from .metadata_agreement import pair_counts, rates
 from .token_overlap import counts, page_scores
 

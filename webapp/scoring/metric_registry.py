@@ -1,12 +1,12 @@
-"""The metric registry: a plain dict name -> Metric, built for each app by its settings (webapp/settings.py),
-as the extractor registry is. Built-ins are registered exactly as a third party's (webapp/plugins.py): entry
+"""The metric registry: a plain dict name -> Metric, built for each app by its settings (webapp/foundation/settings.py),
+as the extractor registry is. Built-ins are registered exactly as a third party's (webapp/foundation/plugins.py): entry
 points in the `goldtext.metrics` group naming a `Metric`."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
-from .. import plugins
+from ..foundation import plugins
 from .metric import Metric
 
 GROUP = "goldtext.metrics"

@@ -17,8 +17,8 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from .aggregate import CorpusFigures, Row, Summary, page_count, summary_of
-from .board import Board
 from .bootstrap import BLOCK, resampled_sums
+from .leaderboard_maths import Leaderboard
 from .metric import Figures, Metric, page_fields
 
 Wanted = Sequence[tuple[str, np.ndarray]]
@@ -46,7 +46,7 @@ class Subsets:
         return cls(metric, average, values, errored, page_count(table))
 
     @classmethod
-    def of_board(cls, board: Board) -> Subsets:
+    def of_leaderboard(cls, board: Leaderboard) -> Subsets:
         """From a board's values, and its resamples' weights (its bootstrap and seed): read, never changed."""
         return cls(board.metric, board.average, board.values, board.errored, len(board.page_ids), board.weights,
                    board.seed)

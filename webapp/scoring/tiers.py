@@ -1,7 +1,7 @@
 """Which extractors the data cannot tell from the best: a paired bootstrap of each one's corpus F1 against
 the best's, Holm-corrected over the extractors.
 
-The resamples are those of the board (scoring/board.py), the same page weights for every extractor, so a
+The resamples are those of the board (scoring/leaderboard_maths.py), the same page weights for every extractor, so a
 resample's difference best - other is paired. For each other extractor the one-sided bootstrap p-value of
 "the best is no better" is (1 + resamples where best - other <= 0) / (1 + resamples); Holm's step-down
 correction over the m others gives adjusted p-values

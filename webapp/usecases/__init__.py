@@ -1,7 +1,7 @@
 """The application layer: one function per action a user can take and per figure a face offers, called
 alike by the browser's views, the JSON API, the command line and the job steps (docs/code.md, "Where each
 action lives", lists them). Each takes what the settings decide from the object `create_app` builds once
-(`webapp/settings.py`), passed by the face that calls it.
+(`webapp/foundation/settings.py`), passed by the face that calls it.
 
 A use case takes a session and never commits (the face that owns the transaction does), receives what the
 settings decide as arguments, and knows nothing of Flask. It states its role at its definition and checks

@@ -16,10 +16,10 @@ from sqlalchemy.orm import Session
 from ..accounts.audit_actions import Action
 from ..accounts.roles import ADMIN
 from ..annotation.prefill import METRIC
+from ..foundation.settings import Settings
 from ..models import Site, SiteRule
 from ..results.rule_proof import Proof
 from ..results.rule_proposal import site_proof, store_rule
-from ..settings import Settings
 from .outcome import Actor, Refused, needs
 
 

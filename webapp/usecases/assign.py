@@ -23,8 +23,8 @@ from ..accounts.roles import ANNOTATOR, REVIEWER, at_least
 from ..accounts.users import accounts_exist, user_named
 from ..annotation.assignment import Pair, assign, drop_pairs, restore_pairs, unassign
 from ..annotation.page_filter import PageFilter
+from ..foundation.settings import Settings
 from ..models import AssignmentChange, utcnow
-from ..settings import Settings
 from .outcome import Actor, Refused, needs
 
 

@@ -22,9 +22,9 @@ from sqlalchemy.orm import Session
 from ..accounts.audit_actions import Action
 from ..accounts.roles import ADMIN
 from ..corpus.importer import start_batch
+from ..foundation.settings import Settings
 from ..jobs.records import create_job
 from ..models import Job
-from ..settings import Settings
 from .outcome import Actor, Refused, needs
 
 

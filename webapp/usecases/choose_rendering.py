@@ -17,9 +17,9 @@ from ..accounts.audit_actions import Action
 from ..accounts.roles import REVIEWER
 from ..annotation.disagreement import refresh_disagreement
 from ..extractors.extraction_service import current_extractors
+from ..foundation.settings import Settings
 from ..models import RENDERED, Extraction, Page, PageRendering, Score
 from ..results.store import gold_changed
-from ..settings import Settings
 from .outcome import Actor, Refused, needs
 
 RAW = "raw"

@@ -1,6 +1,6 @@
 """Export: pages and their gold written into a folder in one of the layouts (exports/), or the leaderboard's
 choice written as a runnable datatrove pipeline (crawl/). `goldtext export` writes it at once and is audited
-here, when written; the browser's export job (jobs/export_step.py) writes it as the user who started it, whose
+here, when written; the browser's export job (steps/export_step.py) writes it as the user who started it, whose
 start was audited (usecases/start_export.py).
 
 The rules: only an admin exports (403); what is written reads current scores, so a CSV's scores and a
@@ -23,9 +23,9 @@ from ..crawl.choice import PipelineRequest
 from ..crawl.export import export_pipeline
 from ..exports.card import Tally
 from ..exports.export_service import ExportRequest, Progress, run_export
+from ..foundation.settings import Settings
 from ..results.extractions import current_named
 from ..scoring import Metric
-from ..settings import Settings
 from .outcome import Actor, needs
 
 ONLY_ADMINS = "Only an admin exports."

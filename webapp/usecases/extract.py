@@ -23,9 +23,9 @@ from ..accounts.audit_actions import Action
 from ..accounts.roles import ADMIN
 from ..extractors.extraction_service import current_extractors
 from ..extractors.registry import UnknownExtractor
+from ..foundation.settings import Settings
 from ..jobs.records import create_job
 from ..models import Job
-from ..settings import Settings
 from .bodies import EXTRACTION, validated
 from .outcome import Actor, Refused, needs
 

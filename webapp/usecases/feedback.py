@@ -24,9 +24,9 @@ from ..accounts.roles import ANNOTATOR, REVIEWER, at_least
 from ..annotation.annotations import DRAFT, FINISHED, annotation_of, is_blind
 from ..annotation.comments import BODY_MAX, CHANGES, COMMENT, LINE_MAX, blind_to
 from ..annotation.gold import apply_revision
+from ..foundation.settings import Settings
 from ..models import PageComment
 from ..results.store import gold_changed
-from ..settings import Settings
 from .outcome import Actor, Refused, needs
 from .save import locked_page
 

@@ -13,8 +13,8 @@ from typing import Any
 
 from ..annotation.article_metadata import checked
 from ..annotation.gold_markdown import GoldViews, views_of
-from ..settings import Settings
-from ..vocabulary import UnknownTerm, checked_page_type, checked_snippets, checked_status
+from ..foundation.settings import Settings
+from ..foundation.vocabulary import UnknownTerm, checked_page_type, checked_snippets, checked_status
 from .outcome import Refused
 
 

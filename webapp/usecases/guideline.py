@@ -13,8 +13,8 @@ from sqlalchemy.orm import Session
 from ..accounts.audit_actions import Action
 from ..accounts.roles import ADMIN
 from ..annotation.guideline_versions import TEXT_MAX, StaleGuideline, save_version
+from ..foundation.settings import Settings
 from ..models import Guideline
-from ..settings import Settings
 from .outcome import Actor, Refused, needs
 
 NOTE_MAX = 500

@@ -1,7 +1,7 @@
 """Import: documents read from files in any layout (or from a crawl's output) stored as pages of an import
 batch. Every face that imports calls `import_documents_into` (through `import_pages` for files):
 `goldtext import` and `goldtext demo` (cli/corpus.py), `goldtext import --datatrove` (cli/crawl.py) and the
-browser upload's job step (jobs/upload_step.py, acting as the user who started the upload). A command's import
+browser upload's job step (steps/upload_step.py, acting as the user who started the upload). A command's import
 begins with `start_import` (its batch, audited) and ends with `end_import` (the checks of its gold); an
 upload's batch is made and audited by usecases/start_upload.py.
 
@@ -39,10 +39,10 @@ from ..annotation.provenance import imported
 from ..corpus.document import RawDocument, Rejected
 from ..corpus.importer import ImportOutcome, import_documents, start_batch
 from ..corpus.readers import iter_documents
+from ..foundation.settings import Settings
+from ..foundation.vocabulary import ARTICLE, DONE, UnknownTerm, checked_page_type
 from ..jobs.follow_checks import follow_gold
 from ..models import Gold, ImportBatch, Job, Page
-from ..settings import Settings
-from ..vocabulary import ARTICLE, DONE, UnknownTerm, checked_page_type
 from .bodies import EFFORT_FIELD, checked_provenance, validated
 from .fields import checked_fields
 from .outcome import Actor, Refused, needs

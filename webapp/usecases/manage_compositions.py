@@ -29,8 +29,8 @@ from ..extractors.composing import BY_TYPE, ROUTE
 from ..extractors.composition_rows import add_composition, remove_composition
 from ..extractors.compositions import BadComposition, Composition
 from ..extractors.extraction_service import known_now
+from ..foundation.settings import Settings
 from ..models import Job
-from ..settings import Settings
 from .extract import ExtractionRequest, start_extraction
 from .outcome import Actor, Refused, needs
 

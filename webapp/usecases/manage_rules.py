@@ -19,9 +19,9 @@ from ..accounts.audit_actions import Action
 from ..accounts.roles import ADMIN
 from ..corpus.site_rows import site_named
 from ..extractors.site_rules import SITE_RULES_NAME
+from ..foundation.settings import Settings
 from ..models import Site, SiteRule
 from ..results.rule_proposal import store_rule
-from ..settings import Settings
 from .outcome import Actor, Refused, needs
 
 ONLY_ADMINS = "Only an admin sets or deletes a site rule."

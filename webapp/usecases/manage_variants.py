@@ -19,7 +19,7 @@ from ..accounts.roles import ADMIN
 from ..extractors.base import Extractor
 from ..extractors.composition_rows import compositions_using
 from ..extractors.variants import BadVariant, add_variant, remove_variant
-from ..settings import Settings
+from ..foundation.settings import Settings
 from .outcome import Actor, Refused, needs
 
 

@@ -44,12 +44,12 @@ from ..corpus.date_shown import dates_shown
 from ..corpus.site_names import known_site
 from ..corpus.visible_text import visible_text
 from ..extractors.scored_output import scored_outputs
+from ..foundation.settings import Settings
+from ..foundation.vocabulary import ARTICLE
 from ..models import Extraction, Page
 from ..results.extractions import current_named
-from ..results.leaderboard_figures import board_extractors, page_scores
+from ..results.leaderboard_figures import leaderboard_extractors, page_scores
 from ..results.site_ranking import site_ranking
-from ..settings import Settings
-from ..vocabulary import ARTICLE
 from .outcome import Actor, Refused, needs
 
 
@@ -180,7 +180,7 @@ def ranked_site(session: Session, settings: Settings, host: str, metric_name: st
     shared = settings.shared
     registered = current_named(session, settings.registry)
     with shared.synced(session):
-        named = board_extractors(shared, metric_name, registered, False)
+        named = leaderboard_extractors(shared, metric_name, registered, False)
         return shared.remembered(("prefill", metric_name, host, tuple(named.items())),
                                  lambda: site_ranking(shared.cache, metric, named, host))
 

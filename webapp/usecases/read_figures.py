@@ -2,11 +2,11 @@
 extractors, one extractor's worst pages, the accept guard, and the site rules' report. Each is one function
 that the command line (cli/scores_commands.py: `goldtext compare`, `goldtext guard`) and the web
 (web/figures.py, for views/leaderboard.py, views/sites.py and views/api.py) call alike, so both show one
-result for the same options. The leaderboard itself is usecases/read_board.py.
+result for the same options. The leaderboard itself is usecases/read_leaderboard.py.
 
 The rules: anyone signed in reads them (the command line is an admin's); each takes the shared score
 cache synced and held under its lock (`SharedScores.synced`; a command reads into a new one) and the
-options of `read_board.board_request`; an unknown extractor or fingerprint, or an average the metric
+options of `read_leaderboard.leaderboard_request`; an unknown extractor or fingerprint, or an average the metric
 lacks, is refused (400 naming it). Reading never writes."""
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from sqlalchemy.orm import Session
 from ..accounts.roles import ANNOTATOR
 from ..annotation.page_filter import filter_choices
 from ..extractors.extraction_service import SITE_RULES, stored_rules
+from ..foundation.settings import Settings
 from ..results.agreement_figures import mark_comparison
 from ..results.cache import SharedScores
 from ..results.composition_figures import composition_mark, mark_sides
@@ -26,18 +27,17 @@ from ..results.drift import acceptance_by_site_batch, drift_flags
 from ..results.extractions import current_named, resolve_ref, texts_of
 from ..results.guard_figures import guard_report
 from ..results.leaderboard_figures import (
-    BoardOptions,
-    board_extractors,
-    board_pages,
+    LeaderboardOptions,
     head_to_head,
     leaderboard,
+    leaderboard_extractors,
+    leaderboard_pages,
     worst_pages,
 )
 from ..results.site_figures import mark_too_few, site_rows, type_rows
 from ..results.site_rule_figures import rule_report
-from ..settings import Settings
 from .outcome import Refused, reads
-from .read_board import drift, same_as
+from .read_leaderboard import drift, same_as
 
 T = TypeVar("T")
 RULES_FALLBACK = "trafilatura"
@@ -52,15 +52,15 @@ def _refused_as_400(figures: Callable[[], T]) -> T:
 
 
 @reads(ANNOTATOR)
-def sites_figures(session: Session, settings: Settings, shared: SharedScores, options: BoardOptions
+def sites_figures(session: Session, settings: Settings, shared: SharedScores, options: LeaderboardOptions
                   ) -> dict[str, Any]:
     """The leaderboard by site, with one row per site and one per page type with main content: judged or
     not, best extractor, heat steps; and the drift flags."""
 
     def figures() -> dict[str, Any]:
-        named = board_extractors(shared, options.metric,
-                                 current_named(session, settings.registry, options.extractors),
-                                 bool(options.extractors))
+        named = leaderboard_extractors(shared, options.metric,
+                                       current_named(session, settings.registry, options.extractors),
+                                       bool(options.extractors))
         twins = same_as(session, shared, named)
         grouped = {by: leaderboard(shared.cache, options.metric, named, average=options.average,
                                    filters=options.filters, by=by, bootstrap=options.bootstrap, seed=options.seed,
@@ -69,8 +69,8 @@ def sites_figures(session: Session, settings: Settings, shared: SharedScores, op
         taxonomy, min_pages = settings.taxonomy, settings.min_site_pages
         with_content = {page_type: label for page_type, label in taxonomy.labels.items()
                         if taxonomy.has_content(page_type)}
-        for grouped_board in grouped.values():
-            mark_too_few(grouped_board, min_pages)
+        for grouped_leaderboard in grouped.values():
+            mark_too_few(grouped_leaderboard, min_pages)
         by_site = grouped["site"]
         by_site["sites"] = site_rows(by_site, filter_choices(session)["sites"], min_pages)
         by_site["types"] = type_rows(grouped["type"], with_content, min_pages)
@@ -81,7 +81,7 @@ def sites_figures(session: Session, settings: Settings, shared: SharedScores, op
 
 
 @reads(ANNOTATOR)
-def compare_figures(session: Session, settings: Settings, shared: SharedScores, options: BoardOptions, a: str,
+def compare_figures(session: Session, settings: Settings, shared: SharedScores, options: LeaderboardOptions, a: str,
                     b: str, top: int, *, with_texts: bool = False) -> dict[str, Any]:
     """The head-to-head of A and B (extractor names or stored fingerprints): wins, losses, ties, the
     paired bootstrap difference of F1 and whether it is within the annotators' noise, and the ``top``
@@ -92,7 +92,7 @@ def compare_figures(session: Session, settings: Settings, shared: SharedScores, 
         result = head_to_head(shared.cache, options.metric, first, second, average=options.average,
                               filters=options.filters, bootstrap=options.bootstrap, seed=options.seed, top=top)
         mark_comparison(session, result,
-                        board_pages(shared.cache, options.metric, [first[1], second[1]], options.filters))
+                        leaderboard_pages(shared.cache, options.metric, [first[1], second[1]], options.filters))
         mark_sides(session, result)
         if with_texts:
             texts = texts_of(session, [c["page_id"] for c in result["changed"]], [first[1], second[1]])
@@ -105,7 +105,7 @@ def compare_figures(session: Session, settings: Settings, shared: SharedScores, 
 
 
 @reads(ANNOTATOR)
-def pages_figures(session: Session, settings: Settings, shared: SharedScores, options: BoardOptions, ref: str,
+def pages_figures(session: Session, settings: Settings, shared: SharedScores, options: LeaderboardOptions, ref: str,
                   limit: int) -> dict[str, Any]:
     """One extractor's pages under the filters, worst F1 first (at most ``limit``)."""
 
@@ -119,7 +119,7 @@ def pages_figures(session: Session, settings: Settings, shared: SharedScores, op
 
 
 @reads(ANNOTATOR)
-def guard_figures(session: Session, settings: Settings, options: BoardOptions) -> dict[str, Any]:
+def guard_figures(session: Session, settings: Settings, options: LeaderboardOptions) -> dict[str, Any]:
     """The accept guard against the gold page types ("guard": the confusion matrix per extractor and its
     acceptance by site), the types to accept, the acceptance per site per import batch and the drift flags."""
 
@@ -143,7 +143,7 @@ def guard_figures(session: Session, settings: Settings, options: BoardOptions) -
 
 
 @reads(ANNOTATOR)
-def rules_figures(session: Session, settings: Settings, shared: SharedScores, options: BoardOptions
+def rules_figures(session: Session, settings: Settings, shared: SharedScores, options: LeaderboardOptions
                   ) -> dict[str, Any]:
     """Per site: site-rules' paths (rule, fallback, failed) and its F1 against its fallback's."""
 

@@ -15,13 +15,13 @@ from sqlalchemy.orm import Session
 
 from ..accounts.audit_actions import Action
 from ..accounts.roles import ANNOTATOR
+from ..foundation.settings import Settings
 from ..jobs.records import create_job, open_job
 from ..models import Job
 from ..results.store import refresh_scores
 from ..scoring import Metric
-from ..settings import Settings
 from .outcome import Actor, Refused, needs
-from .read_board import MetricUnavailable
+from .read_leaderboard import MetricUnavailable
 
 
 @needs(ANNOTATOR, "Only a signed-in user refreshes the scores.")

@@ -16,10 +16,10 @@ from ..accounts.roles import ANNOTATOR
 from ..annotation.gold import restore_revision
 from ..annotation.gold_markdown import views_from
 from ..annotation.guideline_versions import version_in_force
+from ..foundation.settings import Settings
 from ..jobs.follow_checks import follow_gold
 from ..models import GoldRevision, Job
 from ..results.store import gold_changed
-from ..settings import Settings
 from .fields import checked_fields
 from .outcome import Actor, Refused, needs
 from .save import edit_refusal, locked_page

@@ -14,12 +14,12 @@ from sqlalchemy.orm import Session
 
 from ..accounts.audit_actions import Action
 from ..accounts.roles import REVIEWER
+from ..foundation.settings import Settings
 from ..jobs.records import create_job
 from ..models import Job
 from ..results.gold_check_runs import Failed
 from ..results.gold_check_runs import run_checks as check_pages
 from ..scoring.gold_checks import Thresholds
-from ..settings import Settings
 from .outcome import Actor, needs
 
 ONLY_LEADS = "Only a reviewer or an admin runs the checks."

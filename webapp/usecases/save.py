@@ -32,10 +32,10 @@ from ..annotation.control import is_control_for
 from ..annotation.gold import Record, Revision, SaveOutcome, lock_page, save_gold
 from ..annotation.gold_markdown import GoldViews, edited_text
 from ..annotation.guideline_versions import version_in_force
+from ..foundation.settings import Settings
 from ..jobs.follow_checks import follow_gold
 from ..models import Job
 from ..results.store import gold_changed
-from ..settings import Settings
 from .bodies import SAVE, checked_provenance, validated
 from .fields import Fields, checked_fields, saved_views
 from .outcome import Actor, Refused, needs

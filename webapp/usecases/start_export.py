@@ -1,6 +1,6 @@
 """Start an export job from the browser: a gold dataset in one of the layouts (the Export page,
 views/exports.py), or the leaderboard's choice as a datatrove pipeline (the Extractors page,
-views/extractors.py). The job writes the zip the job page offers (jobs/export_step.py).
+views/extractors.py). The job writes the zip the job page offers (steps/export_step.py).
 
 The rules: only an admin exports (403); the request is one the export can write (400 naming what does not
 fit: a format, a page type, a pipeline's extractor); the job is queued with its first step's chunk and the
@@ -19,10 +19,10 @@ from ..crawl.choice import NO_CHALLENGER, NoChoice, PipelineRequest
 from ..exports.export_service import ExportRequest
 from ..extractors.extraction_service import current_extractors
 from ..extractors.registry import UnknownExtractor
+from ..foundation.settings import Settings
 from ..jobs.records import create_job
 from ..models import Job
 from ..results.extractions import current_named
-from ..settings import Settings
 from .outcome import Actor, Refused, needs
 
 

@@ -1,6 +1,6 @@
 """Start a browser upload: the files are stored with the job (in the database, so that a worker on any
 machine reads them) and the empty import batch made; a worker imports them with the same use case as
-`goldtext import` (jobs/upload_step.py) and extracts the new pages. `views/upload.py` calls `start_upload`.
+`goldtext import` (steps/upload_step.py) and extracts the new pages. `views/upload.py` calls `start_upload`.
 
 The rules: only an admin imports (403); a format and a site source the import knows (400); at least one
 file (400); UPLOAD_EXTRACTORS names extractors that can run here (`goldtext run` and `serve` refuse to
@@ -19,10 +19,10 @@ from ..accounts.audit_actions import Action
 from ..accounts.roles import ADMIN
 from ..corpus.importer import SITE_FROM, start_batch
 from ..corpus.readers import FORMATS
+from ..foundation.settings import Settings
 from ..jobs.files import store_file
 from ..jobs.records import create_job
 from ..models import Job
-from ..settings import Settings
 from .extract import checked_extractors
 from .outcome import Actor, Refused, needs
 

@@ -33,7 +33,6 @@ from ..accounts.login import LoginOutcome, LoginPolicy, begin, finish, refused, 
 from ..accounts.names import printable
 from ..accounts.roles import ROLES
 from ..accounts.users import AccountError, accounts_exist, hashed, list_users, password_problem
-from ..db import get_or_404, get_session
 from ..models import User
 from ..usecases.manage_accounts import (
     add_account,
@@ -48,8 +47,11 @@ from ..usecases.manage_accounts import (
 from ..usecases.outcome import Refused
 from ..usecases.own_account import change_own_password, log_out, log_out_everywhere, wrong_current_password
 from ..web.access import CREATE_ACCOUNT, LOGIN_KEY, identity
+from ..web.acting import actor
 from ..web.app_settings import settings
-from .common import actor, local_target, refuse
+from ..web.db import get_or_404, get_session
+from ..web.redirects import local_target
+from ..web.refusals import refuse
 
 T = TypeVar("T")
 bp = Blueprint("accounts", __name__)

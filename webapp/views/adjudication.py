@@ -18,17 +18,20 @@ from ..annotation.gold_markdown import editor_markdown
 from ..annotation.provenance import uniform
 from ..annotation.review import annotated, review_queue
 from ..corpus.visible_text import browser_rules, visible_text
-from ..db import get_or_404, get_session
+from ..foundation.vocabulary import GOLD_STATUSES
 from ..models import Gold, GoldRevision, Page
 from ..scoring.agreement_maths import page_agreement
 from ..usecases.adjudicate import NOTE_MAX, adjudicate_page, adjudication_refusal, adjudication_request
 from ..usecases.outcome import Refused
 from ..usecases.void import void_annotation
-from ..vocabulary import GOLD_STATUSES
-from ..web.app_settings import settings
+from ..web.acting import actor, annotator, current_role
+from ..web.app_settings import overlap, settings
+from ..web.check_dispatch import follow
+from ..web.db import get_or_404, get_session
+from ..web.effort_scope import idle_seconds
 from ..web.guideline_panel import guideline_panel
 from ..web.metadata_form import BadChoice, chosen_metadata, field_choices
-from .common import actor, annotator, current_role, follow, idle_seconds, overlap, refuse
+from ..web.refusals import refuse
 
 bp = Blueprint("adjudication", __name__, url_prefix="/adjudication")
 

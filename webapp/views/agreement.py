@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, render_template, request
 
-from ..db import get_session
 from ..results.agreement_figures import annotated_pages
 from ..scoring.agreement_maths import GROUPINGS, agreement, distributions
+from ..web.app_settings import overlap
 from ..web.charts import f1_boxes
-from .common import overlap
+from ..web.db import get_session
 
 bp = Blueprint("agreement", __name__)
 

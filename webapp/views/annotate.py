@@ -29,32 +29,26 @@ from ..annotation.gold import HistoryPage, history_page
 from ..annotation.gold_markdown import two_golds
 from ..annotation.provenance import summary
 from ..corpus.visible_text import browser_rules
-from ..db import get_or_404, get_session
+from ..foundation.vocabulary import GOLD_STATUSES, TEXT_SOURCES
 from ..models import Annotation, Gold, Page
 from ..results.effort_figures import pace
 from ..usecases.open_page import open_page
 from ..usecases.outcome import Refused
 from ..usecases.restore import restore as restore_gold
 from ..usecases.save import edit_refusal
-from ..vocabulary import GOLD_STATUSES, TEXT_SOURCES
 from ..web.access import identity
-from ..web.app_settings import settings
+from ..web.acting import ANNOTATOR, actor, annotator, current_role
+from ..web.app_settings import overlap, settings
+from ..web.boilerplate_cache import boilerplate_cache
+from ..web.check_dispatch import follow
+from ..web.db import get_or_404, get_session
+from ..web.effort_scope import idle_seconds
 from ..web.guideline_panel import guideline_panel
 from ..web.page_html import heavy
 from ..web.page_variants import captured_variants, other_candidates
-from .common import (
-    ANNOTATOR,
-    actor,
-    annotator,
-    boilerplate_cache,
-    current_role,
-    filter_args,
-    follow,
-    idle_seconds,
-    local_target,
-    overlap,
-    refuse,
-)
+from ..web.query_args import filter_args
+from ..web.redirects import local_target
+from ..web.refusals import refuse
 
 bp = Blueprint("annotate", __name__)
 

@@ -15,7 +15,6 @@ from ..annotation.annotations import annotation_of, is_blind
 from ..annotation.article_metadata import differing
 from ..annotation.control import is_control_for
 from ..annotation.gold import Record
-from ..db import get_or_404, get_session
 from ..jobs.start import dispatch
 from ..models import Page
 from ..results.agreement_figures import corpus_agreement
@@ -26,11 +25,16 @@ from ..usecases.extract import extraction_request, start_extraction
 from ..usecases.open_page import open_page
 from ..usecases.outcome import Refused
 from ..usecases.save import save, save_request
-from ..web import app_settings, board_query, figures, live_answers
-from ..web.app_settings import settings
+from ..web import app_settings, figures, leaderboard_query, live_answers
+from ..web.acting import actor, annotator
+from ..web.app_settings import overlap, settings
+from ..web.boilerplate_cache import boilerplate_cache
+from ..web.check_dispatch import follow
+from ..web.db import get_or_404, get_session
+from ..web.effort_scope import effort_scope
 from ..web.markdown import render_gold
 from ..web.query_args import int_arg
-from .common import actor, annotator, boilerplate_cache, effort_scope, follow, overlap, refuse
+from ..web.refusals import refuse
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -123,14 +127,14 @@ def start_extraction_json() -> tuple[Response, int]:
 @bp.get("/leaderboard")
 def leaderboard_json() -> Response:
     """`goldtext score --format json` (same options) plus extras and drift; ETag, 304 when unchanged."""
-    return live_answers.conditional(figures.leaderboard_of(board_query.board_options()))
+    return live_answers.conditional(figures.leaderboard_of(leaderboard_query.leaderboard_options()))
 
 
 @bp.get("/leaderboard/metadata")
 def leaderboard_metadata_json() -> Response:
     """The Metadata view: `goldtext score --metric title|authors|published --by type --format json`, one board a
     field, under "fields"; ETag, 304 when unchanged."""
-    return live_answers.conditional(figures.metadata_of(board_query.board_options()))
+    return live_answers.conditional(figures.metadata_of(leaderboard_query.leaderboard_options()))
 
 
 @bp.get("/leaderboard/pages")
@@ -140,13 +144,14 @@ def leaderboard_pages_json() -> Response:
     if not ref:
         abort(400, description="Name an extractor: a name or a stored fingerprint.")
     limit = int_arg("limit", 100, 1, 10_000)
-    return live_answers.conditional(figures.pages_of(board_query.board_options(bootstrap=0), ref, limit))
+    return live_answers.conditional(figures.pages_of(leaderboard_query.leaderboard_options(bootstrap=0), ref, limit))
 
 
 @bp.get("/sites")
 def sites_json() -> Response:
     """`goldtext score --by site --format json` plus one row per site (judged, best, heat)."""
-    return live_answers.conditional(figures.sites_of(board_query.board_options(bootstrap=board_query.SITES_RESAMPLES)))
+    return live_answers.conditional(figures.sites_of(leaderboard_query.leaderboard_options(
+        bootstrap=leaderboard_query.SITES_RESAMPLES)))
 
 
 @bp.get("/compare")
@@ -155,19 +160,19 @@ def compare_json() -> Response:
     a, b = request.args.get("a"), request.args.get("b")
     if not a or not b:
         abort(400, description="Name two extractors or fingerprints: a and b.")
-    top = int_arg("top", 20, 0, board_query.TOP_MAX)
-    return live_answers.conditional(figures.compare_of(board_query.board_options(), a, b, top))
+    top = int_arg("top", 20, 0, leaderboard_query.TOP_MAX)
+    return live_answers.conditional(figures.compare_of(leaderboard_query.leaderboard_options(), a, b, top))
 
 
 @bp.get("/guard")
 def guard_json() -> Response:
     """`goldtext guard --format json` plus acceptance per site per batch and the drift flags."""
-    return live_answers.conditional(figures.guard_of(board_query.board_options(bootstrap=0)))
+    return live_answers.conditional(figures.guard_of(leaderboard_query.leaderboard_options(bootstrap=0)))
 
 
 @bp.get("/site-rules")
 def site_rules_json() -> Response:
-    return live_answers.conditional(figures.rules_of(board_query.board_options(bootstrap=0)))
+    return live_answers.conditional(figures.rules_of(leaderboard_query.leaderboard_options(bootstrap=0)))
 
 
 @bp.get("/agreement")

@@ -13,8 +13,8 @@ from werkzeug.datastructures import MultiDict
 from werkzeug.wrappers import Response
 
 from ..accounts.audit_log import AuditFilter, as_dict, detail_text, events, rows
-from ..db import get_session
 from ..exports.csv_scores import neutralise
+from ..web.db import get_session
 
 bp = Blueprint("audit", __name__, url_prefix="/audit")
 

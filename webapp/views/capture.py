@@ -9,15 +9,16 @@ from pathlib import Path
 from flask import Blueprint, abort, current_app, redirect, render_template, request, send_file, url_for
 from werkzeug.wrappers import Response
 
-from ..db import get_or_404, get_session
-from ..jobs.capture_step import CAPTURING, REPORT, warc_path
 from ..jobs.records import describe
 from ..jobs.start import dispatch
 from ..models import Job
+from ..steps.capture_step import CAPTURING, REPORT, warc_path
 from ..usecases.capture_pages import CaptureRequest, render_lines, start_capture, url_lines
 from ..usecases.outcome import Refused
+from ..web.acting import actor
 from ..web.app_settings import settings
-from .common import actor, refuse
+from ..web.db import get_or_404, get_session
+from ..web.refusals import refuse
 
 bp = Blueprint("capture", __name__, url_prefix="/capture")
 

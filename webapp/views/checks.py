@@ -8,14 +8,15 @@ from __future__ import annotations
 from flask import Blueprint, current_app, jsonify, redirect, render_template, url_for
 from werkzeug.wrappers import Response
 
-from ..db import get_session
 from ..jobs.start import dispatch
 from ..results.gold_check_runs import Failed, PageCheck, failing_by_check, overview, report
 from ..scoring.gold_checks import CHECKS
 from ..usecases.outcome import Refused
 from ..usecases.run_checks import run_checks
+from ..web.acting import actor
 from ..web.app_settings import settings
-from .common import actor, refuse
+from ..web.db import get_session
+from ..web.refusals import refuse
 
 bp = Blueprint("checks", __name__)
 

@@ -20,7 +20,7 @@ from ..annotation.candidate_tabs import tab_choices
 from ..annotation.comments import blind_to, open_requests, thread
 from ..annotation.consensus import Said, consensus
 from ..annotation.control import control_of
-from ..db import get_or_404, get_session
+from ..foundation.vocabulary import QUEUE_STATUSES
 from ..models import Annotation, Assignment, ControlPage, Extraction, ImportBatch, Page, Site
 from ..results.control_figures import control_scores
 from ..results.progress_figures import progress
@@ -29,13 +29,14 @@ from ..usecases.assign import assign_pages, last_change, reassign_pages, unassig
 from ..usecases.control_pages import end_control, give_control, make_control
 from ..usecases.feedback import add_comment, request_changes
 from ..usecases.outcome import Refused
-from ..usecases.read_board import DEFAULT_METRIC
-from ..vocabulary import QUEUE_STATUSES
+from ..usecases.read_leaderboard import DEFAULT_METRIC
 from ..web import app_settings
+from ..web.acting import actor, current_role
 from ..web.app_settings import settings
 from ..web.bad_input import ID_MAX
-from ..web.query_args import page_filter
-from .common import actor, current_role, filter_args, refuse
+from ..web.db import get_or_404, get_session
+from ..web.query_args import filter_args, page_filter
+from ..web.refusals import refuse
 
 bp = Blueprint("console", __name__)
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 from flask import Blueprint, render_template
 
 from ..annotation.effort_record import ACTIONS
-from ..db import get_session
 from ..results.effort_figures import GROUPINGS, effort_figures
-from .common import effort_scope
+from ..web.db import get_session
+from ..web.effort_scope import effort_scope
 
 bp = Blueprint("effort", __name__)
 

@@ -7,15 +7,16 @@ from flask import Blueprint, current_app, redirect, render_template, request, ur
 from sqlalchemy import select
 from werkzeug.wrappers import Response
 
-from ..db import get_session
 from ..exports.export_service import FORMATS, ExportRequest
+from ..foundation.vocabulary import GOLD_STATUSES
 from ..jobs.start import dispatch
 from ..models import Site
 from ..usecases.outcome import Refused
 from ..usecases.start_export import start_export
-from ..vocabulary import GOLD_STATUSES
+from ..web.acting import actor
 from ..web.app_settings import settings
-from .common import actor, refuse
+from ..web.db import get_session
+from ..web.refusals import refuse
 
 bp = Blueprint("exports", __name__)
 

@@ -11,7 +11,6 @@ from werkzeug.wrappers import Response
 from ..accounts.roles import ADMIN
 from ..crawl.choice import NO_CHALLENGER, NoChoice, PipelineRequest
 from ..crawl.plan import EXECUTORS
-from ..db import get_session
 from ..extractors.composing import KINDS, ROUTE, ROUTE_BY
 from ..extractors.extraction_service import known_now
 from ..extractors.options import settable
@@ -21,7 +20,9 @@ from ..usecases.manage_variants import add_extractor_variant, remove_extractor_v
 from ..usecases.outcome import Refused
 from ..usecases.start_export import start_pipeline_export
 from ..web import app_settings
-from .common import actor, current_role, refuse
+from ..web.acting import actor, current_role
+from ..web.db import get_session
+from ..web.refusals import refuse
 
 bp = Blueprint("extractors", __name__, url_prefix="/extractors")
 

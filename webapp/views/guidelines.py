@@ -9,12 +9,12 @@ from werkzeug.wrappers import Response
 from ..accounts.roles import ADMIN
 from ..annotation.guideline_versions import history as guideline_history
 from ..annotation.guideline_versions import in_force, version_of
-from ..db import get_session
 from ..usecases.guideline import NOTE_MAX, save_guideline
 from ..usecases.outcome import Refused
+from ..web.acting import actor, current_role
 from ..web.app_settings import settings
+from ..web.db import get_session
 from ..web.markdown import render
-from .common import actor, current_role
 
 bp = Blueprint("guidelines", __name__, url_prefix="/guidelines")
 

@@ -8,7 +8,6 @@ from typing import Any
 from flask import Blueprint, abort, current_app, jsonify, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from ..db import database, flask_app, get_or_404, get_session, readers
 from ..jobs.broker import broker, describe_broker
 from ..jobs.files import file_size, iter_file
 from ..jobs.health import broker_reachable, database_writable
@@ -16,8 +15,10 @@ from ..jobs.records import STATUSES, describe, list_jobs, live_workers
 from ..models import Job
 from ..usecases import cancel_job
 from ..usecases.outcome import Refused
+from ..web.acting import actor
+from ..web.db import database, flask_app, get_or_404, get_session, readers
 from ..web.json_error import json_error
-from .common import actor, refuse
+from ..web.refusals import refuse
 
 bp = Blueprint("jobs", __name__)
 

@@ -7,29 +7,29 @@ from typing import Any
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from ..db import get_session
 from ..jobs.start import dispatch
 from ..results.cache import ScoreCache
 from ..results.extractions import stored_fingerprints
-from ..results.leaderboard_figures import BoardOptions, f1_distribution
+from ..results.leaderboard_figures import LeaderboardOptions, f1_distribution
 from ..results.suggestion_figures import suggestion_figures
 from ..usecases.outcome import Refused
-from ..usecases.read_board import MetricUnavailable
+from ..usecases.read_leaderboard import MetricUnavailable
 from ..usecases.refresh import start_refresh
-from ..web import app_settings, board_query, figures, live_answers
-from ..web.board_form import form_context, unavailable
+from ..web import app_settings, figures, leaderboard_query, live_answers
+from ..web.acting import actor
 from ..web.charts import f1_boxes, precision_recall
+from ..web.db import get_session
+from ..web.leaderboard_form import form_context, unavailable
 from ..web.query_args import int_arg
-from .common import actor
 
 bp = Blueprint("leaderboard", __name__, url_prefix="/leaderboard")
 
 PAGES_LIMIT = 100
 
-bp.register_error_handler(board_query.MetricUnavailable, unavailable)
+bp.register_error_handler(leaderboard_query.MetricUnavailable, unavailable)
 
 
-def plots(query: BoardOptions) -> live_answers.Compute:
+def plots(query: LeaderboardOptions) -> live_answers.Compute:
     """The table's figures and, over the same pages, the precision-recall and per-page F1 plots."""
     table = figures.leaderboard_of(query)
 
@@ -50,7 +50,7 @@ def plots(query: BoardOptions) -> live_answers.Compute:
 
 @bp.get("")
 def index() -> str:
-    query = board_query.board_options()
+    query = leaderboard_query.leaderboard_options()
     board = live_answers.computed(plots(query))
     suggestion = suggestion_figures(get_session(), app_settings.settings().taxonomy)
     return render_template("leaderboard/index.html", board=board, suggestion=suggestion, **form_context(query))
@@ -59,7 +59,7 @@ def index() -> str:
 @bp.get("/metadata")
 def metadata() -> str:
     """The Metadata view: which extractor gets the title, the authors and the date right, per page type."""
-    query = board_query.board_options()
+    query = leaderboard_query.leaderboard_options()
     fields = live_answers.computed(figures.metadata_of(query))["fields"]
     return render_template("leaderboard/metadata.html", fields=fields, **form_context(query))
 
@@ -67,7 +67,7 @@ def metadata() -> str:
 @bp.get("/table")
 def table() -> Response:
     """The live part of the leaderboard (table and drift flags), with an ETag: the page polls it."""
-    query = board_query.board_options()
+    query = leaderboard_query.leaderboard_options()
     return live_answers.conditional(
         figures.leaderboard_of(query),
         lambda board: Response(render_template("leaderboard/_board.html", board=board, args=request.args)),
@@ -83,7 +83,7 @@ def refresh() -> Response:
     try:
         job, created = start_refresh(session, app_settings.settings(), actor(), metric)
     except MetricUnavailable as refused:
-        raise board_query.MetricUnavailable(refused) from None
+        raise leaderboard_query.MetricUnavailable(refused) from None
     except Refused as refused:
         abort(refused.status, description=refused.reason)
     session.commit()
@@ -94,7 +94,7 @@ def refresh() -> Response:
 
 @bp.get("/pages")
 def pages() -> str:
-    query = board_query.board_options(bootstrap=0)
+    query = leaderboard_query.leaderboard_options(bootstrap=0)
     ref = request.args.get("extractor") or ""
     found = live_answers.computed(figures.pages_of(query, ref, PAGES_LIMIT)) if ref else None
     return render_template("leaderboard/pages.html", found=found, ref=ref, **form_context(query))
@@ -102,9 +102,9 @@ def pages() -> str:
 
 @bp.get("/compare")
 def compare() -> str:
-    query = board_query.board_options()
+    query = leaderboard_query.leaderboard_options()
     a, b = request.args.get("a") or "", request.args.get("b") or ""
-    top = int_arg("top", 20, 0, board_query.TOP_MAX)
+    top = int_arg("top", 20, 0, leaderboard_query.TOP_MAX)
     result = live_answers.computed(figures.compare_of(query, a, b, top)) if a and b else None
     return render_template("leaderboard/compare.html", result=result, a=a, b=b, top=top,
                            stored=stored_fingerprints(get_session()), **form_context(query))

@@ -6,16 +6,17 @@ from flask import Blueprint, Response, abort, redirect, render_template, request
 from sqlalchemy import select
 from werkzeug.wrappers import Response as BaseResponse
 
-from ..db import get_session
 from ..models import RENDERED, Page, PageRendering
 from ..usecases.choose_rendering import choose_scored_rendering
 from ..usecases.outcome import Refused
+from ..web.acting import actor
 from ..web.app_settings import settings
+from ..web.db import get_session
 from ..web.heavy_pages import flat_document_of
 from ..web.page_html import heavy_html, page_html
 from ..web.page_variants import RAW, Variant, rendered_html, served_requisite, styled, variant_csp
+from ..web.refusals import refuse
 from ..web.security import REQUISITE_CSP
-from .common import actor, refuse
 
 bp = Blueprint("pages", __name__)
 

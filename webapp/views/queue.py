@@ -27,15 +27,16 @@ from ..annotation.page_queue import (
     step,
     totals,
 )
-from ..db import get_session
+from ..foundation.vocabulary import QUEUE_STATUSES, TODO
 from ..models import Assignment, ImportBatch, Site
 from ..scoring.gold_checks import CHECKS
 from ..usecases.assign import unassign_pages
 from ..usecases.outcome import Refused
-from ..vocabulary import QUEUE_STATUSES, TODO
-from ..web.app_settings import settings
-from ..web.query_args import page_filter
-from .common import actor, annotator, current_role, filter_args, overlap, refuse
+from ..web.acting import actor, annotator, current_role
+from ..web.app_settings import overlap, settings
+from ..web.db import get_session
+from ..web.query_args import filter_args, page_filter
+from ..web.refusals import refuse
 
 bp = Blueprint("queue", __name__)
 

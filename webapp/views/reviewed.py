@@ -7,8 +7,8 @@ from flask import Blueprint, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from ..annotation.review import reviewed as reviewed_pages
-from ..db import get_session
-from .common import annotator
+from ..web.acting import annotator
+from ..web.db import get_session
 
 bp = Blueprint("reviewed", __name__)
 

@@ -10,31 +10,32 @@ from werkzeug.wrappers import Response
 
 from ..accounts.roles import ADMIN, at_least
 from ..annotation.prefill import METRIC
-from ..db import get_session, readers
 from ..results.cache import ScoreCache
-from ..results.leaderboard_figures import BoardOptions
+from ..results.leaderboard_figures import LeaderboardOptions
 from ..results.rule_proof import MIN_PAGES
 from ..results.rule_proposal import gold_sites, site_proof
 from ..usecases.accept_rule import accept_learned_rule, learned_proof
 from ..usecases.outcome import Refused
-from ..web import app_settings, board_query, figures, live_answers
+from ..web import app_settings, figures, leaderboard_query, live_answers
+from ..web.acting import actor, current_role
 from ..web.app_settings import settings
-from ..web.board_form import form_context, unavailable
 from ..web.charts import acceptance_lines
-from .common import actor, current_role, refuse
+from ..web.db import get_session, readers
+from ..web.leaderboard_form import form_context, unavailable
+from ..web.refusals import refuse
 
 bp = Blueprint("sites", __name__, url_prefix="/sites")
-bp.register_error_handler(board_query.MetricUnavailable, unavailable)
+bp.register_error_handler(leaderboard_query.MetricUnavailable, unavailable)
 
 
 @bp.get("")
 def index() -> str:
-    query = board_query.board_options(bootstrap=board_query.SITES_RESAMPLES)
+    query = leaderboard_query.leaderboard_options(bootstrap=leaderboard_query.SITES_RESAMPLES)
     data = live_answers.computed(figures.sites_of(query))
     return render_template("sites/index.html", data=data, **form_context(query))
 
 
-def with_chart(query: BoardOptions, extractor: str) -> live_answers.Compute:
+def with_chart(query: LeaderboardOptions, extractor: str) -> live_answers.Compute:
     """The guard figures and the chart of one extractor's acceptance per site over batches."""
     guard = figures.guard_of(query)
 
@@ -51,7 +52,7 @@ def with_chart(query: BoardOptions, extractor: str) -> live_answers.Compute:
 
 @bp.get("/guard")
 def guard() -> str:
-    query = board_query.board_options(bootstrap=0, needs_metric=False)
+    query = leaderboard_query.leaderboard_options(bootstrap=0, needs_metric=False)
     extractor = request.args.get("chart") or app_settings.settings().default_extractor
     data = live_answers.computed(with_chart(query, extractor))
     return render_template("sites/guard.html", data=data, **form_context(query))
@@ -59,7 +60,7 @@ def guard() -> str:
 
 @bp.get("/rules")
 def rules() -> str:
-    query = board_query.board_options(bootstrap=0)
+    query = leaderboard_query.leaderboard_options(bootstrap=0)
     data = live_answers.computed(figures.rules_of(query))
     learnable = gold_sites(get_session(), MIN_PAGES)
     return render_template("sites/rules.html", data=data, learnable=learnable, min_pages=MIN_PAGES,

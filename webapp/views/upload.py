@@ -16,15 +16,16 @@ from werkzeug.wrappers import Response
 from ..corpus.importer import SITE_FROM
 from ..corpus.layout import GOLD_SUFFIX, INDEX_NAMES, URL_SUFFIX, page_stem
 from ..corpus.readers import FORMATS
-from ..db import get_or_404, get_session
 from ..jobs.records import describe
 from ..jobs.start import dispatch
-from ..jobs.upload_step import IMPORTING, PAGES
 from ..models import ImportBatch, Job
+from ..steps.upload_step import IMPORTING, PAGES
 from ..usecases.outcome import Refused
 from ..usecases.start_upload import Upload, start_upload
+from ..web.acting import actor
 from ..web.app_settings import settings
-from .common import actor, refuse
+from ..web.db import get_or_404, get_session
+from ..web.refusals import refuse
 
 bp = Blueprint("upload", __name__)
 

@@ -36,9 +36,9 @@ from werkzeug.wrappers import Response
 from ..accounts.credentials import LOGIN, TOKEN, holder
 from ..accounts.roles import ADMIN, ANNOTATOR, REVIEWER, at_least
 from ..accounts.users import accounts_exist
-from ..db import get_session
+from ..foundation.settings import settings_of
 from ..models import User
-from ..settings import settings_of
+from .db import get_session
 from .json_error import json_error
 
 PUBLIC = "public"

@@ -1,4 +1,4 @@
-"""The app's settings object for a request (webapp/settings.py): what the settings decide, the process's
+"""The app's settings object for a request (webapp/foundation/settings.py): what the settings decide, the process's
 score cache, the metric and extractor registries. The faces read them here; below the faces they are
 passed explicitly."""
 
@@ -9,13 +9,13 @@ from collections.abc import Mapping
 from flask import current_app
 
 from ..extractors.base import Extractor
+from ..foundation.settings import Settings, settings_of
 from ..results.cache import SharedScores
 from ..scoring import Metric
-from ..settings import Settings, settings_of
 
 
 def settings() -> Settings:
-    """What the app's settings decide (webapp/settings.py)."""
+    """What the app's settings decide (webapp/foundation/settings.py)."""
     return settings_of(current_app)
 
 
@@ -32,3 +32,8 @@ def metrics() -> Mapping[str, Metric]:
 def registry() -> Mapping[str, Extractor]:
     """The app's extractor registry, built once (read-only)."""
     return settings().registry
+
+
+def overlap() -> int:
+    """How many annotators annotate each page independently (the OVERLAP setting, at least 1)."""
+    return settings().overlap

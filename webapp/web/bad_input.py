@@ -28,7 +28,7 @@ from werkzeug.datastructures import ImmutableMultiDict
 from werkzeug.exceptions import BadRequest, NotFound
 from werkzeug.routing import IntegerConverter
 
-from ..settings import settings_of
+from ..foundation.settings import settings_of
 from .access import ACCOUNT_MAX_BODY
 
 ID_MAX = 2**31 - 1

@@ -1,5 +1,5 @@
 """The figures the leaderboard and sites views show and the JSON API serves, each a Compute
-(web/live_answers.py) over the shared score cache: the leaderboard (usecases/read_board.py) and the sites
+(web/live_answers.py) over the shared score cache: the leaderboard (usecases/read_leaderboard.py) and the sites
 and types tables, a head-to-head, one extractor's worst pages, the guard and drift, and the site rules'
 report (usecases/read_figures.py), the same use cases `goldtext score`, `compare` and `guard` call."""
 
@@ -10,15 +10,15 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from ..results.cache import ScoreCache
-from ..results.leaderboard_figures import BoardOptions
+from ..results.leaderboard_figures import LeaderboardOptions
 from ..usecases import read_figures
-from ..usecases.read_board import leaderboard_figures, metadata_figures
+from ..usecases.read_leaderboard import leaderboard_figures, metadata_figures
 from .app_settings import settings, shared_scores
 from .live_answers import Compute
 
 
-def leaderboard_of(options: BoardOptions) -> Compute:
-    """The leaderboard's figures: its use case, `goldtext score --format json` (usecases/read_board.py)."""
+def leaderboard_of(options: LeaderboardOptions) -> Compute:
+    """The leaderboard's figures: its use case, `goldtext score --format json` (usecases/read_leaderboard.py)."""
 
     def compute(session: Session, cache: ScoreCache) -> dict[str, Any]:
         return leaderboard_figures(session, settings(), shared_scores(), options)
@@ -26,9 +26,9 @@ def leaderboard_of(options: BoardOptions) -> Compute:
     return compute
 
 
-def metadata_of(options: BoardOptions) -> Compute:
+def metadata_of(options: LeaderboardOptions) -> Compute:
     """The leaderboard's Metadata view: the board of each metadata field, overall and by page type
-    (usecases/read_board.py `metadata_figures`)."""
+    (usecases/read_leaderboard.py `metadata_figures`)."""
 
     def compute(session: Session, cache: ScoreCache) -> dict[str, Any]:
         return metadata_figures(session, settings(), shared_scores(), options)
@@ -36,7 +36,7 @@ def metadata_of(options: BoardOptions) -> Compute:
     return compute
 
 
-def sites_of(options: BoardOptions) -> Compute:
+def sites_of(options: LeaderboardOptions) -> Compute:
     """`goldtext score --by site` plus one row per site and one per page type with main content."""
 
     def compute(session: Session, cache: ScoreCache) -> dict[str, Any]:
@@ -45,7 +45,7 @@ def sites_of(options: BoardOptions) -> Compute:
     return compute
 
 
-def compare_of(options: BoardOptions, a: str, b: str, top: int) -> Compute:
+def compare_of(options: LeaderboardOptions, a: str, b: str, top: int) -> Compute:
     """`goldtext compare A B --format json` (with "noise") plus both texts of every listed page."""
 
     def compute(session: Session, cache: ScoreCache) -> dict[str, Any]:
@@ -55,7 +55,7 @@ def compare_of(options: BoardOptions, a: str, b: str, top: int) -> Compute:
     return compute
 
 
-def pages_of(options: BoardOptions, ref: str, limit: int) -> Compute:
+def pages_of(options: LeaderboardOptions, ref: str, limit: int) -> Compute:
     """One extractor's pages under the filters, worst F1 first."""
 
     def compute(session: Session, cache: ScoreCache) -> dict[str, Any]:
@@ -64,7 +64,7 @@ def pages_of(options: BoardOptions, ref: str, limit: int) -> Compute:
     return compute
 
 
-def guard_of(options: BoardOptions) -> Compute:
+def guard_of(options: LeaderboardOptions) -> Compute:
     """`goldtext guard --format json` ("guard") plus the types to accept, acceptance per site per batch and
     the drift flags."""
 
@@ -74,7 +74,7 @@ def guard_of(options: BoardOptions) -> Compute:
     return compute
 
 
-def rules_of(options: BoardOptions) -> Compute:
+def rules_of(options: LeaderboardOptions) -> Compute:
     """Per site: site-rules' paths (rule, fallback, failed) and its F1 against the fallback's."""
 
     def compute(session: Session, cache: ScoreCache) -> dict[str, Any]:

@@ -8,7 +8,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from ..annotation.guideline_versions import in_force
-from ..vocabulary import Taxonomy
+from ..foundation.vocabulary import Taxonomy
 from .markdown import render
 
 

@@ -26,7 +26,7 @@ from ..corpus.visible_text import (
     LINE_BREAK_TAGS,
     normalise_line,
 )
-from ..kept import Kept
+from ..foundation.kept import Kept
 
 VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source",
                   "track", "wbr", "keygen", "frame", "basefont", "isindex"})

@@ -13,11 +13,11 @@ from flask import abort, jsonify, request
 from sqlalchemy.orm import Session
 from werkzeug.wrappers import Response
 
-from ..db import get_session
 from ..results.cache import ScoreCache
 from ..results.store import epochs
 from ..usecases.outcome import Refused
 from .app_settings import metrics, settings, shared_scores
+from .db import get_session
 
 Compute = Callable[[Session, ScoreCache], dict[str, Any]]
 """The figures of one answer, from the request's session and the synced cache."""

@@ -8,9 +8,9 @@ from collections.abc import Callable
 from flask import abort, current_app
 from sqlalchemy import select
 
-from ..db import get_session
+from ..foundation.settings import settings_of
 from ..models import Page
-from ..settings import settings_of
+from .db import get_session
 from .heavy_pages import verdict
 
 

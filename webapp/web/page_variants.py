@@ -16,9 +16,9 @@ from sqlalchemy import and_, select
 
 from ..capture.css_references import rewritten_stylesheet
 from ..capture.styled_html import styled_document
-from ..db import get_session
-from ..kept import Kept
+from ..foundation.kept import Kept
 from ..models import RENDERED, Extraction, Page, PageRendering, PageRequisite, RenderingExtraction
+from .db import get_session
 from .security import RAW_PAGE_CSP, styled_page_csp
 
 RAW = "raw"

@@ -7,9 +7,11 @@ from flask import abort, request
 from werkzeug.datastructures import MultiDict
 
 from ..annotation.page_filter import ANY_CHECK, VERDICTS, PageFilter
+from ..foundation.vocabulary import QUEUE_STATUSES
 from ..scoring.gold_checks import CHECKS
-from ..vocabulary import QUEUE_STATUSES
 from .bad_input import ID_MAX
+
+FILTER_ARGS = ("site", "status", "type", "batch", "author", "annotated", "verdict", "q", "check", "order")
 
 
 def page_filter(args: MultiDict[str, str]) -> PageFilter:
@@ -47,3 +49,9 @@ def int_arg(name: str, default: int, low: int = 0, high: int | None = None) -> i
     if number < low or (high is not None and number > high):
         abort(400, description=f"{name!r} must be between {low} and {high}.")
     return number
+
+
+def filter_args(args: MultiDict[str, str]) -> dict[str, str]:
+    """The queue's filter arguments and its order present in ``args`` (one value each, as its form sets them), to
+    carry along in links."""
+    return {name: args[name] for name in FILTER_ARGS if args.get(name)}

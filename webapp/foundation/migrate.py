@@ -21,7 +21,7 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Engine, create_engine, func, inspect, select, table, text
 
-SCRIPTS = Path(__file__).resolve().parent / "migrations"
+SCRIPTS = Path(__file__).resolve().parents[1] / "migrations"
 ADVISORY_LOCK = 7_404_117  # any fixed number: the PostgreSQL advisory lock key of Goldtext's upgrades
 
 

@@ -14,8 +14,8 @@ from flask import Flask, abort, current_app, g, has_request_context, request
 from sqlalchemy.orm import Session, sessionmaker
 from werkzeug.local import LocalProxy
 
-from .engine import EXTENSION, Database, database_in, detached
-from .settings import settings_of
+from ..foundation.engine import EXTENSION, Database, database_in, detached
+from ..foundation.settings import settings_of
 
 READ_METHODS = ("GET", "HEAD", "OPTIONS")
 T = TypeVar("T")

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
+from ..jobs.context import Context, Follow
 from ..models import Extraction
 from ..usecases.outcome import Actor
 from ..usecases.refresh import refresh_counts
-from .context import Context
-from .extraction_steps import Follow
 
 PAGES = 50  # pages per transaction
 

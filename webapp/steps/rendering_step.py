@@ -16,9 +16,9 @@ from sqlalchemy.orm import Session
 from ..extractors.compositions import runs_of
 from ..extractors.extraction_service import current_extractors, known_now, store_on_rendering
 from ..extractors.process_pool import Call, Result
+from ..jobs.context import Context, Follow
 from ..models import RENDERED, Extraction, Job, Page, PageRendering, RenderingExtraction, Score
-from .context import Context
-from .extraction_steps import FLUSH_RESULTS, FLUSH_SECONDS, Follow, naive
+from .extraction_steps import FLUSH_RESULTS, FLUSH_SECONDS, naive
 
 
 def renderings_step(ctx: Context) -> Follow:

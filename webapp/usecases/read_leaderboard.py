@@ -32,25 +32,25 @@ from ..annotation.page_filter import PageFilter
 from ..extractors.composition_rows import stored_compositions
 from ..extractors.extraction_service import SITE_RULES, known_now
 from ..extractors.registry import METADATA_ONLY
-from ..results.agreement_figures import ceiling, mark_board, noise_on
-from ..results.anchoring import anchoring_of, board_movement, prefilled
+from ..foundation.settings import Settings
+from ..results.agreement_figures import ceiling, mark_leaderboard, noise_on
+from ..results.anchoring import anchoring_of, leaderboard_movement, prefilled
 from ..results.cache import SharedScores
 from ..results.composition_figures import best_cascade_of, compositions_shown, outdated
 from ..results.drift import acceptance_by_site_batch, drift_flags
 from ..results.extractions import current_named
 from ..results.leaderboard_figures import (
     GROUPINGS,
-    BoardOptions,
+    LeaderboardOptions,
     SameAs,
-    board_extractors,
-    board_pages,
+    leaderboard_extractors,
+    leaderboard_pages,
     leaderboard_with_extras,
 )
 from ..results.site_figures import mark_too_few
 from ..results.site_rule_figures import fallback_twins, ruled_pages
 from ..results.store import stale_count
 from ..scoring import Metric
-from ..settings import Settings
 from .outcome import Refused, reads
 
 
@@ -76,10 +76,10 @@ OLD_GROUPINGS = {"annotator": "author", "kind": "type"}
 """Groupings' old names, read as the new ones for one release."""
 
 
-def board_request(settings: Settings, *, metric: str | None = None, average: str | None = None,
-                  filters: PageFilter = PageFilter(), extractors: tuple[str, ...] = (), bootstrap: int = 1000,
-                  seed: int = 0, by: str | None = None, unanchored: bool = False,
-                  needs_metric: bool = True) -> BoardOptions:
+def leaderboard_request(settings: Settings, *, metric: str | None = None, average: str | None = None,
+                        filters: PageFilter = PageFilter(), extractors: tuple[str, ...] = (), bootstrap: int = 1000,
+                        seed: int = 0, by: str | None = None, unanchored: bool = False,
+                        needs_metric: bool = True) -> LeaderboardOptions:
     """The options of a leaderboard (metric: tokens by default); Refused (400) or MetricUnavailable."""
     metric = metric or DEFAULT_METRIC
     if metric not in settings.metrics:
@@ -92,12 +92,12 @@ def board_request(settings: Settings, *, metric: str | None = None, average: str
     if unanchored and by is not None:
         raise Refused(400, "--unanchored and --by cannot be combined: the unanchored figures are of the whole "
                            "board")
-    return BoardOptions(metric=metric, average=average or None, filters=filters, extractors=extractors,
-                        bootstrap=bootstrap, seed=seed, by=by, unanchored=unanchored)
+    return LeaderboardOptions(metric=metric, average=average or None, filters=filters, extractors=extractors,
+                              bootstrap=bootstrap, seed=seed, by=by, unanchored=unanchored)
 
 
 @reads(ANNOTATOR)
-def read_leaderboard(session: Session, settings: Settings, options: BoardOptions,
+def read_leaderboard(session: Session, settings: Settings, options: LeaderboardOptions,
                      shared: SharedScores | None = None) -> dict[str, Any]:
     """`leaderboard_figures` with the score cache (the process's shared one by default; a command, whose
     process ends with it, reads into a new one) caught up with the change log and locked."""
@@ -108,28 +108,28 @@ def read_leaderboard(session: Session, settings: Settings, options: BoardOptions
 
 @reads(ANNOTATOR)
 def leaderboard_figures(session: Session, settings: Settings, shared: SharedScores,
-                        options: BoardOptions) -> dict[str, Any]:
+                        options: LeaderboardOptions) -> dict[str, Any]:
     """The leaderboard by the rules above (``shared``: the score cache, synced and held under its lock);
     Refused (400)."""
     try:
         named = current_named(session, settings.registry, options.extractors)
-        board = board_extractors(shared, options.metric, named, bool(options.extractors))
+        board = leaderboard_extractors(shared, options.metric, named, bool(options.extractors))
         result = leaderboard_with_extras(shared, options, board, same_as(session, shared, board))
         result |= copy.deepcopy(anchoring(session, shared, options, board, result["same_as"]))
     except ValueError as error:
         raise Refused(400, str(error)) from None
     result["not_run"] = [name for name in named if name not in board
-                         and on_board_of(settings, settings.metrics[options.metric], name)]
+                         and on_leaderboard_of(settings, settings.metrics[options.metric], name)]
     result |= versions_and_compositions(session, settings, shared, options, named, board)
-    noise, result["ceiling"] = agreement_on_board(session, settings, shared, options, board)
-    mark_board(result, noise)
+    noise, result["ceiling"] = agreement_on_leaderboard(session, settings, shared, options, board)
+    mark_leaderboard(result, noise)
     mark_too_few(result, settings.min_site_pages)
     result["drift"] = drift(session, settings, shared, options.extractors)
     result["pending"] = pending(session, settings, shared, options.metric)
     return result
 
 
-def versions_and_compositions(session: Session, settings: Settings, shared: SharedScores, options: BoardOptions,
+def versions_and_compositions(session: Session, settings: Settings, shared: SharedScores, options: LeaderboardOptions,
                               named: Mapping[str, str], board: Mapping[str, str]) -> dict[str, Any]:
     """The compositions shown, marked with their parts and the gold pages they lack; the extractions made by an
     older version of an extractor; the best cascade of two of the board's extractors that are not compositions
@@ -151,7 +151,7 @@ def versions_and_compositions(session: Session, settings: Settings, shared: Shar
     return {"compositions": copy.deepcopy(shown), "outdated": copy.deepcopy(old), "best_cascade": copy.deepcopy(best)}
 
 
-def on_board_of(settings: Settings, metric: Metric, name: str) -> bool:
+def on_leaderboard_of(settings: Settings, metric: Metric, name: str) -> bool:
     """Whether the extractor can be on this metric's board (else it is not "not run" there either): a metadata
     metric's board holds the extractors that give its field (a variant the registry does not hold counts as
     giving it), a text metric's those that give text (not METADATA_ONLY's)."""
@@ -163,7 +163,7 @@ def on_board_of(settings: Settings, metric: Metric, name: str) -> bool:
 
 @reads(ANNOTATOR)
 def metadata_figures(session: Session, settings: Settings, shared: SharedScores,
-                     options: BoardOptions) -> dict[str, Any]:
+                     options: LeaderboardOptions) -> dict[str, Any]:
     """The Metadata view: the leaderboard of each metadata field (`METADATA_METRICS`, those registered), each
     extractor that gives the field on the pages that annotate it, overall and by page type, with the options'
     filters, extractors and bootstrap (its metric, average, grouping and unanchored set per field): {"fields":
@@ -176,8 +176,8 @@ def metadata_figures(session: Session, settings: Settings, shared: SharedScores,
     return {"fields": fields}
 
 
-def agreement_on_board(session: Session, settings: Settings, shared: SharedScores, options: BoardOptions,
-                       named: Mapping[str, str]) -> tuple[dict[str, Any], dict[str, Any] | None]:
+def agreement_on_leaderboard(session: Session, settings: Settings, shared: SharedScores, options: LeaderboardOptions,
+                             named: Mapping[str, str]) -> tuple[dict[str, Any], dict[str, Any] | None]:
     """(the annotators' noise, the human ceiling) on the board's pages, computed once per version of
     the change log (which annotation saves and voids move too) and of the board's pages."""
     cache = shared.cache
@@ -185,7 +185,7 @@ def agreement_on_board(session: Session, settings: Settings, shared: SharedScore
     stamp, _ = cache.aligned_pages(options.metric, fingerprints, options.filters)
 
     def compute() -> tuple[dict[str, Any], dict[str, Any] | None]:
-        pages = board_pages(cache, options.metric, fingerprints, options.filters)
+        pages = leaderboard_pages(cache, options.metric, fingerprints, options.filters)
         return (noise_on(session, pages),
                 ceiling(session, settings.metrics[options.metric], pages, options.bootstrap))
 
@@ -204,7 +204,7 @@ def same_as(session: Session, shared: SharedScores, named: dict[str, str]) -> Sa
     return fallback_twins(named, ruled)
 
 
-def anchoring(session: Session, shared: SharedScores, options: BoardOptions, named: dict[str, str],
+def anchoring(session: Session, shared: SharedScores, options: LeaderboardOptions, named: dict[str, str],
               twins: dict[str, str]) -> dict[str, Any]:
     """The anchoring split, the movement and (with options.unanchored) the unanchored board
     (results/anchoring.py), computed once per version of the board's pages, scores and extractions; the
@@ -212,12 +212,12 @@ def anchoring(session: Session, shared: SharedScores, options: BoardOptions, nam
     once per version of its text while no extraction changes. Read it, never change it."""
     cache = shared.cache
     records = shared.remembered(("prefilled",), lambda: prefilled(session))
-    known = shared.remembered(("movement",), dict, cache.extraction_epoch)  # filled by board_movement
+    known = shared.remembered(("movement",), dict, cache.extraction_epoch)  # filled by leaderboard_movement
     stamp, _ = cache.aligned_pages(options.metric, list(named.values()), options.filters)
     return shared.remembered(
         ("anchoring", options, tuple(named.items())),
         lambda: anchoring_of(cache, options, named, twins, records,
-                             lambda pages: board_movement(session, cache, records, pages, known)),
+                             lambda pages: leaderboard_movement(session, cache, records, pages, known)),
         (stamp, cache.epoch, cache.extraction_epoch))
 
 

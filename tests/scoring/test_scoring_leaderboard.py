@@ -6,7 +6,7 @@ import pytest
 from workbench import METRICS
 
 from webapp.scoring import summarize_many
-from webapp.scoring.board import Board
+from webapp.scoring.leaderboard_maths import Leaderboard
 
 GOLDS = [
     "the night train leaves at ten",
@@ -38,10 +38,10 @@ def assert_same(left, right):
 
 @pytest.mark.parametrize("metric_name", ["tokens", "shingles"])
 @pytest.mark.parametrize("bootstrap", [0, 200])
-def test_board_equals_fresh_aggregation_before_and_after_an_update(metric_name, bootstrap):
+def test_leaderboard_equals_fresh_aggregation_before_and_after_an_update(metric_name, bootstrap):
     metric = METRICS[metric_name]
     pages = list(range(len(GOLDS)))
-    board = Board(METRICS[metric_name], table(metric, GOLDS, CANDIDATES), pages, bootstrap=bootstrap, seed=7)
+    board = Leaderboard(METRICS[metric_name], table(metric, GOLDS, CANDIDATES), pages, bootstrap=bootstrap, seed=7)
     expected = summarize_many(METRICS[metric_name], table(metric, GOLDS, CANDIDATES), bootstrap=bootstrap, seed=7)
     assert_same(board.summaries(), expected)
 

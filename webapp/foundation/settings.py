@@ -16,24 +16,24 @@ from datetime import datetime, timedelta
 from functools import cached_property
 from typing import Any
 
-from .accounts.login import LoginPolicy
-from .annotation.prefill import MODES as PREFILL_MODES
-from .annotation.prefill import POOLS as PREFILL_POOLS
-from .capture.addresses import AddressRules
-from .capture.capture_settings import CaptureSettings
-from .capture.fetcher import FetchLimits
-from .capture.render_limits import RenderLimits
-from .corpus.document import Limits
+from ..accounts.login import LoginPolicy
+from ..annotation.prefill import MODES as PREFILL_MODES
+from ..annotation.prefill import POOLS as PREFILL_POOLS
+from ..capture.addresses import AddressRules
+from ..capture.capture_settings import CaptureSettings
+from ..capture.fetcher import FetchLimits
+from ..capture.render_limits import RenderLimits
+from ..corpus.document import Limits
+from ..extractors.base import Extractor
+from ..extractors.extraction_service import RunSettings
+from ..extractors.guard import GuardThresholds
+from ..extractors.registry import build_registry
+from ..models import utcnow
+from ..results import snapshot
+from ..results.cache import ScoreCache, SharedScores
+from ..scoring import Metric, build_metrics, eager
+from ..scoring.gold_checks import Thresholds
 from .engine import DatabaseAddress
-from .extractors.base import Extractor
-from .extractors.extraction_service import RunSettings
-from .extractors.guard import GuardThresholds
-from .extractors.registry import build_registry
-from .models import utcnow
-from .results import snapshot
-from .results.cache import ScoreCache, SharedScores
-from .scoring import Metric, build_metrics, eager
-from .scoring.gold_checks import Thresholds
 from .vocabulary import Taxonomy, taxonomy
 
 EXTENSION = "goldtext.settings"

@@ -11,14 +11,13 @@ from typing import Any
 from ..crawl.choice import PipelineRequest
 from ..exports.archive import zip_folder
 from ..exports.export_service import ExportRequest
+from ..jobs.context import Context, Follow
+from ..jobs.files import store_path
 from ..models import Job
 from ..scoring import resolve_metric
 from ..usecases.export_pages import export_pages, export_pipeline_choice
 from ..usecases.outcome import Actor
 from ..usecases.refresh import refresh_counts
-from .context import Context
-from .extraction_steps import Follow
-from .files import store_path
 
 
 def export_request(params: dict) -> ExportRequest:

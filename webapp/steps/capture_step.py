@@ -22,10 +22,9 @@ from ..capture.capture_run import CaptureRun
 from ..capture.fetcher import Fetcher
 from ..capture.render import Renderer
 from ..capture.warc_records import warcinfo
+from ..jobs.context import Context, Follow
+from ..jobs.files import drop_files, file_names, iter_file, store_file
 from ..models import Job
-from .context import Context
-from .extraction_steps import Follow
-from .files import drop_files, file_names, iter_file, store_file
 
 CAPTURING = "capturing"
 CAPTURES = "captures"

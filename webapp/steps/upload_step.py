@@ -16,12 +16,12 @@ from pathlib import Path
 from sqlalchemy import select
 
 from ..corpus.importer import nothing_imported
+from ..jobs.context import Context, Follow
+from ..jobs.files import drop_files, unpack
 from ..models import ImportBatch, Page
 from ..usecases.import_pages import import_pages
 from ..usecases.outcome import Actor
-from .context import Context
-from .extraction_steps import Follow, plan_pairs
-from .files import drop_files, unpack
+from .extraction_steps import plan_pairs
 
 IMPORTING = "importing"
 """The stage of an upload's job while it imports (an import's report reloads once the job is past it)."""

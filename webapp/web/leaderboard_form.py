@@ -8,13 +8,13 @@ from typing import Any
 from flask import render_template, request
 
 from ..annotation.page_filter import filter_choices
-from ..db import get_session
-from ..results.leaderboard_figures import BoardOptions
-from . import app_settings, board_query
+from ..results.leaderboard_figures import LeaderboardOptions
+from . import app_settings, leaderboard_query
+from .db import get_session
 from .query_args import page_filter
 
 
-def form_context(query: BoardOptions) -> dict[str, Any]:
+def form_context(query: LeaderboardOptions) -> dict[str, Any]:
     """What the filter form needs: the choices, the current query, the query string to carry along."""
     return {
         "query": query,
@@ -25,9 +25,9 @@ def form_context(query: BoardOptions) -> dict[str, Any]:
     }
 
 
-def unavailable(error: board_query.MetricUnavailable) -> tuple[str, int]:
+def unavailable(error: leaderboard_query.MetricUnavailable) -> tuple[str, int]:
     """The figures' pages for an unavailable metric: the filters, to choose another, and why."""
-    query = BoardOptions(metric=error.metric.name, average=None, filters=page_filter(request.args),
+    query = LeaderboardOptions(metric=error.metric.name, average=None, filters=page_filter(request.args),
                                  extractors=(), bootstrap=0, seed=0)
     page = render_template("leaderboard/unavailable.html", metric=error.metric, message=error.description,
                            **form_context(query))

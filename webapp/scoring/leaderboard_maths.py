@@ -18,7 +18,7 @@ from .bootstrap import BLOCK, weights
 from .metric import Fields, Metric, page_fields
 
 
-class Board:
+class Leaderboard:
     """Figures of several extractors over one fixed, aligned set of pages."""
 
     def __init__(
@@ -47,7 +47,7 @@ class Board:
         bootstrap: int = 1000,
         seed: int = 0,
         resample_weights: np.ndarray | None = None,
-    ) -> Board:
+    ) -> Leaderboard:
         """The board of counts already read into arrays: per extractor, its fields (one float array per
         count name, one entry per page) and whether each page's extraction errored."""
         board = cls.__new__(cls)

@@ -23,8 +23,8 @@ from ..extractors.composing import ROUTE, UNION, PartOutput
 from ..extractors.compositions import Composition, compose
 from ..extractors.extraction_service import known_now, store
 from ..extractors.process_pool import Result
+from ..jobs.context import Context
 from ..models import Extraction, Page, Site
-from .context import Context
 
 DERIVE_BATCH = 100
 """Pages whose parts' texts are read at once."""

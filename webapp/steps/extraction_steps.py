@@ -1,8 +1,8 @@
 """The steps of an extraction job: `plan` (which pairs are missing, cut into chunks; a composition's parts
 run in its place; and which captured pages' renderings in Chromium lack an extractor's output), `pairs` (compute
 one chunk of (page, extractor) pairs), `renderings` (the extractors on a chunk of renderings:
-jobs/rendering_step.py), `derive` (the compositions' extractions derived from their parts'
-(jobs/composed_extractions.py), the new extractions' scores and the pages' disagreement, then the checks of the
+steps/rendering_step.py), `derive` (the compositions' extractions derived from their parts'
+(steps/composed_extractions.py), the new extractions' scores and the pages' disagreement, then the checks of the
 gold on those pages). An upload's job reuses `pairs`, `renderings` and `derive` after its import.
 
 `pairs` reads its pages' HTML in a short read transaction, runs the calls with no transaction open,
@@ -39,21 +39,19 @@ from ..extractors.extraction_service import (
 )
 from ..extractors.process_pool import Call, Result
 from ..extractors.variants import with_variants
+from ..jobs.context import Context, Follow
 from ..models import Extraction, Job, Page, PageRendering, RenderingExtraction, utcnow
 from ..results.store import refresh_scores
 from ..scoring import Metric
 from .check_step import check_pages
 from .composed_extractions import derive_compositions
-from .context import Context
 
 FLUSH_RESULTS = 16  # results stored per write transaction at most
 FLUSH_SECONDS = 1.0  # ... or after this long (a killed worker loses at most this much work)
 DERIVE_PAGES = 200  # pages per transaction when scores and disagreement are refreshed
 
 RENDERINGS = "renderings"
-"""The step that runs the extractors on captured pages' renderings in Chromium (jobs/rendering_step.py)."""
-
-Follow = list[tuple[str, Any]]
+"""The step that runs the extractors on captured pages' renderings in Chromium (steps/rendering_step.py)."""
 
 
 def chunk_pairs(pairs: Sequence[tuple[int, Extractor]], size: int) -> list[list[list[Any]]]:

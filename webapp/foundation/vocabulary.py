@@ -3,7 +3,7 @@ text sources, and the one place that checks them. Readers, the gold save, the AP
 from here.
 
 The page types are a setting (PAGE_TYPES, NO_CONTENT_TYPES, GUARD_ACCEPT_TYPES): an app builds its
-Taxonomy once, at its creation (webapp/settings.py), and passes it to every check that needs it
+Taxonomy once, at its creation (webapp/foundation/settings.py), and passes it to every check that needs it
 (`checked_page_type`). A reader, which knows no settings, checks only that a type is a type's name
 (`checked_page_type_name`); the importer then checks it against the taxonomy in force."""
 

@@ -4,8 +4,8 @@ pages per transaction, replacing the failures kept for them."""
 
 from __future__ import annotations
 
+from ..jobs.context import Context
 from ..results.gold_check_runs import checked_pages, run_checks, stale_pages
-from .context import Context
 
 PAGES = 100  # pages per transaction
 
