@@ -17,8 +17,9 @@ WEBAPP = Path(__file__).resolve().parents[2] / "webapp"
 RAW_READ = re.compile(r"\b(?:app|current_app|host|ctx)\.config\b|\bconfig(?:\[|\.get\()\s*[\"'][A-Z]")
 """The app's config read or written as it stands (`app.config[...]`, `current_app.config.get(...)`, a
 `config["SETTING"]` handed down), rather than through the settings object."""
-READERS = {"__init__.py", "config.py", "settings.py"}
-"""create_app loads the config, config.py holds its defaults and the environment's, settings.py reads it."""
+READERS = {"__init__.py", "foundation/config.py", "foundation/settings.py"}
+"""create_app loads the config, foundation/config.py holds its defaults and the environment's,
+foundation/settings.py reads it."""
 
 
 def sources() -> dict[str, str]:
@@ -34,12 +35,13 @@ def test_no_module_but_the_settings_reads_the_app_config():
 
 def test_the_extractor_registry_is_built_in_one_place_for_an_app_and_one_for_code_without_one():
     calls = {name: len(re.findall(r"(?<!def )build_registry\(\)", text)) for name, text in sources().items()}
-    assert {name: count for name, count in calls.items() if count} == {"extractors/registry.py": 1, "settings.py": 1}
+    assert {name: count for name, count in calls.items() if count} == {"extractors/registry.py": 1,
+                                                                          "foundation/settings.py": 1}
 
 
 def test_the_metric_registry_is_built_by_the_settings_alone():
     calls = {name: len(re.findall(r"(?<!def )build_metrics\(\)", text)) for name, text in sources().items()}
-    assert {name: count for name, count in calls.items() if count} == {"settings.py": 1}
+    assert {name: count for name, count in calls.items() if count} == {"foundation/settings.py": 1}
 
 
 def made(tmp_path: Path, **settings):

@@ -77,6 +77,6 @@ def scored_outputs(session: Session, extraction_ids: Iterable[int]) -> dict[int,
     if not ids:
         return {}
     query = with_scored(select(Extraction.id, *(scored(field) for field in FIELDS), ON_RENDERING.label("on_rendering"))
-                        .where(Extraction.id.in_(ids)))
+                        .select_from(Extraction).where(Extraction.id.in_(ids)))  # the joins' left side
     return {row.id: Output(row.text or "", row.markdown or "", row.error, bool(row.accepted), row.guard_reason,
                            float(row.duration_ms or 0.0), bool(row.on_rendering)) for row in session.execute(query)}
