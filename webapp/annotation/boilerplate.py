@@ -29,6 +29,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from ..corpus.visible_text import block_lines, normalise_line, parse_html
+from ..extractors.scored_output import scored_html, with_scored_document
 from ..foundation.kept import Kept
 from ..models import Page
 
@@ -81,20 +82,22 @@ def page_lines(html: str) -> list[str]:
     return block_lines(parse_html(html))
 
 
-def site_key(session: Session, site_id: int) -> tuple[int, int]:
-    """(page count, newest page id) of a site: changes whenever pages are imported into it."""
-    count, newest = session.execute(
-        select(func.count(Page.id), func.max(Page.id)).where(Page.site_id == site_id)
+def site_key(session: Session, site_id: int) -> tuple[int, int, int]:
+    """(page count, newest page id, pages scoring their rendering) of a site: changes whenever pages are
+    imported into it, and whenever one of its pages starts or stops scoring its rendering."""
+    count, newest, rendered = session.execute(
+        select(func.count(Page.id), func.max(Page.id), func.count(Page.scored_rendering)).where(Page.site_id == site_id)
     ).one()
-    return count, newest or 0
+    return count, newest or 0, rendered
 
 
 def site_boilerplate(session: Session, site_id: int, min_pages: int = MIN_PAGES,
                      min_share: float = MIN_SHARE, sample: int = SAMPLE_PAGES) -> frozenset[str]:
     """The repeated lines of a site, read from the HTML of its `sample` newest pages of at most
     MAX_PAGE_CHARS characters (the deferred column is selected on its own)."""
-    htmls = session.scalars(
-        select(Page.html).where(Page.site_id == site_id, func.length(Page.html) <= MAX_PAGE_CHARS)
+    htmls = session.scalars(  # what each page's scored outputs read: its rendering where the page scores it
+        with_scored_document(select(scored_html).select_from(Page))
+        .where(Page.site_id == site_id, func.length(scored_html) <= MAX_PAGE_CHARS)
         .order_by(Page.id.desc()).limit(sample)
     )
     return repeated_lines((page_lines(html) for html in htmls), min_pages, min_share)
@@ -102,7 +105,7 @@ def site_boilerplate(session: Session, site_id: int, min_pages: int = MIN_PAGES,
 
 class BoilerplateCache:
     """Each site's repeated lines, kept per process for the SITES_KEPT most recently used sites, each
-    valid while the site's page count and newest page (site_key) are unchanged."""
+    valid while the site's page count, newest page and pages scoring their rendering (site_key) are unchanged."""
 
     def __init__(self, sites_kept: int = SITES_KEPT) -> None:
         self.kept: Kept[frozenset[str]] = Kept(sites_kept)

@@ -6,9 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any, Protocol
 
-from sqlalchemy import ColumnElement, Select, exists, func, select
+from sqlalchemy import ColumnElement, Select, func, select
 from sqlalchemy.orm import Session
 
+from ..extractors.scored_output import scored, with_scored
 from ..foundation.vocabulary import TODO
 from ..models import Annotation, Extraction, Gold, GoldCheck, ImportBatch, Page, Site
 from .annotations import VOID
@@ -118,9 +119,9 @@ class PageFilter:
         if self.authors:
             query = query.where(Gold.author.in_(self.authors))
         if self.verdict:
-            rejected = exists().where(
-                Extraction.page_id == Page.id, Extraction.error.is_(None), Extraction.accepted.is_(False)
-            )
+            rejected = with_scored(select(Extraction.id).where(  # the verdicts on the outputs scored
+                Extraction.page_id == Page.id, scored("error").is_(None), scored("accepted").is_(False)
+            )).exists()
             query = query.where(rejected if self.verdict == "rejected" else ~rejected)
         if self.url_contains:
             query = query.where(Page.url.contains(self.url_contains, autoescape=True))

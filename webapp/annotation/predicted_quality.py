@@ -14,6 +14,7 @@ from collections.abc import Collection, Sequence
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
+from ..extractors.scored_output import scored, with_scored
 from ..extractors.with_rust import QUALITY
 from ..models import Extraction, Page
 
@@ -31,13 +32,12 @@ def refresh_predicted_quality(
     for start in range(0, len(page_ids), CHUNK):
         chunk = list(page_ids[start : start + CHUNK])
         found: dict[int, float | None] = dict.fromkeys(chunk)
-        query = select(Extraction.page_id, Extraction.meta).where(
-            Extraction.page_id.in_(chunk), Extraction.extractor == PREDICTOR, Extraction.error.is_(None)
-        )
+        query = with_scored(select(Extraction.page_id, scored("meta"), scored("error")).where(
+            Extraction.page_id.in_(chunk), Extraction.extractor == PREDICTOR))  # its output scored for the page
         if wanted is not None:
             query = query.where(Extraction.fingerprint.in_(wanted))
-        for page_id, meta in session.execute(query.order_by(Extraction.id)):
-            value = (meta or {}).get(QUALITY)
+        for page_id, meta, error in session.execute(query.order_by(Extraction.id)):
+            value = None if error is not None else (meta or {}).get(QUALITY)
             if isinstance(value, (int, float)):
                 found[page_id] = float(value)
         session.execute(update(Page), [{"id": page_id, "predicted_quality": value} for page_id, value in found.items()])

@@ -12,7 +12,7 @@ extractions by id, `scored_outputs` gives each one's `Output`. What the page sho
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, TypeVar
 
 from sqlalchemy import ColumnElement, Select, and_, case, select
@@ -20,7 +20,7 @@ from sqlalchemy.orm import Session, aliased
 
 from ..models import RENDERED, Extraction, Page, PageRendering, RenderingExtraction
 
-FIELDS = ("text", "markdown", "error", "accepted", "guard_reason", "duration_ms")
+FIELDS = ("text", "markdown", "error", "accepted", "guard_reason", "duration_ms", "meta")
 """What an extraction and its output on a rendering both have: what `scored` reads of either."""
 
 _PAGE = aliased(Page, name="scored_page")
@@ -33,7 +33,7 @@ _DOCUMENT = aliased(PageRendering, name="scored_document")
 scored_html = case((_DOCUMENT.id.is_not(None), _DOCUMENT.html), else_=Page.html).label("html")
 """The HTML of the page's rendering where the page scores it, else its raw response's (see `with_scored_document`)."""
 
-Q = TypeVar("Q", bound=Select[Any])
+Q = TypeVar("Q", bound=Select[*tuple[Any, ...]])
 
 
 def with_scored_document(query: Q) -> Q:
@@ -71,12 +71,16 @@ class Output:
     """Its output on the page's rendering in Chromium (the page scores its rendering)."""
 
 
+_OUTPUT_FIELDS = [field.name for field in fields(Output) if field.name in FIELDS]
+
+
 def scored_outputs(session: Session, extraction_ids: Iterable[int]) -> dict[int, Output]:
     """Extraction id -> the output scored for its page and extractor."""
     ids = list(extraction_ids)
     if not ids:
         return {}
-    query = with_scored(select(Extraction.id, *(scored(field) for field in FIELDS), ON_RENDERING.label("on_rendering"))
+    query = with_scored(select(Extraction.id, *(scored(field) for field in _OUTPUT_FIELDS),
+                               ON_RENDERING.label("on_rendering"))
                         .select_from(Extraction).where(Extraction.id.in_(ids)))  # the joins' left side
     return {row.id: Output(row.text or "", row.markdown or "", row.error, bool(row.accepted), row.guard_reason,
                            float(row.duration_ms or 0.0), bool(row.on_rendering)) for row in session.execute(query)}

@@ -32,6 +32,7 @@ from sqlalchemy.orm import Session
 from sqlalchemy.types import Text
 
 from ..annotation.page_filter import PageFilter
+from ..extractors.scored_output import scored, with_scored
 from ..foundation.kept import Kept
 from ..foundation.vocabulary import DONE
 from ..models import Extraction, Gold, Page, Score, Site
@@ -231,9 +232,9 @@ class ScoreCache:
         text: (metric, counts, page, fingerprint, accepted, duration_ms); the pages' own facts are read
         apart, once per page (_facts)."""
         query = (
-            select(Score.metric, cast(Score.counts, Text), Score.page_id, Extraction.fingerprint,
-                   Extraction.accepted, Extraction.duration_ms)
-            .join(Extraction, Extraction.id == Score.extraction_id)
+            with_scored(select(Score.metric, cast(Score.counts, Text), Score.page_id, Extraction.fingerprint,
+                               scored("accepted"), scored("duration_ms"))  # of the output scored
+                        .join(Extraction, Extraction.id == Score.extraction_id))
             .join(Gold, current_of(self.metrics))
             .where(Gold.status == DONE)
         )

@@ -11,6 +11,7 @@ from typing import Any
 from sqlalchemy import Integer, func, select
 from sqlalchemy.orm import Session
 
+from ..extractors.scored_output import scored, with_scored
 from ..models import Extraction, Page, Site
 
 
@@ -57,10 +58,10 @@ def acceptance_by_site_batch(session: Session, named: Mapping[str, str]) -> dict
     named by their site's host."""
     by_fp = {fp: name for name, fp in named.items()}
     groups = (
-        select(
+        with_scored(select(
             Extraction.fingerprint, Page.site_id, Page.batch_id,
-            func.sum(func.cast(Extraction.accepted, Integer)).label("accepted"), func.count().label("pages"),
-        )
+            func.sum(func.cast(scored("accepted"), Integer)).label("accepted"), func.count().label("pages"),
+        ).select_from(Extraction))  # the verdict on the output scored
         .join(Page, Page.id == Extraction.page_id)
         .where(Extraction.fingerprint.in_(list(by_fp)))
         .group_by(Extraction.fingerprint, Page.site_id, Page.batch_id)

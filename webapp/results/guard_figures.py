@@ -11,6 +11,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from ..extractors.scored_output import scored, with_scored
 from ..foundation.vocabulary import DONE, Taxonomy
 from ..models import Extraction, Gold, Page, Site
 
@@ -30,7 +31,8 @@ def guard_report(session: Session, named: Mapping[str, str], taxonomy: Taxonomy,
     (gold or not)."""
     by_fp = {fp: name for name, fp in named.items()}
     query = (
-        select(Extraction.fingerprint, Extraction.accepted, Site.host, Page.batch_id, Gold.page_type, Gold.status)
+        with_scored(select(Extraction.fingerprint, scored("accepted"), Site.host, Page.batch_id, Gold.page_type,
+                           Gold.status).select_from(Extraction))  # the verdict on the output scored
         .join(Page, Page.id == Extraction.page_id)
         .join(Site, Site.id == Page.site_id)
         .outerjoin(Gold, Gold.page_id == Page.id)

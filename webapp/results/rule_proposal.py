@@ -16,6 +16,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from ..extractors.base import Extractor
+from ..extractors.scored_output import scored, scored_html, with_scored, with_scored_document
 from ..extractors.site_rules import SITE_RULES_NAME
 from ..models import Extraction, Gold, Page, Site, SiteRule
 from ..scoring import Metric
@@ -28,14 +29,16 @@ DONE = "done"
 def site_pages(session: Session, host: str, named: Mapping[str, str]) -> tuple[list[SitePage], list[str]]:
     """(the site's done gold pages with their candidates' texts, the candidates every page has)."""
     rows = session.execute(
-        select(Page.id, Page.html, Gold.text).join(Site, Site.id == Page.site_id).join(Gold, Gold.page_id == Page.id)
+        with_scored_document(select(Page.id, scored_html, Gold.text).select_from(Page))  # what the outputs scored read
+        .join(Site, Site.id == Page.site_id).join(Gold, Gold.page_id == Page.id)
         .where(Site.host == host, Gold.status == DONE, Gold.text != "").order_by(Page.id)
     ).all()
     by_fingerprint = {fingerprint: name for name, fingerprint in named.items()}
     texts: dict[int, dict[str, str | None]] = defaultdict(dict)
     for page_id, fingerprint, text, error in session.execute(
-        select(Extraction.page_id, Extraction.fingerprint, Extraction.text, Extraction.error)
-        .where(Extraction.page_id.in_([row[0] for row in rows]), Extraction.fingerprint.in_(list(by_fingerprint)))
+        with_scored(select(Extraction.page_id, Extraction.fingerprint, scored("text"), scored("error"))
+                    .where(Extraction.page_id.in_([row[0] for row in rows]),
+                           Extraction.fingerprint.in_(list(by_fingerprint))))
     ):
         texts[page_id][by_fingerprint[fingerprint]] = None if error is not None else text
     names = [name for name in named if all(name in texts[row[0]] for row in rows)]

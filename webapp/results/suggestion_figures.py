@@ -18,6 +18,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ..annotation.type_signals import NO_SIGNAL, suggest_type
+from ..extractors.scored_output import scored, with_scored
 from ..foundation.vocabulary import DONE, Taxonomy
 from ..models import Annotation, AnnotationRevision, Extraction, Gold, GoldRevision, Page
 
@@ -30,10 +31,11 @@ def suggestion_figures(session: Session, taxonomy: Taxonomy) -> dict[str, Any]:
     rows = session.execute(select(Gold.page_id, Gold.page_type, Page.url, Page.facts)
                            .join(Page, Page.id == Gold.page_id).where(Gold.status == DONE)).all()
     verdicts: dict[int, list[tuple[bool, str | None]]] = defaultdict(list)
-    for page_id, accepted, reason in session.execute(select(Extraction.page_id, Extraction.accepted,
-                                                            Extraction.guard_reason)
-                                                     .where(Extraction.error.is_(None),
-                                                            Extraction.page_id.in_(select(Gold.page_id)))):
+    verdicts_scored = with_scored(select(Extraction.page_id, scored("accepted"), scored("guard_reason"),
+                                         scored("error")).where(Extraction.page_id.in_(select(Gold.page_id))))
+    for page_id, accepted, reason, error in session.execute(verdicts_scored):
+        if error is not None:
+            continue
         verdicts[page_id].append((accepted, reason))
     suggested: dict[int, tuple[str, bool]] = {}  # page -> (suggested type, right)
     by_type: dict[str, dict[str, int]] = defaultdict(lambda: {"pages": 0, "right": 0})

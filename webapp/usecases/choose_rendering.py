@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session
 from ..accounts.audit_actions import Action
 from ..accounts.roles import REVIEWER
 from ..annotation.disagreement import refresh_disagreement
+from ..annotation.predicted_quality import refresh_predicted_quality
 from ..extractors.extraction_service import current_extractors
 from ..foundation.settings import Settings
 from ..models import RENDERED, Extraction, Page, PageRendering, Score
@@ -48,5 +49,6 @@ def choose_scored_rendering(session: Session, settings: Settings, actor: Actor, 
     gold_changed(session, settings.eager, page_id, no_content=settings.taxonomy.no_content)
     current = [e.fingerprint for e in current_extractors(session, settings.registry) if not e.parts]
     refresh_disagreement(session, [page_id], fingerprints=current)  # between the outputs now scored
+    refresh_predicted_quality(session, [page_id], fingerprints=current)  # for the queue's least confident first
     actor.record(session, Action.PAGE_SCORED_RENDERING, f"page {page_id}", {"from": before, "to": rendering})
     return page
