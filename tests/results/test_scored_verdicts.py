@@ -1,6 +1,7 @@
 """The readers beside the scores also read the output scored for a page (extractors/scored_output.py): once a
 reviewer chooses to score a captured page's rendering in Chromium, the guard's verdict, the time, the predicted
-quality and the HTML a site's figures learn from are those of the rendering, not of the raw response. On the
+quality, the prefill the gold moved from, the site-rules paths and the HTML a site's figures learn from are those
+of the rendering, not of the raw response. On the
 shell below every extractor is rejected as too short on the raw response (its menu) and accepted on the
 rendering (the article)."""
 
@@ -9,7 +10,7 @@ from __future__ import annotations
 import pytest
 from rendered_shell import ARTICLE, HEADING, MENU, captured_shell, score_rendering
 from sqlalchemy import select, update
-from workbench import sign_in
+from workbench import page_data, sign_in
 
 from webapp.annotation.boilerplate import BoilerplateCache
 from webapp.annotation.page_filter import PageFilter
@@ -20,6 +21,7 @@ from webapp.extractors.with_rust import QUALITY
 from webapp.foundation.settings import settings_of
 from webapp.models import Extraction, Page, PageRendering, RenderingExtraction
 from webapp.results.rule_proposal import site_pages
+from webapp.results.site_rule_figures import rule_paths
 from webapp.results.suggestion_figures import suggestion_figures
 
 
@@ -109,3 +111,29 @@ def test_the_site_boilerplate_is_read_from_the_renderings_where_they_are_scored(
     for page_id in pages:
         score_rendering(app, session, page_id)
     assert "Ferry Co" in cache.lines(session, site_id)
+
+
+def test_the_movement_from_the_prefill_is_measured_from_the_output_on_the_rendering(app, client, session):
+    """The annotate view prefilled the rendering's output (the article); the annotator kept it: the gold moved
+    nothing from its prefill (from the raw response's menu it would have moved all)."""
+    page_id = captured_shell(session, gold=False)
+    score_rendering(app, session, page_id)
+    token = sign_in(client, "Ann")
+    editor = page_data(client.get(f"/pages/{page_id}"))["editor"]
+    session.commit()  # let go of the database before the save (SQLite)
+    saved = client.post(f"/api/pages/{page_id}/gold", headers={"X-CSRF-Token": token},
+                        json={"text": editor["text"], "type": "article", "status": "done", "version": 0,
+                              "client_save_id": "m1", "provenance": editor["start"]})
+    assert saved.status_code == 200, saved.data
+    board = client.get("/api/leaderboard", query_string={"extractor": "trafilatura", "bootstrap": 0}).get_json()
+    assert board["anchoring"]["movement"]["extractors"]["trafilatura"] == {"count": 1, "mean": 0.0, "median": 0.0}
+
+
+def test_the_site_rules_paths_are_those_of_the_output_on_the_rendering(app, session):
+    page_id = captured_shell(session, ("site-rules",))
+    session.execute(update(Extraction).where(Extraction.page_id == page_id).values(meta={"path": "fallback"}))
+    session.execute(update(RenderingExtraction).values(meta={"path": "rules"}))
+    session.commit()
+    score_rendering(app, session, page_id)
+    fingerprint = session.scalar(select(Extraction.fingerprint).where(Extraction.page_id == page_id))
+    assert rule_paths(session, fingerprint) == {"ferries.example": {"rules": 1, "fallback": 0, "failed": 0}}

@@ -32,6 +32,7 @@ from sqlalchemy import ColumnElement, func, select
 from sqlalchemy.orm import Session
 
 from ..annotation.annotations import VOID
+from ..extractors.scored_output import scored, with_scored
 from ..models import Annotation, AnnotationRevision, Extraction, Gold, GoldRevision
 from ..scoring import Metric
 from ..scoring.subsets import Subsets
@@ -237,9 +238,9 @@ def movement_texts(session: Session, records: Sequence[Prefilled]) -> Iterator[t
             .where(Annotation.id.in_([r.owner_id for r in part if r.owner == "annotation"])))}
         wanted = {(r.page_id, r.fingerprint) for r in part if r.fingerprint}
         prefills = {(page, fp): text for page, fp, text in session.execute(
-            select(Extraction.page_id, Extraction.fingerprint, Extraction.text)
-            .where(Extraction.page_id.in_({page for page, _ in wanted}),
-                   Extraction.fingerprint.in_({fp for _, fp in wanted}))) if (page, fp) in wanted}
+            with_scored(select(Extraction.page_id, Extraction.fingerprint, scored("text"))  # what the view prefilled
+                        .where(Extraction.page_id.in_({page for page, _ in wanted}),
+                               Extraction.fingerprint.in_({fp for _, fp in wanted})))) if (page, fp) in wanted}
         for record in part:
             key = (record.owner, record.owner_id)
             if key in saved:

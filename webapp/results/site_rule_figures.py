@@ -16,6 +16,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ..extractors.extraction_service import SITE_RULES
+from ..extractors.scored_output import scored, with_scored
 from ..extractors.with_trafilatura import TRAFILATURA
 from ..models import Extraction, Page, Site
 from .cache import ScoreCache
@@ -27,7 +28,7 @@ PATHS = ("rules", "fallback", "failed")
 def rule_paths(session: Session, fingerprint: str) -> dict[str, dict[str, int]]:
     """site -> {path: extractions} for the site-rules fingerprint's extractions."""
     rows = session.execute(
-        select(Site.host, Extraction.meta)
+        with_scored(select(Site.host, scored("meta")).select_from(Extraction))  # the path of the output scored
         .join(Page, Page.id == Extraction.page_id)
         .join(Site, Site.id == Page.site_id)
         .where(Extraction.fingerprint == fingerprint)
