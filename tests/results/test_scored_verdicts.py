@@ -1,9 +1,8 @@
 """The readers beside the scores also read the output scored for a page (extractors/scored_output.py): once a
 reviewer chooses to score a captured page's rendering in Chromium, the guard's verdict, the time, the predicted
 quality, the prefill the gold moved from, the site-rules paths and the HTML a site's figures learn from are those
-of the rendering, not of the raw response. On the
-shell below every extractor is rejected as too short on the raw response (its menu) and accepted on the
-rendering (the article)."""
+of the rendering, not of the raw response. On the shell below every extractor is rejected as too short on the raw
+response (its menu) and accepted on the rendering (the article)."""
 
 from __future__ import annotations
 
