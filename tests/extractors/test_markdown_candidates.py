@@ -51,6 +51,17 @@ def test_an_extractor_of_html_keeps_headings_lists_tables_and_code(name):
     assert build_registry()[name].structure
 
 
+def test_the_markdown_of_a_kept_element_ends_where_the_element_ends():
+    """The text after the element kept (its tail in lxml) is the page's, not the element's: neither a site rule's
+    nor density's Markdown carries it."""
+    page = DOC.replace("</article><footer>", "</article>Cookie settings and sharing buttons<footer>")
+    ruled = run_site_rules(page, "https://ferry.example/guide", {"ferry.example": {"body": "article"}})
+    dense = build_registry()["density"](page, None)
+    for extracted in (ruled, dense):
+        assert extracted.markdown.rstrip().endswith("dogs on a lead are welcome on every crossing."), extracted.markdown
+        assert "Cookie settings" not in extracted.markdown and "Cookie settings" not in extracted.text
+
+
 def test_the_whole_page_s_markdown_starts_with_its_content_not_its_head():
     page = DOC.replace("<title>", '<meta name="description" content="All about the ferry"><title>')
     markdown = build_registry()["whole-page"](page, None).markdown

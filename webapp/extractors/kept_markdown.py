@@ -24,7 +24,7 @@ OPTIONS = html_to_markdown.ConversionOptions(extract_metadata=False)
 """The page's `<title>` and `<meta>` are not main content: without this, the converter puts them first as YAML
 front matter (the whole page's Markdown began with its description and Open Graph tags)."""
 
-MARKDOWN_VERSION = f"{package_version('html-to-markdown')} without front matter"
+MARKDOWN_VERSION = f"{package_version('html-to-markdown')} without front matter, the element without its tail"
 """Part of the version of every extractor whose Markdown html-to-markdown writes (with OPTIONS)."""
 
 _FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
@@ -67,5 +67,5 @@ def tidy(markdown: str) -> str:
 
 def html_markdown(element: etree._Element) -> str:
     """The Markdown of an lxml element (the main content an extractor kept)."""
-    html = lxml.html.tostring(element, encoding="unicode")
+    html = lxml.html.tostring(element, encoding="unicode", with_tail=False)  # the text after it is not its own
     return tidy(html_to_markdown.convert(html, OPTIONS).content or "")
