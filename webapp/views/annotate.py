@@ -27,7 +27,6 @@ from ..annotation.control import is_control_for
 from ..annotation.effort_record import ACTIONS
 from ..annotation.gold import HistoryPage, history_page
 from ..annotation.gold_markdown import two_golds
-from ..annotation.provenance import summary
 from ..corpus.visible_text import browser_rules
 from ..foundation.vocabulary import GOLD_STATUSES, TEXT_SOURCES
 from ..models import Annotation, Gold, Page
@@ -44,6 +43,7 @@ from ..web.check_dispatch import follow
 from ..web.db import get_or_404, get_session
 from ..web.effort_scope import idle_seconds
 from ..web.guideline_panel import guideline_panel
+from ..web.outputs.gold import revision_output
 from ..web.page_html import heavy
 from ..web.page_variants import captured_variants, other_candidates
 from ..web.query_args import filter_args
@@ -126,14 +126,7 @@ def history(page_id: int) -> str:
     else:
         gold_id = session.scalar(select(Gold.id).where(Gold.page_id == page_id))
         shown = history_page(session, gold_id, before) if gold_id is not None else HistoryPage([], None)
-    rows = [
-        {"id": r.id, "version": r.version, "author": r.author, "created_at": r.created_at.isoformat(),
-         "type": r.page_type, "status": r.status, "text": r.text, "markdown": r.markdown,
-         "text_source": r.text_source, "applied": applied,
-         "provenance": summary(r.provenance), "origins": (r.provenance or {}).get("lines"),
-         "guideline_version": r.guideline_version, "metadata": r.article_metadata or {}}
-        for r, applied in shown.revisions
-    ]
+    rows = [revision_output(revision, applied) for revision, applied in shown.revisions]
     no_restore = "" if own else edit_refusal(session, settings(), found, name)
     return render_template("annotate/history.html", page=found, revisions=rows, older=shown.older,
                            newer=before is not None, text_sources=TEXT_SOURCES, own=own, no_restore=no_restore,

@@ -6,15 +6,12 @@ caller's own annotation instead (see annotation/annotations.py). Every rule of a
 
 from __future__ import annotations
 
-from typing import Any
-
 from flask import Blueprint, abort, current_app, jsonify, request, url_for
 from werkzeug.wrappers import Response
 
 from ..annotation.annotations import annotation_of, is_blind
 from ..annotation.article_metadata import differing
 from ..annotation.control import is_control_for
-from ..annotation.gold import Record
 from ..jobs.start import dispatch
 from ..models import Page
 from ..results.agreement_figures import corpus_agreement
@@ -33,29 +30,11 @@ from ..web.check_dispatch import follow
 from ..web.db import get_or_404, get_session
 from ..web.effort_scope import effort_scope
 from ..web.markdown import render_gold
+from ..web.outputs.gold import gold_output
 from ..web.query_args import int_arg
 from ..web.refusals import refuse
 
 bp = Blueprint("api", __name__, url_prefix="/api")
-
-def gold_json(gold: Record | None) -> dict[str, Any]:
-    """A page's gold, or an annotator's own annotation (the same fields)."""
-    if gold is None:
-        return {"version": 0, "text": "", "markdown": "", "text_source": None, "type": None, "status": None,
-                "author": None, "updated_at": None, "snippets": None, "metadata": {}}
-    return {
-        "version": gold.version,
-        "text": gold.text,
-        "markdown": gold.markdown,
-        "text_source": gold.text_source,
-        "type": gold.page_type,
-        "status": gold.status,
-        "author": gold.author,
-        "updated_at": gold.updated_at.isoformat(),
-        "snippets": gold.snippets,
-        "metadata": gold.article_metadata or {},  # annotation/article_metadata.py: absent field, not annotated
-    }
-
 
 @bp.get("/pages/<int:page_id>/gold")
 def read_gold(page_id: int) -> Response:
@@ -65,8 +44,8 @@ def read_gold(page_id: int) -> Response:
     page = get_or_404(session, Page, page_id)
     if is_blind(page, overlap()) or is_control_for(session, page_id, annotator() or ""):
         name = annotator()
-        return jsonify(gold_json(annotation_of(session, page_id, name) if name else None))
-    return jsonify(gold_json(page.gold))
+        return jsonify(gold_output(annotation_of(session, page_id, name) if name else None))
+    return jsonify(gold_output(page.gold))
 
 
 @bp.get("/pages/<int:page_id>/editor")
@@ -97,7 +76,7 @@ def write_gold(page_id: int) -> tuple[Response, int]:
     follow(session, saved.check)
     outcome = saved.outcome
     if outcome.conflict:
-        return jsonify(conflict=True, revision=outcome.revision.id, current=gold_json(outcome.record),
+        return jsonify(conflict=True, revision=outcome.revision.id, current=gold_output(outcome.record),
                        fields=differing(outcome.revision.article_metadata, outcome.record.article_metadata)), 409
     return (
         jsonify(

@@ -9,7 +9,6 @@ from pathlib import Path
 from flask import Blueprint, abort, current_app, redirect, render_template, request, send_file, url_for
 from werkzeug.wrappers import Response
 
-from ..jobs.records import describe
 from ..jobs.start import dispatch
 from ..models import Job
 from ..steps.capture_step import CAPTURING, REPORT, warc_path
@@ -18,6 +17,7 @@ from ..usecases.outcome import Refused
 from ..web.acting import actor
 from ..web.app_settings import settings
 from ..web.db import get_or_404, get_session
+from ..web.outputs.job import job_output
 from ..web.refusals import refuse
 
 bp = Blueprint("capture", __name__, url_prefix="/capture")
@@ -59,7 +59,7 @@ def report(job_id: int) -> str:
     job = capture_job(job_id)
     rows = sorted((job.result or {}).get(REPORT, []), key=lambda row: int(row["index"]))
     waiting = job.status == "queued" or job.stage in ("", CAPTURING)
-    return render_template("capture/report.html", job=describe(get_session(), job), rows=rows,
+    return render_template("capture/report.html", job=job_output(get_session(), job), rows=rows,
                            urls=job.params.get("urls", []), obey_robots=job.params.get("obey_robots", True),
                            batch_id=job.batch_id,
                            reload_after=CAPTURING if waiting else None,

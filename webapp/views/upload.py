@@ -16,7 +16,6 @@ from werkzeug.wrappers import Response
 from ..corpus.importer import SITE_FROM
 from ..corpus.layout import GOLD_SUFFIX, INDEX_NAMES, URL_SUFFIX, page_stem
 from ..corpus.readers import FORMATS
-from ..jobs.records import describe
 from ..jobs.start import dispatch
 from ..models import ImportBatch, Job
 from ..steps.upload_step import IMPORTING, PAGES
@@ -25,6 +24,7 @@ from ..usecases.start_upload import Upload, start_upload
 from ..web.acting import actor
 from ..web.app_settings import settings
 from ..web.db import get_or_404, get_session
+from ..web.outputs.job import job_output
 from ..web.refusals import refuse
 
 bp = Blueprint("upload", __name__)
@@ -102,7 +102,7 @@ def report(batch_id: int) -> str:
     session = get_session()
     batch = get_or_404(session, ImportBatch, batch_id)
     job = job_of_batch(batch_id)
-    described = describe(session, job) if job else None
+    described = job_output(session, job) if job else None
     importing = described is not None and not described["finished"] and described["stage"] in ("", IMPORTING)
     return render_template("upload/report.html", batch=batch, job=described,
                            reload_after=IMPORTING if importing else None)
