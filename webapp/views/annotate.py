@@ -96,7 +96,7 @@ def page(page_id: int) -> Response | str:
         boilerplate=sorted(opened.boilerplate),
         page_types=type_choices(editor["type"]),
         statuses=GOLD_STATUSES,
-        args=filter_args(request.args),
+        args=filter_args(),
         block_rules=browser_rules(),
         flattened=heavy(page_id, found.sha256, found.encoding),
         variants={**captured_variants(page_id), "choose": at_least(current_role(), REVIEWER)},
