@@ -32,7 +32,7 @@ from ..web.effort_scope import idle_seconds
 from ..web.guideline_panel import guideline_panel
 from ..web.metadata_form import METADATA_FORM, BadChoice, chosen_metadata, field_choices
 from ..web.refusals import refuse
-from ..web.request_input import ID, JSON, TEXT, Form, posted, query, whole
+from ..web.request_input import JSON, TEXT, Form, posted, query, whole
 
 bp = Blueprint("adjudication", __name__, url_prefix="/adjudication")
 
@@ -45,7 +45,7 @@ RESULT_FORM = Form({"version": whole(), "markdown": TEXT, "text": TEXT, "type": 
 """The reviewer's result (its shape checked by the use case's schema, usecases/bodies.py ADJUDICATION)."""
 VOID_FORM = Form({"author": TEXT, "annotator": TEXT}, {"author": "", "annotator": ""})
 """Whose annotation to void (``annotator``: the old name of ``author``, read for one release)."""
-START_QUERY = Form({"from": ID})
+START_QUERY = Form({"from": whole()})
 """The gold's revision the result starts from (none: the gold)."""
 
 

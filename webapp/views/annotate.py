@@ -47,12 +47,17 @@ from ..web.outputs.gold import revision_output
 from ..web.page_html import heavy
 from ..web.page_variants import captured_variants, other_candidates
 from ..web.query_args import filter_args
-from ..web.redirects import local_target
+from ..web.redirects import asked_target
 from ..web.refusals import refuse
+from ..web.request_input import TEXT, Form, posted, query, whole
 
 bp = Blueprint("annotate", __name__)
 
 NAME_MAX = 100
+HISTORY_QUERY = Form({"before": whole()})
+"""Where a page of the history starts: the revisions with an id below ``before`` (none: the newest)."""
+NAME_FORM = Form({"name": TEXT}, {"name": ""})
+"""The name an annotator gives in local mode."""
 
 
 def type_choices(page_type: str) -> dict[str, str]:
@@ -115,7 +120,7 @@ def history(page_id: int) -> str:
     adjudication from an earlier version instead."""
     session = get_session()
     found = get_or_404(session, Page, page_id)
-    before = request.args.get("before", type=int)
+    before = query(HISTORY_QUERY)["before"]
     name = annotator() or ""
     own = is_blind(found, overlap())
     if is_control_for(session, page_id, name):  # a control page given to the reader is blind to them
@@ -156,11 +161,11 @@ def restore(page_id: int, revision_id: int) -> Response:
 @bp.route("/annotator", methods=["GET", "POST"])
 def name() -> Response | str:
     """Ask the annotator's name once; every revision records it. With accounts, the name is the user's."""
-    target = local_target(request.values.get("next")) or url_for("queue.index")
+    target = asked_target() or url_for("queue.index")
     if not identity().local:
         return redirect(target)
     if request.method == "POST":
-        given = " ".join(request.form.get("name", "").split())[:NAME_MAX]
+        given = " ".join(posted(NAME_FORM)["name"].split())[:NAME_MAX]
         if not given:
             flash("Please give a name: every saved revision records it.")
         else:

@@ -3,7 +3,7 @@ any web process answers), cancelling, an export's download, and the health check
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, current_app, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, jsonify, redirect, render_template, url_for
 from werkzeug.wrappers import Response
 
 from ..jobs.broker import broker, describe_broker
@@ -18,14 +18,18 @@ from ..web.db import database, flask_app, get_or_404, get_session, readers
 from ..web.json_error import json_error
 from ..web.outputs.job import job_output, jobs_output
 from ..web.refusals import refuse
+from ..web.request_input import TEXT, Form, query
 
 bp = Blueprint("jobs", __name__)
+
+JOBS_QUERY = Form({"status": TEXT})
+"""The status of the jobs listed (an unknown one: every job)."""
 
 
 @bp.get("/jobs")
 def index() -> str:
     session = get_session()
-    status = request.args.get("status")
+    status = query(JOBS_QUERY)["status"]
     rows = jobs_output(session, list_jobs(session, status if status in STATUSES else None))
     return render_template("jobs/index.html", jobs=rows, workers=live_workers(session), statuses=STATUSES,
                            status=status, broker=describe_broker(current_app))

@@ -9,8 +9,9 @@ A field's schema says how its text is read: "integer" a whole number (text that 
 "boolean" a checkbox or flag ("1", "on", "true", "yes": true; absent: false), "array" a repeatable field (its
 non-empty values, in order), a field with ``"contentMediaType": "application/json"`` the JSON it carries (text
 that is not JSON is refused; its use case checks its shape), anything else the text as sent. An absent or
-empty field takes its default (`Form.defaults`, else None). A field's ``description`` is what the message says
-it must be."""
+empty field takes its default (`Form.defaults`, else None), but for the fields named in `Form.empty`, whose
+empty text is a value. A field's ``description`` is what the message says
+it must be. A view that shows its form again with the reason catches `BadField`."""
 
 from __future__ import annotations
 
@@ -18,10 +19,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask import abort, json, request
+from flask import json, request
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 from werkzeug.datastructures import FileStorage, MultiDict
+from werkzeug.exceptions import BadRequest
 
 from ..usecases.bodies import reason
 from .bad_input import ID_MAX, INT_MIN, clipped
@@ -46,6 +48,14 @@ ID = whole(0, ID_MAX, "an id: a whole number")
 JSON: dict[str, Any] = {"contentMediaType": "application/json"}
 
 
+class BadField(BadRequest):
+    """A field's value that its declaration refuses: 400 naming the field (``field``) and the reason."""
+
+    def __init__(self, field: str, description: str) -> None:
+        super().__init__(description=description)
+        self.field = field
+
+
 @dataclass(frozen=True)
 class Form:
     """A query string's or an HTML form's fields: name -> the JSON Schema of its value; ``defaults`` for the
@@ -53,6 +63,7 @@ class Form:
 
     fields: Mapping[str, Mapping[str, Any]]
     defaults: Mapping[str, Any] = field(default_factory=dict)
+    empty: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:
         schema = {"type": "object", "properties": dict(self.fields)}
@@ -61,13 +72,14 @@ class Form:
 
     def read(self, source: MultiDict[str, str]) -> dict[str, Any]:
         """The fields' values read from ``source``; 400 naming the first field the declaration refuses."""
-        values = {name: _value(schema, source, name) for name, schema in self.fields.items()}
+        values = {name: "" if name in self.empty and source.get(name) == "" else _value(schema, source, name)
+                  for name, schema in self.fields.items()}
         sent = {name: value for name, value in values.items() if value is not None}
         error = best_match(self.validator.iter_errors(sent))  # type: ignore[attr-defined]
         if error is not None:
             name = str(error.absolute_path[0]) if error.absolute_path else ""
             meant = self.fields.get(name, {}).get("description")
-            abort(400, description=f"{clipped(name)!r} must be {meant}." if meant else reason(error))
+            raise BadField(name, f"{clipped(name)!r} must be {meant}." if meant else reason(error))
         return {name: self.defaults.get(name) if value is None else value for name, value in values.items()}
 
 
@@ -85,7 +97,7 @@ def _value(schema: Mapping[str, Any], source: MultiDict[str, str], name: str) ->
         try:
             return json.loads(raw)
         except ValueError as error:
-            abort(400, description=f"{clipped(name)}: {error}")
+            raise BadField(name, f"{clipped(name)}: {error}") from None
     return _read(schema, raw)
 
 
@@ -108,14 +120,24 @@ def posted(form: Form) -> dict[str, Any]:
     return form.read(request.form)
 
 
+def given(form: Form) -> dict[str, Any]:
+    """The query string's and the form's fields (the form's first) read by ``form``."""
+    return form.read(request.values)
+
+
 def json_body() -> Any:
     """The request's JSON body (None when it sent none); its use case checks it against its schema."""
     return request.get_json(silent=True)
 
 
-def files(name: str) -> list[FileStorage]:
+def sent_files(name: str) -> list[FileStorage]:
     """The files sent as ``name`` that have a file name."""
     return [upload for upload in request.files.getlist(name) if upload.filename]
+
+
+def sent_back() -> MultiDict[str, str]:
+    """The form as sent, for a page that shows it again after a refusal (never read for a value)."""
+    return request.form
 
 
 def carried() -> MultiDict[str, str]:
