@@ -7,6 +7,7 @@ import json
 
 import pytest
 from serving_fixtures import free_port
+from workbench import add_gold, make_page
 
 from webapp.foundation.settings import Lease
 from webapp.jobs.records import create_job
@@ -32,3 +33,18 @@ def test_goldtext_jobs_names_a_broker_outage_as_the_api_does(client, cli, sessio
     (listed,) = json.loads(cli("jobs", "--format", "json"))
     assert listed == client.get(f"/api/jobs/{job.id}").get_json()
     assert listed["stalled"].startswith("the broker (redis://127.0.0.1:") and "is unreachable" in listed["stalled"]
+
+
+def test_the_checks_report_is_the_same_object_in_the_api_and_in_goldtext_check(client, runner, session):
+    """A page whose gold keeps markup fails a check: the command lists it, and the API answers what it kept."""
+    page = make_page(session, "<html><body><p>The ferry sails at nine.</p></body></html>", url="https://a.example/1")
+    add_gold(session, page, text="<div>The ferry sails at nine.</div>", page_type="article", status="done",
+             author="Ann")
+    make_page(session, "<html><body><p>Closed today.</p></body></html>", url="https://a.example/2")
+    page_id = page.id
+    session.commit()
+    printed = json.loads(runner.invoke(args=["check", "--format", "json"]).output)
+    answered = client.get("/api/checks").get_json()
+    assert answered.pop("stale") == []  # every checked page was checked since its last change
+    assert printed == answered
+    assert [failing["page_id"] for failing in printed["failing"]] == [page_id]
