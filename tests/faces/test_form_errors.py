@@ -66,3 +66,11 @@ def test_a_bad_json_field_of_the_adjudication_form_is_named(admin, session):
     response = client.post("/adjudication/1", data={"csrf_token": token, "version": "1", "type": "article",
                                                     "status": "done", "text": "x", "effort": "{not json"})
     assert response.status_code == 400 and "effort: Expecting property name" in told(response)
+
+
+def test_the_previews_body_is_checked_by_its_schema_naming_the_field(admin):
+    client, token = admin
+    missing = client.post("/api/preview", json={"text": "x"}, headers={"X-CSRF-Token": token})
+    assert missing.status_code == 400 and missing.json["message"] == "'markdown' is a required property."
+    wrong = client.post("/api/preview", json={"markdown": 3}, headers={"X-CSRF-Token": token})
+    assert wrong.status_code == 400 and wrong.json["message"] == "'markdown': 3 is not of type 'string'."

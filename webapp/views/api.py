@@ -18,6 +18,7 @@ from ..results.agreement_figures import corpus_agreement
 from ..results.effort_figures import effort_figures
 from ..results.leaderboard_figures import page_scores
 from ..results.structure_test_figures import page_tests
+from ..usecases.bodies import PREVIEW, validated
 from ..usecases.extract import extraction_request, start_extraction
 from ..usecases.open_page import open_page
 from ..usecases.outcome import Refused
@@ -184,10 +185,10 @@ def page_scores_json(page_id: int) -> Response:
 @bp.post("/preview")
 def preview_json() -> Response:
     """The gold editor's preview: ``{"markdown"}`` in, ``{"html"}`` out (safe HTML, web/markdown.py)."""
-    body = json_body()
-    markdown = body.get("markdown") if isinstance(body, dict) else None
-    if not isinstance(markdown, str):
-        abort(400, description="Send {\"markdown\": TEXT}.")
+    try:
+        markdown = validated(PREVIEW, json_body())["markdown"]
+    except Refused as error:
+        refuse(error)
     if len(markdown.encode()) > settings().gold_max_bytes:
         abort(413, description=f"The Markdown is larger than GOLD_MAX_BYTES ({settings().gold_max_bytes:,} bytes).")
     return jsonify({"html": str(render_gold(markdown))})
