@@ -44,7 +44,6 @@ def one_of(*choices: str) -> dict[str, Any]:
 TEXT: dict[str, Any] = {"type": "string"}
 FLAG: dict[str, Any] = {"type": "boolean"}
 TEXTS: dict[str, Any] = {"type": "array", "items": {"type": "string"}}
-ID = whole(0, ID_MAX, "an id: a whole number")
 JSON: dict[str, Any] = {"contentMediaType": "application/json"}
 
 
@@ -64,18 +63,19 @@ class Form:
     fields: Mapping[str, Mapping[str, Any]]
     defaults: Mapping[str, Any] = field(default_factory=dict)
     empty: frozenset[str] = frozenset()
+    validator: Draft202012Validator = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         schema = {"type": "object", "properties": dict(self.fields)}
         Draft202012Validator.check_schema(schema)
-        object.__setattr__(self, "validator", Draft202012Validator(schema))
+        object.__setattr__(self, "validator", Draft202012Validator(schema))  # frozen: set once, here
 
     def read(self, source: MultiDict[str, str]) -> dict[str, Any]:
         """The fields' values read from ``source``; 400 naming the first field the declaration refuses."""
         values = {name: "" if name in self.empty and source.get(name) == "" else _value(schema, source, name)
                   for name, schema in self.fields.items()}
         sent = {name: value for name, value in values.items() if value is not None}
-        error = best_match(self.validator.iter_errors(sent))  # type: ignore[attr-defined]
+        error = best_match(self.validator.iter_errors(sent))
         if error is not None:
             name = str(error.absolute_path[0]) if error.absolute_path else ""
             meant = self.fields.get(name, {}).get("description")
