@@ -11,11 +11,12 @@ from flask.cli import AppGroup, with_appcontext
 from ..foundation.settings import settings_of
 from ..jobs.broker import describe_broker
 from ..jobs.lifeline import die_with, hold_lock, holder
-from ..jobs.records import STATUSES, describe, list_jobs, live_workers
+from ..jobs.records import STATUSES, list_jobs, live_workers
 from ..jobs.workers import run_worker
 from ..usecases.cancel_job import cancel
 from ..usecases.outcome import Refused
 from ..web.db import flask_app, readers, sessions
+from ..web.outputs.job import jobs_output
 from .actor import command_actor
 
 
@@ -60,7 +61,7 @@ def jobs_group(ctx: click.Context, status: str | None, fmt: str, limit: int) -> 
     if ctx.invoked_subcommand is not None:
         return
     with readers()() as session:
-        rows = [describe(session, job) for job in list_jobs(session, status, limit)]
+        rows = jobs_output(session, list_jobs(session, status, limit))
         workers = len(live_workers(session))
     if fmt == "json":
         click.echo(json.dumps(rows, indent=1))

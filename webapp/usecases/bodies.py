@@ -145,6 +145,9 @@ EXTRACTION = body_schema(
 )
 """The start of an extraction (`POST /api/extractions`)."""
 
+PREVIEW = body_schema({"markdown": TEXT}, {})
+"""A Markdown text to preview (`POST /api/preview`)."""
+
 PROVENANCE_FIELD = body_schema({"provenance": PROVENANCE_SHAPE}, {})
 """A provenance on its own (an imported gold's or annotation's)."""
 

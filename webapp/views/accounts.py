@@ -50,10 +50,20 @@ from ..web.access import CREATE_ACCOUNT, LOGIN_KEY, identity
 from ..web.acting import actor
 from ..web.app_settings import settings
 from ..web.db import get_or_404, get_session
-from ..web.redirects import local_target
+from ..web.redirects import asked_target
 from ..web.refusals import refuse
+from ..web.request_input import FLAG, TEXT, Form, posted
 
 T = TypeVar("T")
+
+LOGIN_FORM = Form({"name": TEXT, "password": TEXT}, {"name": "", "password": ""})
+KEEP_TOKENS = Form({"keep_tokens": FLAG})
+PASSWORD_FORM = Form({"current": TEXT, "password": TEXT, "confirm": TEXT, **KEEP_TOKENS.fields},
+                     {"current": "", "password": ""}, frozenset({"confirm"}))
+"""One's own new password: the current one, the new one and its confirmation (left out: not asked)."""
+ACCOUNT_FORM = Form({"name": TEXT, "role": TEXT, "password": TEXT}, {"name": "", "role": "", "password": ""})
+ROLE_FORM = Form({"role": TEXT}, {"role": ""})
+DISABLED_FORM = Form({"disabled": FLAG})
 bp = Blueprint("accounts", __name__)
 bp.add_app_template_filter(printable, "printable")  # user text with control characters escaped (/audit)
 
@@ -72,12 +82,13 @@ def wait_text(wait: timedelta) -> str:
 
 @bp.route("/login", methods=["GET", "POST"])
 def login() -> Response | str | tuple[str, int, dict[str, str]]:
-    target = local_target(request.values.get("next")) or url_for("queue.index")
+    target = asked_target() or url_for("queue.index")
     db = get_session()
     if request.method == "GET":
         return render_template("accounts/login.html", target=target, name="", local=not accounts_exist(db),
                                create=CREATE_ACCOUNT)
-    name, password = request.form.get("name", "").strip(), request.form.get("password", "")
+    form = posted(LOGIN_FORM)
+    name, password = form["name"].strip(), form["password"]
 
     def again(message: str, status: int, headers: dict[str, str] | None = None):
         page = render_template("accounts/login.html", target=target, name=name, local=False, error=message,
@@ -164,9 +175,10 @@ def change_password() -> Response | tuple[str, int, dict[str, str]]:
     """The user's own new password, after the current one: every other session ends, and the API tokens
     unless kept; this browser stays logged in with a new login (usecases/own_account.py)."""
     db, user = get_session(), own_user()
-    current, new = request.form.get("current", ""), request.form.get("password", "")
+    form = posted(PASSWORD_FORM)
+    current, new = form["current"], form["password"]
     problem = password_problem(current) or password_problem(new)
-    if new != request.form.get("confirm", new):
+    if form["confirm"] is not None and new != form["confirm"]:
         problem = "the new password and its confirmation differ"
     if problem is not None:
         abort(400, description=f"Password not changed: {problem}.")
@@ -179,7 +191,7 @@ def change_password() -> Response | tuple[str, int, dict[str, str]]:
         new_hash = hashed(new) if verify(attempt, current) is not None else None  # no transaction open
     except AccountError as error:
         abort(400, description=f"Password not changed: {error}.")
-    keep = request.form.get("keep_tokens") == "on"
+    keep = form["keep_tokens"]
     try:
         if new_hash is None:
             wrong_current_password(db, actor(), user)
@@ -201,7 +213,7 @@ def logout_everywhere() -> Response:
     """End every session of the user, this one too, and their API tokens unless kept."""
     db, user = get_session(), own_user()
     try:
-        log_out_everywhere(db, actor(), user, keep_tokens=request.form.get("keep_tokens") == "on")
+        log_out_everywhere(db, actor(), user, keep_tokens=posted(KEEP_TOKENS)["keep_tokens"])
     except Refused as error:
         refuse(error)
     db.commit()
@@ -240,8 +252,8 @@ def add() -> Response:
     db = get_session()
     db.commit()  # end the read of who is asking: no transaction stays open while the password is hashed
     try:
-        user = add_account(db, actor(), request.form.get("name", ""), request.form.get("role", ""),
-                           request.form.get("password", ""))
+        form = posted(ACCOUNT_FORM)
+        user = add_account(db, actor(), form["name"], form["role"], form["password"])
     except Refused as error:
         if error.status != 400:
             refuse(error)
@@ -255,14 +267,14 @@ def add() -> Response:
 @bp.post("/users/<int:user_id>/role")
 def role(user_id: int) -> Response:
     name = _named(user_id)
-    _done(lambda: change_role(get_session(), actor(), name, request.form.get("role", "")))
+    _done(lambda: change_role(get_session(), actor(), name, posted(ROLE_FORM)["role"]))
     return _changed()
 
 
 @bp.post("/users/<int:user_id>/disabled")
 def disable(user_id: int) -> Response:
     name = _named(user_id)
-    if request.form.get("disabled") != "on":
+    if not posted(DISABLED_FORM)["disabled"]:
         _done(lambda: enable_account(get_session(), actor(), name))
         return _changed()
     freed = _done(lambda: disable_account(get_session(), actor(), name))

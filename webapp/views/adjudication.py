@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, flash, json, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, url_for
 from sqlalchemy import select
 from werkzeug.wrappers import Response
 
@@ -30,20 +30,23 @@ from ..web.check_dispatch import follow
 from ..web.db import get_or_404, get_session
 from ..web.effort_scope import idle_seconds
 from ..web.guideline_panel import guideline_panel
-from ..web.metadata_form import BadChoice, chosen_metadata, field_choices
+from ..web.metadata_form import METADATA_FORM, BadChoice, chosen_metadata, field_choices
 from ..web.refusals import refuse
+from ..web.request_input import JSON, TEXT, Form, posted, query, whole
 
 bp = Blueprint("adjudication", __name__, url_prefix="/adjudication")
 
 QUEUE_SIZE = 200
 
 
-def form_json(form: Any, name: str) -> Any:
-    """The form field's JSON (None when absent or empty); 400 naming the field when it is not JSON."""
-    try:
-        return json.loads(form.get(name) or "null")
-    except ValueError as error:
-        abort(400, description=f"{name}: {error}")
+RESULT_FORM = Form({"version": whole(), "markdown": TEXT, "text": TEXT, "type": TEXT, "status": TEXT, "note": TEXT,
+                    "snippets": JSON, "effort": JSON, "provenance": JSON, **METADATA_FORM.fields},
+                   {"text": "", "note": "", **METADATA_FORM.defaults})
+"""The reviewer's result (its shape checked by the use case's schema, usecases/bodies.py ADJUDICATION)."""
+VOID_FORM = Form({"author": TEXT, "annotator": TEXT}, {"author": "", "annotator": ""})
+"""Whose annotation to void (``annotator``: the old name of ``author``, read for one release)."""
+START_QUERY = Form({"from": whole()})
+"""The gold's revision the result starts from (none: the gold)."""
 
 
 @bp.get("")
@@ -76,7 +79,7 @@ def page(page_id: int) -> str:
               "status": a.status, "snippets": a.snippets, "version": a.version} for a in annotations]
     agreed = consensus([Said(a.author, a.text, a.page_type, editor_markdown(a)) for a in annotations])
     gold = found.gold
-    earlier = earlier_version(session, gold, request.args.get("from", type=int)) if gold else None
+    earlier = earlier_version(session, gold, query(START_QUERY)["from"]) if gold else None
     base: Gold | GoldRevision | None = earlier if earlier is not None else gold
     text = editor_markdown(base) if base else agreed.text  # the result is edited as Markdown
     started = uniform({"source": "gold", "version": base.version}, text, "gold") if base else uniform(
@@ -106,9 +109,9 @@ def save(page_id: int) -> Response:
     reviewer = annotator()
     if reviewer is None:
         abort(400, description="Give your name first.")
-    form = request.form
+    form = posted(RESULT_FORM)
     session = get_session()
-    snippets, effort, provenance = (form_json(form, name) for name in ("snippets", "effort", "provenance"))
+    snippets, effort, provenance = form["snippets"], form["effort"], form["provenance"]
     try:
         chosen = chosen_metadata(form)
     except BadChoice as error:
@@ -118,9 +121,9 @@ def save(page_id: int) -> Response:
         provenance = {**provenance, "fields": origins}
     try:
         outcome = adjudicate_page(session, settings(), actor(reviewer), page_id, adjudication_request(
-            settings(), version=form.get("version", type=int), markdown=form.get("markdown"),
-            text=form.get("text", ""), page_type=form.get("type"),
-            status=form.get("status"), note=form.get("note", ""), snippets=snippets, effort=effort,
+            settings(), version=form["version"], markdown=form["markdown"],
+            text=form["text"], page_type=form["type"],
+            status=form["status"], note=form["note"], snippets=snippets, effort=effort,
             provenance=provenance, metadata=metadata))
     except Refused as error:
         refuse(error)
@@ -142,7 +145,8 @@ def void(page_id: int) -> Response:
     """An admin voids one annotation of the page (the form's ``author``; ``annotator``, its old
     name, is read for one release): kept in its history, out of the page's places and of every agreement."""
     session = get_session()
-    name = request.form.get("author") or request.form.get("annotator", "")
+    void_form = posted(VOID_FORM)
+    name = void_form["author"] or void_form["annotator"]
     try:
         voided = void_annotation(session, settings(), actor(), page_id, name)
     except Refused as error:

@@ -27,7 +27,6 @@ from ..annotation.control import is_control_for
 from ..annotation.effort_record import ACTIONS
 from ..annotation.gold import HistoryPage, history_page
 from ..annotation.gold_markdown import two_golds
-from ..annotation.provenance import summary
 from ..corpus.visible_text import browser_rules
 from ..foundation.vocabulary import GOLD_STATUSES, TEXT_SOURCES
 from ..models import Annotation, Gold, Page
@@ -44,15 +43,21 @@ from ..web.check_dispatch import follow
 from ..web.db import get_or_404, get_session
 from ..web.effort_scope import idle_seconds
 from ..web.guideline_panel import guideline_panel
+from ..web.outputs.gold import revision_output
 from ..web.page_html import heavy
 from ..web.page_variants import captured_variants, other_candidates
 from ..web.query_args import filter_args
-from ..web.redirects import local_target
+from ..web.redirects import asked_target
 from ..web.refusals import refuse
+from ..web.request_input import TEXT, Form, posted, query, whole
 
 bp = Blueprint("annotate", __name__)
 
 NAME_MAX = 100
+HISTORY_QUERY = Form({"before": whole()})
+"""Where a page of the history starts: the revisions with an id below ``before`` (none: the newest)."""
+NAME_FORM = Form({"name": TEXT}, {"name": ""})
+"""The name an annotator gives in local mode."""
 
 
 def type_choices(page_type: str) -> dict[str, str]:
@@ -96,7 +101,7 @@ def page(page_id: int) -> Response | str:
         boilerplate=sorted(opened.boilerplate),
         page_types=type_choices(editor["type"]),
         statuses=GOLD_STATUSES,
-        args=filter_args(request.args),
+        args=filter_args(),
         block_rules=browser_rules(),
         flattened=heavy(page_id, found.sha256, found.encoding),
         variants={**captured_variants(page_id), "choose": at_least(current_role(), REVIEWER)},
@@ -115,7 +120,7 @@ def history(page_id: int) -> str:
     adjudication from an earlier version instead."""
     session = get_session()
     found = get_or_404(session, Page, page_id)
-    before = request.args.get("before", type=int)
+    before = query(HISTORY_QUERY)["before"]
     name = annotator() or ""
     own = is_blind(found, overlap())
     if is_control_for(session, page_id, name):  # a control page given to the reader is blind to them
@@ -126,14 +131,7 @@ def history(page_id: int) -> str:
     else:
         gold_id = session.scalar(select(Gold.id).where(Gold.page_id == page_id))
         shown = history_page(session, gold_id, before) if gold_id is not None else HistoryPage([], None)
-    rows = [
-        {"id": r.id, "version": r.version, "author": r.author, "created_at": r.created_at.isoformat(),
-         "type": r.page_type, "status": r.status, "text": r.text, "markdown": r.markdown,
-         "text_source": r.text_source, "applied": applied,
-         "provenance": summary(r.provenance), "origins": (r.provenance or {}).get("lines"),
-         "guideline_version": r.guideline_version, "metadata": r.article_metadata or {}}
-        for r, applied in shown.revisions
-    ]
+    rows = [revision_output(revision, applied) for revision, applied in shown.revisions]
     no_restore = "" if own else edit_refusal(session, settings(), found, name)
     return render_template("annotate/history.html", page=found, revisions=rows, older=shown.older,
                            newer=before is not None, text_sources=TEXT_SOURCES, own=own, no_restore=no_restore,
@@ -163,11 +161,11 @@ def restore(page_id: int, revision_id: int) -> Response:
 @bp.route("/annotator", methods=["GET", "POST"])
 def name() -> Response | str:
     """Ask the annotator's name once; every revision records it. With accounts, the name is the user's."""
-    target = local_target(request.values.get("next")) or url_for("queue.index")
+    target = asked_target() or url_for("queue.index")
     if not identity().local:
         return redirect(target)
     if request.method == "POST":
-        given = " ".join(request.form.get("name", "").split())[:NAME_MAX]
+        given = " ".join(posted(NAME_FORM)["name"].split())[:NAME_MAX]
         if not given:
             flash("Please give a name: every saved revision records it.")
         else:

@@ -6,21 +6,19 @@ caller's own annotation instead (see annotation/annotations.py). Every rule of a
 
 from __future__ import annotations
 
-from typing import Any
-
-from flask import Blueprint, abort, current_app, jsonify, request, url_for
+from flask import Blueprint, abort, current_app, jsonify, url_for
 from werkzeug.wrappers import Response
 
 from ..annotation.annotations import annotation_of, is_blind
 from ..annotation.article_metadata import differing
 from ..annotation.control import is_control_for
-from ..annotation.gold import Record
 from ..jobs.start import dispatch
 from ..models import Page
 from ..results.agreement_figures import corpus_agreement
 from ..results.effort_figures import effort_figures
 from ..results.leaderboard_figures import page_scores
 from ..results.structure_test_figures import page_tests
+from ..usecases.bodies import PREVIEW, validated
 from ..usecases.extract import extraction_request, start_extraction
 from ..usecases.open_page import open_page
 from ..usecases.outcome import Refused
@@ -32,30 +30,13 @@ from ..web.boilerplate_cache import boilerplate_cache
 from ..web.check_dispatch import follow
 from ..web.db import get_or_404, get_session
 from ..web.effort_scope import effort_scope
+from ..web.leaderboard_query import AGREEMENT_QUERY, COMPARE_QUERY, PAGES_QUERY, STRUCTURE_TESTS_QUERY
 from ..web.markdown import render_gold
-from ..web.query_args import int_arg
+from ..web.outputs.gold import gold_output
 from ..web.refusals import refuse
+from ..web.request_input import json_body, query
 
 bp = Blueprint("api", __name__, url_prefix="/api")
-
-def gold_json(gold: Record | None) -> dict[str, Any]:
-    """A page's gold, or an annotator's own annotation (the same fields)."""
-    if gold is None:
-        return {"version": 0, "text": "", "markdown": "", "text_source": None, "type": None, "status": None,
-                "author": None, "updated_at": None, "snippets": None, "metadata": {}}
-    return {
-        "version": gold.version,
-        "text": gold.text,
-        "markdown": gold.markdown,
-        "text_source": gold.text_source,
-        "type": gold.page_type,
-        "status": gold.status,
-        "author": gold.author,
-        "updated_at": gold.updated_at.isoformat(),
-        "snippets": gold.snippets,
-        "metadata": gold.article_metadata or {},  # annotation/article_metadata.py: absent field, not annotated
-    }
-
 
 @bp.get("/pages/<int:page_id>/gold")
 def read_gold(page_id: int) -> Response:
@@ -65,8 +46,8 @@ def read_gold(page_id: int) -> Response:
     page = get_or_404(session, Page, page_id)
     if is_blind(page, overlap()) or is_control_for(session, page_id, annotator() or ""):
         name = annotator()
-        return jsonify(gold_json(annotation_of(session, page_id, name) if name else None))
-    return jsonify(gold_json(page.gold))
+        return jsonify(gold_output(annotation_of(session, page_id, name) if name else None))
+    return jsonify(gold_output(page.gold))
 
 
 @bp.get("/pages/<int:page_id>/editor")
@@ -90,14 +71,14 @@ def write_gold(page_id: int) -> tuple[Response, int]:
     session = get_session()
     try:
         saved = save(session, settings(), actor(author), page_id,
-                     save_request(settings(), request.get_json(silent=True)))
+                     save_request(settings(), json_body()))
     except Refused as error:
         refuse(error)
     session.commit()
     follow(session, saved.check)
     outcome = saved.outcome
     if outcome.conflict:
-        return jsonify(conflict=True, revision=outcome.revision.id, current=gold_json(outcome.record),
+        return jsonify(conflict=True, revision=outcome.revision.id, current=gold_output(outcome.record),
                        fields=differing(outcome.revision.article_metadata, outcome.record.article_metadata)), 409
     return (
         jsonify(
@@ -116,7 +97,7 @@ def start_extraction_json() -> tuple[Response, int]:
     """Start an extraction job (`goldtext extract --background`): 202 with the job's id and where to follow it."""
     session = get_session()
     try:
-        job = start_extraction(session, settings(), actor(), extraction_request(request.get_json(silent=True)))
+        job = start_extraction(session, settings(), actor(), extraction_request(json_body()))
     except Refused as error:
         refuse(error)
     session.commit()
@@ -140,11 +121,11 @@ def leaderboard_metadata_json() -> Response:
 @bp.get("/leaderboard/pages")
 def leaderboard_pages_json() -> Response:
     """One extractor's pages worst first (`extractor`: a name or a stored fingerprint)."""
-    ref = request.args.get("extractor")
-    if not ref:
+    asked = query(PAGES_QUERY)
+    if not asked["extractor"]:
         abort(400, description="Name an extractor: a name or a stored fingerprint.")
-    limit = int_arg("limit", 100, 1, 10_000)
-    return live_answers.conditional(figures.pages_of(leaderboard_query.leaderboard_options(bootstrap=0), ref, limit))
+    return live_answers.conditional(figures.pages_of(leaderboard_query.leaderboard_options(bootstrap=0),
+                                                     asked["extractor"], asked["limit"]))
 
 
 @bp.get("/sites")
@@ -157,11 +138,11 @@ def sites_json() -> Response:
 @bp.get("/compare")
 def compare_json() -> Response:
     """`goldtext compare A B --format json` (same options) plus both texts of each listed page."""
-    a, b = request.args.get("a"), request.args.get("b")
-    if not a or not b:
+    asked = query(COMPARE_QUERY)
+    if not asked["a"] or not asked["b"]:
         abort(400, description="Name two extractors or fingerprints: a and b.")
-    top = int_arg("top", 20, 0, leaderboard_query.TOP_MAX)
-    return live_answers.conditional(figures.compare_of(leaderboard_query.leaderboard_options(), a, b, top))
+    return live_answers.conditional(figures.compare_of(leaderboard_query.leaderboard_options(), asked["a"],
+                                                       asked["b"], asked["top"]))
 
 
 @bp.get("/guard")
@@ -179,7 +160,7 @@ def site_rules_json() -> Response:
 def agreement_json() -> Response:
     """`goldtext agreement --format json` (``by``: site, type or annotator)."""
     try:
-        return jsonify(corpus_agreement(get_session(), request.args.get("by") or None))
+        return jsonify(corpus_agreement(get_session(), query(AGREEMENT_QUERY)["by"]))
     except ValueError as error:
         abort(400, description=str(error))
 
@@ -204,10 +185,10 @@ def page_scores_json(page_id: int) -> Response:
 @bp.post("/preview")
 def preview_json() -> Response:
     """The gold editor's preview: ``{"markdown"}`` in, ``{"html"}`` out (safe HTML, web/markdown.py)."""
-    body = request.get_json(silent=True)
-    markdown = body.get("markdown") if isinstance(body, dict) else None
-    if not isinstance(markdown, str):
-        abort(400, description="Send {\"markdown\": TEXT}.")
+    try:
+        markdown = validated(PREVIEW, json_body())["markdown"]
+    except Refused as error:
+        refuse(error)
     if len(markdown.encode()) > settings().gold_max_bytes:
         abort(413, description=f"The Markdown is larger than GOLD_MAX_BYTES ({settings().gold_max_bytes:,} bytes).")
     return jsonify({"html": str(render_gold(markdown))})
@@ -220,5 +201,5 @@ def page_structure_tests_json(page_id: int) -> Response:
     has none)."""
     session = get_session()
     page = get_or_404(session, Page, page_id)
-    named = request.args.getlist("extractor")
+    named = query(STRUCTURE_TESTS_QUERY)["extractor"]
     return jsonify({"page_id": page_id, "tests": page_tests(session, page, named or None)})

@@ -8,18 +8,23 @@ import json
 from collections.abc import Iterator
 from datetime import UTC, datetime
 
-from flask import Blueprint, abort, render_template, request
-from werkzeug.datastructures import MultiDict
+from flask import Blueprint, abort, render_template
 from werkzeug.wrappers import Response
 
 from ..accounts.audit_log import AuditFilter, as_dict, detail_text, events, rows
 from ..exports.csv_scores import neutralise
 from ..web.db import get_session
+from ..web.request_input import TEXT, Form, carried, one_of, query, whole
 
 bp = Blueprint("audit", __name__, url_prefix="/audit")
 
 PAGE_SIZE = 100
 COLUMNS = ("id", "at", "actor", "action", "target", "detail", "address")
+FILTERS = ("since", "until", "actor", "action")
+AUDIT_QUERY = Form({**{name: TEXT for name in FILTERS}, "before": whole(), "format": one_of("json", "csv")},
+                   {"format": "json"})
+"""The events shown: since and until (ISO dates or date-times), by whom, which action; where a page starts
+(``before``: an event's id) and the export's format."""
 
 
 def when(text: str | None, name: str) -> datetime | None:
@@ -33,19 +38,20 @@ def when(text: str | None, name: str) -> datetime | None:
     return value.astimezone(UTC) if value.tzinfo else value.replace(tzinfo=UTC)
 
 
-def audit_filter(args: MultiDict[str, str]) -> AuditFilter:
-    return AuditFilter(when(args.get("since"), "since"), when(args.get("until"), "until"),
-                       args.get("actor") or None, args.get("action") or None)
+def audit_filter() -> AuditFilter:
+    """The events the query string asks for: since, until, by whom, which action."""
+    args = query(AUDIT_QUERY)
+    return AuditFilter(when(args["since"], "since"), when(args["until"], "until"), args["actor"], args["action"])
 
 
 @bp.get("")
 def index() -> str:
-    wanted = audit_filter(request.args)
-    before = request.args.get("before", type=int)
+    wanted = audit_filter()
+    before = query(AUDIT_QUERY)["before"]
     found = events(get_session(), wanted, before, PAGE_SIZE + 1)
     shown = found[:PAGE_SIZE]
     older = shown[-1].id if len(found) > PAGE_SIZE else None
-    args = {k: v for k, v in request.args.items() if k in ("since", "until", "actor", "action") and v}
+    args = {k: v for k, v in carried().items() if k in FILTERS and v}
     return render_template("audit/index.html", events=[as_dict(e) for e in shown], older=older, args=args,
                            detail_text=detail_text)
 
@@ -54,10 +60,8 @@ def index() -> str:
 def export() -> Response:
     """Every matching event, oldest first: ``format=json`` (JSON lines) or ``format=csv`` (formula-like
     cells neutralised)."""
-    fmt = request.args.get("format", "json")
-    if fmt not in ("json", "csv"):
-        abort(400, description="format is json or csv.")
-    found = list(rows(get_session(), audit_filter(request.args)))
+    fmt = query(AUDIT_QUERY)["format"]
+    found = list(rows(get_session(), audit_filter()))
     body = json_lines(found) if fmt == "json" else csv_text(found)
     response = Response(body, mimetype="application/x-ndjson" if fmt == "json" else "text/csv")
     response.headers["Content-Disposition"] = f'attachment; filename="audit.{"jsonl" if fmt == "json" else "csv"}"'

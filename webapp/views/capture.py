@@ -6,10 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from flask import Blueprint, abort, current_app, redirect, render_template, request, send_file, url_for
+from flask import Blueprint, abort, current_app, redirect, render_template, send_file, url_for
 from werkzeug.wrappers import Response
 
-from ..jobs.records import describe
 from ..jobs.start import dispatch
 from ..models import Job
 from ..steps.capture_step import CAPTURING, REPORT, warc_path
@@ -18,9 +17,14 @@ from ..usecases.outcome import Refused
 from ..web.acting import actor
 from ..web.app_settings import settings
 from ..web.db import get_or_404, get_session
+from ..web.outputs.job import job_output
 from ..web.refusals import refuse
+from ..web.request_input import FLAG, TEXT, Form, posted
 
 bp = Blueprint("capture", __name__, url_prefix="/capture")
+
+CAPTURE_FORM = Form({"urls": TEXT, "ignore_robots": FLAG, "render_all": FLAG}, {"urls": ""})
+"""The addresses to capture (one a line), whether robots.txt is ignored and every page rendered."""
 
 
 @bp.get("")
@@ -30,10 +34,10 @@ def form() -> str:
 
 @bp.post("")
 def start() -> Response | tuple[str, int]:
-    text = request.form.get("urls", "")
-    obey_robots = request.form.get("ignore_robots") != "yes"
+    form = posted(CAPTURE_FORM)
+    text, obey_robots = form["urls"], not form["ignore_robots"]
     urls = tuple(url_lines(text))
-    render = urls if request.form.get("render_all") == "yes" else tuple(render_lines(text))
+    render = urls if form["render_all"] else tuple(render_lines(text))
     session = get_session()
     try:
         job = start_capture(session, settings(), actor(), CaptureRequest(urls, obey_robots, render=render))
@@ -59,7 +63,7 @@ def report(job_id: int) -> str:
     job = capture_job(job_id)
     rows = sorted((job.result or {}).get(REPORT, []), key=lambda row: int(row["index"]))
     waiting = job.status == "queued" or job.stage in ("", CAPTURING)
-    return render_template("capture/report.html", job=describe(get_session(), job), rows=rows,
+    return render_template("capture/report.html", job=job_output(get_session(), job), rows=rows,
                            urls=job.params.get("urls", []), obey_robots=job.params.get("obey_robots", True),
                            batch_id=job.batch_id,
                            reload_after=CAPTURING if waiting else None,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, url_for
 from sqlalchemy import select
 from werkzeug.wrappers import Response
 
@@ -35,14 +35,33 @@ from ..web.acting import actor, current_role
 from ..web.app_settings import settings
 from ..web.bad_input import ID_MAX
 from ..web.db import get_or_404, get_session
-from ..web.query_args import filter_args, page_filter
+from ..web.query_args import PAGE_FILTER, filter_args, page_filter
 from ..web.refusals import refuse
+from ..web.request_input import TEXT, TEXTS, Form, one_of, posted, query, whole
 
 bp = Blueprint("console", __name__)
 
 def alert_below() -> float:
     """CONTROL_ALERT_F1: an annotator's F1 on control pages below it is shown as an alert."""
     return settings().serving.control_alert_f1
+
+
+ASSIGN_FORM = Form({**PAGE_FILTER.fields, "pages": TEXT, "limit": whole(0, ID_MAX), "action": TEXT, "from": TEXT,
+                    "to": TEXT}, {"pages": "", "action": "assign", "from": "", "to": ""})
+"""Assign, re-assign or remove: the selected pages (ids in a text, and the queue's filters), how many a person
+when assigning, from whom and to whom (names separated by commas)."""
+CONTROL_FORM = Form({"page": TEXT, "to": TEXT}, {"page": "", "to": ""})
+"""A control page (its id in a text) and whom to give it to (names separated by commas)."""
+TABS_FORM = Form({"extractor": TEXTS})
+COMMENT_FORM = Form({"body": TEXT, "line": TEXT, "about": TEXT}, {"body": ""})
+CHANGES_FORM = Form({"annotator": TEXT, "body": TEXT}, {"annotator": "", "body": ""})
+
+
+def tab_form(names: list[str]) -> Form:
+    """The candidate tabs' form for these extractors: each one's state and position."""
+    return Form({field: schema for name in names for field, schema in (
+        (f"state-{name}", one_of("shown", "hidden", "pinned")), (f"position-{name}", whole(0, ID_MAX)))},
+        {default: value for name in names for default, value in ((f"state-{name}", "shown"), (f"position-{name}", 0))})
 
 
 def names_in(text: str | None) -> tuple[str, ...]:
@@ -102,7 +121,7 @@ def index() -> str:
         extractors=extractors,
         tabs=tab_choices(session),
         overlap=settings().overlap,
-        args=filter_args(request.args),  # the queue's filters, when the queue's "Assign these pages" led here
+        args=filter_args(),  # the queue's filters, when the queue's "Assign these pages" led here
     )
 
 
@@ -120,23 +139,23 @@ def plural(count: int, word: str) -> str:
 def assign() -> Response:
     """Assign, re-assign or remove the assignments of the selected pages (the form's page ids and the
     queue's filters; ``limit`` per annotator when assigning)."""
-    session, form = get_session(), request.form
-    selection, pages = page_filter(form), page_ids_in(form.get("pages"))
-    limit = form.get("limit", type=int) or None
-    what = form.get("action", "assign")
+    session, form = get_session(), posted(ASSIGN_FORM)
+    selection, pages = page_filter(form), page_ids_in(form["pages"])
+    limit = form["limit"] or None
+    what = form["action"]
     try:
         if what == "remove":
-            count = unassign_pages(session, actor(), names_in(form.get("from")), selection, page_ids=pages)
+            count = unassign_pages(session, actor(), names_in(form["from"]), selection, page_ids=pages)
             return done(f"{plural(count, 'assignment')} removed.")
         if what == "reassign":
-            removed, made = reassign_pages(session, settings(), actor(), form.get("from", "").strip(),
-                                           names_in(form.get("to")), selection, pages)
-            return done(f"{plural(removed, 'assignment')} of {form.get('from', '').strip()} removed, "
-                        f"{plural(made, 'page')} re-assigned to {form.get('to')}.")
-        count = assign_pages(session, settings(), actor(), names_in(form.get("to")), selection, limit, pages)
+            removed, made = reassign_pages(session, settings(), actor(), form["from"].strip(),
+                                           names_in(form["to"]), selection, pages)
+            return done(f"{plural(removed, 'assignment')} of {form['from'].strip()} removed, "
+                        f"{plural(made, 'page')} re-assigned to {form['to']}.")
+        count = assign_pages(session, settings(), actor(), names_in(form["to"]), selection, limit, pages)
     except Refused as error:
         refuse(error)
-    return done(f"{plural(count, 'assignment')} made ({form.get('to')})." if count else
+    return done(f"{plural(count, 'assignment')} made ({form['to']})." if count else
                 "No assignment made: no selected page has a free place for them (see OVERLAP), or they have "
                 "it already.")
 
@@ -154,10 +173,11 @@ def undo() -> Response:
 def controls() -> Response:
     """Make a page a control page (unless it is one) and give it to the named annotators."""
     session = get_session()
-    pages = page_ids_in(request.form.get("page"))
+    form = posted(CONTROL_FORM)
+    pages = page_ids_in(form["page"])
     if len(pages) != 1:
         abort(400, description="Give one page id.")
-    names = names_in(request.form.get("to"))
+    names = names_in(form["to"])
     try:
         if control_of(session, pages[0]) is None:
             make_control(session, actor(), pages[0])
@@ -180,14 +200,10 @@ def end(control_id: int) -> Response:
 @bp.post("/team/tabs")
 def tabs() -> Response:
     """The candidate tabs' choices: per extractor (the form's ``extractor`` list) hidden, pinned, position."""
-    form = request.form
-    choices = []
-    for name in form.getlist("extractor"):
-        state = form.get(f"state-{name}", "shown")
-        position = form.get(f"position-{name}", "0").strip() or "0"
-        if not position.isdigit():
-            abort(400, description=f"Tab {name!r}'s position must be a whole number.")
-        choices.append(TabChoice(name, hidden=state == "hidden", pinned=state == "pinned", position=int(position)))
+    names = posted(TABS_FORM)["extractor"]
+    form = posted(tab_form(names))
+    choices = [TabChoice(name, hidden=form[f"state-{name}"] == "hidden", pinned=form[f"state-{name}"] == "pinned",
+                         position=form[f"position-{name}"]) for name in names]
     try:
         count = arrange_tabs(get_session(), actor(), choices)
     except Refused as error:
@@ -198,7 +214,7 @@ def tabs() -> Response:
 @bp.get("/team/pages")
 def find_page() -> Response:
     """The thread of the page the console's form names."""
-    pages = page_ids_in(request.args.get("page"))
+    pages = page_ids_in(query(CONTROL_FORM)["page"])
     if len(pages) != 1:
         abort(400, description="Give one page id.")
     return redirect(url_for("console.page", page_id=pages[0]))
@@ -231,9 +247,9 @@ def page(page_id: int) -> str:
 def comment(page_id: int) -> Response:
     """Add a comment (leads, and annotators where the rules allow: usecases/feedback.py); back to where
     it was written."""
-    session, form = get_session(), request.form
+    session, form = get_session(), posted(COMMENT_FORM)
     try:
-        add_comment(session, settings(), actor(), page_id, form.get("body", ""), form.get("line"), form.get("about"))
+        add_comment(session, settings(), actor(), page_id, form["body"], form["line"], form["about"])
     except Refused as error:
         refuse(error)
     session.commit()
@@ -243,10 +259,10 @@ def comment(page_id: int) -> Response:
 
 @bp.post("/team/pages/<int:page_id>/changes")
 def changes(page_id: int) -> Response:
-    session, form = get_session(), request.form
-    annotator = form.get("annotator", "")
+    session, form = get_session(), posted(CHANGES_FORM)
+    annotator = form["annotator"]
     try:
-        request_changes(session, settings(), actor(), page_id, annotator, form.get("body", ""))
+        request_changes(session, settings(), actor(), page_id, annotator, form["body"])
     except Refused as error:
         refuse(error)
     session.commit()

@@ -3,7 +3,7 @@ the jobs blueprint from the database, so whichever web process answers can send 
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app, redirect, render_template, request, url_for
+from flask import Blueprint, current_app, redirect, render_template, url_for
 from sqlalchemy import select
 from werkzeug.wrappers import Response
 
@@ -17,22 +17,27 @@ from ..web.acting import actor
 from ..web.app_settings import settings
 from ..web.db import get_session
 from ..web.refusals import refuse
+from ..web.request_input import FLAG, TEXT, TEXTS, Form, posted
 
 bp = Blueprint("exports", __name__)
+
+EXPORT_FORM = Form({"format": TEXT, "status": TEXTS, "site": TEXTS, "type": TEXTS, "html": TEXT, "extractions": FLAG,
+                    "predictions": FLAG, "adjudicated": FLAG}, {"format": "", "html": "with"})
+"""The export the form asks for: the format, the pages (statuses, sites, types), what goes with them."""
 
 
 def request_from_form() -> ExportRequest:
     """The export the form asks for (the use case checks it)."""
-    form = request.form
+    form = posted(EXPORT_FORM)
     return ExportRequest(
-        form.get("format", ""),
-        tuple(s for s in form.getlist("status") if s in GOLD_STATUSES),
-        tuple(form.getlist("site")),
-        tuple(k for k in form.getlist("type") if k),
-        with_html=form.get("html", "with") != "without",
-        with_extractions=form.get("extractions") == "on",
-        predictions=form.get("predictions") == "on",
-        adjudicated=form.get("adjudicated") == "on",
+        form["format"],
+        tuple(s for s in form["status"] if s in GOLD_STATUSES),
+        tuple(form["site"]),
+        tuple(form["type"]),
+        with_html=form["html"] != "without",
+        with_extractions=form["extractions"],
+        predictions=form["predictions"],
+        adjudicated=form["adjudicated"],
     )
 
 

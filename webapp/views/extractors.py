@@ -5,7 +5,7 @@ and the form that exports the leaderboard's choice as a datatrove pipeline (an e
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
+from flask import Blueprint, current_app, flash, redirect, render_template, url_for
 from werkzeug.wrappers import Response
 
 from ..accounts.roles import ADMIN
@@ -23,8 +23,19 @@ from ..web import app_settings
 from ..web.acting import actor, current_role
 from ..web.db import get_session
 from ..web.refusals import refuse
+from ..web.request_input import TEXT, BadField, Form, posted, sent_back, whole
 
 bp = Blueprint("extractors", __name__, url_prefix="/extractors")
+
+VARIANT_FORM = Form({"name": TEXT, "base": TEXT, "options": TEXT}, {"name": "", "base": "", "options": ""})
+"""A variant: its name, the extractor it varies and its options (`KEY=VALUE` a line)."""
+COMPOSITION_FORM = Form({"name": TEXT, "kind": TEXT, "parts": TEXT, "by": TEXT, "table": TEXT},
+                        {"name": "", "kind": "", "parts": "", "table": ""})
+"""A composition: its name and kind, its parts (one a line, or comma-separated), a route's key and table."""
+PIPELINE_FORM = Form({"extractor": TEXT, "challenger": TEXT, "executor": TEXT,
+                      "keep_html_bytes": whole(0, what="a number of bytes: a whole number")},
+                     {"extractor": "", "executor": EXECUTORS[0], "keep_html_bytes": 0})
+"""The crawl pipeline: its extractor (or by-type), a challenger, the executor, how much HTML to keep."""
 
 
 def page(error: str | None = None, status: int = 200, pipeline_error: str | None = None,
@@ -40,7 +51,7 @@ def page(error: str | None = None, status: int = 200, pipeline_error: str | None
                            runnable=runnable, parts=parts, kinds=KINDS, route_by=ROUTE_BY, no_challenger=NO_CHALLENGER,
                            executors=EXECUTORS,
                            bases={name: options for name, options in bases.items() if options},
-                           error=error, pipeline_error=pipeline_error, compose_error=compose_error, sent=request.form,
+                           error=error, pipeline_error=pipeline_error, compose_error=compose_error, sent=sent_back(),
                            admin=current_role() == ADMIN)
     return html, status
 
@@ -52,11 +63,11 @@ def index() -> tuple[str, int]:
 
 @bp.post("/variants")
 def add() -> Response | tuple[str, int]:
-    pairs = [line.strip() for line in request.form.get("options", "").splitlines() if line.strip()]
+    form = posted(VARIANT_FORM)
+    pairs = [line.strip() for line in form["options"].splitlines() if line.strip()]
     session = get_session()
     try:
-        variant = add_extractor_variant(session, app_settings.settings(), actor(), request.form.get("name", ""),
-                                        request.form.get("base", ""), pairs)
+        variant = add_extractor_variant(session, app_settings.settings(), actor(), form["name"], form["base"], pairs)
     except Refused as error:
         session.rollback()
         return page(error.reason, error.status)
@@ -81,13 +92,13 @@ def remove(name: str) -> Response | tuple[str, int]:
 def composition_request() -> CompositionRequest:
     """The composition the form asks for: its parts one a line (or comma-separated), a route's table
     `KEY=EXTRACTOR` a line (none: the leaderboard's winners)."""
-    form = request.form
-    kind = form.get("kind", "")
-    parts = tuple(name.strip() for name in form.get("parts", "").replace(",", "\n").splitlines() if name.strip())
-    lines = [line.strip() for line in form.get("table", "").splitlines() if line.strip()]
+    form = posted(COMPOSITION_FORM)
+    kind = form["kind"]
+    parts = tuple(name.strip() for name in form["parts"].replace(",", "\n").splitlines() if name.strip())
+    lines = [line.strip() for line in form["table"].splitlines() if line.strip()]
     table = {key.strip(): part.strip() for key, _, part in (line.partition("=") for line in lines)} if lines else None
-    return CompositionRequest(form.get("name", ""), kind, parts if kind != ROUTE else (),
-                              form.get("by") if kind == ROUTE else None, table if kind == ROUTE else None)
+    return CompositionRequest(form["name"], kind, parts if kind != ROUTE else (),
+                              form["by"] if kind == ROUTE else None, table if kind == ROUTE else None)
 
 
 @bp.post("/compositions")
@@ -123,14 +134,10 @@ def remove_composition(composition: str) -> Response | tuple[str, int]:
 
 def pipeline_request() -> PipelineRequest:
     """The pipeline the form asks for; NoChoice naming what does not fit."""
-    form = request.form
-    chosen = form.get("extractor", "")
-    try:
-        keep = int(form.get("keep_html_bytes", "0") or 0)
-    except ValueError:
-        raise NoChoice("keep the HTML up to a number of bytes") from None
+    form = posted(PIPELINE_FORM)
+    chosen = form["extractor"]
     return PipelineRequest(None if chosen == "by-type" else chosen, "type" if chosen == "by-type" else None,
-                           form.get("challenger", "") or None, keep, executor=form.get("executor", EXECUTORS[0]))
+                           form["challenger"], form["keep_html_bytes"], executor=form["executor"])
 
 
 @bp.post("/pipeline")
@@ -139,8 +146,8 @@ def pipeline() -> Response | tuple[str, int]:
     session = get_session()
     try:
         job = start_pipeline_export(session, app_settings.settings(), actor(), pipeline_request())
-    except NoChoice as error:
-        return page(status=400, pipeline_error=str(error))
+    except (NoChoice, BadField) as error:
+        return page(status=400, pipeline_error=error.description if isinstance(error, BadField) else str(error))
     except Refused as error:
         session.rollback()
         if error.status != 400:

@@ -3,7 +3,7 @@ admins' editor (usecases/guideline.py)."""
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, url_for
 from werkzeug.wrappers import Response
 
 from ..accounts.roles import ADMIN
@@ -15,8 +15,14 @@ from ..web.acting import actor, current_role
 from ..web.app_settings import settings
 from ..web.db import get_session
 from ..web.markdown import render
+from ..web.request_input import TEXT, Form, posted, query, whole
 
 bp = Blueprint("guidelines", __name__, url_prefix="/guidelines")
+
+VERSION_QUERY = Form({"version": whole()})
+"""The guideline's version shown (none: the one in force)."""
+GUIDELINE_FORM = Form({"base": whole(), "text": TEXT, "note": TEXT}, {"text": "", "note": ""})
+"""A new version: the version it was edited from, its text and a note."""
 
 
 def known_page_type(page_type: str) -> str:
@@ -40,7 +46,7 @@ def show(page_type: str) -> str:
     """The version in force, or with ``?version=N`` that version."""
     label = known_page_type(page_type)
     session = get_session()
-    number = request.args.get("version", type=int)
+    number = query(VERSION_QUERY)["version"]
     shown = version_of(session, page_type, number) if number is not None else in_force(session, [page_type])[page_type]
     if number is not None and shown is None:
         abort(404, description=f"The guideline of {page_type!r} has no version {number}.")
@@ -74,9 +80,8 @@ def edit(page_type: str) -> tuple[str, int]:
 def save(page_type: str) -> Response | tuple[str, int]:
     """A new version from the editor's form; a refusal shows the form again with the admin's text."""
     label = known_page_type(page_type)
-    form = request.form
-    base = form.get("base", type=int)
-    text, note = form.get("text", ""), form.get("note", "")
+    form = posted(GUIDELINE_FORM)
+    base, text, note = form["base"], form["text"], form["note"]
     session = get_session()
     try:
         row = save_guideline(session, settings(), actor(), page_type, text, base, note)

@@ -3,47 +3,34 @@ any web process answers), cancelling, an export's download, and the health check
 
 from __future__ import annotations
 
-from typing import Any
-
-from flask import Blueprint, abort, current_app, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, jsonify, redirect, render_template, url_for
 from werkzeug.wrappers import Response
 
 from ..jobs.broker import broker, describe_broker
 from ..jobs.files import file_size, iter_file
 from ..jobs.health import broker_reachable, database_writable
-from ..jobs.records import STATUSES, describe, list_jobs, live_workers
+from ..jobs.records import STATUSES, list_jobs, live_workers
 from ..models import Job
 from ..usecases import cancel_job
 from ..usecases.outcome import Refused
 from ..web.acting import actor
 from ..web.db import database, flask_app, get_or_404, get_session, readers
 from ..web.json_error import json_error
+from ..web.outputs.job import job_output, jobs_output
 from ..web.refusals import refuse
+from ..web.request_input import TEXT, Form, query
 
 bp = Blueprint("jobs", __name__)
 
-
-def with_broker(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The jobs as describe() gives them, an open one that no worker is busy with stalled by a broker
-    outage when the broker does not answer (its chunks wait in the database until it does): asked once,
-    and only when such a job is shown."""
-    waiting = [row for row in rows if not row["finished"] and not row["busy"]]
-    if not waiting:
-        return rows
-    app = flask_app()
-    state = broker_reachable(lambda: broker(app))
-    if state != "ok":
-        for row in waiting:
-            row["stalled"] = (f"the broker ({describe_broker(app)}) is {state}: the job's chunks wait in the "
-                              "database and are sent once it answers")
-    return rows
+JOBS_QUERY = Form({"status": TEXT})
+"""The status of the jobs listed (an unknown one: every job)."""
 
 
 @bp.get("/jobs")
 def index() -> str:
     session = get_session()
-    status = request.args.get("status")
-    rows = with_broker([describe(session, job) for job in list_jobs(session, status if status in STATUSES else None)])
+    status = query(JOBS_QUERY)["status"]
+    rows = jobs_output(session, list_jobs(session, status if status in STATUSES else None))
     return render_template("jobs/index.html", jobs=rows, workers=live_workers(session), statuses=STATUSES,
                            status=status, broker=describe_broker(current_app))
 
@@ -52,7 +39,7 @@ def index() -> str:
 def show(job_id: int) -> str:
     session = get_session()
     job = get_or_404(session, Job, job_id)
-    return render_template("jobs/show.html", job=with_broker([describe(session, job)])[0])
+    return render_template("jobs/show.html", job=job_output(session, job))
 
 
 @bp.get("/api/jobs/<int:job_id>")
@@ -63,7 +50,7 @@ def progress(job_id: int) -> Response:
     job = session.get(Job, job_id)
     if job is None:
         return json_error(404, f"no job {job_id}", finished=True, unknown=True)
-    response = jsonify(with_broker([describe(session, job)])[0])
+    response = jsonify(job_output(session, job))
     response.headers["Cache-Control"] = "no-store"
     return response
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, redirect, render_template, url_for
 from werkzeug.wrappers import Response
 
 from ..jobs.start import dispatch
@@ -15,16 +15,16 @@ from ..results.suggestion_figures import suggestion_figures
 from ..usecases.outcome import Refused
 from ..usecases.read_leaderboard import MetricUnavailable
 from ..usecases.refresh import start_refresh
-from ..web import app_settings, figures, leaderboard_query, live_answers
+from ..web import app_settings, figures, leaderboard_query, live_answers, request_input
 from ..web.acting import actor
 from ..web.charts import f1_boxes, precision_recall
 from ..web.db import get_session
 from ..web.leaderboard_form import form_context, unavailable
-from ..web.query_args import int_arg
 
 bp = Blueprint("leaderboard", __name__, url_prefix="/leaderboard")
 
 PAGES_LIMIT = 100
+REFRESH_FORM = request_input.Form({"metric": request_input.TEXT}, {"metric": ""})
 
 bp.register_error_handler(leaderboard_query.MetricUnavailable, unavailable)
 
@@ -70,7 +70,7 @@ def table() -> Response:
     query = leaderboard_query.leaderboard_options()
     return live_answers.conditional(
         figures.leaderboard_of(query),
-        lambda board: Response(render_template("leaderboard/_board.html", board=board, args=request.args)),
+        lambda board: Response(render_template("leaderboard/_board.html", board=board, args=request_input.carried())),
     )
 
 
@@ -79,7 +79,7 @@ def refresh() -> Response:
     """Start the refresh job of a lazy metric's missing counts (or join the open one), audited; back to
     the leaderboard, which shows the counts as they arrive."""
     session = get_session()
-    metric = request.form.get("metric") or ""
+    metric = request_input.posted(REFRESH_FORM)["metric"]
     try:
         job, created = start_refresh(session, app_settings.settings(), actor(), metric)
     except MetricUnavailable as refused:
@@ -95,7 +95,7 @@ def refresh() -> Response:
 @bp.get("/pages")
 def pages() -> str:
     query = leaderboard_query.leaderboard_options(bootstrap=0)
-    ref = request.args.get("extractor") or ""
+    ref = request_input.query(leaderboard_query.PAGES_QUERY)["extractor"]
     found = live_answers.computed(figures.pages_of(query, ref, PAGES_LIMIT)) if ref else None
     return render_template("leaderboard/pages.html", found=found, ref=ref, **form_context(query))
 
@@ -103,8 +103,8 @@ def pages() -> str:
 @bp.get("/compare")
 def compare() -> str:
     query = leaderboard_query.leaderboard_options()
-    a, b = request.args.get("a") or "", request.args.get("b") or ""
-    top = int_arg("top", 20, 0, leaderboard_query.TOP_MAX)
+    asked = request_input.query(leaderboard_query.COMPARE_QUERY)
+    a, b, top = asked["a"], asked["b"], asked["top"]
     result = live_answers.computed(figures.compare_of(query, a, b, top)) if a and b else None
     return render_template("leaderboard/compare.html", result=result, a=a, b=b, top=top,
                            stored=stored_fingerprints(get_session()), **form_context(query))

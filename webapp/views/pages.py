@@ -16,9 +16,12 @@ from ..web.heavy_pages import flat_document_of
 from ..web.page_html import heavy_html, page_html
 from ..web.page_variants import RAW, Variant, rendered_html, served_requisite, styled, variant_csp
 from ..web.refusals import refuse
+from ..web.request_input import TEXT, Form, posted
 from ..web.security import REQUISITE_CSP
 
 bp = Blueprint("pages", __name__)
+RENDERING_FORM = Form({"rendering": TEXT}, {"rendering": ""})
+"""Which of the page's captures is scored: its raw response or its rendering."""
 
 
 FRAMED = frozenset({"iframe", "frame"})
@@ -91,7 +94,7 @@ def choose_scored(page_id: int) -> BaseResponse:
     """Score the page's raw response or its rendering (reviewers and admins; usecases/choose_rendering.py)."""
     session = get_session()
     try:
-        choose_scored_rendering(session, settings(), actor(), page_id, request.form.get("rendering", ""))
+        choose_scored_rendering(session, settings(), actor(), page_id, posted(RENDERING_FORM)["rendering"])
     except Refused as error:
         refuse(error)
     session.commit()

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, url_for
 from sqlalchemy import select
 from werkzeug.wrappers import Response
 
@@ -35,19 +35,22 @@ from ..usecases.outcome import Refused
 from ..web.acting import actor, annotator, current_role
 from ..web.app_settings import overlap, settings
 from ..web.db import get_session
-from ..web.query_args import filter_args, page_filter
+from ..web.query_args import filter_args, queried_filter
 from ..web.refusals import refuse
+from ..web.request_input import TEXT, Form, query, whole
 
 bp = Blueprint("queue", __name__)
 
 PAGE_SIZE = 100  # rows of the queue per page; the database pages with LIMIT/OFFSET
+QUEUE_QUERY = Form({"order": TEXT, "offset": whole(), "dir": TEXT}, {"order": DISAGREEMENT, "offset": 0})
+"""The queue's order, where its page starts and which way a step goes (with the page filter)."""
 
 
 def queue_filter() -> PageFilter:
     """The query string's page filter as the queue reads it: before adjudication a page's type is its
     annotations' (an annotator's own, anyone's for a reviewer), and only reviewers filter by who annotated a
     page (annotators are blind to the others)."""
-    wanted = page_filter(request.args)
+    wanted = queried_filter()
     reviewer = at_least(current_role(), REVIEWER)
     return replace(wanted, types_seen_by=ANYONE if reviewer else annotator(),
                    annotated_by=wanted.annotated_by if reviewer else ())
@@ -56,7 +59,7 @@ def queue_filter() -> PageFilter:
 def queue_order() -> str:
     """The queue's order the query string names (``order``): `quality`, or the default (most disagreement first)
     for anything else."""
-    order = request.args.get("order") or DISAGREEMENT
+    order = query(QUEUE_QUERY)["order"]
     return order if order in ORDER_KEYS else DISAGREEMENT
 
 
@@ -64,7 +67,7 @@ def queue_order() -> str:
 def index() -> str:
     session = get_session()
     wanted = queue_filter()
-    offset = max(request.args.get("offset", 0, type=int), 0)
+    offset = max(query(QUEUE_QUERY)["offset"], 0)
     counts = queue_counts(session, wanted)
     name = annotator()
     rows = blind_rows(queue_rows(session, wanted, offset=offset, limit=PAGE_SIZE, counts=counts, order=queue_order()),
@@ -89,7 +92,7 @@ def index() -> str:
         batches=session.scalars(select(ImportBatch).order_by(ImportBatch.id.desc())).all(),
         page_types=settings().taxonomy.labels,
         statuses=QUEUE_STATUSES,
-        args=filter_args(request.args),
+        args=filter_args(),
         reviewer=at_least(current_role(), REVIEWER),
     )
 
@@ -103,11 +106,11 @@ def blind_rows(rows: list[QueueRow], controls: set[int]) -> list[QueueRow]:
 @bp.get("/queue/step/<int:page_id>")
 def go(page_id: int) -> Response:
     """Redirect to the next (``?dir=next``) or previous (``?dir=prev``) page in queue order."""
-    direction = -1 if request.args.get("dir") == "prev" else 1
+    direction = -1 if query(QUEUE_QUERY)["dir"] == "prev" else 1
     session, name = get_session(), annotator()
     own = own_queue(session, name, overlap(), 1, skip=page_id) if overlap() > 1 and direction > 0 and name else []
     target = own[0].page_id if own else step(session, page_id, direction, queue_filter(), queue_order())
-    args: Mapping[str, Any] = filter_args(request.args)  # url_for takes values of any type
+    args: Mapping[str, Any] = filter_args()  # url_for takes values of any type
     if target is None:
         where = "first" if direction < 0 else "last"
         filtered = " under these filters" if set(args) - {"order"} else ""

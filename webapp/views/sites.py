@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask import Blueprint, flash, redirect, render_template, url_for
 from werkzeug.wrappers import Response
 
 from ..accounts.roles import ADMIN, at_least
@@ -16,7 +16,7 @@ from ..results.rule_proof import MIN_PAGES
 from ..results.rule_proposal import gold_sites, site_proof
 from ..usecases.accept_rule import accept_learned_rule, learned_proof
 from ..usecases.outcome import Refused
-from ..web import app_settings, figures, leaderboard_query, live_answers
+from ..web import app_settings, figures, leaderboard_query, live_answers, request_input
 from ..web.acting import actor, current_role
 from ..web.app_settings import settings
 from ..web.charts import acceptance_lines
@@ -25,6 +25,11 @@ from ..web.leaderboard_form import form_context, unavailable
 from ..web.refusals import refuse
 
 bp = Blueprint("sites", __name__, url_prefix="/sites")
+
+CHART_QUERY = request_input.Form({"chart": request_input.TEXT})
+"""The extractor whose acceptance the guard's chart draws (none: the default extractor)."""
+SITE_FORM = request_input.Form({"site": request_input.TEXT}, {"site": ""})
+"""The site whose learned rule is shown or accepted."""
 bp.register_error_handler(leaderboard_query.MetricUnavailable, unavailable)
 
 
@@ -53,7 +58,7 @@ def with_chart(query: LeaderboardOptions, extractor: str) -> live_answers.Comput
 @bp.get("/guard")
 def guard() -> str:
     query = leaderboard_query.leaderboard_options(bootstrap=0, needs_metric=False)
-    extractor = request.args.get("chart") or app_settings.settings().default_extractor
+    extractor = request_input.query(CHART_QUERY)["chart"] or app_settings.settings().default_extractor
     data = live_answers.computed(with_chart(query, extractor))
     return render_template("sites/guard.html", data=data, **form_context(query))
 
@@ -71,7 +76,7 @@ def rules() -> str:
 def learned() -> str:
     """The rule the site's gold pages teach and its leave-one-out figures against the site's best
     extractor; the rule and its Accept only where it beats."""
-    host = request.args.get("site", "").strip().lower()
+    host = request_input.query(SITE_FORM)["site"].strip().lower()
     proof = site_proof(get_session(), settings().registry, settings().metrics[METRIC], host)
     return render_template("sites/learned.html", proof=proof, may_accept=at_least(current_role() or "", ADMIN))
 
@@ -80,7 +85,7 @@ def learned() -> str:
 def accept_learned() -> Response:
     """An admin accepts the site's learned rule (learned and proven again from the gold as it stands)."""
     session = get_session()
-    host = request.form.get("site", "").strip().lower()
+    host = request_input.posted(SITE_FORM)["site"].strip().lower()
     who = actor()
     session.rollback()  # learning takes seconds: no write lock is held meanwhile
     with readers()() as reading:

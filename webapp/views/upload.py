@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import BinaryIO, cast
 
-from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
+from flask import Blueprint, current_app, flash, redirect, render_template, url_for
 from sqlalchemy import select
 from werkzeug.datastructures import FileStorage
 from werkzeug.utils import secure_filename
@@ -16,7 +16,6 @@ from werkzeug.wrappers import Response
 from ..corpus.importer import SITE_FROM
 from ..corpus.layout import GOLD_SUFFIX, INDEX_NAMES, URL_SUFFIX, page_stem
 from ..corpus.readers import FORMATS
-from ..jobs.records import describe
 from ..jobs.start import dispatch
 from ..models import ImportBatch, Job
 from ..steps.upload_step import IMPORTING, PAGES
@@ -25,9 +24,14 @@ from ..usecases.start_upload import Upload, start_upload
 from ..web.acting import actor
 from ..web.app_settings import settings
 from ..web.db import get_or_404, get_session
+from ..web.outputs.job import job_output
 from ..web.refusals import refuse
+from ..web.request_input import TEXT, Form, posted, sent_files
 
 bp = Blueprint("upload", __name__)
+
+UPLOAD_FORM = Form({"format": TEXT, "site_from": TEXT}, {"format": "auto", "site_from": "url"})
+"""How the uploaded files are read (a layout, or auto) and where each page's site comes from."""
 
 
 def is_layout_file(name: str) -> bool:
@@ -79,16 +83,16 @@ def form() -> str:
 
 @bp.post("/upload")
 def receive() -> Response:
-    files = [f for f in request.files.getlist("files") if f.filename]
+    files = sent_files("files")
     if not files:
         flash("Choose at least one file to import.")
         return redirect(url_for("upload.form"))
     uploads = [Upload(f.filename or "", stored, cast(BinaryIO, f.stream))  # werkzeug types it IO[bytes]
                for f, stored in zip(files, stored_names(files))]
-    session = get_session()
+    session, form = get_session(), posted(UPLOAD_FORM)
     try:
-        job = start_upload(session, settings(), actor(), uploads, request.form.get("format", "auto"),
-                           request.form.get("site_from", "url"), settings().upload_extractors)
+        job = start_upload(session, settings(), actor(), uploads, form["format"], form["site_from"],
+                           settings().upload_extractors)
     except Refused as error:
         session.rollback()
         refuse(error)
@@ -102,7 +106,7 @@ def report(batch_id: int) -> str:
     session = get_session()
     batch = get_or_404(session, ImportBatch, batch_id)
     job = job_of_batch(batch_id)
-    described = describe(session, job) if job else None
+    described = job_output(session, job) if job else None
     importing = described is not None and not described["finished"] and described["stage"] in ("", IMPORTING)
     return render_template("upload/report.html", batch=batch, job=described,
                            reload_after=IMPORTING if importing else None)

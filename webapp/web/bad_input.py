@@ -10,7 +10,7 @@
   parser would give up with a RecursionError, and nothing Goldtext reads is nested more than 3 levels.
 - Whole numbers: a query argument or form field read as one (an offset, a version) beyond the `Integer`
   range answers 400 naming it (SQLite cannot bind a number beyond 2^63, PostgreSQL compares it to a
-  32-bit column).
+  32-bit column): the bound of every whole-number field a view reads (web/request_input.py `whole`).
 - Sizes: each route takes a body of at most `body_limit(endpoint)`: uploads up to MAX_CONTENT_LENGTH,
   the login and account forms up to access.ACCOUNT_MAX_BODY, every other route up to REQUEST_MAX_BYTES;
   a larger body answers 413 naming the limit (error_pages.too_large).
@@ -24,7 +24,6 @@ from typing import Any
 from flask import Flask, abort, current_app, request
 from flask import Request as FlaskRequest
 from flask.json.provider import DefaultJSONProvider
-from werkzeug.datastructures import ImmutableMultiDict
 from werkzeug.exceptions import BadRequest, NotFound
 from werkzeug.routing import IntegerConverter
 
@@ -71,17 +70,6 @@ def too_deep(value: Any, most: int = JSON_MAX_DEPTH) -> bool:
     return False
 
 
-class Fields(ImmutableMultiDict[str, str]):
-    """The request's query arguments and form fields: a whole number read from one (`get(name, type=int)`:
-    an id, a version, an offset) must fit an `Integer` column, else 400 naming the field."""
-
-    def get(self, key: str, default: Any = None, type: Any = None) -> Any:  # type: ignore[override]
-        value = super().get(key, default, type)
-        if type is int and isinstance(value, int) and not INT_MIN <= value <= ID_MAX:
-            abort(400, description=f"{clipped(key)!r} must be a whole number from {INT_MIN} to {ID_MAX}.")
-        return value
-
-
 class BoundedJSON(DefaultJSONProvider):
     """The app's JSON: reading refuses (ValueError) a document nested deeper than JSON_MAX_DEPTH."""
 
@@ -97,10 +85,7 @@ class BoundedJSON(DefaultJSONProvider):
 
 
 class Request(FlaskRequest):
-    """Flask's request with the route's body limit, whole numbers of its fields bounded, and a JSON body's
-    parse error kept in the 400."""
-
-    parameter_storage_class = Fields
+    """Flask's request with the route's body limit and a JSON body's parse error kept in the 400."""
 
     @property
     def max_content_length(self) -> int | None:

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
-from flask import abort, request
+from flask import abort
 
 from ..accounts.roles import REVIEWER, at_least
 from .acting import annotator, current_role
 from .app_settings import settings
+from .request_input import TEXT, Form, query
+
+EFFORT_QUERY = Form({"annotator": TEXT})
+"""Whose effort is asked for (none: everyone's a reviewer may see)."""
 
 
 def idle_seconds() -> float:
@@ -19,7 +23,7 @@ def effort_scope() -> str | None:
     """Whose effort this request may see (the Effort page and /api/effort): None for everyone's
     (reviewers and admins; ``?annotator=NAME`` narrows it to one), else the annotator's own; 403 for an
     annotator asking for another's."""
-    asked = request.args.get("annotator") or None
+    asked = query(EFFORT_QUERY)["annotator"]
     if at_least(current_role(), REVIEWER):
         return asked
     own = annotator()

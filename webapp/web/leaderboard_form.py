@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import render_template, request
+from flask import render_template
 
 from ..annotation.page_filter import filter_choices
 from ..results.leaderboard_figures import LeaderboardOptions
 from . import app_settings, leaderboard_query
 from .db import get_session
-from .query_args import page_filter
+from .query_args import queried_filter
+from .request_input import carried
 
 
 def form_context(query: LeaderboardOptions) -> dict[str, Any]:
@@ -21,13 +22,13 @@ def form_context(query: LeaderboardOptions) -> dict[str, Any]:
         "metrics": app_settings.metrics(),
         "page_types": app_settings.settings().taxonomy.labels,
         "choices": filter_choices(get_session()),
-        "args": request.args,
+        "args": carried(),
     }
 
 
 def unavailable(error: leaderboard_query.MetricUnavailable) -> tuple[str, int]:
     """The figures' pages for an unavailable metric: the filters, to choose another, and why."""
-    query = LeaderboardOptions(metric=error.metric.name, average=None, filters=page_filter(request.args),
+    query = LeaderboardOptions(metric=error.metric.name, average=None, filters=queried_filter(),
                                  extractors=(), bootstrap=0, seed=0)
     page = render_template("leaderboard/unavailable.html", metric=error.metric, message=error.description,
                            **form_context(query))

@@ -15,11 +15,19 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..annotation.article_metadata import FIELDS
+from .request_input import TEXT, Form
 
 LABELS = {"title": "Title", "authors": "Authors", "published": "Published"}
 TYPED = "typed"
 SEPARATOR = ";"
 FORM_MARK = "metadata-form"  # a hidden input: the form carries the metadata fields (older forms do not)
+
+
+METADATA_FORM = Form({FORM_MARK: TEXT, **{f"metadata-{field}": TEXT for field in FIELDS},
+                      **{f"metadata-{field}-typed": TEXT for field in FIELDS}},
+                     {f"metadata-{field}-typed": "" for field in FIELDS})
+"""The metadata fields of the adjudication form (read by web/request_input.py; `chosen_metadata` reads their
+choices)."""
 
 
 class BadChoice(ValueError):
@@ -70,7 +78,7 @@ def field_choices(annotations: Sequence[tuple[str, Mapping[str, Any] | None]],
     return choices
 
 
-def chosen_metadata(form: Mapping[str, str]) -> tuple[dict[str, Any], dict[str, str]] | None:
+def chosen_metadata(form: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, str]] | None:
     """The metadata the form's choices say and each annotated field's origin; None when the form carries no
     metadata fields (keep the gold's); BadChoice naming the field whose choice is not one offered."""
     if form.get(FORM_MARK) is None:
@@ -83,7 +91,7 @@ def chosen_metadata(form: Mapping[str, str]) -> tuple[dict[str, Any], dict[str, 
             raise BadChoice(f"choose the {field} of the result (one of the annotators', none on the page, not "
                             "annotated, or typed)")
         if raw == TYPED:
-            text = form.get(f"metadata-{field}-typed", "").strip()
+            text = form[f"metadata-{field}-typed"].strip()
             if text:
                 names = [name.strip() for name in text.split(SEPARATOR) if name.strip()]
                 metadata[field] = names if field == "authors" else text

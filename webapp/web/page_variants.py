@@ -19,9 +19,12 @@ from ..capture.styled_html import styled_document
 from ..foundation.kept import Kept
 from ..models import RENDERED, Extraction, Page, PageRendering, PageRequisite, RenderingExtraction
 from .db import get_session
+from .request_input import FLAG, Form, one_of, query
 from .security import RAW_PAGE_CSP, styled_page_csp
 
 RAW = "raw"
+VARIANT_QUERY = Form({"rendering": one_of(RAW, RENDERED), "styled": FLAG}, {"rendering": RAW})
+"""Which capture of a page is shown (its raw response or its rendering), and whether with its styles."""
 
 
 @dataclass(frozen=True)
@@ -32,10 +35,8 @@ class Variant:
     @classmethod
     def asked(cls) -> Variant:
         """The variant the request's query string asks for (`rendering=rendered`, `styled=1`)."""
-        rendering = request.args.get("rendering", RAW)
-        if rendering not in (RAW, RENDERED):
-            abort(400, description=f"rendering must be {RAW} or {RENDERED}, not {rendering!r}")
-        return cls(rendering, request.args.get("styled") == "1")
+        asked = query(VARIANT_QUERY)
+        return cls(asked["rendering"], asked["styled"])
 
 
 def rendered_html(page_id: int) -> str:

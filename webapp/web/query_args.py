@@ -1,57 +1,52 @@
-"""The query string read into the services' options: the page filter and bounded whole numbers
-(400 with the argument's name when a value cannot be read)."""
+"""The page filter of the queue, the figures and the lead's console, declared once (`PAGE_FILTER`, read by
+web/request_input.py): read from a query string or a form into the services' `PageFilter`, and carried along
+in links."""
 
 from __future__ import annotations
 
-from flask import abort, request
-from werkzeug.datastructures import MultiDict
+from typing import Any
 
 from ..annotation.page_filter import ANY_CHECK, VERDICTS, PageFilter
 from ..foundation.vocabulary import QUEUE_STATUSES
 from ..scoring.gold_checks import CHECKS
 from .bad_input import ID_MAX
+from .request_input import TEXT, TEXTS, Form, carried, query
 
 FILTER_ARGS = ("site", "status", "type", "batch", "author", "annotated", "verdict", "q", "check", "order")
 
+PAGE_FILTER = Form({
+    "site": TEXTS, "type": TEXTS, "status": TEXTS, "author": TEXTS, "annotator": TEXTS, "annotated": TEXTS,
+    "check": TEXTS, "verdict": TEXT, "q": TEXT,
+    "batch": {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": ID_MAX},
+              "description": f"an import batch id (a whole number up to {ID_MAX})"},
+})
+"""Each of site, status, type, batch, author, annotated (an annotation's author) and check repeatable; verdict;
+q, a part of the URL; `annotator`: the old name of `author`."""
 
-def page_filter(args: MultiDict[str, str]) -> PageFilter:
-    """The page filter of the query string (each of site, status, type, batch, author, annotated (an
-    annotation's author) and check repeatable; verdict; q, a part of the URL). An unknown status, check
-    or verdict is ignored; a batch that is not a whole number is refused (400)."""
-    try:
-        batches = tuple(int(b) for b in args.getlist("batch") if b)
-    except ValueError:
-        batches = (-1,)
-    if not all(0 <= batch <= ID_MAX for batch in batches):
-        abort(400, description=f"'batch' must be an import batch id (a whole number up to {ID_MAX}).")
-    verdict = args.get("verdict")
+
+def page_filter(values: dict[str, Any]) -> PageFilter:
+    """The page filter of `PAGE_FILTER`'s values. An unknown status, check or verdict is ignored."""
+    verdict = values["verdict"]
     return PageFilter(
-        sites=tuple(s for s in args.getlist("site") if s),
-        page_types=tuple(k for k in args.getlist("type") if k),
-        statuses=tuple(s for s in args.getlist("status") if s in QUEUE_STATUSES),
-        batches=batches,
-        authors=tuple(a for a in (args.getlist("author") + args.getlist("annotator")) if a),
+        sites=tuple(values["site"]),
+        page_types=tuple(values["type"]),
+        statuses=tuple(s for s in values["status"] if s in QUEUE_STATUSES),
+        batches=tuple(values["batch"]),
+        authors=tuple(values["author"] + values["annotator"]),
         verdict=verdict if verdict in VERDICTS else None,
-        url_contains=args.get("q") or None,
-        checks=tuple(c for c in args.getlist("check") if c in CHECKS or c == ANY_CHECK),
-        annotated_by=tuple(a for a in args.getlist("annotated") if a),
+        url_contains=values["q"],
+        checks=tuple(c for c in values["check"] if c in CHECKS or c == ANY_CHECK),
+        annotated_by=tuple(values["annotated"]),
     )
 
 
-def int_arg(name: str, default: int, low: int = 0, high: int | None = None) -> int:
-    value = request.args.get(name)
-    if value in (None, ""):
-        return default
-    try:
-        number = int(value)
-    except ValueError:
-        abort(400, description=f"{name!r} must be a whole number.")
-    if number < low or (high is not None and number > high):
-        abort(400, description=f"{name!r} must be between {low} and {high}.")
-    return number
+def queried_filter() -> PageFilter:
+    """The page filter of the query string."""
+    return page_filter(query(PAGE_FILTER))
 
 
-def filter_args(args: MultiDict[str, str]) -> dict[str, str]:
-    """The queue's filter arguments and its order present in ``args`` (one value each, as its form sets them), to
-    carry along in links."""
+def filter_args() -> dict[str, str]:
+    """The queue's filter arguments and its order present in the query string (one value each, as its form sets
+    them), to carry along in links."""
+    args = carried()
     return {name: args[name] for name in FILTER_ARGS if args.get(name)}

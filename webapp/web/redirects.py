@@ -4,6 +4,16 @@ from __future__ import annotations
 
 from urllib.parse import unquote, urlsplit
 
+from .request_input import TEXT, Form, given
+
+NEXT = Form({"next": TEXT})
+"""Where to go after a login or after giving one's name (the query string's or the form's ``next``)."""
+
+
+def asked_target() -> str | None:
+    """The request's ``next`` if it is a path on this site (`local_target`), else None."""
+    return local_target(given(NEXT)["next"])
+
 
 def local_target(target: str | None) -> str | None:
     """Only a path on this site may be a redirect target, anything else is None (the caller goes home).
