@@ -16,7 +16,7 @@ from ..jobs.workers import run_worker
 from ..usecases.cancel_job import cancel
 from ..usecases.outcome import Refused
 from ..web.db import flask_app, readers, sessions
-from ..web.outputs.job import jobs_output
+from ..web.outputs.job_json import jobs_output
 from .actor import command_actor
 
 

@@ -43,7 +43,7 @@ from ..web.check_dispatch import follow
 from ..web.db import get_or_404, get_session
 from ..web.effort_scope import idle_seconds
 from ..web.guideline_panel import guideline_panel
-from ..web.outputs.gold import revision_output
+from ..web.outputs.gold_json import revision_output
 from ..web.page_html import heavy
 from ..web.page_variants import captured_variants, other_candidates
 from ..web.query_args import filter_args

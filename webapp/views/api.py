@@ -32,7 +32,7 @@ from ..web.db import get_or_404, get_session
 from ..web.effort_scope import effort_scope
 from ..web.leaderboard_query import AGREEMENT_QUERY, COMPARE_QUERY, PAGES_QUERY, STRUCTURE_TESTS_QUERY
 from ..web.markdown import render_gold
-from ..web.outputs.gold import gold_output
+from ..web.outputs.gold_json import gold_output
 from ..web.refusals import refuse
 from ..web.request_input import json_body, query
 

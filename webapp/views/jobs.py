@@ -16,7 +16,7 @@ from ..usecases.outcome import Refused
 from ..web.acting import actor
 from ..web.db import database, flask_app, get_or_404, get_session, readers
 from ..web.json_error import json_error
-from ..web.outputs.job import job_output, jobs_output
+from ..web.outputs.job_json import job_output, jobs_output
 from ..web.refusals import refuse
 from ..web.request_input import TEXT, Form, query
 

@@ -24,7 +24,7 @@ from ..usecases.start_upload import Upload, start_upload
 from ..web.acting import actor
 from ..web.app_settings import settings
 from ..web.db import get_or_404, get_session
-from ..web.outputs.job import job_output
+from ..web.outputs.job_json import job_output
 from ..web.refusals import refuse
 from ..web.request_input import TEXT, Form, posted, sent_files
 
