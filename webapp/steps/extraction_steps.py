@@ -43,6 +43,7 @@ from ..jobs.context import Context, Follow
 from ..models import Extraction, Job, Page, PageRendering, RenderingExtraction, utcnow
 from ..results.store import refresh_scores
 from ..scoring import Metric
+from ..usecases.outcome import Actor
 from .check_step import check_pages
 from .composed_extractions import derive_compositions
 
@@ -217,7 +218,9 @@ def derive_step(ctx: Context) -> Follow:
     written = 0
     for part, session in ctx.in_parts(page_ids, DERIVE_PAGES):
         written += refresh_derived(session, part, fingerprints, metrics, no_content)
-    failing = check_pages(ctx, page_ids)
+    with ctx.reader() as session:
+        actor = Actor.of_job(session, ctx.job_id)
+    failing = check_pages(ctx, actor, page_ids)
     with ctx.writer() as session:
         ctx.check(session)
         job = session.get(Job, ctx.job_id)

@@ -41,10 +41,10 @@ from ..corpus.importer import ImportOutcome, import_documents, start_batch
 from ..corpus.readers import iter_documents
 from ..foundation.settings import Settings
 from ..foundation.vocabulary import ARTICLE, DONE, UnknownTerm, checked_page_type
-from ..jobs.follow_checks import follow_gold
 from ..models import Gold, ImportBatch, Job, Page
 from .bodies import EFFORT_FIELD, checked_provenance, validated
 from .fields import checked_fields
+from .follow_checks import follow_gold
 from .outcome import Actor, Refused, needs
 
 NAME_MAX = 100  # an author's or annotator's name (the revision's author column)
