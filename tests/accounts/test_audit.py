@@ -21,7 +21,7 @@ from webapp.models import AuditEvent, GoldRevision, ImportBatch, Job, SiteRule
 
 SAVE = {"text": "Gold", "type": "article", "status": "done", "version": 0, "client_save_id": "a1"}
 CHECKS = ("system:checks", "check", "system")
-"""The checks that follow a change of gold, queued and audited by the system (usecases/follow_checks.py)."""
+"""The checks that follow a change of gold, queued and audited by the system (usecases/follow_up_checks.py)."""
 PAGE = b"<html><body><article><p>An article about the quay and the ferries.</p></article></body></html>"
 
 

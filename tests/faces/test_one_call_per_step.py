@@ -33,7 +33,7 @@ STEP_USE_CASES = {
 """Each job step and the use cases it calls."""
 
 SYSTEM_MAY = {"check_part"}
-"""The use cases the system actor may call: the checks that follow a save (usecases/follow_checks.py)."""
+"""The use cases the system actor may call: the checks that follow a save (usecases/follow_up_checks.py)."""
 
 
 def test_every_step_is_in_the_table():

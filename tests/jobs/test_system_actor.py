@@ -13,7 +13,7 @@ from webapp.accounts.users import set_disabled
 from webapp.foundation.settings import settings_of
 from webapp.jobs.records import create_job
 from webapp.models import AuditEvent, GoldCheckRun, Job
-from webapp.usecases.follow_checks import CHECKER
+from webapp.usecases.follow_up_checks import CHECKER
 from webapp.usecases.manage_accounts import add_account as add_account_as_admin
 from webapp.usecases.outcome import Actor, Refused
 from webapp.usecases.run_checks import check_now, run_checks

@@ -3,7 +3,7 @@ several changes in a short time make one run. The first change queues a job (par
 the face sends to the workers CHECK_DELAY_SECONDS after its commit (`start.dispatch`); every change
 until a worker takes it finds it queued and adds nothing. When it runs, it checks the pages whose gold or
 annotations changed since their last check (results/gold_check_runs.py `stale_pages`), so it also covers
-the changes that came after it was queued. The use cases queue it as the system actor (usecases/follow_checks.py),
+the changes that came after it was queued. The use cases queue it as the system actor (usecases/follow_up_checks.py),
 who audits it and whose role the check step's use case accepts."""
 
 from __future__ import annotations

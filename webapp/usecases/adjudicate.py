@@ -26,7 +26,7 @@ from ..models import Page
 from ..results.store import gold_changed
 from .bodies import ADJUDICATION, validated
 from .fields import Fields, checked_fields, saved_views
-from .follow_checks import follow_gold
+from .follow_up_checks import follow_gold
 from .outcome import Actor, Refused, needs
 from .save import Saved, locked_page, provenance_of
 

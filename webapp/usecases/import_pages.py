@@ -45,7 +45,7 @@ from ..foundation.vocabulary import ARTICLE, DONE, UnknownTerm, checked_page_typ
 from ..models import Gold, ImportBatch, Job, Page
 from .bodies import EFFORT_FIELD, checked_provenance, validated
 from .fields import checked_fields
-from .follow_checks import follow_gold
+from .follow_up_checks import follow_gold
 from .outcome import Actor, Refused, needs
 
 NAME_MAX = 100  # an author's or annotator's name (the revision's author column)

@@ -20,7 +20,7 @@ from ..foundation.settings import Settings
 from ..models import GoldRevision, Job
 from ..results.store import gold_changed
 from .fields import checked_fields
-from .follow_checks import follow_gold
+from .follow_up_checks import follow_gold
 from .outcome import Actor, Refused, needs
 from .save import edit_refusal, locked_page
 

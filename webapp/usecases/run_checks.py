@@ -3,7 +3,7 @@ from the Checks page's **Run the checks** (views/checks.py, `run_checks`), or at
 process (`goldtext check`, cli/checks_commands.py, `check_now`). Either keeps the failures for the Checks
 page and the queue's filter. A check job's step (steps/check_step.py), and an extraction's last step after it
 scores, check a part of the pages at a time with `check_part`, as the job's starter: the user who ran them, or the
-system for the checks that follow the gold (usecases/follow_checks.py).
+system for the checks that follow the gold (usecases/follow_up_checks.py).
 
 The rules: a reviewer or an admin runs them (403), and the system runs the follow-up checks; the start is
 audited (`check`, with the job or with the pages checked and failing). The face commits, then dispatches a job."""

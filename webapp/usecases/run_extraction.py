@@ -1,7 +1,7 @@
 """The work of an extraction job, as the user who started it (`goldtext extract`, an upload's or a capture's job:
 an admin; usecases/extract.py starts it): which (page, extractor) pairs and which captured pages' renderings lack
 an output, the calls that compute them, storing the outputs, and what follows a run (the compositions' derived
-extractions: usecases/compose_extractions.py; the pages' scores, disagreement and predicted quality). The job's
+extractions: usecases/derive_compositions.py; the pages' scores, disagreement and predicted quality). The job's
 steps call these (steps/extraction_steps.py, steps/rendering_step.py) and commit a few outputs at a time.
 
 The rules: only an admin extracts (403), checked at each call: a starter disabled or demoted since the start is

@@ -37,7 +37,7 @@ from ..models import Job
 from ..results.store import gold_changed
 from .bodies import SAVE, checked_provenance, validated
 from .fields import Fields, checked_fields, saved_views
-from .follow_checks import follow_gold
+from .follow_up_checks import follow_gold
 from .outcome import Actor, Refused, needs
 
 ADJUDICATED = "This page is adjudicated: its gold is changed in adjudication."

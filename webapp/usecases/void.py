@@ -16,7 +16,7 @@ from ..annotation.annotations import VOID, annotation_of, settle, void
 from ..foundation.settings import Settings
 from ..models import AnnotationRevision, Job
 from ..results.store import annotations_changed, gold_changed
-from .follow_checks import follow_gold
+from .follow_up_checks import follow_gold
 from .outcome import Actor, Refused, needs
 from .save import locked_page
 
