@@ -12,7 +12,7 @@ from webapp.accounts.roles import ADMIN, ANNOTATOR, ROLES, SYSTEM, at_least
 from webapp.accounts.users import set_disabled
 from webapp.foundation.settings import settings_of
 from webapp.jobs.records import create_job
-from webapp.models import AuditEvent, GoldCheckRun, Job
+from webapp.models import AuditEvent, Extraction, GoldCheckRun, Job
 from webapp.usecases.follow_up_checks import CHECKER
 from webapp.usecases.manage_accounts import add_account as add_account_as_admin
 from webapp.usecases.outcome import Actor, Refused
@@ -77,17 +77,22 @@ def test_no_account_can_have_the_system_s_role(session):
     session.rollback()
 
 
-def test_a_job_whose_starter_is_disabled_since_is_refused_in_its_step(app, session, run_jobs):
+@pytest.mark.parametrize(("kind", "params", "refusal"), [
+    ("check", {}, "Only a reviewer or an admin runs the checks."),
+    ("extract", {"extractors": ["whole-page"]}, "Only an admin extracts."),
+])
+def test_a_job_whose_starter_is_disabled_since_is_refused_in_its_step(app, session, run_jobs, kind, params, refusal):
     add_account(session, "Ada", ADMIN)
     add_account(session, "Cy", ADMIN)
     add_gold(session, make_page(session), text="The harbour opens a new quay", page_type="article",
              status="done", author="Cy")
-    job_id = create_job(session, "check", {}, "Cy", settings_of(app).lease.until()).id
+    job_id = create_job(session, kind, params, "Cy", settings_of(app).lease.until()).id
     set_disabled(session, "Cy", True)
     session.commit()
     run_jobs()
     session.expire_all()
     job = session.get(Job, job_id)
-    assert job.status == "failed" and "Only a reviewer or an admin runs the checks." in job.error
+    assert job.status == "failed" and refusal in job.error
     assert session.scalars(select(GoldCheckRun)).all() == []  # nothing was checked
+    assert session.scalars(select(Extraction)).all() == []  # nor extracted
     session.rollback()
