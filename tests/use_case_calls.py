@@ -17,11 +17,14 @@ import click
 from webapp.cli.command_index import COMMANDS
 from webapp.usecases.outcome import role_of
 
-FACES = ("webapp.views", "webapp.web", "webapp.cli")
+FACES = ("webapp.views", "webapp.web", "webapp.cli", "webapp.steps")
 
-WRITERS = frozenset({"create_job", "start_batch", "refresh_scores", "follow_gold", "import_documents", "run_export",
-                     "export_pipeline"})
-"""Domain functions that change data (or write an export): a face leaves them to its use case."""
+WRITERS = frozenset({"create_job", "start_batch", "refresh_scores", "queue_follow_up", "import_documents", "run_export",
+                     "export_pipeline", "store", "store_on_rendering", "refresh_disagreement",
+                     "refresh_predicted_quality", "run_checks", "delete", "update", "insert"})
+"""Domain functions that change data (or write an export; SQLAlchemy's statements that do): a face leaves them to
+its use case. A job step's bookkeeping of its own job (its progress, stage, result and files: jobs/) is the
+face's, as a view's answer is."""
 
 SESSION_WRITES = frozenset({"add", "add_all", "delete", "merge"})
 

@@ -11,7 +11,7 @@ from workbench import EAGER, NO_CONTENT, add_gold, make_page
 from webapp.annotation.page_queue import QUALITY, queue_rows, step
 from webapp.annotation.predicted_quality import refresh_predicted_quality
 from webapp.models import Extraction, Page
-from webapp.steps.extraction_steps import refresh_derived
+from webapp.usecases.run_extraction import refresh_derived
 
 RS = "rs-trafilatura|0.2.2|{}"
 

@@ -15,7 +15,7 @@ from webapp.annotation.disagreement import mean_pairwise_f1
 from webapp.annotation.page_filter import PageFilter
 from webapp.annotation.page_queue import progress_by_site, queue_counts, queue_rows, step
 from webapp.models import Extraction, Page
-from webapp.steps.extraction_steps import pages_to_derive, refresh_derived
+from webapp.usecases.run_extraction import pages_to_derive, refresh_derived
 
 
 @pytest.mark.parametrize(

@@ -21,7 +21,7 @@ from webapp.extractors.guard import GuardThresholds
 from webapp.extractors.process_pool import Call, ExtractorPool, Result
 from webapp.extractors.registry import METADATA_ONLY, build_registry
 from webapp.models import Extraction
-from webapp.steps.extraction_steps import in_shape
+from webapp.usecases.run_extraction import in_shape
 
 GIVE_ALL_THREE = ("trafilatura", "trafilatura-precision", "trafilatura-recall", "trafilatura-fast", "newspaper4k",
                   "goose3", "readability-js", "defuddle", "rs-trafilatura", "go-trafilatura", "page-signals")

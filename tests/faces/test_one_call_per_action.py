@@ -115,7 +115,8 @@ NOT_USE_CASES = {
     "db": "the schema's migrations: the database itself, before any user or action",
     "db upgrade": "the schema's migrations", "db downgrade": "the schema's migrations",
     "run": "serves the app: its routes call the use cases", "serve": "serves the app: its routes call the use cases",
-    "worker": "runs the jobs the use cases queued: their steps call the use cases as the job's starter",
+    "worker": "runs the jobs the use cases queued: their steps call the use cases as the job's starter "
+              "(test_one_call_per_step.py)",
     "audit checkpoint": "writes the audit chain's head to a file outside the database, changing no data",
 }
 """The commands that are not use cases by nature, and why: the one list of them."""

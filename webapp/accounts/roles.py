@@ -8,6 +8,11 @@ ADMIN = "admin"          # also manages users, site rules, imports, exports and 
 
 ROLES = (ANNOTATOR, REVIEWER, ADMIN)
 
+SYSTEM = "system"
+"""The role of the system actor (usecases/outcome.py `Actor.system`: what Goldtext starts of itself, the checks
+after a save). It is no account's role and none of ROLES, so `at_least` never grants it anything: only a use case
+that says a system may call it (`needs(..., system=True)`) accepts it."""
+
 
 def at_least(role: str | None, needed: str) -> bool:
     """Whether `role` may do what `needed` may (None: nobody logged in, may do nothing)."""

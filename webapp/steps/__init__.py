@@ -1,8 +1,10 @@
 """The job steps: what a worker runs for a user's action (an extraction's plan, pairs and derived
 compositions, an upload's or a capture's import, an export, a metric's refresh, the gold checks, a capture's
-renderings). A step is a face, like a view or a command: it calls the domain and the use cases and commits in
-small transactions. `STEPS` names each one and `FINAL_STEP` the one that ends each kind of job; create_app
-registers them with the job system (jobs/step_table.py), which never imports them."""
+renderings). A step is a face, like a view or a command: it calls its use cases as the user who started the job
+(usecases/outcome.py `Actor.of_job`; the system actor for the checks that follow a change of gold), keeps its
+job's progress, result and files, and commits in small transactions (tests/faces/test_one_call_per_step.py).
+`STEPS` names each one and `FINAL_STEP` the one that ends each kind of job; create_app registers them with the
+job system (jobs/step_table.py), which never imports them."""
 
 from __future__ import annotations
 

@@ -6,25 +6,24 @@ Each URL's WARC records are stored as a job file as soon as it is fetched, and i
 job's result, in one transaction: a capture killed midway starts again after the last URL it stored.
 When every URL is done, the capture's WARC is written to the instance folder (`captures/capture-JOB.warc.gz`:
 a `warcinfo` record, then each URL's records in the order of the list), and replaces the parts as the
-job's one file, which the import step reads as any uploaded WARC.
+job's one file, which the import step reads as any uploaded WARC. The URLs are fetched as the user who started
+the capture (usecases/capture_pages.py `capture_urls`).
 """
 
 from __future__ import annotations
 
 import io
 import os
+from contextlib import closing
 from pathlib import Path
 
 from sqlalchemy.orm import Session
 
-from ..capture.browser_requests import BrowserRequests
-from ..capture.capture_run import CaptureRun
-from ..capture.fetcher import Fetcher
-from ..capture.render import Renderer
-from ..capture.warc_records import warcinfo
 from ..jobs.context import Context, Follow
 from ..jobs.files import drop_files, file_names, iter_file, store_file
 from ..models import Job
+from ..usecases.capture_pages import begin_warc, capture_urls
+from ..usecases.outcome import Actor
 
 CAPTURING = "capturing"
 CAPTURES = "captures"
@@ -50,18 +49,15 @@ def _job(session: Session, ctx: Context) -> Job:
 
 def capture_step(ctx: Context) -> Follow:
     urls = [str(u) for u in ctx.params["urls"]]
-    settings = ctx.settings.capture
     with ctx.reader() as session:
         done = {int(row["index"]) for row in _job(session, ctx).result.get(REPORT, [])}
+        actor = Actor.of_job(session, ctx.job_id)
     ctx.stage(CAPTURING, len(urls))
     rendered = set(ctx.params.get("render", []))
-    fetcher = Fetcher(settings.rules, settings.limits)
-    renderer = Renderer(BrowserRequests(fetcher), settings.render, settings.limits.agent) if rendered else None
-    run = CaptureRun(fetcher, obey_robots=bool(ctx.params.get("obey_robots", True)), delay=settings.delay,
-                     renderer=renderer, style_max_bytes=settings.style_max_bytes)
-    try:
-        for outcome in run.run([(i, u) for i, u in enumerate(urls) if i not in done],
-                               render={i for i, u in enumerate(urls) if u in rendered}):
+    outcomes = capture_urls(ctx.settings, actor, [(i, u) for i, u in enumerate(urls) if i not in done],
+                            [i for i, u in enumerate(urls) if u in rendered], bool(ctx.params.get("obey_robots", True)))
+    with closing(outcomes):
+        for outcome in outcomes:
             with ctx.writer() as session:
                 ctx.check(session)
                 if outcome.part:
@@ -70,10 +66,6 @@ def capture_step(ctx: Context) -> Follow:
                 job.result = {**job.result, REPORT: [*job.result.get(REPORT, []), outcome.row()]}
                 ctx.progress(1, errors=int(outcome.status != "fetched"), session=session)
                 session.commit()
-    finally:
-        if renderer is not None:
-            renderer.close()
-        fetcher.close()
     kept = write_warc(ctx, urls)
     with ctx.writer() as session:
         ctx.check(session)
@@ -95,7 +87,7 @@ def write_warc(ctx: Context, urls: list[str]) -> Path:
     with ctx.reader() as session:
         names = set(file_names(session, ctx.job_id))
     with partial.open("wb") as stream:
-        warcinfo(stream, path.name, ctx.settings.capture.record(bool(ctx.params.get("obey_robots", True))))
+        begin_warc(ctx.settings, stream, path.name, bool(ctx.params.get("obey_robots", True)))
         for index in range(len(urls)):
             if part_name(index) in names:
                 for data in iter_file(ctx.reader, ctx.job_id, part_name(index)):

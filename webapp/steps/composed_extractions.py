@@ -1,99 +1,32 @@
-"""The compositions' extractions, derived from their parts' stored extractions (extractors/compositions.py),
-never by running an extractor: the extraction job's `derive` step calls `derive_compositions` before it scores.
-
-A composition's extraction of a page is derived when every part has an extraction of that page at its current
-fingerprint, and the composition has none at its own current fingerprint, or one older than a part's (a part
-re-run with --force). A page where a part has none has no extraction by the composition either: the leaderboard
-counts those pages (`missing_pages`). Each is stored as an extraction is (extractors/extraction_service.py
-`store`: the accept guard judges its text, its cached scores are dropped when it is replaced). `derive_compositions`
-commits its batches, as a job step does; the others take a session and never commit.
-"""
+"""The compositions' extractions, derived from their parts' stored extractions (usecases/derive_compositions.py),
+never by running an extractor: the extraction job's `derive` step calls `derive_compositions` before it scores,
+as the user who started the job."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from datetime import datetime
-
-from sqlalchemy import func, select
-from sqlalchemy.orm import Session
-
-from ..crawl.routing import route_key
-from ..extractors.base import Extractor
-from ..extractors.composing import ROUTE, UNION, PartOutput
-from ..extractors.compositions import Composition, compose
-from ..extractors.extraction_service import known_now, store
-from ..extractors.process_pool import Result
 from ..jobs.context import Context
-from ..models import Extraction, Page, Site
+from ..usecases.derive_compositions import composed_outputs, compositions_to_derive
+from ..usecases.outcome import Actor
+from ..usecases.run_extraction import store_extractions
 
 DERIVE_BATCH = 100
 """Pages whose parts' texts are read at once."""
 
 
-def compositions_of(known: Mapping[str, Extractor]) -> list[Extractor]:
-    """The compositions among the extractors known, those that can be derived here (every part available)."""
-    return [extractor for extractor in known.values() if extractor.parts and extractor.available]
-
-
-def pages_to_compose(session: Session, composition: Extractor, known: Mapping[str, Extractor]) -> list[int]:
-    """The pages whose extraction by the composition is to be derived (see the module's docstring)."""
-    parts = [known[name].fingerprint for name in composition.parts]
-    newest: dict[int, list[datetime]] = {}
-    for page_id, created_at in session.execute(
-            select(Extraction.page_id, Extraction.created_at).where(Extraction.fingerprint.in_(parts))):
-        newest.setdefault(page_id, []).append(created_at)
-    own = dict(session.execute(select(Extraction.page_id, Extraction.created_at)
-                               .where(Extraction.fingerprint == composition.fingerprint)).all())
-    return sorted(page_id for page_id, times in newest.items()
-                  if len(times) == len(parts) and (page_id not in own or own[page_id] < max(times)))
-
-
-def derive_compositions(ctx: Context) -> int:
+def derive_compositions(ctx: Context, actor: Actor) -> int:
     """Derive every composition's missing extractions, a batch of pages at a time: composed in a read
     transaction, stored in a short write transaction of their own (a union reads each page's HTML, which is no
     work to do while holding the write lock). Returns how many were stored."""
     with ctx.reader() as session:
-        known = known_now(session, ctx.settings.registry)
-        wanted = [(composition, pages_to_compose(session, composition, known))
-                  for composition in compositions_of(known)]
+        known, wanted = compositions_to_derive(session, ctx.settings, actor)
     derived = 0
     for composition, pages in wanted:
         for start in range(0, len(pages), DERIVE_BATCH):
             with ctx.reader() as session:
-                results = composed_results(session, composition, known, pages[start:start + DERIVE_BATCH])
+                results = composed_outputs(session, actor, composition, known, pages[start:start + DERIVE_BATCH])
             with ctx.writer() as session:
                 ctx.check(session)
-                for result in results:
-                    store(session, result, ctx.settings.run.guard, replace=True)
+                store_extractions(session, ctx.settings, actor, results)
                 session.commit()
             derived += len(results)
     return derived
-
-
-def composed_results(session: Session, composition: Extractor, known: Mapping[str, Extractor],
-                     page_ids: Sequence[int]) -> list[Result]:
-    """The composition's outputs on these pages (every part has an extraction of each), as results to store."""
-    definition = Composition.from_options(composition.name, composition.options)
-    names = {known[name].fingerprint: name for name in composition.parts}
-    outputs: dict[int, dict[str, PartOutput]] = {}
-    for row in session.scalars(select(Extraction).where(Extraction.page_id.in_(list(page_ids)),
-                                                        Extraction.fingerprint.in_(list(names)))):
-        outputs.setdefault(row.page_id, {})[names[row.fingerprint]] = PartOutput(
-            names[row.fingerprint], row.text, row.markdown, row.accepted, row.error, row.duration_ms, row.incomplete,
-            dict(row.meta or {}))
-    needs_html = definition.kind == UNION or definition.by == "type"
-    pages = session.execute(
-        select(Page.id, Page.html if needs_html else func.length(Page.html), Site.host)
-        .outerjoin(Site, Site.id == Page.site_id).where(Page.id.in_(list(page_ids))))
-    results = []
-    for page_id, html, host in pages:
-        if len(outputs.get(page_id, {})) != len(composition.parts):
-            continue  # a part's extraction was replaced meanwhile: the next run derives it
-        page_html = html if needs_html else ""
-        key = route_key(definition.by, definition.fact_table, page_html, host) if definition.kind == ROUTE else ""
-        composed = compose(definition, outputs[page_id], page_html, key)
-        length = len(html) if needs_html else int(html or 0)
-        results.append(Result((page_id, length), composition.name, composition.fingerprint, composed.text,
-                              dict(composed.metadata), composed.duration_ms, composed.error, composed.incomplete,
-                              composed.markdown))
-    return results

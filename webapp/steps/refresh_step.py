@@ -3,12 +3,9 @@ pages per transaction, so the leaderboard can show it; as the user who started i
 
 from __future__ import annotations
 
-from sqlalchemy import select
-
 from ..jobs.context import Context, Follow
-from ..models import Extraction
 from ..usecases.outcome import Actor
-from ..usecases.refresh import refresh_counts
+from ..usecases.refresh import extracted_pages, refresh_counts
 
 PAGES = 50  # pages per transaction
 
@@ -16,7 +13,7 @@ PAGES = 50  # pages per transaction
 def refresh_step(ctx: Context) -> Follow:
     metric = ctx.params["metric"]
     with ctx.reader() as session:
-        pages = sorted(set(session.scalars(select(Extraction.page_id).distinct())))
+        pages = extracted_pages(session)
         actor = Actor.of_job(session, ctx.job_id)
     ctx.stage("scoring", len(pages))
     for part, session in ctx.in_parts(pages, PAGES):

@@ -13,13 +13,10 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-from sqlalchemy import select
-
 from ..corpus.importer import nothing_imported
 from ..jobs.context import Context, Follow
 from ..jobs.files import drop_files, unpack
-from ..models import ImportBatch, Page
-from ..usecases.import_pages import import_pages
+from ..usecases.import_pages import batch_pages, import_upload
 from ..usecases.outcome import Actor
 from .extraction_steps import plan_pairs
 
@@ -49,13 +46,10 @@ def import_step(ctx: Context) -> Follow:
         paths = upload_paths(folder, [p.relative_to(folder).as_posix() for p in written])
         with ctx.writer() as session:
             ctx.check(session)
-            batch = session.get(ImportBatch, batch_id)
-            if batch is None:
-                raise LookupError(f"import batch {batch_id} of this upload no longer exists")
-            batch.imported = batch.duplicates = batch.rejected = 0
+            batch, outcomes = import_upload(session, ctx.settings, Actor.of_job(session, ctx.job_id), batch_id,
+                                            paths, ctx.params.get("format", "auto"), ctx.params.get("site_from", "url"))
             pending = 0
-            for _ in import_pages(session, ctx.settings, Actor.of_job(session, ctx.job_id), batch, paths,
-                                  ctx.params.get("format", "auto"), ctx.params.get("site_from", "url")):
+            for _ in outcomes:
                 pending += 1
                 if ctx.due():
                     ctx.check(session)
@@ -70,6 +64,6 @@ def import_step(ctx: Context) -> Follow:
     if failure is not None:
         raise NothingImported(failure)  # the job fails with the reason; the batch keeps its report
     with ctx.reader() as session:
-        page_ids = list(session.scalars(select(Page.id).where(Page.batch_id == batch_id)))
+        page_ids = batch_pages(session, batch_id)
         # no new page: nothing to extract, said as such; a captured page's rendering is extracted too
         return plan_pairs(ctx, session, page_ids)

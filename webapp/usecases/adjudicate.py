@@ -22,11 +22,11 @@ from ..annotation.gold_markdown import edited_text
 from ..annotation.guideline_versions import version_in_force
 from ..annotation.review import adjudicate
 from ..foundation.settings import Settings
-from ..jobs.follow_checks import follow_gold
 from ..models import Page
 from ..results.store import gold_changed
 from .bodies import ADJUDICATION, validated
 from .fields import Fields, checked_fields, saved_views
+from .follow_up_checks import follow_gold
 from .outcome import Actor, Refused, needs
 from .save import Saved, locked_page, provenance_of
 

@@ -7,20 +7,26 @@ one URL and at most CAPTURE_MAX_URLS (400); each URL is an http(s) URL with a ho
 first that is not: the scheme, port and address rules are applied again, per URL, when it is fetched and reported
 there); the URLs to render are among them, and Playwright is installed to render them; turning robots.txt off is
 recorded with the capture (job, audit event and WARC). The job is queued with its first step's chunk and the
-start audited; the face commits and dispatches."""
+start audited; the face commits and dispatches. The capture job's step (steps/capture_step.py) fetches the URLs
+with `capture_urls`, as the user who started it: refused (403) when they may no longer capture."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Generator, Sequence
 from dataclasses import dataclass
 from importlib.util import find_spec
-from typing import Any
+from typing import Any, BinaryIO
 from urllib.parse import urlsplit
 
 from sqlalchemy.orm import Session
 
 from ..accounts.audit_actions import Action
 from ..accounts.roles import ADMIN
+from ..capture.browser_requests import BrowserRequests
+from ..capture.capture_run import CaptureRun, Outcome
+from ..capture.fetcher import Fetcher
+from ..capture.render import Renderer
+from ..capture.warc_records import warcinfo
 from ..corpus.importer import start_batch
 from ..foundation.settings import Settings
 from ..jobs.records import create_job
@@ -82,7 +88,10 @@ def checked_urls(urls: Sequence[str], max_urls: int) -> tuple[str, ...]:
     return unique
 
 
-@needs(ADMIN, "Only an admin captures URLs: the server fetches them.")
+ONLY_ADMINS = "Only an admin captures URLs: the server fetches them."
+
+
+@needs(ADMIN, ONLY_ADMINS)
 def start_capture(session: Session, settings: Settings, actor: Actor, request: CaptureRequest) -> Job:
     """The queued capture job (flushed), with its import batch; Refused by the rules above. Never commits."""
     urls = checked_urls(request.urls, settings.capture.max_urls)
@@ -99,3 +108,28 @@ def start_capture(session: Session, settings: Settings, actor: Actor, request: C
     actor.record(session, Action.CAPTURE, f"job {job.id}",
                  {"urls": len(urls), "obey_robots": request.obey_robots, "batch": batch.id, "rendered": len(render)})
     return job
+
+
+@needs(ADMIN, ONLY_ADMINS)
+def capture_urls(settings: Settings, actor: Actor, urls: Sequence[tuple[int, str]], render: Sequence[int],
+                 obey_robots: bool) -> Generator[Outcome]:
+    """Fetch these (index, URL) pairs by the capture settings' rules and limits, rendering in Chromium those whose
+    index is in ``render``; yields each URL's outcome (its WARC records and report row) as it comes. Close the
+    iterator to stop early: the fetcher and the browser are closed with it."""
+    capture = settings.capture
+    fetcher = Fetcher(capture.rules, capture.limits)
+    renderer = Renderer(BrowserRequests(fetcher), capture.render, capture.limits.agent) if render else None
+    run = CaptureRun(fetcher, obey_robots=obey_robots, delay=capture.delay, renderer=renderer,
+                     style_max_bytes=capture.style_max_bytes)
+    try:
+        yield from run.run(urls, render=set(render))
+    finally:
+        if renderer is not None:
+            renderer.close()
+        fetcher.close()
+
+
+def begin_warc(settings: Settings, stream: BinaryIO, name: str, obey_robots: bool) -> None:
+    """Write a capture WARC's first record (`warcinfo`: the capture's settings, and whether robots.txt was
+    obeyed)."""
+    warcinfo(stream, name, settings.capture.record(obey_robots))

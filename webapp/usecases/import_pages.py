@@ -1,7 +1,8 @@
 """Import: documents read from files in any layout (or from a crawl's output) stored as pages of an import
 batch. Every face that imports calls `import_documents_into` (through `import_pages` for files):
 `goldtext import` and `goldtext demo` (cli/corpus.py), `goldtext import --datatrove` (cli/crawl.py) and the
-browser upload's job step (steps/upload_step.py, acting as the user who started the upload). A command's import
+browser upload's job step (steps/upload_step.py, through `import_upload`, acting as the user who started the
+upload). A command's import
 begins with `start_import` (its batch, audited) and ends with `end_import` (the checks of its gold); an
 upload's batch is made and audited by usecases/start_upload.py.
 
@@ -41,10 +42,10 @@ from ..corpus.importer import ImportOutcome, import_documents, start_batch
 from ..corpus.readers import iter_documents
 from ..foundation.settings import Settings
 from ..foundation.vocabulary import ARTICLE, DONE, UnknownTerm, checked_page_type
-from ..jobs.follow_checks import follow_gold
 from ..models import Gold, ImportBatch, Job, Page
 from .bodies import EFFORT_FIELD, checked_provenance, validated
 from .fields import checked_fields
+from .follow_up_checks import follow_gold
 from .outcome import Actor, Refused, needs
 
 NAME_MAX = 100  # an author's or annotator's name (the revision's author column)
@@ -182,6 +183,25 @@ def import_pages(session: Session, settings: Settings, actor: Actor, batch: Impo
     settings' import limits, yielding each outcome; never commits."""
     return import_documents_into(session, settings, actor, batch, iter_documents(paths, fmt, settings.limits),
                                  site_from, workers)
+
+
+@needs(ADMIN, ONLY_ADMINS)
+def import_upload(session: Session, settings: Settings, actor: Actor, batch_id: int, paths: Iterable[str | Path],
+                  fmt: str, site_from: str = "url") -> tuple[ImportBatch, Iterator[ImportOutcome]]:
+    """An upload's or a capture's files (stored by its job) imported into its batch, made and audited at its
+    start (usecases/start_upload.py, capture_pages.py): the batch, its counts begun again (a rerun after a crash
+    counts the pages it stored already as imported), and the outcomes as they come; LookupError when the batch is
+    gone. Never commits."""
+    batch = session.get(ImportBatch, batch_id)
+    if batch is None:
+        raise LookupError(f"import batch {batch_id} of this upload no longer exists")
+    batch.imported = batch.duplicates = batch.rejected = 0
+    return batch, import_pages(session, settings, actor, batch, paths, fmt, site_from)
+
+
+def batch_pages(session: Session, batch_id: int) -> list[int]:
+    """The pages stored by the batch."""
+    return list(session.scalars(select(Page.id).where(Page.batch_id == batch_id)))
 
 
 @needs(ADMIN, ONLY_ADMINS)

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ..accounts.audit_actions import Action
 from ..accounts.roles import ANNOTATOR
 from ..foundation.settings import Settings
 from ..jobs.records import create_job, open_job
-from ..models import Job
+from ..models import Extraction, Job
 from ..results.store import refresh_scores
 from ..scoring import Metric
 from .outcome import Actor, Refused, needs
@@ -30,6 +31,11 @@ def refresh_counts(session: Session, settings: Settings, actor: Actor, metrics: 
     """Bring these metrics' cached counts up to date for these pages (None: every page); the face commits
     before it reads them (a refresh job's step: a part of the pages at a time)."""
     refresh_scores(session, metrics, page_ids, no_content=settings.taxonomy.no_content)
+
+
+def extracted_pages(session: Session) -> list[int]:
+    """The pages with an extraction: those a refresh job scores."""
+    return sorted(set(session.scalars(select(Extraction.page_id).distinct())))
 
 
 @needs(ANNOTATOR, "Only a signed-in user starts a refresh.")

@@ -17,10 +17,10 @@ from ..annotation.gold import restore_revision
 from ..annotation.gold_markdown import views_from
 from ..annotation.guideline_versions import version_in_force
 from ..foundation.settings import Settings
-from ..jobs.follow_checks import follow_gold
 from ..models import GoldRevision, Job
 from ..results.store import gold_changed
 from .fields import checked_fields
+from .follow_up_checks import follow_gold
 from .outcome import Actor, Refused, needs
 from .save import edit_refusal, locked_page
 

@@ -33,11 +33,11 @@ from ..annotation.gold import Record, Revision, SaveOutcome, lock_page, save_gol
 from ..annotation.gold_markdown import GoldViews, edited_text
 from ..annotation.guideline_versions import version_in_force
 from ..foundation.settings import Settings
-from ..jobs.follow_checks import follow_gold
 from ..models import Job
 from ..results.store import gold_changed
 from .bodies import SAVE, checked_provenance, validated
 from .fields import Fields, checked_fields, saved_views
+from .follow_up_checks import follow_gold
 from .outcome import Actor, Refused, needs
 
 ADJUDICATED = "This page is adjudicated: its gold is changed in adjudication."

@@ -14,9 +14,9 @@ from ..accounts.audit_actions import Action
 from ..accounts.roles import ADMIN
 from ..annotation.annotations import VOID, annotation_of, settle, void
 from ..foundation.settings import Settings
-from ..jobs.follow_checks import follow_gold
 from ..models import AnnotationRevision, Job
 from ..results.store import annotations_changed, gold_changed
+from .follow_up_checks import follow_gold
 from .outcome import Actor, Refused, needs
 from .save import locked_page
 
