@@ -12,7 +12,7 @@ from webapp.accounts.roles import ADMIN, ANNOTATOR, ROLES, SYSTEM, at_least
 from webapp.accounts.users import set_disabled
 from webapp.foundation.settings import settings_of
 from webapp.jobs.records import create_job
-from webapp.models import AuditEvent, Extraction, GoldCheckRun, Job
+from webapp.models import AuditEvent, Extraction, GoldCheckRun, Job, utcnow
 from webapp.usecases.follow_up_checks import CHECKER
 from webapp.usecases.manage_accounts import add_account as add_account_as_admin
 from webapp.usecases.outcome import Actor, Refused
@@ -45,6 +45,21 @@ def test_a_save_s_checks_are_started_audited_and_run_by_the_system_not_the_user(
     assert client.get(f"/api/jobs/{job.id}").get_json()["started_by"] == "system:checks"
     assert "system:checks" in client.get("/jobs").get_data(as_text=True)
     assert "system:checks" in client.get("/audit").get_data(as_text=True)
+
+
+def test_a_follow_up_check_queued_before_the_system_actor_runs_as_the_system(app, session, run_jobs):
+    """A job queued by an earlier version under the bare name "checks" (no account's) still runs when accounts
+    exist: as system:checks, not refused as an unknown starter."""
+    page = make_page(session)
+    add_gold(session, page, text="The quay opens", page_type="article", status="done", author="Ada")
+    page_id = page.id
+    add_account(session, "Ada", ADMIN)
+    job = create_job(session, "check", {"follow": True, "delay": 0}, "checks", utcnow())
+    session.commit()
+    assert Actor.of_job(session, job.id) == Actor.system("checks")
+    assert run_jobs() == [job.id]
+    session.expire_all()
+    assert session.get(Job, job.id).status == "done" and session.get(GoldCheckRun, page_id) is not None
 
 
 def test_the_system_is_refused_by_every_use_case_but_those_it_may_start(app, session):

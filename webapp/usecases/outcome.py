@@ -19,6 +19,8 @@ from ..models import AuditEvent, Job
 COMMAND_PREFIX = "cli:"  # a command's actor is cli:LOGIN (cli/actor.py)
 COMMAND_ADDRESS = "cli"
 SYSTEM_PREFIX = "system:"  # the system actor is system:PURPOSE (no account name holds a colon: accounts/names.py)
+LEGACY_FOLLOWER = "checks"
+"""Who a follow-up check job queued before the system actor was started by: such a job runs as system:checks."""
 SYSTEM_ADDRESS = "system"
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -66,6 +68,8 @@ class Actor:
             return cls(job.started_by, ADMIN, COMMAND_ADDRESS)
         if job.started_by.startswith(SYSTEM_PREFIX):
             return cls.system(job.started_by.removeprefix(SYSTEM_PREFIX))
+        if job.started_by == LEGACY_FOLLOWER and job.kind == "check" and job.params.get("follow"):
+            return cls.system(LEGACY_FOLLOWER)  # queued before the system actor, under the bare name
         user = user_named(session, job.started_by)
         if user is not None:
             return cls(user.name, "" if user.disabled else user.role)
