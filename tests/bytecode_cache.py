@@ -9,13 +9,16 @@ conftest.py imports this module first. It points Python's own bytecode cache (PY
 every process the run starts, the workers of pytest-xdist among them; sys.pycache_prefix for this one) at
 ~/.cache/goldtext/pycache, or $XDG_CACHE_HOME/goldtext/pycache, and lets it be written. Python checks each
 compiled file against its source's modification time and size, as it does a __pycache__ folder, so an
-edited module is compiled again. Without PYTHONDONTWRITEBYTECODE, or with a
-PYTHONPYCACHEPREFIX of one's own, nothing changes."""
+edited module is compiled again (as anywhere PYTHONDONTWRITEBYTECODE is not set). What the previous runs
+compiled of the modules their tests wrote in temporary folders is removed as a run starts. Without
+PYTHONDONTWRITEBYTECODE, or with a PYTHONPYCACHEPREFIX of one's own, nothing changes."""
 
 from __future__ import annotations
 
 import os
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 if os.environ.get("PYTHONDONTWRITEBYTECODE") and not os.environ.get("PYTHONPYCACHEPREFIX"):
@@ -23,3 +26,4 @@ if os.environ.get("PYTHONDONTWRITEBYTECODE") and not os.environ.get("PYTHONPYCAC
     os.environ["PYTHONPYCACHEPREFIX"] = sys.pycache_prefix = str(cache_home / "goldtext" / "pycache")
     del os.environ["PYTHONDONTWRITEBYTECODE"]
     sys.dont_write_bytecode = False
+    shutil.rmtree(Path(sys.pycache_prefix) / Path(tempfile.gettempdir()).relative_to("/"), ignore_errors=True)
