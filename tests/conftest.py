@@ -1,13 +1,17 @@
 """Fixtures: app, client, runner and a session, on SQLite (default) or the database named by
 GOLDTEXT_TEST_DATABASE_URL (PostgreSQL in CI), always on a clean schema. The browser fixtures and the
 shared demo corpus are plugins of their own (browser_fixtures.py, demo_fixtures.py), and so are the serving
-tests' processes and databases (serving_fixtures.py).
+tests' processes and databases (serving_fixtures.py); compiled Python is kept between runs
+(bytecode_cache.py).
 
 A test marked `corpus` reads the shared real-page corpora (corpora.py says where): without them it is
 skipped on a developer's machine and fails in CI (CI=true), as the browser tests do without Chromium."""
 
 from __future__ import annotations
 
+# isort: off
+import bytecode_cache  # noqa: F401  first: what the run imports from here on is compiled into its cache
+# isort: on
 import os
 import shutil
 import sys

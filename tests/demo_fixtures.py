@@ -8,7 +8,9 @@ of every table): a test that wrote to it fails there, naming the tables it chang
 `demo_copy`: a private copy of the demo as `goldtext demo --no-serve` leaves it, for a test that changes
 it (made from the built database, never from the shared one, so no test's writes leak into another's).
 
-SQLite: files in a session temporary folder. PostgreSQL (GOLDTEXT_TEST_DATABASE_URL): databases of
+SQLite: files in the run's temporary folder, the built demo and the shared database made once for the whole
+run (made_once.py: under pytest-xdist the first process to need them makes them, the others wait and read),
+the private copies in each process's own folder. PostgreSQL (GOLDTEXT_TEST_DATABASE_URL): databases of
 their own beside the test database (NAME_demo_build, NAME_demo_shared, NAME_demo_copy_N), never the one that
 conftest.py empties before each test; all are dropped when the run ends.
 """
@@ -24,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from made_once import made_once
 from sqlalchemy import create_engine, make_url, select, text
 from sqlalchemy.engine import Engine
 
@@ -67,11 +70,20 @@ def run_commands(url: str, instance: Path, *commands: list[str]) -> None:
         dispose(app)
 
 
+def sqlite_copy(url: str, target: Path) -> str:
+    """The URL of a new SQLite file `target` holding what the database at `url` holds."""
+    with sqlite3.connect(sqlite_path(url)) as source, sqlite3.connect(target) as copy:
+        source.backup(copy)
+    source.close()
+    copy.close()
+    return f"sqlite:///{target}"
+
+
 @dataclass
 class DemoDatabases:
     """The built demo (`built`, opened only to copy it) and the copies made of it."""
 
-    root: Path
+    root: Path  # this process's own folder (the copies)
     built: str = ""
     serial: itertools.count = field(default_factory=lambda: itertools.count(1))
     made: list[str] = field(default_factory=list)  # PostgreSQL databases to drop at the end
@@ -106,24 +118,23 @@ class DemoDatabases:
 
     # --- both -------------------------------------------------------------------------------------
 
-    def build(self) -> None:
+    def build(self, tmp_path_factory: pytest.TempPathFactory) -> None:
         if TEST_DATABASE_URL:
             self.built = self._pg_create(self._pg_name("build"))
-        else:
-            self.built = f"sqlite:///{self.root / 'demo-build.sqlite'}"
-        run_commands(self.built, self.root / "build-instance", ["demo", "--no-serve"])
+            run_commands(self.built, self.root / "build-instance", ["demo", "--no-serve"])
+            return
+
+        def make(folder: Path) -> None:
+            run_commands(f"sqlite:///{folder / 'demo.sqlite'}", folder / "instance", ["demo", "--no-serve"])
+
+        self.built = f"sqlite:///{made_once(tmp_path_factory, 'demo-build', make) / 'demo.sqlite'}"
 
     def copy(self, label: str | None = None) -> str:
         """A new database holding what `build` made."""
         label = label or f"copy_{next(self.serial)}"
         if TEST_DATABASE_URL:
             return self._pg_create(self._pg_name(label), template=make_url(self.built).database)
-        target = self.root / f"demo-{label}.sqlite"
-        with sqlite3.connect(sqlite_path(self.built)) as source, sqlite3.connect(target) as copy:
-            source.backup(copy)
-        source.close()
-        copy.close()
-        return f"sqlite:///{target}"
+        return sqlite_copy(self.built, self.root / f"demo-{label}.sqlite")
 
     def drop(self, url: str) -> None:
         if TEST_DATABASE_URL:
@@ -142,7 +153,7 @@ class DemoDatabases:
 def demo_databases(tmp_path_factory) -> Iterator[DemoDatabases]:
     databases = DemoDatabases(tmp_path_factory.mktemp("demo"))
     try:
-        databases.build()
+        databases.build(tmp_path_factory)
         yield databases
     finally:
         databases.cleanup()
@@ -154,13 +165,23 @@ class SharedDemo:
     as_made: dict[str, str]  # its digest once made
 
 
-@pytest.fixture(scope="session")
-def demo_shared(demo_databases) -> SharedDemo:
-    """The database the reading tests share: a copy of the demo with every metric's counts computed."""
-    url = demo_databases.copy("shared")
+def score_every_metric(url: str, instance: Path) -> None:
     available = [name for name, metric in build_metrics().items() if metric.available]
-    every_metric = [["score", "--metric", name, "--bootstrap", "0"] for name in available]
-    run_commands(url, demo_databases.root / "shared-instance", *every_metric)
+    run_commands(url, instance, *[["score", "--metric", name, "--bootstrap", "0"] for name in available])
+
+
+@pytest.fixture(scope="session")
+def demo_shared(demo_databases, tmp_path_factory) -> SharedDemo:
+    """The database the reading tests share: a copy of the demo with every metric's counts computed."""
+    if TEST_DATABASE_URL:
+        url = demo_databases.copy("shared")
+        score_every_metric(url, demo_databases.root / "shared-instance")
+        return SharedDemo(url, digest(url))
+
+    def make(folder: Path) -> None:
+        score_every_metric(sqlite_copy(demo_databases.built, folder / "shared.sqlite"), folder / "instance")
+
+    url = f"sqlite:///{made_once(tmp_path_factory, 'demo-shared', make) / 'shared.sqlite'}"
     return SharedDemo(url, digest(url))
 
 
