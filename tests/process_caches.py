@@ -32,7 +32,7 @@ import re
 import sqlite3
 import sys
 from functools import cache
-from importlib.metadata import EntryPoint, EntryPoints, distributions
+from importlib.metadata import EntryPoint, EntryPoints, distributions, version
 
 from flask import Flask
 from jinja2 import BytecodeCache
@@ -125,7 +125,10 @@ engines.create_engine = create_engine  # type: ignore[assignment]
 
 Parsed = tuple[list, list, list]  # the rule's parts, its trace, (variable, converter, args, kwargs) of each variable
 PARSED: dict[tuple, Parsed] = {}
-_parse_rule = Rule._parse_rule
+_parse_rule = getattr(Rule, "_parse_rule", None)
+REPLAYED_WERKZEUG = re.compile(r"3\.1\.")
+"""The werkzeug releases whose private Rule._parse_rule the replay was checked against (it sets the rule's
+converters, arguments and trace); under any other release each rule is parsed by werkzeug as it is."""
 
 
 def parse_rule(self: Rule, rule: str) -> list:
@@ -156,7 +159,8 @@ def parse_rule(self: Rule, rule: str) -> list:
     return list(parts)
 
 
-Rule._parse_rule = parse_rule  # type: ignore[method-assign]
+if REPLAYED_WERKZEUG.match(version("werkzeug")):  # the parse's side effects as checked; others parse each rule
+    Rule._parse_rule = parse_rule  # type: ignore[method-assign]
 
 
 def pytest_collection_finish(session) -> None:
