@@ -2,8 +2,10 @@
 datatrove's JSONL writer) and the executor (local, Slurm or Ray) that runs it in tasks.
 
 The work splits by file: datatrove gives task RANK of N the WARC files RANK, RANK + N, ... (one file is one
-task's), and each task runs its pages through `--extractor-workers` killable extractor processes. A task that
-finished leaves logs/completions/RANK; running the same command again runs only the tasks without one.
+task's), and each task runs its pages through `--extractor-workers` killable extractor processes; on the local
+executor a task runs as many calls at once as the cores divided among the tasks still running, so the last
+tasks take over the cores of those that finished (crawl/core_share.py). A task that finished leaves
+logs/completions/RANK; running the same command again runs only the tasks without one.
 
 The executor is the command line's `--executor`, else the one pipeline.json names (`goldtext export --executor`).
 On Ray the command joins the cluster RAY_ADDRESS names (as `ray.init` reads it; without it, the cluster
@@ -27,6 +29,7 @@ from datatrove.pipeline.writers import JsonlWriter
 
 from ..corpus.datatrove_output import DATA
 from ..extractors.base import Extractor
+from .core_share import share_cores
 from .output import LOGS, document_record
 from .pins import VersionDrift, build_pinned
 from .plan import EXECUTORS, Plan
@@ -60,7 +63,8 @@ def parser(description: str, executor: str = EXECUTORS[0]) -> argparse.ArgumentP
                        help=f"Where the tasks run (default: {executor}, as exported; ray: the cluster RAY_ADDRESS "
                             "names)")
     found.add_argument("--extractor-workers", type=int, default=1,
-                       help="Killable extractor processes per task (default: 1)")
+                       help="Killable extractor processes per task (default: 1; on the local executor at least "
+                            "this many: a task also takes over the cores of the tasks that finished)")
     found.add_argument("--allow-version-drift", action="store_true",
                        help="Run even when the installed libraries differ from the pinned ones (warns, naming each)")
     found.add_argument("--keep-html-bytes", type=int, default=None,
@@ -152,6 +156,7 @@ def main(config_path: Path, argv: Sequence[str] | None = None, description: str 
         print(f"warning: version drift: {difference}", file=sys.stderr)
     if args.executor == "local":
         warm(extractors)
+        share_cores(min(args.tasks, args.workers) if args.workers > 0 else args.tasks)
         # what this process holds now (the libraries, the warmed extractors) is kept out of the collector's
         # passes in the forked tasks and their extractor processes: never scanned there, nor its pages copied
         gc.freeze()

@@ -40,6 +40,7 @@ from ..extractors.process_pool import Call, ExtractorPool, Result
 from ..extractors.with_rust import QUALITY
 from ..scoring.agreement_maths import text_f1
 from ..scoring.markdown_text import markdown_of_text
+from .core_share import task_calls
 from .output import STEP_NAME
 from .pins import build_pinned
 from .plan import BY_TYPE, Plan, Route
@@ -141,8 +142,9 @@ class GoldtextExtractor(BaseExtractor):
                     yield Call((number, name), extractors[name], doc.text, url)
 
         started = time.monotonic()
-        with ExtractorPool(self.workers, plan.timeout, plan.memory_mb) as pool:
-            for result in pool.run(calls()):
+        with task_calls(self.workers) as (processes, at_once), \
+                ExtractorPool(processes, plan.timeout, plan.memory_mb) as pool:
+            for result in pool.run(calls(), at_once):
                 number, name = result.key
                 pending = held[number]
                 pending.results[name] = result

@@ -1,8 +1,9 @@
 """Run extractor calls in killable processes (pebble), with a timeout and a memory cap.
 
 `ExtractorPool.run` is a generator: nothing starts until it is iterated; results come in the order the
-calls finish, not the order given. Calls are read lazily and at most 4 x workers are in
-flight, so a 100k-page run holds only those pages' HTML. Every call yields exactly one Result:
+calls finish, not the order given. Calls are read lazily, one ahead of those in flight, and at most 4 x workers
+are in flight (or as many as the run's `at_once` says at the time), so a 100k-page run holds only those pages'
+HTML. Every call yields exactly one Result:
 an extractor that raises, hangs past the timeout, runs out of memory or takes its
 process down gives a Result with `error` set, and the run goes on. Leaving the loop early stops
 the pool and kills the calls in flight.
@@ -13,10 +14,9 @@ from __future__ import annotations
 import os
 import signal
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass
-from itertools import islice
 from typing import Any
 
 from pebble import ProcessExpired, ProcessPool
@@ -111,25 +111,32 @@ class ExtractorPool:
         self.timeout = timeout
         self.pool = ProcessPool(max_workers=self.workers, initializer=start_worker, initargs=(memory_mb,))
 
-    def run(self, calls: Iterable[Call], in_flight_limit: int | None = None) -> Iterator[Result]:
+    def run(self, calls: Iterable[Call], at_once: Callable[[], int] | None = None) -> Iterator[Result]:
         """Yield one Result per call as calls finish; leaving the loop early cancels this run's calls
-        in flight (their worker processes are killed) and nobody else's."""
+        in flight (their worker processes are killed) and nobody else's. `at_once` says how many calls may be
+        in flight, asked again after each result (a crawl task sharing the machine's cores with other tasks:
+        crawl/core_share.py); by default 4 per process, queued in the pool so that no process waits for a page.
+        The next call is read (its page decoded) before the results of those in flight are awaited."""
         pending = iter(calls)
+        upcoming = next(pending, None)
         in_flight: dict[Future, tuple[Call, float]] = {}
+        limit = at_once or (lambda: IN_FLIGHT_PER_WORKER * self.workers)
 
-        def submit(count: int) -> None:
-            for call in islice(pending, count):
-                args = (call.extractor, call.html, call.url)
+        def submit() -> None:
+            nonlocal upcoming
+            while upcoming is not None and len(in_flight) < limit():
+                args = (upcoming.extractor, upcoming.html, upcoming.url)
                 future = self.pool.schedule(call_extractor, args=args, timeout=self.timeout)
-                in_flight[future] = (call, time.monotonic())
+                in_flight[future] = (upcoming, time.monotonic())
+                upcoming = next(pending, None)
 
         try:
-            submit(in_flight_limit or IN_FLIGHT_PER_WORKER * self.workers)
+            submit()
             while in_flight:
                 done, _ = wait(in_flight, return_when=FIRST_COMPLETED)
                 for future in done:
                     call, submitted = in_flight.pop(future)
-                    submit(1)
+                    submit()
                     yield to_result(call, future, submitted, self.timeout)
         finally:
             for future in in_flight:
