@@ -70,9 +70,11 @@ def test_an_annotator_sees_her_own_versions_and_filters_by_her_own_type(browser,
         rita.fill("input[name=annotated]", "Bob")
         rita.select_option("select[name=type]", "")
         rita.click("form.filters button[type=submit]")
+        rita.wait_for_url(lambda url: "annotated=Bob" in url)  # content() while the form's page loads reads ''
         assert f'href="/pages/{page.id}?' in rita.content() and f'href="/pages/{other.id}?' in rita.content()
         rita.fill("input[name=annotated]", "Ann")
         rita.click("form.filters button[type=submit]")
+        rita.wait_for_url(lambda url: "annotated=Ann" in url)
         assert f'href="/pages/{page.id}?' in rita.content() and f'href="/pages/{other.id}?' not in rita.content()
     finally:
         context.close()

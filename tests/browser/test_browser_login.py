@@ -36,7 +36,7 @@ def test_logging_in_leads_to_the_page_asked_for_and_logging_out_ends_it(tab, liv
     assert tab.get_by_role("alert").inner_text() == "Wrong name or password."
     tab.fill("input[name=password]", PASSWORD)
     tab.click("button[type=submit]")
-    assert tab.url == f"{live_server}/pages/{team}"
+    tab.wait_for_url(f"{live_server}/pages/{team}")
     assert tab.locator(".who span").inner_text() == "Ann (annotator)"
     assert tab.get_by_role("link", name="Users").count() == 0  # an annotator is shown no admin pages
     tab.get_by_role("button", name="Log out").click()

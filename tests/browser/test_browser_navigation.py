@@ -25,6 +25,7 @@ def logged_in(browser, live_server, name, width, height):
     tab.fill("input[name=name]", name)
     tab.fill("input[name=password]", PASSWORD)
     tab.click("button[type=submit]")
+    tab.wait_for_url(lambda url: "/login" not in url)  # a goto before the session cookie lands meets the login
     return context, tab
 
 
