@@ -6,12 +6,12 @@ Without /usr/bin/chromium the browser tests are skipped locally, and fail when C
 from __future__ import annotations
 
 import os
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from served import served
 from werkzeug.serving import make_server
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -23,14 +23,8 @@ CHROMIUM_ARGS = [
 
 def serve(app) -> Iterator[str]:
     """Serve the WSGI app on 127.0.0.1 at a free port in a thread; yields its base URL."""
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
+    with served(make_server("127.0.0.1", 0, app, threaded=True)) as server:
         yield f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-        thread.join()
 
 
 @pytest.fixture

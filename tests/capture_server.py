@@ -6,11 +6,12 @@ and images (and CSS that reaches elsewhere: an import, an attribute selector, an
 from __future__ import annotations
 
 import gzip
-import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from served import served
 
 ROBOTS = (b"User-agent: *\nDisallow: /private\nAllow: /private/open\nCrawl-delay: 0.2\n\n"
           b"User-agent: grumpy\nDisallow: /\n")
@@ -118,11 +119,5 @@ def capture_server() -> Iterator[str]:
     """The server's base URL (http://127.0.0.1:PORT), its counters reset."""
     Handler.counts = {}
     Handler.log = []
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
+    with served(ThreadingHTTPServer(("127.0.0.1", 0), Handler)) as server:
         yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-import time
 
 import pytest
 from forwarder import Forwarder
@@ -23,13 +22,14 @@ def through(url: str, forwarder: Forwarder) -> str:
     return make_url(url).set(port=forwarder.port).render_as_string(hide_password=False)
 
 
-def hold_write_lock(path: str, seconds: float, held: threading.Event) -> None:
-    """An external writer holding SQLite's write lock."""
+def hold_write_lock(path: str, seconds: float, held: threading.Event,
+                    released: threading.Event | None = None) -> None:
+    """An external writer holding SQLite's write lock for `seconds`, or until `released` is set."""
     connection = sqlite3.connect(path, isolation_level=None)
     try:
         connection.execute("BEGIN EXCLUSIVE")
         held.set()
-        time.sleep(seconds)
+        (released or threading.Event()).wait(seconds)
         connection.execute("ROLLBACK")
     finally:
         connection.close()

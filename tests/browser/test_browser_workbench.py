@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 from browser_fixtures import signed_in, until
+from served import served
 from sqlalchemy import select
 from workbench import make_page
 
@@ -238,12 +238,8 @@ class _Counter(BaseHTTPRequestHandler):
 def counter():
     """A second local server that records every request it gets."""
     _Counter.hits = []
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Counter)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}", _Counter.hits
-    server.shutdown()
-    thread.join()
+    with served(ThreadingHTTPServer(("127.0.0.1", 0), _Counter)) as server:
+        yield f"http://127.0.0.1:{server.server_port}", _Counter.hits
 
 
 def hostile(remote: str) -> str:

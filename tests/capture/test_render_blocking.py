@@ -13,6 +13,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+from served import served
 
 from webapp.capture.browser_requests import BrowserRequests
 from webapp.capture.fetcher import Fetcher
@@ -115,11 +116,10 @@ def rendered(app, tmp_path_factory, monkeypatch):
     settings = settings_of(app).capture
     fetcher = Fetcher(settings.rules, settings.limits)
     renderer = Renderer(BrowserRequests(fetcher), settings.render, settings.limits.agent)
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Site)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
     Site.asked = []
     try:
-        with listener("127.0.0.2") as (forbidden, connections):
+        with served(ThreadingHTTPServer(("127.0.0.1", 0), Site)) as server, \
+                listener("127.0.0.2") as (forbidden, connections):
             Site.forbidden = forbidden
             url = f"http://127.0.0.1:{server.server_port}/blocked"
             rendering = renderer.render(url, page(forbidden), "text/html; charset=utf-8")
@@ -129,8 +129,6 @@ def rendered(app, tmp_path_factory, monkeypatch):
     finally:
         renderer.close()
         fetcher.close()
-        server.shutdown()
-        server.server_close()
 
 
 def browser_facts(renderer: Renderer, home: Path) -> tuple[list[str], list[dict]]:

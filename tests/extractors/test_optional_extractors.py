@@ -7,10 +7,10 @@ fetching anything a saved page names nor running its scripts, and killed by name
 from __future__ import annotations
 
 import http.server
-import threading
 from collections.abc import Iterator
 
 import pytest
+from served import served
 from test_extractors import (
     ARTICLE,
     ARTICLE_PARAGRAPHS,
@@ -170,13 +170,9 @@ class Recorder(http.server.BaseHTTPRequestHandler):
 @pytest.fixture
 def origin() -> Iterator[str]:
     """http://127.0.0.1:PORT of a local server that records every request made to it."""
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Recorder)
     Recorder.seen = []
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
-    server.server_close()
+    with served(http.server.ThreadingHTTPServer(("127.0.0.1", 0), Recorder)) as server:
+        yield f"http://127.0.0.1:{server.server_port}"
 
 
 def hostile_page(origin: str) -> str:

@@ -7,7 +7,6 @@ from __future__ import annotations
 import html
 import re
 import socket
-import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -15,6 +14,7 @@ import pytest
 from app_settings import reconfigure
 from browser_fixtures import serve
 from database_copies import copied_world
+from served import served
 from sqlalchemy import select
 from werkzeug.serving import make_server
 from workbench import add_account, add_gold, csrf, log_in, make_page, sign_in
@@ -261,10 +261,7 @@ def test_local_mode_refuses_a_request_on_a_non_loopback_address_of_a_real_server
     address = non_loopback_address()
     if address is None:
         pytest.fail("this machine has no non-loopback address to test with")
-    server = make_server("0.0.0.0", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
+    with served(make_server("0.0.0.0", 0, app, threaded=True)) as server:
         port = server.server_port
         assert get(f"http://127.0.0.1:{port}/")[0] == 200  # the same server, reached on loopback
         status, body = get(f"http://{address}:{port}/")
@@ -272,9 +269,6 @@ def test_local_mode_refuses_a_request_on_a_non_loopback_address_of_a_real_server
         add_account(session, "Ada", ADMIN)
         status, body = get(f"http://{address}:{port}/")
         assert status == 200 and "Log in" in body  # with an account: the login form, from anywhere
-    finally:
-        server.shutdown()
-        thread.join()
 
 
 @pytest.mark.parametrize("command", [["run"], ["serve"], ["demo"]])

@@ -43,9 +43,9 @@ def test_a_login_while_another_process_holds_sqlite_s_write_lock_answers_503_aft
         pytest.skip("SQLite's write lock")
     add_account(session, "Ada", "admin")
     token = csrf(client)
-    held = threading.Event()
+    held, released = threading.Event(), threading.Event()
     locker = threading.Thread(target=hold_write_lock,
-                              args=(make_url(app.config["DATABASE_URL"]).database, LOCK_SECONDS, held))
+                              args=(make_url(app.config["DATABASE_URL"]).database, LOCK_SECONDS, held, released))
     locker.start()
     try:
         held.wait(30)
@@ -58,6 +58,7 @@ def test_a_login_while_another_process_holds_sqlite_s_write_lock_answers_503_aft
         health = client.get("/health")
         assert health.status_code == 503 and health.json["database"].startswith("not writable")
     finally:
+        released.set()
         locker.join()
     assert client.post("/login", data={"name": "Ada", "password": PASSWORD, "csrf_token": token}).status_code == 302
 

@@ -216,9 +216,9 @@ def test_a_save_while_an_external_writer_holds_sqlite_s_lock_answers_503_with_re
     session.commit()
     token = sign_in(client)
     save = {"text": "Gold kept", "type": "article", "status": "done", "version": 0, "client_save_id": "s1"}
-    held = threading.Event()
-    locker = threading.Thread(target=hold_write_lock,
-                              args=(make_url(app.config["DATABASE_URL"]).database, SQLITE_LOCK_SECONDS, held))
+    held, released = threading.Event(), threading.Event()
+    locker = threading.Thread(target=hold_write_lock, args=(
+        make_url(app.config["DATABASE_URL"]).database, SQLITE_LOCK_SECONDS, held, released))
     locker.start()
     try:
         held.wait(30)
@@ -229,6 +229,7 @@ def test_a_save_while_an_external_writer_holds_sqlite_s_lock_answers_503_with_re
             "The database is busy or unreachable (OperationalError: database is locked), so nothing was "
             "changed. Try again in 5 seconds.")
     finally:
+        released.set()
         locker.join()
     assert client.get(f"/api/pages/{page_id}/gold").json["version"] == 0  # nothing was stored
     again = client.post(f"/api/pages/{page_id}/gold", json=save, headers={"X-CSRF-Token": token})
