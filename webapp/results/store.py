@@ -14,11 +14,12 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import ColumnElement, and_, delete, func, insert, null, or_, select, update
+from sqlalchemy import ColumnElement, Select, and_, bindparam, delete, func, insert, null, or_, select, update
 from sqlalchemy.orm import Session, aliased
 
 from ..extractors.registry import METADATA_ONLY
 from ..extractors.scored_output import scored, with_scored
+from ..foundation.kept import Kept
 from ..foundation.vocabulary import DONE
 from ..models import Extraction, Gold, Score, ScoreChange, ScoreEpoch
 from ..scoring import Metric
@@ -136,27 +137,12 @@ def refresh_scores(
         note_changes(session, touched)
         return 0
     names = list(metrics)
-    cached = {name: aliased(Score, name=f"score_{i}") for i, name in enumerate(names)}
-    markdown = any(metric.needs == "markdown" for metric in metrics.values())
-    metadata = any(metric.needs == "metadata" for metric in metrics.values())
-    query = with_scored(select(
-        Extraction.id, Extraction.page_id, scored("text"), scored("markdown") if markdown else null(), scored("error"),
-        Gold.text, Gold.snippets, Gold.markdown if markdown else null(), Gold.version,
-        Extraction.article_metadata if metadata else null(), Gold.article_metadata if metadata else null(),
-        *(cached[name].id for name in names),
-        *(_needs_count(cached[name], metric, no_content).label(f"needs_{i}") for i, (name, metric) in
-          enumerate(metrics.items())),
-    ).join(Gold, Gold.page_id == Extraction.page_id))
-    for name in names:
-        query = query.outerjoin(cached[name], and_(cached[name].extraction_id == Extraction.id,
-                                                   cached[name].metric == name))
-    query = query.where(or_(*(_needs_count(cached[name], metric, no_content)
-                              for name, metric in metrics.items())))
-    if page_ids is not None:
-        query = query.where(Extraction.page_id.in_(page_ids))
+    shape = (tuple((name, metric.version, metric.needs, metric.metadata_field) for name, metric in metrics.items()),
+             frozenset(no_content), page_ids is not None)
+    query = _QUERIES.get(shape, lambda: _counts_to_compute(metrics, no_content, page_ids is not None))
     stale, fresh = [], []
     width = len(names)
-    for row in session.execute(query):
+    for row in session.execute(query, {} if page_ids is None else {"page_ids": list(page_ids)}):
         ext_id, page_id, text, extraction_markdown, error, gold_text, snippets, gold_markdown, version = row[:9]
         extraction_metadata, gold_metadata = row[9:11]
         score_ids, needed = row[11:11 + width], row[11 + width:]
@@ -178,6 +164,36 @@ def refresh_scores(
         session.execute(insert(Score), fresh)
     note_changes(session, touched)
     return len(fresh)
+
+
+_QUERIES: Kept[Select] = Kept(64)
+"""refresh_scores' query per shape of its call (each metric's name, version and the gold it needs; the types
+without main content; some pages or all): building it anew took tens of milliseconds of every gold save."""
+
+
+def _counts_to_compute(metrics: Mapping[str, Metric], no_content: Collection[str], some_pages: bool) -> Select:
+    """Each extraction (of the pages bound as `page_ids` when `some_pages`) with a missing or stale count of one of
+    these metrics: its scored output, its gold, its cached count's id and whether it needs counting, per metric."""
+    names = list(metrics)
+    cached = {name: aliased(Score, name=f"score_{i}") for i, name in enumerate(names)}
+    markdown = any(metric.needs == "markdown" for metric in metrics.values())
+    metadata = any(metric.needs == "metadata" for metric in metrics.values())
+    query = with_scored(select(
+        Extraction.id, Extraction.page_id, scored("text"), scored("markdown") if markdown else null(), scored("error"),
+        Gold.text, Gold.snippets, Gold.markdown if markdown else null(), Gold.version,
+        Extraction.article_metadata if metadata else null(), Gold.article_metadata if metadata else null(),
+        *(cached[name].id for name in names),
+        *(_needs_count(cached[name], metric, no_content).label(f"needs_{i}") for i, (name, metric) in
+          enumerate(metrics.items())),
+    ).join(Gold, Gold.page_id == Extraction.page_id))
+    for name in names:
+        query = query.outerjoin(cached[name], and_(cached[name].extraction_id == Extraction.id,
+                                                   cached[name].metric == name))
+    query = query.where(or_(*(_needs_count(cached[name], metric, no_content)
+                              for name, metric in metrics.items())))
+    if some_pages:
+        query = query.where(Extraction.page_id.in_(bindparam("page_ids", expanding=True)))
+    return query
 
 
 def _needs_count(score, metric: Metric, no_content: Collection[str]) -> ColumnElement[bool]:
