@@ -142,7 +142,12 @@ converters, arguments and trace); under any other release each rule is parsed by
 def parse_rule(self: Rule, rule: str) -> list:
     """Rule._parse_rule, replayed from the first parse of the same text with the same converters."""
     assert self.map is not None
-    key = (type(self), rule, tuple(self.map.converters.items()))
+    # the map's converter classes as a key, made again only when they change (a dict's comparison is far cheaper)
+    seen = self.map.__dict__.get("_replayed_converters")
+    if seen is None or seen[0] != self.map.converters:
+        converters = self.map.converters
+        seen = self.map.__dict__["_replayed_converters"] = (dict(converters), tuple(converters.items()))
+    key = (type(self), rule, seen[1])
     parsed = PARSED.get(key)
     if parsed is None:
         variables: list[tuple] = []
