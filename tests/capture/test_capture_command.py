@@ -17,6 +17,7 @@ pytestmark = pytest.mark.settings(CAPTURE_ALLOWED_NETWORKS=["127.0.0.1/32"], CAP
                                   CAPTURE_DELAY_SECONDS=0.0, CAPTURE_TIMEOUT_SECONDS=1.0, CAPTURE_MAX_BYTES=100_000)
 
 
+@pytest.mark.slow
 def test_a_capture_fetches_refuses_and_reports_each_url(runner, session, tmp_path):
     warc = tmp_path / "out.warc.gz"
     with capture_server() as base:
@@ -58,6 +59,7 @@ def test_without_robots_the_refused_page_is_captured_and_the_choice_recorded(run
     assert b'"robots_txt": "not obeyed"' in info.content_stream().read()
 
 
+@pytest.mark.slow
 def test_the_warc_imported_elsewhere_gives_the_same_pages_and_facts(runner, session, tmp_path):
     warc = tmp_path / "capture.warc.gz"
     with capture_server() as base:

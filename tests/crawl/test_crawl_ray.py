@@ -79,6 +79,7 @@ def test_the_pipeline_runs_on_a_ray_cluster_and_writes_what_goldtext_extract_sto
     assert f"| trafilatura | {len(pages)} |" in report
 
 
+@pytest.mark.slow
 @pytest.mark.corpus(READABILITY)
 def test_the_executor_exported_is_the_scripts_default_and_its_command_line_overrides_it(
     cli, runner, tmp_path

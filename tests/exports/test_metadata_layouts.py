@@ -79,6 +79,7 @@ def written_and_read(writer, reader: str, pages: list[ExportedPage], out: Path, 
     return [doc for doc in READERS[reader](str(out / path), Limits()) if isinstance(doc, RawDocument)]
 
 
+@pytest.mark.slow
 @pytest.mark.corpus(WCXB)
 def test_every_wcxb_pages_metadata_is_read_and_written_back_as_the_benchmark_gave_it(tmp_path):
     docs = [doc for doc in READERS["wcxb"](str(WCXB_SAMPLE), Limits()) if isinstance(doc, RawDocument)]

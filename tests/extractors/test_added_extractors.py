@@ -110,6 +110,7 @@ def reference(slug: str) -> dict[str, str]:
     return {"text": block_text(parse_html((READABILITY_PAGES / slug / "expected.html").read_text()))}
 
 
+@pytest.mark.slow
 @pytest.mark.corpus(READABILITY)
 @pytest.mark.parametrize("name", ADDED)
 def test_each_extracts_the_article_of_real_pages_without_the_boilerplate(name):
@@ -202,6 +203,7 @@ def test_an_option_the_rust_program_refuses_is_the_pages_error_not_a_crash():
     assert "For forty-one winters" in build_registry()["dom-smoothie"](ARTICLE, ARTICLE_URL).text
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "module"), [("dom-smoothie", with_rust), ("magic-html", with_magic_html),
                                               ("defuddle", with_defuddle)])
 def test_each_recovers_after_its_program_died(name, module):

@@ -74,6 +74,7 @@ def test_every_extractor_gives_its_declared_fields_in_the_one_shape_on_real_page
             assert extractor(html, None).text == ""
 
 
+@pytest.mark.slow
 @pytest.mark.corpus(READABILITY)
 def test_on_the_guardian_page_the_extractors_read_what_its_markup_says():
     html = page("guardian-1")

@@ -321,6 +321,7 @@ def other_value(name: str, page_type: type, default):
     return TEXT_VALUES[name]
 
 
+@pytest.mark.slow
 @pytest.mark.corpus(READABILITY)
 def test_every_offered_option_of_every_builtin_extractor_runs_on_a_real_page():
     html = (READABILITY_PAGES / "001" / "source.html").read_text(encoding="utf-8")

@@ -150,6 +150,7 @@ def test_goose_newspaper_and_dom_distiller_give_the_structure_of_their_html_on_a
     assert 2 * sum((said & read).values()) / (sum(said.values()) + sum(read.values())) > 0.98  # measured 0.987+
 
 
+@pytest.mark.slow
 @pytest.mark.corpus(WCXB)
 def test_goose_and_newspaper_text_is_still_the_library_s_own():
     from goose3 import Goose

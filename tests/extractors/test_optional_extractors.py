@@ -201,6 +201,7 @@ HUGE_PAGE = "<html><body>" + ("<div class='c'><p>" + "word " * 50 + "</p></div>"
 """About 11 MB of paragraphs: every extractor takes far longer than the timeout below on it."""
 
 
+@pytest.mark.slow
 def test_a_call_past_the_timeout_is_reported_by_the_extractors_name():
     extractors = [build_registry()[name] for name in AVAILABLE]
     calls = [Call(e.name, e, HUGE_PAGE, None) for e in extractors]

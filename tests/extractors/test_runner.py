@@ -30,6 +30,7 @@ def by_key(results) -> dict:
     return {result.key: result for result in results}
 
 
+@pytest.mark.slow
 def test_failures_are_recorded_and_the_real_extractors_finish():
     registry = build_registry()
     failing = [HANG, CRASH, SYS_EXIT, EXIT, KILL, HOG]

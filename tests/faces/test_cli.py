@@ -107,6 +107,7 @@ def test_extract_stores_one_extraction_per_page_and_extractor_with_the_guard_ver
     assert "Home News" not in rows["ferry", "density"].text
 
 
+@pytest.mark.slow
 def test_every_builtin_runs_by_default(cli, session, pages):
     output = succeed(cli("extract"))
     assert f"{3 * len(RUNNABLE)} extractions in " in output
@@ -162,6 +163,7 @@ def misbehaving(tmp_path, monkeypatch):
                                                                           "kill-worker": "KILL"})))
 
 
+@pytest.mark.slow
 @pytest.mark.settings(EXTRACT_TIMEOUT=1.0)
 def test_hanging_and_crashing_extractors_are_stored_as_errors_while_the_others_finish(
     app, cli, session, pages, misbehaving
@@ -183,6 +185,7 @@ def test_hanging_and_crashing_extractors_are_stored_as_errors_while_the_others_f
         assert rows[page, "whole-page"].error is None
 
 
+@pytest.mark.slow
 @pytest.mark.settings(EXTRACT_TIMEOUT=1.0)
 def test_calls_that_crashed_or_timed_out_are_retried_up_to_three_attempts_then_kept(
     app, cli, session, pages, misbehaving
@@ -274,6 +277,7 @@ def test_a_rule_edit_changes_the_site_rules_fingerprint_so_extract_recomputes(cl
 # --- demo and db -----------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_demo_loads_and_extracts_once(cli, session):
     first = succeed(cli("demo", "--no-serve"))
     assert "15 imported, 0 duplicate, 0 rejected" in first

@@ -18,6 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 JS_TESTS = ROOT / "tests" / "js"
 
 
+@pytest.mark.slow
 def test_the_javascript_unit_tests_pass():
     node = shutil.which("node")
     if node is None:

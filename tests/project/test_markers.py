@@ -12,6 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from corpora import READABILITY
 
 CHECKOUT = Path(__file__).resolve().parents[2]
@@ -30,6 +31,7 @@ def run_corpus_tests(corpora: Path, ci: bool) -> subprocess.CompletedProcess:
     )
 
 
+@pytest.mark.slow
 def test_without_the_corpora_a_corpus_test_is_skipped_naming_the_folder(tmp_path):
     missing = tmp_path / "no-corpora"
     result = run_corpus_tests(missing, ci=False)
@@ -38,6 +40,7 @@ def test_without_the_corpora_a_corpus_test_is_skipped_naming_the_folder(tmp_path
     assert f"{missing / READABILITY} is missing" in result.stdout
 
 
+@pytest.mark.slow
 def test_without_the_corpora_a_corpus_test_fails_in_ci(tmp_path):
     missing = tmp_path / "no-corpora"
     result = run_corpus_tests(missing, ci=True)

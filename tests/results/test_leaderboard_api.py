@@ -113,6 +113,7 @@ def test_compare_api_equals_goldtext_compare(demo_app, commands, metric, average
     ],
     ids=["score", "compare"],
 )
+@pytest.mark.slow
 def test_the_goldtext_command_in_a_process_of_its_own_prints_what_the_api_serves(demo_app, demo_shared, tmp_path,
                                                                                args):
     env = goldtext_env(tmp_path / "instance", demo_shared.url)

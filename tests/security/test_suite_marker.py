@@ -30,6 +30,7 @@ SUITE = [
 ]
 
 
+@pytest.mark.slow
 def test_the_security_marker_reaches_every_module_of_the_suite():
     env = {key: value for key, value in os.environ.items() if key != "GOLDTEXT_TEST_DATABASE_URL"}
     found = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-m", "security",
