@@ -44,7 +44,7 @@ class Attempt:
     name: str
     address: str
     user_id: int | None
-    password_hash: str  # the user's, or a hash of nothing for an unknown name (the check takes as long)
+    password_hash: str | None  # the user's; None for an unknown name (checked against a hash of nothing)
     wait: timedelta | None = None  # refused by the throttle: wait this long
     device: str | None = None  # the known device (devices.py) the attempt came from
 
@@ -72,14 +72,18 @@ def begin(session: Session, name: str, address: str, policy: LoginPolicy, device
         return Attempt(name, address, None, "", wait, device)
     user = users.user_named(session, typed)
     if user is None or user.disabled:
-        return Attempt(name, address, None, user.password_hash if user is not None else users.unknown_hash(),
-                       device=device)
+        return Attempt(name, address, None, user.password_hash if user is not None else None, device=device)
     return Attempt(user.name, address, user.id, user.password_hash, device=device)
 
 
 def verify(attempt: Attempt, password: str) -> str | None:
     """Step 2, with no transaction open: None for a wrong password (or an unknown or disabled user);
-    for a right one, the hash to store (a new one when the hashing costs have changed, else the same)."""
+    for a right one, the hash to store (a new one when the hashing costs have changed, else the same). An
+    unknown name is checked against a hash of nothing, so that it takes as long as a wrong password; that hash
+    is made here, on a process's first unknown name, not in step 1's transaction."""
+    if attempt.password_hash is None:
+        users.matches(users.unknown_hash(), password)
+        return None
     if not users.matches(attempt.password_hash, password) or attempt.user_id is None:
         return None
     stale = users.HASHER.check_needs_rehash(attempt.password_hash)
