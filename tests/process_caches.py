@@ -8,7 +8,8 @@ this module as a plugin). None of it changes what the code under test does, only
   parsed each rule's text anew with a regular expression per part, most of a `create_app` (about 8 of its
   15 ms). A rule's parse (its parts, its trace, which converter each variable takes) is a function of its
   text and of the map's converter classes, and is kept per process; each rule still makes its own
-  converters, bound to its own map;
+  converters, bound to its own map. The URL builders werkzeug then writes and compiles for each rule (a
+  tenth of the CPU of the route-walking tests) are kept too, by what they are made of;
 - the entry points of the installed distributions (the environment's own folders, which no test changes):
   reading every dist-info cost about 14 ms a registry, and a test builds several; the other folders of
   sys.path, where a test installs a fake plugin, are read anew each time (a folder without distribution
@@ -36,6 +37,7 @@ import sqlite3
 import sys
 from functools import cache
 from importlib.metadata import EntryPoint, EntryPoints, distributions, version
+from typing import Any
 
 from flask import Flask
 from jinja2 import BytecodeCache
@@ -172,8 +174,26 @@ def parse_rule(self: Rule, rule: str) -> list:
     return list(parts)
 
 
+BUILDERS: dict[tuple, Any] = {}
+_compile_builder = Rule._compile_builder
+
+
+def compile_builder(self: Rule, append_unknown: bool = True):
+    """Rule._compile_builder, kept: the URL-building function werkzeug writes and compiles for each rule of each
+    app. It is a function of what it reads (the rule's trace, its defaults and the converters of its defaulted
+    variables, append_unknown) and takes the rule as its first argument, so rules alike share one."""
+    defaults = self.defaults or {}
+    key = (self.rule, tuple(self._trace), repr(sorted(defaults.items())), append_unknown,
+           tuple((name, type(self._converters[name])) for name in sorted(defaults) if name in self._converters))
+    built = BUILDERS.get(key)
+    if built is None:
+        built = BUILDERS[key] = _compile_builder(self, append_unknown)
+    return built
+
+
 if REPLAYED_WERKZEUG.match(version("werkzeug")):  # the parse's side effects as checked; others parse each rule
     Rule._parse_rule = parse_rule  # type: ignore[method-assign]
+    Rule._compile_builder = compile_builder  # type: ignore[method-assign]
 
 
 def pytest_collection_finish(session) -> None:
