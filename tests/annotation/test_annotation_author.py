@@ -67,7 +67,7 @@ def test_an_admin_voids_an_annotation_named_by_its_author_or_by_the_old_field(ap
     assert '<input type="hidden" name="author" value="Bob">' in shown
     assert admin.post(f"/adjudication/{page_id}/void", data={"csrf_token": token, field: "Bob"}).status_code == 302
     session.expire_all()
-    statuses = dict(session.execute(select(Annotation.author, Annotation.status)).tuples().all())
+    statuses = dict(session.execute(select(Annotation.author, Annotation.status)).all())
     assert statuses == {"Ann": "done", "Bob": "void"}
     event = session.scalars(select(AuditEvent).where(AuditEvent.action == "annotation.void")).one()
     assert event.detail["author"] == "Bob"

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -41,3 +42,15 @@ def test_a_forked_process_asks_its_own_program_and_leaves_its_parents_running(tm
     finally:
         program.close()
     assert program.process is None
+
+
+def test_a_process_that_ends_stops_its_program_and_closes_the_pipes_to_it(tmp_path: Path):
+    script = ("import sys\n"
+              "from pathlib import Path\n"
+              "from webapp.extractors.helper_process import HelperProcess\n"
+              f"program = HelperProcess([sys.executable, '-c', {ECHO_PID!r}], Path('.'), 'echo')\n"
+              "print(program.ask({'n': 1})['pid'], flush=True)\n")
+    ended = subprocess.run([sys.executable, "-X", "dev", "-c", script], cwd=tmp_path, capture_output=True,
+                           text=True, timeout=60, check=True)
+    assert "ResourceWarning" not in ended.stderr, ended.stderr
+    assert not Path(f"/proc/{int(ended.stdout)}").exists()  # stopped and reaped, not left to the parent-death signal

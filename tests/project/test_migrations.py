@@ -1,5 +1,6 @@
 """The migrations build exactly the schema the models describe, and can be undone."""
 
+import warnings
 
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
@@ -17,7 +18,10 @@ from webapp.models import Base
 def test_migrations_match_models(app, database_url):
     engine = make_engine(database_url)
     upgrade(engine)
-    with engine.connect() as conn:
+    with engine.connect() as conn, warnings.catch_warnings():
+        # SQLite cannot reflect the page table's expression indexes, so alembic leaves them out of the
+        # comparison there (and says so); on PostgreSQL they are compared like the others
+        warnings.filterwarnings("ignore", message="autogenerate skipping metadata-specified expression-based index")
         diff = compare_metadata(MigrationContext.configure(conn), Base.metadata)
     engine.dispose()
     assert diff == []

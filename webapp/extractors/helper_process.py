@@ -9,6 +9,8 @@ that exited is started again by the next call.
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import ctypes
 import json
 import signal
@@ -38,6 +40,7 @@ class HelperProcess:
         self.label = label
         self.process: subprocess.Popen[str] | None = None
         self.stderr: IO[str] | None = None
+        atexit.register(self.close)
 
     def start(self) -> subprocess.Popen[str]:
         self.close()
@@ -72,6 +75,10 @@ class HelperProcess:
         if self.process is not None:
             self.process.kill()
             self.process.wait()
+            for pipe in (self.process.stdin, self.process.stdout):
+                if pipe is not None:
+                    with contextlib.suppress(OSError):  # a write the program never read
+                        pipe.close()
             self.process = None
         if self.stderr is not None:
             self.stderr.close()
