@@ -27,6 +27,12 @@ def count_characters(html: str, url: str | None) -> Extracted:
     return Extracted(text=f"{len(html)} characters from {url}", metadata={"url": url})
 
 
+def name_process(html: str, url: str | None) -> Extracted:
+    """The worker process's id as the text, after `html` hundredths of a second (a number, or 0)."""
+    time.sleep(int(html or 0) / 100)
+    return Extracted(text=str(os.getpid()), metadata={})
+
+
 def hang(html: str, url: str | None) -> Extracted:
     time.sleep(1000)
     raise AssertionError("unreachable")
@@ -64,6 +70,7 @@ def fixture(func) -> Extractor:
 
 
 COUNT = fixture(count_characters)
+PROCESS = fixture(name_process)
 HANG = fixture(hang)
 CRASH = fixture(crash)
 EXIT = fixture(exit_worker)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from corpora import READABILITY, READABILITY_PAGES
-from extractor_fixtures import COUNT, CRASH, EXIT, HANG, HOG, KILL, MODEST, SYS_EXIT
+from extractor_fixtures import COUNT, CRASH, EXIT, HANG, HOG, KILL, MODEST, PROCESS, SYS_EXIT
 
 from webapp.extractors.process_pool import Call, ExtractorPool
 from webapp.extractors.registry import build_registry, runnable
@@ -88,6 +88,18 @@ def test_jobs_are_read_lazily_with_a_bounded_window(workers):
     rest = list(results)
     assert sorted(r.key for r in [first, *rest]) == list(range(40))
     assert all(r.text == f"{r.key} characters from None" for r in [first, *rest])
+
+
+def test_a_warm_first_pool_keeps_one_call_at_a_time_to_one_process_and_starts_another_when_more_may_run():
+    allowed = [1]
+    with ExtractorPool(2, 60, warm_first=True) as pool:
+        one_by_one = [result.text for result in pool.run((Call(n, PROCESS, "0", None) for n in range(6)),
+                                                         lambda: allowed[0])]
+        assert len(set(one_by_one)) == 1  # a shared queue gave them to the two processes in turn
+        allowed[0] = 2
+        together = [result.text for result in pool.run((Call(n, PROCESS, "30", None) for n in range(4)),
+                                                       lambda: allowed[0])]
+    assert one_by_one[0] in together and len(set(together)) == 2
 
 
 def test_leaving_early_kills_the_calls_in_flight():

@@ -143,7 +143,7 @@ class GoldtextExtractor(BaseExtractor):
 
         started = time.monotonic()
         with task_calls(self.workers) as (processes, at_once), \
-                ExtractorPool(processes, plan.timeout, plan.memory_mb) as pool:
+                ExtractorPool(processes, plan.timeout, plan.memory_mb, warm_first=at_once is not None) as pool:
             for result in pool.run(calls(), at_once):
                 number, name = result.key
                 pending = held[number]
