@@ -5,8 +5,9 @@ datatrove's local executor gives each task whole files, and tasks end at differe
 the shared corpora one task had a fifth more extraction work than the other, and the machine ran on one core
 while the last task finished. Each task keeps its files (its completion, and a rerun of the unfinished ranks,
 rely on that); its calls do not keep to one core. A task runs as many calls at once as the cores divided
-among the tasks still running (at least its `--extractor-workers`), in a pool of twice its even share of
-processes, so that when half the tasks have finished the rest run on every core.
+among the tasks still running (at least its `--extractor-workers`), in a pool of up to twice its even share
+of processes, so that when half the tasks have finished the rest run on every core (the pool starts a process
+only when every one it has is busy: ExtractorPool's warm_first).
 
 The count of running tasks is one shared integer which the command creates before the local executor forks
 the tasks (the step is pickled on its way to a task, the integer is inherited with the module). A task killed
