@@ -89,19 +89,22 @@ def make_huey(host: Host) -> Huey:
 
 def broker(host: Host) -> Broker:
     """This process's broker for the app (made again in a forked child)."""
-    found: Broker | None = host.extensions.get(EXTENSION)
+    # the app's own dict, even when `host` is a proxy that stands for the app only in its context (Flask's
+    # current_app, as a command's dispatch passes it): the task runs in the worker's threads, outside any context
+    extensions = host.extensions
+    found: Broker | None = extensions.get(EXTENSION)
     if found is None or found.pid != os.getpid():
         huey = make_huey(host)
 
         @huey.task(name="goldtext.run_chunk")
         def run_chunk(chunk_id: int) -> None:
-            runner: Runner | None = host.extensions.get(RUNNER)
+            runner: Runner | None = extensions.get(RUNNER)
             if runner is None:
                 raise RuntimeError("a chunk message reached a process that runs no worker")
             runner.deliver(runner.run_chunk(chunk_id) or [])
 
         found = Broker(huey, run_chunk, os.getpid())
-        host.extensions[EXTENSION] = found
+        extensions[EXTENSION] = found
     return found
 
 
