@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import signal
 import sys
@@ -25,6 +26,13 @@ def installed(folder: Path, name: str, entry_points: dict[str, str]) -> Path:
 
 def count_characters(html: str, url: str | None) -> Extracted:
     return Extracted(text=f"{len(html)} characters from {url}", metadata={"url": url})
+
+
+def log_and_count(html: str, url: str | None) -> Extracted:
+    """count-characters, after logging a warning and an error as a library does (no handler of its own)."""
+    logging.getLogger("a.library").warning("the library's warning about %s", url)
+    logging.getLogger("a.library").error("the library's error about %s", url)
+    return count_characters(html, url)
 
 
 def name_process(html: str, url: str | None) -> Extracted:
@@ -71,6 +79,7 @@ def fixture(func) -> Extractor:
 
 COUNT = fixture(count_characters)
 PROCESS = fixture(name_process)
+LOGGING = fixture(log_and_count)
 HANG = fixture(hang)
 CRASH = fixture(crash)
 EXIT = fixture(exit_worker)

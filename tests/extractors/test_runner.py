@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import logging
 import mmap
 import multiprocessing
 from pathlib import Path
 
 import pytest
 from corpora import READABILITY, READABILITY_PAGES
-from extractor_fixtures import COUNT, CRASH, EXIT, HANG, HOG, KILL, MODEST, PROCESS, SYS_EXIT
+from extractor_fixtures import COUNT, CRASH, EXIT, HANG, HOG, KILL, LOGGING, MODEST, PROCESS, SYS_EXIT
 
 from webapp.extractors.process_pool import Call, ExtractorPool
 from webapp.extractors.registry import build_registry, runnable
@@ -100,6 +101,14 @@ def test_a_warm_first_pool_keeps_one_call_at_a_time_to_one_process_and_starts_an
         together = [result.text for result in pool.run((Call(n, PROCESS, "30", None) for n in range(4)),
                                                        lambda: allowed[0])]
     assert one_by_one[0] in together and len(set(together)) == 2
+
+
+def test_what_a_library_logs_during_a_call_stays_out_of_the_terminal(capfd, monkeypatch):
+    monkeypatch.setattr(logging.getLogger(), "handlers", [])  # as in `goldtext extract`, not pytest's capture
+    (result,) = run_calls([Call("logging", LOGGING, "<p>x</p>", URL)], workers=1)
+    assert (result.error, result.text) == (None, f"8 characters from {URL}")
+    printed = capfd.readouterr()
+    assert "the library's" not in printed.err + printed.out
 
 
 def test_leaving_early_kills_the_calls_in_flight():

@@ -10,6 +10,7 @@ extractor used (its own, whatever it is) truncated the page.
 
 from __future__ import annotations
 
+import logging
 import os
 import resource
 import time
@@ -63,9 +64,15 @@ def start_worker(memory_mb: int) -> None:
     """Pool initializer: cap the address space at what the worker has now plus `memory_mb`, so an
     allocation beyond that raises MemoryError. Relative, because a forked worker inherits its
     parent's mappings: a parent that loaded a library reserving gigabytes of virtual memory would
-    otherwise leave the calls no room at all."""
+    otherwise leave the calls no room at all.
+
+    The libraries' log goes nowhere: what a call comes to is its result (its text, or its error), and some
+    libraries log per page (goose3 a warning for each date it cannot place, boilerpy3 the whole traceback of a
+    page it cannot parse before it raises), which Python's last-resort handler printed on the terminal of
+    `goldtext extract` and in the workers' log, hundreds of lines a run."""
     limit = address_space() + memory_mb * 1024 * 1024
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    logging.getLogger().addHandler(logging.NullHandler())
 
 
 def describe(error: BaseException) -> str:
