@@ -7,6 +7,7 @@ import os
 import signal
 import sys
 import time
+import warnings
 from pathlib import Path
 
 from webapp.extractors.base import Extracted, Extractor
@@ -29,9 +30,14 @@ def count_characters(html: str, url: str | None) -> Extracted:
 
 
 def log_and_count(html: str, url: str | None) -> Extracted:
-    """count-characters, after logging a warning and an error as a library does (no handler of its own)."""
-    logging.getLogger("a.library").warning("the library's warning about %s", url)
+    """count-characters, after speaking as libraries do: a log without a handler, a log through a handler of its
+    own on standard error, a warning."""
     logging.getLogger("a.library").error("the library's error about %s", url)
+    own = logging.getLogger("another.library")
+    if not own.handlers:
+        own.addHandler(logging.StreamHandler(sys.stderr))
+    own.warning("the library's own handler's line")
+    warnings.warn("the library's warning", UserWarning, stacklevel=1)
     return count_characters(html, url)
 
 

@@ -14,6 +14,7 @@ import logging
 import os
 import resource
 import time
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -66,13 +67,15 @@ def start_worker(memory_mb: int) -> None:
     parent's mappings: a parent that loaded a library reserving gigabytes of virtual memory would
     otherwise leave the calls no room at all.
 
-    The libraries' log goes nowhere: what a call comes to is its result (its text, or its error), and some
-    libraries log per page (goose3 a warning for each date it cannot place, boilerpy3 the whole traceback of a
-    page it cannot parse before it raises), which Python's last-resort handler printed on the terminal of
-    `goldtext extract` and in the workers' log, hundreds of lines a run."""
+    The libraries' log and warnings go nowhere: what a call comes to is its result (its text, or its error),
+    and some libraries speak per page (goose3 logs each date it cannot place, boilerpy3 the whole traceback of
+    a page it cannot parse before it raises, dateutil warns of each time zone it does not know, jieba logs the
+    loading of its dictionary through a handler of its own), which reached the terminal of `goldtext extract`
+    and the workers' log, hundreds of lines a run."""
     limit = address_space() + memory_mb * 1024 * 1024
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-    logging.getLogger().addHandler(logging.NullHandler())
+    logging.disable(logging.CRITICAL)
+    warnings.simplefilter("ignore")
 
 
 def describe(error: BaseException) -> str:
