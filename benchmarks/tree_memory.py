@@ -9,6 +9,8 @@ from __future__ import annotations
 import os
 import threading
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 INTERVAL = 0.5
@@ -66,10 +68,14 @@ def program(pid: int, root: int) -> str:
 
 class TreeMemory:
     """Started with the benchmark: samples its tree's PSS until `stop()`, which gives the peak in MB and, for
-    that moment, each program's MB and how many processes ran it."""
+    that moment, each program's MB and how many processes ran it; made `watching=False`, only inside
+    `watch()` (the runs whose memory is the figure)."""
 
-    def __init__(self) -> None:
+    def __init__(self, watching: bool = True) -> None:
         self.root = os.getpid()
+        self._watching = threading.Event()
+        if watching:
+            self._watching.set()
         self.peak = 0.0
         self.at_peak: dict[str, tuple[float, int]] = {}
         self._stop = threading.Event()
@@ -78,6 +84,8 @@ class TreeMemory:
 
     def _sample(self) -> None:
         while not self._stop.wait(INTERVAL):
+            if not self._watching.is_set():
+                continue
             held = [(program(pid, self.root), pss_mb(pid)) for pid in tree(self.root)]
             total = sum(mb for _, mb in held)
             if total > self.peak:
@@ -88,6 +96,14 @@ class TreeMemory:
                     processes[name] += 1
                 self.peak = total
                 self.at_peak = {name: (mb, processes[name]) for name, mb in megabytes.most_common()}
+
+    @contextmanager
+    def watch(self) -> Iterator[None]:
+        self._watching.set()
+        try:
+            yield
+        finally:
+            self._watching.clear()
 
     def stop(self) -> tuple[float, dict[str, tuple[float, int]]]:
         self._stop.set()
