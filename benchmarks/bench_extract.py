@@ -40,6 +40,7 @@ from webapp.corpus.decoding import decode
 from webapp.corpus.document import RawDocument
 from webapp.corpus.readers import iter_documents
 from webapp.extractors.registry import build_registry, runnable
+from webapp.extractors.sandbox import quiet_libraries
 from webapp.models import Job
 from webapp.web.db import readers
 
@@ -97,8 +98,9 @@ def bare_run(corpus: Path) -> tuple[int, dict[str, float], Counter[str]]:
 def in_a_process_of_its_own(corpus: Path) -> tuple[int, dict[str, float], Counter[str]]:
     """bare_run in a process forked for it: its libraries and helper programs (a Node.js process per Node.js
     extractor, the Go and Rust programs, magic-html's Python) end with it, so none of them is left beside the
-    app's next run to be counted as the app's memory."""
-    with multiprocessing.get_context("fork").Pool(1) as pool:
+    app's next run to be counted as the app's memory; its libraries are quieted as in the app's extractor
+    processes."""
+    with multiprocessing.get_context("fork").Pool(1, initializer=quiet_libraries) as pool:
         return pool.apply(bare_run, (corpus,))
 
 

@@ -65,15 +65,18 @@ def start_worker(memory_mb: int) -> None:
     """Pool initializer: cap the address space at what the worker has now plus `memory_mb`, so an
     allocation beyond that raises MemoryError. Relative, because a forked worker inherits its
     parent's mappings: a parent that loaded a library reserving gigabytes of virtual memory would
-    otherwise leave the calls no room at all.
-
-    The libraries' log and warnings go nowhere: what a call comes to is its result (its text, or its error),
-    and some libraries speak per page (goose3 logs each date it cannot place, boilerpy3 the whole traceback of
-    a page it cannot parse before it raises, dateutil warns of each time zone it does not know, jieba logs the
-    loading of its dictionary through a handler of its own), which reached the terminal of `goldtext extract`
-    and the workers' log, hundreds of lines a run."""
+    otherwise leave the calls no room at all. The libraries are quieted (quiet_libraries)."""
     limit = address_space() + memory_mb * 1024 * 1024
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    quiet_libraries()
+
+
+def quiet_libraries() -> None:
+    """In a process that runs extractor calls: the libraries' log and warnings go nowhere. What a call comes to
+    is its result (its text, or its error), and some libraries speak per page (goose3 logs each date it cannot
+    place, boilerpy3 the whole traceback of a page it cannot parse before it raises, dateutil warns of each time
+    zone it does not know, jieba logs the loading of its dictionary through a handler of its own), which reached
+    the terminal of `goldtext extract` and the workers' log, hundreds of lines a run."""
     logging.disable(logging.CRITICAL)
     warnings.simplefilter("ignore")
 
