@@ -289,6 +289,8 @@ def test_demo_loads_and_extracts_once(cli, session):
     assert "demo corpus already loaded" in second
     assert "0 extractions in " in second
     assert (count(session, ImportBatch), count(session, Page), count(session, Extraction)) == (1, 15, stored)
+    log = succeed(cli("audit"))
+    assert "batch 2" in log and "import.dropped" in log and '"duplicates": 15' in log, log
 
 
 def test_db_downgrade_and_upgrade(cli, database_url):

@@ -40,6 +40,7 @@ class Action(StrEnum):
     TABS_ARRANGE = "tabs.arrange"
     GUIDELINE_SAVE = "guideline.save"
     IMPORT = "import"
+    IMPORT_DROPPED = "import.dropped"
     CAPTURE = "capture"
     EXPORT = "export"
     EXTRACT = "extract"

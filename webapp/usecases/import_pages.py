@@ -210,8 +210,11 @@ def end_import(session: Session, settings: Settings, actor: Actor, batch: Import
     """After the batch's last page: the follow-up check job of its gold (jobs/follow_checks.py; None when it
     brought no gold, or one is queued already), which the face dispatches after its commit. A batch that
     imported no page is dropped unless ``keep_empty`` (a report of its rejections is worth keeping; a reload
-    of what is stored already, as `goldtext demo`'s, is not)."""
+    of what is stored already, as `goldtext demo`'s, is not); the drop is audited beside the import's start,
+    so that the log never names a batch that is not there without saying where it went."""
     if not keep_empty and batch.imported == 0:
+        actor.record(session, Action.IMPORT_DROPPED, f"batch {batch.id}",
+                     {"imported": 0, "duplicates": batch.duplicates, "rejected": batch.rejected})
         session.delete(batch)
         return None
     with_gold = session.scalar(select(Gold.id).join(Page, Page.id == Gold.page_id)
