@@ -16,7 +16,7 @@ from tests.corpora import READABILITY, READABILITY_PAGES
 from webapp.annotation.article_metadata import checked
 from webapp.extractors.article_fields import iso_date, names_of, text_of
 from webapp.extractors.base import Extracted, Extractor
-from webapp.extractors.extraction_service import store
+from webapp.extractors.extraction_service import store_all
 from webapp.extractors.guard import GuardThresholds
 from webapp.extractors.process_pool import Call, ExtractorPool, Result
 from webapp.extractors.registry import METADATA_ONLY, build_registry
@@ -143,7 +143,7 @@ def test_the_metadata_goes_through_the_worker_processes_into_the_extraction(sess
              Call((target.id, len(html)), broken, html, None)]
     with ExtractorPool(workers=1, timeout=60) as pool:
         for result in pool.run(calls):
-            store(session, result, GuardThresholds())
+            store_all(session, [result], GuardThresholds())
     session.flush()
     stored = {row.extractor: row.article_metadata for row in session.scalars(select(Extraction))}
     assert stored["page-signals"] == {"title": "Night trains", "authors": ["Ada Lovelace"],

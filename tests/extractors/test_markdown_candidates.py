@@ -15,7 +15,7 @@ from workbench import make_page
 
 from tests.corpora import CORPORA, WCXB
 from webapp.extractors.blocks import join_lines
-from webapp.extractors.extraction_service import store
+from webapp.extractors.extraction_service import store_all
 from webapp.extractors.guard import GuardThresholds
 from webapp.extractors.kept_markdown import tidy
 from webapp.extractors.process_pool import Result
@@ -96,9 +96,9 @@ def test_an_extraction_stores_its_markdown_once_and_text_only_is_escaped(session
     page = make_page(session)
     session.commit()
     for name, markdown in (("trafilatura", "# Title\n\nBody"), ("justext", None)):
-        store(session, Result(key=(page.id, 10_000), extractor_name=name, fingerprint=f"{name}|1|{{}}",
+        store_all(session, [Result(key=(page.id, 10_000), extractor_name=name, fingerprint=f"{name}|1|{{}}",
                               text="Title\nBody" if markdown else "# not a heading", metadata={}, duration_ms=1.0,
-                              error=None, incomplete=False, markdown=markdown),
+                              error=None, incomplete=False, markdown=markdown)],
               GuardThresholds(1, 0, 1, 0.0))
     session.commit()
     stored = dict(session.execute(select(Extraction.extractor, Extraction.markdown)

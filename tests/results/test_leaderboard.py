@@ -12,7 +12,7 @@ from workbench import EAGER, NO_CONTENT, add_gold, add_page, fingerprint, new_ba
 
 from webapp.annotation.annotations import save_annotation
 from webapp.corpus.site_names import UNKNOWN_SITE
-from webapp.extractors.extraction_service import store
+from webapp.extractors.extraction_service import store_all
 from webapp.extractors.guard import GuardThresholds
 from webapp.extractors.process_pool import Result
 from webapp.extractors.with_trafilatura import TRAFILATURA
@@ -217,9 +217,9 @@ def paragraphs(n: int) -> str:
 def extract_with_the_guard(session, page: Page) -> None:
     """trafilatura's real output on the page, stored with the real accept guard's verdict."""
     text = TRAFILATURA(page.html, page.url).text
-    store(session, Result(key=(page.id, len(page.html)), extractor_name="trafilatura",
+    store_all(session, [Result(key=(page.id, len(page.html)), extractor_name="trafilatura",
                           fingerprint=fingerprint(session, "trafilatura"), text=text, metadata={},
-                          duration_ms=1.0, error=None, incomplete=False), GuardThresholds())
+                          duration_ms=1.0, error=None, incomplete=False)], GuardThresholds())
 
 
 def test_drift_flags_a_site_whose_second_batch_is_javascript_shells_and_not_a_stable_site(app, client, session):
@@ -255,7 +255,7 @@ def test_drift_follows_a_re_extraction_in_place(client, session):
     rejected = Result(key=(pages[1].id, len(pages[1].html)), extractor_name="trafilatura",
                       fingerprint=fingerprint(session, "trafilatura"), text="", metadata={},
                       duration_ms=1.0, error=None, incomplete=False)
-    store(session, rejected, GuardThresholds())  # the same row, recomputed: no new extraction, no gold
+    store_all(session, [rejected], GuardThresholds())  # the same row, recomputed: no new extraction, no gold
     session.commit()
     assert [f["drop"] for f in client.get("/api/leaderboard").get_json()["drift"]] == [100.0]
 

@@ -15,7 +15,7 @@ from workbench import EAGER, NO_CONTENT, add_account, add_page, fingerprint, log
 from webapp import create_app
 from webapp.accounts.roles import ADMIN
 from webapp.annotation.annotations import save_annotation
-from webapp.extractors.extraction_service import store
+from webapp.extractors.extraction_service import store_all
 from webapp.extractors.guard import GuardThresholds
 from webapp.extractors.process_pool import Result
 from webapp.foundation.settings import EXTENSION as SETTINGS
@@ -74,9 +74,9 @@ def test_the_etag_changes_exactly_when_a_save_an_extraction_or_a_setting_changes
     lone = add_page(session, "elsewhere.example", new_batch(session), None, {})  # a page without gold
     session.commit()
     assert still(client, after_save)  # pages without extractions or gold show in no figure
-    store(session, Result(key=(lone.id, len(lone.html)), extractor_name="trafilatura",
+    store_all(session, [Result(key=(lone.id, len(lone.html)), extractor_name="trafilatura",
                           fingerprint=fingerprint(session, "trafilatura"), text="", metadata={}, duration_ms=1.0,
-                          error=None, incomplete=False), GuardThresholds())
+                          error=None, incomplete=False)], GuardThresholds())
     session.commit()
     assert not still(client, after_save)  # its extraction counts in the guard's drift figures
     after_extraction = tag(client)

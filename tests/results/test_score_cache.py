@@ -14,7 +14,7 @@ from workbench import EAGER, METRICS, NO_CONTENT, add_gold
 
 from webapp.annotation.gold import lock_page, save_gold
 from webapp.annotation.page_filter import PageFilter
-from webapp.extractors.extraction_service import store
+from webapp.extractors.extraction_service import store_all
 from webapp.extractors.guard import GuardThresholds
 from webapp.extractors.process_pool import Result
 from webapp.models import Extraction, ImportBatch, Page, ScoreChange, ScoreEpoch, Site
@@ -295,8 +295,8 @@ def test_figures_kept_up_to_date_equal_figures_computed_from_scratch(app, sessio
         session.commit()
 
     def reextract(page_id: int, name: str, text: str, duration_ms: float) -> None:
-        store(session, Result(key=(page_id, 10_000), extractor_name=name, fingerprint=NAMED[name], text=text,
-                              metadata={}, duration_ms=duration_ms, error=None, incomplete=False), GuardThresholds())
+        store_all(session, [Result(key=(page_id, 10_000), extractor_name=name, fingerprint=NAMED[name], text=text,
+                              metadata={}, duration_ms=duration_ms, error=None, incomplete=False)], GuardThresholds())
         refresh_scores(session, EAGER, [page_id], no_content=NO_CONTENT)
         session.commit()
 

@@ -11,11 +11,11 @@ from collections import Counter
 
 import pytest
 from demo_fixtures import demo_app_on
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, func, select, update
 from workbench import EAGER, METRICS, NO_CONTENT, add_gold
 
 from webapp.annotation.page_filter import PageFilter
-from webapp.extractors.extraction_service import store
+from webapp.extractors.extraction_service import store_all
 from webapp.extractors.guard import GuardThresholds
 from webapp.extractors.process_pool import Result
 from webapp.extractors.registry import METADATA_ONLY, build_registry, runnable
@@ -109,10 +109,32 @@ def test_reextraction_recomputes_only_its_own_rows(session):
     before = score_rows(session)
     result = Result(key=(pages[0], 400), extractor_name="good", fingerprint="good|1|{}", text="night train",
                     metadata={}, duration_ms=1.0, error=None, incomplete=False)
-    row = store(session, result, GuardThresholds())
+    [row] = store_all(session, [result], GuardThresholds())
     assert refresh_scores(session, EAGER, no_content=NO_CONTENT) == 3
     after = score_rows(session)
     assert {k for k in after if after.get(k) != before.get(k)} == {(row.id, m) for m in ("tokens", "shingles", "wcxb")}
+
+
+def test_a_flush_of_results_replaces_stored_rows_drops_their_scores_and_counts_retries(session):
+    pages = seed(session)
+    stored = {(e.page_id, e.fingerprint): e.id for e in session.scalars(select(Extraction))}
+    own = stored[pages[0], "good|1|{}"]
+    assert session.scalars(select(Score).where(Score.extraction_id == own)).all()
+
+    def result(page_id: int, text: str, error: str | None = None) -> Result:
+        return Result(key=(page_id, 400), extractor_name="good", fingerprint="good|1|{}", text=text, metadata={},
+                      duration_ms=1.0, error=error, incomplete=False)
+
+    rows = store_all(session, [result(pages[0], "night train"), result(pages[1], "", "timeout after 60 s"),
+                               result(pages[1], "day train")], GuardThresholds())
+    session.commit()
+    assert rows[0].id == own and rows[1] is rows[2]  # the same pair twice in one flush: one row, the later text
+    assert session.scalars(select(Score).where(Score.extraction_id == own)).all() == []
+    assert session.get(Extraction, own).text == "night train"
+    again = session.scalars(select(Extraction).where(Extraction.page_id == pages[1],
+                                                     Extraction.fingerprint == "good|1|{}")).one()
+    assert (again.text, again.error, again.attempts) == ("day train", None, 2)  # after a retryable error
+    assert len(stored) == session.scalar(select(func.count()).select_from(Extraction))
 
 
 def test_metric_version_change_recomputes_that_metric(session):

@@ -34,7 +34,7 @@ from ..extractors.extraction_service import (
     missing_rendering_ids,
     plan,
     retryable,
-    store,
+    store_all,
     store_on_rendering,
 )
 from ..extractors.process_pool import Call, Result
@@ -158,8 +158,7 @@ def in_shape(result: Result) -> Result:
 def store_extractions(session: Session, settings: Settings, actor: Actor, results: Iterable[Result]) -> None:
     """Store these outputs on the pages' raw responses (an extractor's, or a composition's derived), each
     judged by the accept guard, replacing what is stored at their fingerprint."""
-    for result in results:
-        store(session, in_shape(result), settings.run.guard, replace=True)
+    store_all(session, [in_shape(result) for result in results], settings.run.guard)
 
 
 @needs(ADMIN, ONLY_ADMINS)
