@@ -8,7 +8,9 @@ own clock); the pages' bytes are written as 2 WARC files, `goldtext export --for
 --challenger none` writes the pipeline, and `python pipeline.py --tasks 2 --workers 2` runs it on datatrove's
 local executor (wall time of the whole command: start-up, reading and decoding the WARC, page facts, the calls,
 writing JSONL). The bare run calls the extractor directly on the decoded pages in this process: pages per
-second per core. The runs alternate for --rounds rounds (default 3) and the median of each counts, so that the
+second per core. The same calls are then made on as many cores as the pipeline's workers at once
+(benchmarks/every_core.py): this machine's bound for a run of 2 workers, which each figure is also given
+against. The runs alternate for --rounds rounds (default 3) and the median of each counts, so that the
 ratios compare runs taken under the same load. Beside the wall times it measures each run's CPU seconds (the
 process and every child it waited for: the app's extractor processes, the pipeline's tasks and theirs), which a
 busy machine inflates far less than wall time: the pipeline's CPU per page over the bare call's says what it
@@ -34,6 +36,7 @@ from functools import partial
 from io import BytesIO
 from pathlib import Path
 
+from every_core import WARM_UP, seconds_on_every_core
 from figures import figure
 from machine_load import MachineLoad
 from quick import add_quick, sample_corpus
@@ -46,6 +49,7 @@ from webapp.cli.corpus import run_import
 from webapp.cli.crawl import run_pipeline_export
 from webapp.cli.extract_commands import run_extraction
 from webapp.crawl.choice import NO_CHALLENGER, PipelineRequest
+from webapp.extractors.base import Extractor
 from webapp.extractors.registry import build_registry
 from webapp.models import Job, Page
 from webapp.web.db import readers, sessions
@@ -103,15 +107,19 @@ def pipeline_run(folder: Path, round_: int) -> float:
     return time.perf_counter() - started
 
 
-def bare_run(extractor_name: str, pages: list[tuple[str, bytes]]) -> float:
-    """Seconds of the extractor called directly on every decoded page, one after the other, in this process."""
+def bare_calls(extractor_name: str, pages: list[tuple[str, bytes]]) -> list[tuple[Extractor, str, str | None]]:
+    """The extractor's call on each decoded page: (extractor, html, url)."""
     from webapp.corpus.decoding import decode
 
     extractor = build_registry()[extractor_name]
-    decoded = [(decode(raw).text, url) for url, raw in pages]
-    extractor("<html><body><p>warm up</p></body></html>", None)
+    return [(extractor, decode(raw).text, url) for url, raw in pages]
+
+
+def bare_run(calls: list[tuple[Extractor, str, str | None]]) -> float:
+    """Seconds of the calls made directly, one after the other, in this process."""
+    calls[0][0](WARM_UP, None)
     started = time.perf_counter()
-    for html, url in decoded:
+    for extractor, html, url in calls:
         extractor(html, url)
     return time.perf_counter() - started
 
@@ -199,28 +207,36 @@ def main() -> None:
         write_warcs(folder / "warc", pages)
         with app.app_context():
             run_pipeline_export(folder / "pipeline", PipelineRequest(args.extractor, challenger=NO_CHALLENGER))
-        extracts, pipelines, bares, pipeline_cpu, bare_cpu = [], [], [], [], []
+        calls = bare_calls(args.extractor, pages)
+        workers = min(TASKS, os.cpu_count() or 1)
+        extracts, pipelines, bares, pipeline_cpu, bare_cpu, every_core = [], [], [], [], [], []
         for round_ in range(1, args.rounds + 1):
             extracts.append(extract_run(app, args.extractor))
             seconds, cpu = measured(partial(pipeline_run, folder, round_))
             pipelines.append(seconds)
             pipeline_cpu.append(cpu)
-            seconds, cpu = measured(partial(bare_run, args.extractor, pages))
+            seconds, cpu = measured(partial(bare_run, calls))
             bares.append(seconds)
             bare_cpu.append(cpu)
+            every_core.append(seconds_on_every_core(calls, workers))
             print(f"round {round_}: goldtext extract {extracts[-1]:.1f} s, pipeline {pipelines[-1]:.1f} s "
-                  f"({pipeline_cpu[-1]:.1f} s CPU), bare {bares[-1]:.1f} s ({bare_cpu[-1]:.1f} s CPU)", flush=True)
+                  f"({pipeline_cpu[-1]:.1f} s CPU), bare {bares[-1]:.1f} s ({bare_cpu[-1]:.1f} s CPU), "
+                  f"bare on {workers} cores {every_core[-1]:.1f} s", flush=True)
         on_ray = ray_figures(folder, args.rounds, len(pages), statistics.median(pipelines), args.quick)
     count = len(pages)
-    extract_rate, pipeline_rate, bare_rate = (count / statistics.median(runs) for runs in (extracts, pipelines, bares))
+    extract_rate, pipeline_rate, bare_rate, bound_rate = (
+        count / statistics.median(runs) for runs in (extracts, pipelines, bares, every_core))
     cores = os.cpu_count() or 1
     ratio = pipeline_rate / extract_rate
-    per_core = pipeline_rate / min(TASKS, cores) / bare_rate
+    per_core = pipeline_rate / workers / bare_rate
     print(f"\n{count} pages, extractor {args.extractor}, {cores} cores")
     print(f"goldtext extract: {extract_rate:.1f} pages/s; pipeline ({TASKS} tasks, {TASKS} workers): "
           f"{pipeline_rate:.1f} pages/s; bare call: {bare_rate:.1f} pages/s on one core")
     print(f"pipeline / goldtext extract: {ratio:.3f} (target >= {PIPELINE_TARGET})")
     print(f"pipeline per worker / bare call per core: {per_core:.3f} (target >= {PIPELINE_TARGET})")
+    print(f"the bare calls on {workers} cores at once (benchmarks/every_core.py, this machine's bound): "
+          f"{bound_rate:.1f} pages/s, {bound_rate / workers / bare_rate:.3f} of the bare call per core; "
+          f"the pipeline {pipeline_rate / bound_rate:.3f} of it, goldtext extract {extract_rate / bound_rate:.3f}")
     cpu = cpu_figures(count, pipeline_cpu, bare_cpu)
     print(json.dumps({
         "pipeline_pages_per_second": figure(pipeline_rate, "pages/s"),
@@ -229,6 +245,9 @@ def main() -> None:
         "pipeline_over_extract": figure(ratio, "ratio", f">= {PIPELINE_TARGET}", ratio >= PIPELINE_TARGET),
         "pipeline_per_worker_over_bare": figure(per_core, "ratio", f">= {PIPELINE_TARGET}",
                                                 per_core >= PIPELINE_TARGET),
+        "bare_every_core_pages_per_second": figure(bound_rate, "pages/s"),
+        "pipeline_over_bare_every_core": figure(pipeline_rate / bound_rate, "ratio"),
+        "extract_over_bare_every_core": figure(extract_rate / bound_rate, "ratio"),
     } | cpu | on_ray | load.figures()))
 
 

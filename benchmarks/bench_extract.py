@@ -8,8 +8,10 @@ score cache. The bare run calls every built-in extractor directly on the same de
 the other in this process, and gives each extractor's pages per second (what it costs: the README's
 table). The ratio (app wall time) / (bare time) is what the worker pool buys on this
 machine, net of everything the app does around the calls. Extractors that cannot run here (a missing
-package, Node.js or the Go program) are named and left out of both runs. The two runs alternate for
---rounds rounds (default 2) and the fastest of each counts, so a burst of other work on the machine does not decide
+package, Node.js or the Go program) are named and left out of both runs. The same calls are also made on
+every core at once (benchmarks/every_core.py: this machine's bound, which the app's time is also given
+against). The runs alternate for --rounds rounds (default 2) and the fastest of each counts, so a burst of
+other work on the machine does not decide
 the ratio. The bare calls run in a process forked for them, so that the libraries they load and the helper
 programs they start end with it and are never counted as the app's. While the app runs, the peak memory of the
 whole process tree is sampled (benchmarks/tree_memory.py: the sum of the processes' PSS, the Node.js, Go and
@@ -28,6 +30,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from every_core import WARM_UP, seconds_on_every_core
 from figures import figure
 from machine_load import MachineLoad
 from quick import add_quick, sample_corpus
@@ -39,6 +42,7 @@ from webapp.cli.extract_commands import run_extraction
 from webapp.corpus.decoding import decode
 from webapp.corpus.document import RawDocument
 from webapp.corpus.readers import iter_documents
+from webapp.extractors.process_pool import pool_size
 from webapp.extractors.registry import build_registry, runnable
 from webapp.extractors.sandbox import quiet_libraries
 from webapp.models import Job
@@ -73,18 +77,20 @@ def app_run(corpus: Path, processes: int | None) -> tuple[float, float]:
             return imported - started, result["extract_seconds"]
 
 
+def decoded_pages(corpus: Path) -> list[tuple[str, str | None]]:
+    """(html, url) of each page of the corpus, decoded as the import decodes it."""
+    return [(decode(doc.data, doc.charset).text, doc.url) for doc in iter_documents([corpus])
+            if isinstance(doc, RawDocument)]
+
+
 def bare_run(corpus: Path) -> tuple[int, dict[str, float], Counter[str]]:
     """(pages, seconds per extractor, errors per extractor) of every runnable built-in called directly."""
-    pages = [
-        (decode(doc.data, doc.charset).text, doc.url)
-        for doc in iter_documents([corpus])
-        if isinstance(doc, RawDocument)
-    ]
+    pages = decoded_pages(corpus)
     seconds: dict[str, float] = {}
     errors: Counter[str] = Counter()
     for extractor in runnable(build_registry()):
         name = extractor.name
-        extractor("<html><body><p>warm up</p></body></html>", None)  # imports and caches, not timed
+        extractor(WARM_UP, None)  # imports and caches, not timed
         started = time.perf_counter()
         for html, url in pages:
             try:
@@ -104,6 +110,24 @@ def in_a_process_of_its_own(corpus: Path) -> tuple[int, dict[str, float], Counte
         return pool.apply(bare_run, (corpus,))
 
 
+def every_core_run(corpus: Path, processes: int) -> float:
+    """Seconds of the bare run's calls (extractor by extractor) on `processes` cores at once
+    (benchmarks/every_core.py), from a process forked for them, as the bare run's."""
+    context = multiprocessing.get_context("fork")
+    receive, send = context.Pipe(duplex=False)
+
+    def run() -> None:
+        pages = decoded_pages(corpus)
+        send.send(seconds_on_every_core([(e, html, url) for e in runnable(build_registry()) for html, url in pages],
+                                        processes))
+
+    child = context.Process(target=run)
+    child.start()
+    seconds = receive.recv()
+    child.join()
+    return seconds
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("corpus", nargs="?", type=Path, default=CORPUS)
@@ -120,12 +144,15 @@ def main() -> None:
 
 
 def measure(args: argparse.Namespace, load: MachineLoad, memory: TreeMemory) -> None:
-    apps, bares = [], []
+    apps, bares, every_core = [], [], []
+    processes = pool_size(args.processes)
     for round_ in range(1, args.rounds + 1):
         with memory.watch():
             apps.append(app_run(args.corpus, args.processes))
         bares.append(in_a_process_of_its_own(args.corpus))
-        print(f"round {round_}: app {sum(apps[-1]):.1f} s, bare {sum(bares[-1][1].values()):.1f} s")
+        every_core.append(every_core_run(args.corpus, processes))
+        print(f"round {round_}: app {sum(apps[-1]):.1f} s, bare {sum(bares[-1][1].values()):.1f} s, "
+              f"bare on {processes} cores {every_core[-1]:.1f} s")
     import_s, extract_s = min(apps, key=sum)
     pages, bare, errors = min(bares, key=lambda run: sum(run[1].values()))
     bare_s = sum(bare.values())
@@ -144,6 +171,9 @@ def measure(args: argparse.Namespace, load: MachineLoad, memory: TreeMemory) -> 
         if not extractor.available:
             print(f"  {extractor.name:24} unavailable: {extractor.unavailable_reason}")
     print(f"ratio app / bare: {ratio:.3f} (target <= {RATIO_TARGET})")
+    bound_s = min(every_core)
+    print(f"the bare calls on {processes} cores at once (benchmarks/every_core.py, this machine's bound): "
+          f"{bound_s:.1f} s, {bound_s / bare_s:.3f} of the bare calls' time; the app {app_s / bound_s:.3f} times it")
     peak_mb, at_peak = memory.stop()
     print(f"peak memory of the app's runs (PSS of the process tree): {peak_mb:.0f} MB "
           f"(target < {MEMORY_TARGET_MB}), held by")
@@ -156,6 +186,9 @@ def measure(args: argparse.Namespace, load: MachineLoad, memory: TreeMemory) -> 
         "extract_seconds": figure(extract_s, "s"),
         "bare_seconds": figure(bare_s, "s"),
         "app_over_bare_ratio": figure(ratio, "ratio", f"<= {RATIO_TARGET}", ratio <= RATIO_TARGET),
+        "bare_every_core_seconds": figure(bound_s, "s"),
+        "bare_every_core_over_bare": figure(bound_s / bare_s, "ratio"),
+        "app_over_bare_every_core": figure(app_s / bound_s, "ratio"),
         "peak_memory": figure(peak_mb, "MB", f"< {MEMORY_TARGET_MB}", peak_mb < MEMORY_TARGET_MB),
         **{f"{name}_pages_per_second": figure(pages / seconds, "pages/s") for name, seconds in bare.items()},
     } | load.figures()))
