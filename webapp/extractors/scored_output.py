@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, fields
 from typing import Any, TypeVar
 
-from sqlalchemy import ColumnElement, Select, and_, case, select
+from sqlalchemy import ColumnElement, Select, and_, case, inspect, select
 from sqlalchemy.orm import Session, aliased
 
 from ..models import RENDERED, Extraction, Page, PageRendering, RenderingExtraction
@@ -23,13 +23,28 @@ from ..models import RENDERED, Extraction, Page, PageRendering, RenderingExtract
 FIELDS = ("text", "markdown", "error", "accepted", "guard_reason", "duration_ms", "meta")
 """What an extraction and its output on a rendering both have: what `scored` reads of either."""
 
-_PAGE = aliased(Page, name="scored_page")
-_RENDERING = aliased(PageRendering, name="scored_rendering")
-_CHOSEN = aliased(RenderingExtraction, name="scored_on_rendering")
+E = TypeVar("E")
+
+
+def shared_alias(entity: type[E], name: str) -> type[E]:
+    """An alias of the entity whose columns' SQL is made now, at import, before the threads of a web process
+    share it: SQLAlchemy makes an aliased attribute's SQL on its first use, and threads making it at once could
+    leave one of them the table's own column in place of the alias's (warning "Did not locate an expression in
+    selectable"): the query then named `page.scored_rendering` where it meant `scored_page.scored_rendering`,
+    and every page view of that web process failed with "no such column" until it restarted."""
+    alias = aliased(entity, name=name)
+    for attribute in inspect(entity).column_attrs.keys():
+        getattr(alias, attribute).__clause_element__()
+    return alias
+
+
+_PAGE = shared_alias(Page, "scored_page")
+_RENDERING = shared_alias(PageRendering, "scored_rendering")
+_CHOSEN = shared_alias(RenderingExtraction, "scored_on_rendering")
 ON_RENDERING = _CHOSEN.id.is_not(None)
 """True where the scored output is the one on the rendering (in a query passed through `with_scored`)."""
 
-_DOCUMENT = aliased(PageRendering, name="scored_document")
+_DOCUMENT = shared_alias(PageRendering, "scored_document")
 scored_html = case((_DOCUMENT.id.is_not(None), _DOCUMENT.html), else_=Page.html).label("html")
 """The HTML of the page's rendering where the page scores it, else its raw response's (see `with_scored_document`)."""
 
