@@ -112,20 +112,10 @@ def in_a_process_of_its_own(corpus: Path) -> tuple[int, dict[str, float], Counte
 
 def every_core_run(corpus: Path, processes: int) -> float:
     """Seconds of the bare run's calls (extractor by extractor) on `processes` cores at once
-    (benchmarks/every_core.py), from a process forked for them, as the bare run's."""
-    context = multiprocessing.get_context("fork")
-    receive, send = context.Pipe(duplex=False)
-
-    def run() -> None:
-        pages = decoded_pages(corpus)
-        send.send(seconds_on_every_core([(e, html, url) for e in runnable(build_registry()) for html, url in pages],
-                                        processes))
-
-    child = context.Process(target=run)
-    child.start()
-    seconds = receive.recv()
-    child.join()
-    return seconds
+    (benchmarks/every_core.py: the calls, and the helper programs they start, are in its forked processes)."""
+    pages = decoded_pages(corpus)
+    return seconds_on_every_core([(e, html, url) for e in runnable(build_registry()) for html, url in pages],
+                                 processes)
 
 
 def main() -> None:

@@ -65,7 +65,7 @@ TEXTS_KEPT_CHARS = 4_000_000
 """Characters of the texts whose derived values (a scorer's tokens, sentences) a process keeps per scorer."""
 
 
-def kept_by_text(maxsize: float = TEXTS_KEPT_CHARS) -> Kept[Any]:
+def kept_by_text() -> Kept[Any]:
     """A cache of values computed from texts, keyed by the text itself and sized by its characters: a page's
     gold is scored against each of its extractions in turn, so its tokens or sentences are made once."""
-    return Kept(maxsize, size=lambda text, _: len(text))
+    return Kept(TEXTS_KEPT_CHARS, size=lambda text, _: len(text))

@@ -214,7 +214,7 @@ def end_import(session: Session, settings: Settings, actor: Actor, batch: Import
     so that the log never names a batch that is not there without saying where it went."""
     if not keep_empty and batch.imported == 0:
         actor.record(session, Action.IMPORT_DROPPED, f"batch {batch.id}",
-                     {"imported": 0, "duplicates": batch.duplicates, "rejected": batch.rejected})
+                     {"duplicates": batch.duplicates, "rejected": batch.rejected})
         session.delete(batch)
         return None
     with_gold = session.scalar(select(Gold.id).join(Page, Page.id == Gold.page_id)
